@@ -1,0 +1,2 @@
+// Public surface of api/: the kinds and their definitions.
+export * from './resource.ts';

@@ -1,0 +1,110 @@
+// ResourceDefinition: everything the API server needs to serve one kind — its
+// names, scope, verbs, subresources, strategy (defaults, prepare, validation),
+// table columns, field selectors and patch metadata. One per kind, in api/<group>/<version>/.
+// Upstream: pkg/registry/<group>/<kind>/strategy.go and pkg/printers/internalversion/printers.go.
+import type { FieldError } from '../core/field-errors.ts';
+import type { KubeObject } from '../core/meta.ts';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+export const allVerbs: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+export interface TableColumnDefinition {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format: string;
+  description: string;
+  /** 0 = always shown; 1 = only with -o wide (the server always fills the cell). */
+  priority: number;
+}
+
+export interface TablePrinter<T> {
+  readonly columns: readonly TableColumnDefinition[];
+  /** One row's cells, in column order. `now` comes from the Clock (ages are relative to it). */
+  cells(obj: T, now: number): unknown[];
+}
+
+/**
+ * Patch metadata for one node of a kind's schema: the strategic-merge-patch directives
+ * and server-side-apply list semantics upstream declares with struct tags and
+ * x-kubernetes-* OpenAPI extensions.
+ */
+export interface PatchMeta {
+  /** SMP `patchMergeKey` of a list of objects. */
+  mergeKey?: string;
+  /** SMP `patchStrategy`: 'merge', 'replace', 'retainKeys' or 'merge,retainKeys'. */
+  strategy?: string;
+  /** SSA `x-kubernetes-list-type`. */
+  listType?: 'atomic' | 'set' | 'map';
+  /** SSA `x-kubernetes-list-map-keys`. */
+  listMapKeys?: readonly string[];
+  /** SSA `x-kubernetes-map-type`. */
+  mapType?: 'atomic' | 'granular';
+  /** Named fields of an object. */
+  fields?: Readonly<Record<string, PatchMeta>>;
+  /** Elements of a list. */
+  items?: PatchMeta;
+  /** Values of a map (additionalProperties). */
+  values?: PatchMeta;
+}
+
+/** What a strategy hook may consult besides the object. */
+export interface StrategyContext {
+  /** Milliseconds since the epoch, from the server's Clock. */
+  now: number;
+  /** The subresource being written, if any (status, resize, ...). */
+  subresource?: string;
+}
+
+export interface SubresourceDefinition {
+  name: string;
+  /** The kind the subresource speaks when not the parent's (Scale, Binding, Eviction). */
+  group?: string;
+  version?: string;
+  kind?: string;
+  verbs: readonly Verb[];
+}
+
+export interface ResourceDefinition<T extends KubeObject = KubeObject> {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** Plural lowercase name used in URLs: `pods`. */
+  readonly resource: string;
+  readonly singular: string;
+  readonly namespaced: boolean;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  /** Defaults to allVerbs. */
+  readonly verbs?: readonly Verb[];
+  readonly subresources?: readonly SubresourceDefinition[];
+  /** True when .status is written only through the status subresource. */
+  readonly hasStatus: boolean;
+
+  /** Scheme defaulting (SetDefaults_*): fills absent fields in place. Runs on every decoded write. */
+  defaults?(obj: T): void;
+  /** PrepareForCreate: clear or initialize server-owned fields (e.g. status) in place. */
+  prepareForCreate?(obj: T, ctx: StrategyContext): void;
+  /** PrepareForUpdate: keep fields the caller may not change via this endpoint, in place. */
+  prepareForUpdate?(obj: T, old: T, ctx: StrategyContext): void;
+  validateCreate?(obj: T, ctx: StrategyContext): FieldError[];
+  validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
+  /** Validation for writes through the status subresource. */
+  validateStatusUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
+
+  readonly table?: TablePrinter<T>;
+  /** Field selector labels beyond metadata.name and metadata.namespace (added for every kind). */
+  readonly fieldLabels?: Readonly<Record<string, (obj: T) => string | undefined>>;
+  /** Patch metadata of the whole object (root PatchMeta with fields). */
+  readonly patchMeta?: PatchMeta;
+}
+
+/** The GroupVersionResource of a definition, as clients address it. */
+export interface ResourceRef {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+}
+
+export function apiVersionOf(def: { group: string; version: string }): string {
+  return def.group ? `${def.group}/${def.version}` : def.version;
+}

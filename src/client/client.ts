@@ -1,0 +1,95 @@
+// Client: how every component reaches the API. LocalClient (in-process, same request
+// pipeline as HTTP) and HttpClient implement it; informers and controllers use only this.
+//
+// Contract:
+// - Every method resolves with the object as the server stored it (or would store it,
+//   with dryRun), or rejects with an ApiError carrying the upstream reason and code.
+// - Objects returned are the caller's to read; treat them as immutable.
+// - watch delivers events in resourceVersion order until stopped, the signal aborts,
+//   the server ends the stream, or an ERROR event arrives (then onClose follows).
+import type { ResourceRef } from '../api/resource.ts';
+import type { KubeObject, ListMeta } from '../core/meta.ts';
+import type { Status } from '../core/errors.ts';
+
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+}
+
+export interface WatchOptions extends ListOptions {
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+  timeoutSeconds?: number;
+}
+
+export interface ObjectList<T extends KubeObject = KubeObject> {
+  apiVersion: string;
+  kind: string;
+  metadata: ListMeta;
+  items: T[];
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface ClientWatchEvent<T extends KubeObject = KubeObject> {
+  type: WatchEventType;
+  /** For ERROR events the object is a Status. */
+  object: T | (Status & KubeObject);
+}
+
+export interface ClientWatch {
+  stop(): void;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** Write to a subresource: status, binding, eviction, resize, scale. */
+  subresource?: string;
+}
+
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply: take ownership of conflicting fields. */
+  force?: boolean;
+}
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+export interface Client {
+  get<T extends KubeObject = KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, options?: { subresource?: string }): Promise<T>;
+  list<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: ListOptions): Promise<ObjectList<T>>;
+  watch<T extends KubeObject = KubeObject>(
+    ref: ResourceRef,
+    options: WatchOptions,
+    onEvent: (event: ClientWatchEvent<T>) => void,
+    onClose?: (error?: unknown) => void,
+  ): ClientWatch;
+  /** For subresources that create (binding, eviction), pass the parent's name in `name`. */
+  create<T extends KubeObject = KubeObject>(ref: ResourceRef, obj: KubeObject, options?: WriteOptions & { namespace?: string; name?: string }): Promise<T>;
+  update<T extends KubeObject = KubeObject>(ref: ResourceRef, obj: T, options?: WriteOptions): Promise<T>;
+  /** Shorthand for update with subresource 'status'. */
+  updateStatus<T extends KubeObject = KubeObject>(ref: ResourceRef, obj: T, options?: WriteOptions): Promise<T>;
+  patch<T extends KubeObject = KubeObject>(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    body: unknown,
+    options?: PatchOptions,
+  ): Promise<T>;
+  /** Resolves with the object when deletion is pending (finalizers, graceful pods), else with a Success Status. */
+  delete(ref: ResourceRef, namespace: string | undefined, name: string, options?: DeleteOptions): Promise<KubeObject | Status>;
+}

@@ -1,0 +1,2 @@
+// Public surface of client/.
+export * from './client.ts';

@@ -1,0 +1,218 @@
+// ApiError: the one error that crosses the API, rendered as a metav1.Status.
+// Upstream: apimachinery/pkg/api/errors/errors.go (constructors and their texts).
+import type { FieldError } from './field-errors.ts';
+import { formatFieldError } from './field-errors.ts';
+
+export const StatusReason = {
+  BadRequest: 'BadRequest',
+  Unauthorized: 'Unauthorized',
+  Forbidden: 'Forbidden',
+  NotFound: 'NotFound',
+  MethodNotAllowed: 'MethodNotAllowed',
+  NotAcceptable: 'NotAcceptable',
+  AlreadyExists: 'AlreadyExists',
+  Conflict: 'Conflict',
+  Gone: 'Gone',
+  Expired: 'Expired',
+  RequestEntityTooLarge: 'RequestEntityTooLarge',
+  UnsupportedMediaType: 'UnsupportedMediaType',
+  Invalid: 'Invalid',
+  TooManyRequests: 'TooManyRequests',
+  InternalError: 'InternalError',
+  ServiceUnavailable: 'ServiceUnavailable',
+  Timeout: 'Timeout',
+} as const;
+export type StatusReason = (typeof StatusReason)[keyof typeof StatusReason];
+
+const httpCode: Record<StatusReason, number> = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  MethodNotAllowed: 405,
+  NotAcceptable: 406,
+  AlreadyExists: 409,
+  Conflict: 409,
+  Gone: 410,
+  Expired: 410,
+  RequestEntityTooLarge: 413,
+  UnsupportedMediaType: 415,
+  Invalid: 422,
+  TooManyRequests: 429,
+  InternalError: 500,
+  ServiceUnavailable: 503,
+  Timeout: 504,
+};
+
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  status: 'Success' | 'Failure';
+  message?: string;
+  reason?: string;
+  details?: StatusDetails;
+  code: number;
+}
+
+/** A qualified resource as errors name it: `pods`, `deployments.apps`. */
+export interface GroupResource {
+  group: string;
+  resource: string;
+}
+
+function qualified(gr: GroupResource): string {
+  return gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
+}
+
+export class ApiError extends Error {
+  readonly reason: StatusReason;
+  readonly code: number;
+  readonly details: StatusDetails | undefined;
+  constructor(reason: StatusReason, message: string, details?: StatusDetails, code?: number) {
+    super(message);
+    this.reason = reason;
+    this.code = code ?? httpCode[reason];
+    this.details = details;
+  }
+
+  toStatus(): Status {
+    const status: Status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+      code: this.code,
+    };
+    if (this.details) status.details = this.details;
+    return status;
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+export function successStatus(details?: StatusDetails): Status {
+  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
+  if (details) status.details = details;
+  return status;
+}
+
+export function notFound(gr: GroupResource, name: string): ApiError {
+  return new ApiError('NotFound', `${qualified(gr)} "${name}" not found`, {
+    name,
+    group: gr.group,
+    kind: gr.resource,
+  });
+}
+
+export function alreadyExists(gr: GroupResource, name: string): ApiError {
+  return new ApiError('AlreadyExists', `${qualified(gr)} "${name}" already exists`, {
+    name,
+    group: gr.group,
+    kind: gr.resource,
+  });
+}
+
+export function conflict(gr: GroupResource, name: string, why: string): ApiError {
+  return new ApiError('Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${why}`, {
+    name,
+    group: gr.group,
+    kind: gr.resource,
+  });
+}
+
+export const OptimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';
+
+/** A 422 whose message is upstream's aggregate: `Pod "x" is invalid: [a: b, c: d]`. */
+export function invalid(groupKind: { group: string; kind: string }, name: string, errors: readonly FieldError[]): ApiError {
+  const causes = errors.map((e) => ({ reason: e.type, message: formatFieldError(e, { withField: false }), field: e.field }));
+  const listed = errors.map((e) => formatFieldError(e, { withField: true }));
+  const aggregate = listed.length === 1 ? listed[0] : `[${listed.join(', ')}]`;
+  const what = groupKind.group ? `${groupKind.kind}.${groupKind.group}` : groupKind.kind;
+  return new ApiError('Invalid', `${what} "${name}" is invalid: ${aggregate}`, {
+    name,
+    group: groupKind.group,
+    kind: groupKind.kind,
+    causes,
+  });
+}
+
+export function badRequest(message: string): ApiError {
+  return new ApiError('BadRequest', message);
+}
+
+export function methodNotSupported(gr: GroupResource, verb: string): ApiError {
+  return new ApiError('MethodNotAllowed', `${verb} is not supported on resources of kind "${qualified(gr)}"`, {
+    group: gr.group,
+    kind: gr.resource,
+  });
+}
+
+export function methodNotAllowed(): ApiError {
+  return new ApiError('MethodNotAllowed', 'the server does not allow this method on the requested resource');
+}
+
+export function pathNotFound(): ApiError {
+  return new ApiError('NotFound', 'the server could not find the requested resource', {});
+}
+
+export function expired(message: string): ApiError {
+  return new ApiError('Expired', message);
+}
+
+export function gone(message: string): ApiError {
+  return new ApiError('Gone', message);
+}
+
+export function unauthorized(): ApiError {
+  return new ApiError('Unauthorized', 'Unauthorized');
+}
+
+export function forbidden(gr: GroupResource, name: string, why: string): ApiError {
+  const target = name ? `${qualified(gr)} "${name}"` : qualified(gr);
+  return new ApiError('Forbidden', `${target} is forbidden: ${why}`, { name, group: gr.group, kind: gr.resource });
+}
+
+export function requestEntityTooLarge(message: string): ApiError {
+  return new ApiError('RequestEntityTooLarge', `Request entity too large: ${message}`);
+}
+
+export function unsupportedMediaType(contentType: string): ApiError {
+  return new ApiError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf${contentType ? '' : ''}`);
+}
+
+export function notAcceptable(): ApiError {
+  return new ApiError('NotAcceptable', 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+}
+
+export function tooManyRequests(message: string, causes?: StatusCause[]): ApiError {
+  return new ApiError('TooManyRequests', message, causes ? { causes } : undefined);
+}
+
+export function internalError(cause: unknown): ApiError {
+  const text = cause instanceof Error ? cause.message : String(cause);
+  return new ApiError('InternalError', `Internal error occurred: ${text}`, { causes: [{ message: text }] });
+}
+
+export function serviceUnavailable(message: string): ApiError {
+  return new ApiError('ServiceUnavailable', message);
+}

@@ -1,0 +1,110 @@
+// Field errors: what validation returns, formatted exactly as upstream's field.Error.
+// Upstream: apimachinery/pkg/util/validation/field/errors.go.
+
+export const FieldErrorType = {
+  Required: 'FieldValueRequired',
+  Invalid: 'FieldValueInvalid',
+  NotSupported: 'FieldValueNotSupported',
+  Duplicate: 'FieldValueDuplicate',
+  Forbidden: 'FieldValueForbidden',
+  TooLong: 'FieldValueTooLong',
+  TooMany: 'FieldValueTooMany',
+  TypeInvalid: 'FieldValueTypeInvalid',
+  NotFound: 'FieldValueNotFound',
+  Internal: 'InternalError',
+} as const;
+export type FieldErrorType = (typeof FieldErrorType)[keyof typeof FieldErrorType];
+
+const typeText: Record<FieldErrorType, string> = {
+  FieldValueRequired: 'Required value',
+  FieldValueInvalid: 'Invalid value',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueDuplicate: 'Duplicate value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
+  FieldValueTypeInvalid: 'Invalid value',
+  FieldValueNotFound: 'Not found',
+  InternalError: 'Internal error',
+};
+
+/** `omitValue` marks errors whose bad value upstream does not print (Required, Forbidden, TooLong...). */
+export interface FieldError {
+  readonly type: FieldErrorType;
+  readonly field: string;
+  readonly badValue?: unknown;
+  readonly detail: string;
+  readonly omitValue?: boolean;
+}
+
+/** A field path such as `spec.containers[0].image`, built immutably. */
+export class FieldPath {
+  readonly #text: string;
+  constructor(text: string) {
+    this.#text = text;
+  }
+  static root(name: string): FieldPath {
+    return new FieldPath(name);
+  }
+  child(name: string, ...more: string[]): FieldPath {
+    let text = this.#text ? `${this.#text}.${name}` : name;
+    for (const m of more) text = `${text}.${m}`;
+    return new FieldPath(text);
+  }
+  index(i: number): FieldPath {
+    return new FieldPath(`${this.#text}[${i}]`);
+  }
+  key(k: string): FieldPath {
+    return new FieldPath(`${this.#text}[${k}]`);
+  }
+  toString(): string {
+    return this.#text;
+  }
+}
+
+type Path = FieldPath | string;
+
+export function required(path: Path, detail = ''): FieldError {
+  return { type: 'FieldValueRequired', field: String(path), detail, omitValue: true };
+}
+export function invalidValue(path: Path, value: unknown, detail: string): FieldError {
+  return { type: 'FieldValueInvalid', field: String(path), badValue: value, detail };
+}
+export function notSupported(path: Path, value: unknown, valid: readonly string[]): FieldError {
+  const detail = valid.length ? `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}` : '';
+  return { type: 'FieldValueNotSupported', field: String(path), badValue: value, detail };
+}
+export function duplicate(path: Path, value: unknown): FieldError {
+  return { type: 'FieldValueDuplicate', field: String(path), badValue: value, detail: '' };
+}
+export function forbiddenField(path: Path, detail: string): FieldError {
+  return { type: 'FieldValueForbidden', field: String(path), detail, omitValue: true };
+}
+export function tooLong(path: Path, maxLength: number): FieldError {
+  return { type: 'FieldValueTooLong', field: String(path), detail: `may not be more than ${maxLength} bytes`, omitValue: true };
+}
+export function tooMany(path: Path, actual: number, max: number): FieldError {
+  return { type: 'FieldValueTooMany', field: String(path), badValue: actual, detail: `must have at most ${max} items`, omitValue: true };
+}
+export function notFoundField(path: Path, value: unknown): FieldError {
+  return { type: 'FieldValueNotFound', field: String(path), badValue: value, detail: '' };
+}
+export function internalFieldError(path: Path, detail: string): FieldError {
+  return { type: 'InternalError', field: String(path), detail, omitValue: true };
+}
+
+/** Go's %#v-ish rendering upstream uses for bad values: strings quoted, numbers bare. */
+function formatValue(value: unknown): string {
+  if (value === undefined || value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
+/** `spec.containers[0].image: Required value` (withField) or `Required value` (a cause's message). */
+export function formatFieldError(e: FieldError, opts: { withField: boolean }): string {
+  let body = typeText[e.type];
+  if (!e.omitValue && e.type !== 'FieldValueRequired') body += `: ${formatValue(e.badValue)}`;
+  if (e.detail) body += `: ${e.detail}`;
+  return opts.withField && e.field ? `${e.field}: ${body}` : body;
+}

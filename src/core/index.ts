@@ -1,0 +1,6 @@
+// Public surface of core/: pure helpers with no I/O.
+export * from './errors.ts';
+export * from './field-errors.ts';
+export * from './clock.ts';
+export * from './random.ts';
+export * from './meta.ts';

@@ -1,0 +1,79 @@
+// Random: the only source of randomness (uids, generateName suffixes, tokens, jitter).
+// Seeded for tests and simulations; crypto-backed by default.
+import { randomBytes } from 'node:crypto';
+
+export interface Random {
+  /** A float in [0, 1). */
+  float(): number;
+  /** An integer in [0, n). */
+  int(n: number): number;
+  uuid(): string;
+  /** Hex string of `bytes` random bytes. */
+  hex(bytes: number): string;
+}
+
+function uuidFrom(bytes: Uint8Array): string {
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Buffer.from(bytes).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export class CryptoRandom implements Random {
+  float(): number {
+    return randomBytes(6).readUIntBE(0, 6) / 2 ** 48;
+  }
+  int(n: number): number {
+    return Math.floor(this.float() * n);
+  }
+  uuid(): string {
+    return uuidFrom(randomBytes(16));
+  }
+  hex(bytes: number): string {
+    return randomBytes(bytes).toString('hex');
+  }
+}
+
+/** mulberry32: small, fast and good enough for reproducible simulations. */
+export class SeededRandom implements Random {
+  #state: number;
+  constructor(seed: number) {
+    this.#state = seed >>> 0;
+  }
+  float(): number {
+    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    let t = this.#state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(n: number): number {
+    return Math.floor(this.float() * n);
+  }
+  #bytes(count: number): Uint8Array {
+    const out = new Uint8Array(count);
+    for (let i = 0; i < count; i++) out[i] = this.int(256);
+    return out;
+  }
+  uuid(): string {
+    return uuidFrom(this.#bytes(16));
+  }
+  hex(bytes: number): string {
+    return Buffer.from(this.#bytes(bytes)).toString('hex');
+  }
+}
+
+// Upstream: apiserver/pkg/storage/names/generate.go and util/rand (no vowels, no 0/1/3).
+const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+const maxGeneratedNameLength = 63 - 5;
+
+export function randomString(random: Random, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += nameAlphabet[random.int(nameAlphabet.length)];
+  return out;
+}
+
+export function generateName(random: Random, base: string): string {
+  const prefix = base.length > maxGeneratedNameLength ? base.slice(0, maxGeneratedNameLength) : base;
+  return prefix + randomString(random, 5);
+}

@@ -1,0 +1,2 @@
+// Public surface of storage/.
+export * from './store.ts';
