@@ -1,2 +1,3 @@
 // Public surface of api/: the kinds and their definitions.
 export * from './resource.ts';
+export * from './registry.ts';

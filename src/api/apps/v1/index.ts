@@ -1,0 +1,5 @@
+// apps/v1: every kind's ResourceDefinition in this group-version, in discovery order.
+import type { ResourceDefinition } from '../../resource.ts';
+
+export const appsV1Definitions: ResourceDefinition[] = [
+];

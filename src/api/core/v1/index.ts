@@ -1,0 +1,5 @@
+// core/v1 (the legacy group ""): every kind's ResourceDefinition, in discovery order.
+import type { ResourceDefinition } from '../../resource.ts';
+
+export const coreV1Definitions: ResourceDefinition[] = [
+];

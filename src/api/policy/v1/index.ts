@@ -1,0 +1,5 @@
+// policy/v1: every kind's ResourceDefinition in this group-version, in discovery order.
+import type { ResourceDefinition } from '../../resource.ts';
+
+export const policyV1Definitions: ResourceDefinition[] = [
+];

@@ -1,0 +1,27 @@
+// The built-in kinds the API server serves, grouped by group-version in preference order.
+import type { ResourceDefinition } from './resource.ts';
+import { coreV1Definitions } from './core/v1/index.ts';
+import { appsV1Definitions } from './apps/v1/index.ts';
+import { batchV1Definitions } from './batch/v1/index.ts';
+import { coordinationV1Definitions } from './coordination/v1/index.ts';
+import { storageV1Definitions } from './storage/v1/index.ts';
+import { schedulingV1Definitions } from './scheduling/v1/index.ts';
+import { resourceV1Definitions } from './resource/v1/index.ts';
+import { eventsV1Definitions } from './events/v1/index.ts';
+import { policyV1Definitions } from './policy/v1/index.ts';
+import { autoscalingV1Definitions } from './autoscaling/v1/index.ts';
+
+export function builtinDefinitions(): ResourceDefinition[] {
+  return [
+    ...coreV1Definitions,
+    ...appsV1Definitions,
+    ...batchV1Definitions,
+    ...coordinationV1Definitions,
+    ...storageV1Definitions,
+    ...schedulingV1Definitions,
+    ...resourceV1Definitions,
+    ...eventsV1Definitions,
+    ...policyV1Definitions,
+    ...autoscalingV1Definitions,
+  ];
+}
