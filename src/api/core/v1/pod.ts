@@ -1,0 +1,4 @@
+// Pod's public surface inside api/: wire types and the small helpers every component needs.
+// The kind's strategy, validation and printer live in ./pod/.
+export type * from './pod/types.ts';
+export { PodConditionType } from './pod/types.ts';
