@@ -2,3 +2,5 @@
 // The kind's strategy, validation and printer live in ./pod/.
 export type * from './pod/types.ts';
 export { PodConditionType } from './pod/types.ts';
+export * from './pod-resources.ts';
+export { getPodQOS, computePodQOS } from './pod/qos.ts';
