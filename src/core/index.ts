@@ -4,3 +4,4 @@ export * from './field-errors.ts';
 export * from './clock.ts';
 export * from './random.ts';
 export * from './meta.ts';
+export * from './quantity.ts';
