@@ -1,2 +1,6 @@
-// Public surface of client/.
+// Public surface of client/: the Client interface, informers and work queues.
+// LocalClient is created by the API server (apiserver's createLocalClient), the one layer
+// that can run the request pipeline in process; HttpClient talks to any cluster.
 export * from './client.ts';
+export * from './informer.ts';
+export * from './work-queue.ts';

@@ -1,0 +1,31 @@
+// GroupVersionResources of the built-in kinds, as components address them through the Client.
+import type { ResourceRef } from './resource.ts';
+
+function ref(group: string, version: string, resource: string): ResourceRef {
+  return Object.freeze({ group, version, resource });
+}
+
+export const refs = {
+  namespaces: ref('', 'v1', 'namespaces'),
+  pods: ref('', 'v1', 'pods'),
+  nodes: ref('', 'v1', 'nodes'),
+  events: ref('', 'v1', 'events'),
+  configMaps: ref('', 'v1', 'configmaps'),
+  secrets: ref('', 'v1', 'secrets'),
+  services: ref('', 'v1', 'services'),
+  serviceAccounts: ref('', 'v1', 'serviceaccounts'),
+  persistentVolumes: ref('', 'v1', 'persistentvolumes'),
+  persistentVolumeClaims: ref('', 'v1', 'persistentvolumeclaims'),
+  eventsV1: ref('events.k8s.io', 'v1', 'events'),
+  deployments: ref('apps', 'v1', 'deployments'),
+  replicaSets: ref('apps', 'v1', 'replicasets'),
+  jobs: ref('batch', 'v1', 'jobs'),
+  leases: ref('coordination.k8s.io', 'v1', 'leases'),
+  storageClasses: ref('storage.k8s.io', 'v1', 'storageclasses'),
+  priorityClasses: ref('scheduling.k8s.io', 'v1', 'priorityclasses'),
+  podDisruptionBudgets: ref('policy', 'v1', 'poddisruptionbudgets'),
+  deviceClasses: ref('resource.k8s.io', 'v1', 'deviceclasses'),
+  resourceSlices: ref('resource.k8s.io', 'v1', 'resourceslices'),
+  resourceClaims: ref('resource.k8s.io', 'v1', 'resourceclaims'),
+  resourceClaimTemplates: ref('resource.k8s.io', 'v1', 'resourceclaimtemplates'),
+} as const;

@@ -1,0 +1,41 @@
+// Admission: the ordered chain of mutating then validating plugins every write passes,
+// after defaulting and before storage. Plugins are plain objects; the chain is built once
+// in admission-plugins.ts (the registry), never by import side effects.
+// Upstream: apiserver/pkg/admission/interfaces.go, chain.go.
+import type { ResourceDefinition } from '../api/index.ts';
+import type { KubeObject } from '../core/index.ts';
+import type { ResourceStorage, WriteContext } from './resource-storage.ts';
+
+export interface AdmissionAttributes {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  def: ResourceDefinition;
+  /** The object being written; mutating plugins change it in place. */
+  object: KubeObject;
+  old: KubeObject | undefined;
+  ctx: WriteContext;
+  /** For plugins that must read other objects (namespaces, priority classes). */
+  storage: ResourceStorage;
+}
+
+export interface AdmissionPlugin {
+  readonly name: string;
+  /** Mutating phase; throw an ApiError to reject. */
+  mutate?(attributes: AdmissionAttributes): void | Promise<void>;
+  /** Validating phase; must not change the object; throw an ApiError to reject. */
+  validate?(attributes: AdmissionAttributes): void | Promise<void>;
+}
+
+export class Admission {
+  readonly #mutating: AdmissionPlugin[];
+  readonly #validating: AdmissionPlugin[];
+  constructor(plugins: readonly AdmissionPlugin[]) {
+    this.#mutating = plugins.filter((p) => p.mutate);
+    this.#validating = plugins.filter((p) => p.validate);
+  }
+  async mutate(attributes: AdmissionAttributes): Promise<void> {
+    for (const plugin of this.#mutating) await plugin.mutate?.(attributes);
+  }
+  async validate(attributes: AdmissionAttributes): Promise<void> {
+    for (const plugin of this.#validating) await plugin.validate?.(attributes);
+  }
+}

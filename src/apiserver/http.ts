@@ -1,0 +1,348 @@
+// The HTTP edge: authentication, routing, decoding, content negotiation and encoding
+// around the ApiServer pipeline. One funnel turns any thrown value into a metav1.Status.
+// Upstream: apiserver/pkg/endpoints/handlers/{get,create,update,patch,delete,watch}.go.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import type { ResourceDefinition } from '../api/index.ts';
+import type { KubeObject, Status } from '../core/index.ts';
+import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
+import { decodeBody, readBody } from './body.ts';
+import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery.ts';
+import { listJson, listMetadata, resultJson, resultObject, toYaml, watchLine } from './encode.ts';
+import { bodyType, negotiate } from './negotiation.ts';
+import type { Representation } from './negotiation.ts';
+import { parseListQuery, parseWriteQuery, parseBool, parseInteger } from './options.ts';
+import { patchContentTypes } from './patching.ts';
+import type { ResourceTarget } from './request-info.ts';
+import { parseRequestPath } from './request-info.ts';
+import type { ApiServer, ObjectResult } from './server.ts';
+import { storedObject } from './stored-object.ts';
+import { tableRow, toTable, tableColumns } from './table.ts';
+import type { ServerWatchEvent } from './watch.ts';
+
+export interface OpenApiSource {
+  root(): { body: string; etag: string };
+  groupVersion(path: string): { body: string; etag: string } | undefined;
+  v2(): string;
+}
+
+export interface HttpHandlerOptions {
+  server: ApiServer;
+  /** Bearer tokens accepted; an empty list disables authentication. */
+  tokens: readonly string[];
+  openapi?: OpenApiSource;
+  /** Extra routes (logs, metrics) tried before the resource routes; return false to pass. */
+  extraRoutes?: readonly ExtraRoute[];
+  log?: (line: string) => void;
+}
+
+export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
+
+const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version']);
+const watchBufferLimit = 32 * 1024 * 1024;
+
+export function createHttpHandler(options: HttpHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const tokens = options.tokens.map((t) => Buffer.from(t));
+  return (req, res) => {
+    handle(options, tokens, req, res).catch((error: unknown) => {
+      sendError(res, error, options.log);
+    });
+  };
+}
+
+function isAuthorized(tokens: Buffer[], header: string | undefined): boolean {
+  if (tokens.length === 0) return true;
+  if (!header?.startsWith('Bearer ')) return false;
+  const given = Buffer.from(header.slice(7).trim());
+  return tokens.some((t) => t.length === given.length && timingSafeEqual(t, given));
+}
+
+async function handle(options: HttpHandlerOptions, tokens: Buffer[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://drydock.local');
+  const path = url.pathname.replace(/\/+$/, '') || '/';
+  if (!publicPaths.has(path) && !isAuthorized(tokens, req.headers.authorization)) throw unauthorized();
+  for (const route of options.extraRoutes ?? []) if (await route(req, res, url)) return;
+  const server = options.server;
+  const target = parseRequestPath(path);
+  const method = req.method ?? 'GET';
+  switch (target.kind) {
+    case 'version':
+      return sendJson(res, 200, JSON.stringify(versionInfo(server)));
+    case 'health':
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      res.end('ok');
+      return;
+    case 'openapi':
+      return serveOpenApi(options.openapi, target.path, req, res);
+    case 'discovery-root': {
+      const rep = negotiate(req.headers.accept, url.searchParams, { table: false, discovery: true });
+      if (rep.kind === 'discovery') return sendJson(res, 200, JSON.stringify(aggregatedDiscovery(server.index, target.prefix, rep.apiVersion)), rep.contentType, { Vary: 'Accept' });
+      const host = req.headers.host ?? '127.0.0.1';
+      return sendJson(res, 200, JSON.stringify(target.prefix === 'api' ? apiVersions(host) : apiGroupList(server.index)), undefined, { Vary: 'Accept' });
+    }
+    case 'discovery-group': {
+      const doc = apiGroupDocument(server.index, target.group);
+      if (!doc) throw pathNotFound();
+      return sendJson(res, 200, JSON.stringify(doc));
+    }
+    case 'discovery-version': {
+      const doc = resourceList(server.index, target.group, target.version);
+      if (!doc) throw pathNotFound();
+      return sendJson(res, 200, JSON.stringify(doc));
+    }
+    case 'resource':
+      return handleResource(options, target.target, method, url, req, res);
+    case 'metrics':
+    case 'other':
+      throw pathNotFound();
+    default: {
+      const never: never = target;
+      throw internalError(never);
+    }
+  }
+}
+
+function versionInfo(server: ApiServer): Record<string, string> {
+  const v = server.version;
+  return {
+    major: v.major,
+    minor: v.minor,
+    emulationMajor: v.major,
+    emulationMinor: v.minor,
+    minCompatibilityMajor: v.major,
+    minCompatibilityMinor: String(Math.max(0, Number(v.minor) - 1)),
+    gitVersion: v.gitVersion,
+    gitCommit: '0000000000000000000000000000000000000000',
+    gitTreeState: 'clean',
+    buildDate: '2026-01-01T00:00:00Z',
+    goVersion: 'go1.25.0',
+    compiler: 'gc',
+    platform: 'linux/amd64',
+  };
+}
+
+async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, method: string, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const server = options.server;
+  const ref = { group: t.group, version: t.version, resource: t.resource };
+  const def = server.resolve(ref);
+  const query = url.searchParams;
+  if (t.namespace === '' && def.namespaced && t.name !== '' ) throw pathNotFound();
+  if (!def.namespaced && t.namespace !== '') throw pathNotFound();
+  const rep = negotiate(req.headers.accept, query, { table: true, discovery: false });
+  switch (method) {
+    case 'GET': {
+      if (t.name === '') {
+        const list = parseListQuery(query);
+        if (list.watch) return serveWatch(server, def, t, list, rep, res);
+        const { page } = await server.list(ref, t.namespace, list);
+        if (rep.kind === 'table') {
+          const objects = page.items.map((kv) => storedObject(kv));
+          return sendJson(res, 200, JSON.stringify(toTable(def, objects, server.clock.now(), rep.includeObject, listMetadata(page))), rep.contentType);
+        }
+        if (rep.kind === 'partial-metadata') {
+          const items = page.items.map((kv) => partialMetadata(storedObject(kv)));
+          return sendJson(res, 200, JSON.stringify({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: listMetadata(page), items }), rep.contentType);
+        }
+        return sendRepresentation(res, 200, listJson(def, page), rep);
+      }
+      const result = await server.get(ref, t.namespace, t.name, t.subresource);
+      return sendObject(server, def, res, 200, result, rep, t.subresource);
+    }
+    case 'POST': {
+      const body = await decodedBody(req, def);
+      const write = parseWriteQuery(query);
+      if (t.name !== '' && t.subresource === '') throw methodNotAllowed();
+      const result = await server.create(ref, t.namespace, body, { ...write, subresource: t.subresource, name: t.name });
+      return sendObject(server, def, res, 201, result, rep, t.subresource);
+    }
+    case 'PUT': {
+      if (t.name === '') throw methodNotAllowed();
+      const body = await decodedBody(req, def);
+      const write = parseWriteQuery(query);
+      const result = await server.update(ref, t.namespace, t.name, body, { ...write, subresource: t.subresource });
+      return sendObject(server, def, res, 200, result, rep, t.subresource);
+    }
+    case 'PATCH': {
+      if (t.name === '') throw methodNotAllowed();
+      const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+      const type = patchContentTypes[contentType];
+      if (!type) throw new ApiError('UnsupportedMediaType', `the server does not support the patch type ${JSON.stringify(contentType)}`);
+      const bytes = await readBody(req);
+      const patchBody = decodeBody(bytes, type === 'apply' ? 'yaml' : 'json', { kind: def.kind, version: def.version });
+      const write = parseWriteQuery(query);
+      const result = await server.patch(ref, t.namespace, t.name, type, patchBody, { ...write, subresource: t.subresource });
+      return sendObject(server, def, res, 200, result, rep, t.subresource);
+    }
+    case 'DELETE': {
+      if (t.name === '') throw methodNotAllowed();
+      const request = await deleteRequest(req, query);
+      const outcome = await server.delete(ref, t.namespace, t.name, request);
+      if (outcome.kind === 'pending') return sendObject(server, def, res, 200, outcome.result, rep, '');
+      if (def.group === '' && def.resource === 'pods') return sendRepresentation(res, 200, JSON.stringify(outcome.last), rep);
+      const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { name: t.name, group: def.group, kind: def.resource, uid: outcome.last.metadata.uid ?? '' } };
+      return sendJson(res, 200, JSON.stringify(status));
+    }
+    default:
+      throw methodNotAllowed();
+  }
+}
+
+async function decodedBody(req: IncomingMessage, def: ResourceDefinition): Promise<KubeObject> {
+  const type = bodyType(req.headers['content-type']);
+  if (!type) throw unsupportedMediaType(req.headers['content-type'] ?? '');
+  const bytes = await readBody(req);
+  const value = decodeBody(bytes, type, { kind: def.kind, version: def.version });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct`);
+  }
+  const obj = value as KubeObject;
+  if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+  return obj;
+}
+
+async function deleteRequest(req: IncomingMessage, query: URLSearchParams): Promise<{ gracePeriodSeconds?: number; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean }> {
+  const bytes = await readBody(req);
+  let body: Record<string, unknown> = {};
+  if (bytes.length > 0) {
+    const type = bodyType(req.headers['content-type']) ?? 'json';
+    const value = decodeBody(bytes, type, { kind: 'DeleteOptions', version: 'v1' });
+    if (typeof value === 'object' && value !== null) body = value as Record<string, unknown>;
+  }
+  const out: { gracePeriodSeconds?: number; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean } = {
+    dryRun: query.getAll('dryRun').includes('All') || (Array.isArray(body.dryRun) && body.dryRun.includes('All')),
+  };
+  const grace = typeof body.gracePeriodSeconds === 'number' ? body.gracePeriodSeconds : parseInteger(query, 'gracePeriodSeconds');
+  if (grace !== undefined) out.gracePeriodSeconds = grace;
+  const policy = typeof body.propagationPolicy === 'string' ? body.propagationPolicy : query.get('propagationPolicy');
+  if (policy) out.propagationPolicy = policy;
+  const orphan = typeof body.orphanDependents === 'boolean' ? body.orphanDependents : parseBool(query, 'orphanDependents');
+  if (orphan !== undefined) out.orphanDependents = orphan;
+  if (typeof body.preconditions === 'object' && body.preconditions !== null) out.preconditions = body.preconditions as { uid?: string; resourceVersion?: string };
+  return out;
+}
+
+function partialMetadata(obj: KubeObject): Record<string, unknown> {
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
+}
+
+function sendObject(server: ApiServer, def: ResourceDefinition, res: ServerResponse, code: number, result: ObjectResult, rep: Representation, subresource: string): void {
+  const obj = result.kind === 'dry-run' || result.kind === 'removed' ? result.object : undefined;
+  if (obj && obj.kind === 'Status') {
+    const status = obj as unknown as Status;
+    return sendJson(res, status.code || code, JSON.stringify(status));
+  }
+  if (rep.kind === 'table' && subresource === '') {
+    return sendJson(res, code, JSON.stringify(toTable(def, [resultObject(result)], server.clock.now(), rep.includeObject, {})), rep.contentType);
+  }
+  if (rep.kind === 'partial-metadata') return sendJson(res, code, JSON.stringify(partialMetadata(resultObject(result))), rep.contentType);
+  sendRepresentation(res, code, resultJson(result), rep);
+}
+
+function sendRepresentation(res: ServerResponse, code: number, json: string, rep: Representation): void {
+  if (rep.kind === 'yaml') {
+    res.writeHead(code, { 'Content-Type': 'application/yaml' });
+    res.end(toYaml(json));
+    return;
+  }
+  sendJson(res, code, json);
+}
+
+function sendJson(res: ServerResponse, code: number, body: string, contentType = 'application/json', extra: Record<string, string> = {}): void {
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...extra });
+  res.end(body);
+}
+
+export function sendError(res: ServerResponse, error: unknown, log?: (line: string) => void): void {
+  const apiError = error instanceof ApiError ? error : internalError(error);
+  if (!(error instanceof ApiError)) log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, apiError.code, JSON.stringify(apiError.toStatus()));
+}
+
+function serveOpenApi(source: OpenApiSource | undefined, path: string, req: IncomingMessage, res: ServerResponse): void {
+  if (!source) throw pathNotFound();
+  if (path === 'v2') {
+    const accept = req.headers.accept ?? '';
+    if (accept.includes('protobuf') && !accept.includes('json')) throw pathNotFound();
+    return sendJson(res, 200, source.v2());
+  }
+  if (path === 'v3') {
+    const root = source.root();
+    if (req.headers['if-none-match'] === root.etag) {
+      res.writeHead(304, { ETag: root.etag });
+      res.end();
+      return;
+    }
+    return sendJson(res, 200, root.body, 'application/json', { ETag: root.etag });
+  }
+  if (path.startsWith('v3/')) {
+    const doc = source.groupVersion(path.slice(3));
+    if (!doc) throw pathNotFound();
+    if (req.headers['if-none-match'] === doc.etag) {
+      res.writeHead(304, { ETag: doc.etag });
+      res.end();
+      return;
+    }
+    return sendJson(res, 200, doc.body, 'application/json', { ETag: doc.etag, 'Cache-Control': 'public, immutable', Expires: 'Thu, 01 Jan 2099 00:00:00 GMT' });
+  }
+  throw pathNotFound();
+}
+
+async function serveWatch(
+  server: ApiServer,
+  def: ResourceDefinition,
+  t: ResourceTarget,
+  list: ReturnType<typeof parseListQuery>,
+  rep: Representation,
+  res: ServerResponse,
+): Promise<void> {
+  const contentType = rep.kind === 'table' ? rep.contentType : 'application/json';
+  let headerSent = false;
+  let closed = false;
+  const pending: string[] = [];
+  const write = (line: string): void => {
+    if (closed) return;
+    if (!headerSent) {
+      pending.push(line);
+      return;
+    }
+    res.write(line);
+    // A watcher that cannot keep up is dropped rather than buffered without bound.
+    if (res.writableLength > watchBufferLimit) {
+      closed = true;
+      res.destroy();
+    }
+  };
+  let first = true;
+  const encode = (event: ServerWatchEvent): string => {
+    if (event.type === 'BOOKMARK' || event.type === 'ERROR') return `${JSON.stringify({ type: event.type, object: event.object })}\n`;
+    if (rep.kind === 'table') {
+      const obj = storedObject(event.kv);
+      const table = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: obj.metadata.resourceVersion }, columnDefinitions: first ? tableColumns(def) : [], rows: [tableRow(def, obj, server.clock.now(), rep.includeObject)] };
+      first = false;
+      return `${JSON.stringify({ type: event.type, object: table })}\n`;
+    }
+    if (rep.kind === 'partial-metadata') return `${JSON.stringify({ type: event.type, object: partialMetadata(storedObject(event.kv)) })}\n`;
+    return watchLine(event.type, event.kv);
+  };
+  const { watch } = await server.watch({ group: def.group, version: def.version, resource: def.resource }, t.namespace, list, {
+    send: (event) => write(encode(event)),
+    close: () => {
+      if (closed) return;
+      closed = true;
+      if (headerSent) res.end();
+    },
+  });
+  res.on('close', () => {
+    closed = true;
+    watch.stop();
+  });
+  res.writeHead(200, { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.flushHeaders();
+  headerSent = true;
+  for (const line of pending.splice(0)) res.write(line);
+  if (closed) res.end();
+}

@@ -1,0 +1,122 @@
+// List with resourceVersion semantics, selection and limit/continue paging.
+// Upstream: apiserver/pkg/storage/etcd3/store.go GetList, apiserver/pkg/storage/continue.go.
+import type { ResourceDefinition } from '../api/index.ts';
+import { badRequest, expired } from '../core/index.ts';
+import type { KeyValue } from '../storage/index.ts';
+import { StoreError } from '../storage/index.ts';
+import type { ResourceStorage } from './resource-storage.ts';
+import type { Selection } from './selection.ts';
+import { storedObject } from './stored-object.ts';
+
+export interface ListRequest {
+  namespace: string;
+  selection: Selection;
+  limit: number;
+  continue: string;
+  resourceVersion: string;
+  resourceVersionMatch: string;
+}
+
+export interface ListPage {
+  items: KeyValue[];
+  revision: number;
+  continue: string;
+  remainingItemCount: number | undefined;
+}
+
+interface ContinueToken {
+  v: 'meta.k8s.io/v1';
+  rv: number;
+  start: string;
+}
+
+function encodeContinue(rv: number, start: string): string {
+  const token: ContinueToken = { v: 'meta.k8s.io/v1', rv, start };
+  return Buffer.from(JSON.stringify(token)).toString('base64url');
+}
+
+function decodeContinue(text: string): ContinueToken {
+  try {
+    const token = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as ContinueToken;
+    if (typeof token.rv !== 'number' || typeof token.start !== 'string') throw new Error('bad token');
+    return token;
+  } catch {
+    throw badRequest('continue key is not valid: invalid continue token');
+  }
+}
+
+function parseResourceVersion(text: string): number {
+  if (!/^\d+$/.test(text)) throw badRequest(`invalid resource version: ${text}`);
+  return Number(text);
+}
+
+/** At which revision the list reads: undefined means the latest. */
+function readRevision(request: ListRequest): number | undefined {
+  const { resourceVersion, resourceVersionMatch } = request;
+  if (resourceVersionMatch && !resourceVersion) {
+    throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
+  }
+  if (resourceVersionMatch && !['Exact', 'NotOlderThan'].includes(resourceVersionMatch)) {
+    throw badRequest(`resourceVersionMatch: Unsupported value: "${resourceVersionMatch}": supported values: "Exact", "NotOlderThan"`);
+  }
+  if (!resourceVersion || resourceVersion === '0') return undefined;
+  const rv = parseResourceVersion(resourceVersion);
+  return resourceVersionMatch === 'Exact' ? rv : undefined;
+}
+
+export async function listObjects(storage: ResourceStorage, def: ResourceDefinition, request: ListRequest): Promise<ListPage> {
+  const prefix = storage.prefix(def, request.namespace);
+  let atRevision = readRevision(request);
+  let after: string | undefined;
+  if (request.continue) {
+    if (request.resourceVersion && request.resourceVersion !== '0') {
+      throw badRequest('specifying resource version is not allowed when using continue');
+    }
+    const token = decodeContinue(request.continue);
+    atRevision = token.rv;
+    after = prefix + token.start;
+  }
+  const items: KeyValue[] = [];
+  const limit = request.limit;
+  let revision = 0;
+  let lastKey: string | undefined;
+  let more = false;
+  let remaining = 0;
+  try {
+    // With a selector a page is filled from several store pages, as upstream does.
+    for (;;) {
+      const want = limit > 0 ? Math.max(limit - items.length, request.selection.everything ? 0 : limit) : 0;
+      const options: { limit?: number; after?: string; atRevision?: number } = {};
+      if (want > 0) options.limit = want;
+      if (after !== undefined) options.after = after;
+      if (atRevision !== undefined) options.atRevision = atRevision;
+      const page = await storage.store.list(prefix, options);
+      revision = page.revision;
+      atRevision = page.revision;
+      for (const kv of page.items) {
+        lastKey = kv.key;
+        if (request.selection.everything || request.selection.matches(storedObject(kv))) items.push(kv);
+        if (limit > 0 && items.length >= limit) break;
+      }
+      const stoppedEarly = lastKey !== undefined && page.items.length > 0 && lastKey !== page.items[page.items.length - 1]?.key;
+      more = stoppedEarly || page.more;
+      remaining = stoppedEarly ? page.remaining + 1 : page.remaining;
+      if (!page.more || (limit > 0 && items.length >= limit)) break;
+      after = lastKey;
+    }
+  } catch (error) {
+    if (error instanceof StoreError && error.kind === 'compacted') {
+      throw expired(request.continue
+        ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'
+        : `too old resource version: ${request.resourceVersion} (${error.compactedRevision ?? 0})`);
+    }
+    throw error;
+  }
+  const continueToken = more && limit > 0 && lastKey !== undefined ? encodeContinue(revision, lastKey.slice(prefix.length)) : '';
+  return {
+    items,
+    revision,
+    continue: continueToken,
+    remainingItemCount: continueToken && request.selection.everything ? remaining : undefined,
+  };
+}

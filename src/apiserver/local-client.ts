@@ -1,0 +1,152 @@
+// The in-process Client: calls the ApiServer pipeline directly, without sockets or JSON
+// encoding. Results are the shared decoded objects of the stored values; watch events are
+// delivered on a microtask, never inside the writer's call stack.
+import type { ResourceRef } from '../api/index.ts';
+import type { KubeObject, Status } from '../core/index.ts';
+import type {
+  Client,
+  ClientWatch,
+  ClientWatchEvent,
+  DeleteOptions,
+  ListOptions,
+  ObjectList,
+  PatchOptions,
+  PatchType,
+  WatchOptions,
+  WriteOptions,
+} from '../client/index.ts';
+import { apiVersionOf } from '../api/index.ts';
+import { successStatus } from '../core/index.ts';
+import { listMetadata, resultObject } from './encode.ts';
+import type { ApiServer, ObjectResult } from './server.ts';
+import { storedObject } from './stored-object.ts';
+import type { ServerWatchEvent } from './watch.ts';
+
+export function createLocalClient(server: ApiServer): Client {
+  return new LocalClient(server);
+}
+
+class LocalClient implements Client {
+  readonly #server: ApiServer;
+  constructor(server: ApiServer) {
+    this.#server = server;
+  }
+
+  async get<T extends KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, options?: { subresource?: string }): Promise<T> {
+    return object<T>(await this.#server.get(ref, namespace ?? '', name, options?.subresource ?? ''));
+  }
+
+  async list<T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}): Promise<ObjectList<T>> {
+    const { def, page } = await this.#server.list(ref, options.namespace ?? '', options);
+    return {
+      apiVersion: apiVersionOf(def),
+      kind: `${def.kind}List`,
+      metadata: listMetadata(page),
+      items: page.items.map((kv) => storedObject(kv) as T),
+    };
+  }
+
+  watch<T extends KubeObject>(ref: ResourceRef, options: WatchOptions, onEvent: (event: ClientWatchEvent<T>) => void, onClose?: (error?: unknown) => void): ClientWatch {
+    let stopped = false;
+    let active: { stop(): void } | undefined;
+    let queue: ServerWatchEvent[] = [];
+    let scheduled = false;
+    let closedByServer = false;
+    const flush = (): void => {
+      scheduled = false;
+      const batch = queue;
+      queue = [];
+      for (const event of batch) {
+        if (stopped) return;
+        onEvent(toClientEvent<T>(event));
+      }
+      if (closedByServer && !stopped) {
+        stopped = true;
+        onClose?.();
+      }
+    };
+    const schedule = (): void => {
+      if (!scheduled) {
+        scheduled = true;
+        queueMicrotask(flush);
+      }
+    };
+    this.#server
+      .watch(ref, options.namespace ?? '', options, {
+        send: (event) => {
+          queue.push(event);
+          schedule();
+        },
+        close: () => {
+          closedByServer = true;
+          schedule();
+        },
+      })
+      .then(({ watch }) => {
+        if (stopped) watch.stop();
+        else active = watch;
+      })
+      .catch((error: unknown) => {
+        if (stopped) return;
+        stopped = true;
+        onClose?.(error);
+      });
+    return {
+      stop: () => {
+        if (stopped) return;
+        stopped = true;
+        active?.stop();
+      },
+    };
+  }
+
+  async create<T extends KubeObject>(ref: ResourceRef, obj: KubeObject, options: WriteOptions & { namespace?: string; name?: string } = {}): Promise<T> {
+    const namespace = options.namespace ?? obj.metadata?.namespace ?? '';
+    return object<T>(await this.#server.create(ref, namespace, structuredClone(obj), writeParams(options, { name: options.name ?? obj.metadata?.name ?? '' })));
+  }
+
+  async update<T extends KubeObject>(ref: ResourceRef, obj: T, options: WriteOptions = {}): Promise<T> {
+    return object<T>(await this.#server.update(ref, obj.metadata.namespace ?? '', obj.metadata.name ?? '', structuredClone(obj) as KubeObject, writeParams(options)));
+  }
+
+  updateStatus<T extends KubeObject>(ref: ResourceRef, obj: T, options: WriteOptions = {}): Promise<T> {
+    return this.update(ref, obj, { ...options, subresource: 'status' });
+  }
+
+  async patch<T extends KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, type: PatchType, body: unknown, options: PatchOptions = {}): Promise<T> {
+    const params = writeParams(options);
+    if (options.force !== undefined) params.force = options.force;
+    return object<T>(await this.#server.patch(ref, namespace ?? '', name, type, body, params));
+  }
+
+  async delete(ref: ResourceRef, namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<KubeObject | Status> {
+    const outcome = await this.#server.delete(ref, namespace ?? '', name, {
+      gracePeriodSeconds: options.gracePeriodSeconds,
+      propagationPolicy: options.propagationPolicy,
+      preconditions: options.preconditions,
+      dryRun: options.dryRun ?? false,
+    });
+    if (outcome.kind === 'pending') return resultObject(outcome.result);
+    const def = this.#server.resolve(ref);
+    return successStatus({ name, group: def.group, kind: def.resource, uid: outcome.last.metadata.uid ?? '' });
+  }
+}
+
+function object<T extends KubeObject>(result: ObjectResult): T {
+  return resultObject(result) as T;
+}
+
+function writeParams(options: WriteOptions, extra: { name?: string } = {}): { dryRun?: boolean; fieldManager?: string; subresource?: string; force?: boolean; name?: string } {
+  const params: { dryRun?: boolean; fieldManager?: string; subresource?: string; force?: boolean; name?: string } = {};
+  if (options.dryRun !== undefined) params.dryRun = options.dryRun;
+  if (options.fieldManager !== undefined) params.fieldManager = options.fieldManager;
+  if (options.subresource !== undefined) params.subresource = options.subresource;
+  if (extra.name !== undefined) params.name = extra.name;
+  return params;
+}
+
+function toClientEvent<T extends KubeObject>(event: ServerWatchEvent): ClientWatchEvent<T> {
+  if (event.type === 'BOOKMARK') return { type: 'BOOKMARK', object: event.object as T };
+  if (event.type === 'ERROR') return { type: 'ERROR', object: event.object as Status & KubeObject };
+  return { type: event.type, object: storedObject(event.kv) as T };
+}

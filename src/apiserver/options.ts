@@ -1,0 +1,73 @@
+// Query-parameter parsing for API requests, with Go's ParseBool semantics.
+// Upstream: apimachinery/pkg/apis/meta/v1 (ListOptions, DeleteOptions, CreateOptions).
+import { badRequest } from '../core/index.ts';
+
+const trueValues = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
+const falseValues = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);
+
+export function parseBool(query: URLSearchParams, name: string): boolean | undefined {
+  const raw = query.get(name);
+  if (raw === null) return undefined;
+  if (raw === '' || trueValues.has(raw)) return true;
+  if (falseValues.has(raw)) return false;
+  throw badRequest(`strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
+}
+
+export function parseInteger(query: URLSearchParams, name: string): number | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw === '') return undefined;
+  if (!/^-?\d+$/.test(raw)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`);
+  return Number(raw);
+}
+
+export interface ListQuery {
+  labelSelector: string;
+  fieldSelector: string;
+  limit: number;
+  continue: string;
+  resourceVersion: string;
+  resourceVersionMatch: string;
+  watch: boolean;
+  allowWatchBookmarks: boolean;
+  sendInitialEvents: boolean | undefined;
+  timeoutSeconds: number | undefined;
+}
+
+export function parseListQuery(query: URLSearchParams): ListQuery {
+  return {
+    labelSelector: query.get('labelSelector') ?? '',
+    fieldSelector: query.get('fieldSelector') ?? '',
+    limit: Math.max(0, parseInteger(query, 'limit') ?? 0),
+    continue: query.get('continue') ?? '',
+    resourceVersion: query.get('resourceVersion') ?? '',
+    resourceVersionMatch: query.get('resourceVersionMatch') ?? '',
+    watch: parseBool(query, 'watch') ?? false,
+    allowWatchBookmarks: parseBool(query, 'allowWatchBookmarks') ?? false,
+    sendInitialEvents: parseBool(query, 'sendInitialEvents'),
+    timeoutSeconds: parseInteger(query, 'timeoutSeconds'),
+  };
+}
+
+export interface WriteQuery {
+  dryRun: boolean;
+  fieldManager: string;
+  fieldValidation: 'Strict' | 'Warn' | 'Ignore';
+  force: boolean;
+}
+
+export function parseWriteQuery(query: URLSearchParams): WriteQuery {
+  const dryRun = query.getAll('dryRun');
+  for (const value of dryRun) {
+    if (value !== 'All') throw badRequest(`Invalid dry run value: ${value}: supported values: "All"`);
+  }
+  const fieldValidation = query.get('fieldValidation') ?? '';
+  if (fieldValidation !== '' && fieldValidation !== 'Strict' && fieldValidation !== 'Warn' && fieldValidation !== 'Ignore') {
+    throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(fieldValidation)}: supported values: "Ignore", "Strict", "Warn"`);
+  }
+  return {
+    dryRun: dryRun.length > 0,
+    fieldManager: query.get('fieldManager') ?? '',
+    fieldValidation: fieldValidation === '' ? 'Warn' : fieldValidation,
+    force: parseBool(query, 'force') ?? false,
+  };
+}

@@ -1,0 +1,55 @@
+// Applies a PATCH body of one of the four patch types to the current object.
+// Upstream: apiserver/pkg/endpoints/handlers/patch.go (patchMechanism per content type).
+import type { PatchMeta, ResourceDefinition } from '../api/index.ts';
+import type { KubeObject } from '../core/index.ts';
+import { ApiError, badRequest } from '../core/index.ts';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch/index.ts';
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+export const patchContentTypes: Readonly<Record<string, PatchType>> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+  'application/apply-patch+cbor': 'apply',
+};
+
+export function applyPatch(type: PatchType, current: KubeObject, body: unknown, meta: PatchMeta | undefined, def: ResourceDefinition): KubeObject {
+  switch (type) {
+    case 'json': {
+      const result = applyJsonPatch(current, body);
+      if (!result.ok) {
+        if (result.kind === 'malformed') throw badRequest(result.message);
+        throw new ApiError('Invalid', `the server rejected our request due to an error in our request`, { causes: [{ message: result.message }] }, 422);
+      }
+      return asObject(result.value, def);
+    }
+    case 'merge':
+      if (!isRecord(body)) throw badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
+      return asObject(applyMergePatch(current, body), def);
+    case 'strategic': {
+      if (!isRecord(body)) throw badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
+      const result = applyStrategicMergePatch(current, body, meta);
+      if (!result.ok) throw badRequest(result.message);
+      return asObject(result.value, def);
+    }
+    case 'apply':
+      throw badRequest('apply patches are handled by server-side apply');
+    default: {
+      const never: never = type;
+      throw badRequest(`unsupported patch type ${String(never)}`);
+    }
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asObject(value: unknown, def: ResourceDefinition): KubeObject {
+  if (!isRecord(value)) throw badRequest(`the patch did not produce a valid ${def.kind}`);
+  const obj = value as KubeObject;
+  if (!isRecord(obj.metadata)) obj.metadata = {};
+  return obj;
+}

@@ -1,0 +1,68 @@
+// Parses a request path into what it addresses, as upstream's RequestInfoFactory does.
+// Upstream: staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go.
+
+export type RequestTarget =
+  | { kind: 'version' }
+  | { kind: 'health'; check: string }
+  | { kind: 'metrics' }
+  | { kind: 'openapi'; path: string }
+  | { kind: 'discovery-root'; prefix: 'api' | 'apis' }
+  | { kind: 'discovery-group'; group: string }
+  | { kind: 'discovery-version'; group: string; version: string }
+  | { kind: 'resource'; target: ResourceTarget }
+  | { kind: 'other'; path: string };
+
+export interface ResourceTarget {
+  group: string;
+  version: string;
+  /** '' for cluster-wide requests, including lists across all namespaces. */
+  namespace: string;
+  resource: string;
+  name: string;
+  subresource: string;
+}
+
+const healthPaths = new Set(['healthz', 'livez', 'readyz']);
+
+export function parseRequestPath(pathname: string): RequestTarget {
+  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const [head] = parts;
+  if (head === undefined) return { kind: 'other', path: pathname };
+  if (head === 'version' && parts.length === 1) return { kind: 'version' };
+  if (healthPaths.has(head)) return { kind: 'health', check: parts.join('/') };
+  if (head === 'metrics' && parts.length === 1) return { kind: 'metrics' };
+  if (head === 'openapi') return { kind: 'openapi', path: parts.slice(1).join('/') };
+  if (head === 'api') {
+    if (parts.length === 1) return { kind: 'discovery-root', prefix: 'api' };
+    const version = parts[1] ?? '';
+    if (parts.length === 2) return { kind: 'discovery-version', group: '', version };
+    return resourceTarget('', version, parts.slice(2), pathname);
+  }
+  if (head === 'apis') {
+    if (parts.length === 1) return { kind: 'discovery-root', prefix: 'apis' };
+    const group = parts[1] ?? '';
+    if (parts.length === 2) return { kind: 'discovery-group', group };
+    const version = parts[2] ?? '';
+    if (parts.length === 3) return { kind: 'discovery-version', group, version };
+    return resourceTarget(group, version, parts.slice(3), pathname);
+  }
+  return { kind: 'other', path: pathname };
+}
+
+function resourceTarget(group: string, version: string, rest: string[], path: string): RequestTarget {
+  let namespace = '';
+  let tail = rest;
+  // `namespaces/{ns}/{resource}...` addresses a namespaced resource; `namespaces/{ns}` alone
+  // (or with a subresource such as status/finalize) is the Namespace object itself.
+  if (tail[0] === 'namespaces' && tail.length >= 3 && !(group === '' && isNamespaceSubresource(tail))) {
+    namespace = tail[1] ?? '';
+    tail = tail.slice(2);
+  }
+  const [resource, name = '', subresource = '', ...extra] = tail;
+  if (!resource || extra.length > 0) return { kind: 'other', path };
+  return { kind: 'resource', target: { group, version, namespace, resource, name, subresource } };
+}
+
+function isNamespaceSubresource(tail: string[]): boolean {
+  return tail.length === 3 && (tail[2] === 'status' || tail[2] === 'finalize');
+}

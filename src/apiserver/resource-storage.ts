@@ -1,0 +1,357 @@
+// The generic registry store: create, read, update and delete of any kind through its
+// ResourceDefinition, with upstream's BeforeCreate/BeforeUpdate order, optimistic
+// concurrency, graceful deletion and finalizers.
+// Upstream: apiserver/pkg/registry/generic/registry/store.go, registry/rest/{create,update,delete}.go.
+import type { ResourceDefinition, StrategyContext } from '../api/index.ts';
+import type { Clock, FieldError, KubeObject, Random } from '../core/index.ts';
+import {
+  ApiError,
+  OptimisticLockErrorMsg,
+  alreadyExists,
+  badRequest,
+  conflict,
+  formatTime,
+  forbiddenField,
+  generateName,
+  invalid,
+  notFound,
+} from '../core/index.ts';
+import type { KeyValue, Store } from '../storage/index.ts';
+import { StoreError } from '../storage/index.ts';
+import { encodeForStorage, mutableCopy, storageKey, storagePrefix } from './stored-object.ts';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../api/index.ts';
+import type { Admission } from './admission.ts';
+
+export interface WriteContext {
+  dryRun: boolean;
+  fieldManager: string;
+  subresource: string;
+}
+
+/** What a write returns: the stored value, or for dry runs the object that would be stored. */
+export type WriteResult =
+  | { kind: 'stored'; kv: KeyValue }
+  | { kind: 'dry-run'; object: KubeObject }
+  /** An update removed the last finalizer of an object being deleted, so it is gone. */
+  | { kind: 'removed'; object: KubeObject };
+
+export interface DeleteRequest {
+  gracePeriodSeconds?: number | undefined;
+  propagationPolicy?: string | undefined;
+  orphanDependents?: boolean | undefined;
+  preconditions?: { uid?: string | undefined; resourceVersion?: string | undefined } | undefined;
+  dryRun: boolean;
+}
+
+export type DeleteResult = { kind: 'pending'; result: WriteResult } | { kind: 'deleted'; last: KubeObject };
+
+export interface ResourceStorageOptions {
+  store: Store;
+  clock: Clock;
+  random: Random;
+  admission: Admission;
+}
+
+const maxGenerateNameAttempts = 8;
+
+export class ResourceStorage {
+  readonly #store: Store;
+  readonly #clock: Clock;
+  readonly #random: Random;
+  readonly #admission: Admission;
+
+  constructor(options: ResourceStorageOptions) {
+    this.#store = options.store;
+    this.#clock = options.clock;
+    this.#random = options.random;
+    this.#admission = options.admission;
+  }
+
+  get store(): Store {
+    return this.#store;
+  }
+
+  key(def: ResourceDefinition, namespace: string, name: string): string {
+    return storageKey({ group: def.group, resource: def.resource, namespace: def.namespaced ? namespace : '', name });
+  }
+
+  prefix(def: ResourceDefinition, namespace: string): string {
+    return storagePrefix(def.group, def.resource, def.namespaced ? namespace : '');
+  }
+
+  async get(def: ResourceDefinition, namespace: string, name: string): Promise<KeyValue> {
+    const kv = await this.#store.get(this.key(def, namespace, name));
+    if (!kv) throw notFound(def, name);
+    return kv;
+  }
+
+  async create(def: ResourceDefinition, namespace: string, input: KubeObject, ctx: WriteContext): Promise<WriteResult> {
+    const obj = input;
+    const meta = obj.metadata ?? (obj.metadata = {});
+    if (def.namespaced) {
+      if (meta.namespace && namespace && meta.namespace !== namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = namespace || meta.namespace || '';
+    } else {
+      delete meta.namespace;
+    }
+    if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
+    const strategy = this.#strategyContext(ctx);
+    def.defaults?.(obj);
+    await this.#admission.mutate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
+    const named = !meta.name && meta.generateName;
+    for (let attempt = 0; ; attempt++) {
+      if (named) meta.name = generateName(this.#random, meta.generateName ?? '');
+      this.#initializeMeta(def, obj);
+      def.prepareForCreate?.(obj, strategy);
+      const errors = [...validateObjectMeta(meta, { namespaced: def.namespaced }), ...(def.validateCreate?.(obj, strategy) ?? [])];
+      if (errors.length > 0) throw invalid(def, meta.name ?? meta.generateName ?? '', errors);
+      await this.#admission.validate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
+      if (ctx.dryRun) {
+        if (await this.#store.get(this.key(def, namespace, meta.name ?? ''))) throw alreadyExists(def, meta.name ?? '');
+        return { kind: 'dry-run', object: obj };
+      }
+      try {
+        const kv = await this.#store.create(this.key(def, meta.namespace ?? '', meta.name ?? ''), encodeForStorage(obj));
+        return { kind: 'stored', kv };
+      } catch (error) {
+        if (error instanceof StoreError && error.kind === 'key-exists') {
+          if (named && attempt < maxGenerateNameAttempts) continue;
+          throw alreadyExists(def, meta.name ?? '');
+        }
+        throw error;
+      }
+    }
+  }
+
+  #initializeMeta(def: ResourceDefinition, obj: KubeObject): void {
+    const meta = obj.metadata;
+    meta.uid = this.#random.uuid();
+    meta.creationTimestamp = formatTime(this.#clock.now());
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (tracksGeneration(def)) meta.generation = 1;
+    else delete meta.generation;
+    if (!obj.apiVersion) obj.apiVersion = def.group ? `${def.group}/${def.version}` : def.version;
+    if (!obj.kind) obj.kind = def.kind;
+  }
+
+  /**
+   * Read-modify-write with retries: `mutate` gets a fresh copy of the current object and
+   * returns the desired one (or throws an ApiError). A resourceVersion precondition (from a
+   * PUT body or a patch) fails with 409 instead of retrying.
+   */
+  async update(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    mutate: (current: KubeObject) => KubeObject | Promise<KubeObject>,
+    ctx: WriteContext,
+  ): Promise<WriteResult> {
+    const key = this.key(def, namespace, name);
+    for (;;) {
+      const currentKv = await this.#store.get(key);
+      if (!currentKv) throw notFound(def, name);
+      const old = mutableCopy(currentKv);
+      const desired = await mutate(mutableCopy(currentKv));
+      // The desired object's resourceVersion is the precondition: a PUT body's, a patch's, or
+      // (untouched) the current one, which a concurrent write makes stale and so retries.
+      const precondition = desired.metadata?.resourceVersion;
+      if (precondition && precondition !== String(currentKv.modRevision)) throw conflict(def, name, OptimisticLockErrorMsg);
+      const next = await this.#prepareUpdate(def, desired, old, ctx);
+      if (next === 'unchanged') return { kind: 'stored', kv: currentKv };
+      if (ctx.dryRun) return { kind: 'dry-run', object: next };
+      try {
+        if (isFinalized(next)) {
+          await this.#store.delete(key, currentKv.modRevision);
+          return { kind: 'removed', object: next };
+        }
+        const kv = await this.#store.update(key, encodeForStorage(next), currentKv.modRevision);
+        return { kind: 'stored', kv };
+      } catch (error) {
+        if (error instanceof StoreError && error.kind === 'revision-mismatch') continue;
+        if (error instanceof StoreError && error.kind === 'not-found') throw notFound(def, name);
+        throw error;
+      }
+    }
+  }
+
+  async #prepareUpdate(def: ResourceDefinition, input: KubeObject, old: KubeObject, ctx: WriteContext): Promise<KubeObject | 'unchanged'> {
+    const strategy = this.#strategyContext(ctx);
+    let obj = input;
+    obj.metadata ??= {};
+    if (obj.metadata.name !== undefined && obj.metadata.name !== old.metadata.name) {
+      throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${old.metadata.name})`);
+    }
+    if (def.namespaced && obj.metadata.namespace && obj.metadata.namespace !== old.metadata.namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    obj.apiVersion ||= old.apiVersion ?? '';
+    obj.kind ||= old.kind ?? def.kind;
+    def.defaults?.(obj);
+    if (ctx.subresource === 'status') {
+      obj = { ...old, status: obj.status };
+    } else if (ctx.subresource === '' && def.hasStatus) {
+      obj.status = old.status;
+    }
+    this.#keepServerMetadata(obj, old);
+    await this.#admission.mutate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
+    def.prepareForUpdate?.(obj, old, strategy);
+    if (tracksGeneration(def) && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    const errors: FieldError[] = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...finalizerErrors(obj, old)];
+    if (ctx.subresource === 'status') errors.push(...(def.validateStatusUpdate?.(obj, old, strategy) ?? []));
+    else errors.push(...(def.validateUpdate?.(obj, old, strategy) ?? []));
+    if (errors.length > 0) throw invalid(def, old.metadata.name ?? '', errors);
+    await this.#admission.validate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
+    delete obj.metadata.resourceVersion;
+    const oldComparable = { ...old, metadata: { ...old.metadata, resourceVersion: undefined } };
+    if (JSON.stringify(obj) === JSON.stringify(oldComparable)) return 'unchanged';
+    return obj;
+  }
+
+  #keepServerMetadata(obj: KubeObject, old: KubeObject): void {
+    const meta = obj.metadata;
+    const was = old.metadata;
+    meta.name = was.name ?? '';
+    if (was.namespace !== undefined) meta.namespace = was.namespace;
+    setOrDelete(meta, 'uid', was.uid);
+    setOrDelete(meta, 'creationTimestamp', was.creationTimestamp);
+    setOrDelete(meta, 'deletionTimestamp', was.deletionTimestamp);
+    setOrDelete(meta, 'deletionGracePeriodSeconds', was.deletionGracePeriodSeconds);
+    setOrDelete(meta, 'generation', was.generation);
+    setOrDelete(meta, 'generateName', meta.generateName ?? was.generateName);
+    delete meta.selfLink;
+  }
+
+  async delete(def: ResourceDefinition, namespace: string, name: string, request: DeleteRequest, ctx: WriteContext): Promise<DeleteResult> {
+    const key = this.key(def, namespace, name);
+    for (;;) {
+      const currentKv = await this.#store.get(key);
+      if (!currentKv) throw notFound(def, name);
+      const current = mutableCopy(currentKv);
+      checkPreconditions(def, name, current, request);
+      const plan = this.#planDeletion(def, current, request);
+      if (plan.kind === 'delete-now') {
+        if (request.dryRun) return { kind: 'deleted', last: current };
+        try {
+          await this.#store.delete(key, currentKv.modRevision);
+          return { kind: 'deleted', last: current };
+        } catch (error) {
+          if (error instanceof StoreError && error.kind === 'revision-mismatch') continue;
+          if (error instanceof StoreError && error.kind === 'not-found') throw notFound(def, name);
+          throw error;
+        }
+      }
+      if (plan.kind === 'unchanged' || request.dryRun) {
+        return { kind: 'pending', result: request.dryRun ? { kind: 'dry-run', object: plan.object } : { kind: 'stored', kv: currentKv } };
+      }
+      try {
+        delete plan.object.metadata.resourceVersion;
+        const kv = await this.#store.update(key, encodeForStorage(plan.object), currentKv.modRevision);
+        return { kind: 'pending', result: { kind: 'stored', kv } };
+      } catch (error) {
+        if (error instanceof StoreError && error.kind === 'revision-mismatch') continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Decides between removing now and marking for deletion (finalizers, graceful pods). */
+  #planDeletion(def: ResourceDefinition, obj: KubeObject, request: DeleteRequest): { kind: 'delete-now' } | { kind: 'unchanged' | 'mark'; object: KubeObject } {
+    const meta = obj.metadata;
+    const finalizers = [...(meta.finalizers ?? [])];
+    const policy = request.propagationPolicy ?? (request.orphanDependents === true ? 'Orphan' : request.orphanDependents === false ? 'Background' : undefined);
+    if (request.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(request.propagationPolicy)) {
+      throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
+        { type: 'FieldValueNotSupported', field: 'propagationPolicy', badValue: request.propagationPolicy, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' },
+      ]);
+    }
+    const grace = gracefulPeriod(def, obj, request);
+    const alreadyDeleting = meta.deletionTimestamp !== undefined;
+    if (alreadyDeleting) {
+      const currentGrace = meta.deletionGracePeriodSeconds ?? 0;
+      if (grace !== undefined && grace < currentGrace) {
+        if (grace === 0 && finalizers.length === 0) return { kind: 'delete-now' };
+        meta.deletionGracePeriodSeconds = grace;
+        meta.deletionTimestamp = formatTime(this.#clock.now() + grace * 1000);
+        return { kind: 'mark', object: obj };
+      }
+      return { kind: 'unchanged', object: obj };
+    }
+    if (policy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+    if (policy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
+    if (finalizers.length === 0 && (grace ?? 0) === 0) return { kind: 'delete-now' };
+    meta.finalizers = finalizers;
+    if (finalizers.length === 0) delete meta.finalizers;
+    meta.deletionGracePeriodSeconds = grace ?? 0;
+    meta.deletionTimestamp = formatTime(this.#clock.now() + (grace ?? 0) * 1000);
+    if (tracksGeneration(def)) meta.generation = (meta.generation ?? 0) + 1;
+    return { kind: 'mark', object: obj };
+  }
+
+  #strategyContext(ctx: WriteContext): StrategyContext {
+    const strategy: StrategyContext = { now: this.#clock.now() };
+    if (ctx.subresource) strategy.subresource = ctx.subresource;
+    return strategy;
+  }
+}
+
+/** Kinds with a spec/status split track generation, as upstream strategies do. */
+function tracksGeneration(def: ResourceDefinition): boolean {
+  return def.hasStatus && def.resource !== 'namespaces' && def.resource !== 'nodes';
+}
+
+function specChanged(obj: KubeObject, old: KubeObject): boolean {
+  const { metadata: _m, status: _s, ...spec } = obj;
+  const { metadata: _om, status: _os, ...oldSpec } = old;
+  return JSON.stringify(spec) !== JSON.stringify(oldSpec);
+}
+
+function isFinalized(obj: KubeObject): boolean {
+  const meta = obj.metadata;
+  return meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0;
+}
+
+function finalizerErrors(obj: KubeObject, old: KubeObject): FieldError[] {
+  if (!old.metadata.deletionTimestamp) return [];
+  const before = new Set(old.metadata.finalizers ?? []);
+  const added = (obj.metadata.finalizers ?? []).filter((f) => !before.has(f));
+  if (added.length === 0) return [];
+  return [forbiddenField('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`)];
+}
+
+// Upstream: pkg/registry/core/pod/strategy.go CheckGracefulDelete — bound, non-terminal
+// pods are deleted gracefully; everything else goes at once.
+function gracefulPeriod(def: ResourceDefinition, obj: KubeObject, request: DeleteRequest): number | undefined {
+  if (def.group !== '' || def.resource !== 'pods') return request.gracePeriodSeconds === undefined ? undefined : 0;
+  const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+  const status = (obj.status ?? {}) as { phase?: string };
+  let grace = request.gracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
+  if (!spec.nodeName || status.phase === 'Succeeded' || status.phase === 'Failed') grace = 0;
+  return Math.max(0, grace);
+}
+
+function checkPreconditions(def: ResourceDefinition, name: string, obj: KubeObject, request: DeleteRequest): void {
+  const pre = request.preconditions;
+  if (pre?.uid && pre.uid !== obj.metadata.uid) {
+    throw new ApiError('Conflict', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`, {
+      name,
+      group: def.group,
+      kind: def.resource,
+    });
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
+    throw new ApiError(
+      'Conflict',
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
+      { name, group: def.group, kind: def.resource },
+    );
+  }
+}
+
+function setOrDelete<T extends object, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
+  if (value === undefined) delete target[key];
+  else target[key] = value;
+}

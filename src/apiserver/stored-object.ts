@@ -1,0 +1,80 @@
+// How objects are kept in the Store and read back. As in upstream's etcd3 storage, the
+// stored bytes carry no resourceVersion: it is the key's modRevision, stamped on read.
+// Encoding once and splicing the version in keeps reads and watch fan-out free of
+// JSON.stringify: every list, get and watch event reuses the stored text.
+import type { KeyValue } from '../storage/index.ts';
+import type { KubeObject } from '../core/index.ts';
+
+const metadataMarker = '"metadata":{';
+
+/** Serializes with apiVersion, kind and metadata first and metadata.resourceVersion removed. */
+export function encodeForStorage(obj: KubeObject): string {
+  const { apiVersion, kind, metadata, ...rest } = obj;
+  const { resourceVersion: _rv, ...meta } = metadata;
+  return JSON.stringify({ apiVersion, kind, metadata: meta, ...rest });
+}
+
+const jsonCache = new WeakMap<KeyValue, string>();
+const objectCache = new WeakMap<KeyValue, KubeObject>();
+
+/** The wire JSON of a stored object, with its resourceVersion. Cached per stored value. */
+export function storedJson(kv: KeyValue): string {
+  let json = jsonCache.get(kv);
+  if (json === undefined) {
+    const at = kv.value.indexOf(metadataMarker);
+    if (at < 0) throw new Error(`stored value for ${kv.key} has no metadata`);
+    const cut = at + metadataMarker.length;
+    const empty = kv.value[cut] === '}';
+    json = `${kv.value.slice(0, cut)}"resourceVersion":"${kv.modRevision}"${empty ? '' : ','}${kv.value.slice(cut)}`;
+    jsonCache.set(kv, json);
+  }
+  return json;
+}
+
+/**
+ * The decoded object, shared by every in-process reader of this stored value. Callers must
+ * not mutate it; writers build a new object (structuredClone on the write path).
+ */
+export function storedObject(kv: KeyValue): KubeObject {
+  let obj = objectCache.get(kv);
+  if (obj === undefined) {
+    obj = JSON.parse(kv.value) as KubeObject;
+    obj.metadata.resourceVersion = String(kv.modRevision);
+    // Shared by every reader: freezing makes a component's accidental mutation throw at the
+    // line that does it instead of corrupting what others see.
+    deepFreeze(obj);
+    objectCache.set(kv, obj);
+  }
+  return obj;
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  Object.freeze(value);
+  for (const child of Object.values(value)) deepFreeze(child);
+}
+
+/** A fresh, mutable copy for a write path. */
+export function mutableCopy(kv: KeyValue): KubeObject {
+  const obj = JSON.parse(kv.value) as KubeObject;
+  obj.metadata.resourceVersion = String(kv.modRevision);
+  return obj;
+}
+
+export interface StorageKeyParts {
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+}
+
+/** `/registry/<group|core>/<resource>/[<namespace>/]<name>`. */
+export function storageKey(p: StorageKeyParts): string {
+  return `${storagePrefix(p.group, p.resource, p.namespace)}${p.name}`;
+}
+
+/** The prefix under which a resource's objects live, optionally within one namespace. */
+export function storagePrefix(group: string, resource: string, namespace: string): string {
+  const base = `/registry/${group || 'core'}/${resource}/`;
+  return namespace ? `${base}${namespace}/` : base;
+}

@@ -1,0 +1,117 @@
+// Subresources that speak another kind: scale (autoscaling/v1 Scale), binding and eviction.
+// Upstream: pkg/registry/apps/deployment/storage/storage.go (ScaleREST),
+// pkg/registry/core/pod/storage/{storage.go (BindingREST), eviction.go}.
+import type { ResourceDefinition } from '../api/index.ts';
+import type { KubeObject } from '../core/index.ts';
+import { ApiError, conflict, formatLabelSelector, formatTime, labelSelectorFromObject, notFound, successStatus, tooManyRequests } from '../core/index.ts';
+import type { LabelSelector } from '../core/index.ts';
+import type { ApiServer, ObjectResult } from './server.ts';
+import type { WriteContext } from './resource-storage.ts';
+import { storedObject } from './stored-object.ts';
+
+interface ScalableSpec {
+  replicas?: number;
+  selector?: LabelSelector;
+}
+
+export function readScale(def: ResourceDefinition, obj: KubeObject): KubeObject {
+  const spec = (obj.spec ?? {}) as ScalableSpec;
+  const status = (obj.status ?? {}) as { replicas?: number };
+  const meta = obj.metadata;
+  const metadata: KubeObject['metadata'] = {};
+  for (const k of ['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp'] as const) {
+    if (meta[k] !== undefined) metadata[k] = meta[k];
+  }
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata,
+    spec: { replicas: spec.replicas ?? 0 },
+    status: { replicas: status.replicas ?? 0, selector: spec.selector ? formatLabelSelector(spec.selector) : '' },
+  };
+  void def;
+}
+
+export async function writeScale(
+  server: ApiServer,
+  def: ResourceDefinition,
+  namespace: string,
+  name: string,
+  change: (scale: KubeObject) => KubeObject,
+  ctx: WriteContext,
+): Promise<ObjectResult> {
+  const result = await server.storage.update(def, namespace, name, (current) => {
+    const scale = change(readScale(def, current));
+    const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
+    const spec = { ...(current.spec as object), replicas: typeof replicas === 'number' ? replicas : 0 };
+    const next: KubeObject = { ...current, spec };
+    const rv = scale.metadata?.resourceVersion;
+    next.metadata = { ...current.metadata, ...(rv ? { resourceVersion: rv } : {}) };
+    return next;
+  }, { ...ctx, subresource: '' });
+  const obj = result.kind === 'stored' ? storedObject(result.kv) : result.object;
+  return { kind: 'dry-run', object: readScale(def, obj) };
+}
+
+interface PodLike extends KubeObject {
+  spec?: { nodeName?: string };
+  status?: { conditions?: { type: string; status: string; lastProbeTime?: null; lastTransitionTime?: string }[] };
+}
+
+export async function bindPod(server: ApiServer, def: ResourceDefinition, namespace: string, name: string, binding: KubeObject, ctx: WriteContext): Promise<ObjectResult> {
+  if (def.resource !== 'pods' || def.group !== '') throw notFound({ group: def.group, resource: `${def.resource}/binding` }, name);
+  const target = (binding as { target?: { name?: string; kind?: string } }).target;
+  const nodeName = target?.name ?? '';
+  if (!nodeName) {
+    throw new ApiError('Invalid', `Binding.meta.k8s.io "${name}" is invalid: target.name: Required value`, { name, kind: 'Binding', causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'target.name' }] });
+  }
+  const now = formatTime(server.clock.now());
+  await server.storage.update(def, namespace, name, (current) => {
+    const pod = current as PodLike;
+    if (pod.metadata.deletionTimestamp) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
+    if (pod.spec?.nodeName) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+    const annotations = binding.metadata?.annotations;
+    if (annotations) pod.metadata.annotations = { ...pod.metadata.annotations, ...annotations };
+    pod.spec = { ...pod.spec, nodeName };
+    const conditions = (pod.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+    const previous = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: previous?.status === 'True' ? (previous.lastTransitionTime ?? now) : now });
+    pod.status = { ...pod.status, conditions };
+    return pod;
+  }, { ...ctx, subresource: 'binding' });
+  return { kind: 'dry-run', object: { ...successStatus(), code: 201 } as unknown as KubeObject };
+}
+
+interface PodDisruptionBudgetLike extends KubeObject {
+  spec?: { selector?: LabelSelector };
+  status?: { disruptionsAllowed?: number; desiredHealthy?: number; currentHealthy?: number };
+}
+
+export async function evictPod(server: ApiServer, def: ResourceDefinition, namespace: string, name: string, eviction: KubeObject, ctx: WriteContext): Promise<ObjectResult> {
+  if (def.resource !== 'pods' || def.group !== '') throw notFound({ group: def.group, resource: `${def.resource}/eviction` }, name);
+  const podKv = await server.storage.get(def, namespace, name);
+  const pod = storedObject(podKv);
+  const phase = (pod.status as { phase?: string } | undefined)?.phase;
+  const terminal = phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending';
+  const pdbDef = server.index.find('policy', 'v1', 'poddisruptionbudgets');
+  if (pdbDef && !terminal && !pod.metadata.deletionTimestamp) {
+    const page = await server.list({ group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' }, namespace, {});
+    for (const kv of page.page.items) {
+      const pdb = storedObject(kv) as PodDisruptionBudgetLike;
+      const selector = labelSelectorFromObject(pdb.spec?.selector);
+      if ('error' in selector || !selector.matches(pod.metadata.labels)) continue;
+      if ((pdb.status?.disruptionsAllowed ?? 0) <= 0) {
+        throw tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", [
+          { reason: 'DisruptionBudget', message: `The disruption budget ${pdb.metadata.name ?? ''} needs ${pdb.status?.desiredHealthy ?? 0} healthy pods and has ${pdb.status?.currentHealthy ?? 0} currently` },
+        ]);
+      }
+    }
+  }
+  const options = ((eviction as { deleteOptions?: { gracePeriodSeconds?: number; preconditions?: { uid?: string; resourceVersion?: string } } }).deleteOptions) ?? {};
+  await server.storage.delete(def, namespace, name, {
+    gracePeriodSeconds: options.gracePeriodSeconds,
+    preconditions: options.preconditions,
+    dryRun: ctx.dryRun,
+  }, ctx);
+  return { kind: 'dry-run', object: { ...successStatus(), code: 201 } as unknown as KubeObject };
+}

@@ -1,0 +1,128 @@
+// Watch: initial state (when asked), then the store's events filtered by the request's
+// selection, with bookmarks and a timeout, delivered to one sink per watcher.
+// Upstream: apiserver/pkg/storage/cacher/cache_watcher.go, endpoints/handlers/watch.go.
+import type { ResourceDefinition } from '../api/index.ts';
+import type { Clock, KubeObject, Random, Status } from '../core/index.ts';
+import { badRequest, expired } from '../core/index.ts';
+import type { KeyValue, Watch } from '../storage/index.ts';
+import { StoreError } from '../storage/index.ts';
+import { listObjects } from './list.ts';
+import type { ResourceStorage } from './resource-storage.ts';
+import type { Selection } from './selection.ts';
+import { storedObject } from './stored-object.ts';
+
+export type ServerWatchEvent =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kv: KeyValue }
+  | { type: 'BOOKMARK'; object: KubeObject }
+  | { type: 'ERROR'; object: Status };
+
+export interface WatchSink {
+  /** Delivers one event; must not block. */
+  send(event: ServerWatchEvent): void;
+  /** The watch has ended (timeout, error, or stop); no event follows. */
+  close(): void;
+}
+
+export interface WatchRequest {
+  namespace: string;
+  selection: Selection;
+  resourceVersion: string;
+  resourceVersionMatch: string;
+  allowWatchBookmarks: boolean;
+  sendInitialEvents: boolean | undefined;
+  timeoutSeconds: number | undefined;
+}
+
+export interface WatchDeps {
+  storage: ResourceStorage;
+  clock: Clock;
+  random: Random;
+}
+
+const bookmarkIntervalMs = 60_000;
+export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
+
+export interface ActiveWatch {
+  stop(): void;
+}
+
+export async function startWatch(deps: WatchDeps, def: ResourceDefinition, request: WatchRequest, sink: WatchSink): Promise<ActiveWatch> {
+  const { storage, clock } = deps;
+  const rv = request.resourceVersion;
+  if (rv && !/^\d+$/.test(rv)) throw badRequest(`invalid resource version: ${rv}`);
+  if (request.sendInitialEvents !== undefined && request.resourceVersionMatch !== 'NotOlderThan') {
+    throw badRequest("sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan");
+  }
+  const initial = request.sendInitialEvents ?? (!rv || rv === '0');
+  let from = rv && rv !== '0' ? Number(rv) : storage.store.revision();
+  let stopped = false;
+  let storeWatch: Watch | undefined;
+  const timers: { cancel(): void }[] = [];
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    storeWatch?.stop();
+    for (const t of timers) t.cancel();
+    sink.close();
+  };
+
+  if (initial) {
+    const page = await listObjects(storage, def, { namespace: request.namespace, selection: request.selection, limit: 0, continue: '', resourceVersion: '', resourceVersionMatch: '' });
+    for (const kv of page.items) sink.send({ type: 'ADDED', kv });
+    from = page.revision;
+    if (request.sendInitialEvents) sink.send({ type: 'BOOKMARK', object: bookmark(def, from, true) });
+  }
+
+  let lastRevision = from;
+  const selection = request.selection;
+  storeWatch = storage.store.watch(storage.prefix(def, request.namespace), from, {
+    onEvent(event) {
+      if (stopped) return;
+      lastRevision = event.kv.modRevision;
+      if (selection.everything) {
+        sink.send({ type: event.type === 'DELETE' ? 'DELETED' : event.created ? 'ADDED' : 'MODIFIED', kv: event.kv });
+        return;
+      }
+      const now = event.type === 'PUT' && selection.matches(storedObject(event.kv));
+      const before = event.prevKv !== undefined && !event.created && selection.matches(storedObject(event.prevKv));
+      if (event.type === 'DELETE') {
+        if (before || selection.matches(storedObject(event.kv))) sink.send({ type: 'DELETED', kv: event.kv });
+      } else if (now && before) sink.send({ type: 'MODIFIED', kv: event.kv });
+      else if (now) sink.send({ type: 'ADDED', kv: event.kv });
+      else if (before) sink.send({ type: 'DELETED', kv: event.kv });
+    },
+    onError(error) {
+      if (stopped) return;
+      if (error instanceof StoreError && error.kind === 'compacted') {
+        sink.send({ type: 'ERROR', object: expired(`too old resource version: ${rv} (${error.compactedRevision ?? 0})`).toStatus() });
+      } else {
+        sink.send({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(error), reason: 'InternalError', code: 500 } });
+      }
+      stop();
+    },
+  });
+
+  if (request.allowWatchBookmarks) {
+    const tick = (): void => {
+      if (stopped) return;
+      sink.send({ type: 'BOOKMARK', object: bookmark(def, Math.max(lastRevision, storage.store.revision()), false) });
+      timers.push(clock.after(bookmarkIntervalMs, tick));
+    };
+    timers.push(clock.after(bookmarkIntervalMs, tick));
+  }
+  // Without timeoutSeconds upstream picks 30–60 minutes, so `kubectl get -w` stays open.
+  const timeoutMs = request.timeoutSeconds !== undefined && request.timeoutSeconds > 0
+    ? request.timeoutSeconds * 1000
+    : (30 + deps.random.float() * 30) * 60_000;
+  timers.push(clock.after(timeoutMs, () => {
+    if (request.allowWatchBookmarks && !stopped) sink.send({ type: 'BOOKMARK', object: bookmark(def, Math.max(lastRevision, storage.store.revision()), false) });
+    stop();
+  }));
+  return { stop };
+}
+
+function bookmark(def: ResourceDefinition, revision: number, initialEventsEnd: boolean): KubeObject {
+  const metadata: KubeObject['metadata'] = { resourceVersion: String(revision) };
+  if (initialEventsEnd) metadata.annotations = { [initialEventsEndAnnotation]: 'true' };
+  return { kind: def.kind, apiVersion: def.group ? `${def.group}/${def.version}` : def.version, metadata };
+}

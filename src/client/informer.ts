@@ -1,0 +1,232 @@
+// Informer: a list+watch cache of one resource, with event handlers and indexes.
+//
+// Contract (after client-go's SharedInformer, tools/cache/shared_informer.go):
+// - After start(), the cache converges to the server's state: it lists, then watches from
+//   the list's resourceVersion; when the watch ends or fails (410 Expired included) it
+//   lists again after a short backoff and replays the differences as handler calls.
+// - Handlers are called in the order the cache changes, one at a time, never inside the
+//   writer's call stack. onUpdate also fires when only the resourceVersion changed.
+// - hasSynced() is true once the first list has been delivered to the handlers.
+// - Objects handed out are shared and frozen: never mutate them.
+import type { ResourceRef } from '../api/index.ts';
+import type { Clock, KubeObject } from '../core/index.ts';
+import { keyOf } from '../core/index.ts';
+import type { Client, ClientWatch, ClientWatchEvent } from './client.ts';
+
+export interface InformerHandlers<T> {
+  onAdd?(obj: T): void;
+  onUpdate?(oldObj: T, newObj: T): void;
+  onDelete?(obj: T): void;
+}
+
+export interface InformerOptions {
+  client: Client;
+  ref: ResourceRef;
+  clock: Clock;
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  log?: (line: string) => void;
+  /** Delay before relisting after a watch ends with an error (default 1 s). */
+  relistDelayMs?: number;
+}
+
+export type IndexFunc<T> = (obj: T) => readonly string[];
+
+export class Informer<T extends KubeObject = KubeObject> {
+  readonly #options: InformerOptions;
+  readonly #items = new Map<string, T>();
+  readonly #handlers: InformerHandlers<T>[] = [];
+  readonly #indexers = new Map<string, IndexFunc<T>>();
+  readonly #indexes = new Map<string, Map<string, Map<string, T>>>();
+  #synced = false;
+  #syncWaiters: (() => void)[] = [];
+  #watch: ClientWatch | undefined;
+  #stopped = true;
+  #resourceVersion = '';
+
+  constructor(options: InformerOptions) {
+    this.#options = options;
+  }
+
+  addHandlers(handlers: InformerHandlers<T>): void {
+    this.#handlers.push(handlers);
+    if (this.#synced) for (const obj of this.#items.values()) handlers.onAdd?.(obj);
+  }
+
+  /** Adds a named index; lookups with byIndex(name, value). Add before start(). */
+  addIndex(name: string, fn: IndexFunc<T>): void {
+    this.#indexers.set(name, fn);
+    const index = new Map<string, Map<string, T>>();
+    this.#indexes.set(name, index);
+    for (const [key, obj] of this.#items) this.#indexInsert(name, fn, key, obj);
+  }
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    void this.#listAndWatch();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#watch?.stop();
+    this.#watch = undefined;
+  }
+
+  hasSynced(): boolean {
+    return this.#synced;
+  }
+
+  waitForSync(): Promise<void> {
+    if (this.#synced) return Promise.resolve();
+    return new Promise((resolve) => this.#syncWaiters.push(resolve));
+  }
+
+  get(key: string): T | undefined {
+    return this.#items.get(key);
+  }
+
+  getByName(namespace: string | undefined, name: string): T | undefined {
+    return this.#items.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  list(): T[] {
+    return [...this.#items.values()];
+  }
+
+  get size(): number {
+    return this.#items.size;
+  }
+
+  byIndex(name: string, value: string): T[] {
+    const bucket = this.#indexes.get(name)?.get(value);
+    return bucket ? [...bucket.values()] : [];
+  }
+
+  get resourceVersion(): string {
+    return this.#resourceVersion;
+  }
+
+  async #listAndWatch(): Promise<void> {
+    const { client, ref, namespace, labelSelector, fieldSelector } = this.#options;
+    const selectors: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {};
+    if (namespace) selectors.namespace = namespace;
+    if (labelSelector) selectors.labelSelector = labelSelector;
+    if (fieldSelector) selectors.fieldSelector = fieldSelector;
+    try {
+      const list = await client.list<T>(ref, selectors);
+      if (this.#stopped) return;
+      this.#replace(list.items);
+      this.#resourceVersion = list.metadata.resourceVersion ?? '';
+      this.#markSynced();
+      this.#watch = client.watch<T>(
+        ref,
+        { ...selectors, resourceVersion: this.#resourceVersion, allowWatchBookmarks: true },
+        (event) => this.#onWatchEvent(event),
+        (error) => this.#onWatchClosed(error),
+      );
+    } catch (error) {
+      this.#onWatchClosed(error);
+    }
+  }
+
+  #onWatchEvent(event: ClientWatchEvent<T>): void {
+    if (this.#stopped) return;
+    const obj = event.object as T;
+    switch (event.type) {
+      case 'ADDED':
+      case 'MODIFIED':
+        this.#resourceVersion = obj.metadata.resourceVersion ?? this.#resourceVersion;
+        this.#upsert(obj);
+        return;
+      case 'DELETED':
+        this.#resourceVersion = obj.metadata.resourceVersion ?? this.#resourceVersion;
+        this.#remove(keyOf(obj));
+        return;
+      case 'BOOKMARK':
+        this.#resourceVersion = obj.metadata.resourceVersion ?? this.#resourceVersion;
+        return;
+      case 'ERROR':
+        // An ERROR (410 Expired) ends this watch; the close handler relists.
+        return;
+      default: {
+        const never: never = event.type;
+        throw new Error(`unknown watch event ${String(never)}`);
+      }
+    }
+  }
+
+  #onWatchClosed(error?: unknown): void {
+    this.#watch = undefined;
+    if (this.#stopped) return;
+    if (error) this.#options.log?.(`informer ${this.#options.ref.resource}: ${error instanceof Error ? error.message : String(error)}; relisting`);
+    const delay = error ? (this.#options.relistDelayMs ?? 1000) : 0;
+    this.#options.clock.after(delay, () => {
+      if (!this.#stopped) void this.#listAndWatch();
+    });
+  }
+
+  #replace(items: readonly T[]): void {
+    const seen = new Set<string>();
+    for (const obj of items) {
+      seen.add(keyOf(obj));
+      this.#upsert(obj);
+    }
+    for (const key of [...this.#items.keys()]) if (!seen.has(key)) this.#remove(key);
+  }
+
+  #upsert(obj: T): void {
+    const key = keyOf(obj);
+    const old = this.#items.get(key);
+    if (old === obj) return;
+    this.#items.set(key, obj);
+    for (const [name, fn] of this.#indexers) {
+      if (old) this.#indexRemove(name, fn, key, old);
+      this.#indexInsert(name, fn, key, obj);
+    }
+    for (const h of this.#handlers) {
+      if (old) h.onUpdate?.(old, obj);
+      else h.onAdd?.(obj);
+    }
+  }
+
+  #remove(key: string): void {
+    const old = this.#items.get(key);
+    if (!old) return;
+    this.#items.delete(key);
+    for (const [name, fn] of this.#indexers) this.#indexRemove(name, fn, key, old);
+    for (const h of this.#handlers) h.onDelete?.(old);
+  }
+
+  #indexInsert(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
+    const index = this.#indexes.get(name);
+    if (!index) return;
+    for (const value of fn(obj)) {
+      let bucket = index.get(value);
+      if (!bucket) index.set(value, (bucket = new Map()));
+      bucket.set(key, obj);
+    }
+  }
+
+  #indexRemove(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
+    const index = this.#indexes.get(name);
+    if (!index) return;
+    for (const value of fn(obj)) {
+      const bucket = index.get(value);
+      bucket?.delete(key);
+      if (bucket?.size === 0) index.delete(value);
+    }
+  }
+
+  #markSynced(): void {
+    if (this.#synced) return;
+    this.#synced = true;
+    for (const resolve of this.#syncWaiters.splice(0)) resolve();
+  }
+}
+
+/** Index function for the conventional namespace index. */
+export function namespaceIndex<T extends KubeObject>(obj: T): readonly string[] {
+  return [obj.metadata.namespace ?? ''];
+}
