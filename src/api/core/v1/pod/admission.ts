@@ -1,0 +1,92 @@
+// Pod mutations upstream performs in admission plugins rather than scheme defaulting; the API server's
+// admission chain calls these on pod create (not on subresources).
+// Upstream: plugin/pkg/admission/defaulttolerationseconds, plugin/pkg/admission/serviceaccount,
+// plugin/pkg/admission/priority.
+import type { Pod, PreemptionPolicy, Toleration } from './types.ts';
+
+export const taintNodeNotReady = 'node.kubernetes.io/not-ready';
+export const taintNodeUnreachable = 'node.kubernetes.io/unreachable';
+export const defaultTolerationSeconds = 300;
+
+function tolerates(tolerations: readonly Toleration[], key: string): boolean {
+  return tolerations.some((t) => (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect));
+}
+
+/** DefaultTolerationSeconds: tolerate not-ready and unreachable NoExecute taints for 300s unless already tolerated. */
+export function addDefaultTolerations(pod: Pod, seconds = defaultTolerationSeconds): void {
+  const tolerations = pod.spec.tolerations ?? [];
+  const add: Toleration[] = [];
+  for (const key of [taintNodeNotReady, taintNodeUnreachable]) {
+    if (!tolerates(tolerations, key)) add.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds });
+  }
+  if (add.length > 0) pod.spec.tolerations = [...tolerations, ...add];
+}
+
+export const serviceAccountTokenMountPath = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/**
+ * ServiceAccount admission: serviceAccountName defaults to "default". With a `tokenVolumeSuffix` (5 random
+ * characters from the caller's Random) it also adds the projected `kube-api-access-<suffix>` volume and
+ * mounts it in every container, unless automountServiceAccountToken is false or a mount already sits there.
+ */
+export function addDefaultServiceAccount(pod: Pod, opts: { tokenVolumeSuffix?: string } = {}): void {
+  const spec = pod.spec;
+  if (!spec.serviceAccountName) spec.serviceAccountName = 'default';
+  spec.serviceAccount = spec.serviceAccountName;
+  if (opts.tokenVolumeSuffix === undefined || spec.automountServiceAccountToken === false) return;
+  const name = `kube-api-access-${opts.tokenVolumeSuffix}`;
+  const all = [...(spec.initContainers ?? []), ...spec.containers];
+  if (all.some((c) => (c.volumeMounts ?? []).some((m) => m.mountPath === serviceAccountTokenMountPath))) return;
+  spec.volumes = [
+    ...(spec.volumes ?? []),
+    {
+      name,
+      projected: {
+        defaultMode: 0o644,
+        sources: [
+          { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+          { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+          {
+            downwardAPI: {
+              items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+            },
+          },
+        ],
+      },
+    },
+  ];
+  for (const c of all) {
+    c.volumeMounts = [...(c.volumeMounts ?? []), { name, readOnly: true, mountPath: serviceAccountTokenMountPath }];
+  }
+}
+
+/** What Priority admission needs of a PriorityClass. */
+export interface PriorityClassInfo {
+  name: string;
+  value: number;
+  preemptionPolicy?: PreemptionPolicy;
+}
+
+/**
+ * Priority admission: priority comes from the named class, else the global default class, else 0;
+ * preemptionPolicy from the class, else PreemptLowerPriority. Returns false when the named class is unknown
+ * (the caller rejects with `no PriorityClass with name <n> was found`).
+ */
+export function admitPodPriority(
+  pod: Pod,
+  lookup: (name: string) => PriorityClassInfo | undefined,
+  globalDefault?: PriorityClassInfo,
+): boolean {
+  const spec = pod.spec;
+  let cls: PriorityClassInfo | undefined;
+  if (spec.priorityClassName) {
+    cls = lookup(spec.priorityClassName);
+    if (!cls) return false;
+  } else if (globalDefault) {
+    cls = globalDefault;
+    spec.priorityClassName = globalDefault.name;
+  }
+  spec.priority = cls?.value ?? 0;
+  if (spec.preemptionPolicy === undefined) spec.preemptionPolicy = cls?.preemptionPolicy ?? 'PreemptLowerPriority';
+  return true;
+}

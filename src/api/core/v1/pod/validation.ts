@@ -1,0 +1,386 @@
+// Pod create validation: the PodSpec rules (containers, init containers and sidecars, volumes, claims,
+// scheduling fields) plus the pod-only checks. validatePodSpec is shared with pod templates.
+// Upstream: pkg/apis/core/validation/validation.go (ValidatePodCreate, ValidatePodSpec, validateContainers,
+// validateInitContainers, ValidateTolerations, validateAffinity, validateTopologySpreadConstraints).
+import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, required } from '../../../../core/field-errors.ts';
+import type { FieldError } from '../../../../core/field-errors.ts';
+import type { LabelSelector, ObjectMeta } from '../../../../core/meta.ts';
+import type { NodeSelectorTerm, Pod, PodSpec, Toleration } from './types.ts';
+import { validateContainerCommon, validateLifecycleAndProbes, validateResourceRequirements } from './container-validation.ts';
+import type { ContainerContext } from './container-validation.ts';
+import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './syntax.ts';
+
+export interface PodSpecValidationOptions {
+  /** True for a Pod; false for a template (hostPort 0 stays allowed with hostNetwork). */
+  resourceIsPod: boolean;
+}
+
+const maxInt32 = 2147483647;
+const initOnlyDetail = 'may not be set for init containers without restartPolicy=Always';
+
+const volumeSources = [
+  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
+  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'configMap',
+  'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO', 'storageos',
+  'csi', 'ephemeral', 'image',
+] as const;
+
+function labelKeyErrors(key: string, path: FieldPath): FieldError[] {
+  return isQualifiedName(key).map((m) => invalidValue(path, key, m));
+}
+
+/** ValidateLabels: keys are qualified names, values label values; both reported at the map's path. */
+export function validateLabelMap(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const [k, v] of Object.entries(labels ?? {})) {
+    errs.push(...labelKeyErrors(k, path));
+    for (const m of isValidLabelValue(v)) errs.push(invalidValue(path, v, m));
+  }
+  return errs;
+}
+
+function validateVolumes(spec: PodSpec, path: FieldPath): { names: Set<string>; errs: FieldError[] } {
+  const names = new Set<string>();
+  const errs: FieldError[] = [];
+  (spec.volumes ?? []).forEach((v, i) => {
+    const ip = path.index(i);
+    const np = ip.child('name');
+    if (!v.name) errs.push(required(np));
+    else {
+      for (const m of isDNS1123Label(v.name)) errs.push(invalidValue(np, v.name, m));
+      if (names.has(v.name)) errs.push(duplicate(np, v.name));
+      else names.add(v.name);
+    }
+    const set = volumeSources.filter((s) => v[s] !== undefined);
+    if (set.length === 0) errs.push(required(ip, 'must specify a volume type'));
+    for (const s of set.slice(1)) errs.push(forbiddenField(ip.child(s), 'may not specify more than 1 volume type'));
+  });
+  return { names, errs };
+}
+
+function validateResourceClaims(spec: PodSpec, path: FieldPath): { names: Set<string>; errs: FieldError[] } {
+  const names = new Set<string>();
+  const errs: FieldError[] = [];
+  (spec.resourceClaims ?? []).forEach((c, i) => {
+    const ip = path.index(i);
+    if (!c.name) errs.push(required(ip.child('name')));
+    else if (names.has(c.name)) errs.push(duplicate(ip.child('name'), c.name));
+    else {
+      for (const m of isDNS1123Label(c.name)) errs.push(invalidValue(ip.child('name'), c.name, m));
+      names.add(c.name);
+    }
+    const hasName = c.resourceClaimName !== undefined;
+    const hasTemplate = c.resourceClaimTemplateName !== undefined;
+    if (hasName && hasTemplate) errs.push(invalidValue(ip, c, 'at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified'));
+    if (!hasName && !hasTemplate) errs.push(invalidValue(ip, c, 'must specify one of: `resourceClaimName`, `resourceClaimTemplateName`'));
+    if (c.resourceClaimName !== undefined) for (const m of isDNS1123Subdomain(c.resourceClaimName)) errs.push(invalidValue(ip.child('resourceClaimName'), c.resourceClaimName, m));
+    if (c.resourceClaimTemplateName !== undefined) {
+      for (const m of isDNS1123Subdomain(c.resourceClaimTemplateName)) errs.push(invalidValue(ip.child('resourceClaimTemplateName'), c.resourceClaimTemplateName, m));
+    }
+  });
+  return { names, errs };
+}
+
+function hostPortConflicts(containers: PodSpec['containers'], path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  containers.forEach((c, ci) => {
+    (c.ports ?? []).forEach((p, pi) => {
+      if (!p.hostPort) return;
+      const key = `${p.protocol ?? ''}/${p.hostIP ?? ''}/${p.hostPort}`;
+      if (seen.has(key)) errs.push(duplicate(path.index(ci).child('ports').index(pi).child('hostPort'), key));
+      else seen.add(key);
+    });
+  });
+  return errs;
+}
+
+export function validateTolerations(tolerations: readonly Toleration[] | undefined, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  (tolerations ?? []).forEach((t, i) => {
+    const ip = path.index(i);
+    if (t.key) errs.push(...labelKeyErrors(t.key, ip.child('key')));
+    if (!t.key && t.operator !== 'Exists') {
+      errs.push(invalidValue(ip.child('operator'), t.operator ?? '', 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    }
+    if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') {
+      errs.push(invalidValue(ip.child('effect'), t.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    }
+    const op = t.operator ?? '';
+    if (op === 'Equal' || op === '') {
+      const msgs = isValidLabelValue(t.value ?? '');
+      if (msgs.length) errs.push(invalidValue(ip.child('operator'), t.value ?? '', msgs.join(';')));
+    } else if (op === 'Exists') {
+      if (t.value) errs.push(invalidValue(ip.child('operator'), t.value, "value must be empty when `operator` is 'Exists'"));
+    } else errs.push(notSupported(ip.child('operator'), op, ['Equal', 'Exists']));
+    if (t.effect && !['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect)) {
+      errs.push(notSupported(ip.child('effect'), t.effect, ['NoSchedule', 'PreferNoSchedule', 'NoExecute']));
+    }
+  });
+  return errs;
+}
+
+function validateNodeSelectorTerm(term: NodeSelectorTerm, path: FieldPath, checkValues: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  (term.matchExpressions ?? []).forEach((r, j) => {
+    const p = path.child('matchExpressions').index(j);
+    const n = r.values?.length ?? 0;
+    if (r.operator === 'In' || r.operator === 'NotIn') {
+      if (n === 0) errs.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+    } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') {
+      if (n > 0) errs.push(forbiddenField(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+    } else if (r.operator === 'Gt' || r.operator === 'Lt') {
+      if (n !== 1) errs.push(required(p.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+    } else errs.push(invalidValue(p.child('operator'), r.operator, 'not a valid selector operator'));
+    errs.push(...labelKeyErrors(r.key, p.child('key')));
+    if (checkValues) (r.values ?? []).forEach((v, k) => isValidLabelValue(v).forEach((m) => errs.push(invalidValue(p.child('values').index(k), v, m))));
+  });
+  (term.matchFields ?? []).forEach((r, j) => {
+    const p = path.child('matchFields').index(j);
+    if (r.operator === 'In' || r.operator === 'NotIn') {
+      if ((r.values?.length ?? 0) !== 1) errs.push(required(p.child('values'), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
+    } else errs.push(invalidValue(p.child('operator'), r.operator, 'not a valid selector operator'));
+    if (r.key !== 'metadata.name') errs.push(invalidValue(p.child('key'), r.key, 'not a valid field selector key'));
+  });
+  return errs;
+}
+
+function validateLabelSelector(sel: LabelSelector | undefined, path: FieldPath): FieldError[] {
+  if (!sel) return [];
+  const errs = validateLabelMap(sel.matchLabels, path.child('matchLabels'));
+  (sel.matchExpressions ?? []).forEach((r, i) => {
+    const p = path.child('matchExpressions').index(i);
+    const n = r.values?.length ?? 0;
+    if ((r.operator === 'In' || r.operator === 'NotIn') && n === 0) errs.push(required(p.child('values'), 'must be specified when `operator` is \'In\' or \'NotIn\''));
+    else if ((r.operator === 'Exists' || r.operator === 'DoesNotExist') && n > 0) errs.push(forbiddenField(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+    else if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(r.operator)) errs.push(invalidValue(p.child('operator'), r.operator, 'not a valid selector operator'));
+    errs.push(...labelKeyErrors(r.key, p.child('key')));
+  });
+  return errs;
+}
+
+function validateAffinity(spec: PodSpec, path: FieldPath): FieldError[] {
+  const a = spec.affinity;
+  if (!a) return [];
+  const errs: FieldError[] = [];
+  const na = a.nodeAffinity;
+  if (na?.requiredDuringSchedulingIgnoredDuringExecution) {
+    const p = path.child('nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms');
+    const terms = na.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms ?? [];
+    if (terms.length === 0) errs.push(required(p, 'must have at least one node selector term'));
+    terms.forEach((t, i) => errs.push(...validateNodeSelectorTerm(t, p.index(i), true)));
+  }
+  (na?.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => {
+    const p = path.child('nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution').index(i);
+    if (t.weight <= 0 || t.weight > 100) errs.push(invalidValue(p.child('weight'), t.weight, 'must be in the range 1-100'));
+    errs.push(...validateNodeSelectorTerm(t.preference, p.child('preference'), false));
+  });
+  for (const kind of ['podAffinity', 'podAntiAffinity'] as const) {
+    const pa = a[kind];
+    if (!pa) continue;
+    const termErrs = (t: { labelSelector?: LabelSelector; topologyKey: string; namespaces?: string[] }, p: FieldPath): void => {
+      errs.push(...validateLabelSelector(t.labelSelector, p.child('labelSelector')));
+      for (const ns of t.namespaces ?? []) for (const m of isDNS1123Label(ns)) errs.push(invalidValue(p.child('namespace'), ns, m));
+      if (!t.topologyKey) errs.push(required(p.child('topologyKey'), 'can not be empty'));
+      errs.push(...labelKeyErrors(t.topologyKey ?? '', p.child('topologyKey')));
+    };
+    (pa.requiredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => termErrs(t, path.child(kind, 'requiredDuringSchedulingIgnoredDuringExecution').index(i)));
+    (pa.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => {
+      const p = path.child(kind, 'preferredDuringSchedulingIgnoredDuringExecution').index(i);
+      if (t.weight <= 0 || t.weight > 100) errs.push(invalidValue(p.child('weight'), t.weight, 'must be in the range 1-100'));
+      termErrs(t.podAffinityTerm, p.child('podAffinityTerm'));
+    });
+  }
+  return errs;
+}
+
+function validateTopologySpread(spec: PodSpec, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const list = spec.topologySpreadConstraints ?? [];
+  list.forEach((c, i) => {
+    const p = path.index(i);
+    if (!(c.maxSkew > 0)) errs.push(invalidValue(p.child('maxSkew'), c.maxSkew, 'must be greater than zero'));
+    if (!c.topologyKey) errs.push(required(p.child('topologyKey'), 'can not be empty'));
+    else errs.push(...labelKeyErrors(c.topologyKey, p.child('topologyKey')));
+    if (c.whenUnsatisfiable !== 'DoNotSchedule' && c.whenUnsatisfiable !== 'ScheduleAnyway') {
+      errs.push(notSupported(p.child('whenUnsatisfiable'), c.whenUnsatisfiable, ['DoNotSchedule', 'ScheduleAnyway']));
+    }
+    if (list.slice(i + 1).some((o) => o.topologyKey === c.topologyKey && o.whenUnsatisfiable === c.whenUnsatisfiable)) {
+      errs.push(duplicate(p.child('{topologyKey, whenUnsatisfiable}'), `{${c.topologyKey}, ${c.whenUnsatisfiable}}`));
+    }
+    if (c.minDomains !== undefined) {
+      if (c.minDomains <= 0) errs.push(invalidValue(p.child('minDomains'), c.minDomains, 'must be greater than 0'));
+      if (c.whenUnsatisfiable !== 'DoNotSchedule') {
+        errs.push(invalidValue(p.child('minDomains'), c.minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${c.whenUnsatisfiable}`));
+      }
+    }
+    for (const f of ['nodeAffinityPolicy', 'nodeTaintsPolicy'] as const) {
+      const v = c[f];
+      if (v !== undefined && v !== 'Honor' && v !== 'Ignore') errs.push(notSupported(p.child(f), v, ['Honor', 'Ignore']));
+    }
+    errs.push(...validateLabelSelector(c.labelSelector, p.child('labelSelector')));
+  });
+  return errs;
+}
+
+function enumErr(v: string | undefined, path: FieldPath, allowed: readonly string[]): FieldError[] {
+  if (!v) return [required(path)];
+  return allowed.includes(v) ? [] : [notSupported(path, v, allowed)];
+}
+
+function subdomainErrs(v: string | undefined, path: FieldPath): FieldError[] {
+  return v ? isDNS1123Subdomain(v).map((m) => invalidValue(path, v, m)) : [];
+}
+
+export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath, opts: PodSpecValidationOptions): FieldError[] {
+  if (!spec) return [required(path.child('containers'))];
+  const errs: FieldError[] = [];
+  if (spec.terminationGracePeriodSeconds === undefined) errs.push(required(path.child('terminationGracePeriodSeconds')));
+  const vols = validateVolumes(spec, path.child('volumes'));
+  errs.push(...vols.errs);
+  const claims = validateResourceClaims(spec, path.child('resourceClaims'));
+  errs.push(...claims.errs);
+  const ctx: ContainerContext = {
+    volumes: vols.names,
+    claimNames: claims.names,
+    gracePeriod: spec.terminationGracePeriodSeconds,
+    podRestartPolicy: spec.restartPolicy,
+  };
+  const containers = spec.containers ?? [];
+  const cPath = path.child('containers');
+  if (containers.length === 0) errs.push(required(cPath));
+  const names = new Set<string>();
+  containers.forEach((c, i) => {
+    const p = cPath.index(i);
+    errs.push(...validateContainerCommon(c, p, ctx));
+    if (names.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
+    else names.add(c.name);
+    errs.push(...validateLifecycleAndProbes(c, p, ctx.gracePeriod));
+    if (c.restartPolicy !== undefined) errs.push(forbiddenField(p.child('restartPolicy'), 'may not be set for non-init containers'));
+  });
+  errs.push(...hostPortConflicts(containers, cPath));
+  const iPath = path.child('initContainers');
+  (spec.initContainers ?? []).forEach((c, i) => {
+    const p = iPath.index(i);
+    errs.push(...validateContainerCommon(c, p, ctx));
+    if (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') errs.push(notSupported(p.child('restartPolicy'), c.restartPolicy, ['Always']));
+    if (names.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
+    else if (c.name) names.add(c.name);
+    errs.push(...hostPortConflicts([c], iPath));
+    if (c.restartPolicy === 'Always') errs.push(...validateLifecycleAndProbes(c, p, ctx.gracePeriod));
+    else {
+      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+        if (c[f] !== undefined) errs.push(forbiddenField(p.child(f), initOnlyDetail));
+      }
+      // Sidecars may carry a resizePolicy since 1.33 (in-place resize of sidecars); plain init containers may not.
+      if (c.resizePolicy?.length) errs.push(invalidValue(p.child('resizePolicy'), c.resizePolicy, 'must not be set for init containers'));
+    }
+  });
+  errs.push(...validateEphemeralContainers(spec, path.child('ephemeralContainers'), ctx, names));
+  if (spec.resources) {
+    const rp = path.child('resources');
+    if (spec.resources.claims !== undefined) errs.push(forbiddenField(rp.child('claims'), 'claims cannot be set for Resources at pod-level'));
+    errs.push(...validateResourceRequirements({ ...spec.resources, claims: [] }, rp, claims.names, 'pod'));
+  }
+  if (spec.hostNetwork) {
+    containers.forEach((c, i) =>
+      (c.ports ?? []).forEach((p, j) => {
+        const hp = p.hostPort ?? 0;
+        if ((opts.resourceIsPod || hp !== 0) && hp !== p.containerPort) {
+          errs.push(invalidValue(cPath.index(i).child('ports').index(j).child('hostPort'), hp, 'must match `containerPort` when `hostNetwork` is true'));
+        }
+      }),
+    );
+  }
+  errs.push(...enumErr(spec.restartPolicy, path.child('restartPolicy'), ['Always', 'OnFailure', 'Never']));
+  errs.push(...enumErr(spec.dnsPolicy, path.child('dnsPolicy'), ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
+  errs.push(...validateLabelMap(spec.nodeSelector, path.child('nodeSelector')));
+  errs.push(...validateAffinity(spec, path.child('affinity')));
+  if (spec.dnsPolicy === 'None' && !spec.dnsConfig) errs.push(required(path.child('dnsConfig'), 'must provide `dnsConfig` when `dnsPolicy` is None'));
+  (spec.readinessGates ?? []).forEach((g, i) => {
+    for (const m of isQualifiedName(g.conditionType)) errs.push(invalidValue(path.child('readinessGates').index(i).child('conditionType'), g.conditionType, m));
+  });
+  const gates = new Set<string>();
+  (spec.schedulingGates ?? []).forEach((g, i) => {
+    const p = path.child('schedulingGates').index(i);
+    for (const m of isQualifiedName(g.name)) errs.push(invalidValue(p, g.name, m));
+    if (gates.has(g.name)) errs.push(duplicate(p, g.name));
+    gates.add(g.name);
+  });
+  errs.push(...validateTopologySpread(spec, path.child('topologySpreadConstraints')));
+  errs.push(...subdomainErrs(spec.serviceAccountName, path.child('serviceAccountName')));
+  errs.push(...subdomainErrs(spec.nodeName, path.child('nodeName')));
+  const ads = spec.activeDeadlineSeconds;
+  if (ads !== undefined && (ads < 1 || ads > maxInt32)) errs.push(invalidValue(path.child('activeDeadlineSeconds'), ads, inclusiveRangeError(1, maxInt32)));
+  if (spec.hostname) for (const m of isDNS1123Label(spec.hostname)) errs.push(invalidValue(path.child('hostname'), spec.hostname, m));
+  if (spec.subdomain) for (const m of isDNS1123Label(spec.subdomain)) errs.push(invalidValue(path.child('subdomain'), spec.subdomain, m));
+  errs.push(...validateTolerations(spec.tolerations, path.child('tolerations')));
+  errs.push(...subdomainErrs(spec.priorityClassName, path.child('priorityClassName')));
+  if (spec.runtimeClassName !== undefined) errs.push(...isDNS1123Subdomain(spec.runtimeClassName).map((m) => invalidValue(path.child('runtimeClassName'), spec.runtimeClassName, m)));
+  if (spec.preemptionPolicy !== undefined) errs.push(...enumErr(spec.preemptionPolicy, path.child('preemptionPolicy'), ['PreemptLowerPriority', 'Never']));
+  if (spec.overhead) errs.push(...validateResourceRequirements({ limits: spec.overhead }, path.child('overhead'), claims.names, 'container'));
+  if (spec.os && spec.os.name !== 'linux' && spec.os.name !== 'windows') errs.push(notSupported(path.child('os', 'name'), spec.os.name, ['linux', 'windows']));
+  return errs;
+}
+
+function validateEphemeralContainers(spec: PodSpec, path: FieldPath, ctx: ContainerContext, taken: Set<string>): FieldError[] {
+  const errs: FieldError[] = [];
+  const others = new Set(taken);
+  (spec.ephemeralContainers ?? []).forEach((c, i) => {
+    const p = path.index(i);
+    errs.push(...validateContainerCommon(c, p, ctx));
+    if (taken.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
+    else taken.add(c.name);
+    if (c.targetContainerName && !others.has(c.targetContainerName)) errs.push(notFoundField(p.child('targetContainerName'), c.targetContainerName));
+    for (const f of ['ports', 'resources', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resizePolicy', 'restartPolicy'] as const) {
+      if (c[f] !== undefined) errs.push(forbiddenField(p.child(f), 'cannot be set for an Ephemeral Container'));
+    }
+    (c.volumeMounts ?? []).forEach((m, j) => {
+      if (m.subPath) errs.push(forbiddenField(p.child('volumeMounts').index(j).child('subPath'), 'cannot be set for an Ephemeral Container'));
+      if (m.subPathExpr) errs.push(forbiddenField(p.child('volumeMounts').index(j).child('subPathExpr'), 'cannot be set for an Ephemeral Container'));
+    });
+  });
+  return errs;
+}
+
+/** Metadata checks every namespaced kind gets (until src/api/validation/object-meta.ts is wired in). */
+function validatePodMeta(meta: ObjectMeta | undefined, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!meta?.name && !meta?.generateName) errs.push(required(path.child('name'), 'name or generateName is required'));
+  if (meta?.name) errs.push(...subdomainErrs(meta.name, path.child('name')));
+  if (!meta?.namespace) errs.push(required(path.child('namespace')));
+  return errs;
+}
+
+/** Hook for the sim behaviour annotation (`sim.drydock.dev/<container>`); wired when src/api/sim/behaviour.ts lands. */
+export type SimAnnotationValidator = (pod: Pod) => FieldError[];
+
+/** ValidatePodCreate. */
+export function validatePodCreate(pod: Pod, simValidator?: SimAnnotationValidator): FieldError[] {
+  const spec = new FieldPath('spec');
+  const errs = validatePodMetadataAndSpec(pod);
+  if (pod.spec?.ephemeralContainers?.length) errs.push(forbiddenField(spec.child('ephemeralContainers'), 'cannot be set on create'));
+  if (pod.spec?.nodeName && pod.spec.schedulingGates?.length) {
+    errs.push(forbiddenField(spec.child('nodeName'), 'cannot be set until all schedulingGates have been cleared'));
+  }
+  if (simValidator) errs.push(...simValidator(pod));
+  return errs;
+}
+
+/** validatePodMetadataAndSpec: shared by create and update. */
+export function validatePodMetadataAndSpec(pod: Pod): FieldError[] {
+  const errs = validatePodMeta(pod.metadata, new FieldPath('metadata'));
+  const specPath = new FieldPath('spec');
+  errs.push(...validatePodSpec(pod.spec, specPath, { resourceIsPod: true }));
+  if (pod.spec && !pod.spec.serviceAccountName) {
+    (pod.spec.volumes ?? []).forEach((v, vi) =>
+      (v.projected?.sources ?? []).forEach((s, si) => {
+        if (s.serviceAccountToken) {
+          const p = specPath.child('volumes').index(vi).child('projected', 'sources').index(si).child('serviceAccountToken');
+          errs.push(forbiddenField(p, 'must not be specified when serviceAccountName is not set'));
+        }
+      }),
+    );
+  }
+  return errs;
+}
