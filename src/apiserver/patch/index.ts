@@ -1,0 +1,7 @@
+// Public surface of the patch engines: pure functions from (object, patch) to a result.
+// How the handler answers each failure kind is documented on the result types.
+export { applyStrategicMergePatch } from './strategic-merge.ts';
+export type { SmpErrorKind, StrategicMergeResult } from './strategic-merge.ts';
+export { applyMergePatch } from './merge-patch.ts';
+export { applyJsonPatch, maxJSONPatchOperations } from './json-patch.ts';
+export type { JsonPatchResult } from './json-patch.ts';
