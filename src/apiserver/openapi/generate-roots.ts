@@ -1,0 +1,106 @@
+// What the generator starts from: the served kinds (with their list kinds) in the order that assigns
+// nested types to packages (core first, since every other group imports core/v1), and the apimachinery
+// types the client-node models inline or do not name. Upstream: api/openapi-spec/v3/*.json.
+import type { OpenApiSchema } from './schema.ts';
+
+export interface RootKind {
+  model: string;
+  group: string;
+  version: string;
+  kind: string;
+  /** apimachinery meta types: their GVKs are attached separately. */
+  meta?: true;
+}
+
+const kinds = (group: string, model: string, kind: string, withList = true): RootKind[] => [
+  { model, group, version: 'v1', kind },
+  ...(withList ? [{ model: `${model}List`, group, version: 'v1', kind: `${kind}List` }] : []),
+];
+
+export const rootKinds: readonly RootKind[] = [
+  { model: 'V1Status', group: '', version: 'v1', kind: 'Status', meta: true },
+  { model: 'V1DeleteOptions', group: '', version: 'v1', kind: 'DeleteOptions', meta: true },
+  { model: 'V1WatchEvent', group: '', version: 'v1', kind: 'WatchEvent', meta: true },
+  { model: 'V1APIResourceList', group: '', version: 'v1', kind: 'APIResourceList', meta: true },
+  ...kinds('', 'V1Namespace', 'Namespace'),
+  ...kinds('', 'V1Pod', 'Pod'),
+  ...kinds('', 'V1Node', 'Node'),
+  ...kinds('', 'CoreV1Event', 'Event'),
+  ...kinds('', 'V1ConfigMap', 'ConfigMap'),
+  ...kinds('', 'V1Secret', 'Secret'),
+  ...kinds('', 'V1Service', 'Service'),
+  ...kinds('', 'V1ServiceAccount', 'ServiceAccount'),
+  ...kinds('', 'V1PersistentVolume', 'PersistentVolume'),
+  ...kinds('', 'V1PersistentVolumeClaim', 'PersistentVolumeClaim'),
+  ...kinds('', 'V1Binding', 'Binding', false),
+  ...kinds('events.k8s.io', 'EventsV1Event', 'Event'),
+  ...kinds('apps', 'V1Deployment', 'Deployment'),
+  ...kinds('apps', 'V1ReplicaSet', 'ReplicaSet'),
+  ...kinds('batch', 'V1Job', 'Job'),
+  ...kinds('coordination.k8s.io', 'V1Lease', 'Lease'),
+  ...kinds('storage.k8s.io', 'V1StorageClass', 'StorageClass'),
+  ...kinds('scheduling.k8s.io', 'V1PriorityClass', 'PriorityClass'),
+  ...kinds('policy', 'V1Eviction', 'Eviction', false),
+  ...kinds('policy', 'V1PodDisruptionBudget', 'PodDisruptionBudget'),
+  ...kinds('autoscaling', 'V1Scale', 'Scale', false),
+  ...kinds('resource.k8s.io', 'V1DeviceClass', 'DeviceClass'),
+  ...kinds('resource.k8s.io', 'V1ResourceSlice', 'ResourceSlice'),
+  { model: 'ResourceV1ResourceClaim', group: 'resource.k8s.io', version: 'v1', kind: 'ResourceClaim' },
+  { model: 'V1ResourceClaimList', group: 'resource.k8s.io', version: 'v1', kind: 'ResourceClaimList' },
+  ...kinds('resource.k8s.io', 'V1ResourceClaimTemplate', 'ResourceClaimTemplate'),
+];
+
+/** Go package of an API group's types: `resource.k8s.io` -> `resource`, `` -> `core`. */
+export function packageOfGroup(group: string): string {
+  return group === '' ? 'core' : group.split('.')[0]!;
+}
+
+/** Types of k8s.io/apimachinery/pkg/apis/meta/v1 that the served kinds reach. */
+export const metaTypeNames: ReadonlySet<string> = new Set([
+  'ObjectMeta', 'ListMeta', 'LabelSelector', 'LabelSelectorRequirement', 'OwnerReference', 'ManagedFieldsEntry',
+  'Condition', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions', 'WatchEvent',
+  'APIResourceList', 'APIResource',
+]);
+
+/** core/v1 types that only other groups' kinds reach (so the walk would file them under that group). */
+export const coreTypeNames: ReadonlySet<string> = new Set([
+  'PodTemplateSpec', 'NodeSelector', 'NodeSelectorTerm', 'NodeSelectorRequirement', 'TopologySelectorTerm',
+  'TopologySelectorLabelRequirement',
+]);
+
+const object = (description: string): OpenApiSchema => ({ description, type: 'object' });
+
+/** Definitions the models type as primitives or `any`; texts are upstream's doc comments (first paragraph). */
+export const specialDefinitions: Readonly<Record<string, OpenApiSchema>> = {
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': {
+    description:
+      'Quantity is a fixed-point representation of a number. It provides convenient marshaling/unmarshaling in JSON and YAML, in addition to String() and AsInt64() accessors.',
+    oneOf: [{ type: 'string' }, { type: 'number' }],
+  },
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString': {
+    description:
+      'IntOrString is a type that can hold an int32 or a string.  When used in JSON or YAML marshalling and unmarshalling, it produces or consumes the inner type.  This allows you to have, for example, a JSON field that can accept a name or number.',
+    format: 'int-or-string',
+    oneOf: [{ type: 'integer' }, { type: 'string' }],
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Time': {
+    description:
+      'Time is a wrapper around time.Time which supports correct marshaling to YAML and JSON.  Wrappers are provided for many of the factory methods that the time package offers.',
+    format: 'date-time',
+    type: 'string',
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime': {
+    description: 'MicroTime is version of Time with microsecond level precision.',
+    format: 'date-time',
+    type: 'string',
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1': object(
+    'FieldsV1 stores a set of fields in a data structure like a Trie, in JSON format.',
+  ),
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Patch': object(
+    'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.',
+  ),
+  'io.k8s.apimachinery.pkg.runtime.RawExtension': object(
+    'RawExtension is used to hold extensions in external versions.',
+  ),
+};

@@ -1,0 +1,202 @@
+// Build-time generator: turns @kubernetes/client-node's generated models (from the upstream v1.34.0 spec)
+// into upstream-named OpenAPI v3 component schemas, adds the struct-tag extensions and the 1.35 overlay,
+// and writes generated/schemas.ts. Run: `npx tsx src/apiserver/openapi/generate.ts` (docs/dependencies.md).
+// Nothing at run time imports this file; client-node stays a devDependency.
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { GroupVersionKind, OpenApiSchema } from './schema.ts';
+import { atomicStructs, fieldPatchStrategies, listTags, mapTypes, quantityFields } from './struct-tags.ts';
+import { overlayDefinitions, overlayProperties } from './overlay-1-35.ts';
+import { coreTypeNames, rootKinds, metaTypeNames, specialDefinitions, packageOfGroup } from './generate-roots.ts';
+
+interface Attribute {
+  baseName: string;
+  type: string;
+  format: string;
+}
+interface Model {
+  attributes: Attribute[];
+  description?: string;
+  fieldDescriptions: Map<string, string>;
+  required: string[];
+}
+
+const refTo = (name: string): OpenApiSchema => ({ $ref: `#/components/schemas/${name}` });
+
+export function clientNodeModelsDir(): string {
+  const entry = fileURLToPath(import.meta.resolve('@kubernetes/client-node'));
+  return join(dirname(entry), 'gen', 'models');
+}
+
+async function loadModel(dir: string, name: string): Promise<Model | undefined> {
+  const js = join(dir, `${name}.js`);
+  if (!existsSync(js)) return undefined;
+  const mod: Record<string, unknown> = await import(pathToFileURL(js).href);
+  const cls = mod[name] as { attributeTypeMap?: unknown } | undefined;
+  const attributes = Array.isArray(cls?.attributeTypeMap) ? (cls.attributeTypeMap as Attribute[]) : [];
+  const dts = existsSync(join(dir, `${name}.d.ts`)) ? readFileSync(join(dir, `${name}.d.ts`), 'utf8') : '';
+  const clean = (doc: string): string =>
+    doc
+      .split('\n')
+      .map((l) => l.replace(/^\s*\* ?/, ''))
+      .join('\n')
+      .trim()
+      .replace(/\\'/g, "'");
+  const classDoc = /\/\*\*\n((?:(?!\*\/)[\s\S])*?)\*\/\nexport declare class/.exec(dts);
+  const fieldDescriptions = new Map<string, string>();
+  for (const m of dts.matchAll(/\/\*\*\n((?:(?!\*\/)[\s\S])*?)\*\/\n\s*'([^']+)'\??:/g)) {
+    if (m[1] !== undefined && m[2] !== undefined) fieldDescriptions.set(m[2], clean(m[1]));
+  }
+  const required = [...dts.matchAll(/^\s*'([^']+)':/gm)].map((m) => m[1]!).filter((n) => n !== undefined);
+  const description = classDoc?.[1] !== undefined ? clean(classDoc[1]) : undefined;
+  return { attributes, fieldDescriptions, required, ...(description ? { description } : {}) };
+}
+
+const prefixed = /^(Core|Events|Resource|Storage|Discovery|Authentication)(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
+const plain = /^(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
+
+/** Generates the component schemas, keyed by upstream definition name. */
+export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Record<string, OpenApiSchema>> {
+  const out: Record<string, OpenApiSchema> = { ...specialDefinitions };
+  const upstreamName = new Map<string, string>();
+  const pending: { model: string; pkg: string }[] = [];
+  const nameFor = (model: string, pkg: string): string => {
+    const known = upstreamName.get(model);
+    if (known) return known;
+    const p = prefixed.exec(model);
+    const q = plain.exec(model);
+    let name: string;
+    if (p) name = `io.k8s.api.${p[1]!.toLowerCase()}.${p[2]!.toLowerCase()}.${p[3]}`;
+    else if (q && metaTypeNames.has(q[2]!)) name = `io.k8s.apimachinery.pkg.apis.meta.${q[1]!.toLowerCase()}.${q[2]}`;
+    else if (q) name = `io.k8s.api.${coreTypeNames.has(q[2]!) ? 'core' : pkg}.${q[1]!.toLowerCase()}.${q[2]}`;
+    else throw new Error(`unexpected model name ${model}`);
+    upstreamName.set(model, name);
+    pending.push({ model, pkg: name.startsWith('io.k8s.api.') ? name.split('.')[3]! : 'meta' });
+    return name;
+  };
+  const short = (name: string): string => name.replace(/^io\.k8s\.(api|apimachinery\.pkg\.apis)\./, '');
+
+  const convert = (type: string, format: string, field: string, pkg: string): OpenApiSchema => {
+    const array = /^Array<(.+)>$/.exec(type);
+    if (array) return { type: 'array', items: item(convert(array[1]!, format, field, pkg)) };
+    const dict = /^\{ \[key: string\]: (.+); \}$/.exec(type);
+    if (dict) return { type: 'object', additionalProperties: convert(dict[1]!, format, field, pkg) };
+    switch (type) {
+      case 'string':
+        if (quantityFields.has(field)) return refTo('io.k8s.apimachinery.pkg.api.resource.Quantity');
+        return format ? { type: 'string', format } : { type: 'string' };
+      case 'number':
+        return format === 'double' || format === 'float' ? { type: 'number', format } : { type: 'integer', format: format || 'int32' };
+      case 'boolean':
+        return { type: 'boolean' };
+      case 'Date':
+        return refTo('io.k8s.apimachinery.pkg.apis.meta.v1.Time');
+      case 'V1MicroTime':
+        return refTo('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime');
+      case 'IntOrString':
+        return refTo('io.k8s.apimachinery.pkg.util.intstr.IntOrString');
+      case 'any':
+        return refTo(field.endsWith('.fieldsV1') ? 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1' : 'io.k8s.apimachinery.pkg.runtime.RawExtension');
+      default:
+        return refTo(nameFor(type, pkg));
+    }
+  };
+  // Upstream v3 writes struct items as allOf + default {}, scalars with their zero default.
+  const item = (s: OpenApiSchema): OpenApiSchema =>
+    s.$ref && !s.$ref.includes('apimachinery.pkg.api') && !s.$ref.includes('intstr') ? { allOf: [s], default: {} } : s;
+
+  const rootNames = rootKinds.map((root) => ({ root, name: nameFor(root.model, packageOfGroup(root.group)) }));
+  for (let i = 0; i < pending.length; i++) {
+    const { model, pkg } = pending[i]!;
+    const name = upstreamName.get(model)!;
+    const loaded = await loadModel(dir, model);
+    if (!loaded) throw new Error(`client-node has no model ${model} (for ${name})`);
+    const typeKey = short(name);
+    const properties: Record<string, OpenApiSchema> = {};
+    for (const a of loaded.attributes) {
+      const field = `${typeKey}.${a.baseName}`;
+      let s = convert(a.type, a.format, field, pkg);
+      const description = loaded.fieldDescriptions.get(a.baseName);
+      if (s.$ref) s = { allOf: [s] };
+      if (description) s.description = description;
+      if (s.type === 'array') Object.assign(s, listExtensions(field));
+      const mapType = mapTypes[field];
+      if (mapType) s['x-kubernetes-map-type'] = mapType;
+      const strategy = fieldPatchStrategies[field];
+      if (strategy) s['x-kubernetes-patch-strategy'] = strategy;
+      properties[a.baseName] = s;
+    }
+    const schema: OpenApiSchema = {
+      ...(loaded.description ? { description: loaded.description } : {}),
+      properties,
+      ...(loaded.required.length > 0 ? { required: loaded.required } : {}),
+      type: 'object',
+      ...(atomicStructs.has(typeKey) ? { 'x-kubernetes-map-type': 'atomic' as const } : {}),
+    };
+    out[name] = schema;
+  }
+  attachGroupVersionKinds(out, rootNames);
+  for (const [name, s] of Object.entries(overlayDefinitions)) out[name] = s;
+  for (const [name, props] of Object.entries(overlayProperties)) {
+    const target = out[name];
+    if (target) target.properties = sortKeys({ ...target.properties, ...props });
+  }
+  return sortKeys(out);
+}
+
+function listExtensions(field: string): OpenApiSchema {
+  const tag = listTags[field] ?? { listType: 'atomic' };
+  return {
+    'x-kubernetes-list-type': tag.listType,
+    ...(tag.listMapKeys ? { 'x-kubernetes-list-map-keys': [...tag.listMapKeys] } : {}),
+    ...(tag.patchMergeKey ? { 'x-kubernetes-patch-merge-key': tag.patchMergeKey } : {}),
+    ...(tag.patchStrategy ? { 'x-kubernetes-patch-strategy': tag.patchStrategy } : {}),
+  };
+}
+
+function attachGroupVersionKinds(
+  out: Record<string, OpenApiSchema>,
+  roots: readonly { root: (typeof rootKinds)[number]; name: string }[],
+): void {
+  const everyGroupVersion = new Map<string, GroupVersionKind>();
+  for (const { root, name } of roots) {
+    const schema = out[name];
+    if (!schema || root.meta) continue;
+    schema['x-kubernetes-group-version-kind'] = [{ group: root.group, kind: root.kind, version: root.version }];
+    everyGroupVersion.set(`${root.group}/${root.version}`, { group: root.group, kind: '', version: root.version });
+  }
+  for (const kind of ['DeleteOptions', 'WatchEvent']) {
+    const schema = out[`io.k8s.apimachinery.pkg.apis.meta.v1.${kind}`];
+    if (schema) schema['x-kubernetes-group-version-kind'] = [...everyGroupVersion.values()].map((gv) => ({ ...gv, kind }));
+  }
+  const status = out['io.k8s.apimachinery.pkg.apis.meta.v1.Status'];
+  if (status) status['x-kubernetes-group-version-kind'] = [{ group: '', kind: 'Status', version: 'v1' }];
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The text of generated/schemas.ts for a schema map. */
+export function renderSchemasModule(schemas: Record<string, OpenApiSchema>, source: string): string {
+  return [
+    `// GENERATED by src/apiserver/openapi/generate.ts from ${source}; do not edit.`,
+    '// Upstream-named OpenAPI v3 component schemas for the kinds Drydock serves (parsed on first use).',
+    `export const schemasJson = ${JSON.stringify(JSON.stringify(schemas))};`,
+    '',
+  ].join('\n');
+}
+
+export function clientNodeVersion(): string {
+  const pkg = join(clientNodeModelsDir(), '..', '..', '..', 'package.json');
+  const parsed = JSON.parse(readFileSync(pkg, 'utf8')) as { version?: string };
+  return `@kubernetes/client-node@${parsed.version ?? 'unknown'}`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const schemas = await generateSchemas();
+  const target = join(dirname(fileURLToPath(import.meta.url)), 'generated', 'schemas.ts');
+  writeFileSync(target, renderSchemasModule(schemas, clientNodeVersion()));
+  console.log(`wrote ${Object.keys(schemas).length} schemas to ${target}`);
+}
