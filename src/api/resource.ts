@@ -79,6 +79,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly subresources?: readonly SubresourceDefinition[];
   /** True when .status is written only through the status subresource. */
   readonly hasStatus: boolean;
+  /** Name format check (upstream ValidateNameFunc); defaults to DNS-1123 subdomain. */
+  readonly validateName?: (name: string, prefix: boolean) => string[];
 
   /** Scheme defaulting (SetDefaults_*): fills absent fields in place. Runs on every decoded write. */
   defaults?(obj: T): void;

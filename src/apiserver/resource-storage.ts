@@ -19,7 +19,8 @@ import {
 import type { KeyValue, Store } from '../storage/index.ts';
 import { StoreError } from '../storage/index.ts';
 import { encodeForStorage, mutableCopy, storageKey, storagePrefix } from './stored-object.ts';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../api/index.ts';
+import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../api/index.ts';
+import type { ValidateNameFunc } from '../api/index.ts';
 import type { Admission } from './admission.ts';
 
 export interface WriteContext {
@@ -105,7 +106,7 @@ export class ResourceStorage {
       if (named) meta.name = generateName(this.#random, meta.generateName ?? '');
       this.#initializeMeta(def, obj);
       def.prepareForCreate?.(obj, strategy);
-      const errors = [...validateObjectMeta(meta, { namespaced: def.namespaced }), ...(def.validateCreate?.(obj, strategy) ?? [])];
+      const errors = [...validateObjectMeta(meta, { namespaced: def.namespaced, nameValidator: nameValidatorOf(def) }), ...(def.validateCreate?.(obj, strategy) ?? [])];
       if (errors.length > 0) throw invalid(def, meta.name ?? meta.generateName ?? '', errors);
       await this.#admission.validate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
       if (ctx.dryRun) {
@@ -193,6 +194,8 @@ export class ResourceStorage {
     def.defaults?.(obj);
     if (ctx.subresource === 'status') {
       obj = { ...old, status: obj.status };
+    } else if (ctx.subresource === 'finalize') {
+      obj = { ...old, spec: { ...(old.spec as object), finalizers: (obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [] } };
     } else if (ctx.subresource === '' && def.hasStatus) {
       obj.status = old.status;
     }
@@ -282,7 +285,9 @@ export class ResourceStorage {
     }
     if (policy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
     if (policy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
-    if (finalizers.length === 0 && (grace ?? 0) === 0) return { kind: 'delete-now' };
+    const namespaceFinalizers = specFinalizers(obj);
+    if (finalizers.length === 0 && (grace ?? 0) === 0 && namespaceFinalizers.length === 0) return { kind: 'delete-now' };
+    if (namespaceFinalizers.length > 0) obj.status = { ...(obj.status as object), phase: 'Terminating' };
     meta.finalizers = finalizers;
     if (finalizers.length === 0) delete meta.finalizers;
     meta.deletionGracePeriodSeconds = grace ?? 0;
@@ -298,6 +303,14 @@ export class ResourceStorage {
   }
 }
 
+// Upstream: each strategy's NameFunc — namespaces are DNS labels, services DNS-1035 labels.
+function nameValidatorOf(def: ResourceDefinition): ValidateNameFunc {
+  if (def.validateName) return def.validateName;
+  if (def.group === '' && def.resource === 'namespaces') return nameIsDNSLabel;
+  if (def.group === '' && def.resource === 'services') return nameIsDNS1035Label;
+  return nameIsDNSSubdomain;
+}
+
 /** Kinds with a spec/status split track generation, as upstream strategies do. */
 function tracksGeneration(def: ResourceDefinition): boolean {
   return def.hasStatus && def.resource !== 'namespaces' && def.resource !== 'nodes';
@@ -311,7 +324,13 @@ function specChanged(obj: KubeObject, old: KubeObject): boolean {
 
 function isFinalized(obj: KubeObject): boolean {
   const meta = obj.metadata;
-  return meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0;
+  return meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0 && specFinalizers(obj).length === 0;
+}
+
+/** Namespaces carry their own finalizers in spec.finalizers (emptied through /finalize). */
+function specFinalizers(obj: KubeObject): readonly string[] {
+  if (obj.kind !== 'Namespace') return [];
+  return (obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
 }
 
 function finalizerErrors(obj: KubeObject, old: KubeObject): FieldError[] {

@@ -6,6 +6,7 @@ import type { Clock, KubeObject, Random } from '../core/index.ts';
 import { ApiError, badRequest, methodNotSupported, notFound } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
+import { checkNamespaceDeletion } from './admission-plugins.ts';
 import type { AdmissionPlugin } from './admission.ts';
 import { listObjects } from './list.ts';
 import type { ListPage } from './list.ts';
@@ -178,6 +179,7 @@ export class ApiServer {
   async delete(ref: ResourceRef, namespace: string, name: string, request: DeleteRequest): Promise<DeleteResult> {
     const def = this.resolve(ref);
     checkVerb(def, 'delete');
+    if (def.group === '' && def.resource === 'namespaces') checkNamespaceDeletion(name);
     return this.storage.delete(def, namespace, name, request, { dryRun: request.dryRun, fieldManager: '', subresource: '' });
   }
 }

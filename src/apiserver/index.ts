@@ -1,0 +1,8 @@
+// Public surface of apiserver/: the request pipeline, its HTTP edge and the in-process client.
+export { ApiServer } from './server.ts';
+export type { ApiServerOptions, ServerVersion, ObjectResult } from './server.ts';
+export { createHttpHandler, sendError } from './http.ts';
+export type { HttpHandlerOptions, OpenApiSource, ExtraRoute } from './http.ts';
+export { createLocalClient } from './local-client.ts';
+export { builtinAdmissionPlugins, checkNamespaceDeletion } from './admission-plugins.ts';
+export type { AdmissionPlugin, AdmissionAttributes } from './admission.ts';

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// The `drydock` command: dispatches to its subcommands.
+import { up } from './up.ts';
+import { UsageError } from './usage.ts';
+
+const usage = `usage: drydock <command> [flags]
+
+commands:
+  up [--config FILE] [--port N] [--host H] [--kubeconfig PATH] [--data-dir DIR]
+      start a cluster (default: 2 cpu nodes and 2 nodes with 8 H100 GPUs each)`;
+
+async function main(argv: string[]): Promise<void> {
+  const startedAt = performance.now();
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'up':
+      return up(rest, startedAt);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${usage}\n`);
+      return;
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)} (try: drydock help)`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`drydock: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
+    process.stderr.write(`drydock: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`drydock: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

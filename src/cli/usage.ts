@@ -1,0 +1,2 @@
+// A mistake in how drydock was called: reported in one line, exit code 2.
+export class UsageError extends Error {}

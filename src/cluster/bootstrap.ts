@@ -1,0 +1,40 @@
+// Objects every cluster starts with, created through the API like any client would:
+// the system namespaces, the system PriorityClasses and the default StorageClass.
+import { refs } from '../api/index.ts';
+import type { KubeObject } from '../core/index.ts';
+import { isApiError } from '../core/index.ts';
+import type { Client } from '../client/index.ts';
+import type { ResourceRef } from '../api/index.ts';
+
+const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export const defaultStorageClassName = 'standard';
+
+function bootstrapObjects(): [ResourceRef, KubeObject][] {
+  const objects: [ResourceRef, KubeObject][] = systemNamespaces.map((name) => [refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }]);
+  objects.push(
+    [refs.priorityClasses, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-node-critical' }, value: 2000001000, description: 'Used for system critical pods that must not be moved from their current node.' }],
+    [refs.priorityClasses, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-cluster-critical' }, value: 2000000000, description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.' }],
+    [refs.storageClasses, {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: defaultStorageClassName, annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: 'drydock.dev/local-path',
+      reclaimPolicy: 'Delete',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    }],
+  );
+  return objects;
+}
+
+/** Creates what is missing; existing objects (a restart with --data-dir) are left alone. */
+export async function bootstrapCluster(client: Client, extra: readonly [ResourceRef, KubeObject][] = []): Promise<void> {
+  for (const [ref, obj] of [...bootstrapObjects(), ...extra]) {
+    try {
+      await client.create(ref, obj);
+    } catch (error) {
+      if (isApiError(error) && (error.reason === 'AlreadyExists' || error.reason === 'NotFound')) continue;
+      throw error;
+    }
+  }
+}

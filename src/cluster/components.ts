@@ -1,0 +1,41 @@
+// The components a cluster runs (controllers, scheduler, kubelets), as an explicit list.
+// Each is an ordinary API client: it gets the Client, the Clock and the Random, nothing else.
+import type { Client } from '../client/index.ts';
+import type { Clock, Random } from '../core/index.ts';
+import type { Cluster } from './cluster.ts';
+
+export interface ComponentContext {
+  cluster: Cluster;
+  client: Client;
+  clock: Clock;
+  random: Random;
+  log: (line: string) => void;
+}
+
+export interface RunningComponent {
+  readonly name: string;
+  stop(): Promise<void> | void;
+}
+
+export interface RunningComponents {
+  readonly running: readonly RunningComponent[];
+  stop(): Promise<void>;
+}
+
+type ComponentFactory = (ctx: ComponentContext) => Promise<RunningComponent | RunningComponent[]>;
+
+const factories: ComponentFactory[] = [];
+
+export async function startComponents(ctx: ComponentContext): Promise<RunningComponents> {
+  const running: RunningComponent[] = [];
+  for (const factory of factories) {
+    const started = await factory(ctx);
+    running.push(...(Array.isArray(started) ? started : [started]));
+  }
+  return {
+    running,
+    async stop() {
+      for (const c of [...running].reverse()) await c.stop();
+    },
+  };
+}

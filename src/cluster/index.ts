@@ -1,0 +1,5 @@
+// Public surface of cluster/: configuration and the embeddable Cluster.
+export * from './config.ts';
+export * from './cluster.ts';
+export * from './kubeconfig.ts';
+export type { ComponentContext, RunningComponent, RunningComponents } from './components.ts';
