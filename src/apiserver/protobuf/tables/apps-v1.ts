@@ -1,0 +1,45 @@
+// Protobuf field tables for k8s.io.api.apps.v1 (number:jsonName:type, see ../field-table.ts for the grammar).
+// Upstream: staging/src/k8s.io/api/apps/v1/generated.proto
+import type { ProtoPackage } from '../field-table.ts';
+
+export const appsV1: ProtoPackage = {
+  proto: 'apps.v1',
+  group: 'apps',
+  version: 'v1',
+  kinds: [
+    'ControllerRevision', 'ControllerRevisionList', 'DaemonSet', 'DaemonSetList', 'Deployment',
+    'DeploymentList', 'ReplicaSet', 'ReplicaSetList', 'StatefulSet', 'StatefulSetList',
+  ],
+  messages: {
+    ControllerRevision: '1:metadata:meta.v1.ObjectMeta 2:data:@raw 3:revision:l',
+    ControllerRevisionList: '1:metadata:meta.v1.ListMeta 2:items:ControllerRevision*',
+    DaemonSet: '1:metadata:meta.v1.ObjectMeta 2:spec:DaemonSetSpec 3:status:DaemonSetStatus',
+    DaemonSetCondition: '1:type:s 2:status:s 3:lastTransitionTime:@time 4:reason:s 5:message:s',
+    DaemonSetList: '1:metadata:meta.v1.ListMeta 2:items:DaemonSet*',
+    DaemonSetSpec: '1:selector:meta.v1.LabelSelector? 2:template:core.v1.PodTemplateSpec 3:updateStrategy:DaemonSetUpdateStrategy 4:minReadySeconds:i 6:revisionHistoryLimit:i?',
+    DaemonSetStatus: '1:currentNumberScheduled:i 2:numberMisscheduled:i 3:desiredNumberScheduled:i 4:numberReady:i 5:observedGeneration:l 6:updatedNumberScheduled:i 7:numberAvailable:i 8:numberUnavailable:i 9:collisionCount:i? 10:conditions:DaemonSetCondition*',
+    DaemonSetUpdateStrategy: '1:type:s 2:rollingUpdate:RollingUpdateDaemonSet?',
+    Deployment: '1:metadata:meta.v1.ObjectMeta 2:spec:DeploymentSpec 3:status:DeploymentStatus',
+    DeploymentCondition: '1:type:s 2:status:s 6:lastUpdateTime:@time 7:lastTransitionTime:@time 4:reason:s 5:message:s',
+    DeploymentList: '1:metadata:meta.v1.ListMeta 2:items:Deployment*',
+    DeploymentSpec: '1:replicas:i? 2:selector:meta.v1.LabelSelector? 3:template:core.v1.PodTemplateSpec 4:strategy:DeploymentStrategy 5:minReadySeconds:i 6:revisionHistoryLimit:i? 7:paused:b 9:progressDeadlineSeconds:i?',
+    DeploymentStatus: '1:observedGeneration:l 2:replicas:i 3:updatedReplicas:i 7:readyReplicas:i 4:availableReplicas:i 5:unavailableReplicas:i 9:terminatingReplicas:i? 6:conditions:DeploymentCondition* 8:collisionCount:i?',
+    DeploymentStrategy: '1:type:s 2:rollingUpdate:RollingUpdateDeployment?',
+    ReplicaSet: '1:metadata:meta.v1.ObjectMeta 2:spec:ReplicaSetSpec 3:status:ReplicaSetStatus',
+    ReplicaSetCondition: '1:type:s 2:status:s 3:lastTransitionTime:@time 4:reason:s 5:message:s',
+    ReplicaSetList: '1:metadata:meta.v1.ListMeta 2:items:ReplicaSet*',
+    ReplicaSetSpec: '1:replicas:i? 4:minReadySeconds:i 2:selector:meta.v1.LabelSelector? 3:template:core.v1.PodTemplateSpec',
+    ReplicaSetStatus: '1:replicas:i 2:fullyLabeledReplicas:i 4:readyReplicas:i 5:availableReplicas:i 7:terminatingReplicas:i? 3:observedGeneration:l 6:conditions:ReplicaSetCondition*',
+    RollingUpdateDaemonSet: '1:maxUnavailable:@intstr? 2:maxSurge:@intstr?',
+    RollingUpdateDeployment: '1:maxUnavailable:@intstr? 2:maxSurge:@intstr?',
+    RollingUpdateStatefulSetStrategy: '1:partition:i? 2:maxUnavailable:@intstr?',
+    StatefulSet: '1:metadata:meta.v1.ObjectMeta 2:spec:StatefulSetSpec 3:status:StatefulSetStatus',
+    StatefulSetCondition: '1:type:s 2:status:s 3:lastTransitionTime:@time 4:reason:s 5:message:s',
+    StatefulSetList: '1:metadata:meta.v1.ListMeta 2:items:StatefulSet*',
+    StatefulSetOrdinals: '1:start:i',
+    StatefulSetPersistentVolumeClaimRetentionPolicy: '1:whenDeleted:s 2:whenScaled:s',
+    StatefulSetSpec: '1:replicas:i? 2:selector:meta.v1.LabelSelector? 3:template:core.v1.PodTemplateSpec 4:volumeClaimTemplates:core.v1.PersistentVolumeClaim* 5:serviceName:s 6:podManagementPolicy:s 7:updateStrategy:StatefulSetUpdateStrategy 8:revisionHistoryLimit:i? 9:minReadySeconds:i 10:persistentVolumeClaimRetentionPolicy:StatefulSetPersistentVolumeClaimRetentionPolicy? 11:ordinals:StatefulSetOrdinals?',
+    StatefulSetStatus: '1:observedGeneration:l 2:replicas:i 3:readyReplicas:i 4:currentReplicas:i 5:updatedReplicas:i 6:currentRevision:s 7:updateRevision:s 9:collisionCount:i? 10:conditions:StatefulSetCondition* 11:availableReplicas:i',
+    StatefulSetUpdateStrategy: '1:type:s 2:rollingUpdate:RollingUpdateStatefulSetStrategy?',
+  },
+};
