@@ -184,10 +184,11 @@ export class MemoryStore implements Store {
     if (revision > this.#revision) {
       throw new Error(`cannot compact to revision ${revision}: the current revision is ${this.#revision}`);
     }
-    // Compacting to an already compacted revision is a no-op, so callers can retry freely.
-    if (revision <= this.#compacted) return;
+    // The journal keeps its own watermark: it may hold more history than memory does (after
+    // a restart, or after the history limit evicted events), and still needs compacting.
     this.#journal?.compact(revision);
-    this.#evictThrough(revision);
+    // Compacting to an already compacted revision is a no-op, so callers can retry freely.
+    if (revision > this.#compacted) this.#evictThrough(revision);
   }
 
   async close(): Promise<void> {
