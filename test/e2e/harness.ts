@@ -1,0 +1,119 @@
+// End-to-end harness: starts the real `drydock up` binary on an ephemeral loopback port
+// with a temporary kubeconfig, and runs the real kubectl against it.
+// KUBECTL picks the client binary (default: kubectl.1.33 beside the `kubectl` on PATH).
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+const mainScript = resolve(import.meta.dirname, '../../src/cli/main.js');
+
+export function kubectlBinary(): string {
+  if (process.env.KUBECTL) return process.env.KUBECTL;
+  const which = spawnSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' });
+  const onPath = which.stdout.trim();
+  if (!onPath) return 'kubectl';
+  return join(dirname(realpathSync(onPath)), 'kubectl.1.33');
+}
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Drydock extends AsyncDisposable {
+  readonly url: string;
+  readonly kubeconfig: string;
+  readonly dir: string;
+  readonly process: ChildProcess;
+  readonly output: () => string;
+  kubectl(args: readonly string[], options?: { input?: string; binary?: string; timeoutMs?: number }): Promise<KubectlResult>;
+  /** Starts kubectl and returns it without waiting (for -w). */
+  spawnKubectl(args: readonly string[], options?: { binary?: string }): ChildProcess;
+  writeFile(name: string, text: string): string;
+  stop(): Promise<void>;
+}
+
+export async function startDrydock(options: { config?: string; args?: readonly string[] } = {}): Promise<Drydock> {
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-e2e-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const cacheDir = join(dir, 'cache');
+  const args = [mainScript, 'up', '--port', '0', '--kubeconfig', kubeconfig, ...(options.args ?? [])];
+  if (options.config) {
+    writeFileSync(join(dir, 'cluster.yaml'), options.config);
+    args.push('--config', join(dir, 'cluster.yaml'));
+  }
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = globalThis.setTimeout(() => reject(new Error(`drydock did not become ready:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const m = /ready: (\S+)/.exec(output);
+      if (m?.[1]) {
+        globalThis.clearTimeout(timer);
+        resolveUrl(m[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      globalThis.clearTimeout(timer);
+      reject(new Error(`drydock exited with ${code}:\n${output}`));
+    });
+  });
+  const run = (argv: readonly string[], opts: { input?: string; binary?: string; timeoutMs?: number } = {}): Promise<KubectlResult> =>
+    new Promise((resolveRun) => {
+      const proc = spawn(opts.binary ?? kubectlBinary(), ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...argv], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const timer = globalThis.setTimeout(() => proc.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+      proc.on('close', (code) => {
+        globalThis.clearTimeout(timer);
+        resolveRun({ code: code ?? -1, stdout, stderr });
+      });
+      proc.stdin.end(opts.input ?? '');
+    });
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return {
+    url,
+    kubeconfig,
+    dir,
+    process: child,
+    output: () => output,
+    kubectl: run,
+    spawnKubectl: (argv, opts = {}) => spawn(opts.binary ?? kubectlBinary(), ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] }),
+    writeFile: (name, text) => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    },
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** Masks what changes from run to run: ages, uids, resourceVersions, generated suffixes. */
+export function normalize(text: string): string {
+  return text
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>')
+    .replace(/\b\d+(\.\d+)?(ms|s|m|h|d)\b/g, '<age>');
+}
+
+export function readKubeconfigToken(path: string): string {
+  const m = /token: (\S+)/.exec(readFileSync(path, 'utf8'));
+  return m?.[1] ?? '';
+}
