@@ -185,6 +185,29 @@ export function runStoreConformance(name: string, options: StoreConformanceOptio
       watch.stop();
     });
 
+    it('watch runs no callback before it returns, neither replay nor compacted error', async (store) => {
+      await store.create('/r/a', 'a1');
+      await store.update('/r/a', 'a2');
+      await store.compact(1);
+      let returned = false;
+      const early: string[] = [];
+      const replay = record();
+      const w1 = store.watch('/r/', 1, {
+        onEvent: (e) => (returned ? replay.handlers.onEvent(e) : early.push('event')),
+        onError: (e) => (returned ? replay.handlers.onError(e) : early.push('error')),
+      });
+      const failing = record();
+      store.watch('/r/', 0, {
+        onEvent: (e) => (returned ? failing.handlers.onEvent(e) : early.push('event')),
+        onError: (e) => (returned ? failing.handlers.onError(e) : early.push('error')),
+      });
+      returned = true;
+      await replay.next(1);
+      assert.ok((await failing.failure()) instanceof StoreError);
+      assert.deepEqual(early, []);
+      w1.stop();
+    });
+
     it('compact makes reads below it fail with compacted and keeps the state at it', async (store) => {
       await store.create('/r/a', 'a1');
       await store.create('/r/b', 'b1');

@@ -12,13 +12,21 @@
 //   'revision-mismatch' unless the key's current modRevision equals it; create fails
 //   with 'key-exists' if the key is live.
 // - list returns keys in ascending byte order at one revision (latest, or atRevision
-//   if given and not compacted), with limit and continue-after-key paging.
+//   if given and not compacted), with limit and continue-after-key paging. Reading at
+//   exactly compactedRevision() works; asking for a revision above revision() is a bug
+//   and throws a plain Error (the apiserver decides whether to wait or refuse).
 // - watch(prefix, fromRevision) delivers every event with revision > fromRevision, in
 //   revision order, first replaying history, then live. Asking for history older than
-//   the compacted revision yields an error of kind 'compacted' at once.
+//   the compacted revision yields an error of kind 'compacted' at once, through onError,
+//   never thrown. No callback runs before watch() returns (memory and sqlite deliver
+//   the replay on a microtask and live events synchronously inside the write).
 // - compact(revision) forgets history at or below revision; reads at revisions below
-//   it then fail with 'compacted'.
-// - Writes are durable when the promise resolves (sqlite: committed to disk).
+//   it then fail with 'compacted'. Compacting at or below compactedRevision() is a
+//   no-op; above revision() it throws. Backends also keep only a bounded history
+//   (MemoryStore historyLimit), so compactedRevision() can advance on its own.
+// - Writes are durable when the promise resolves (sqlite: committed to its WAL, which
+//   survives kill -9 of the process; synchronous=NORMAL may lose the last commits on
+//   power loss or an OS crash, never corrupting the file).
 
 export interface KeyValue {
   readonly key: string;
@@ -32,7 +40,7 @@ export type StoreErrorKind = 'key-exists' | 'not-found' | 'revision-mismatch' | 
 export class StoreError extends Error {
   readonly kind: StoreErrorKind;
   readonly key: string;
-  /** For 'revision-mismatch' and 'key-exists': the current value; for 'compacted': the compacted revision. */
+  /** For 'revision-mismatch' and 'key-exists': the current value ('compacted' sets compactedRevision instead). */
   readonly current: KeyValue | undefined;
   readonly compactedRevision: number | undefined;
   constructor(kind: StoreErrorKind, key: string, extra?: { current?: KeyValue; compactedRevision?: number }) {
