@@ -5,3 +5,4 @@ export * from './clock.ts';
 export * from './random.ts';
 export * from './meta.ts';
 export * from './quantity.ts';
+export * from './labels.ts';

@@ -2,16 +2,27 @@
 // Upstream: apimachinery/pkg/util/validation/validation.go, pkg/api/validate/content/{dns,kube,identifier}.go,
 // pkg/api/validation/generic.go, pkg/apis/meta/v1/validation/validation.go (ValidateLabels).
 
-import { invalidValue, tooLong, type FieldError, type FieldPath } from '../../core/index.ts';
+import {
+  dns1123SubdomainFmt,
+  invalidValue,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+  maxLenError,
+  regexError,
+  tooLong,
+  type FieldError,
+  type FieldPath,
+} from '../../core/index.ts';
+
+// The label-key syntax lives in core (label selectors need it); re-exported so validation code
+// finds every format check here.
+export { isDNS1123Subdomain, isQualifiedName, isValidLabelValue, maxLenError, regexError };
 
 const encoder = new TextEncoder();
 /** Go's len(): byte length, not UTF-16 units. */
 export function byteLength(s: string): number {
   return encoder.encode(s).length;
-}
-
-export function maxLenError(length: number): string {
-  return `must be no more than ${length} characters`;
 }
 
 export function emptyError(): string {
@@ -22,24 +33,11 @@ export function inclusiveRangeError(lo: number, hi: number): string {
   return `must be between ${lo} and ${hi}, inclusive`;
 }
 
-export function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  let out = `${msg} (e.g. `;
-  examples.forEach((e, i) => {
-    if (i > 0) out += ' or ';
-    out += `'${e}', `;
-  });
-  return `${out}regex used for validation is '${fmt}')`;
-}
-
 const anchored = (fmt: string): RegExp => new RegExp(`^(?:${fmt})$`);
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123LabelErrMsg =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
-const dns1123SubdomainErrorMsg =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const dns1035LabelErrMsg =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
@@ -63,54 +61,10 @@ export function isDNS1123Label(value: string): string[] {
   return errs;
 }
 
-export function isDNS1123Subdomain(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
-  if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, 'example.com'));
-  return errs;
-}
-
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1035LabelMaxLength) errs.push(maxLenError(DNS1035LabelMaxLength));
   if (!dns1035LabelRe.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
-  return errs;
-}
-
-const labelKeyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const labelKeyErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const labelKeyRe = anchored(labelKeyFmt);
-const labelValueFmt = `(${labelKeyFmt})?`;
-const labelValueErrMsg =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const labelValueRe = anchored(labelValueFmt);
-
-/** IsQualifiedName / IsLabelKey: `[prefix/]name`, used for label and annotation keys and finalizers. */
-export function isQualifiedName(value: string): string[] {
-  const errs: string[] = [];
-  const parts = value.split('/');
-  let name: string;
-  if (parts.length === 1) name = parts[0] ?? '';
-  else if (parts.length === 2) {
-    const prefix = parts[0] ?? '';
-    name = parts[1] ?? '';
-    if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
-    else for (const msg of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${msg}`);
-  } else {
-    return [
-      `a valid label key ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
-    ];
-  }
-  if (name.length === 0) errs.push(`name part ${emptyError()}`);
-  else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (!labelKeyRe.test(name)) errs.push(`name part ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')}`);
-  return errs;
-}
-
-export function isValidLabelValue(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > LabelValueMaxLength) errs.push(maxLenError(LabelValueMaxLength));
-  if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
 }
 
