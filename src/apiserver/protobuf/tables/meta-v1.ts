@@ -8,6 +8,7 @@ export const metaV1: ProtoPackage = {
     Condition: '1:type:s 2:status:s 3:observedGeneration:l 4:lastTransitionTime:@time 5:reason:s 6:message:s',
     CreateOptions: '1:dryRun:s* 3:fieldManager:s 4:fieldValidation:s',
     DeleteOptions: '1:gracePeriodSeconds:l? 2:preconditions:Preconditions? 3:orphanDependents:b? 4:propagationPolicy:s? 5:dryRun:s* 6:ignoreStoreReadErrorWithClusterBreakingPotential:b?',
+    FieldSelectorRequirement: '1:key:s 2:operator:s 3:values:s*',
     GetOptions: '1:resourceVersion:s',
     GroupKind: '1:group:s 2:kind:s',
     GroupResource: '1:group:s 2:resource:s',
