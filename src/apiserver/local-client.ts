@@ -8,6 +8,7 @@ import type {
   ClientWatch,
   ClientWatchEvent,
   DeleteOptions,
+  DiscoveredResource,
   ListOptions,
   ObjectList,
   PatchOptions,
@@ -15,7 +16,7 @@ import type {
   WatchOptions,
   WriteOptions,
 } from '../client/index.ts';
-import { apiVersionOf } from '../api/index.ts';
+import { allVerbs, apiVersionOf } from '../api/index.ts';
 import { successStatus } from '../core/index.ts';
 import { listMetadata, resultObject } from './encode.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
@@ -30,6 +31,17 @@ class LocalClient implements Client {
   readonly #server: ApiServer;
   constructor(server: ApiServer) {
     this.#server = server;
+  }
+
+  async discover(): Promise<DiscoveredResource[]> {
+    return this.#server.index.all().map((def) => ({
+      group: def.group,
+      version: def.version,
+      resource: def.resource,
+      kind: def.kind,
+      namespaced: def.namespaced,
+      verbs: [...(def.verbs ?? allVerbs)],
+    }));
   }
 
   async get<T extends KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, options?: { subresource?: string }): Promise<T> {

@@ -68,7 +68,19 @@ export interface DeleteOptions {
   dryRun?: boolean;
 }
 
+/** One served resource, as discovery lists it. */
+export interface DiscoveredResource {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+  verbs: readonly string[];
+}
+
 export interface Client {
+  /** The served resources (top-level only, no subresources), as discovery reports them. */
+  discover(): Promise<DiscoveredResource[]>;
   get<T extends KubeObject = KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, options?: { subresource?: string }): Promise<T>;
   list<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: ListOptions): Promise<ObjectList<T>>;
   watch<T extends KubeObject = KubeObject>(

@@ -3,6 +3,7 @@
 import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import type { Cluster } from './cluster.ts';
+import { NamespaceController } from '../controllers/index.ts';
 
 export interface ComponentContext {
   cluster: Cluster;
@@ -24,7 +25,15 @@ export interface RunningComponents {
 
 type ComponentFactory = (ctx: ComponentContext) => Promise<RunningComponent | RunningComponent[]>;
 
-const factories: ComponentFactory[] = [];
+function started<T extends { start(): void; stop(): void | Promise<void> }>(name: string, component: T): RunningComponent {
+  component.start();
+  return { name, stop: () => component.stop() };
+}
+
+// The registry: the order components start in (and stop in reverse).
+const factories: ComponentFactory[] = [
+  async (ctx) => started('namespace-controller', new NamespaceController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
+];
 
 export async function startComponents(ctx: ComponentContext): Promise<RunningComponents> {
   const running: RunningComponent[] = [];

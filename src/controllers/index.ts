@@ -1,0 +1,2 @@
+// Public surface of controllers/: one controller per folder.
+export { NamespaceController } from './namespace/controller.ts';

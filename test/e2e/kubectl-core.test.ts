@@ -1,0 +1,166 @@
+// The API server core as a kubectl user meets it: discovery, CRUD, apply, selectors,
+// patches, watch, deletion and the upstream error texts, with the real kubectl binary.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
+
+describe('kubectl against drydock up', () => {
+  let dd: Drydock;
+  before(async () => {
+    dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n' });
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  test('version reports the server as v1.35.0', async () => {
+    const r = await dd.kubectl(['version', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const v = JSON.parse(r.stdout) as { serverVersion: { gitVersion: string; minor: string } };
+    assert.equal(v.serverVersion.gitVersion, 'v1.35.0');
+    assert.equal(v.serverVersion.minor, '35');
+  });
+
+  test('get ns lists the system namespaces as a table', async () => {
+    const r = await dd.kubectl(['get', 'ns']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    assert.match(lines[0] ?? '', /^NAME\s+STATUS\s+AGE$/);
+    const names = lines.slice(1).map((l) => l.split(/\s+/)[0]);
+    assert.deepEqual(names, ['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    assert.ok(lines.slice(1).every((l) => l.split(/\s+/)[1] === 'Active'));
+  });
+
+  test('create namespace and configmap send protobuf bodies and succeed', async () => {
+    let r = await dd.kubectl(['create', 'namespace', 'team-a']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'namespace/team-a created');
+    r = await dd.kubectl(['create', 'configmap', 'settings', '-n', 'team-a', '--from-literal=mode=fast', '--from-literal=size=3']);
+    assert.equal(r.stdout.trim(), 'configmap/settings created', r.stderr);
+    r = await dd.kubectl(['get', 'configmap', 'settings', '-n', 'team-a', '-o', 'jsonpath={.data.mode},{.data.size}']);
+    assert.equal(r.stdout, 'fast,3');
+  });
+
+  test('apply creates, then reports unchanged, then configured', async () => {
+    const path = dd.writeFile('pod.yaml', fixture('pod.yaml'));
+    let r = await dd.kubectl(['apply', '-f', path]);
+    assert.equal(r.stdout.trim(), 'pod/web created', r.stderr);
+    r = await dd.kubectl(['apply', '-f', path]);
+    assert.equal(r.stdout.trim(), 'pod/web unchanged', r.stderr);
+    writeFileSync(path, fixture('pod.yaml').replace('app: web', 'app: web\n    tier: frontend'));
+    r = await dd.kubectl(['apply', '-f', path]);
+    assert.equal(r.stdout.trim(), 'pod/web configured', r.stderr);
+    r = await dd.kubectl(['get', 'pod', 'web', '-o', 'jsonpath={.metadata.labels.tier}']);
+    assert.equal(r.stdout, 'frontend');
+  });
+
+  test('get pods prints the upstream columns; -o wide adds the wide ones', async () => {
+    let r = await dd.kubectl(['get', 'pods']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout.split('\n')[0] ?? '', /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
+    assert.match(r.stdout, /^web\s+0\/1\s+\S+\s+0\s+\S+$/m);
+    r = await dd.kubectl(['get', 'pods', '-o', 'wide']);
+    assert.match(r.stdout.split('\n')[0] ?? '', /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES$/);
+  });
+
+  test('output formats json, yaml, name and jsonpath', async () => {
+    const json = await dd.kubectl(['get', 'pod', 'web', '-o', 'json']);
+    const pod = JSON.parse(json.stdout) as { kind: string; metadata: { uid: string; resourceVersion: string; creationTimestamp: string }; spec: { restartPolicy: string; schedulerName: string } };
+    assert.equal(pod.kind, 'Pod');
+    assert.match(pod.metadata.uid, /^[0-9a-f-]{36}$/);
+    assert.match(pod.metadata.resourceVersion, /^\d+$/);
+    assert.equal(pod.spec.restartPolicy, 'Always');
+    assert.equal(pod.spec.schedulerName, 'default-scheduler');
+    const yaml = await dd.kubectl(['get', 'pod', 'web', '-o', 'yaml']);
+    assert.match(yaml.stdout, /^kind: Pod$/m);
+    const name = await dd.kubectl(['get', 'pods', '-o', 'name']);
+    assert.equal(name.stdout.trim(), 'pod/web');
+  });
+
+  test('label and field selectors filter on the server', async () => {
+    let r = await dd.kubectl(['get', 'pods', '-l', 'app=web', '-o', 'name']);
+    assert.equal(r.stdout.trim(), 'pod/web');
+    r = await dd.kubectl(['get', 'pods', '-l', 'app in (api, db)', '-o', 'name']);
+    assert.equal(r.stdout.trim(), '');
+    assert.match(r.stderr, /No resources found in default namespace\./);
+    r = await dd.kubectl(['get', 'pods', '--field-selector', 'metadata.name=web', '-o', 'name']);
+    assert.equal(r.stdout.trim(), 'pod/web');
+    r = await dd.kubectl(['get', 'pods', '--field-selector', 'spec.foo=x']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /field label not supported: spec\.foo/);
+  });
+
+  test('patch with strategic merge, merge and json patches', async () => {
+    let r = await dd.kubectl(['patch', 'pod', 'web', '-p', '{"metadata":{"labels":{"patched":"strategic"}}}']);
+    assert.equal(r.stdout.trim(), 'pod/web patched', r.stderr);
+    r = await dd.kubectl(['patch', 'pod', 'web', '--type=merge', '-p', '{"metadata":{"annotations":{"note":"merge"}}}']);
+    assert.equal(r.stdout.trim(), 'pod/web patched', r.stderr);
+    r = await dd.kubectl(['patch', 'pod', 'web', '--type=json', '-p', '[{"op":"add","path":"/metadata/labels/json","value":"yes"}]']);
+    assert.equal(r.stdout.trim(), 'pod/web patched', r.stderr);
+    r = await dd.kubectl(['get', 'pod', 'web', '-o', 'jsonpath={.metadata.labels.patched} {.metadata.annotations.note} {.metadata.labels.json}']);
+    assert.equal(r.stdout, 'strategic merge yes');
+    r = await dd.kubectl(['label', 'pod', 'web', 'stage=two']);
+    assert.equal(r.stdout.trim(), 'pod/web labeled', r.stderr);
+    r = await dd.kubectl(['annotate', 'pod', 'web', 'owner=me']);
+    assert.equal(r.stdout.trim(), 'pod/web annotated', r.stderr);
+  });
+
+  test('get -w streams changes under one header', async () => {
+    const watcher = dd.spawnKubectl(['get', 'configmaps', '-n', 'team-a', '-w']);
+    let out = '';
+    watcher.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    const seen = async (pattern: RegExp): Promise<void> => {
+      for (let i = 0; i < 100 && !pattern.test(out); i++) await new Promise((r) => globalThis.setTimeout(r, 100));
+      assert.match(out, pattern);
+    };
+    await seen(/^settings\s+2\s+\S+$/m);
+    const r = await dd.kubectl(['create', 'configmap', 'later', '-n', 'team-a', '--from-literal=x=y']);
+    assert.equal(r.code, 0, r.stderr);
+    await seen(/^later\s+1\s+\S+$/m);
+    watcher.kill('SIGTERM');
+    await once(watcher, 'close');
+    assert.equal(out.split('\n').filter((l) => l.startsWith('NAME')).length, 1);
+  });
+
+  test('errors come back in upstream words', async () => {
+    let r = await dd.kubectl(['get', 'pod', 'nope']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr.trim(), 'Error from server (NotFound): pods "nope" not found');
+    r = await dd.kubectl(['get', 'deployment', 'nope']);
+    assert.equal(r.stderr.trim(), 'Error from server (NotFound): deployments.apps "nope" not found');
+    const path = dd.writeFile('pod2.yaml', fixture('pod.yaml').replace('name: web', 'name: twice'));
+    r = await dd.kubectl(['create', '-f', path]);
+    assert.equal(r.stdout.trim(), 'pod/twice created', r.stderr);
+    r = await dd.kubectl(['create', '-f', path]);
+    assert.equal(r.stderr.trim(), `Error from server (AlreadyExists): error when creating "${path}": pods "twice" already exists`);
+    const bad = dd.writeFile('bad.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: bad\nspec:\n  containers:\n  - name: c\n');
+    r = await dd.kubectl(['create', '-f', bad]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /The Pod "bad" is invalid: /);
+    assert.match(r.stderr, /spec\.containers\[0\]\.image: Required value/);
+    const empty = dd.writeFile('empty.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: empty\nspec: {}\n');
+    r = await dd.kubectl(['create', '-f', empty, '--validate=false']);
+    assert.match(r.stderr, /spec\.containers: Required value/);
+  });
+
+  test('delete removes the object and kubectl waits for it', async () => {
+    const r = await dd.kubectl(['delete', 'pod', 'twice']);
+    assert.equal(r.stdout.trim(), 'pod "twice" deleted', r.stderr);
+    const g = await dd.kubectl(['get', 'pod', 'twice']);
+    assert.match(g.stderr, /NotFound/);
+  });
+
+  test('a wrong token is Unauthorized', async () => {
+    const cfg = readFileSync(dd.kubeconfig, 'utf8').replace(/token: \S+/, 'token: wrong');
+    const path = dd.writeFile('bad-kubeconfig', cfg);
+    const r = await dd.kubectl(['--kubeconfig', path, 'get', 'pods']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /Unauthorized|You must be logged in to the server/);
+  });
+});
