@@ -1,0 +1,314 @@
+// Service (core/v1): wire types, defaults, strategy, table and field selectors. Cluster IPs and
+// node ports are the API server's to allocate: it calls prepareService with its allocator.
+// Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/apis/core/v1/defaults.go (SetDefaults_Service),
+// pkg/registry/core/service/strategy.go, pkg/registry/core/service/storage/alloc.go,
+// pkg/printers/internalversion/printers.go (printService).
+import type { FieldError } from '../../../core/field-errors.ts';
+import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
+import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
+import { keepField } from './keep-field.ts';
+import { defaultClientIPServiceAffinitySeconds, isExternallyAccessible, needsClusterIPPolicy, needsNodePorts } from './service-types.ts';
+import type { IPFamily, Service, ServicePort, ServiceType } from './service-types.ts';
+import { validateService, validateServiceStatusUpdate, validateServiceUpdate } from './service-validation.ts';
+
+export type * from './service-types.ts';
+export { defaultClientIPServiceAffinitySeconds, isExternallyAccessible, isHeadless, needsNodePorts } from './service-types.ts';
+
+export function defaultService(svc: Service): void {
+  const spec = (svc.spec ??= {});
+  if (!spec.sessionAffinity) spec.sessionAffinity = 'None';
+  if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
+  if (spec.sessionAffinity === 'ClientIP' && spec.sessionAffinityConfig?.clientIP?.timeoutSeconds === undefined) {
+    spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: defaultClientIPServiceAffinitySeconds } };
+  }
+  if (!spec.type) spec.type = 'ClusterIP';
+  for (const p of spec.ports ?? []) {
+    if (!p.protocol) p.protocol = 'TCP';
+    if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
+  }
+  if (isExternallyAccessible(svc) && !spec.externalTrafficPolicy) spec.externalTrafficPolicy = 'Cluster';
+  if (spec.internalTrafficPolicy === undefined && needsClusterIPPolicy(spec.type)) spec.internalTrafficPolicy = 'Cluster';
+  if (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts === undefined) spec.allocateLoadBalancerNodePorts = true;
+  if (spec.type === 'LoadBalancer') {
+    for (const ing of svc.status?.loadBalancer?.ingress ?? []) if (ing.ip && !ing.ipMode) ing.ipMode = 'VIP';
+  }
+}
+
+/**
+ * The cluster's service IP and node port allocator. Each call either reserves and returns a
+ * value, or returns the upstream error text (e.g. `provided IP is already allocated`).
+ */
+export interface ServiceAllocator {
+  readonly primaryFamily: IPFamily;
+  allocateClusterIP(requested: string | undefined): { ip: string } | { error: string };
+  allocateNodePort(requested: number | undefined): { port: number } | { error: string };
+}
+
+export interface SequentialAllocatorOptions {
+  /** The service IP range (kube-apiserver --service-cluster-ip-range). */
+  serviceCIDR?: string;
+  /** The node port range (--service-node-port-range). */
+  nodePortRange?: { base: number; size: number };
+  /** Already allocated values (from stored Services), which are skipped. */
+  usedIPs?: Iterable<string>;
+  usedNodePorts?: Iterable<number>;
+}
+
+const ipToInt = (ip: string): number => ip.split('.').reduce((acc, o) => acc * 256 + Number(o), 0);
+const intToIP = (n: number): string => [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
+
+/** A deterministic IPv4 allocator: the lowest free address and port, so tests and replays agree. */
+export function sequentialServiceAllocator(opts: SequentialAllocatorOptions = {}): ServiceAllocator {
+  const cidr = opts.serviceCIDR ?? '10.96.0.0/12';
+  const [base = '10.96.0.0', bits = '12'] = cidr.split('/');
+  const hostBits = 32 - Number(bits);
+  const network = ipToInt(base) - (ipToInt(base) % 2 ** hostBits);
+  // The network and broadcast addresses are never handed out.
+  const first = network + 1;
+  const last = network + 2 ** hostBits - 2;
+  const portBase = opts.nodePortRange?.base ?? 30000;
+  const portSize = opts.nodePortRange?.size ?? 2768;
+  const ips = new Set(opts.usedIPs ?? []);
+  const ports = new Set(opts.usedNodePorts ?? []);
+  return {
+    primaryFamily: 'IPv4',
+    allocateClusterIP(requested) {
+      if (requested) {
+        const n = /^\d+\.\d+\.\d+\.\d+$/.test(requested) ? ipToInt(requested) : NaN;
+        if (!(n >= first && n <= last)) {
+          return { error: `failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is ${cidr}` };
+        }
+        if (ips.has(requested)) return { error: `failed to allocate IP ${requested}: provided IP is already allocated` };
+        ips.add(requested);
+        return { ip: requested };
+      }
+      for (let n = first; n <= last; n++) {
+        const ip = intToIP(n);
+        if (!ips.has(ip)) {
+          ips.add(ip);
+          return { ip };
+        }
+      }
+      return { error: 'failed to allocate a serviceIP: range is full' };
+    },
+    allocateNodePort(requested) {
+      if (requested !== undefined) {
+        if (requested < portBase || requested >= portBase + portSize) {
+          return { error: `provided port is not in the valid range. The range of valid ports is ${portBase}-${portBase + portSize - 1}` };
+        }
+        if (ports.has(requested)) return { error: 'provided port is already allocated' };
+        ports.add(requested);
+        return { port: requested };
+      }
+      for (let p = portBase; p < portBase + portSize; p++) {
+        if (!ports.has(p)) {
+          ports.add(p);
+          return { port: p };
+        }
+      }
+      return { error: 'range is full' };
+    },
+  };
+}
+
+function otherFamily(f: IPFamily): IPFamily {
+  return f === 'IPv4' ? 'IPv6' : 'IPv4';
+}
+
+/** initIPFamilyFields for a single-stack cluster. */
+function initIPFamilyFields(svc: Service, primary: IPFamily): void {
+  const spec = svc.spec ?? {};
+  if (spec.type === 'ExternalName') return;
+  if (spec.clusterIP === 'None' && Object.keys(spec.selector ?? {}).length === 0) {
+    // Headless without selector: any family the endpoints may carry.
+    spec.ipFamilyPolicy ??= 'RequireDualStack';
+    if (!spec.ipFamilies?.length) spec.ipFamilies = [primary];
+    const first = spec.ipFamilies[0] ?? primary;
+    if (spec.ipFamilies.length < 2 && spec.ipFamilyPolicy !== 'SingleStack') spec.ipFamilies.push(otherFamily(first));
+    return;
+  }
+  spec.ipFamilyPolicy ??= 'SingleStack';
+  if (!spec.ipFamilies?.length) spec.ipFamilies = [primary];
+}
+
+/**
+ * The REST layer's allocation for a create (old undefined) or update: clusterIP(s), ipFamilies,
+ * ipFamilyPolicy and node ports. Runs after defaults and before validation; returns allocation
+ * failures as field errors. Upstream: pkg/registry/core/service/storage/alloc.go.
+ */
+export function prepareService(svc: Service, old: Service | undefined, alloc: ServiceAllocator): FieldError[] {
+  const spec = (svc.spec ??= {});
+  const errs: FieldError[] = [];
+  if (old && spec.type !== 'ExternalName' && old.spec?.type !== 'ExternalName') {
+    // An update that leaves the IPs out keeps the allocated ones (patchAllocatedValues).
+    if (!spec.clusterIP && old.spec?.clusterIP) spec.clusterIP = old.spec.clusterIP;
+    if (!spec.clusterIPs?.length && old.spec?.clusterIPs) spec.clusterIPs = [...old.spec.clusterIPs];
+    if (!spec.ipFamilies?.length && old.spec?.ipFamilies) spec.ipFamilies = [...old.spec.ipFamilies];
+    if (!spec.ipFamilyPolicy && old.spec?.ipFamilyPolicy) spec.ipFamilyPolicy = old.spec.ipFamilyPolicy;
+    if (needsNodePorts(spec.type) && needsNodePorts(old.spec?.type)) {
+      for (const p of spec.ports ?? []) {
+        if (p.nodePort) continue;
+        const prev = old.spec?.ports?.find((o) => o.port === p.port && (o.protocol ?? 'TCP') === (p.protocol ?? 'TCP'));
+        if (prev?.nodePort) p.nodePort = prev.nodePort;
+      }
+    }
+  }
+  if (spec.type === 'ExternalName') {
+    delete spec.clusterIP;
+    delete spec.clusterIPs;
+    delete spec.ipFamilies;
+    delete spec.ipFamilyPolicy;
+    return errs;
+  }
+  if (!spec.clusterIPs?.length && spec.clusterIP) spec.clusterIPs = [spec.clusterIP];
+  initIPFamilyFields(svc, alloc.primaryFamily);
+  const alreadyOwned = old?.spec?.clusterIPs?.[0];
+  if (spec.clusterIP !== 'None') {
+    const requested = spec.clusterIPs?.[0];
+    if (!requested || requested !== alreadyOwned) {
+      const r = alloc.allocateClusterIP(requested || undefined);
+      if ('error' in r) errs.push({ type: 'FieldValueInvalid', field: 'spec.clusterIPs', badValue: spec.clusterIPs ?? [], detail: r.error });
+      else {
+        spec.clusterIP = r.ip;
+        spec.clusterIPs = [r.ip, ...(spec.clusterIPs ?? []).slice(1)];
+      }
+    }
+  } else spec.clusterIPs = ['None'];
+  if (needsNodePorts(spec.type) && !(spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts === false)) {
+    (spec.ports ?? []).forEach((p, i) => {
+      const owned = old?.spec?.ports?.some((o) => o.nodePort === p.nodePort && p.nodePort !== undefined);
+      if (owned) return;
+      const r = alloc.allocateNodePort(p.nodePort || undefined);
+      if ('error' in r) errs.push({ type: 'FieldValueInvalid', field: `spec.ports[${i}].nodePort`, badValue: p.nodePort ?? 0, detail: r.error });
+      else p.nodePort = r.port;
+    });
+  }
+  return errs;
+}
+
+/** dropTypeDependentFields: node ports the old type needed go away with it, unless the caller set new ones. */
+function dropTypeDependentFields(svc: Service, old: Service): void {
+  if (needsNodePorts(old.spec?.type) && !needsNodePorts(svc.spec?.type)) {
+    for (const p of svc.spec?.ports ?? []) {
+      const prev = old.spec?.ports?.find((o) => o.port === p.port);
+      if (prev && prev.nodePort === p.nodePort) delete p.nodePort;
+    }
+  }
+  if (svc.spec && old.spec?.type === 'LoadBalancer' && svc.spec.type !== 'LoadBalancer') {
+    if (svc.spec.allocateLoadBalancerNodePorts === old.spec.allocateLoadBalancerNodePorts) delete svc.spec.allocateLoadBalancerNodePorts;
+    if (svc.spec.loadBalancerClass === old.spec.loadBalancerClass) delete svc.spec.loadBalancerClass;
+  }
+}
+
+/** labels.FormatLabels: sorted `k=v` pairs, `<none>` when empty. */
+export function formatLabels(labels: Readonly<Record<string, string>> | undefined): string {
+  const keys = Object.keys(labels ?? {}).sort();
+  if (keys.length === 0) return '<none>';
+  return keys.map((k) => `${k}=${labels?.[k] ?? ''}`).join(',');
+}
+
+function loadBalancerStatusText(svc: Service): string {
+  const ingress = svc.status?.loadBalancer?.ingress ?? [];
+  const set = new Set<string>();
+  for (const ing of ingress) {
+    if (ing.ip) set.add(ing.ip);
+    else if (ing.hostname) set.add(ing.hostname);
+  }
+  // Server-side tables are built wide, so the 16-character clipping never applies.
+  return [...set].sort().join(',');
+}
+
+/** getServiceExternalIP. */
+export function serviceExternalIP(svc: Service): string {
+  const external = svc.spec?.externalIPs ?? [];
+  switch (svc.spec?.type) {
+    case 'ClusterIP':
+    case 'NodePort':
+      return external.length > 0 ? external.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const lb = loadBalancerStatusText(svc);
+      if (external.length > 0) return [...(lb ? lb.split(',') : []), ...external].join(',');
+      return lb || '<pending>';
+    }
+    case 'ExternalName':
+      return svc.spec.externalName ?? '';
+    default:
+      return '<unknown>';
+  }
+}
+
+/** makePortString: `80/TCP` or `80:30080/TCP`. */
+export function servicePortsText(ports: readonly ServicePort[] | undefined): string {
+  return (ports ?? []).map((p) => (p.nodePort && p.nodePort > 0 ? `${p.port}:${p.nodePort}/${p.protocol ?? ''}` : `${p.port}/${p.protocol ?? ''}`)).join(',');
+}
+
+const serviceTable: TablePrinter<Service> = {
+  columns: [
+    nameColumn,
+    column(
+      'Type',
+      'string',
+      'type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. "ClusterIP" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is "None", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. "NodePort" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. "LoadBalancer" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. "ExternalName" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types',
+    ),
+    column(
+      'Cluster-IP',
+      'string',
+      'clusterIP is the IP address of the service and is usually assigned randomly. If an address is specified manually, is in-range (as per system configuration), and is not in use, it will be allocated to the service; otherwise creation of the service will fail. This field may not be changed through updates unless the type field is also being changed to ExternalName (which requires this field to be blank) or the type field is being changed from ExternalName (in which case this field may optionally be specified, as describe above).  Valid values are "None", empty string (""), or a valid IP address. Setting this to "None" makes a "headless service" (no virtual IP), which is useful when direct endpoint connections are preferred and proxying is not required.  Only applies to types ClusterIP, NodePort, and LoadBalancer. If this field is specified when creating a Service of type ExternalName, creation will fail. This field will be wiped when updating a Service to type ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies',
+    ),
+    column(
+      'External-IP',
+      'string',
+      'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.  These IPs are not managed by Kubernetes.  The user is responsible for ensuring that traffic arrives at a node with this IP.  A common example is external load-balancers that are not part of the Kubernetes system.',
+    ),
+    column('Port(s)', 'string', 'The list of ports that are exposed by this service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies'),
+    ageColumn,
+    column(
+      'Selector',
+      'string',
+      'Route service traffic to pods with label keys and values matching this selector. If empty or not present, the service is assumed to have an external process managing its endpoints, which Kubernetes will not modify. Only applies to types ClusterIP, NodePort, and LoadBalancer. Ignored if type is ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/',
+      1,
+    ),
+  ],
+  cells: (svc, now) => [
+    svc.metadata.name ?? '',
+    svc.spec?.type ?? '',
+    svc.spec?.clusterIPs?.[0] ?? '<none>',
+    serviceExternalIP(svc),
+    servicePortsText(svc.spec?.ports) || '<none>',
+    translateTimestampSince(svc.metadata.creationTimestamp, now),
+    formatLabels(svc.spec?.selector),
+  ],
+};
+
+export const serviceDefinition: ResourceDefinition<Service> = {
+  group: '',
+  version: 'v1',
+  kind: 'Service',
+  resource: 'services',
+  singular: 'service',
+  namespaced: true,
+  shortNames: ['svc'],
+  categories: ['all'],
+  subresources: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
+  hasStatus: true,
+  defaults: defaultService,
+  prepareForCreate(svc) {
+    svc.status = {};
+  },
+  prepareForUpdate(svc, old, ctx) {
+    if (ctx.subresource === 'status') {
+      keepField(svc, old, 'spec');
+      return;
+    }
+    keepField(svc, old, 'status');
+    dropTypeDependentFields(svc, old);
+  },
+  validateCreate: validateService,
+  validateUpdate: validateServiceUpdate,
+  validateStatusUpdate: validateServiceStatusUpdate,
+  table: serviceTable,
+  fieldLabels: {
+    'spec.clusterIP': (svc) => svc.spec?.clusterIP ?? '',
+    'spec.type': (svc) => svc.spec?.type ?? '',
+  },
+};
