@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import Database from 'better-sqlite3';
 import { SqliteStore } from './sqlite.ts';
 import { StoreError } from './store.ts';
 import type { WatchEvent } from './store.ts';
@@ -76,6 +77,23 @@ test('SqliteStore compaction survives reopen and never lets the revision go back
   await second.close();
 });
 
+test('SqliteStore compaction deletes superseded rows and tombstones, keeping the state at the target', async () => {
+  const dir = freshDir();
+  const store = SqliteStore.open(dir);
+  await store.create('/r/a', 'a1'); // 1
+  await store.update('/r/a', 'a2'); // 2
+  await store.create('/r/b', 'b1'); // 3
+  await store.update('/r/a', 'a3'); // 4
+  await store.delete('/r/b'); // 5
+  await store.create('/r/c', 'c1'); // 6
+  await store.compact(3);
+  assert.deepEqual(rowIds(dir), [2, 3, 4, 5, 6]);
+  await store.update('/r/c', 'c2'); // 7
+  await store.compact(7);
+  assert.deepEqual(rowIds(dir), [4, 7]);
+  await store.close();
+});
+
 test('SqliteStore keeps every acknowledged write when the process is killed with SIGKILL', async () => {
   const dir = freshDir();
   const isTs = import.meta.url.endsWith('.ts');
@@ -108,3 +126,12 @@ test('SqliteStore keeps every acknowledged write when the process is killed with
   assert.deepEqual(missing, []);
   await store.close();
 });
+
+function rowIds(dir: string): number[] {
+  const db = new Database(join(dir, 'drydock.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT id FROM kine ORDER BY id').all() as { id: number }[]).map((r) => r.id);
+  } finally {
+    db.close();
+  }
+}

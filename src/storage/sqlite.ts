@@ -138,17 +138,19 @@ function sqliteJournal(db: Database.Database, initialCompacted: number): Journal
   );
   // Superseded rows at or below the target, and tombstones there, which say nothing once
   // nobody can read below the target. The newest row per name at or below it stays: it is the
-  // state at the target.
+  // state at the target. Only names written since the last compaction can have such rows, so
+  // the work is proportional to those writes, not to the table.
   const prune = db.prepare(
-    `DELETE FROM kine WHERE id <= :rev AND (deleted = 1 OR
-       id < (SELECT MAX(k2.id) FROM kine AS k2 WHERE k2.name = kine.name AND k2.id <= :rev))`,
+    `DELETE FROM kine WHERE id <= :rev
+       AND name IN (SELECT name FROM kine WHERE id > :prev AND id <= :rev)
+       AND (deleted = 1 OR id < (SELECT MAX(k2.id) FROM kine AS k2 WHERE k2.name = kine.name AND k2.id <= :rev))`,
   );
   const saveCompacted = db.prepare(
     `INSERT INTO meta (key, value) VALUES ('compact_rev', ?)
      ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
   );
   const compact = db.transaction((revision: number) => {
-    prune.run({ rev: revision });
+    prune.run({ rev: revision, prev: compacted });
     saveCompacted.run(revision);
   });
   return {
