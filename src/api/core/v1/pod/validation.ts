@@ -4,7 +4,8 @@
 // validateInitContainers, ValidateTolerations, validateAffinity, validateTopologySpreadConstraints).
 import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, required } from '../../../../core/field-errors.ts';
 import type { FieldError } from '../../../../core/field-errors.ts';
-import type { LabelSelector, ObjectMeta } from '../../../../core/meta.ts';
+import type { LabelSelector } from '../../../../core/meta.ts';
+import { nameIsDNSSubdomain, validateObjectMeta } from '../../../validation/index.ts';
 import type { NodeSelectorTerm, Pod, PodSpec, Toleration } from './types.ts';
 import { validateContainerCommon, validateLifecycleAndProbes, validateResourceRequirements } from './container-validation.ts';
 import type { ContainerContext } from './container-validation.ts';
@@ -343,15 +344,6 @@ function validateEphemeralContainers(spec: PodSpec, path: FieldPath, ctx: Contai
   return errs;
 }
 
-/** Metadata checks every namespaced kind gets (until src/api/validation/object-meta.ts is wired in). */
-function validatePodMeta(meta: ObjectMeta | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!meta?.name && !meta?.generateName) errs.push(required(path.child('name'), 'name or generateName is required'));
-  if (meta?.name) errs.push(...subdomainErrs(meta.name, path.child('name')));
-  if (!meta?.namespace) errs.push(required(path.child('namespace')));
-  return errs;
-}
-
 /** Hook for the sim behaviour annotation (`sim.drydock.dev/<container>`); wired when src/api/sim/behaviour.ts lands. */
 export type SimAnnotationValidator = (pod: Pod) => FieldError[];
 
@@ -369,7 +361,7 @@ export function validatePodCreate(pod: Pod, simValidator?: SimAnnotationValidato
 
 /** validatePodMetadataAndSpec: shared by create and update. */
 export function validatePodMetadataAndSpec(pod: Pod): FieldError[] {
-  const errs = validatePodMeta(pod.metadata, new FieldPath('metadata'));
+  const errs = validateObjectMeta(pod.metadata, { namespaced: true, nameValidator: nameIsDNSSubdomain });
   const specPath = new FieldPath('spec');
   errs.push(...validatePodSpec(pod.spec, specPath, { resourceIsPod: true }));
   if (pod.spec && !pod.spec.serviceAccountName) {

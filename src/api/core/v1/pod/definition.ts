@@ -1,0 +1,178 @@
+// The Pod ResourceDefinition: names, subresources as upstream discovery lists them, the main / status /
+// resize / ephemeralcontainers strategies, table, field selectors and patch metadata.
+// Upstream: pkg/registry/core/pod/strategy.go, pkg/registry/core/pod/storage/storage.go.
+import type { FieldError } from '../../../../core/field-errors.ts';
+import type { PatchMeta, ResourceDefinition, StrategyContext } from '../../../resource.ts';
+import { keepField } from '../keep-field.ts';
+import type { Container, Pod } from './types.ts';
+import { defaultPod } from './defaults.ts';
+import { computePodQOS } from './qos.ts';
+import { validatePodCreate } from './validation.ts';
+import type { SimAnnotationValidator } from './validation.ts';
+import { isSemanticEqual, validatePodResize, validatePodStatusUpdate, validatePodUpdate } from './update-validation.ts';
+import { validateEphemeralContainersUpdate } from './ephemeral-validation.ts';
+import { podTable } from './table.ts';
+
+export const schedulingGatedMessage = 'Scheduling is blocked due to non-empty scheduling gates';
+
+// Hook for `sim.drydock.dev/<container>` annotations: src/api/sim/behaviour.ts was not there when this was
+// written; set it from the registry once it exists (setSimAnnotationValidator(validateSimBehaviourAnnotations)).
+let simValidator: SimAnnotationValidator | undefined;
+export function setSimAnnotationValidator(v: SimAnnotationValidator | undefined): void {
+  simValidator = v;
+}
+
+function prepareForCreate(pod: Pod): void {
+  const status: NonNullable<Pod['status']> = { phase: 'Pending', qosClass: computePodQOS(pod) };
+  if (pod.spec?.schedulingGates?.length) {
+    status.conditions = [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: schedulingGatedMessage }];
+  }
+  pod.status = status;
+  pod.metadata.generation = 1;
+}
+
+function bumpGeneration(pod: Pod, old: Pod): void {
+  const gen = old.metadata.generation ?? 1;
+  pod.metadata.generation = isSemanticEqual(pod.spec, old.spec) ? gen : gen + 1;
+}
+
+// resize: the stored pod with only containers' (and sidecars') resources and resizePolicy taken from the request.
+function keepOnlyResize(pod: Pod, old: Pod): void {
+  const take = (olds: readonly Container[] | undefined, news: readonly Container[] | undefined, sidecarsOnly: boolean): Container[] | undefined =>
+    olds?.map((c) => {
+      const n = news?.find((x) => x.name === c.name);
+      if (!n || (sidecarsOnly && c.restartPolicy !== 'Always')) return structuredClone(c);
+      const out: Container = { ...structuredClone(c) };
+      if (n.resources !== undefined) out.resources = structuredClone(n.resources);
+      else delete out.resources;
+      if (n.resizePolicy !== undefined) out.resizePolicy = structuredClone(n.resizePolicy);
+      else delete out.resizePolicy;
+      return out;
+    });
+  const spec = structuredClone(old.spec);
+  spec.containers = take(old.spec.containers, pod.spec?.containers, false) ?? [];
+  const inits = take(old.spec.initContainers, pod.spec?.initContainers, true);
+  if (inits) spec.initContainers = inits;
+  pod.spec = spec;
+  keepField(pod, old, 'status');
+}
+
+function prepareForUpdate(pod: Pod, old: Pod, ctx: StrategyContext): void {
+  switch (ctx.subresource) {
+    case 'status':
+      keepField(pod, old, 'spec');
+      if (old.metadata.deletionTimestamp) pod.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
+      else delete pod.metadata.deletionTimestamp;
+      return;
+    case 'resize':
+      keepOnlyResize(pod, old);
+      bumpGeneration(pod, old);
+      return;
+    case 'ephemeralcontainers': {
+      const ecs = pod.spec?.ephemeralContainers;
+      pod.spec = structuredClone(old.spec);
+      if (ecs) pod.spec.ephemeralContainers = ecs;
+      keepField(pod, old, 'status');
+      bumpGeneration(pod, old);
+      return;
+    }
+    default:
+      keepField(pod, old, 'status');
+      bumpGeneration(pod, old);
+  }
+}
+
+function validateUpdate(pod: Pod, old: Pod, ctx: StrategyContext): FieldError[] {
+  if (ctx.subresource === 'resize') return validatePodResize(pod, old);
+  if (ctx.subresource === 'ephemeralcontainers') return validateEphemeralContainersUpdate(pod, old);
+  return validatePodUpdate(pod, old);
+}
+
+const byName: PatchMeta = { mergeKey: 'name', strategy: 'merge', listType: 'map', listMapKeys: ['name'] };
+const containerMeta: PatchMeta = {
+  ...byName,
+  items: {
+    fields: {
+      ports: { mergeKey: 'containerPort', strategy: 'merge', listType: 'map', listMapKeys: ['containerPort', 'protocol'] },
+      env: byName,
+      volumeMounts: { mergeKey: 'mountPath', strategy: 'merge', listType: 'map', listMapKeys: ['mountPath'] },
+      volumeDevices: { mergeKey: 'devicePath', strategy: 'merge', listType: 'map', listMapKeys: ['devicePath'] },
+      command: { listType: 'atomic' },
+      args: { listType: 'atomic' },
+      envFrom: { listType: 'atomic' },
+      resizePolicy: { listType: 'atomic' },
+      resources: { fields: { claims: { listType: 'map', listMapKeys: ['name'] } } },
+    },
+  },
+};
+
+export const podPatchMeta: PatchMeta = {
+  fields: {
+    spec: {
+      fields: {
+        containers: containerMeta,
+        initContainers: containerMeta,
+        ephemeralContainers: containerMeta,
+        volumes: { mergeKey: 'name', strategy: 'merge,retainKeys', listType: 'map', listMapKeys: ['name'] },
+        resourceClaims: { mergeKey: 'name', strategy: 'merge,retainKeys', listType: 'map', listMapKeys: ['name'] },
+        imagePullSecrets: { mergeKey: 'name', strategy: 'merge', listType: 'map', listMapKeys: ['name'] },
+        schedulingGates: byName,
+        hostAliases: { mergeKey: 'ip', strategy: 'merge', listType: 'map', listMapKeys: ['ip'] },
+        topologySpreadConstraints: { mergeKey: 'topologyKey', strategy: 'merge', listType: 'map', listMapKeys: ['topologyKey', 'whenUnsatisfiable'] },
+        tolerations: { listType: 'atomic' },
+        readinessGates: { listType: 'atomic' },
+      },
+    },
+    status: {
+      fields: {
+        conditions: { mergeKey: 'type', strategy: 'merge', listType: 'map', listMapKeys: ['type'] },
+        podIPs: { mergeKey: 'ip', strategy: 'merge', listType: 'map', listMapKeys: ['ip'] },
+        hostIPs: { mergeKey: 'ip', strategy: 'merge', listType: 'atomic' },
+      },
+    },
+  },
+};
+
+export const podDefinition: ResourceDefinition<Pod> = {
+  group: '',
+  version: 'v1',
+  kind: 'Pod',
+  resource: 'pods',
+  singular: 'pod',
+  namespaced: true,
+  shortNames: ['po'],
+  categories: ['all'],
+  subresources: [
+    { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+    { name: 'binding', kind: 'Binding', verbs: ['create'] },
+    { name: 'ephemeralcontainers', verbs: ['get', 'patch', 'update'] },
+    { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+    { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+    { name: 'log', verbs: ['get'] },
+    { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+    { name: 'resize', verbs: ['get', 'patch', 'update'] },
+    { name: 'status', verbs: ['get', 'patch', 'update'] },
+  ],
+  hasStatus: true,
+  defaults: defaultPod,
+  prepareForCreate,
+  prepareForUpdate,
+  validateCreate: (pod) => validatePodCreate(pod, simValidator),
+  validateUpdate,
+  validateStatusUpdate: validatePodStatusUpdate,
+  table: podTable,
+  fieldLabels: {
+    'spec.nodeName': (p) => p.spec?.nodeName ?? '',
+    // Field label conversion maps the old `spec.host` onto nodeName.
+    'spec.host': (p) => p.spec?.nodeName ?? '',
+    'spec.restartPolicy': (p) => p.spec?.restartPolicy ?? '',
+    'spec.schedulerName': (p) => p.spec?.schedulerName ?? '',
+    'spec.serviceAccountName': (p) => p.spec?.serviceAccountName ?? '',
+    'spec.hostNetwork': (p) => String(p.spec?.hostNetwork ?? false),
+    'status.phase': (p) => p.status?.phase ?? '',
+    'status.podIP': (p) => p.status?.podIP ?? '',
+    'status.podIPs': (p) => (p.status?.podIPs ?? []).map((ip) => ip.ip).join(','),
+    'status.nominatedNodeName': (p) => p.status?.nominatedNodeName ?? '',
+  },
+  patchMeta: podPatchMeta,
+};
