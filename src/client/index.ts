@@ -4,3 +4,4 @@
 export * from './client.ts';
 export * from './informer.ts';
 export * from './work-queue.ts';
+export * from './http-client.ts';
