@@ -6,3 +6,4 @@ export * from './random.ts';
 export * from './meta.ts';
 export * from './quantity.ts';
 export * from './labels.ts';
+export * from './fields.ts';
