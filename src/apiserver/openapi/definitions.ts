@@ -1,0 +1,34 @@
+// The generated component schemas, parsed on first use, and lookups by GroupVersionKind.
+// Parsing costs a few milliseconds, so `drydock up` pays it on the first OpenAPI, patch or strict write.
+import { schemasJson } from './generated/schemas.ts';
+import type { OpenApiSchema, SchemaMap } from './schema.ts';
+
+let parsed: SchemaMap | undefined;
+let byGvk: Map<string, string> | undefined;
+
+export function allSchemas(): SchemaMap {
+  parsed ??= JSON.parse(schemasJson) as SchemaMap;
+  return parsed;
+}
+
+const gvkKey = (group: string, version: string, kind: string): string => `${group}/${version}/${kind}`;
+
+/** The upstream definition name of a kind, e.g. `io.k8s.api.core.v1.Pod`. */
+export function definitionNameFor(group: string, version: string, kind: string): string | undefined {
+  if (!byGvk) {
+    byGvk = new Map();
+    for (const [name, schema] of Object.entries(allSchemas())) {
+      const gvks = schema['x-kubernetes-group-version-kind'] ?? [];
+      // DeleteOptions and WatchEvent carry one entry per group-version; they are nobody's kind.
+      if (gvks.length !== 1) continue;
+      for (const g of gvks) byGvk.set(gvkKey(g.group, g.version, g.kind), name);
+    }
+  }
+  return byGvk.get(gvkKey(group, version, kind));
+}
+
+/** The schema of a served kind, for field validation and explain. */
+export function schemaFor(group: string, version: string, kind: string): OpenApiSchema | undefined {
+  const name = definitionNameFor(group, version, kind);
+  return name === undefined ? undefined : allSchemas()[name];
+}

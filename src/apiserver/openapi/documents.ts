@@ -1,0 +1,124 @@
+// Builds the /openapi/v3 root and one OpenAPI 3.0 document per served group-version, plus a swagger 2.0
+// rendering for /openapi/v2 JSON. Documents are built and serialized once, on first request; the hash is
+// sha512 of the serialized body in upper-case hex, as kube-openapi's handler3 computes it.
+// Upstream: k8s.io/kube-openapi/pkg/handler3/handler.go, apiserver/pkg/server/routes/openapi.go.
+import { createHash } from 'node:crypto';
+import type { ResourceDefinition } from '../../api/index.ts';
+import { allSchemas, definitionNameFor } from './definitions.ts';
+import { resourcePaths, type KindSchemas, type PathItem } from './paths.ts';
+import { closure, type OpenApiSchema, type SchemaMap } from './schema.ts';
+import { toSwagger2 } from './swagger2.ts';
+
+export interface GroupVersionDocument {
+  /** The serialized document, written as is. */
+  readonly body: string;
+  /** Quoted entity tag for the ETag header: `"<HASH>"`. */
+  readonly etag: string;
+  /** The bare hash used in `?hash=` of the root's serverRelativeURL. */
+  readonly hash: string;
+}
+
+export interface OpenApiDocuments {
+  /** GET /openapi/v3: `{paths: {"api/v1": {serverRelativeURL: "/openapi/v3/api/v1?hash=…"}}}`. */
+  root(): { paths: Record<string, { serverRelativeURL: string }> };
+  /** GET /openapi/v3/<path>, with path `api/v1` or `apis/<group>/<version>`; undefined when not served. */
+  groupVersion(path: string): GroupVersionDocument | undefined;
+  /** GET /openapi/v2 as swagger 2.0 JSON (kubectl asks for protobuf there, which the server answers 404). */
+  v2(): string;
+}
+
+const info = { title: 'Kubernetes', version: 'v1.35.0' };
+const securitySchemes = { BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' } };
+// Schemas the operations reference besides the kinds themselves.
+const operationSchemas = [
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Status',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Patch',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList',
+];
+
+const gvPath = (group: string, version: string): string => (group === '' ? `api/${version}` : `apis/${group}/${version}`);
+
+export function buildOpenApi(definitions: readonly ResourceDefinition[]): OpenApiDocuments {
+  const byGroupVersion = new Map<string, ResourceDefinition[]>();
+  for (const def of definitions) {
+    const key = gvPath(def.group, def.version);
+    byGroupVersion.set(key, [...(byGroupVersion.get(key) ?? []), def]);
+  }
+  const built = new Map<string, GroupVersionDocument>();
+  let rootCache: ReturnType<OpenApiDocuments['root']> | undefined;
+  let v2Cache: string | undefined;
+
+  const document = (path: string): GroupVersionDocument | undefined => {
+    const cached = built.get(path);
+    if (cached) return cached;
+    const defs = byGroupVersion.get(path);
+    if (!defs) return undefined;
+    const body = JSON.stringify(openApiV3(defs, allSchemas()));
+    const hash = createHash('sha512').update(body).digest('hex').toUpperCase();
+    const doc = { body, hash, etag: `"${hash}"` };
+    built.set(path, doc);
+    return doc;
+  };
+
+  return {
+    root() {
+      rootCache ??= {
+        paths: Object.fromEntries(
+          [...byGroupVersion.keys()].sort().map((p) => [p, { serverRelativeURL: `/openapi/v3/${p}?hash=${document(p)!.hash}` }]),
+        ),
+      };
+      return rootCache;
+    },
+    groupVersion: document,
+    v2() {
+      v2Cache ??= JSON.stringify(toSwagger2(openApiV3(definitions, allSchemas())));
+      return v2Cache;
+    },
+  };
+}
+
+export interface OpenApiV3Document {
+  openapi: string;
+  info: typeof info;
+  paths: Record<string, PathItem>;
+  components: { schemas: Record<string, OpenApiSchema>; securitySchemes: typeof securitySchemes };
+}
+
+/** One OpenAPI v3 document covering `defs`: their paths and every schema those reach. */
+export function openApiV3(defs: readonly ResourceDefinition[], schemas: SchemaMap): OpenApiV3Document {
+  const paths: Record<string, PathItem> = {};
+  const roots = new Set(operationSchemas);
+  for (const def of defs) {
+    const names = kindSchemas(def);
+    for (const n of [names.kind, names.list, ...Object.values(names.subresources)]) if (n) roots.add(n);
+    Object.assign(paths, resourcePaths(def, names));
+  }
+  const reachable = [...closure(schemas, roots)].filter((n) => schemas[n]).sort();
+  const componentSchemas: Record<string, OpenApiSchema> = {};
+  for (const name of reachable) componentSchemas[name] = schemas[name]!;
+  // A kind without a shipped schema still gets one, so explain and validation find its GVK.
+  for (const def of defs) {
+    if (definitionNameFor(def.group, def.version, def.kind)) continue;
+    componentSchemas[fallbackName(def)] = {
+      description: `${def.kind} is served by Drydock without a published schema.`,
+      type: 'object',
+      'x-kubernetes-group-version-kind': [{ group: def.group, kind: def.kind, version: def.version }],
+      'x-kubernetes-preserve-unknown-fields': true,
+    };
+  }
+  const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return { openapi: '3.0.0', info, paths: sortedPaths, components: { schemas: componentSchemas, securitySchemes } };
+}
+
+const fallbackName = (def: ResourceDefinition): string => `dev.drydock.${def.group || 'core'}.${def.version}.${def.kind}`;
+
+function kindSchemas(def: ResourceDefinition): KindSchemas {
+  const kind = definitionNameFor(def.group, def.version, def.kind) ?? fallbackName(def);
+  const list = definitionNameFor(def.group, def.version, `${def.kind}List`);
+  const subresources: Record<string, string | undefined> = {};
+  for (const sub of def.subresources ?? []) {
+    subresources[sub.name] = sub.kind ? definitionNameFor(sub.group ?? def.group, sub.version ?? def.version, sub.kind) : kind;
+  }
+  return { kind, ...(list ? { list } : {}), subresources };
+}
