@@ -7,3 +7,4 @@ export * from './meta.ts';
 export * from './quantity.ts';
 export * from './labels.ts';
 export * from './fields.ts';
+export * from './duration.ts';
