@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod } from './types.ts';
+import { defaultPod, imageTag } from './defaults.ts';
+import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority } from './admission.ts';
+
+test('defaultPod fills the upstream scheme defaults', () => {
+  const p: Pod = {
+    metadata: { name: 'web', namespace: 'default' },
+    spec: {
+      containers: [
+        {
+          name: 'app',
+          image: 'nginx',
+          ports: [{ containerPort: 80 }],
+          resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '100m' } },
+          readinessProbe: { httpGet: { port: 80 } },
+          lifecycle: { preStop: { httpGet: { port: 80, path: '/stop' } } },
+        },
+      ],
+    },
+  };
+  defaultPod(p);
+  assert.deepEqual(p.spec, {
+    containers: [
+      {
+        name: 'app',
+        image: 'nginx',
+        ports: [{ containerPort: 80, protocol: 'TCP' }],
+        resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '100m', memory: '128Mi' } },
+        readinessProbe: { httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+        lifecycle: { preStop: { httpGet: { port: 80, path: '/stop', scheme: 'HTTP' } } },
+        imagePullPolicy: 'Always',
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+      },
+    ],
+    dnsPolicy: 'ClusterFirst',
+    restartPolicy: 'Always',
+    securityContext: {},
+    terminationGracePeriodSeconds: 30,
+    schedulerName: 'default-scheduler',
+    enableServiceLinks: true,
+  });
+});
+
+const pullCases: [string, string][] = [
+  ['nginx', 'latest'],
+  ['nginx:latest', 'latest'],
+  ['nginx:1.27', '1.27'],
+  ['registry:5000/team/app', 'latest'],
+  ['registry:5000/team/app:v2', 'v2'],
+  ['nginx@sha256:abc', ''],
+];
+for (const [image, tag] of pullCases) {
+  test(`imageTag(${image}) = "${tag}"`, () => assert.equal(imageTag(image), tag));
+}
+
+test('defaultPod: hostNetwork copies containerPort to hostPort; a tagged image pulls IfNotPresent', () => {
+  const p: Pod = { metadata: {}, spec: { hostNetwork: true, containers: [{ name: 'a', image: 'x:1', ports: [{ containerPort: 8080 }] }] } };
+  defaultPod(p);
+  assert.equal(p.spec.containers[0]?.ports?.[0]?.hostPort, 8080);
+  assert.equal(p.spec.containers[0]?.imagePullPolicy, 'IfNotPresent');
+});
+
+test('defaultPod leaves resizePolicy unset and defaults an empty volume to emptyDir', () => {
+  const p: Pod = { metadata: {}, spec: { containers: [{ name: 'a', image: 'x:1' }], volumes: [{ name: 'scratch' }] } };
+  defaultPod(p);
+  assert.equal(p.spec.containers[0]?.resizePolicy, undefined);
+  assert.deepEqual(p.spec.volumes, [{ name: 'scratch', emptyDir: {} }]);
+});
+
+test('defaultPod: pod-level limits default pod-level requests from container requests', () => {
+  const p: Pod = {
+    metadata: {},
+    spec: { resources: { limits: { cpu: '2', memory: '1Gi' } }, containers: [{ name: 'a', image: 'x:1', resources: { requests: { cpu: '500m' } } }] },
+  };
+  defaultPod(p);
+  assert.deepEqual(p.spec.resources, { limits: { cpu: '2', memory: '1Gi' }, requests: { cpu: '500m', memory: '1Gi' } });
+});
+
+test('addDefaultTolerations adds not-ready and unreachable NoExecute for 300s', () => {
+  const p: Pod = { metadata: {}, spec: { containers: [] } };
+  addDefaultTolerations(p);
+  assert.deepEqual(p.spec.tolerations, [
+    { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+  ]);
+});
+
+test('addDefaultTolerations keeps an existing toleration of the taint', () => {
+  const p: Pod = { metadata: {}, spec: { containers: [], tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }] } };
+  addDefaultTolerations(p);
+  assert.deepEqual(p.spec.tolerations?.map((t) => [t.key, t.tolerationSeconds]), [
+    ['node.kubernetes.io/unreachable', 5],
+    ['node.kubernetes.io/not-ready', 300],
+  ]);
+});
+
+test('addDefaultServiceAccount names "default" and mounts the token volume', () => {
+  const p: Pod = { metadata: {}, spec: { containers: [{ name: 'a' }] } };
+  addDefaultServiceAccount(p, { tokenVolumeSuffix: 'abcde' });
+  assert.equal(p.spec.serviceAccountName, 'default');
+  assert.equal(p.spec.serviceAccount, 'default');
+  assert.equal(p.spec.volumes?.[0]?.name, 'kube-api-access-abcde');
+  assert.deepEqual(p.spec.containers[0]?.volumeMounts, [{ name: 'kube-api-access-abcde', readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }]);
+});
+
+test('admitPodPriority: no class -> priority 0, PreemptLowerPriority; unknown class -> false', () => {
+  const p: Pod = { metadata: {}, spec: { containers: [] } };
+  assert.equal(admitPodPriority(p, () => undefined), true);
+  assert.equal(p.spec.priority, 0);
+  assert.equal(p.spec.preemptionPolicy, 'PreemptLowerPriority');
+  const q: Pod = { metadata: {}, spec: { containers: [], priorityClassName: 'high' } };
+  assert.equal(admitPodPriority(q, () => undefined), false);
+  const r: Pod = { metadata: {}, spec: { containers: [], priorityClassName: 'high' } };
+  admitPodPriority(r, (n) => (n === 'high' ? { name: n, value: 1000, preemptionPolicy: 'Never' } : undefined));
+  assert.deepEqual([r.spec.priority, r.spec.preemptionPolicy], [1000, 'Never']);
+});

@@ -1,0 +1,186 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatFieldError } from '../../../../core/field-errors.ts';
+import type { Pod } from './types.ts';
+import { validatePodCreate } from './validation.ts';
+import { container, pod } from './fixtures.test-helpers.ts';
+
+const messages = (p: Pod): string[] => validatePodCreate(p).map((e) => formatFieldError(e, { withField: true }));
+
+test('a defaulted minimal pod is valid', () => {
+  assert.deepEqual(messages(pod()), []);
+});
+
+const cases: { name: string; pod: () => Pod; want: string[] }[] = [
+  { name: 'no containers', pod: () => pod({ containers: [] }), want: ['spec.containers: Required value'] },
+  { name: 'missing image', pod: () => pod({ containers: [container({ image: '' })] }), want: ['spec.containers[0].image: Required value'] },
+  {
+    name: 'invalid container name',
+    pod: () => pod({ containers: [container({ name: 'App_1' })] }),
+    want: [
+      `spec.containers[0].name: Invalid value: "App_1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+    ],
+  },
+  {
+    name: 'duplicate names across init and regular containers',
+    pod: () => pod({ initContainers: [container()] }),
+    want: ['spec.initContainers[0].name: Duplicate value: "app"'],
+  },
+  {
+    name: 'requests above limits',
+    pod: () => pod({ containers: [container({ resources: { requests: { cpu: '1' }, limits: { cpu: '500m' } } })] }),
+    want: ['spec.containers[0].resources.requests: Invalid value: "1": must be less than or equal to cpu limit of 500m'],
+  },
+  {
+    name: 'extended resource requests must equal limits',
+    pod: () => pod({ containers: [container({ resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '2' } } })] }),
+    want: ['spec.containers[0].resources.requests: Invalid value: "1": must be equal to nvidia.com/gpu limit of 2'],
+  },
+  {
+    name: 'extended resources are integers',
+    pod: () => pod({ containers: [container({ resources: { limits: { 'nvidia.com/gpu': '500m' } } })] }),
+    want: [
+      'spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "500m": must be an integer',
+      'spec.containers[0].resources.requests[nvidia.com/gpu]: Invalid value: "500m": must be an integer',
+    ],
+  },
+  {
+    name: 'unknown standard resource',
+    pod: () => pod({ containers: [container({ resources: { requests: { gpu: '1' } } })] }),
+    want: ['spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource for containers'],
+  },
+  {
+    name: 'init container restartPolicy other than Always',
+    pod: () => pod({ initContainers: [container({ name: 'init', restartPolicy: 'OnFailure' })] }),
+    want: ['spec.initContainers[0].restartPolicy: Unsupported value: "OnFailure": supported values: "Always"'],
+  },
+  {
+    name: 'probes on a regular init container',
+    pod: () => pod({ initContainers: [container({ name: 'init', readinessProbe: { exec: { command: ['true'] } } })] }),
+    want: ['spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always'],
+  },
+  {
+    name: 'probes on a sidecar are validated, not forbidden',
+    pod: () => pod({ initContainers: [container({ name: 'proxy', restartPolicy: 'Always', livenessProbe: { tcpSocket: { port: 8080 }, successThreshold: 2 } })] }),
+    want: ['spec.initContainers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1'],
+  },
+  {
+    name: 'probe without a handler',
+    pod: () => pod({ containers: [container({ readinessProbe: {} })] }),
+    want: ['spec.containers[0].readinessProbe: Required value: must specify a handler type'],
+  },
+  {
+    name: 'regular container restartPolicy',
+    pod: () => pod({ containers: [container({ restartPolicy: 'Always' })] }),
+    want: ['spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers'],
+  },
+  {
+    name: 'resizePolicy with an unsupported resource and a duplicate',
+    pod: () =>
+      pod({
+        containers: [
+          container({
+            resizePolicy: [
+              { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+              { resourceName: 'cpu', restartPolicy: 'RestartContainer' },
+              { resourceName: 'nvidia.com/gpu', restartPolicy: 'NotRequired' },
+            ],
+          }),
+        ],
+      }),
+    want: [
+      'spec.containers[0].resizePolicy[1]: Duplicate value: "cpu"',
+      'spec.containers[0].resizePolicy: Unsupported value: "nvidia.com/gpu": supported values: "cpu", "memory"',
+    ],
+  },
+  {
+    name: 'resizePolicy on a regular init container',
+    pod: () => pod({ initContainers: [container({ name: 'init', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] })] }),
+    want: ['spec.initContainers[0].resizePolicy: Invalid value: [{"resourceName":"cpu","restartPolicy":"NotRequired"}]: must not be set for init containers'],
+  },
+  {
+    name: 'container port out of range and duplicate port names',
+    pod: () => pod({ containers: [container({ ports: [{ name: 'http', containerPort: 70000 }, { name: 'http', containerPort: 80 }] })] }),
+    want: ['spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive', 'spec.containers[0].ports[1].name: Duplicate value: "http"'],
+  },
+  {
+    name: 'volume mount of a missing volume',
+    pod: () => pod({ containers: [container({ volumeMounts: [{ name: 'data', mountPath: '/data' }] })] }),
+    want: ['spec.containers[0].volumeMounts[0].name: Not found: "data"'],
+  },
+  {
+    name: 'duplicate volume names',
+    pod: () => pod({ volumes: [{ name: 'v', emptyDir: {} }, { name: 'v', emptyDir: {} }] }),
+    want: ['spec.volumes[1].name: Duplicate value: "v"'],
+  },
+  {
+    name: 'resource claim with both sources',
+    pod: () => pod({ resourceClaims: [{ name: 'gpu', resourceClaimName: 'a', resourceClaimTemplateName: 'b' }] }),
+    want: ['spec.resourceClaims[0]: Invalid value: {"name":"gpu","resourceClaimName":"a","resourceClaimTemplateName":"b"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified'],
+  },
+  {
+    name: 'container claim not in the pod',
+    pod: () => pod({ resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 't' }], containers: [container({ resources: { claims: [{ name: 'tpu' }] } })] }),
+    want: ['spec.containers[0].resources.claims[0]: Not found: "tpu": must be one of the names in pod.spec.resourceClaims: gpu'],
+  },
+  {
+    name: 'container claim with no pod claims',
+    pod: () => pod({ containers: [container({ resources: { claims: [{ name: 'gpu' }] } })] }),
+    want: ['spec.containers[0].resources.claims[0]: Not found: "gpu": must be one of the names in pod.spec.resourceClaims which is empty'],
+  },
+  {
+    name: 'negative activeDeadlineSeconds',
+    pod: () => pod({ activeDeadlineSeconds: 0 }),
+    want: ['spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive'],
+  },
+  {
+    name: 'unsupported restartPolicy and dnsPolicy',
+    pod: () => pod({ restartPolicy: 'Sometimes' as 'Always', dnsPolicy: 'Custom' as 'None' }),
+    want: [
+      'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"',
+      'spec.dnsPolicy: Unsupported value: "Custom": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"',
+    ],
+  },
+  {
+    name: 'toleration with tolerationSeconds but not NoExecute',
+    pod: () => pod({ tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 5 }] }),
+    want: ["spec.tolerations[0].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set"],
+  },
+  {
+    name: 'duplicate scheduling gates',
+    pod: () => pod({ schedulingGates: [{ name: 'example.com/gate' }, { name: 'example.com/gate' }] }),
+    want: ['spec.schedulingGates[1]: Duplicate value: "example.com/gate"'],
+  },
+  {
+    name: 'nodeName with scheduling gates',
+    pod: () => pod({ nodeName: 'n1', schedulingGates: [{ name: 'gate' }] }),
+    want: ['spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared'],
+  },
+  {
+    name: 'topology spread maxSkew 0',
+    pod: () => pod({ topologySpreadConstraints: [{ maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' }] }),
+    want: ['spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero'],
+  },
+  {
+    name: 'node affinity In without values',
+    pod: () =>
+      pod({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In' }] }] } } } }),
+    want: ["spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'"],
+  },
+  {
+    name: 'ephemeral containers on create',
+    pod: () => pod({ ephemeralContainers: [{ name: 'debug', image: 'busybox', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' }] }),
+    want: ['spec.ephemeralContainers: Forbidden: cannot be set on create'],
+  },
+  {
+    name: 'missing namespace',
+    pod: () => ({ ...pod(), metadata: { name: 'web' } }),
+    want: ['metadata.namespace: Required value'],
+  },
+];
+
+for (const tc of cases) {
+  test(`validatePodCreate: ${tc.name}`, () => {
+    assert.deepEqual(messages(tc.pod()), tc.want);
+  });
+}
