@@ -176,8 +176,8 @@ export function selectorFromSet(set: Readonly<Record<string, string>> | undefine
 }
 
 /**
- * NewRequirement's checks, producing upstream's aggregated error text. `path` is the
- * field path prefix (upstream passes none when parsing a query string).
+ * NewRequirement's checks, producing upstream's aggregated error text (fields are named
+ * relative to no path, as when the API server parses a query string).
  */
 export function checkRequirement(key: string, op: LabelOperator, values: readonly string[]): string | undefined {
   const errs: string[] = [];
