@@ -1,0 +1,66 @@
+// DeviceClass (resource.k8s.io/v1, cluster-scoped): validation, table and definition.
+// Upstream: pkg/registry/resource/deviceclass/strategy.go, pkg/apis/resource/validation/validation.go
+// (ValidateDeviceClass), pkg/printers/internalversion/printers.go (printDeviceClass).
+import { FieldPath, invalidValue } from '../../../core/field-errors.ts';
+import type { FieldError } from '../../../core/field-errors.ts';
+import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
+import { ageColumn, nameColumn, translateTimestampSince } from '../../table-cells.ts';
+import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../../workload-template.ts';
+import { isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
+import type { ValidateNameFunc } from '../../validation/names.ts';
+import type { DeviceClass, DeviceClassSpec } from './types.ts';
+import { ResourceLimits as L } from './types.ts';
+import { validateDeviceConfiguration, validateList, validateSelectors } from './validation.ts';
+
+const root = FieldPath.root;
+
+/** validate.LongName: a DNS subdomain. */
+const longName: ValidateNameFunc = (name) => isDNS1123Subdomain(name);
+
+/** v1helper.IsExtendedResourceName: not native (domain-less or kubernetes.io/), not requests.-prefixed. */
+function isExtendedResourceName(name: string): boolean {
+  if (!name.includes('/') || name.includes('kubernetes.io/') || name.startsWith('requests.')) return false;
+  return isQualifiedName(`requests.${name}`).length === 0;
+}
+
+/**
+ * Unchanged selectors and configs count as "stored" upstream (compiled leniently); syntax-only
+ * checking makes that distinction moot here.
+ */
+export function validateDeviceClassSpec(spec: DeviceClassSpec | undefined, path: FieldPath): FieldError[] {
+  const s = spec ?? {};
+  const errs = [
+    ...validateSelectors(s.selectors, path.child('selectors')),
+    ...validateList(s.config, L.DeviceConfigMaxSize, path.child('config'), validateDeviceConfiguration),
+  ];
+  if (s.extendedResourceName !== undefined && !isExtendedResourceName(s.extendedResourceName)) {
+    errs.push(invalidValue(path.child('extendedResourceName'), s.extendedResourceName, 'must be a valid extended resource name'));
+  }
+  return errs;
+}
+
+export const deviceClassTable: TablePrinter<DeviceClass> = {
+  columns: [nameColumn, ageColumn],
+  cells: (c, now) => [c.metadata.name ?? '', translateTimestampSince(c.metadata.creationTimestamp, now)],
+};
+
+export const deviceClassDefinition: ResourceDefinition<DeviceClass> = {
+  group: 'resource.k8s.io',
+  version: 'v1',
+  kind: 'DeviceClass',
+  resource: 'deviceclasses',
+  singular: 'deviceclass',
+  namespaced: false,
+  hasStatus: false,
+  validateCreate(c) {
+    return [...validateObjectMetaCreate(c.metadata, false, root('metadata'), longName), ...validateDeviceClassSpec(c.spec, root('spec'))];
+  },
+  validateUpdate(c, old) {
+    return [
+      ...validateObjectMetaCreate(c.metadata, false, root('metadata'), longName),
+      ...validateObjectMetaUpdate(c.metadata, old.metadata, root('metadata')),
+      ...validateDeviceClassSpec(c.spec, root('spec')),
+    ];
+  },
+  table: deviceClassTable,
+};

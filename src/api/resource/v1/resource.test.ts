@@ -1,0 +1,154 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatFieldError } from '../../../core/field-errors.ts';
+import type { FieldError } from '../../../core/field-errors.ts';
+import { deviceClassDefinition } from './device-class.ts';
+import { resourceClaimDefinition as claimDef, resourceClaimTemplateDefinition as templateDef } from './resource-claim.ts';
+import { resourceSliceDefinition as sliceDef } from './resource-slice.ts';
+import type { Device, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from './types.ts';
+
+const now = Date.parse('2025-01-01T01:00:00Z');
+const ctx = { now };
+const messages = (errs: FieldError[]): string[] => errs.map((e) => formatFieldError(e, { withField: true }));
+const meta = (name: string, namespace?: string) => ({ name, ...(namespace ? { namespace } : {}), creationTimestamp: '2025-01-01T00:00:00Z', resourceVersion: '1' });
+
+function claim(spec: ResourceClaim['spec']): ResourceClaim {
+  const c: ResourceClaim = { metadata: meta('gpu', 'default'), spec };
+  claimDef.defaults?.(c);
+  return c;
+}
+
+test('ResourceClaim defaults allocationMode ExactCount and count 1', () => {
+  const c = claim({ devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.nvidia.com', tolerations: [{ key: 'k' }] } }, { name: 'any', firstAvailable: [{ name: 'a', deviceClassName: 'x', allocationMode: 'All' }] }] } });
+  assert.deepEqual(c.spec.devices?.requests?.[0]?.exactly, { deviceClassName: 'gpu.nvidia.com', allocationMode: 'ExactCount', count: 1, tolerations: [{ key: 'k', operator: 'Equal' }] });
+  assert.deepEqual(c.spec.devices?.requests?.[1]?.firstAvailable?.[0], { name: 'a', deviceClassName: 'x', allocationMode: 'All' });
+  assert.deepEqual(messages(claimDef.validateCreate!(c, ctx)), []);
+});
+
+test('ResourceClaim validation messages match upstream', () => {
+  const cases: [string, ResourceClaim, string[]][] = [
+    ['neither', claim({ devices: { requests: [{ name: 'gpu' }] } }), ['spec.devices.requests[0]: Required value: exactly one of `exactly` or `firstAvailable` is required']],
+    [
+      'missing class and bad constraint',
+      claim({ devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: '' } }], constraints: [{ requests: ['gpu', 'nope'], matchAttribute: 'model' }] } }),
+      [
+        'spec.devices.requests[0].exactly.deviceClassName: Required value',
+        'spec.devices.constraints[0].requests[1]: Invalid value: "nope": must be the name of a request in the claim or the name of a request and a subrequest separated by \'/\'',
+        'spec.devices.constraints[0].matchAttribute: Invalid value: "model": a fully qualified name must be a domain and a name separated by a slash',
+      ],
+    ],
+    [
+      'duplicate request names',
+      claim({ devices: { requests: [{ name: 'a', exactly: { deviceClassName: 'c' } }, { name: 'a', exactly: { deviceClassName: 'c' } }] } }),
+      ['spec.devices.requests[1]: Duplicate value: "a"'],
+    ],
+    [
+      'All with count',
+      claim({ devices: { requests: [{ name: 'a', exactly: { deviceClassName: 'c', allocationMode: 'All', count: 2 } }] } }),
+      ["spec.devices.requests[0].exactly.count: Invalid value: 2: must not be specified when allocationMode is 'All'"],
+    ],
+  ];
+  for (const [name, c, want] of cases) assert.deepEqual(messages(claimDef.validateCreate!(c, ctx)), want, name);
+});
+
+test('CEL selectors are checked for syntax at create time', () => {
+  const c = claim({ devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'c', selectors: [{ cel: { expression: "device.driver == 'x'" } }, { cel: { expression: 'device.driver == ' } }] } }] } });
+  const errs = messages(claimDef.validateCreate!(c, ctx));
+  assert.equal(errs.length, 1);
+  assert.match(errs[0] ?? '', /^spec\.devices\.requests\[0\]\.exactly\.selectors\[1\]\.cel\.expression: Invalid value: "device\.driver == ": compilation failed: ERROR: <input>:1:\d+: Syntax error: /);
+  const long = claim({ devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'c', selectors: [{ cel: { expression: 'x'.repeat(10 * 1024 + 1) } }] } }] } });
+  assert.deepEqual(messages(claimDef.validateCreate!(long, ctx)), ['spec.devices.requests[0].exactly.selectors[0].cel.expression: Too long: may not be more than 10240 bytes']);
+});
+
+test('ResourceClaim spec is immutable and status follows the allocation rules', () => {
+  const old = claim({ devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'c' } }] } });
+  const changed = claim({ devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'd' } }] } });
+  const errs = messages(claimDef.validateUpdate!(changed, old, ctx));
+  assert.equal(errs.length, 1);
+  assert.match(errs[0] ?? '', /^spec: Invalid value: .*: field is immutable$/);
+
+  const reserved = structuredClone(old);
+  reserved.status = { reservedFor: [{ resource: 'pods', name: 'p', uid: 'u' }] };
+  assert.deepEqual(messages(claimDef.validateStatusUpdate!(reserved, old, ctx)), ['status.reservedFor: Forbidden: may not be specified when `allocated` is not set']);
+
+  const allocated = structuredClone(old);
+  allocated.status = { allocation: { devices: { results: [{ request: 'gpu', driver: 'gpu.nvidia.com', pool: 'node-a', device: 'gpu-0' }] } } };
+  assert.deepEqual(messages(claimDef.validateStatusUpdate!(allocated, old, ctx)), []);
+});
+
+test('ResourceClaim STATE column', () => {
+  const c = claim({});
+  const state = () => claimDef.table!.cells(c, now)[1];
+  assert.equal(state(), 'pending');
+  c.status = { allocation: {} };
+  assert.equal(state(), 'allocated');
+  c.status.reservedFor = [{ resource: 'pods', name: 'p', uid: 'u' }];
+  assert.equal(state(), 'allocated,reserved');
+  c.metadata.deletionTimestamp = '2025-01-01T00:30:00Z';
+  assert.equal(state(), 'deleted,allocated,reserved');
+  delete c.status;
+  assert.equal(state(), 'deleted');
+  assert.deepEqual(claimDef.table!.cells(c, now), ['gpu', 'deleted', '60m']);
+});
+
+function slice(devices: Device[], extra: Partial<ResourceSlice['spec']> = { nodeName: 'node-a' }): ResourceSlice {
+  return { metadata: meta('node-a-gpu.nvidia.com-x7k2p'), spec: { driver: 'gpu.nvidia.com', pool: { name: 'node-a', generation: 1, resourceSliceCount: 1 }, devices, ...extra } };
+}
+
+test('ResourceSlice validation', () => {
+  const gpu: Device = { name: 'gpu-0', attributes: { productName: { string: 'H100' }, 'gpu.nvidia.com/driverVersion': { version: '550.1.0' } }, capacity: { memory: { value: '80Gi' } } };
+  assert.deepEqual(messages(sliceDef.validateCreate!(slice([gpu]), ctx)), []);
+  assert.deepEqual(messages(sliceDef.validateCreate!(slice([gpu], {}), ctx)), [
+    'spec: Required value: exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required',
+  ]);
+  assert.deepEqual(messages(sliceDef.validateCreate!(slice([gpu], { nodeName: 'node-a', allNodes: true }), ctx)), [
+    'spec: Invalid value: "{`nodeName`, `allNodes`}": exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required, but multiple fields are set',
+  ]);
+  const many = Array.from({ length: 129 }, (_, i) => ({ name: `d${i}` }));
+  // Upstream prints `Too many: 129: must have at most 128 items`; the text is core's formatter's.
+  assert.deepEqual(
+    sliceDef.validateCreate!(slice(many), ctx).map((e) => [e.type, e.field, e.badValue, e.detail]),
+    [['FieldValueTooMany', 'spec.devices', 129, 'must have at most 128 items']],
+  );
+  const attrs = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`a${i}`, { int: i }]));
+  assert.deepEqual(messages(sliceDef.validateCreate!(slice([{ name: 'd', attributes: attrs }]), ctx)), [
+    'spec.devices[0]: Invalid value: 33: the total number of attributes and capacities must not exceed 32',
+  ]);
+  assert.deepEqual(messages(sliceDef.validateCreate!(slice([{ name: 'd', attributes: { v: { version: '1.2' }, b: {} } }]), ctx)), [
+    'spec.devices[0].attributes[v].version: Invalid value: "1.2": must be a string compatible with semver.org spec 2.0.0',
+    'spec.devices[0].attributes[b]: Invalid value: "": exactly one value must be specified',
+  ]);
+  const old = slice([gpu]);
+  const moved = slice([gpu], { nodeName: 'node-b' });
+  assert.deepEqual(messages(sliceDef.validateUpdate!(moved, old, ctx)), ['spec.nodeName: Invalid value: "node-b": field is immutable']);
+});
+
+test('ResourceSlice table, field labels and taint timestamps', () => {
+  const s = slice([{ name: 'gpu-0', taints: [{ key: 'k', effect: 'NoSchedule' }] }]);
+  sliceDef.prepareForCreate!(s, { now: Date.parse('2025-01-01T00:00:05.700Z') });
+  assert.equal(s.spec.devices?.[0]?.taints?.[0]?.timeAdded, '2025-01-01T00:00:05Z');
+  assert.deepEqual(sliceDef.table!.columns.map((c) => c.name), ['Name', 'Node', 'Driver', 'Pool', 'Age']);
+  assert.deepEqual(sliceDef.table!.cells(s, now), ['node-a-gpu.nvidia.com-x7k2p', 'node-a', 'gpu.nvidia.com', 'node-a', '60m']);
+  assert.equal(sliceDef.fieldLabels!['spec.nodeName']!(s), 'node-a');
+  assert.equal(sliceDef.fieldLabels!['spec.driver']!(s), 'gpu.nvidia.com');
+  assert.equal(sliceDef.namespaced, false);
+});
+
+test('DeviceClass validation and table', () => {
+  const c: DeviceClass = { metadata: meta('gpu.nvidia.com'), spec: { selectors: [{ cel: { expression: "device.driver == 'gpu.nvidia.com'" } }], config: [{ opaque: { driver: 'gpu.nvidia.com', parameters: [] } }], extendedResourceName: 'cpu' } };
+  assert.deepEqual(messages(deviceClassDefinition.validateCreate!(c, ctx)), [
+    'spec.config[0].opaque.parameters: Invalid value: "<value omitted>": must be a valid JSON object',
+    'spec.extendedResourceName: Invalid value: "cpu": must be a valid extended resource name',
+  ]);
+  assert.deepEqual(deviceClassDefinition.table!.cells(c, now), ['gpu.nvidia.com', '60m']);
+});
+
+test('ResourceClaimTemplate spec is immutable and validated on create', () => {
+  const t: ResourceClaimTemplate = { metadata: meta('tmpl', 'default'), spec: { metadata: { labels: { a: 'b' } }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'c' } }] } } } };
+  templateDef.defaults?.(t);
+  assert.equal(t.spec.spec.devices?.requests?.[0]?.exactly?.count, 1);
+  assert.deepEqual(messages(templateDef.validateCreate!(t, ctx)), []);
+  const changed = structuredClone(t);
+  changed.spec.metadata = { labels: { a: 'c' } };
+  assert.match(messages(templateDef.validateUpdate!(changed, t, ctx))[0] ?? '', /^spec: Invalid value: .*: field is immutable$/);
+});
