@@ -1,7 +1,25 @@
 // core/v1 (the legacy group ""): every kind's ResourceDefinition, in discovery order.
 import type { ResourceDefinition } from '../../resource.ts';
 import { podDefinition } from './pod/definition.ts';
+import { configMapDefinition } from './config-map.ts';
+import { eventDefinition } from './event.ts';
+import { namespaceDefinition } from './namespace.ts';
+import { nodeDefinition } from './node.ts';
+import { persistentVolumeClaimDefinition } from './persistent-volume-claim.ts';
+import { persistentVolumeDefinition } from './persistent-volume.ts';
+import { secretDefinition } from './secret.ts';
+import { serviceAccountDefinition } from './service-account.ts';
+import { serviceDefinition } from './service.ts';
 
 export const coreV1Definitions: ResourceDefinition[] = [
   podDefinition as unknown as ResourceDefinition,
+  configMapDefinition as unknown as ResourceDefinition,
+  eventDefinition as unknown as ResourceDefinition,
+  namespaceDefinition as unknown as ResourceDefinition,
+  nodeDefinition as unknown as ResourceDefinition,
+  persistentVolumeClaimDefinition as unknown as ResourceDefinition,
+  persistentVolumeDefinition as unknown as ResourceDefinition,
+  secretDefinition as unknown as ResourceDefinition,
+  serviceAccountDefinition as unknown as ResourceDefinition,
+  serviceDefinition as unknown as ResourceDefinition,
 ];
