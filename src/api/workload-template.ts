@@ -8,6 +8,7 @@ import type { FieldError, FieldPath } from '../core/field-errors.ts';
 import type { DeepReadonly, LabelSelector, ObjectMeta } from '../core/meta.ts';
 import type { PodTemplateSpec } from './core/v1/pod.ts';
 import { defaultPodSpec } from './core/v1/pod/defaults.ts';
+import { validatePodSpec } from './core/v1/pod/validation.ts';
 import { isValidLabelValue, nameIsDNSSubdomain, validateAnnotations, validateLabelName, validateLabels } from './validation/names.ts';
 import type { ValidateNameFunc } from './validation/names.ts';
 import { validateObjectMeta, validateObjectMetaUpdate as validateMetaUpdate } from './validation/object-meta.ts';
@@ -110,9 +111,8 @@ export function validatePodTemplate(template: PodTemplateSpec, path: FieldPath):
   return errs;
 }
 
-// The Pod kind's ValidatePodSpec slots in here once core/v1/pod exports it.
-function validateTemplatePodSpec(_template: PodTemplateSpec, _path: FieldPath): FieldError[] {
-  return [];
+function validateTemplatePodSpec(template: PodTemplateSpec, path: FieldPath): FieldError[] {
+  return validatePodSpec(template.spec, path, { resourceIsPod: false });
 }
 
 /** Go's %#v of a map[string]string, which is how upstream prints a bad labels value. */

@@ -162,3 +162,9 @@ test('Deployment scale subresource round trip', () => {
   assert.ok('errors' in rejected);
   assert.deepEqual(messages(rejected.errors), ['spec.replicas: Invalid value: -1: must be greater than or equal to 0']);
 });
+
+test('Deployment template pod spec is validated with the Pod rules', () => {
+  const d = deployment();
+  delete d.spec.template.spec.containers[0]!.image;
+  assert.ok(messages(def.validateCreate!(d, ctx)).includes('spec.template.spec.containers[0].image: Required value'));
+});
