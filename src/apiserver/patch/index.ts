@@ -5,3 +5,7 @@ export type { SmpErrorKind, StrategicMergeResult } from './strategic-merge.ts';
 export { applyMergePatch } from './merge-patch.ts';
 export { applyJsonPatch, maxJSONPatchOperations } from './json-patch.ts';
 export type { JsonPatchResult } from './json-patch.ts';
+export { applyServerSide, beforeFirstApplyManager } from './apply.ts';
+export type { ApplyConflict, ApplyOptions, ApplyResult } from './apply.ts';
+export { updateManagedFields } from './managed-fields.ts';
+export type { FieldManagerOptions } from './managed-fields.ts';

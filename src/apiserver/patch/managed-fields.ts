@@ -1,0 +1,212 @@
+// managedFields bookkeeping: decoding entries into per-manager field sets, the
+// ownership transfer of a write, and encoding back in upstream's order. Ordinary
+// writes (create, update, non-apply patch) record `Update` entries here.
+// Upstream: apiserver/pkg/endpoints/handlers/fieldmanager (managedfields/internal: managedfields.go,
+// managedfieldsupdater.go, stripmeta.go, skipnonapplied.go) and structured-merge-diff merge/update.go.
+import type { PatchMeta } from '../../api/index.ts';
+import type { KubeObject, ManagedFieldsEntry } from '../../core/index.ts';
+import { difference, emptySet, fromFieldsV1, insertPath, intersection, isEmptySet, setEquals, toFieldsV1, union } from './field-set.ts';
+import type { FieldSet } from './field-set.ts';
+import type { JsonObject } from './json-value.ts';
+import { jsonEqual } from './json-value.ts';
+import { compare } from './typed-value.ts';
+
+/** One manager's ownership: the identity fields of its entry and its set. */
+export interface ManagerFields {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  time?: string;
+  subresource?: string;
+  set: FieldSet;
+}
+
+export interface FieldManagerOptions {
+  manager: string;
+  /** The version the request speaks, e.g. `apps/v1`. */
+  apiVersion: string;
+  /** RFC 3339 seconds, from the server's Clock: `2024-05-01T10:00:00Z`. */
+  now: string;
+  meta: PatchMeta | undefined;
+  subresource?: string;
+  /** Top-level fields this endpoint does not own (reset fields), e.g. [['status']] for the main resource. */
+  ignoreFields?: readonly (readonly string[])[];
+}
+
+/** Never owned by anyone: identity and server-set metadata (stripMetaManager). */
+const strippedPaths: readonly (readonly string[])[] = [
+  ['apiVersion'],
+  ['kind'],
+  ['metadata'],
+  ['metadata', 'name'],
+  ['metadata', 'namespace'],
+  ['metadata', 'creationTimestamp'],
+  ['metadata', 'selfLink'],
+  ['metadata', 'uid'],
+  ['metadata', 'clusterName'],
+  ['metadata', 'generation'],
+  ['metadata', 'managedFields'],
+  ['metadata', 'resourceVersion'],
+];
+
+export function stripMeta(s: FieldSet): FieldSet {
+  const strip = emptySet();
+  for (const p of strippedPaths) insertPath(strip, p.map((f) => `f:${f}`));
+  return difference(s, strip);
+}
+
+/** Drops the ignored fields and everything below them. */
+export function withoutIgnored(s: FieldSet, ignore: readonly (readonly string[])[] | undefined): FieldSet {
+  if (!ignore?.length) return s;
+  const out = union(s, emptySet());
+  for (const p of ignore) {
+    let node: FieldSet | undefined = out;
+    const keys = p.map((f) => `f:${f}`);
+    for (const k of keys.slice(0, -1)) node = node?.children.get(k);
+    node?.children.delete(keys[keys.length - 1] as string);
+  }
+  return out;
+}
+
+/** BuildManagerIdentifier: Apply entries are one per manager; Update entries one per manager and version. */
+export function managerKey(m: Pick<ManagerFields, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+  return JSON.stringify({
+    manager: m.manager,
+    operation: m.operation,
+    ...(m.operation === 'Apply' ? {} : { apiVersion: m.apiVersion }),
+    ...(m.subresource ? { subresource: m.subresource } : {}),
+  });
+}
+
+export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): Map<string, ManagerFields> {
+  const out = new Map<string, ManagerFields>();
+  for (const e of entries ?? []) {
+    const m: ManagerFields = {
+      manager: e.manager ?? '',
+      operation: e.operation ?? 'Update',
+      apiVersion: e.apiVersion ?? '',
+      set: fromFieldsV1(e.fieldsV1),
+    };
+    if (e.time !== undefined) m.time = e.time;
+    if (e.subresource) m.subresource = e.subresource;
+    out.set(managerKey(m), m);
+  }
+  return out;
+}
+
+/** Entries sorted as upstream: Apply before Update, then by time, manager, version, subresource. */
+export function encodeManagedFields(managers: Map<string, ManagerFields>): ManagedFieldsEntry[] {
+  const entries: ManagedFieldsEntry[] = [];
+  for (const m of managers.values()) {
+    const set = stripMeta(m.set);
+    if (isEmptySet(set)) continue;
+    const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
+    if (m.time !== undefined) e.time = m.time;
+    e.fieldsType = 'FieldsV1';
+    e.fieldsV1 = toFieldsV1(set);
+    if (m.subresource) e.subresource = m.subresource;
+    entries.push(e);
+  }
+  const seconds = (t: string | undefined): number => (t ? Math.floor(Date.parse(t) / 1000) : 0);
+  const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return entries.sort(
+    (p, q) =>
+      cmp(p.operation ?? '', q.operation ?? '') ||
+      seconds(p.time) - seconds(q.time) ||
+      cmp(p.manager ?? '', q.manager ?? '') ||
+      cmp(p.apiVersion ?? '', q.apiVersion ?? '') ||
+      cmp(p.subresource ?? '', q.subresource ?? ''),
+  );
+}
+
+export function withoutManagedFields(obj: KubeObject | undefined): JsonObject {
+  if (!obj) return {};
+  const { managedFields: _dropped, ...metadata } = obj.metadata;
+  return { ...(obj as JsonObject), metadata: metadata as JsonObject };
+}
+
+/**
+ * The other managers lose what this write changes (added or modified) and what it
+ * removes; returns the conflicting sets per manager, before they are taken.
+ */
+export function transferOwnership(
+  managers: Map<string, ManagerFields>,
+  writerKey: string,
+  lhs: JsonObject,
+  rhs: JsonObject,
+  meta: PatchMeta | undefined,
+): { conflicts: Map<string, FieldSet>; changed: FieldSet; removed: FieldSet } {
+  const c = compare(lhs, rhs, meta);
+  const changed = union(c.modified, c.added);
+  const conflicts = new Map<string, FieldSet>();
+  for (const [key, m] of managers) {
+    if (key === writerKey) continue;
+    const clash = intersection(m.set, changed);
+    if (!isEmptySet(clash)) conflicts.set(key, clash);
+  }
+  return { conflicts, changed, removed: c.removed };
+}
+
+export function takeFrom(managers: Map<string, ManagerFields>, writerKey: string, taken: Map<string, FieldSet>, removed: FieldSet): void {
+  for (const [key, m] of managers) {
+    if (key === writerKey) continue;
+    m.set = difference(difference(m.set, taken.get(key) ?? emptySet()), removed);
+    if (isEmptySet(stripMeta(m.set))) managers.delete(key);
+  }
+}
+
+/**
+ * Records an ordinary write by `manager` (operation Update): it owns what it changed,
+ * and other managers lose it. Managed fields sent with the new object win over the
+ * live ones (clients may edit them), except on subresources.
+ */
+export function updateManagedFields(live: KubeObject | undefined, updated: KubeObject, options: FieldManagerOptions): KubeObject {
+  const sent = updated.metadata.managedFields;
+  const base = sent && sent.length > 0 && !options.subresource ? sent : live?.metadata.managedFields;
+  const managers = decodeManagedFields(base);
+  const lhs = withoutManagedFields(live);
+  const rhs = withoutManagedFields(updated);
+  const writer: ManagerFields = { manager: options.manager, operation: 'Update', apiVersion: options.apiVersion, set: emptySet() };
+  if (options.subresource) writer.subresource = options.subresource;
+  recordUpdate(managers, writer, lhs, rhs, options);
+  return finish(live, rhs, managers);
+}
+
+/** Applies one Update to the manager map in place (also used for before-first-apply). */
+export function recordUpdate(managers: Map<string, ManagerFields>, writer: ManagerFields, lhs: JsonObject, rhs: JsonObject, options: FieldManagerOptions): void {
+  const key = managerKey(writer);
+  const { conflicts, changed, removed } = transferOwnership(managers, '', lhs, rhs, options.meta);
+  takeFrom(managers, '', conflicts, removed);
+  const owned = stripMeta(withoutIgnored(changed, options.ignoreFields));
+  if (isEmptySet(owned)) return;
+  const previous = managers.get(key);
+  managers.set(key, { ...writer, ...(previous ? { set: union(previous.set, owned) } : { set: owned }), time: options.now });
+}
+
+/** Encodes managers into the object; a write that changed nothing but timestamps keeps the live entries. */
+export function finish(live: KubeObject | undefined, obj: JsonObject, managers: Map<string, ManagerFields>): KubeObject {
+  const entries = encodeManagedFields(managers);
+  const liveEntries = live?.metadata.managedFields;
+  const out = obj as unknown as KubeObject;
+  if (live && liveEntries && jsonEqual(withoutManagedFields(live), obj) && sameIgnoringTime(liveEntries, entries)) {
+    out.metadata = { ...out.metadata, managedFields: liveEntries };
+    return out;
+  }
+  out.metadata = { ...out.metadata };
+  if (entries.length > 0) out.metadata.managedFields = entries;
+  else delete out.metadata.managedFields;
+  return out;
+}
+
+function sameIgnoringTime(a: readonly ManagedFieldsEntry[], b: readonly ManagedFieldsEntry[]): boolean {
+  const byKey = (list: readonly ManagedFieldsEntry[]): Map<string, FieldSet> =>
+    new Map([...decodeManagedFields(list)].map(([k, m]) => [k, m.set]));
+  const x = byKey(a);
+  const y = byKey(b);
+  if (x.size !== y.size) return false;
+  for (const [k, s] of x) {
+    const t = y.get(k);
+    if (!t || !setEquals(s, t)) return false;
+  }
+  return true;
+}

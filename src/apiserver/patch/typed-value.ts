@@ -1,0 +1,282 @@
+// Schema-driven walks over objects for server-side apply: the field set an object
+// sets, the comparison of two objects, the merge of an applied configuration into
+// the live object, and the removal of fields. Lists follow x-kubernetes-list-type
+// (map by keys, set of scalars, atomic); without one, a merge-key list is a map and
+// a merge primitive list a set, as the built-in types declare.
+// Upstream: structured-merge-diff typed/tofieldset.go, compare.go, merge.go, remove.go.
+import type { PatchMeta } from '../../api/index.ts';
+import { child, emptySet, insertPath } from './field-set.ts';
+import type { FieldSet } from './field-set.ts';
+import { isJsonObject, jsonEqual } from './json-value.ts';
+import type { JsonObject, JsonValue } from './json-value.ts';
+
+type ListKind = { kind: 'map'; keys: readonly string[] } | { kind: 'set' } | { kind: 'atomic' };
+
+export function fieldMeta(meta: PatchMeta | undefined, key: string): PatchMeta | undefined {
+  return meta?.fields?.[key] ?? meta?.values;
+}
+
+/** A map key that is not a declared field is a member of sets on its own (labels, annotations, data). */
+function isMapElement(meta: PatchMeta | undefined, key: string): boolean {
+  return meta?.values !== undefined && meta.fields?.[key] === undefined;
+}
+
+function listKind(meta: PatchMeta | undefined): ListKind {
+  const merge = meta?.strategy?.split(',').includes('merge') ?? false;
+  switch (meta?.listType) {
+    case 'map':
+      return { kind: 'map', keys: meta.listMapKeys ?? (meta.mergeKey ? [meta.mergeKey] : []) };
+    case 'set':
+      return { kind: 'set' };
+    case 'atomic':
+      return { kind: 'atomic' };
+    case undefined:
+      if (merge && meta?.mergeKey) return { kind: 'map', keys: [meta.mergeKey] };
+      return merge ? { kind: 'set' } : { kind: 'atomic' };
+    default: {
+      const never: never = meta?.listType as never;
+      return never;
+    }
+  }
+}
+
+/** OpenAPI defaults of list-map key fields, applied where an element omits them (ports). */
+const keyDefaults: Readonly<Record<string, JsonValue>> = { protocol: 'TCP' };
+
+export class TypedValueError extends Error {}
+
+/** The path element of a list item, or undefined for an atomic list. */
+function itemKey(kind: ListKind, item: JsonValue, index: number, path: string): string | undefined {
+  if (kind.kind === 'set') return `v:${JSON.stringify(item)}`;
+  if (kind.kind !== 'map') return undefined;
+  if (!isJsonObject(item)) throw new TypedValueError(`${path}: element ${index}: expected map, got ${JSON.stringify(item)}`);
+  const key: Record<string, JsonValue> = {};
+  for (const k of [...kind.keys].sort()) {
+    const v = item[k] ?? keyDefaults[k];
+    if (v === undefined) {
+      throw new TypedValueError(`${path}: element ${index}: associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`);
+    }
+    key[k] = v;
+  }
+  return `k:${JSON.stringify(key)}`;
+}
+
+/** List items by path element, first occurrence winning, in list order. */
+function indexItems(kind: ListKind, list: readonly JsonValue[], path: string): Map<string, JsonValue> {
+  const out = new Map<string, JsonValue>();
+  list.forEach((item, i) => {
+    const pe = itemKey(kind, item, i, path) as string;
+    if (!out.has(pe)) out.set(pe, item);
+  });
+  return out;
+}
+
+function isMapType(meta: PatchMeta | undefined): boolean {
+  return meta?.values !== undefined && meta.fields === undefined;
+}
+
+function isAtomicMap(meta: PatchMeta | undefined): boolean {
+  return meta?.mapType === 'atomic';
+}
+
+const pathLabel = (path: string, key: string): string => `${path}.${key}`;
+
+/** ToFieldSet: leaves, empty maps/lists, atomic values and list items are members. */
+export function toFieldSet(value: JsonObject, meta: PatchMeta | undefined): FieldSet {
+  const set = emptySet();
+  walkSet(set, value, meta, '');
+  return set;
+}
+
+function walkSet(node: FieldSet, value: JsonValue, meta: PatchMeta | undefined, path: string): void {
+  if (Array.isArray(value)) {
+    const kind = listKind(meta);
+    if (kind.kind === 'atomic' || value.length === 0) {
+      node.member = true;
+      return;
+    }
+    for (const [pe, item] of indexItems(kind, value, path)) {
+      const itemNode = child(node, pe);
+      itemNode.member = true;
+      if (kind.kind === 'map') walkSet(itemNode, item, meta?.items, path);
+    }
+    return;
+  }
+  if (isJsonObject(value) && !isAtomicMap(meta) && Object.keys(value).length > 0) {
+    for (const [k, v] of Object.entries(value)) {
+      const c = child(node, `f:${k}`);
+      walkSet(c, v, fieldMeta(meta, k), pathLabel(path, k));
+      if (isMapElement(meta, k)) c.member = true;
+    }
+    return;
+  }
+  node.member = true;
+}
+
+export interface Comparison {
+  added: FieldSet;
+  modified: FieldSet;
+  removed: FieldSet;
+}
+
+/** Compare: leaves that changed, and (for non-leaves) paths present on one side only. */
+export function compare(lhs: JsonObject, rhs: JsonObject, meta: PatchMeta | undefined): Comparison {
+  const c: Comparison = { added: emptySet(), modified: emptySet(), removed: emptySet() };
+  walkCompare(c, [], lhs, rhs, meta, '');
+  return c;
+}
+
+function isLeaf(l: JsonValue | undefined, r: JsonValue | undefined, meta: PatchMeta | undefined): boolean {
+  const sides = [l, r].filter((v) => v !== undefined) as JsonValue[];
+  if (sides.every((v) => Array.isArray(v))) {
+    return listKind(meta).kind === 'atomic' || sides.every((v) => (v as JsonValue[]).length === 0);
+  }
+  if (sides.every((v) => isJsonObject(v))) return isAtomicMap(meta) || sides.every((v) => Object.keys(v as JsonObject).length === 0);
+  return true;
+}
+
+function walkCompare(
+  c: Comparison,
+  path: string[],
+  l: JsonValue | undefined,
+  r: JsonValue | undefined,
+  meta: PatchMeta | undefined,
+  label: string,
+  isItem = false,
+): void {
+  if (isLeaf(l, r, meta)) {
+    if (l === undefined) insertPath(c.added, path);
+    else if (r === undefined) insertPath(c.removed, path);
+    else if (!jsonEqual(l, r)) insertPath(c.modified, path);
+    return;
+  }
+  // A list item or a map-typed value counts as added or removed itself; a struct only through its fields.
+  if (isItem || isMapType(meta)) {
+    if (l === undefined) insertPath(c.added, path);
+    if (r === undefined) insertPath(c.removed, path);
+  }
+  if (Array.isArray(l) || Array.isArray(r)) {
+    const kind = listKind(meta);
+    const li = indexItems(kind, (l as JsonValue[] | undefined) ?? [], label);
+    const ri = indexItems(kind, (r as JsonValue[] | undefined) ?? [], label);
+    for (const pe of new Set([...li.keys(), ...ri.keys()])) {
+      walkCompare(c, [...path, pe], li.get(pe), ri.get(pe), meta?.items, label, true);
+    }
+    return;
+  }
+  const lo = (l as JsonObject | undefined) ?? {};
+  const ro = (r as JsonObject | undefined) ?? {};
+  for (const k of new Set([...Object.keys(lo), ...Object.keys(ro)])) {
+    walkCompare(c, [...path, `f:${k}`], lo[k], ro[k], fieldMeta(meta, k), pathLabel(label, k));
+  }
+}
+
+/** Merge the applied configuration (rhs) into the live object (lhs); rhs wins on leaves. */
+export function merge(lhs: JsonValue | undefined, rhs: JsonValue, meta: PatchMeta | undefined, label = ''): JsonValue {
+  if (lhs === undefined) return rhs;
+  if (isJsonObject(lhs) && isJsonObject(rhs) && !isAtomicMap(meta)) {
+    const out: JsonObject = { ...lhs };
+    for (const [k, v] of Object.entries(rhs)) out[k] = merge(lhs[k], v, fieldMeta(meta, k), pathLabel(label, k));
+    return out;
+  }
+  if (Array.isArray(lhs) && Array.isArray(rhs)) {
+    const kind = listKind(meta);
+    if (kind.kind !== 'atomic') return mergeList(kind, lhs, rhs, meta, label);
+  }
+  return rhs;
+}
+
+/**
+ * Live-only items keep their place; shared items follow the applied order; new items
+ * go where the applied list puts them (visitListItems).
+ */
+function mergeList(kind: ListKind, lhs: JsonValue[], rhs: JsonValue[], meta: PatchMeta | undefined, label: string): JsonValue[] {
+  const l = [...indexItems(kind, lhs, label)];
+  const r = [...indexItems(kind, rhs, label)];
+  const lMap = new Map(l);
+  const rMap = new Map(r);
+  const shared = r.map(([pe]) => pe).filter((pe) => lMap.has(pe));
+  let nextShared = shared.shift();
+  const done = new Set<string>();
+  const out: JsonValue[] = [];
+  const mergeItem = (pe: string): JsonValue => {
+    const rv = rMap.get(pe);
+    const lv = lMap.get(pe);
+    return rv === undefined ? (lv as JsonValue) : merge(lv, rv, meta?.items, label);
+  };
+  let li = 0;
+  let ri = 0;
+  while (li < l.length || ri < r.length) {
+    if (li < l.length && ri < r.length) {
+      const lpe = (l[li] as [string, JsonValue])[0];
+      if (lpe === (r[ri] as [string, JsonValue])[0]) {
+        out.push(mergeItem(lpe));
+        done.add(lpe);
+        li++;
+        ri++;
+        nextShared = shared.shift();
+        continue;
+      }
+      if (rMap.has(lpe) && nextShared !== undefined && nextShared !== lpe) {
+        li++;
+        continue;
+      }
+    }
+    if (li < l.length) {
+      const lpe = (l[li] as [string, JsonValue])[0];
+      if (!rMap.has(lpe)) {
+        out.push(lMap.get(lpe) as JsonValue);
+        li++;
+        continue;
+      }
+      if (done.has(lpe)) {
+        li++;
+        continue;
+      }
+    }
+    if (ri < r.length) {
+      const rpe = (r[ri] as [string, JsonValue])[0];
+      out.push(mergeItem(rpe));
+      done.add(rpe);
+      ri++;
+      if (nextShared === rpe) nextShared = shared.shift();
+    }
+  }
+  return out;
+}
+
+/** Removes from `value`, in place, every member path of `remove` (whole subtrees). */
+export function removeItems(value: JsonValue, remove: FieldSet, meta: PatchMeta | undefined, label = ''): void {
+  if (Array.isArray(value)) {
+    const kind = listKind(meta);
+    if (kind.kind === 'atomic') return;
+    const keep: JsonValue[] = [];
+    value.forEach((item, i) => {
+      const node = remove.children.get(itemKey(kind, item, i, label) as string);
+      if (node?.member) return;
+      if (node && kind.kind === 'map') removeItems(item, node, meta?.items, label);
+      keep.push(item);
+    });
+    value.splice(0, value.length, ...keep);
+    return;
+  }
+  if (!isJsonObject(value)) return;
+  for (const k of Object.keys(value)) {
+    const node = remove.children.get(`f:${k}`);
+    if (!node) continue;
+    if (node.member) delete value[k];
+    else removeItems(value[k] as JsonValue, node, fieldMeta(meta, k), pathLabel(label, k));
+  }
+}
+
+/** EnsureNamedFieldsAreMembers: a field with owned children counts as owned itself. */
+export function withFieldsAsMembers(s: FieldSet, isRoot = true): FieldSet {
+  const out: FieldSet = { member: s.member, children: new Map() };
+  for (const [k, c] of s.children) {
+    const n = withFieldsAsMembers(c, false);
+    if (k.startsWith('f:') && c.children.size > 0) n.member = true;
+    out.children.set(k, n);
+  }
+  if (isRoot) out.member = false;
+  return out;
+}
