@@ -4,3 +4,8 @@ export * from './registry.ts';
 export * from './core/v1/pod.ts';
 export * from './refs.ts';
 export * from './validation/index.ts';
+export * from './apps/v1/deployment.ts';
+export * from './apps/v1/replica-set.ts';
+export * from './apps/v1/scale.ts';
+export * from './batch/v1/job.ts';
+export * as resourceV1 from './resource/v1/types.ts';
