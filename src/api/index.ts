@@ -9,3 +9,4 @@ export * from './apps/v1/replica-set.ts';
 export * from './apps/v1/scale.ts';
 export * from './batch/v1/job.ts';
 export * as resourceV1 from './resource/v1/types.ts';
+export * from './sim/behaviour.ts';

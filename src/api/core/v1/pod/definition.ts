@@ -12,12 +12,13 @@ import type { SimAnnotationValidator } from './validation.ts';
 import { isSemanticEqual, validatePodResize, validatePodStatusUpdate, validatePodUpdate } from './update-validation.ts';
 import { validateEphemeralContainersUpdate } from './ephemeral-validation.ts';
 import { podTable } from './table.ts';
+import { validateSimBehaviourAnnotations } from '../../../sim/behaviour.ts';
 
 export const schedulingGatedMessage = 'Scheduling is blocked due to non-empty scheduling gates';
 
 // Hook for `sim.drydock.dev/<container>` annotations: src/api/sim/behaviour.ts was not there when this was
 // written; set it from the registry once it exists (setSimAnnotationValidator(validateSimBehaviourAnnotations)).
-let simValidator: SimAnnotationValidator | undefined;
+let simValidator: SimAnnotationValidator | undefined = validateSimBehaviourAnnotations;
 export function setSimAnnotationValidator(v: SimAnnotationValidator | undefined): void {
   simValidator = v;
 }

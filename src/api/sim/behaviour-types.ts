@@ -1,0 +1,51 @@
+// The behaviour model's types: what a simulated container does from start to exit.
+// Each source (annotation, command form, image catalog, default) yields BehaviourFields;
+// resolveBehaviour layers them into one SimBehaviour.
+import type { MemoryModel } from './values.ts';
+
+/** A log line written `atMs` after the process is up. */
+export interface TimedLine {
+  atMs: number;
+  text: string;
+}
+
+export interface SimBehaviour {
+  /** Where the run/exit part came from (the annotation may still override single fields). */
+  source: 'annotation' | 'command' | 'image' | 'default';
+  /** From container start until the process is up (postStart and probes wait for it). */
+  startupDelayMs: number;
+  /** Probes of every kind pass from this long after start; undefined = never. */
+  readyAfterMs?: number;
+  /** Exits by itself this long after start; undefined = runs until stopped. */
+  runForMs?: number;
+  exitCode: number;
+  onSigterm: 'exit' | 'ignore';
+  /** From SIGTERM until it exits. */
+  stopDelayMs: number;
+  memory?: MemoryModel;
+  cpuMilli?: number;
+  logs: readonly TimedLine[];
+  logEveryMs?: number;
+  /** Lines written when SIGTERM arrives (a log shipper's flush). */
+  stopLogs: readonly string[];
+}
+
+/** A partial behaviour; `readyNever` and `runForever` say "explicitly never" where undefined can't. */
+export interface BehaviourFields {
+  startupDelayMs?: number;
+  readyAfterMs?: number;
+  readyNever?: boolean;
+  runForMs?: number;
+  runForever?: boolean;
+  exitCode?: number;
+  onSigterm?: 'exit' | 'ignore';
+  stopDelayMs?: number;
+  memory?: MemoryModel;
+  cpuMilli?: number;
+  logs?: readonly TimedLine[];
+  logEveryMs?: number;
+  stopLogs?: readonly string[];
+}
+
+/** Which list a container comes from: a regular init container, a sidecar, or a main container. */
+export type ContainerKind = 'init' | 'sidecar' | 'regular';

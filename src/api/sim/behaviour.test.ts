@@ -1,0 +1,113 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatFieldError } from '../../core/index.ts';
+import type { Container, Pod } from '../core/v1/pod/types.ts';
+import { resolveBehaviour, validateSimBehaviourAnnotations } from './behaviour.ts';
+import type { ContainerKind } from './behaviour.ts';
+import { memoryAt, memoryExceedsAt } from './values.ts';
+
+function pod(containers: Container[], annotations: Record<string, string> = {}, initContainers: Container[] = []): Pod {
+  return { metadata: { name: 'web', namespace: 'default', annotations }, spec: { containers, initContainers } };
+}
+
+const resolved = (c: Container, kind: ContainerKind = 'regular', annotations: Record<string, string> = {}) => resolveBehaviour(pod([c], annotations), c, kind);
+
+test('validateSimBehaviourAnnotations names the annotation, its value and the field', () => {
+  const cases: [string, string | undefined][] = [
+    ['startupDelay: 2s\nready: never\nrunFor: 30s\nexitCode: 3\nonSigterm: ignore\nstopDelay: 1s\nmemory: 200Mi->900Mi/60s\ncpu: 500m\nlogs: [a, b]\nlogEvery: 1s', undefined],
+    ['{"runFor": "1m30s", "exitCode": 0}', undefined],
+    ['startupDelay: soon', 'startupDelay: not a duration'],
+    ['ready: later', 'ready: not a duration or "never"'],
+    ['exitCode: 300', 'exitCode: must be an integer from 0 to 255'],
+    ['onSigterm: shrug', 'onSigterm: must be "exit" or "ignore"'],
+    ['memory: lots', 'memory: not a quantity or a ramp like "200Mi->900Mi/60s"'],
+    ['cpu: fast', 'cpu: not a quantity'],
+    ['logs: {a: 1}', 'logs: must be a list of strings'],
+    ['logEvery: 0s', 'logEvery: must be greater than 0s'],
+    ['runfor: 3s', 'runfor: unknown field; known fields: startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, memory, cpu, logs, logEvery, stopLogs'],
+    ['- a', 'must be a map of behaviour fields (startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, memory, cpu, logs, logEvery, stopLogs)'],
+  ];
+  for (const [text, detail] of cases) {
+    const errs = validateSimBehaviourAnnotations(pod([{ name: 'worker', image: 'x' }], { 'sim.drydock.dev/worker': text }));
+    if (detail === undefined) assert.deepEqual(errs, [], text);
+    else {
+      assert.equal(errs.length, 1, text);
+      assert.equal(formatFieldError(errs[0]!, { withField: true }), `metadata.annotations[sim.drydock.dev/worker]: Invalid value: ${JSON.stringify(text)}: ${detail}`);
+    }
+  }
+});
+
+test('validateSimBehaviourAnnotations rejects an annotation naming no container and ignores other prefixes', () => {
+  const errs = validateSimBehaviourAnnotations(pod([{ name: 'worker', image: 'x' }], { 'sim.drydock.dev/workr': 'runFor: 1s', 'example.com/x': 'y' }));
+  assert.deepEqual(errs.map((e) => formatFieldError(e, { withField: true })), [
+    'metadata.annotations[sim.drydock.dev/workr]: Invalid value: "runFor: 1s": no container named "workr" in this pod',
+  ]);
+});
+
+test('simple command forms set run time, exit code and echoed lines', () => {
+  const cases: [string[], string[] | undefined, { runForMs?: number; exitCode: number; logs?: string[] }][] = [
+    [['sleep', '30'], undefined, { runForMs: 30_000, exitCode: 0 }],
+    [['sleep'], ['2m'], { runForMs: 120_000, exitCode: 0 }],
+    [['/bin/sleep', 'infinity'], undefined, { exitCode: 0 }],
+    [['exit', '3'], undefined, { runForMs: 0, exitCode: 3 }],
+    [['true'], undefined, { runForMs: 0, exitCode: 0 }],
+    [['false'], undefined, { runForMs: 0, exitCode: 1 }],
+    [['sh', '-c', 'sleep 5; exit 1'], undefined, { runForMs: 5000, exitCode: 1 }],
+    [['/bin/sh', '-c'], ['echo "migrating"; sleep 2 && echo done'], { runForMs: 2000, exitCode: 0, logs: ['0:migrating', '2000:done'] }],
+    [['sh', '-ec', 'false && sleep 9'], undefined, { runForMs: 0, exitCode: 1 }],
+  ];
+  for (const [command, args, want] of cases) {
+    const c: Container = { name: 'c', image: 'busybox', command, ...(args ? { args } : {}) };
+    const b = resolved(c);
+    assert.equal(b.source, 'command', command.join(' '));
+    assert.equal(b.runForMs, want.runForMs, command.join(' '));
+    assert.equal(b.exitCode, want.exitCode, command.join(' '));
+    if (want.logs) assert.deepEqual(b.logs.map((l) => `${l.atMs}:${l.text}`), want.logs);
+  }
+});
+
+test('commands outside the subset fall through to the catalog or the default', () => {
+  const loop = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'while true; do echo hi; sleep 1; done'] });
+  assert.equal(loop.source, 'default');
+  assert.equal(loop.runForMs, undefined);
+  const nginx = resolved({ name: 'c', image: 'nginx', command: ['nginx', '-g', 'daemon off;'] });
+  assert.equal(nginx.source, 'image');
+});
+
+test('the image catalog: servers run forever, shippers flush on SIGTERM, shells exit at once', () => {
+  const nginx = resolved({ name: 'c', image: 'docker.io/library/nginx:1.27' });
+  assert.deepEqual([nginx.source, nginx.runForMs, nginx.onSigterm], ['image', undefined, 'exit']);
+  const fb = resolved({ name: 'c', image: 'cr.fluentbit.io/fluent/fluent-bit:3.2@sha256:abc' }, 'sidecar');
+  assert.equal(fb.stopDelayMs, 1000);
+  assert.deepEqual(fb.stopLogs, ['[engine] caught signal (SIGTERM)', '[engine] service has stopped (0 pending tasks)']);
+  const bb = resolved({ name: 'c', image: 'busybox:1.36' });
+  assert.deepEqual([bb.runForMs, bb.exitCode], [0, 0]);
+});
+
+test('the default: regular init containers exit 0 after a short delay, others run until stopped', () => {
+  const init = resolved({ name: 'c', image: 'example.com/migrate:v1' }, 'init');
+  assert.deepEqual([init.source, init.runForMs, init.exitCode], ['default', 1000, 0]);
+  const sidecar = resolved({ name: 'c', image: 'example.com/agent:v1' }, 'sidecar');
+  assert.deepEqual([sidecar.runForMs, sidecar.onSigterm, sidecar.readyAfterMs], [undefined, 'exit', 0]);
+});
+
+test('annotation fields override the base field by field', () => {
+  const c: Container = { name: 'web', image: 'nginx' };
+  const b = resolved(c, 'regular', { 'sim.drydock.dev/web': 'memory: 900Mi\nready: never' });
+  assert.equal(b.source, 'image');
+  assert.equal(b.runForMs, undefined);
+  assert.equal(b.readyAfterMs, undefined);
+  assert.equal(b.memory?.toBytes, 900 * 1024 * 1024);
+  const s = resolved({ name: 'job', image: 'busybox', command: ['sleep', '30'] }, 'regular', { 'sim.drydock.dev/job': 'exitCode: 2' });
+  assert.deepEqual([s.source, s.runForMs, s.exitCode], ['annotation', 30_000, 2]);
+});
+
+test('memory ramps grow linearly and cross a limit at the computed time', () => {
+  const ramp = { fromBytes: 200, toBytes: 900, rampMs: 70_000 };
+  assert.equal(memoryAt(ramp, 0), 200);
+  assert.equal(memoryAt(ramp, 35_000), 550);
+  assert.equal(memoryAt(ramp, 100_000), 900);
+  assert.equal(memoryExceedsAt(ramp, 550), 35_001);
+  assert.equal(memoryExceedsAt(ramp, 900), undefined);
+  assert.equal(memoryExceedsAt(ramp, 100), 0);
+});

@@ -1,0 +1,199 @@
+// The behaviour model of simulated containers (DESIGN.md): the `sim.drydock.dev/<container>`
+// annotation, then simple command forms, then the image catalog, then the default. Pure.
+import { parse as parseYaml } from 'yaml';
+import { FieldPath, invalidValue } from '../../core/index.ts';
+import type { DeepReadonly, FieldError } from '../../core/index.ts';
+import type { Container, Pod } from '../core/v1/pod/types.ts';
+import type { BehaviourFields, ContainerKind, SimBehaviour, TimedLine } from './behaviour-types.ts';
+import { commandFormBehaviour } from './command-forms.ts';
+import { catalogBehaviour, defaultImageCatalog } from './image-catalog.ts';
+import type { ImageCatalogEntry } from './image-catalog.ts';
+import { parseDurationMs, parseMemoryModel, parseMilliCpu } from './values.ts';
+
+export type * from './behaviour-types.ts';
+export type { ImageCatalogEntry } from './image-catalog.ts';
+export type { MemoryModel } from './values.ts';
+export { defaultImageCatalog, imageRepositoryName } from './image-catalog.ts';
+export { memoryAt, memoryExceedsAt, parseDurationMs } from './values.ts';
+
+export const simAnnotationPrefix = 'sim.drydock.dev/';
+/** A regular init container's default run time ("a short delay"). */
+export const defaultInitRunMs = 1000;
+
+const fieldNames = ['startupDelay', 'ready', 'runFor', 'exitCode', 'onSigterm', 'stopDelay', 'memory', 'cpu', 'logs', 'logEvery', 'stopLogs'] as const;
+type FieldName = (typeof fieldNames)[number];
+
+type Parsed = { ok: true; fields: BehaviourFields } | { ok: false; detail: string };
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stringList(v: unknown): string[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out: string[] = [];
+  for (const item of v) {
+    if (typeof item === 'string') out.push(item);
+    else if (typeof item === 'number' || typeof item === 'boolean') out.push(String(item));
+    else return undefined;
+  }
+  return out;
+}
+
+// Returns an error detail, or applies the field's value to `out`.
+function parseField(name: FieldName, v: unknown, out: BehaviourFields): string | undefined {
+  const duration = (): number | undefined => parseDurationMs(v);
+  switch (name) {
+    case 'startupDelay':
+    case 'stopDelay':
+    case 'logEvery': {
+      const ms = duration();
+      if (ms === undefined) return `${name}: not a duration`;
+      if (name === 'startupDelay') out.startupDelayMs = ms;
+      else if (name === 'stopDelay') out.stopDelayMs = ms;
+      else if (ms <= 0) return 'logEvery: must be greater than 0s';
+      else out.logEveryMs = ms;
+      return undefined;
+    }
+    case 'ready':
+      if (v === 'never') out.readyNever = true;
+      else if (duration() === undefined) return 'ready: not a duration or "never"';
+      else out.readyAfterMs = duration() as number;
+      return undefined;
+    case 'runFor':
+      if (v === 'forever') out.runForever = true;
+      else if (duration() === undefined) return 'runFor: not a duration';
+      else out.runForMs = duration() as number;
+      return undefined;
+    case 'exitCode':
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 255) return 'exitCode: must be an integer from 0 to 255';
+      out.exitCode = v;
+      return undefined;
+    case 'onSigterm':
+      if (v !== 'exit' && v !== 'ignore') return 'onSigterm: must be "exit" or "ignore"';
+      out.onSigterm = v;
+      return undefined;
+    case 'memory': {
+      const model = parseMemoryModel(v);
+      if (!model) return 'memory: not a quantity or a ramp like "200Mi->900Mi/60s"';
+      out.memory = model;
+      return undefined;
+    }
+    case 'cpu': {
+      const milli = parseMilliCpu(v);
+      if (milli === undefined) return 'cpu: not a quantity';
+      out.cpuMilli = milli;
+      return undefined;
+    }
+    case 'logs': {
+      const lines = typeof v === 'string' ? [v] : stringList(v);
+      if (!lines) return 'logs: must be a list of strings';
+      out.logs = lines.map((text): TimedLine => ({ atMs: 0, text }));
+      return undefined;
+    }
+    case 'stopLogs': {
+      const lines = typeof v === 'string' ? [v] : stringList(v);
+      if (!lines) return 'stopLogs: must be a list of strings';
+      out.stopLogs = lines;
+      return undefined;
+    }
+    default: {
+      const never: never = name;
+      return `${String(never)}: unknown field`;
+    }
+  }
+}
+
+/** Parses one annotation value (YAML, of which JSON is a subset). */
+export function parseBehaviourAnnotation(text: string): Parsed {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    const first = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    return { ok: false, detail: `not valid YAML or JSON: ${first}` };
+  }
+  if (raw === null || raw === undefined) return { ok: true, fields: {} };
+  if (!isRecord(raw)) return { ok: false, detail: `must be a map of behaviour fields (${fieldNames.join(', ')})` };
+  const fields: BehaviourFields = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!(fieldNames as readonly string[]).includes(key)) return { ok: false, detail: `${key}: unknown field; known fields: ${fieldNames.join(', ')}` };
+    const detail = parseField(key as FieldName, value, fields);
+    if (detail) return { ok: false, detail };
+  }
+  return { ok: true, fields };
+}
+
+function containerNames(pod: DeepReadonly<Pod>): Set<string> {
+  const spec = pod.spec;
+  return new Set([...(spec?.initContainers ?? []), ...(spec?.containers ?? []), ...(spec?.ephemeralContainers ?? [])].map((c) => c.name));
+}
+
+/** A 422 cause per malformed `sim.drydock.dev/<container>` annotation (or one naming no container). */
+export function validateSimBehaviourAnnotations(pod: DeepReadonly<Pod>): FieldError[] {
+  const errs: FieldError[] = [];
+  const annotations = pod.metadata?.annotations ?? {};
+  const names = containerNames(pod);
+  const path = FieldPath.root('metadata').child('annotations');
+  for (const [key, value] of Object.entries(annotations)) {
+    if (!key.startsWith(simAnnotationPrefix)) continue;
+    const container = key.slice(simAnnotationPrefix.length);
+    if (!names.has(container)) {
+      errs.push(invalidValue(path.key(key), value, `no container named "${container}" in this pod`));
+      continue;
+    }
+    const parsed = parseBehaviourAnnotation(value);
+    if (!parsed.ok) errs.push(invalidValue(path.key(key), value, parsed.detail));
+  }
+  return errs;
+}
+
+function baseBehaviour(container: DeepReadonly<Container>, kind: ContainerKind, catalog: readonly ImageCatalogEntry[]): { source: SimBehaviour['source']; fields: BehaviourFields } {
+  const argv = [...(container.command ?? []), ...(container.args ?? [])];
+  const fromCommand = argv.length > 0 ? commandFormBehaviour(argv) : undefined;
+  if (fromCommand) return { source: 'command', fields: fromCommand };
+  const fromImage = catalogBehaviour(catalog, container.image ?? '', argv.length > 0);
+  if (fromImage) return { source: 'image', fields: fromImage };
+  return { source: 'default', fields: kind === 'init' ? { runForMs: defaultInitRunMs, exitCode: 0 } : {} };
+}
+
+function apply(into: SimBehaviour, f: BehaviourFields): void {
+  if (f.startupDelayMs !== undefined) into.startupDelayMs = f.startupDelayMs;
+  if (f.readyNever) delete into.readyAfterMs;
+  else if (f.readyAfterMs !== undefined) into.readyAfterMs = f.readyAfterMs;
+  if (f.runForever) delete into.runForMs;
+  else if (f.runForMs !== undefined) into.runForMs = f.runForMs;
+  if (f.exitCode !== undefined) into.exitCode = f.exitCode;
+  if (f.onSigterm !== undefined) into.onSigterm = f.onSigterm;
+  if (f.stopDelayMs !== undefined) into.stopDelayMs = f.stopDelayMs;
+  if (f.memory !== undefined) into.memory = f.memory;
+  if (f.cpuMilli !== undefined) into.cpuMilli = f.cpuMilli;
+  if (f.logs !== undefined) into.logs = f.logs;
+  if (f.logEveryMs !== undefined) into.logEveryMs = f.logEveryMs;
+  if (f.stopLogs !== undefined) into.stopLogs = f.stopLogs;
+}
+
+/**
+ * What `container` does. The command form, catalog entry or default gives the base; the
+ * annotation's fields then override field by field (so `memory: 900Mi` on nginx keeps nginx
+ * running forever). A malformed annotation (validation rejects it at create) is ignored.
+ */
+export function resolveBehaviour(
+  pod: DeepReadonly<Pod>,
+  container: DeepReadonly<Container>,
+  kind: ContainerKind,
+  catalog: readonly ImageCatalogEntry[] = defaultImageCatalog,
+): SimBehaviour {
+  const base = baseBehaviour(container, kind, catalog);
+  const out: SimBehaviour = { source: base.source, startupDelayMs: 0, readyAfterMs: 0, exitCode: 0, onSigterm: 'exit', stopDelayMs: 0, logs: [], stopLogs: [] };
+  apply(out, base.fields);
+  const text = pod.metadata?.annotations?.[simAnnotationPrefix + container.name];
+  if (text !== undefined) {
+    const parsed = parseBehaviourAnnotation(text);
+    if (parsed.ok) {
+      apply(out, parsed.fields);
+      if (parsed.fields.runForMs !== undefined || parsed.fields.runForever || parsed.fields.exitCode !== undefined) out.source = 'annotation';
+    }
+  }
+  return out;
+}

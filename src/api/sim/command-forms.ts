@@ -1,0 +1,135 @@
+// The simple command forms the behaviour model understands: `sleep N`, `exit N`, `true`, `false`,
+// and `sh -c "..."` scripts made only of those plus `echo`. Anything else is not a simple form.
+import type { BehaviourFields, TimedLine } from './behaviour-types.ts';
+
+const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
+const sleepUnits: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** `sleep` operands as GNU sleep reads them; undefined = not a simple operand, null = infinity. */
+function sleepMs(operands: readonly string[]): number | null | undefined {
+  if (operands.length === 0) return undefined;
+  let total = 0;
+  for (const op of operands) {
+    if (op === 'infinity' || op === 'inf') return null;
+    const m = /^(\d+(?:\.\d+)?|\.\d+)([smhd]?)$/.exec(op);
+    if (!m) return undefined;
+    total += Number(m[1]) * (sleepUnits[m[2] ?? ''] ?? 1000);
+  }
+  return total;
+}
+
+/** Splits a shell word list the way `sh -c` would for our tiny subset (quotes, no expansions). */
+function words(text: string): string[] | undefined {
+  const out: string[] = [];
+  let cur = '';
+  let quote: '"' | "'" | undefined;
+  let inWord = false;
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else cur += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      inWord = true;
+    } else if (ch === ' ' || ch === '\t') {
+      if (inWord) out.push(cur);
+      cur = '';
+      inWord = false;
+    } else if ('$`|<>()*?&'.includes(ch)) {
+      return undefined;
+    } else {
+      cur += ch;
+      inWord = true;
+    }
+  }
+  if (quote) return undefined;
+  if (inWord) out.push(cur);
+  return out;
+}
+
+interface ScriptState {
+  atMs: number;
+  status: number;
+  lines: TimedLine[];
+  exited: boolean;
+  forever: boolean;
+}
+
+/** Runs one simple statement; false when it is not part of the subset. */
+function runStatement(argv: readonly string[], st: ScriptState): boolean {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined) return true;
+  switch (basename(cmd)) {
+    case 'sleep': {
+      const ms = sleepMs(rest);
+      if (ms === undefined) return false;
+      if (ms === null) st.forever = true;
+      else st.atMs += ms;
+      st.status = 0;
+      return true;
+    }
+    case 'exit': {
+      const code = rest.length === 0 ? st.status : Number(rest[0]);
+      if (!Number.isInteger(code) || rest.length > 1) return false;
+      st.status = code & 255;
+      st.exited = true;
+      return true;
+    }
+    case 'true':
+    case ':':
+      st.status = 0;
+      return rest.length === 0 || cmd === ':';
+    case 'false':
+      st.status = 1;
+      return rest.length === 0;
+    case 'echo':
+      st.lines.push({ atMs: st.atMs, text: rest.join(' ') });
+      st.status = 0;
+      return true;
+    default:
+      return false;
+  }
+}
+
+function runScript(script: string): BehaviourFields | undefined {
+  const st: ScriptState = { atMs: 0, status: 0, lines: [], exited: false, forever: false };
+  // Statements separated by newlines, `;` and `&&` (a failed `&&` left side skips the right side).
+  const parts = script.split(/(;|&&|\n)/);
+  let skip = false;
+  for (let i = 0; i < parts.length; i += 2) {
+    const text = (parts[i] ?? '').trim();
+    const sep = parts[i - 1];
+    if (sep === '&&' && st.status !== 0) skip = true;
+    else if (sep !== '&&') skip = false;
+    if (text === '' || skip || st.exited || st.forever) continue;
+    const argv = words(text);
+    if (!argv || !runStatement(argv, st)) return undefined;
+  }
+  return finish(st);
+}
+
+function finish(st: ScriptState): BehaviourFields {
+  const fields: BehaviourFields = { logs: st.lines };
+  if (!st.forever) {
+    fields.runForMs = st.atMs;
+    fields.exitCode = st.status;
+  }
+  return fields;
+}
+
+/** The behaviour of a container whose command (plus args) is a simple form, else undefined. */
+export function commandFormBehaviour(argv: readonly string[]): BehaviourFields | undefined {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined) return undefined;
+  if (shells.has(basename(cmd))) {
+    const flag = rest[0];
+    if (flag === undefined || !/^-[a-z]*c[a-z]*$/.test(flag) || rest.length < 2) return undefined;
+    return runScript(rest[1] ?? '');
+  }
+  const st: ScriptState = { atMs: 0, status: 0, lines: [], exited: false, forever: false };
+  return runStatement(argv, st) ? finish(st) : undefined;
+}
