@@ -10,3 +10,7 @@ export * from './apps/v1/scale.ts';
 export * from './batch/v1/job.ts';
 export * as resourceV1 from './resource/v1/types.ts';
 export * from './sim/behaviour.ts';
+export type { Node, NodeAddress, NodeCondition, NodeStatus, NodeSystemInfo } from './core/v1/node.ts';
+export type { Lease, LeaseSpec } from './coordination/v1/lease.ts';
+export type { Event, EventSource } from './core/v1/event.ts';
+export type { Node, NodeSpec, NodeStatus, Taint, Event, PersistentVolumeClaim, PersistentVolume } from './core/v1/scheduler-types.ts';
