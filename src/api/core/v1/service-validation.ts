@@ -98,10 +98,9 @@ function validateTrafficPolicies(svc: Service): FieldError[] {
   } else if (!etp) errs.push(required(spec.child('externalTrafficPolicy')));
   else if (!trafficPolicies.includes(etp)) errs.push(notSupported(spec.child('externalTrafficPolicy'), etp, trafficPolicies));
   const itp = s.internalTrafficPolicy;
-  if (s.type === 'ExternalName') {
-    if (itp) errs.push(forbiddenField(spec.child('internalTrafficPolicy'), 'may not be set for ExternalName services'));
-  } else if (!itp) errs.push(required(spec.child('internalTrafficPolicy')));
-  else if (!trafficPolicies.includes(itp)) errs.push(notSupported(spec.child('internalTrafficPolicy'), itp, trafficPolicies));
+  // Not forbidden on other types: stored objects predate the check.
+  if (!itp && (s.type === 'ClusterIP' || s.type === 'NodePort' || s.type === 'LoadBalancer')) errs.push(required(spec.child('internalTrafficPolicy')));
+  if (itp && !trafficPolicies.includes(itp)) errs.push(notSupported(spec.child('internalTrafficPolicy'), itp, trafficPolicies));
   return errs;
 }
 

@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatFieldError } from '../../../core/field-errors.ts';
+import type { FieldError } from '../../../core/field-errors.ts';
+import { prepareService, sequentialServiceAllocator, serviceDefinition as def } from './service.ts';
+import type { Service } from './service.ts';
+
+const now = Date.parse('2026-01-01T00:03:00Z');
+const ctx = { now };
+const msgs = (errs: FieldError[] | undefined): string[] => (errs ?? []).map((e) => formatFieldError(e, { withField: true }));
+
+function svc(spec: Service['spec'] = {}): Service {
+  return { metadata: { name: 'web', namespace: 'default', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }], ...spec } };
+}
+
+test('service defaults: ClusterIP, None affinity, TCP, targetPort = port, Cluster internal policy', () => {
+  const s = svc();
+  def.defaults?.(s);
+  assert.deepEqual(s.spec, {
+    selector: { app: 'web' },
+    ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }],
+    sessionAffinity: 'None',
+    type: 'ClusterIP',
+    internalTrafficPolicy: 'Cluster',
+  });
+  const lb = svc({ type: 'LoadBalancer', sessionAffinity: 'ClientIP' });
+  def.defaults?.(lb);
+  assert.equal(lb.spec?.externalTrafficPolicy, 'Cluster');
+  assert.equal(lb.spec?.allocateLoadBalancerNodePorts, true);
+  assert.deepEqual(lb.spec?.sessionAffinityConfig, { clientIP: { timeoutSeconds: 10800 } });
+});
+
+test('prepareService allocates cluster IPs and node ports deterministically', () => {
+  const alloc = sequentialServiceAllocator({ usedIPs: ['10.96.0.1'] });
+  const a = svc({ type: 'NodePort' });
+  def.defaults?.(a);
+  assert.deepEqual(prepareService(a, undefined, alloc), []);
+  assert.equal(a.spec?.clusterIP, '10.96.0.2');
+  assert.deepEqual(a.spec?.clusterIPs, ['10.96.0.2']);
+  assert.deepEqual(a.spec?.ipFamilies, ['IPv4']);
+  assert.equal(a.spec?.ipFamilyPolicy, 'SingleStack');
+  assert.equal(a.spec?.ports?.[0]?.nodePort, 30000);
+
+  const taken = svc({ clusterIP: '10.96.0.2' });
+  def.defaults?.(taken);
+  assert.deepEqual(msgs(prepareService(taken, undefined, alloc)), [
+    'spec.clusterIPs: Invalid value: ["10.96.0.2"]: failed to allocate IP 10.96.0.2: provided IP is already allocated',
+  ]);
+
+  const headless = svc({ clusterIP: 'None', selector: {} });
+  def.defaults?.(headless);
+  prepareService(headless, undefined, alloc);
+  assert.deepEqual([headless.spec?.clusterIPs, headless.spec?.ipFamilyPolicy, headless.spec?.ipFamilies], [['None'], 'RequireDualStack', ['IPv4', 'IPv6']]);
+
+  // An update that leaves clusterIP out keeps the allocated one and its node port.
+  const upd = svc({ type: 'NodePort' });
+  def.defaults?.(upd);
+  assert.deepEqual(prepareService(upd, a, alloc), []);
+  assert.equal(upd.spec?.clusterIP, '10.96.0.2');
+  assert.equal(upd.spec?.ports?.[0]?.nodePort, 30000);
+});
+
+test('service validation messages', () => {
+  const noPorts = svc({ ports: [] });
+  def.defaults?.(noPorts);
+  assert.deepEqual(msgs(def.validateCreate?.(noPorts, ctx)), ['spec.ports: Required value']);
+  const twoPorts = svc({ ports: [{ port: 80 }, { port: 0, name: 'b' }], type: 'Bogus' as 'ClusterIP' });
+  def.defaults?.(twoPorts);
+  assert.deepEqual(msgs(def.validateCreate?.(twoPorts, ctx)), [
+    'spec.ports[0].name: Required value',
+    'spec.ports[1].port: Invalid value: 0: must be between 1 and 65535, inclusive',
+    'spec.ports[1].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive',
+    'spec.type: Unsupported value: "Bogus": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
+  ]);
+  const np = svc({ ports: [{ port: 80, nodePort: 30001 }] });
+  def.defaults?.(np);
+  assert.deepEqual(msgs(def.validateCreate?.(np, ctx)), ["spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"]);
+  const ext = svc({ type: 'ExternalName', ports: [] });
+  def.defaults?.(ext);
+  assert.deepEqual(msgs(def.validateCreate?.(ext, ctx)), ['spec.externalName: Required value']);
+});
+
+test('service cluster IPs may not change once set', () => {
+  const old = svc({ clusterIP: '10.96.0.9', clusterIPs: ['10.96.0.9'] });
+  old.metadata.resourceVersion = '2';
+  def.defaults?.(old);
+  const upd = structuredClone(old);
+  upd.spec = { ...upd.spec, clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'] };
+  assert.deepEqual(msgs(def.validateUpdate?.(upd, old, ctx)), ['spec.clusterIPs[0]: Invalid value: ["10.96.0.10"]: may not change once set']);
+});
+
+test('service table cells', () => {
+  assert.deepEqual(def.table?.columns.map((c) => `${c.name}${c.priority ? ' p1' : ''}`), ['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age', 'Selector p1']);
+  const s = svc({ type: 'NodePort', clusterIPs: ['10.96.0.2'], ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }, { port: 53, protocol: 'UDP' }] });
+  assert.deepEqual(def.table?.cells(s, now), ['web', 'NodePort', '10.96.0.2', '<none>', '80:30080/TCP,53/UDP', '3m', 'app=web']);
+  const lb = svc({ type: 'LoadBalancer', clusterIPs: ['10.96.0.3'], selector: {} });
+  assert.deepEqual(def.table?.cells(lb, now).slice(2, 5), ['10.96.0.3', '<pending>', '80/']);
+  lb.status = { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } };
+  assert.equal(def.table?.cells(lb, now)[3], '203.0.113.7');
+  assert.equal(def.table?.cells(lb, now)[6], '<none>');
+  assert.deepEqual([def.shortNames, def.categories], [['svc'], ['all']]);
+  assert.equal(def.fieldLabels?.['spec.type']?.(s), 'NodePort');
+});
