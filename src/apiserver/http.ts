@@ -152,14 +152,18 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       const body = await decodedBody(req, def);
       const write = parseWriteQuery(query);
       if (t.name !== '' && t.subresource === '') throw methodNotAllowed();
-      const result = await server.create(ref, t.namespace, body, { ...write, subresource: t.subresource, name: t.name });
+      const warnings: string[] = [];
+      const result = await server.create(ref, t.namespace, body, { ...write, subresource: t.subresource, name: t.name, warnings });
+      setWarnings(res, warnings);
       return sendObject(server, def, res, 201, result, rep, t.subresource);
     }
     case 'PUT': {
       if (t.name === '') throw methodNotAllowed();
       const body = await decodedBody(req, def);
       const write = parseWriteQuery(query);
-      const result = await server.update(ref, t.namespace, t.name, body, { ...write, subresource: t.subresource });
+      const warnings: string[] = [];
+      const result = await server.update(ref, t.namespace, t.name, body, { ...write, subresource: t.subresource, warnings });
+      setWarnings(res, warnings);
       return sendObject(server, def, res, 200, result, rep, t.subresource);
     }
     case 'PATCH': {
@@ -219,6 +223,10 @@ async function deleteRequest(req: IncomingMessage, query: URLSearchParams): Prom
   if (orphan !== undefined) out.orphanDependents = orphan;
   if (typeof body.preconditions === 'object' && body.preconditions !== null) out.preconditions = body.preconditions as { uid?: string; resourceVersion?: string };
   return out;
+}
+
+function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
+  if (warnings.length > 0) res.setHeader('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
 }
 
 function partialMetadata(obj: KubeObject): Record<string, unknown> {

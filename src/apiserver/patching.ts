@@ -2,7 +2,7 @@
 // Upstream: apiserver/pkg/endpoints/handlers/patch.go (patchMechanism per content type).
 import type { PatchMeta, ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, badRequest } from '../core/index.ts';
+import { ApiError, badRequest, requestEntityTooLarge } from '../core/index.ts';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch/index.ts';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -21,7 +21,8 @@ export function applyPatch(type: PatchType, current: KubeObject, body: unknown, 
       const result = applyJsonPatch(current, body);
       if (!result.ok) {
         if (result.kind === 'malformed') throw badRequest(result.message);
-        throw new ApiError('Invalid', `the server rejected our request due to an error in our request`, { causes: [{ message: result.message }] }, 422);
+        if (result.kind === 'tooLarge') throw requestEntityTooLarge(result.message);
+        throw rejected();
       }
       return asObject(result.value, def);
     }
@@ -31,7 +32,11 @@ export function applyPatch(type: PatchType, current: KubeObject, body: unknown, 
     case 'strategic': {
       if (!isRecord(body)) throw badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
       const result = applyStrategicMergePatch(current, body, meta);
-      if (!result.ok) throw badRequest(result.message);
+      if (!result.ok) {
+        if (result.kind === 'malformed') throw badRequest(result.message);
+        if (result.kind === 'unprocessable') throw rejected();
+        throw new ApiError('InternalError', result.message);
+      }
       return asObject(result.value, def);
     }
     case 'apply':
@@ -41,6 +46,11 @@ export function applyPatch(type: PatchType, current: KubeObject, body: unknown, 
       throw badRequest(`unsupported patch type ${String(never)}`);
     }
   }
+}
+
+// Upstream answers a patch that cannot be applied with this generic 422 and no details.
+function rejected(): ApiError {
+  return new ApiError('Invalid', 'the server rejected our request due to an error in our request', {}, 422);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

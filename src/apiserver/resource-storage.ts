@@ -51,6 +51,8 @@ export interface ResourceStorageOptions {
   clock: Clock;
   random: Random;
   admission: Admission;
+  /** Looks up another served kind (admission plugins read namespaces, priority classes). */
+  findDefinition: (group: string, version: string, resource: string) => ResourceDefinition | undefined;
 }
 
 const maxGenerateNameAttempts = 8;
@@ -60,16 +62,22 @@ export class ResourceStorage {
   readonly #clock: Clock;
   readonly #random: Random;
   readonly #admission: Admission;
+  readonly findDefinition: ResourceStorageOptions['findDefinition'];
 
   constructor(options: ResourceStorageOptions) {
     this.#store = options.store;
     this.#clock = options.clock;
     this.#random = options.random;
     this.#admission = options.admission;
+    this.findDefinition = options.findDefinition;
   }
 
   get store(): Store {
     return this.#store;
+  }
+
+  get random(): Random {
+    return this.#random;
   }
 
   key(def: ResourceDefinition, namespace: string, name: string): string {
@@ -99,14 +107,17 @@ export class ResourceStorage {
     }
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     const strategy = this.#strategyContext(ctx);
-    def.defaults?.(obj);
-    await this.#admission.mutate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
+    const validate = (): FieldError[] => [...validateObjectMeta(meta, { namespaced: def.namespaced, nameValidator: nameValidatorOf(def) }), ...(def.validateCreate?.(obj, strategy) ?? [])];
+    await explainFailure(def, meta.name ?? '', validate, async () => {
+      def.defaults?.(obj);
+      await this.#admission.mutate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
+    });
     const named = !meta.name && meta.generateName;
     for (let attempt = 0; ; attempt++) {
       if (named) meta.name = generateName(this.#random, meta.generateName ?? '');
       this.#initializeMeta(def, obj);
-      def.prepareForCreate?.(obj, strategy);
-      const errors = [...validateObjectMeta(meta, { namespaced: def.namespaced, nameValidator: nameValidatorOf(def) }), ...(def.validateCreate?.(obj, strategy) ?? [])];
+      await explainFailure(def, meta.name ?? '', validate, () => def.prepareForCreate?.(obj, strategy));
+      const errors = validate();
       if (errors.length > 0) throw invalid(def, meta.name ?? meta.generateName ?? '', errors);
       await this.#admission.validate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
       if (ctx.dryRun) {
@@ -300,6 +311,27 @@ export class ResourceStorage {
     const strategy: StrategyContext = { now: this.#clock.now() };
     if (ctx.subresource) strategy.subresource = ctx.subresource;
     return strategy;
+  }
+}
+
+/**
+ * Strategy hooks (defaults, admission, prepare) assume a structurally valid object, as Go's
+ * typed decoding guarantees upstream. When one throws on malformed input, the validation
+ * errors are what the user needs to see; an error with no validation failure is a bug.
+ */
+async function explainFailure(def: ResourceDefinition, name: string, validate: () => FieldError[], run: () => unknown): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    let errors: FieldError[] = [];
+    try {
+      errors = validate();
+    } catch {
+      // Validation itself could not cope with the object: report the original failure.
+    }
+    if (errors.length > 0) throw invalid(def, name, errors);
+    throw error;
   }
 }
 

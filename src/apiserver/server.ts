@@ -29,7 +29,8 @@ export interface ApiServerOptions {
   admissionPlugins?: readonly AdmissionPlugin[];
   /** Patch metadata by kind, for strategic merge patch and server-side apply. */
   patchMetaFor?: (def: ResourceDefinition) => PatchMeta | undefined;
-  /** Reports `Warning` headers (unknown fields under fieldValidation=Warn, deprecations). */
+  /** Fields of a decoded object its schema does not know, for fieldValidation (paths like `spec.foo`). */
+  unknownFields?: (def: ResourceDefinition, obj: unknown) => string[];
   version?: ServerVersion;
 }
 
@@ -56,6 +57,10 @@ export interface WatchParams extends ListParams {
 
 export interface WriteParams {
   dryRun?: boolean;
+  /** Strict rejects unknown fields (400); Warn reports them through `warnings`; Ignore drops them. */
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** Collects warning texts for the response's Warning headers. */
+  warnings?: string[];
   fieldManager?: string;
   subresource?: string;
   force?: boolean;
@@ -71,6 +76,7 @@ export class ApiServer {
   readonly random: Random;
   readonly version: ServerVersion;
   readonly #patchMetaFor: (def: ResourceDefinition) => PatchMeta | undefined;
+  readonly #unknownFields: (def: ResourceDefinition, obj: unknown) => string[];
 
   constructor(options: ApiServerOptions) {
     this.index = new ResourceIndex(options.definitions);
@@ -82,8 +88,23 @@ export class ApiServer {
       clock: options.clock,
       random: options.random,
       admission: new Admission(options.admissionPlugins ?? []),
+      findDefinition: (group, version, resource) => this.index.find(group, version, resource),
     });
     this.#patchMetaFor = options.patchMetaFor ?? ((def) => def.patchMeta);
+    this.#unknownFields = options.unknownFields ?? (() => []);
+  }
+
+  /** Upstream's strict decoding: unknown fields fail Strict, warn under Warn. */
+  checkFields(def: ResourceDefinition, obj: unknown, params: WriteParams): void {
+    const mode = params.fieldValidation ?? 'Ignore';
+    if (mode === 'Ignore') return;
+    const unknown = this.#unknownFields(def, obj);
+    if (unknown.length === 0) return;
+    if (mode === 'Strict') {
+      const list = unknown.map((f) => `unknown field ${JSON.stringify(f)}`).join(', ');
+      throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: strict decoding error: ${list}`);
+    }
+    for (const f of unknown) params.warnings?.push(`unknown field ${JSON.stringify(f)}`);
   }
 
   resolve(ref: ResourceRef): ResourceDefinition {
@@ -143,6 +164,7 @@ export class ApiServer {
     if (ctx.subresource === 'eviction') return evictPod(this, def, namespace, params.name ?? '', obj, ctx);
     if (ctx.subresource) throw methodNotSupported(def, 'create');
     checkVerb(def, 'create');
+    this.checkFields(def, obj, params);
     return this.storage.create(def, namespace, obj, ctx);
   }
 
@@ -154,6 +176,7 @@ export class ApiServer {
       throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
     }
     if (ctx.subresource === 'scale') return writeScale(this, def, namespace, name, () => obj, ctx);
+    this.checkFields(def, obj, params);
     // Without a resourceVersion a PUT is unconditional: it takes the current one.
     return this.storage.update(def, namespace, name, (current) => {
       const desired = structuredClone(obj);

@@ -24,8 +24,10 @@ import type {
 export interface HttpClientOptions {
   server: string;
   token?: string;
-  /** Accept self-signed certificates (kubeconfig insecure-skip-tls-verify). */
+  /** Accept any certificate (kubeconfig insecure-skip-tls-verify). */
   insecure?: boolean;
+  /** PEM certificates to trust (kubeconfig certificate-authority-data). */
+  ca?: string;
 }
 
 const patchTypes: Record<PatchType, string> = {
@@ -39,8 +41,10 @@ export class HttpClient implements Client {
   readonly #base: URL;
   readonly #token: string | undefined;
   readonly #insecure: boolean;
+  readonly #ca: string | undefined;
 
   constructor(options: HttpClientOptions) {
+    this.#ca = options.ca;
     this.#base = new URL(options.server);
     this.#token = options.token;
     this.#insecure = options.insecure ?? false;
@@ -72,7 +76,7 @@ export class HttpClient implements Client {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (this.#token) headers.Authorization = `Bearer ${this.#token}`;
     if (contentType) headers['Content-Type'] = contentType;
-    const options = { method, headers, rejectUnauthorized: !this.#insecure };
+    const options = { method, headers, rejectUnauthorized: !this.#insecure, ...(this.#ca ? { ca: this.#ca } : {}) };
     return url.protocol === 'https:' ? httpsRequest(url, options, onResponse) : httpRequest(url, options, onResponse);
   }
 

@@ -4,12 +4,13 @@
 // Example:
 //   await using cluster = await Cluster.start({ config: defaultClusterConfig(), port: 0 });
 //   const pods = await cluster.client.list(refs.pods, { namespace: 'default' });
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:https';
+import type { Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { builtinDefinitions } from '../api/index.ts';
 import type { ResourceDefinition } from '../api/index.ts';
-import { ApiServer, builtinAdmissionPlugins, createHttpHandler, createLocalClient } from '../apiserver/index.ts';
+import { ApiServer, buildOpenApi, builtinAdmissionPlugins, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
 import type { OpenApiSource } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
@@ -22,6 +23,7 @@ import { parseVersion } from './config.ts';
 import { startComponents } from './components.ts';
 import type { RunningComponents } from './components.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
+import { createServingCertificate } from './certificate.ts';
 
 export interface ClusterOptions {
   config: ClusterConfig;
@@ -49,6 +51,7 @@ export class Cluster {
   readonly store: Store;
   #http: Server | undefined;
   #url = '';
+  #caPem = '';
   #components: RunningComponents | undefined;
   #stopped = false;
 
@@ -66,6 +69,8 @@ export class Cluster {
       definitions: builtinDefinitions(),
       admissionPlugins: builtinAdmissionPlugins(),
       version: { major: String(version.major), minor: String(version.minor), gitVersion: options.config.kubernetesVersion },
+      patchMetaFor: (def) => def.patchMeta ?? patchMetaFor(def.group, def.version, def.kind),
+      unknownFields: (def, obj) => unknownFields(obj, def.group, def.version, def.kind),
     });
     this.client = createLocalClient(this.server);
   }
@@ -82,7 +87,7 @@ export class Cluster {
       if (options.components !== false) {
         cluster.#components = await startComponents({ cluster, client: cluster.client, clock, random, log });
       }
-      if (options.kubeconfigPath && cluster.#url) writeKubeconfig(options.kubeconfigPath, cluster.#url, cluster.token);
+      if (options.kubeconfigPath && cluster.#url) writeKubeconfig(options.kubeconfigPath, cluster.#url, cluster.token, cluster.#caPem);
       return cluster;
     } catch (error) {
       await cluster.stop();
@@ -92,11 +97,14 @@ export class Cluster {
 
   async #listen(options: ClusterOptions, log: (line: string) => void): Promise<void> {
     const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], log };
-    if (options.openapi) handlerOptions.openapi = options.openapi(this.server.index.all());
-    const http = createServer({ keepAlive: true, requestTimeout: 0 }, createHttpHandler(handlerOptions));
+    handlerOptions.openapi = (options.openapi ?? openApiSource)(this.server.index.all());
+    const host = options.host ?? '127.0.0.1';
+    // Certificates are checked against the wall clock by clients, whatever the cluster's clock.
+    const certificate = createServingCertificate({ nowMs: new RealClock().now(), serial: Buffer.from(this.random.hex(8), 'hex'), hosts: [...new Set([host, '127.0.0.1', '::1', 'localhost'])] });
+    this.#caPem = certificate.certPem;
+    const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, keepAlive: true, requestTimeout: 0 }, createHttpHandler(handlerOptions));
     http.keepAliveTimeout = 60_000;
     this.#http = http;
-    const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(options.port, host, () => {
@@ -106,10 +114,15 @@ export class Cluster {
     });
     const address = http.address() as AddressInfo;
     const shownHost = host.includes(':') ? `[${host}]` : host;
-    this.#url = `http://${shownHost}:${address.port}`;
+    this.#url = `https://${shownHost}:${address.port}`;
   }
 
-  /** The HTTP URL, when serving. */
+  /** The serving certificate clients should trust (PEM), when serving. */
+  get certificateAuthority(): string {
+    return this.#caPem;
+  }
+
+  /** The HTTPS URL, when serving. */
   get url(): string {
     return this.#url;
   }
@@ -135,6 +148,22 @@ export class Cluster {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.stop();
   }
+}
+
+function openApiSource(definitions: readonly ResourceDefinition[]): OpenApiSource {
+  const docs = buildOpenApi(definitions);
+  let root: { body: string; etag: string } | undefined;
+  return {
+    root() {
+      if (!root) {
+        const body = JSON.stringify(docs.root());
+        root = { body, etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"` };
+      }
+      return root;
+    },
+    groupVersion: (path) => docs.groupVersion(path),
+    v2: () => docs.v2(),
+  };
 }
 
 function clockFor(text: string): Clock {

@@ -86,7 +86,7 @@ describe('kubectl against drydock up', () => {
   test('label and field selectors filter on the server', async () => {
     let r = await dd.kubectl(['get', 'pods', '-l', 'app=web', '-o', 'name']);
     assert.equal(r.stdout.trim(), 'pod/web');
-    r = await dd.kubectl(['get', 'pods', '-l', 'app in (api, db)', '-o', 'name']);
+    r = await dd.kubectl(['get', 'pods', '-l', 'app in (api, db)']);
     assert.equal(r.stdout.trim(), '');
     assert.match(r.stderr, /No resources found in default namespace\./);
     r = await dd.kubectl(['get', 'pods', '--field-selector', 'metadata.name=web', '-o', 'name']);

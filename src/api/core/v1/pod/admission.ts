@@ -35,7 +35,7 @@ export function addDefaultServiceAccount(pod: Pod, opts: { tokenVolumeSuffix?: s
   spec.serviceAccount = spec.serviceAccountName;
   if (opts.tokenVolumeSuffix === undefined || spec.automountServiceAccountToken === false) return;
   const name = `kube-api-access-${opts.tokenVolumeSuffix}`;
-  const all = [...(spec.initContainers ?? []), ...spec.containers];
+  const all = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
   if (all.some((c) => (c.volumeMounts ?? []).some((m) => m.mountPath === serviceAccountTokenMountPath))) return;
   spec.volumes = [
     ...(spec.volumes ?? []),
