@@ -8,7 +8,7 @@ import type { Lease } from './lease.ts';
 const now = Date.parse('2026-01-01T00:00:10Z');
 const ctx = { now };
 const msgs = (errs: FieldError[] | undefined): string[] => (errs ?? []).map((e) => formatFieldError(e, { withField: true }));
-const lease = (spec: Lease['spec']): Lease => ({ metadata: { name: 'cpu-0', namespace: 'kube-node-lease', creationTimestamp: '2026-01-01T00:00:00Z' }, spec });
+const lease = (spec: NonNullable<Lease['spec']>): Lease => ({ metadata: { name: 'cpu-0', namespace: 'kube-node-lease', creationTimestamp: '2026-01-01T00:00:00Z' }, spec });
 
 test('lease table: Name Holder Age', () => {
   assert.deepEqual(def.table?.columns.map((c) => c.name), ['Name', 'Holder', 'Age']);
