@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { decodeProtobufObject } from './index.ts';
 
-const FIXTURES = join(import.meta.dirname, '../../../test/fixtures/protobuf');
+// Fixtures stay in the source tree; compiled tests run from dist/, one level deeper.
+const FIXTURES = join(import.meta.dirname.replace(/[\/]dist([\/]|$)/, '$1'), '../../../test/fixtures/protobuf');
 
 interface FixtureCase {
   readonly name: string;
