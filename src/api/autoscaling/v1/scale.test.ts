@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../../../core/meta.ts';
+import type { KubeObject } from '../../../core/index.ts';
 import { applyScale, toScale } from './scale.ts';
 
 const deployment: KubeObject = {

@@ -2,7 +2,7 @@
 // speaks, and the helpers that view a workload as one and write a Scale back.
 // Upstream: staging/src/k8s.io/api/autoscaling/v1/types.go, pkg/registry/apps/deployment/storage/storage.go
 // (scaleFromDeployment, scaleUpdatedObjectInfo).
-import type { KubeObject, LabelSelector, ObjectMeta } from '../../../core/meta.ts';
+import type { KubeObject, LabelSelector, ObjectMeta } from '../../../core/index.ts';
 
 export interface ScaleSpec {
   replicas?: number;

@@ -2,9 +2,8 @@
 // these in kube-node-lease; leader election uses them too.
 // Upstream: staging/src/k8s.io/api/coordination/v1/types.go, pkg/registry/coordination/lease/strategy.go,
 // pkg/apis/coordination/validation/validation.go (ValidateLease), printers.go (printLease).
-import { FieldPath, forbiddenField, invalidValue, notSupported } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import { FieldPath, forbiddenField, invalidValue, notSupported } from '../../../core/index.ts';
+import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { isQualifiedName, nameIsDNSSubdomain } from '../../validation/names.ts';

@@ -1,9 +1,8 @@
 // ConfigMap (core/v1): wire types, validation (keys, size, immutability) and table.
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/registry/core/configmap/strategy.go,
 // pkg/apis/core/validation/validation.go (ValidateConfigMap, ValidateConfigMapUpdate).
-import { FieldPath, forbiddenField, invalidValue, tooLong } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import { FieldPath, forbiddenField, invalidValue, tooLong } from '../../../core/index.ts';
+import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { byteLength, isConfigMapKey, nameIsDNSSubdomain } from '../../validation/names.ts';

@@ -2,9 +2,8 @@
 // events/v1 because upstream serves both from one storage), table and field selectors.
 // Upstream: staging/src/k8s.io/api/core/v1/types.go (Event), pkg/apis/core/validation/events.go,
 // pkg/registry/core/event/strategy.go, pkg/printers/internalversion/printers.go (printEvent).
-import { FieldPath, invalidValue, required } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import { FieldPath, invalidValue, required } from '../../../core/index.ts';
+import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { byteLength, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../../validation/names.ts';

@@ -2,9 +2,8 @@
 // validation and table.
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/apis/core/v1/defaults.go,
 // pkg/registry/core/namespace/strategy.go, pkg/apis/core/validation/validation.go (ValidateNamespace).
-import { FieldPath, invalidValue } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { Condition, KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import { FieldPath, invalidValue } from '../../../core/index.ts';
+import type { FieldError, Condition, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { keepField } from './keep-field.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';

@@ -2,9 +2,8 @@
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/apis/core/v1/defaults.go (SetDefaults_NodeStatus),
 // pkg/registry/core/node/strategy.go, pkg/apis/core/validation/validation.go (ValidateNode),
 // pkg/printers/internalversion/printers.go (printNode).
-import { FieldPath, forbiddenField } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { Condition, KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import { FieldPath, forbiddenField } from '../../../core/index.ts';
+import type { FieldError, Condition, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { nameIsDNSSubdomain } from '../../validation/names.ts';

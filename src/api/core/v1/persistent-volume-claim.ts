@@ -3,9 +3,8 @@
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/apis/core/v1/defaults.go,
 // pkg/registry/core/persistentvolumeclaim/strategy.go, pkg/apis/core/validation/validation.go
 // (ValidatePersistentVolumeClaimSpec, ValidatePersistentVolumeClaimUpdate), printers.go.
-import { FieldPath, forbiddenField, required } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { Condition, KubeObject, LabelSelector, ObjectMeta } from '../../../core/meta.ts';
+import { FieldPath, forbiddenField, required } from '../../../core/index.ts';
+import type { FieldError, Condition, KubeObject, LabelSelector, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { nameIsDNSSubdomain } from '../../validation/names.ts';

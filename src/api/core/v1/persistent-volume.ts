@@ -3,10 +3,8 @@
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/apis/core/v1/defaults.go (SetDefaults_PersistentVolume),
 // pkg/registry/core/persistentvolume/strategy.go, pkg/apis/core/validation/validation.go
 // (ValidatePersistentVolume, ValidatePersistentVolumeSpec), printers.go (printPersistentVolume).
-import { FieldPath, forbiddenField, notSupported, required } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { KubeObject, ObjectMeta } from '../../../core/meta.ts';
-import { formatTime } from '../../../core/clock.ts';
+import { FieldPath, forbiddenField, notSupported, required, formatTime } from '../../../core/index.ts';
+import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, StrategyContext, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { nameIsDNSSubdomain } from '../../validation/names.ts';

@@ -3,9 +3,8 @@
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/apis/core/v1/defaults.go (SetDefaults_Secret),
 // pkg/apis/core/v1/conversion.go (Convert_v1_Secret_To_core_Secret), pkg/registry/core/secret/strategy.go,
 // pkg/apis/core/validation/validation.go (ValidateSecret, ValidateSecretUpdate).
-import { FieldPath, forbiddenField, invalidValue, required, tooLong } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import { FieldPath, forbiddenField, invalidValue, required, tooLong } from '../../../core/index.ts';
+import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { isConfigMapKey, nameIsDNSSubdomain } from '../../validation/names.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFieldError } from '../../../core/field-errors.ts';
+import { formatFieldError } from '../../../core/index.ts';
 import { serviceAccountDefinition as def } from './service-account.ts';
 import type { ServiceAccount } from './service-account.ts';
 

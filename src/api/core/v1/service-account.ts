@@ -1,7 +1,7 @@
 // ServiceAccount (core/v1): wire types, strategy, validation and table.
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/registry/core/serviceaccount/strategy.go,
 // pkg/apis/core/validation/validation.go (ValidateServiceAccount).
-import type { KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import type { KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { validateServiceAccountName } from '../../validation/names.ts';

@@ -1,6 +1,6 @@
 // Service (core/v1) wire types and the predicates both the strategy and validation use.
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/api/service/util.go (ExternallyAccessible).
-import type { Condition, KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import type { Condition, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { Protocol } from './pod/types.ts';
 
 export type ServiceType = 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';

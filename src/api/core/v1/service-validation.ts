@@ -1,8 +1,8 @@
 // Service validation: ports, type-dependent fields, session affinity, cluster IPs and traffic policies.
 // Upstream: pkg/apis/core/validation/validation.go (ValidateService, validateServicePort,
 // ValidateServiceClusterIPsRelatedFields, validateUpgradeDowngradeClusterIPs, ValidateServiceStatusUpdate).
-import { FieldPath, duplicate, forbiddenField, invalidValue, notSupported, required } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
+import { FieldPath, duplicate, forbiddenField, invalidValue, notSupported, required } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortName, isValidPortNum, nameIsDNS1035Label, validateLabels } from '../../validation/names.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.ts';
 import { isExternallyAccessible, isHeadless } from './service-types.ts';

@@ -3,7 +3,7 @@
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/apis/core/v1/defaults.go (SetDefaults_Service),
 // pkg/registry/core/service/strategy.go, pkg/registry/core/service/storage/alloc.go,
 // pkg/printers/internalversion/printers.go (printService).
-import type { FieldError } from '../../../core/field-errors.ts';
+import type { FieldError } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { keepField } from './keep-field.ts';

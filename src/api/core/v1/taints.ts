@@ -1,7 +1,7 @@
 // Node taint validation: key/value formats, supported effects and uniqueness by key and effect.
 // Upstream: pkg/apis/core/validation/validation.go (validateNodeTaints, validateTaintEffect).
-import { duplicate, notSupported, required, invalidValue } from '../../../core/field-errors.ts';
-import type { FieldError, FieldPath } from '../../../core/field-errors.ts';
+import { duplicate, notSupported, required, invalidValue } from '../../../core/index.ts';
+import type { FieldError, FieldPath } from '../../../core/index.ts';
 import { isValidLabelValue, validateLabelName } from '../../validation/names.ts';
 import type { Taint } from './node.ts';
 

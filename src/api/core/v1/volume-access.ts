@@ -2,9 +2,8 @@
 // volume modes, the storage-class lookup and quantity cells.
 // Upstream: pkg/apis/core/helper/helpers.go (GetAccessModesAsString, GetPersistentVolumeClass),
 // pkg/apis/core/validation/validation.go (supportedAccessModes, ValidatePositiveQuantityValue).
-import { forbiddenField, invalidValue, notSupported } from '../../../core/field-errors.ts';
-import type { FieldError, FieldPath } from '../../../core/field-errors.ts';
-import { canonicalizeQuantityText, compareQuantities, parseQuantity, quantityFromValue } from '../../../core/quantity.ts';
+import { forbiddenField, invalidValue, notSupported, canonicalizeQuantityText, compareQuantities, parseQuantity, quantityFromValue } from '../../../core/index.ts';
+import type { FieldError, FieldPath } from '../../../core/index.ts';
 
 export type PersistentVolumeAccessMode = 'ReadWriteOnce' | 'ReadOnlyMany' | 'ReadWriteMany' | 'ReadWriteOncePod';
 export type PersistentVolumeMode = 'Block' | 'Filesystem';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFieldError } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
+import { formatFieldError } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
 import type { Event as CoreEvent } from '../../core/v1/event.ts';
 import { coreEventToEventsV1, eventsV1EventDefinition as def, eventsV1ToCoreEvent } from './event.ts';
 import type { Event } from './event.ts';

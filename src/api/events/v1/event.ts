@@ -2,8 +2,7 @@
 // the conversions both ways, validation (the strict rules) and the shared table.
 // Upstream: staging/src/k8s.io/api/events/v1/types.go, pkg/apis/events/v1/conversion.go,
 // pkg/registry/core/event/strategy.go (one strategy for both groups), pkg/apis/core/validation/events.go.
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ObjectReference } from '../../core/v1/binding.ts';
 import { eventTable, validateEventCreate, validateEventUpdate } from '../../core/v1/event.ts';
 import type { Event as CoreEvent, EventSource } from '../../core/v1/event.ts';

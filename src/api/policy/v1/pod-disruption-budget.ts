@@ -2,9 +2,8 @@
 // The disruption controller fills the status; evictions read it.
 // Upstream: staging/src/k8s.io/api/policy/v1/types.go, pkg/registry/policy/poddisruptionbudget/strategy.go,
 // pkg/apis/policy/validation/validation.go (ValidatePodDisruptionBudget*), printers.go.
-import { FieldPath, invalidValue, notSupported } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { Condition, KubeObject, LabelSelector, ObjectMeta } from '../../../core/meta.ts';
+import { FieldPath, invalidValue, notSupported } from '../../../core/index.ts';
+import type { FieldError, Condition, KubeObject, LabelSelector, ObjectMeta } from '../../../core/index.ts';
 import { isNotMoreThan100Percent, validateNonnegative, validatePositiveIntOrPercent } from '../../apps/v1/workload-validation.ts';
 import type { IntOrString } from '../../apps/v1/workload-validation.ts';
 import { keepField } from '../../core/v1/keep-field.ts';

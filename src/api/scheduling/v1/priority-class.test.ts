@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFieldError } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
+import { formatFieldError } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
 import { priorityClassDefinition as def, systemPriorityClasses } from './priority-class.ts';
 import type { PriorityClass } from './priority-class.ts';
 

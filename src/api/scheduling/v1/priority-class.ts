@@ -3,9 +3,8 @@
 // Upstream: staging/src/k8s.io/api/scheduling/v1/types.go, pkg/apis/scheduling/v1/defaults.go,
 // pkg/apis/scheduling/v1/helpers.go (SystemPriorityClasses), pkg/apis/scheduling/validation/validation.go,
 // printers.go (printPriorityClass).
-import { forbiddenField, notSupported, required } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import { forbiddenField, notSupported, required } from '../../../core/index.ts';
+import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { PreemptionPolicy } from '../../core/v1/pod/types.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';

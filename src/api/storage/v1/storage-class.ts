@@ -3,9 +3,8 @@
 // Upstream: staging/src/k8s.io/api/storage/v1/types.go, pkg/apis/storage/v1/defaults.go,
 // pkg/apis/storage/validation/validation.go (ValidateStorageClass), pkg/apis/storage/util/helpers.go,
 // printers.go (printStorageClass).
-import { FieldPath, forbiddenField, invalidValue, notSupported, required, tooLong } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import { FieldPath, forbiddenField, invalidValue, notSupported, required, tooLong } from '../../../core/index.ts';
+import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { byteLength, isQualifiedName, nameIsDNSSubdomain } from '../../validation/names.ts';
