@@ -8,7 +8,7 @@ import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { keepField } from './keep-field.ts';
 import { defaultClientIPServiceAffinitySeconds, isExternallyAccessible, needsClusterIPPolicy, needsNodePorts } from './service-types.ts';
-import type { IPFamily, Service, ServicePort, ServiceType } from './service-types.ts';
+import type { IPFamily, Service, ServicePort } from './service-types.ts';
 import { validateService, validateServiceStatusUpdate, validateServiceUpdate } from './service-validation.ts';
 
 export type * from './service-types.ts';
