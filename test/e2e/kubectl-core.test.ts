@@ -156,6 +156,23 @@ describe('kubectl against drydock up', () => {
     assert.match(g.stderr, /NotFound/);
   });
 
+  test('the kubectl dispatcher on PATH (its built-in 1.32 for a 1.35 server) runs the core flow', async () => {
+    const binary = 'kubectl';
+    let r = await dd.kubectl(['version'], { binary });
+    assert.match(r.stdout, /Server Version: v1\.35\.0/);
+    r = await dd.kubectl(['get', 'ns', 'default', '-o', 'name'], { binary });
+    assert.equal(r.stdout.trim(), 'namespace/default', r.stderr);
+    const path = dd.writeFile('dispatch.yaml', fixture('pod.yaml').replace('name: web', 'name: dispatched'));
+    r = await dd.kubectl(['apply', '-f', path], { binary });
+    assert.equal(r.stdout.trim(), 'pod/dispatched created', r.stderr);
+    r = await dd.kubectl(['apply', '-f', path], { binary });
+    assert.equal(r.stdout.trim(), 'pod/dispatched unchanged', r.stderr);
+    r = await dd.kubectl(['create', 'configmap', 'via-dispatcher', '--from-literal=a=b'], { binary });
+    assert.equal(r.stdout.trim(), 'configmap/via-dispatcher created', r.stderr);
+    r = await dd.kubectl(['delete', 'pod', 'dispatched'], { binary });
+    assert.equal(r.stdout.trim(), 'pod "dispatched" deleted', r.stderr);
+  });
+
   test('a wrong token is Unauthorized', async () => {
     const cfg = readFileSync(dd.kubeconfig, 'utf8').replace(/token: \S+/, 'token: wrong');
     const path = dd.writeFile('bad-kubeconfig', cfg);
