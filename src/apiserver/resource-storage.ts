@@ -215,8 +215,9 @@ export class ResourceStorage {
     def.prepareForUpdate?.(obj, old, strategy);
     if (tracksGeneration(def) && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
     const errors: FieldError[] = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...finalizerErrors(obj, old)];
+    // binding and finalize are server-side strategies with their own checks (BindingREST, finalizeStrategy).
     if (ctx.subresource === 'status') errors.push(...(def.validateStatusUpdate?.(obj, old, strategy) ?? []));
-    else errors.push(...(def.validateUpdate?.(obj, old, strategy) ?? []));
+    else if (ctx.subresource !== 'binding' && ctx.subresource !== 'finalize') errors.push(...(def.validateUpdate?.(obj, old, strategy) ?? []));
     if (errors.length > 0) throw invalid(def, old.metadata.name ?? '', errors);
     await this.#admission.validate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
     delete obj.metadata.resourceVersion;

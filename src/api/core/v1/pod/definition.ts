@@ -77,6 +77,9 @@ function prepareForUpdate(pod: Pod, old: Pod, ctx: StrategyContext): void {
       bumpGeneration(pod, old);
       return;
     }
+    case 'binding':
+      // BindingREST sets nodeName and the PodScheduled condition itself; nothing to keep.
+      return;
     default:
       keepField(pod, old, 'status');
       bumpGeneration(pod, old);

@@ -1,0 +1,297 @@
+// The request pipeline through the in-process client: metadata, concurrency, subresources,
+// list paging, watch semantics and deletion, as any client sees them.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { builtinDefinitions, refs } from '../api/index.ts';
+import type { KubeObject } from '../core/index.ts';
+import { ApiError, SeededRandom, VirtualClock } from '../core/index.ts';
+import type { ClientWatchEvent } from '../client/index.ts';
+import { MemoryStore } from '../storage/index.ts';
+import { ApiServer, builtinAdmissionPlugins, createLocalClient } from './index.ts';
+
+async function setup(options: { historyLimit?: number } = {}) {
+  const clock = new VirtualClock();
+  const store = new MemoryStore(options.historyLimit ? { historyLimit: options.historyLimit } : {});
+  const server = new ApiServer({ store, clock, random: new SeededRandom(1), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
+  const client = createLocalClient(server);
+  await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+  return { clock, store, server, client };
+}
+
+const configMap = (name: string, data: Record<string, string> = {}, labels?: Record<string, string>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default', ...(labels ? { labels } : {}) },
+  data,
+});
+
+const pod = (name: string, extra: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'default' },
+  spec: { containers: [{ name: 'c', image: 'nginx' }], ...extra },
+});
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('create', () => {
+  test('sets uid, creationTimestamp, resourceVersion and generation; generateName adds 5 characters', async () => {
+    const { client } = await setup();
+    const created = await client.create(refs.pods, { ...pod(''), metadata: { generateName: 'web-', namespace: 'default' } });
+    assert.match(created.metadata.name ?? '', /^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    assert.match(created.metadata.uid ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(created.metadata.creationTimestamp, '2026-01-01T00:00:00Z');
+    assert.equal(created.metadata.generation, 1);
+    assert.match(created.metadata.resourceVersion ?? '', /^\d+$/);
+  });
+
+  test('a duplicate name is AlreadyExists; a missing namespace is NotFound; a set resourceVersion is a BadRequest', async () => {
+    const { client } = await setup();
+    await client.create(refs.configMaps, configMap('a'));
+    const dup = await rejection(client.create(refs.configMaps, configMap('a')));
+    assert.equal(dup.code, 409);
+    assert.equal(dup.message, 'configmaps "a" already exists');
+    const missing = await rejection(client.create(refs.configMaps, { ...configMap('b'), metadata: { name: 'b', namespace: 'nope' } }));
+    assert.equal(missing.message, 'namespaces "nope" not found');
+    const rv = await rejection(client.create(refs.configMaps, { ...configMap('c'), metadata: { name: 'c', namespace: 'default', resourceVersion: '5' } }));
+    assert.equal(rv.code, 400);
+    assert.equal(rv.message, 'resourceVersion should not be set on objects to be created');
+  });
+
+  test('dry run returns the object and stores nothing', async () => {
+    const { client } = await setup();
+    const result = await client.create(refs.configMaps, configMap('dry'), { dryRun: true });
+    assert.equal(result.metadata.name, 'dry');
+    await assert.rejects(client.get(refs.configMaps, 'default', 'dry'), /configmaps "dry" not found/);
+  });
+});
+
+describe('update', () => {
+  test('a stale resourceVersion is a Conflict in upstream words; an update without one wins', async () => {
+    const { client } = await setup();
+    const first = await client.create(refs.configMaps, configMap('a', { v: '1' }));
+    await client.update(refs.configMaps, { ...first, data: { v: '2' } });
+    const stale = await rejection(client.update(refs.configMaps, { ...first, data: { v: '3' } }));
+    assert.equal(stale.code, 409);
+    assert.equal(stale.message, 'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again');
+    const { resourceVersion: _rv, ...meta } = first.metadata;
+    const forced = await client.update(refs.configMaps, { ...first, metadata: meta, data: { v: '4' } });
+    assert.deepEqual(forced.data, { v: '4' });
+  });
+
+  test('a no-op update keeps the resourceVersion', async () => {
+    const { client } = await setup();
+    const first = await client.create(refs.configMaps, configMap('a', { v: '1' }));
+    const again = await client.update(refs.configMaps, first);
+    assert.equal(again.metadata.resourceVersion, first.metadata.resourceVersion);
+  });
+
+  test('generation follows spec changes only; status goes through its subresource', async () => {
+    const { client } = await setup();
+    const deploy = await client.create(refs.deployments, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    assert.equal(deploy.metadata.generation, 1);
+    const withStatus = await client.update(refs.deployments, { ...deploy, status: { replicas: 5 } });
+    assert.equal((withStatus.status as { replicas?: number } | undefined)?.replicas, undefined, 'the main resource ignores status');
+    const statusWrite = await client.updateStatus(refs.deployments, { ...withStatus, status: { replicas: 1 }, spec: { ...(withStatus.spec as object), replicas: 9 } });
+    assert.equal((statusWrite.status as { replicas: number }).replicas, 1);
+    assert.equal((statusWrite.spec as { replicas: number }).replicas, 1, 'the status subresource ignores spec');
+    assert.equal(statusWrite.metadata.generation, 1);
+    const scaled = await client.patch(refs.deployments, 'default', 'web', 'merge', { spec: { replicas: 3 } });
+    assert.equal(scaled.metadata.generation, 2);
+  });
+
+  test('the scale subresource speaks autoscaling/v1 Scale', async () => {
+    const { client } = await setup();
+    await client.create(refs.deployments, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    const scale = await client.get(refs.deployments, 'default', 'web', { subresource: 'scale' });
+    assert.equal(scale.kind, 'Scale');
+    assert.equal(scale.apiVersion, 'autoscaling/v1');
+    assert.deepEqual(scale.spec, { replicas: 2 });
+    assert.equal((scale.status as { selector: string }).selector, 'app=web');
+    const patched = await client.patch(refs.deployments, 'default', 'web', 'merge', { spec: { replicas: 4 } }, { subresource: 'scale' });
+    assert.deepEqual(patched.spec, { replicas: 4 });
+    const deploy = await client.get(refs.deployments, 'default', 'web');
+    assert.equal((deploy.spec as { replicas: number }).replicas, 4);
+  });
+});
+
+describe('list', () => {
+  test('pages with limit and continue at one resourceVersion, with remainingItemCount', async () => {
+    const { client } = await setup();
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await client.create(refs.configMaps, configMap(name));
+    const first = await client.list(refs.configMaps, { namespace: 'default', limit: 2 });
+    assert.deepEqual(first.items.map((i) => i.metadata.name), ['a', 'b']);
+    assert.equal(first.metadata.remainingItemCount, 3);
+    await client.create(refs.configMaps, configMap('bb'));
+    const second = await client.list(refs.configMaps, { namespace: 'default', limit: 2, continue: first.metadata.continue ?? '' });
+    assert.deepEqual(second.items.map((i) => i.metadata.name), ['c', 'd'], 'later pages read at the first page revision');
+    const third = await client.list(refs.configMaps, { namespace: 'default', limit: 2, continue: second.metadata.continue ?? '' });
+    assert.deepEqual(third.items.map((i) => i.metadata.name), ['e']);
+    assert.equal(third.metadata.continue, undefined);
+  });
+
+  test('label and field selectors; an unknown field label is a BadRequest', async () => {
+    const { client } = await setup();
+    await client.create(refs.configMaps, configMap('a', {}, { app: 'web', tier: 'fe' }));
+    await client.create(refs.configMaps, configMap('b', {}, { app: 'db' }));
+    const byLabel = await client.list(refs.configMaps, { namespace: 'default', labelSelector: 'app in (web),tier' });
+    assert.deepEqual(byLabel.items.map((i) => i.metadata.name), ['a']);
+    const notEq = await client.list(refs.configMaps, { namespace: 'default', fieldSelector: 'metadata.name!=a' });
+    assert.deepEqual(notEq.items.map((i) => i.metadata.name), ['b']);
+    const bad = await rejection(client.list(refs.configMaps, { namespace: 'default', fieldSelector: 'spec.foo=x' }));
+    assert.equal(bad.code, 400);
+    assert.equal(bad.message, 'field label not supported: spec.foo');
+  });
+});
+
+function collect(client: ReturnType<typeof createLocalClient>, options: Parameters<ReturnType<typeof createLocalClient>['watch']>[1]) {
+  const events: ClientWatchEvent[] = [];
+  let closed = false;
+  const watch = client.watch(refs.configMaps, { namespace: 'default', ...options }, (e) => events.push(e), () => (closed = true));
+  return { events, watch, isClosed: () => closed };
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('watch', () => {
+  test('from a resourceVersion replays history in order, then streams live events', async () => {
+    const { client } = await setup();
+    const a = await client.create(refs.configMaps, configMap('a'));
+    await client.patch(refs.configMaps, 'default', 'a', 'merge', { data: { x: '1' } });
+    const w = collect(client, { resourceVersion: a.metadata.resourceVersion ?? '' });
+    await settle();
+    await client.delete(refs.configMaps, 'default', 'a');
+    await settle();
+    assert.deepEqual(w.events.map((e) => e.type), ['MODIFIED', 'DELETED']);
+    w.watch.stop();
+  });
+
+  test('without a resourceVersion it starts with ADDED for every object; sendInitialEvents ends with the bookmark', async () => {
+    const { client } = await setup();
+    await client.create(refs.configMaps, configMap('a'));
+    await client.create(refs.configMaps, configMap('b'));
+    const plain = collect(client, {});
+    const streaming = collect(client, { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true });
+    await settle();
+    assert.deepEqual(plain.events.map((e) => `${e.type} ${e.object.metadata.name ?? ''}`), ['ADDED a', 'ADDED b']);
+    const last = streaming.events.at(-1);
+    assert.equal(last?.type, 'BOOKMARK');
+    assert.equal(last?.object.metadata.annotations?.['k8s.io/initial-events-end'], 'true');
+    plain.watch.stop();
+    streaming.watch.stop();
+  });
+
+  test('selection turns label changes into ADDED and DELETED', async () => {
+    const { client } = await setup();
+    await client.create(refs.configMaps, configMap('a', {}, { app: 'x' }));
+    const w = collect(client, { labelSelector: 'app=web' });
+    await settle();
+    await client.patch(refs.configMaps, 'default', 'a', 'merge', { metadata: { labels: { app: 'web' } } });
+    await client.patch(refs.configMaps, 'default', 'a', 'merge', { data: { k: 'v' } });
+    await client.patch(refs.configMaps, 'default', 'a', 'merge', { metadata: { labels: { app: 'other' } } });
+    await settle();
+    assert.deepEqual(w.events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
+    w.watch.stop();
+  });
+
+  test('a compacted resourceVersion gets an ERROR event with 410 Expired, then the watch closes', async () => {
+    const { client } = await setup({ historyLimit: 3 });
+    const a = await client.create(refs.configMaps, configMap('a'));
+    for (let i = 0; i < 6; i++) await client.patch(refs.configMaps, 'default', 'a', 'merge', { data: { i: String(i) } });
+    const w = collect(client, { resourceVersion: a.metadata.resourceVersion ?? '' });
+    await settle();
+    await settle();
+    assert.equal(w.events.length, 1);
+    assert.equal(w.events[0]?.type, 'ERROR');
+    const status = w.events[0]?.object as unknown as { code: number; reason: string; message: string };
+    assert.equal(status.code, 410);
+    assert.equal(status.reason, 'Expired');
+    assert.match(status.message, /^too old resource version: \d+ \(\d+\)$/);
+    assert.equal(w.isClosed(), true);
+  });
+});
+
+describe('delete', () => {
+  test('finalizers keep the object with a deletionTimestamp until the last one is removed', async () => {
+    const { client } = await setup();
+    await client.create(refs.configMaps, { ...configMap('f'), metadata: { name: 'f', namespace: 'default', finalizers: ['example.com/hold'] } });
+    const pending = await client.delete(refs.configMaps, 'default', 'f');
+    assert.ok('metadata' in pending && pending.metadata.deletionTimestamp);
+    const current = await client.get(refs.configMaps, 'default', 'f');
+    const added = await rejection(client.update(refs.configMaps, { ...current, metadata: { ...current.metadata, finalizers: ['example.com/hold', 'example.com/new'] } }));
+    assert.equal(added.code, 422);
+    await client.patch(refs.configMaps, 'default', 'f', 'merge', { metadata: { finalizers: null } });
+    await assert.rejects(client.get(refs.configMaps, 'default', 'f'), /not found/);
+  });
+
+  test('foreground and orphan propagation add their finalizers', async () => {
+    const { client } = await setup();
+    await client.create(refs.configMaps, configMap('fg'));
+    await client.delete(refs.configMaps, 'default', 'fg', { propagationPolicy: 'Foreground' });
+    assert.deepEqual((await client.get(refs.configMaps, 'default', 'fg')).metadata.finalizers, ['foregroundDeletion']);
+    await client.create(refs.configMaps, configMap('or'));
+    await client.delete(refs.configMaps, 'default', 'or', { propagationPolicy: 'Orphan' });
+    assert.deepEqual((await client.get(refs.configMaps, 'default', 'or')).metadata.finalizers, ['orphan']);
+  });
+
+  test('a bound pod is deleted gracefully with its grace period; an unbound one at once', async () => {
+    const { client, clock } = await setup();
+    await client.create(refs.pods, pod('bound', { nodeName: 'n1', terminationGracePeriodSeconds: 20 }));
+    const marked = await client.delete(refs.pods, 'default', 'bound');
+    assert.ok('metadata' in marked);
+    assert.equal(marked.metadata.deletionGracePeriodSeconds, 20);
+    assert.equal(Date.parse(marked.metadata.deletionTimestamp ?? ''), clock.now() + 20_000 - (clock.now() % 1000));
+    await client.delete(refs.pods, 'default', 'bound', { gracePeriodSeconds: 0 });
+    await assert.rejects(client.get(refs.pods, 'default', 'bound'), /not found/);
+    await client.create(refs.pods, pod('free'));
+    await client.delete(refs.pods, 'default', 'free');
+    await assert.rejects(client.get(refs.pods, 'default', 'free'), /not found/);
+  });
+
+  test('a uid precondition that does not match is a Conflict', async () => {
+    const { client } = await setup();
+    await client.create(refs.configMaps, configMap('p'));
+    const error = await rejection(client.delete(refs.configMaps, 'default', 'p', { preconditions: { uid: 'other' } }));
+    assert.equal(error.code, 409);
+    assert.match(error.message, /^Precondition failed: UID in precondition: other, UID in object meta: /);
+  });
+
+  test('the system namespaces cannot be deleted', async () => {
+    const { client } = await setup();
+    const error = await rejection(client.delete(refs.namespaces, undefined, 'default'));
+    assert.equal(error.code, 403);
+  });
+});
+
+describe('binding', () => {
+  test('binds once, sets PodScheduled, and refuses a second binding', async () => {
+    const { client } = await setup();
+    await client.create(refs.pods, pod('web'));
+    await client.create(refs.pods, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'web' }, target: { kind: 'Node', name: 'n1' } }, { namespace: 'default', name: 'web', subresource: 'binding' });
+    const bound = await client.get(refs.pods, 'default', 'web');
+    assert.equal((bound.spec as { nodeName: string }).nodeName, 'n1');
+    const conditions = (bound.status as { conditions: { type: string; status: string }[] }).conditions;
+    assert.deepEqual(conditions.find((c) => c.type === 'PodScheduled')?.status, 'True');
+    const again = await rejection(client.create(refs.pods, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'web' }, target: { kind: 'Node', name: 'n2' } }, { namespace: 'default', name: 'web', subresource: 'binding' }));
+    assert.equal(again.code, 409);
+    assert.equal(again.message, 'Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "n1"');
+  });
+});
