@@ -1,0 +1,113 @@
+// The HTTP edge: authentication, decoding, negotiation and error bodies in upstream form;
+// a rejected request changes nothing.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { builtinDefinitions, refs } from '../api/index.ts';
+import { SeededRandom, VirtualClock } from '../core/index.ts';
+import { MemoryStore } from '../storage/index.ts';
+import { ApiServer, builtinAdmissionPlugins, createHttpHandler, createLocalClient } from './index.ts';
+
+describe('HTTP edge', () => {
+  let http: Server;
+  let base = '';
+  let server: ApiServer;
+  const token = 'secret-token';
+  before(async () => {
+    server = new ApiServer({ store: new MemoryStore(), clock: new VirtualClock(), random: new SeededRandom(2), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
+    await createLocalClient(server).create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+    http = createServer(createHttpHandler({ server, tokens: [token] }));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => http.close(() => resolve())));
+
+  const call = async (method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${base}${path}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...headers }, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> };
+  };
+
+  test('requests without the token are 401 Unauthorized; health and version are public', async () => {
+    const res = await fetch(`${base}/api/v1/namespaces`);
+    assert.equal(res.status, 401);
+    assert.deepEqual(await res.json(), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+    assert.equal((await fetch(`${base}/healthz`)).status, 200);
+    assert.equal((await fetch(`${base}/readyz`)).status, 200);
+    assert.equal((await fetch(`${base}/version`)).status, 200);
+  });
+
+  test('malformed JSON and YAML are 400 BadRequest', async () => {
+    const json = await call('POST', '/api/v1/namespaces/default/configmaps', '{"metadata": ');
+    assert.equal(json.status, 400);
+    assert.equal(json.json().reason, 'BadRequest');
+    assert.match(String(json.json().message), /^ConfigMap in version "v1" cannot be handled as a ConfigMap: /);
+    const yaml = await call('POST', '/api/v1/namespaces/default/configmaps', 'metadata: [unclosed', { 'Content-Type': 'application/yaml' });
+    assert.equal(yaml.status, 400);
+  });
+
+  test('a YAML body is accepted', async () => {
+    const res = await call('POST', '/api/v1/namespaces/default/configmaps', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: b\n', { 'Content-Type': 'application/yaml' });
+    assert.equal(res.status, 201);
+    assert.deepEqual(res.json().data, { a: 'b' });
+  });
+
+  test('a body over 3 MiB is 413 and nothing is stored', async () => {
+    const big = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { blob: 'x'.repeat(3 * 1024 * 1024 + 10) } });
+    const res = await call('POST', '/api/v1/namespaces/default/configmaps', big);
+    assert.equal(res.status, 413);
+    assert.equal(res.json().reason, 'RequestEntityTooLarge');
+    const get = await call('GET', '/api/v1/namespaces/default/configmaps/big');
+    assert.equal(get.status, 404);
+  });
+
+  test('unknown resources and paths are 404; unsupported verbs 405; unknown body types 415', async () => {
+    const unknown = await call('GET', '/api/v1/foos');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json().message, 'the server could not find the requested resource');
+    assert.equal((await call('GET', '/nonsense')).status, 404);
+    assert.equal((await call('PUT', '/api/v1/namespaces/default/configmaps', '{}')).status, 405);
+    assert.equal((await call('POST', '/api/v1/namespaces/default/configmaps', 'x', { 'Content-Type': 'text/plain' })).status, 415);
+  });
+
+  test('an invalid object is 422 with one cause per field error', async () => {
+    const res = await call('POST', '/api/v1/namespaces/default/pods', JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad' }, spec: { containers: [{ name: 'c' }] } }));
+    assert.equal(res.status, 422);
+    const status = res.json() as { message: string; details: { kind: string; name: string; causes: { reason: string; field: string }[] } };
+    assert.equal(status.message, 'Pod "bad" is invalid: spec.containers[0].image: Required value');
+    assert.equal(status.details.kind, 'Pod');
+    assert.deepEqual(status.details.causes.map((c) => [c.reason, c.field]), [['FieldValueRequired', 'spec.containers[0].image']]);
+  });
+
+  test('Table output carries the kind columns and row metadata', async () => {
+    const res = await call('GET', '/api/v1/namespaces', undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/json;as=Table;v=v1;g=meta.k8s.io');
+    const table = res.json() as { columnDefinitions: { name: string }[]; rows: { cells: unknown[]; object: { kind: string } }[] };
+    assert.deepEqual(table.columnDefinitions.map((c) => c.name), ['Name', 'Status', 'Age']);
+    assert.equal(table.rows[0]?.object.kind, 'PartialObjectMetadata');
+  });
+
+  test('aggregated discovery answers with its media type', async () => {
+    const res = await call('GET', '/apis', undefined, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' });
+    assert.equal(res.headers.get('content-type'), 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+    const list = res.json() as { items: { metadata: { name: string } }[] };
+    assert.ok(list.items.some((g) => g.metadata.name === 'apps'));
+    assert.ok(list.items.some((g) => g.metadata.name === 'resource.k8s.io'));
+  });
+
+  test('a watch streams one JSON event per line, starting with the current objects', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${base}/api/v1/namespaces/default/configmaps?watch=true`, { headers: { Authorization: `Bearer ${token}` }, signal: controller.signal });
+    assert.equal(res.status, 200);
+    const reader = res.body?.getReader();
+    const first = await reader?.read();
+    const line = Buffer.from(first?.value ?? new Uint8Array()).toString().split('\n')[0] ?? '';
+    const event = JSON.parse(line) as { type: string; object: { metadata: { name: string } } };
+    assert.equal(event.type, 'ADDED');
+    assert.equal(event.object.metadata.name, 'from-yaml');
+    controller.abort();
+  });
+});
