@@ -1,0 +1,176 @@
+// API server benchmark (issue 2): GET, LIST 1,000, CREATE and watch fan-out over HTTP on
+// loopback, side by side with a bare node:http server returning a stored pod's JSON; the
+// memory held per stored 2 KB pod; and `drydock up` start-to-ready time.
+// Both servers speak plain HTTP here so the figures compare the request pipeline, not TLS.
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { builtinDefinitions, refs } from '../src/api/index.ts';
+import { ApiServer, builtinAdmissionPlugins, createHttpHandler, createLocalClient } from '../src/apiserver/index.ts';
+import { CryptoRandom, RealClock } from '../src/core/index.ts';
+import type { KubeObject } from '../src/core/index.ts';
+import { MemoryStore } from '../src/storage/index.ts';
+import { median, printTable } from './table.ts';
+import type { Row } from './table.ts';
+
+const token = 'bench';
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+
+function podManifest(name: string): KubeObject {
+  // About 2 KB stored, like a typical small workload pod.
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', labels: { app: 'bench', tier: 'web', release: 'stable' }, annotations: { 'example.com/owner': 'team-ml', 'example.com/description': 'x'.repeat(400) } },
+    spec: {
+      nodeName: 'node-0',
+      containers: [{ name: 'app', image: 'nginx:1.27', ports: [{ containerPort: 80 }], env: [{ name: 'MODE', value: 'fast' }], resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } } }],
+    },
+  };
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function cannon(url: string, options: { method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> } = {}): Promise<{ rps: number; p99: number }> {
+  const result = await autocannon({
+    url,
+    connections: 16,
+    duration: seconds,
+    method: options.method ?? 'GET',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...options.headers },
+    ...(options.body ? { body: options.body } : {}),
+  });
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+async function startDrydockHttp(): Promise<{ url: string; server: ApiServer; http: Server }> {
+  const server = new ApiServer({ store: new MemoryStore(), clock: new RealClock(), random: new CryptoRandom(), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
+  const client = createLocalClient(server);
+  await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+  for (let i = 0; i < 1000; i++) await client.create(refs.pods, podManifest(`pod-${i}`));
+  const http = createServer({ keepAlive: true }, createHttpHandler({ server, tokens: [token] }));
+  return { url: await listen(http), server, http };
+}
+
+async function requestRates(): Promise<Row[]> {
+  const dd = await startDrydockHttp();
+  const stored = await fetch(`${dd.url}/api/v1/namespaces/default/pods/pod-0`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.text());
+  const bare = createServer({ keepAlive: true }, (_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(stored) });
+    res.end(stored);
+  });
+  const bareUrl = await listen(bare);
+  const rows: Row[] = [];
+  const add = (what: string, goal: string, drydock: { rps: number; p99: number }, floor: { rps: number; p99: number }): void => {
+    rows.push({ operation: what, 'drydock req/s': Math.round(drydock.rps), 'bare node:http req/s': Math.round(floor.rps), ratio: drydock.rps / floor.rps, 'drydock p99 ms': drydock.p99, goal });
+  };
+  const floorGet = await cannon(bareUrl);
+  add('GET pod', '>= 0.5x bare', await cannon(`${dd.url}/api/v1/namespaces/default/pods/pod-0`), floorGet);
+  add('LIST 1,000 pods', '(reported)', await cannon(`${dd.url}/api/v1/namespaces/default/pods`), floorGet);
+  const body = JSON.stringify({ ...podManifest(''), metadata: { generateName: 'created-', namespace: 'default', labels: { app: 'bench' } } });
+  add('CREATE pod', '>= 0.25x bare', await cannon(`${dd.url}/api/v1/namespaces/default/pods`, { method: 'POST', body }), await cannon(bareUrl, { method: 'POST', body }));
+  await new Promise<void>((r) => bare.close(() => r()));
+  dd.http.closeAllConnections();
+  await new Promise<void>((r) => dd.http.close(() => r()));
+  return rows;
+}
+
+async function watchFanOut(): Promise<Row[]> {
+  const dd = await startDrydockHttp();
+  const client = createLocalClient(dd.server);
+  await client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ticker', namespace: 'default' }, data: { n: '0' } });
+  const watchers = 100;
+  const events = 10_000;
+  const start = await client.get(refs.configMaps, 'default', 'ticker');
+  const received: number[][] = Array.from({ length: watchers }, () => []);
+  const controllers: AbortController[] = [];
+  let done = 0;
+  let finish: () => void = () => {};
+  const allDone = new Promise<void>((r) => (finish = r));
+  await Promise.all(received.map(async (seen, i) => {
+    const controller = new AbortController();
+    controllers[i] = controller;
+    const res = await fetch(`${dd.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${start.metadata.resourceVersion ?? ''}`, { headers: { Authorization: `Bearer ${token}` }, signal: controller.signal });
+    const reader = res.body?.getReader();
+    let buffer = '';
+    void (async () => {
+      for (;;) {
+        const chunk = await reader?.read().catch(() => undefined);
+        if (!chunk || chunk.done) return;
+        buffer += Buffer.from(chunk.value).toString();
+        let nl = buffer.indexOf('\n');
+        while (nl >= 0) {
+          const event = JSON.parse(buffer.slice(0, nl)) as { object: { data: { n: string } } };
+          buffer = buffer.slice(nl + 1);
+          seen.push(Number(event.object.data.n));
+          if (seen.length === events && ++done === watchers) finish();
+          nl = buffer.indexOf('\n');
+        }
+      }
+    })();
+  }));
+  const t0 = performance.now();
+  for (let n = 1; n <= events; n++) await client.update(refs.configMaps, { ...start, metadata: { ...start.metadata, resourceVersion: '' }, data: { n: String(n) } });
+  const written = performance.now() - t0;
+  await allDone;
+  const delivered = performance.now() - t0;
+  const inOrder = received.every((seen) => seen.length === events && seen.every((v, i) => v === i + 1));
+  for (const c of controllers) c.abort();
+  dd.http.closeAllConnections();
+  await new Promise<void>((r) => dd.http.close(() => r()));
+  return [{ watchers, events, 'write s': written / 1000, 'all delivered s': delivered / 1000, 'events/s delivered': Math.round((events * watchers) / (delivered / 1000)), 'every watcher got every event in order': inOrder ? 'yes' : 'NO' }];
+}
+
+async function memoryPerPod(): Promise<Row[]> {
+  const count = 20_000;
+  const server = new ApiServer({ store: new MemoryStore(), clock: new RealClock(), random: new CryptoRandom(), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
+  const client = createLocalClient(server);
+  await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  // Through the pipeline without the in-process client, which would keep a decoded copy.
+  for (let i = 0; i < count; i++) await server.create(refs.pods, 'default', podManifest(`mem-${i}`), {});
+  gc?.();
+  const after = process.memoryUsage().heapUsed;
+  const sample = await client.get(refs.pods, 'default', 'mem-0');
+  const size = JSON.stringify(sample).length;
+  return [{ pods: count, 'stored JSON bytes/pod': size, 'heap bytes/pod': Math.round((after - before) / count), goal: '<= 4 KB per 2 KB pod', 'gc exposed': gc ? 'yes' : 'no (run with --expose-gc)' }];
+}
+
+async function startupTime(): Promise<Row[]> {
+  const main = resolve(import.meta.dirname, '../src/cli/main.js');
+  const runs: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const dir = mkdtempSync(join(tmpdir(), 'drydock-bench-'));
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [main, 'up', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((r) => {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('ready')) r();
+      });
+    });
+    runs.push(performance.now() - t0);
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return [{ runs: runs.length, 'median ms (spawn to ready line)': Math.round(median(runs)), 'min ms': Math.round(Math.min(...runs)), 'max ms': Math.round(Math.max(...runs)), goal: '<= 300 ms' }];
+}
+
+export async function runApiBenchmarks(): Promise<void> {
+  printTable('API requests over HTTP (16 connections, ' + seconds + ' s each)', await requestRates());
+  printTable('Watch fan-out over HTTP', await watchFanOut());
+  printTable('Memory per stored pod (in process)', await memoryPerPod());
+  printTable('drydock up, default cluster, process start to ready', await startupTime());
+}
