@@ -7,8 +7,7 @@ import type { LabelSelector } from './meta.ts';
 // ---- Label key and value syntax (api/validation re-exports these). Upstream:
 // apimachinery/pkg/api/validate/content/{kube,dns}.go, pkg/util/validation/validation.go.
 
-const utf8 = new TextEncoder();
-const byteLength = (s: string): number => utf8.encode(s).length;
+const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;

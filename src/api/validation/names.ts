@@ -19,10 +19,9 @@ import {
 // finds every format check here.
 export { isDNS1123Subdomain, isQualifiedName, isValidLabelValue, maxLenError, regexError };
 
-const encoder = new TextEncoder();
 /** Go's len(): byte length, not UTF-16 units. */
 export function byteLength(s: string): number {
-  return encoder.encode(s).length;
+  return Buffer.byteLength(s, 'utf8');
 }
 
 export function emptyError(): string {
