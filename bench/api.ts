@@ -147,7 +147,7 @@ async function memoryPerPod(): Promise<Row[]> {
 }
 
 async function startupTime(): Promise<Row[]> {
-  const main = resolve(import.meta.dirname, '../src/cli/main.js');
+  const main = resolve(import.meta.dirname, '../drydock.mjs');
   const runs: number[] = [];
   for (let i = 0; i < 7; i++) {
     const dir = mkdtempSync(join(tmpdir(), 'drydock-bench-'));

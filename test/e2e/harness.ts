@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
-const mainScript = resolve(import.meta.dirname, '../../src/cli/main.js');
+// The shipped entry point (the bundle `npm run build` writes), as users run it.
+const mainScript = resolve(import.meta.dirname, '../../drydock.mjs');
 
 export function kubectlBinary(): string {
   if (process.env.KUBECTL) return process.env.KUBECTL;
