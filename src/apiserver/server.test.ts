@@ -105,7 +105,7 @@ describe('update', () => {
     assert.equal(deploy.metadata.generation, 1);
     const withStatus = await client.update(refs.deployments, { ...deploy, status: { replicas: 5 } });
     assert.equal((withStatus.status as { replicas?: number } | undefined)?.replicas, undefined, 'the main resource ignores status');
-    const statusBody: KubeObject = { ...withStatus, status: { replicas: 1 }, spec: { ...(withStatus.spec as object), replicas: 9 } };
+    const statusBody: KubeObject = { ...withStatus, status: { replicas: 1 }, spec: { ...((withStatus as KubeObject).spec as object), replicas: 9 } };
     const statusWrite = await client.updateStatus(refs.deployments, statusBody);
     assert.equal((statusWrite.status as { replicas: number }).replicas, 1);
     assert.equal((statusWrite.spec as { replicas: number }).replicas, 1, 'the status subresource ignores spec');
