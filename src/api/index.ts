@@ -13,4 +13,6 @@ export * from './sim/behaviour.ts';
 export type { Node, NodeAddress, NodeCondition, NodeStatus, NodeSystemInfo } from './core/v1/node.ts';
 export type { Lease, LeaseSpec } from './coordination/v1/lease.ts';
 export type { Event, EventSource } from './core/v1/event.ts';
-export type { Node, NodeSpec, NodeStatus, Taint, Event, PersistentVolumeClaim, PersistentVolume } from './core/v1/scheduler-types.ts';
+export type { NodeSpec, Taint } from './core/v1/node.ts';
+export type { PersistentVolumeClaim } from './core/v1/persistent-volume-claim.ts';
+export type { PersistentVolume } from './core/v1/persistent-volume.ts';

@@ -4,6 +4,7 @@ import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import type { Cluster } from './cluster.ts';
 import { NamespaceController } from '../controllers/index.ts';
+import { Scheduler } from '../scheduler/index.ts';
 
 export interface ComponentContext {
   cluster: Cluster;
@@ -33,6 +34,7 @@ function started<T extends { start(): void; stop(): void | Promise<void> }>(name
 // The registry: the order components start in (and stop in reverse).
 const factories: ComponentFactory[] = [
   async (ctx) => started('namespace-controller', new NamespaceController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('scheduler', new Scheduler({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler })),
 ];
 
 export async function startComponents(ctx: ComponentContext): Promise<RunningComponents> {

@@ -1,0 +1,24 @@
+// The in-tree plugin registry: name -> factory. Explicit, no registration by import side effect.
+// DynamicResources and GangScheduling are added here by their own modules' authors (one line
+// each); the default profile picks them up at their upstream positions (see config.ts).
+// Upstream: pkg/scheduler/framework/plugins/registry.go.
+import type { PluginFactory } from '../framework.ts';
+import { newDefaultBinder } from './default-binder.ts';
+import { newNodeName } from './node-name.ts';
+import { newBalancedAllocation } from './node-resources-balanced-allocation.ts';
+import { newNodeResourcesFit } from './node-resources-fit.ts';
+import { newNodeUnschedulable } from './node-unschedulable.ts';
+import { newPrioritySort } from './priority-sort.ts';
+import { newSchedulingGates } from './scheduling-gates.ts';
+import { newTaintToleration } from './taint-toleration.ts';
+
+export const inTreeRegistry: Readonly<Record<string, PluginFactory>> = {
+  PrioritySort: newPrioritySort,
+  SchedulingGates: newSchedulingGates,
+  NodeName: newNodeName,
+  NodeUnschedulable: newNodeUnschedulable,
+  TaintToleration: newTaintToleration,
+  NodeResourcesFit: newNodeResourcesFit,
+  NodeResourcesBalancedAllocation: newBalancedAllocation,
+  DefaultBinder: newDefaultBinder,
+};
