@@ -1,0 +1,148 @@
+// The ReplicaSet controller: keeps `spec.replicas` pods matching each ReplicaSet's selector.
+// Informer handlers only enqueue keys and settle expectations; syncReplicaSet does the work.
+// Upstream: pkg/controller/replicaset/replica_set.go (NewBaseController, add/update/deletePod).
+import { refs } from '../../api/index.ts';
+import type { Pod, ReplicaSet } from '../../api/index.ts';
+import type { Clock, DeepReadonly } from '../../core/index.ts';
+import { keyOf, labelSelectorFromObject, objectKey } from '../../core/index.ts';
+import type { Client } from '../../client/index.ts';
+import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import { getControllerOf } from '../controller-ref.ts';
+import { createEventRecorder } from '../event-recorder.ts';
+import { Expectations } from '../expectations.ts';
+import { podsByController, podsByNamespace, syncReplicaSet } from './sync.ts';
+import type { ReplicaSetSyncContext } from './sync.ts';
+
+export interface ReplicaSetControllerOptions {
+  client: Client;
+  clock: Clock;
+  log: (line: string) => void;
+  /** Concurrent syncs (upstream --concurrent-replicaset-syncs, default 5). */
+  workers?: number;
+}
+
+type ReadonlyPod = DeepReadonly<Pod>;
+
+export class ReplicaSetController {
+  readonly #pods: Informer<Pod>;
+  readonly #replicaSets: Informer<ReplicaSet>;
+  readonly #queue: WorkQueue<string>;
+  readonly #expectations: Expectations;
+  readonly #ctx: ReplicaSetSyncContext;
+  readonly #workers: number;
+  readonly #log: (line: string) => void;
+
+  constructor(options: ReplicaSetControllerOptions) {
+    const { client, clock, log } = options;
+    this.#log = log;
+    this.#workers = options.workers ?? 5;
+    this.#pods = new Informer<Pod>({ client, ref: refs.pods, clock, log });
+    this.#replicaSets = new Informer<ReplicaSet>({ client, ref: refs.replicaSets, clock, log });
+    this.#pods.addIndex(podsByNamespace, (p) => [p.metadata.namespace ?? '']);
+    this.#pods.addIndex(podsByController, (p) => {
+      const ref = getControllerOf(p);
+      return ref ? [ref.uid] : [];
+    });
+    this.#replicaSets.addIndex(podsByNamespace, (rs) => [rs.metadata.namespace ?? '']);
+    this.#queue = new WorkQueue<string>({ clock });
+    this.#expectations = new Expectations(clock);
+    this.#ctx = {
+      client,
+      clock,
+      pods: this.#pods,
+      replicaSets: this.#replicaSets,
+      expectations: this.#expectations,
+      recorder: createEventRecorder({ client, clock, component: 'replicaset-controller', log, typeOf: () => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet' }) }),
+      requeueAfter: (key, ms) => this.#queue.addAfter(key, ms),
+      log,
+    };
+    this.#replicaSets.addHandlers({
+      onAdd: (rs) => this.#queue.add(keyOf(rs)),
+      onUpdate: (_old, rs) => this.#queue.add(keyOf(rs)),
+      onDelete: (rs) => {
+        this.#expectations.delete(keyOf(rs));
+        this.#queue.add(keyOf(rs));
+      },
+    });
+    this.#pods.addHandlers({
+      onAdd: (pod) => this.#addPod(pod),
+      onUpdate: (old, pod) => this.#updatePod(old, pod),
+      onDelete: (pod) => this.#deletePod(pod),
+    });
+  }
+
+  start(): void {
+    this.#pods.start();
+    this.#replicaSets.start();
+    void Promise.all([this.#pods.waitForSync(), this.#replicaSets.waitForSync()]).then(() => {
+      if (this.#queue.shuttingDown) return;
+      void runWorkers(this.#queue, this.#workers, (key) => syncReplicaSet(this.#ctx, key), this.#log);
+    });
+  }
+
+  stop(): void {
+    this.#queue.shutDown();
+    this.#pods.stop();
+    this.#replicaSets.stop();
+  }
+
+  /** The ReplicaSet a controllerRef names, if it is one of ours (uid checked). */
+  #resolve(namespace: string | undefined, ref: ReturnType<typeof getControllerOf>): DeepReadonly<ReplicaSet> | undefined {
+    if (!ref || ref.kind !== 'ReplicaSet' || !ref.apiVersion.startsWith('apps/')) return undefined;
+    const rs = this.#replicaSets.getByName(namespace, ref.name);
+    return rs && rs.metadata.uid === ref.uid ? rs : undefined;
+  }
+
+  /** getPodReplicaSets: ReplicaSets whose selector matches an orphan pod. */
+  #matching(pod: ReadonlyPod): DeepReadonly<ReplicaSet>[] {
+    return this.#replicaSets.byIndex(podsByNamespace, pod.metadata.namespace ?? '').filter((rs) => {
+      const selector = labelSelectorFromObject(rs.spec.selector);
+      return !('error' in selector) && !selector.empty && selector.matches(pod.metadata.labels);
+    });
+  }
+
+  #addPod(pod: ReadonlyPod): void {
+    if (pod.metadata.deletionTimestamp) return this.#deletePod(pod);
+    const ref = getControllerOf(pod);
+    if (ref) {
+      const rs = this.#resolve(pod.metadata.namespace, ref);
+      if (!rs) return;
+      const key = keyOf(rs);
+      this.#expectations.creationObserved(key);
+      this.#queue.add(key);
+      return;
+    }
+    for (const rs of this.#matching(pod)) this.#queue.add(keyOf(rs));
+  }
+
+  #updatePod(old: ReadonlyPod, pod: ReadonlyPod): void {
+    if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
+    const labelsChanged = JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {});
+    if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) {
+      // A graceful delete shows up as an update: count it as observed at once, as upstream.
+      this.#deletePod(pod);
+      if (labelsChanged) this.#deletePod(old);
+      return;
+    }
+    const curRef = getControllerOf(pod);
+    const oldRef = getControllerOf(old);
+    if (oldRef && oldRef.uid !== curRef?.uid) {
+      const rs = this.#resolve(old.metadata.namespace, oldRef);
+      if (rs) this.#queue.add(keyOf(rs));
+    }
+    if (curRef) {
+      const rs = this.#resolve(pod.metadata.namespace, curRef);
+      if (rs) this.#queue.add(keyOf(rs));
+      return;
+    }
+    if (labelsChanged || oldRef) for (const rs of this.#matching(pod)) this.#queue.add(keyOf(rs));
+  }
+
+  #deletePod(pod: ReadonlyPod): void {
+    const rs = this.#resolve(pod.metadata.namespace, getControllerOf(pod));
+    if (!rs) return;
+    const key = keyOf(rs);
+    this.#expectations.deletionObserved(key, objectKey(pod.metadata.namespace, pod.metadata.name ?? ''));
+    this.#queue.add(key);
+  }
+}
