@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { Cluster, ConfigError, defaultClusterConfig, parseClusterConfig } from '../cluster/index.ts';
 import type { ClusterConfig } from '../cluster/index.ts';
 import { UsageError } from './usage.ts';
+import { KubeletVersionSkewError } from '../cluster/index.ts';
 
 const options = {
   config: { type: 'string' },
@@ -34,6 +35,9 @@ export async function up(args: string[], startedAt: number): Promise<void> {
     kubeconfigPath,
     ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
+  }).catch((error: unknown) => {
+    if (error instanceof KubeletVersionSkewError) throw new UsageError(error.message);
+    throw error;
   });
   process.stdout.write(`export KUBECONFIG=${kubeconfigPath}\n`);
   const nodes = config.nodePools.reduce((n, p) => n + p.count, 0);

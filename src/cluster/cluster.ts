@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { builtinDefinitions } from '../api/index.ts';
+import { builtinDefinitions, refs } from '../api/index.ts';
 import type { ResourceDefinition } from '../api/index.ts';
 import { ApiServer, buildOpenApi, builtinAdmissionPlugins, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
 import type { OpenApiSource } from '../apiserver/index.ts';
@@ -21,6 +21,8 @@ import { bootstrapCluster } from './bootstrap.ts';
 import type { ClusterConfig } from './config.ts';
 import { parseVersion } from './config.ts';
 import { startComponents } from './components.ts';
+import { PodLogs, podLogRoute } from '../kubelet/index.ts';
+import type { Node } from '../api/index.ts';
 import type { RunningComponents } from './components.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createServingCertificate } from './certificate.ts';
@@ -54,6 +56,8 @@ export class Cluster {
   #caPem = '';
   #components: RunningComponents | undefined;
   #stopped = false;
+  /** node -> kubelet, for the pod log and exec routes. */
+  readonly podLogs = new PodLogs();
 
   private constructor(options: ClusterOptions, store: Store, clock: Clock, random: Random) {
     this.config = options.config;
@@ -86,6 +90,7 @@ export class Cluster {
       await bootstrapCluster(cluster.client);
       if (options.components !== false) {
         cluster.#components = await startComponents({ cluster, client: cluster.client, clock, random, log });
+        await waitForNodesReady(cluster);
       }
       if (options.kubeconfigPath && cluster.#url) writeKubeconfig(options.kubeconfigPath, cluster.#url, cluster.token, cluster.#caPem);
       return cluster;
@@ -97,6 +102,7 @@ export class Cluster {
 
   async #listen(options: ClusterOptions, log: (line: string) => void): Promise<void> {
     const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], log };
+    handlerOptions.extraRoutes = [podLogRoute({ client: this.client, clock: this.clock, podLogs: this.podLogs })];
     handlerOptions.openapi = (options.openapi ?? openApiSource)(this.server.index.all());
     const host = options.host ?? '127.0.0.1';
     // Certificates are checked against the wall clock by clients, whatever the cluster's clock.
@@ -164,6 +170,20 @@ function openApiSource(definitions: readonly ResourceDefinition[]): OpenApiSourc
     groupVersion: (path) => docs.groupVersion(path),
     v2: () => docs.v2(),
   };
+}
+
+// `drydock up` prints its ready line only once every configured node reports Ready.
+async function waitForNodesReady(cluster: Cluster): Promise<void> {
+  const want = cluster.config.nodePools.flatMap((p) => Array.from({ length: p.count }, (_, i) => `${p.name}-${i}`));
+  if (want.length === 0) return;
+  for (let attempt = 0; ; attempt++) {
+    const nodes = await cluster.client.list<Node>(refs.nodes);
+    const ready = new Set(nodes.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).map((n) => n.metadata.name));
+    const missing = want.filter((n) => !ready.has(n));
+    if (missing.length === 0) return;
+    if (attempt >= 100) throw new Error(`nodes not Ready: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}`);
+    await cluster.clock.sleep(100);
+  }
 }
 
 function clockFor(text: string): Clock {

@@ -4,6 +4,7 @@ import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import type { Cluster } from './cluster.ts';
 import { NamespaceController } from '../controllers/index.ts';
+import { SimulatedNodes } from '../kubelet/index.ts';
 import { Scheduler } from '../scheduler/index.ts';
 import { DeploymentController, GarbageCollector, ReplicaSetController } from '../controllers/index.ts';
 
@@ -34,6 +35,10 @@ function started<T extends { start(): void; stop(): void | Promise<void> }>(name
 
 // The registry: the order components start in (and stop in reverse).
 const factories: ComponentFactory[] = [
+  async (ctx) => {
+    const nodes = await SimulatedNodes.start({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, pools: ctx.cluster.config.nodePools, serverVersion: ctx.cluster.config.kubernetesVersion, podLogs: ctx.cluster.podLogs });
+    return { name: 'kubelets', stop: () => nodes.stop() };
+  },
 
   async (ctx) => started('namespace-controller', new NamespaceController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('scheduler', new Scheduler({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler })),

@@ -3,3 +3,4 @@ export * from './config.ts';
 export * from './cluster.ts';
 export * from './kubeconfig.ts';
 export type { ComponentContext, RunningComponent, RunningComponents } from './components.ts';
+export { KubeletVersionSkewError } from '../kubelet/index.ts';

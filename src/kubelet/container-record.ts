@@ -1,0 +1,41 @@
+// What the kubelet remembers about each container of a pod: the current instance, the previous
+// (terminated) one, the restart count and why it is waiting. Plain data: the status generator
+// reads it, the pod worker writes it.
+import type { ContainerKind } from '../api/index.ts';
+import type { ContainerExit } from './sim-container.ts';
+
+export interface InstanceState {
+  /** 64 hex digits; the status shows `drydock://<id>`. */
+  id: string;
+  createdAt: number;
+  /** When the process came up (after startupDelay); undefined while being created. */
+  startedAt?: number;
+  exit?: ContainerExit;
+  postStartDone: boolean;
+  /** The startup probe passed (or there is none). */
+  startupPassed: boolean;
+  /** The readiness probe passed (or there is none). */
+  readinessPassed: boolean;
+}
+
+export interface ContainerRecord {
+  name: string;
+  kind: ContainerKind;
+  restartCount: number;
+  current?: InstanceState;
+  /** The instance before `current`, for lastState and `logs --previous`. */
+  previous?: InstanceState;
+  /** Set while the kubelet will not start it (CrashLoopBackOff). */
+  waiting?: { reason: string; message: string };
+}
+
+export const containerIDPrefix = 'drydock://';
+
+export function isRunning(i: InstanceState | undefined): i is InstanceState & { startedAt: number } {
+  return i !== undefined && i.startedAt !== undefined && i.exit === undefined;
+}
+
+/** `started` in the status: running and past its startup probe (postStart included). */
+export function isStarted(i: InstanceState | undefined): boolean {
+  return isRunning(i) && i.startupPassed && i.postStartDone;
+}

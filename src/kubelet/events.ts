@@ -1,0 +1,100 @@
+// The kubelet's event recorder: core/v1 Events with source {component: kubelet, host: <node>},
+// written in order, and repeats of the same event folded into count/lastTimestamp as client-go's
+// EventCorrelator does. Upstream: client-go/tools/record (event.go, events_cache.go).
+import { refs } from '../api/index.ts';
+import type { Event } from '../api/index.ts';
+import type { Client } from '../client/index.ts';
+import type { Clock } from '../core/index.ts';
+import { formatTime } from '../core/index.ts';
+import type { DeepReadonlyPod } from './types.ts';
+
+export type EventType = 'Normal' | 'Warning';
+
+export interface EventRecorderOptions {
+  client: Client;
+  clock: Clock;
+  node: string;
+  log: (line: string) => void;
+}
+
+interface Seen {
+  name: string;
+  namespace: string;
+  count: number;
+  event: Event;
+}
+
+const maxRemembered = 4096;
+
+export class EventRecorder {
+  readonly #o: EventRecorderOptions;
+  readonly #seen = new Map<string, Seen>();
+  #chain: Promise<void> = Promise.resolve();
+  #seq = 0;
+
+  constructor(options: EventRecorderOptions) {
+    this.#o = options;
+  }
+
+  /** `fieldPath` is `spec.containers{name}` / `spec.initContainers{name}` for container events. */
+  record(pod: DeepReadonlyPod, type: EventType, reason: string, message: string, fieldPath?: string): void {
+    const now = this.#o.clock.now();
+    const namespace = pod.metadata.namespace ?? 'default';
+    const key = [pod.metadata.uid, fieldPath ?? '', type, reason, message].join('\u0000');
+    const write = async (): Promise<void> => {
+      const seen = this.#seen.get(key);
+      if (seen) {
+        seen.count++;
+        const updated: Event = { ...seen.event, count: seen.count, lastTimestamp: formatTime(now) };
+        try {
+          seen.event = await this.#o.client.update<Event>(refs.events, updated);
+          return;
+        } catch {
+          this.#seen.delete(key);
+        }
+      }
+      const event = this.#event(pod, namespace, type, reason, message, fieldPath, now);
+      const created = await this.#o.client.create<Event>(refs.events, event);
+      if (this.#seen.size >= maxRemembered) this.#seen.delete(this.#seen.keys().next().value as string);
+      this.#seen.set(key, { name: created.metadata.name ?? '', namespace, count: 1, event: created });
+    };
+    this.#chain = this.#chain.then(write).catch((error: unknown) => {
+      this.#o.log(`kubelet ${this.#o.node}: event ${reason} for pod ${namespace}/${pod.metadata.name}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** Resolves once every event recorded so far is written. */
+  flush(): Promise<void> {
+    return this.#chain;
+  }
+
+  #event(pod: DeepReadonlyPod, namespace: string, type: EventType, reason: string, message: string, fieldPath: string | undefined, now: number): Event {
+    // Upstream names events <object>.<unix nanos in hex>.
+    const name = `${pod.metadata.name}.${(BigInt(now) * 1_000_000n + BigInt(this.#seq++ % 1_000_000)).toString(16)}`;
+    const involvedObject: Event['involvedObject'] = {
+      kind: 'Pod',
+      namespace,
+      name: pod.metadata.name ?? '',
+      apiVersion: 'v1',
+      ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}),
+      ...(pod.metadata.resourceVersion ? { resourceVersion: pod.metadata.resourceVersion } : {}),
+      ...(fieldPath ? { fieldPath } : {}),
+    };
+    return {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name, namespace },
+      involvedObject,
+      reason,
+      message,
+      source: { component: 'kubelet', host: this.#o.node },
+      firstTimestamp: formatTime(now),
+      lastTimestamp: formatTime(now),
+      count: 1,
+      type,
+      eventTime: null,
+      reportingComponent: 'kubelet',
+      reportingInstance: this.#o.node,
+    };
+  }
+}

@@ -1,0 +1,36 @@
+// Image references as a containerd-backed kubelet reports them: the fully qualified name in
+// `image` and a digest reference in `imageID`. Simulated digests are a hash of the name.
+import { createHash } from 'node:crypto';
+
+/** `nginx` -> `docker.io/library/nginx:latest`; `ghcr.io/x/y:1` stays. */
+export function normalizeImage(image: string): string {
+  if (image === '') return image;
+  const [name = '', digest] = image.split('@');
+  const slash = name.indexOf('/');
+  const first = slash < 0 ? '' : name.slice(0, slash);
+  const hasRegistry = slash >= 0 && (first.includes('.') || first.includes(':') || first === 'localhost');
+  let full = hasRegistry ? name : slash < 0 ? `docker.io/library/${name}` : `docker.io/${name}`;
+  const last = full.slice(full.lastIndexOf('/') + 1);
+  if (!digest && !last.includes(':')) full += ':latest';
+  return digest ? `${full}@${digest}` : full;
+}
+
+export function imageDigest(image: string): string {
+  return `sha256:${createHash('sha256').update(normalizeImage(image)).digest('hex')}`;
+}
+
+/** `docker.io/library/nginx@sha256:...`. */
+export function imageID(image: string): string {
+  const normalized = normalizeImage(image);
+  const at = normalized.indexOf('@');
+  if (at >= 0) return normalized;
+  const last = normalized.lastIndexOf(':');
+  const repo = last > normalized.lastIndexOf('/') ? normalized.slice(0, last) : normalized;
+  return `${repo}@${imageDigest(image)}`;
+}
+
+/** A stable, plausible image size for Pulled events. */
+export function imageSizeBytes(image: string): number {
+  const h = createHash('sha256').update(image).digest();
+  return 5_000_000 + (h.readUInt32BE(0) % 200_000_000);
+}

@@ -1,0 +1,141 @@
+// One simulated kubelet: the node agent plus a pod worker per pod bound to the node. Pods arrive from
+// a pod informer shared by every kubelet (indexed by spec.nodeName); each is admitted once, then run.
+// Upstream: pkg/kubelet/kubelet.go (HandlePodAdditions, canAdmitPod, rejectPod).
+import { refs } from '../api/index.ts';
+import type { Node, Pod } from '../api/index.ts';
+import type { Client, Informer } from '../client/index.ts';
+import type { Clock, Random } from '../core/index.ts';
+import { formatTime } from '../core/index.ts';
+import { admitPod } from './admission.ts';
+import { CrashLoopBackoff } from './backoff.ts';
+import { EventRecorder } from './events.ts';
+import { NodeAgent } from './node-agent.ts';
+import { nodeInternalIP, nodePodCIDRBase } from './node-object.ts';
+import type { NodePoolSpec } from './node-object.ts';
+import { PodWorker } from './pod-worker.ts';
+import type { DeepReadonlyPod } from './types.ts';
+import { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-skew.ts';
+
+export interface KubeletOptions {
+  client: Client;
+  clock: Clock;
+  random: Random;
+  log: (line: string) => void;
+  name: string;
+  ordinal: number;
+  pool: NodePoolSpec;
+  /** The API server's version (config kubernetesVersion). */
+  serverVersion: string;
+  /** Pods, shared by all kubelets, with the `nodeName` index. */
+  pods: Informer<Pod>;
+}
+
+export const nodeNameIndex = 'nodeName';
+
+const isTerminal = (p: DeepReadonlyPod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+
+export class Kubelet {
+  readonly #o: KubeletOptions;
+  readonly agent: NodeAgent;
+  readonly #events: EventRecorder;
+  readonly #backoff = new CrashLoopBackoff();
+  readonly #images = new Set<string>();
+  readonly #workers = new Map<string, PodWorker>();
+  readonly #rejected = new Set<string>();
+  readonly #freeIPs: number[] = [];
+  #nextIP = 2;
+  readonly hostIP: string;
+  #node: Node | undefined;
+
+  constructor(options: KubeletOptions) {
+    this.#o = options;
+    const problem = kubeletVersionSkewProblem(options.name, options.pool.kubeletVersion, options.serverVersion);
+    if (problem) throw new KubeletVersionSkewError(problem);
+    this.hostIP = nodeInternalIP(options.ordinal);
+    this.agent = new NodeAgent({
+      client: options.client,
+      clock: options.clock,
+      log: options.log,
+      identity: { name: options.name, ordinal: options.ordinal, pool: options.pool, machineID: options.random.hex(16), bootID: options.random.hex(16) },
+    });
+    this.#events = new EventRecorder({ client: options.client, clock: options.clock, node: options.name, log: options.log });
+  }
+
+  get name(): string {
+    return this.#o.name;
+  }
+
+  async start(): Promise<void> {
+    this.#node = await this.agent.register();
+  }
+
+  stop(): void {
+    this.agent.stop();
+    for (const w of [...this.#workers.values()]) w.forget();
+  }
+
+  worker(namespace: string, name: string): PodWorker | undefined {
+    for (const w of this.#workers.values()) if (w.pod.metadata.namespace === namespace && w.pod.metadata.name === name) return w;
+    return undefined;
+  }
+
+  /** Called by the shared informer for pods bound to this node. */
+  podChanged(pod: Pod): void {
+    const uid = pod.metadata.uid ?? '';
+    const existing = this.#workers.get(uid);
+    if (existing) return existing.update(pod);
+    if (this.#rejected.has(uid) || isTerminal(pod)) return;
+    if (pod.metadata.deletionTimestamp) {
+      // Deleted before it ever ran here: nothing to stop.
+      void this.#o.client.delete(refs.pods, pod.metadata.namespace, pod.metadata.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid } }).catch(() => {});
+      return;
+    }
+    const node = this.agent.node ?? this.#node;
+    if (!node) return;
+    const admitted = [...this.#workers.values()].filter((w) => w.state.kind === 'syncing' || w.state.kind === 'terminating').map((w) => w.pod);
+    const verdict = admitPod(pod, node, admitted);
+    if (!verdict.admit) return this.#reject(pod, verdict.reason, verdict.message);
+    const worker = new PodWorker(
+      {
+        client: this.#o.client,
+        clock: this.#o.clock,
+        random: this.#o.random,
+        node: this.#o.name,
+        hostIP: this.hostIP,
+        events: this.#events,
+        backoff: this.#backoff,
+        images: this.#images,
+        log: this.#o.log,
+        onFinished: (id) => this.#workers.delete(id),
+        releaseIP: (ip) => this.#releaseIP(ip),
+      },
+      pod,
+      pod.spec.hostNetwork ? this.hostIP : this.#allocateIP(),
+    );
+    this.#workers.set(uid, worker);
+    worker.start();
+  }
+
+  podDeleted(pod: Pod): void {
+    this.#rejected.delete(pod.metadata.uid ?? '');
+    this.#workers.get(pod.metadata.uid ?? '')?.forget();
+  }
+
+  #reject(pod: Pod, reason: string, message: string): void {
+    this.#rejected.add(pod.metadata.uid ?? '');
+    this.#events.record(pod, 'Warning', reason, message);
+    const status = { ...pod.status, phase: 'Failed' as const, reason, message: `Pod was rejected: ${message}`, startTime: pod.status?.startTime ?? formatTime(this.#o.clock.now()) };
+    void this.#o.client.updateStatus(refs.pods, { ...pod, status }).catch((error: unknown) => this.#o.log(`kubelet ${this.#o.name}: rejecting pod: ${String(error)}`));
+  }
+
+  #allocateIP(): string {
+    const base = nodePodCIDRBase(this.#o.ordinal);
+    const n = this.#freeIPs.shift() ?? (this.#nextIP <= 254 ? this.#nextIP++ : 254);
+    return `${base}.${n}`;
+  }
+
+  #releaseIP(ip: string): void {
+    const base = nodePodCIDRBase(this.#o.ordinal);
+    if (ip.startsWith(`${base}.`)) this.#freeIPs.push(Number(ip.slice(base.length + 1)));
+  }
+}

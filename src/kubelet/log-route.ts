@@ -1,0 +1,147 @@
+// HTTP routes the API server proxies to a node's kubelet: pods/log (text/plain, streamed when
+// following) and pods/exec|attach|portforward, which simulated nodes refuse with an upstream-style error.
+// Upstream: pkg/registry/core/pod/rest/log.go, pkg/registry/core/pod/strategy.go (LogLocation),
+// pkg/kubelet/kubelet_pods.go (validateContainerLogStatus, GetContainerLogs).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { refs } from '../api/index.ts';
+import type { Pod } from '../api/index.ts';
+import type { Client } from '../client/index.ts';
+import type { Clock } from '../core/index.ts';
+import { ApiError, badRequest, isApiError } from '../core/index.ts';
+import type { Status } from '../core/index.ts';
+import { formatLogLine, limitText, selectLogLines } from './logs.ts';
+import type { LogBuffer, LogLine, PodLogOptions } from './logs.ts';
+import type { PodLogs } from './nodes.ts';
+
+export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
+
+const podSubresource = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(log|exec|attach|portforward)$/;
+
+function sendStatus(res: ServerResponse, error: ApiError): void {
+  const status: Status = error.toStatus();
+  res.writeHead(status.code ?? 500, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(status));
+}
+
+function intParam(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw badRequest(`${name}: Invalid value: "${v}": must be an integer`);
+  return n;
+}
+
+function chooseContainer(pod: Pod, requested: string | null): string {
+  const names = pod.spec.containers.map((c) => c.name);
+  const inits = (pod.spec.initContainers ?? []).map((c) => c.name);
+  const ephemerals = (pod.spec.ephemeralContainers ?? []).map((c) => c.name);
+  if (requested) {
+    if (![...names, ...inits, ...ephemerals].includes(requested)) throw badRequest(`container ${requested} is not valid for pod ${pod.metadata.name}`);
+    return requested;
+  }
+  if (names.length === 1 && names[0]) return names[0];
+  let msg = `a container name must be specified for pod ${pod.metadata.name}, choose one of: [${names.join(' ')}]`;
+  if (inits.length) msg += ` or one of the init containers: [${inits.join(' ')}]`;
+  if (ephemerals.length) msg += ` or one of the ephemeral containers: [${ephemerals.join(' ')}]`;
+  throw badRequest(msg);
+}
+
+/** Which buffer to read, or the kubelet's error (validateContainerLogStatus). */
+function logSource(pod: Pod, container: string, previous: boolean, buffers: { current?: LogBuffer; previous?: LogBuffer } | undefined): LogBuffer {
+  const podName = pod.metadata.name ?? '';
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const s = statuses.find((x) => x.name === container);
+  if (!s) throw badRequest(`container "${container}" in pod "${podName}" is not available`);
+  const state = s.state ?? {};
+  const last = s.lastState ?? {};
+  if (previous) {
+    if (!last.terminated?.containerID) throw badRequest(`previous terminated container "${container}" in pod "${podName}" not found`);
+    const b = state.waiting ? buffers?.current : buffers?.previous;
+    if (!b) throw badRequest(`previous terminated container "${container}" in pod "${podName}" not found`);
+    return b;
+  }
+  if (state.running || state.terminated) {
+    if (buffers?.current) return buffers.current;
+  } else if (last.terminated && buffers?.current) return buffers.current;
+  if (state.waiting) throw badRequest(`container "${container}" in pod "${podName}" is waiting to start: ${state.waiting.reason ?? ''}`);
+  throw badRequest(`container "${container}" in pod "${podName}" is waiting to start - no logs yet`);
+}
+
+export interface PodLogRouteOptions {
+  client: Client;
+  clock: Clock;
+  podLogs: PodLogs;
+}
+
+async function serveLog(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const container = chooseContainer(pod, q.get('container'));
+  const node = pod.spec.nodeName;
+  if (!node) throw badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
+  const kubelet = o.podLogs.kubelet(node);
+  const worker = kubelet?.worker(pod.metadata.namespace ?? '', pod.metadata.name ?? '');
+  const buffer = logSource(pod, container, q.get('previous') === 'true', worker?.logsOf(container));
+  const options: PodLogOptions = {};
+  const tail = intParam(q, 'tailLines');
+  const since = intParam(q, 'sinceSeconds');
+  const limit = intParam(q, 'limitBytes');
+  if (tail !== undefined) options.tailLines = tail;
+  if (since !== undefined) options.sinceSeconds = since;
+  if (limit !== undefined) options.limitBytes = limit;
+  const sinceTime = q.get('sinceTime');
+  if (sinceTime) options.sinceTime = Date.parse(sinceTime);
+  const timestamps = q.get('timestamps') === 'true';
+  const lines = selectLogLines(buffer.lines(), options, o.clock.now());
+  const text = lines.map((l) => formatLogLine(l, timestamps)).join('');
+  const follow = q.get('follow') === 'true' && !buffer.closed && q.get('previous') !== 'true';
+  if (!follow) {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end(limitText(text, options.limitBytes));
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
+  let sent = 0;
+  const send = (chunk: string): boolean => {
+    const out = limitText(chunk, options.limitBytes === undefined ? undefined : options.limitBytes - sent);
+    sent += Buffer.byteLength(out);
+    if (out) res.write(out);
+    return options.limitBytes === undefined || sent < options.limitBytes;
+  };
+  if (!send(text)) return void res.end();
+  await new Promise<void>((resolve) => {
+    const stop = buffer.follow((line: LogLine | undefined) => {
+      if (!line || !send(formatLogLine(line, timestamps))) {
+        stop();
+        resolve();
+      }
+    });
+    req.once('close', () => {
+      stop();
+      resolve();
+    });
+  });
+  res.end();
+}
+
+/** The pod log/exec route for the HTTP edge's extraRoutes. */
+export function podLogRoute(o: PodLogRouteOptions): Route {
+  return async (req, res, url) => {
+    const m = podSubresource.exec(url.pathname);
+    if (!m) return false;
+    const [, ns = '', name = '', sub] = m;
+    try {
+      const pod = await o.client.get<Pod>(refs.pods, decodeURIComponent(ns), decodeURIComponent(name));
+      if (sub === 'log') {
+        if (req.method !== 'GET') return false;
+        await serveLog(o, pod, url.searchParams, req, res);
+        return true;
+      }
+      const node = pod.spec.nodeName ?? '';
+      // Simulated containers have no processes to exec into or attach to.
+      throw badRequest(`unable to upgrade connection: ${sub === 'portforward' ? 'port forwarding' : `container ${sub}`} is not supported on simulated node "${node}"`);
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      sendStatus(res, error);
+      return true;
+    }
+  };
+}

@@ -1,0 +1,82 @@
+// Container logs as the kubelet keeps them: one buffer per container instance (current and previous),
+// lines with timestamps, readable with the PodLogOptions semantics and followable.
+// Upstream: pkg/kubelet/kuberuntime/logs (ReadLogs), pkg/kubelet/kubelet_pods.go (GetContainerLogs).
+
+export interface LogLine {
+  at: number;
+  text: string;
+}
+
+const maxLines = 10_000;
+
+export class LogBuffer {
+  readonly #lines: LogLine[] = [];
+  #followers = new Set<(line: LogLine | undefined) => void>();
+  #closed = false;
+
+  write(at: number, text: string): void {
+    if (this.#closed) return;
+    const line = { at, text };
+    this.#lines.push(line);
+    if (this.#lines.length > maxLines) this.#lines.shift();
+    for (const f of this.#followers) f(line);
+  }
+
+  /** The process exited: followers get `undefined` and are dropped. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const f of this.#followers) f(undefined);
+    this.#followers.clear();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  lines(): readonly LogLine[] {
+    return this.#lines;
+  }
+
+  follow(fn: (line: LogLine | undefined) => void): () => void {
+    if (this.#closed) {
+      fn(undefined);
+      return () => {};
+    }
+    this.#followers.add(fn);
+    return () => this.#followers.delete(fn);
+  }
+}
+
+export interface PodLogOptions {
+  tailLines?: number;
+  sinceSeconds?: number;
+  sinceTime?: number;
+  timestamps?: boolean;
+  limitBytes?: number;
+}
+
+/** RFC3339NanoFixed, as the kubelet prefixes lines with timestamps=true. */
+export function formatLogTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+}
+
+export function formatLogLine(line: LogLine, timestamps: boolean): string {
+  return timestamps ? `${formatLogTimestamp(line.at)} ${line.text}\n` : `${line.text}\n`;
+}
+
+/** The lines a non-following read returns (tail, since), before limitBytes applies. */
+export function selectLogLines(lines: readonly LogLine[], options: PodLogOptions, now: number): LogLine[] {
+  let out = [...lines];
+  const since = options.sinceTime ?? (options.sinceSeconds !== undefined ? now - options.sinceSeconds * 1000 : undefined);
+  if (since !== undefined) out = out.filter((l) => l.at >= since);
+  if (options.tailLines !== undefined && options.tailLines >= 0) out = options.tailLines === 0 ? [] : out.slice(-options.tailLines);
+  return out;
+}
+
+/** limitBytes cuts the stream at that many bytes, mid-line if need be. */
+export function limitText(text: string, limitBytes: number | undefined): string {
+  if (limitBytes === undefined) return text;
+  const bytes = Buffer.from(text);
+  return bytes.length <= limitBytes ? text : bytes.subarray(0, limitBytes).toString();
+}

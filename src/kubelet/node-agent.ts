@@ -1,0 +1,147 @@
+// The node half of a kubelet: registers the Node, renews its Lease in kube-node-lease every 10 s and
+// posts node status only when it changes or every 5 minutes, so thousands of nodes stay cheap.
+// Upstream: pkg/kubelet/kubelet_node_status.go, pkg/kubelet/nodelease (controller.go), nodestatus/setters.go.
+import { refs } from '../api/index.ts';
+import type { Lease, Node } from '../api/index.ts';
+import type { Client } from '../client/index.ts';
+import type { Clock, Timer } from '../core/index.ts';
+import { formatMicroTime, isApiError } from '../core/index.ts';
+import { buildNode, nodeConditions } from './node-object.ts';
+import type { NodeIdentity } from './node-object.ts';
+
+export const nodeLeaseNamespace = 'kube-node-lease';
+export const nodeLeaseDurationSeconds = 40;
+/** Renew interval: NodeLeaseDurationSeconds * 0.25. */
+export const leaseRenewIntervalMs = 10_000;
+export const nodeStatusUpdateFrequencyMs = 10_000;
+export const nodeStatusReportFrequencyMs = 5 * 60_000;
+
+export interface NodeAgentOptions {
+  client: Client;
+  clock: Clock;
+  identity: NodeIdentity;
+  log: (line: string) => void;
+}
+
+export class NodeAgent {
+  readonly #o: NodeAgentOptions;
+  #node: Node | undefined;
+  #lease: Lease | undefined;
+  #leaseTimer: Timer | undefined;
+  #statusTimer: Timer | undefined;
+  #lastStatusWrite = 0;
+  #stopped = false;
+  /** A failed node stops renewing its lease and posting status (drydock node fail). */
+  #failed = false;
+
+  constructor(options: NodeAgentOptions) {
+    this.#o = options;
+  }
+
+  get node(): Node | undefined {
+    return this.#node;
+  }
+
+  /** Creates the Node (or takes over an existing one) and the first Lease, then starts the loops. */
+  async register(): Promise<Node> {
+    const { client, clock, identity } = this.#o;
+    const wanted = buildNode(identity, clock.now());
+    try {
+      this.#node = await client.create<Node>(refs.nodes, wanted);
+    } catch (error) {
+      if (!isApiError(error) || error.reason !== 'AlreadyExists') throw error;
+      // A restart with --data-dir: keep the object, refresh what the kubelet owns.
+      const existing = await client.get<Node>(refs.nodes, undefined, identity.name);
+      this.#node = await client.updateStatus<Node>(refs.nodes, {
+        ...existing,
+        status: { ...existing.status, ...wanted.status, conditions: nodeConditions(clock.now(), existing.status?.conditions) },
+      });
+    }
+    this.#lastStatusWrite = clock.now();
+    await this.#renewLease();
+    this.#leaseTimer = clock.after(leaseRenewIntervalMs, () => this.#leaseTick());
+    this.#statusTimer = clock.after(nodeStatusUpdateFrequencyMs, () => this.#statusTick());
+    return this.#node;
+  }
+
+  fail(): void {
+    this.#failed = true;
+  }
+
+  heal(): void {
+    this.#failed = false;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#leaseTimer?.cancel();
+    this.#statusTimer?.cancel();
+  }
+
+  #leaseTick(): void {
+    if (this.#stopped) return;
+    const next = (): void => {
+      if (!this.#stopped) this.#leaseTimer = this.#o.clock.after(leaseRenewIntervalMs, () => this.#leaseTick());
+    };
+    if (this.#failed) return next();
+    this.#renewLease().then(next, (error: unknown) => {
+      this.#o.log(`kubelet ${this.#o.identity.name}: failed to renew lease: ${String(error)}`);
+      next();
+    });
+  }
+
+  async #renewLease(): Promise<void> {
+    const { client, clock, identity } = this.#o;
+    const renewTime = formatMicroTime(clock.now());
+    if (this.#lease) {
+      try {
+        this.#lease = await client.update<Lease>(refs.leases, { ...this.#lease, spec: { ...this.#lease.spec, renewTime } });
+        return;
+      } catch (error) {
+        if (!isApiError(error) || (error.reason !== 'Conflict' && error.reason !== 'NotFound')) throw error;
+        this.#lease = undefined;
+      }
+    }
+    try {
+      const current = await client.get<Lease>(refs.leases, nodeLeaseNamespace, identity.name);
+      this.#lease = await client.update<Lease>(refs.leases, { ...current, spec: { ...current.spec, holderIdentity: identity.name, leaseDurationSeconds: nodeLeaseDurationSeconds, renewTime } });
+    } catch (error) {
+      if (!isApiError(error) || error.reason !== 'NotFound') throw error;
+      const node = this.#node;
+      const lease: Lease = {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: {
+          name: identity.name,
+          namespace: nodeLeaseNamespace,
+          ...(node?.metadata.uid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: identity.name, uid: node.metadata.uid }] } : {}),
+        },
+        spec: { holderIdentity: identity.name, leaseDurationSeconds: nodeLeaseDurationSeconds, renewTime },
+      };
+      this.#lease = await client.create<Lease>(refs.leases, lease);
+    }
+  }
+
+  #statusTick(): void {
+    if (this.#stopped) return;
+    const next = (): void => {
+      if (!this.#stopped) this.#statusTimer = this.#o.clock.after(nodeStatusUpdateFrequencyMs, () => this.#statusTick());
+    };
+    // Conditions never change on a healthy simulated node, so only the 5-minute report is due.
+    if (this.#failed || this.#o.clock.now() - this.#lastStatusWrite < nodeStatusReportFrequencyMs) return next();
+    this.#postStatus().then(next, (error: unknown) => {
+      this.#o.log(`kubelet ${this.#o.identity.name}: failed to update node status: ${String(error)}`);
+      next();
+    });
+  }
+
+  async #postStatus(): Promise<void> {
+    const { client, clock, identity } = this.#o;
+    const current = await client.get<Node>(refs.nodes, undefined, identity.name);
+    this.#node = await client.updateStatus<Node>(refs.nodes, {
+      ...current,
+      status: { ...current.status, conditions: nodeConditions(clock.now(), current.status?.conditions) },
+    });
+    this.#lastStatusWrite = clock.now();
+  }
+}

@@ -1,0 +1,164 @@
+// The Node object a simulated kubelet registers: capacity/allocatable, well-known and GPU feature
+// discovery labels, nodeInfo, addresses and the four kubelet-owned conditions. Pure.
+// Upstream: pkg/kubelet/kubelet_node_status.go (initialNode), pkg/kubelet/nodestatus/setters.go.
+import type { Node, NodeCondition } from '../api/index.ts';
+import { formatTime, parseQuantity, quantityValue } from '../core/index.ts';
+
+/** What a kubelet knows about its pool (mirrors the cluster config's NodePoolConfig). */
+export interface NodePoolSpec {
+  name: string;
+  capacity: Readonly<Record<string, string>>;
+  kubeletVersion: string;
+  labels: Readonly<Record<string, string>>;
+  taints: readonly { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
+  gpus?: { model: string; count: number; mig: 'none' | 'dynamic' | readonly string[]; expose: 'dra' | 'device-plugin'; migStrategy: 'single' | 'mixed' };
+}
+
+export const poolLabel = 'drydock.dev/pool';
+export const runtimeVersion = '0.1.0';
+export const region = 'drydock';
+export const zone = 'drydock-a';
+
+interface GpuModel {
+  product: string;
+  memoryMiB: number;
+  family: string;
+  migCapable: boolean;
+}
+
+// What NVIDIA GPU feature discovery reports per model (nvidia.com/gpu.product, .memory in MiB, .family).
+const gpuModels: Record<string, GpuModel> = {
+  'H100-80GB': { product: 'NVIDIA-H100-80GB-HBM3', memoryMiB: 81559, family: 'hopper', migCapable: true },
+  'H200-141GB': { product: 'NVIDIA-H200', memoryMiB: 143771, family: 'hopper', migCapable: true },
+  'A100-40GB': { product: 'NVIDIA-A100-SXM4-40GB', memoryMiB: 40960, family: 'ampere', migCapable: true },
+  'A100-80GB': { product: 'NVIDIA-A100-SXM4-80GB', memoryMiB: 81920, family: 'ampere', migCapable: true },
+  'B200-180GB': { product: 'NVIDIA-B200', memoryMiB: 183359, family: 'blackwell', migCapable: true },
+  'L4-24GB': { product: 'NVIDIA-L4', memoryMiB: 23034, family: 'ada-lovelace', migCapable: false },
+  'L40S-48GB': { product: 'NVIDIA-L40S', memoryMiB: 46068, family: 'ada-lovelace', migCapable: false },
+  'T4-16GB': { product: 'Tesla-T4', memoryMiB: 15360, family: 'turing', migCapable: false },
+};
+
+/** Deterministic addresses: node k (in config order) gets 10.0.x.y for itself and 10.(128+)/24 for pods. */
+export function nodeInternalIP(k: number): string {
+  const n = k + 10;
+  return `10.${(n >> 16) & 127}.${(n >> 8) & 255}.${n & 255}`;
+}
+export function nodePodCIDRBase(k: number): string {
+  return `10.${128 + ((k >> 8) & 127)}.${k & 255}`;
+}
+
+function gpuLabels(gpus: NonNullable<NodePoolSpec['gpus']>): Record<string, string> {
+  const model = gpuModels[gpus.model];
+  const labels: Record<string, string> = {
+    'nvidia.com/gpu.present': 'true',
+    'nvidia.com/gpu.product': model?.product ?? `NVIDIA-${gpus.model}`,
+    'nvidia.com/gpu.count': String(gpus.count),
+  };
+  if (model) {
+    labels['nvidia.com/gpu.memory'] = String(model.memoryMiB);
+    labels['nvidia.com/gpu.family'] = model.family;
+  }
+  labels['nvidia.com/mig.capable'] = String(model?.migCapable ?? false);
+  if (gpus.expose === 'device-plugin' && gpus.mig !== 'none') labels['nvidia.com/mig.strategy'] = gpus.migStrategy;
+  return labels;
+}
+
+function gpuCapacity(gpus: NonNullable<NodePoolSpec['gpus']>): Record<string, string> {
+  if (gpus.expose !== 'device-plugin') return {};
+  if (!Array.isArray(gpus.mig) || gpus.mig.length === 0) return { 'nvidia.com/gpu': String(gpus.count) };
+  if (gpus.migStrategy === 'single') return { 'nvidia.com/gpu': String(gpus.count * gpus.mig.length) };
+  const out: Record<string, string> = {};
+  for (const profile of gpus.mig) out[`nvidia.com/mig-${profile}`] = String(Number(out[`nvidia.com/mig-${profile}`] ?? 0) + gpus.count);
+  return out;
+}
+
+// Allocatable = capacity - reserved - hard eviction thresholds (memory.available<100Mi, nodefs.available<10%).
+function allocatableOf(capacity: Record<string, string>): Record<string, string> {
+  const out = { ...capacity };
+  const mem = capacity.memory ? parseQuantity(capacity.memory) : undefined;
+  if (mem) out.memory = `${Math.max(0, Math.floor((quantityValue(mem) - 100 * 1024 * 1024) / 1024))}Ki`;
+  const disk = capacity['ephemeral-storage'] ? parseQuantity(capacity['ephemeral-storage']) : undefined;
+  if (disk) out['ephemeral-storage'] = String(Math.floor(quantityValue(disk) * 0.9));
+  return out;
+}
+
+export type NodeHealth = 'healthy';
+
+/** The kubelet-owned conditions for a healthy node, keeping transition times that did not change. */
+export function nodeConditions(now: number, old: readonly NodeCondition[] | undefined): NodeCondition[] {
+  const t = formatTime(now);
+  const want: [string, string, string, string][] = [
+    ['MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
+    ['DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
+    ['PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
+    ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'],
+  ];
+  return want.map(([type, status, reason, message]) => {
+    const prev = old?.find((c) => c.type === type);
+    const lastTransitionTime = prev && prev.status === status && prev.lastTransitionTime ? prev.lastTransitionTime : t;
+    return { type, status, lastHeartbeatTime: t, lastTransitionTime, reason, message } as NodeCondition;
+  });
+}
+
+export interface NodeIdentity {
+  name: string;
+  /** Position of the node in the cluster (pools in config order), for deterministic addresses. */
+  ordinal: number;
+  pool: NodePoolSpec;
+  /** 32 hex digits each, from the injected Random. */
+  machineID: string;
+  bootID: string;
+}
+
+export function buildNode(id: NodeIdentity, now: number): Node {
+  const { pool } = id;
+  const capacity: Record<string, string> = { ...pool.capacity, ...(pool.gpus ? gpuCapacity(pool.gpus) : {}) };
+  const instanceType = pool.gpus ? `drydock.${pool.gpus.model.toLowerCase()}x${pool.gpus.count}` : `drydock.${pool.name}`;
+  const labels: Record<string, string> = {
+    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/os': 'linux',
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/hostname': id.name,
+    'kubernetes.io/os': 'linux',
+    'node.kubernetes.io/instance-type': instanceType,
+    'topology.kubernetes.io/region': region,
+    'topology.kubernetes.io/zone': zone,
+    [poolLabel]: pool.name,
+    ...(pool.gpus ? gpuLabels(pool.gpus) : {}),
+    ...pool.labels,
+  };
+  const podCIDR = `${nodePodCIDRBase(id.ordinal)}.0/24`;
+  const node: Node = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: id.name,
+      labels,
+      annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+    },
+    spec: { podCIDR, podCIDRs: [podCIDR], providerID: `drydock://${id.name}` },
+    status: {
+      capacity,
+      allocatable: allocatableOf(capacity),
+      conditions: nodeConditions(now, undefined),
+      addresses: [
+        { type: 'InternalIP', address: nodeInternalIP(id.ordinal) },
+        { type: 'Hostname', address: id.name },
+      ],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: {
+        machineID: id.machineID,
+        systemUUID: `${id.machineID.slice(0, 8)}-${id.machineID.slice(8, 12)}-${id.machineID.slice(12, 16)}-${id.machineID.slice(16, 20)}-${id.machineID.slice(20, 32)}`,
+        bootID: id.bootID,
+        kernelVersion: '6.8.0-drydock',
+        osImage: 'Drydock simulated node',
+        containerRuntimeVersion: `drydock://${runtimeVersion}`,
+        kubeletVersion: pool.kubeletVersion,
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+      },
+    },
+  };
+  if (pool.taints.length) node.spec = { ...node.spec, taints: pool.taints.map((t) => ({ ...t })) };
+  return node;
+}

@@ -1,0 +1,77 @@
+// All the simulated nodes of a cluster: one kubelet per node of every pool (named <pool>-<index>),
+// one pod informer shared by them (indexed by spec.nodeName), and the node -> kubelet registry the
+// pod log route uses.
+import { refs } from '../api/index.ts';
+import type { Pod } from '../api/index.ts';
+import { Informer } from '../client/index.ts';
+import type { Client } from '../client/index.ts';
+import type { Clock, Random } from '../core/index.ts';
+import { Kubelet, nodeNameIndex } from './kubelet.ts';
+import type { NodePoolSpec } from './node-object.ts';
+
+/** node name -> kubelet, for the HTTP routes (logs, exec) that reach a node's kubelet. */
+export class PodLogs {
+  readonly #kubelets = new Map<string, Kubelet>();
+  register(kubelet: Kubelet): void {
+    this.#kubelets.set(kubelet.name, kubelet);
+  }
+  unregister(name: string): void {
+    this.#kubelets.delete(name);
+  }
+  kubelet(node: string): Kubelet | undefined {
+    return this.#kubelets.get(node);
+  }
+}
+
+export interface SimulatedNodesOptions {
+  client: Client;
+  clock: Clock;
+  random: Random;
+  log: (line: string) => void;
+  pools: readonly (NodePoolSpec & { count: number })[];
+  serverVersion: string;
+  podLogs: PodLogs;
+}
+
+export class SimulatedNodes {
+  readonly #o: SimulatedNodesOptions;
+  readonly #pods: Informer<Pod>;
+  readonly kubelets: Kubelet[] = [];
+
+  private constructor(options: SimulatedNodesOptions) {
+    this.#o = options;
+    this.#pods = new Informer<Pod>({ client: options.client, ref: refs.pods, clock: options.clock, log: options.log });
+    this.#pods.addIndex(nodeNameIndex, (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []));
+  }
+
+  /** Builds every kubelet first (a version-skew refusal throws before anything registers), then registers them. */
+  static async start(options: SimulatedNodesOptions): Promise<SimulatedNodes> {
+    const nodes = new SimulatedNodes(options);
+    let ordinal = 0;
+    for (const pool of options.pools) {
+      for (let i = 0; i < pool.count; i++) {
+        nodes.kubelets.push(new Kubelet({ ...options, name: `${pool.name}-${i}`, ordinal: ordinal++, pool, pods: nodes.#pods }));
+      }
+    }
+    const batch = 64;
+    for (let i = 0; i < nodes.kubelets.length; i += batch) await Promise.all(nodes.kubelets.slice(i, i + batch).map((k) => k.start()));
+    for (const k of nodes.kubelets) options.podLogs.register(k);
+    const byName = new Map(nodes.kubelets.map((k) => [k.name, k]));
+    nodes.#pods.addHandlers({
+      onAdd: (p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podChanged(p) : undefined),
+      onUpdate: (_old, p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podChanged(p) : undefined),
+      onDelete: (p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podDeleted(p) : undefined),
+    });
+    nodes.#pods.start();
+    await nodes.#pods.waitForSync();
+    return nodes;
+  }
+
+  stop(): void {
+    this.#pods.stop();
+    for (const k of this.kubelets) {
+      k.stop();
+      this.#o.podLogs.unregister(k.name);
+    }
+  }
+}

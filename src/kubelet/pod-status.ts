@@ -1,0 +1,254 @@
+// PodStatus as the 1.35 kubelet generates it from what it knows of the pod's containers: container
+// statuses, phase (getPhase), and the kubelet-owned conditions. Pure.
+// Upstream: pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, getPhase, convertToAPIContainerStatuses),
+// pkg/kubelet/status/generate.go, pkg/kubelet/status/status_manager.go (updateLastTransitionTime).
+import type { Container, ContainerState, ContainerStatus, DeepReadonlyPod, PodCondition, PodPhase, PodStatus } from './types.ts';
+import { formatTime } from '../core/index.ts';
+import type { ContainerRecord, InstanceState } from './container-record.ts';
+import { containerIDPrefix, isRunning, isStarted } from './container-record.ts';
+import { imageID, normalizeImage } from './images.ts';
+
+export interface StatusInput {
+  pod: DeepReadonlyPod;
+  records: ReadonlyMap<string, ContainerRecord>;
+  now: number;
+  hostIP: string;
+  podIP?: string;
+  sandboxReady: boolean;
+  /** The pod worker decided the pod is done (deleted, or completed): containers will not restart. */
+  podIsTerminal: boolean;
+  /** Latched once any regular container was created. */
+  podHasInitialized: boolean;
+  startTime: number;
+}
+
+function terminatedState(i: InstanceState): ContainerState {
+  const exit = i.exit;
+  if (!exit) return {};
+  return {
+    terminated: {
+      exitCode: exit.exitCode,
+      reason: exit.reason,
+      startedAt: formatTime(i.startedAt ?? i.createdAt),
+      finishedAt: formatTime(exit.finishedAt),
+      containerID: containerIDPrefix + i.id,
+    },
+  };
+}
+
+function resourcesOf(c: DeepReadonlyPod['spec']['containers'][number]): Pick<ContainerStatus, 'allocatedResources' | 'resources'> {
+  const requests = c.resources?.requests;
+  const limits = c.resources?.limits;
+  const resources: NonNullable<ContainerStatus['resources']> = {};
+  if (limits && Object.keys(limits).length) resources.limits = { ...limits };
+  if (requests && Object.keys(requests).length) resources.requests = { ...requests };
+  const out: Pick<ContainerStatus, 'allocatedResources' | 'resources'> = { resources };
+  if (requests && Object.keys(requests).length) out.allocatedResources = { ...requests };
+  return out;
+}
+
+export function containerStatusOf(c: Readonly<Container> | DeepReadonlyPod['spec']['containers'][number], rec: ContainerRecord | undefined, defaultWaiting: string, withResources: boolean): ContainerStatus {
+  const image = normalizeImage(c.image ?? '');
+  const status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultWaiting } }, lastState: {}, ready: false, restartCount: rec?.restartCount ?? 0, image, imageID: '', started: false };
+  const cur = rec?.current;
+  if (withResources) Object.assign(status, resourcesOf(c));
+  if (!rec || !cur) {
+    if (rec?.waiting) status.state = { waiting: { ...rec.waiting } };
+    if (rec?.previous) status.lastState = terminatedState(rec.previous);
+    return status;
+  }
+  if (cur.startedAt !== undefined) {
+    status.imageID = imageID(image);
+    status.containerID = containerIDPrefix + cur.id;
+  }
+  if (cur.exit && rec.waiting) {
+    status.state = { waiting: { ...rec.waiting } };
+    status.lastState = terminatedState(cur);
+    return status;
+  }
+  if (rec.previous) status.lastState = terminatedState(rec.previous);
+  if (cur.exit) status.state = terminatedState(cur);
+  else if (cur.startedAt !== undefined) status.state = { running: { startedAt: formatTime(cur.startedAt) } };
+  status.started = isStarted(cur);
+  status.ready = rec.kind === 'init' ? cur.exit?.exitCode === 0 : isStarted(cur) && isRunning(cur) && cur.readinessPassed;
+  return status;
+}
+
+const hasTerminated = (s: ContainerStatus | undefined): boolean => s?.lastState?.terminated !== undefined;
+
+/** getPhase (1.35, SidecarContainers GA). */
+export function getPhase(pod: DeepReadonlyPod, statuses: readonly ContainerStatus[], podIsTerminal: boolean, podHasInitialized: boolean): PodPhase {
+  const byName = new Map(statuses.map((s) => [s.name, s]));
+  const spec = pod.spec;
+  const inits = spec.initContainers ?? [];
+  let pendingRegularInit = 0;
+  let pendingSidecars = 0;
+  let failedInit = 0;
+  for (const c of inits) {
+    if (c.restartPolicy === 'Always') continue;
+    const s = byName.get(c.name);
+    if (s?.state?.running) pendingRegularInit++;
+    else if (s?.state?.terminated) failedInit += s.state.terminated.exitCode !== 0 ? 1 : 0;
+    else if (s?.state?.waiting && hasTerminated(s)) failedInit += s.lastState?.terminated?.exitCode !== 0 ? 1 : 0;
+    else pendingRegularInit++;
+  }
+  let unknown = 0;
+  let running = 0;
+  let waiting = 0;
+  let stopped = 0;
+  let succeeded = 0;
+  for (const c of inits) {
+    if (c.restartPolicy !== 'Always') continue;
+    const s = byName.get(c.name);
+    if (!s) unknown++;
+    else if (s.state?.running) {
+      if (!s.started) pendingSidecars++;
+      running++;
+    } else if (s.state?.terminated) {
+      // Terminated sidecars do not count for the phase.
+    } else if (s.state?.waiting) {
+      if (!hasTerminated(s)) {
+        pendingSidecars++;
+        waiting++;
+      }
+    } else unknown++;
+  }
+  for (const c of spec.containers) {
+    const s = byName.get(c.name);
+    if (!s) unknown++;
+    else if (s.state?.running) running++;
+    else if (s.state?.terminated) {
+      stopped++;
+      if (s.state.terminated.exitCode === 0) succeeded++;
+    } else if (s.state?.waiting) {
+      if (hasTerminated(s)) stopped++;
+      else waiting++;
+    } else unknown++;
+  }
+  const policy = spec.restartPolicy ?? 'Always';
+  if (failedInit > 0 && policy === 'Never') return 'Failed';
+  if (pendingRegularInit > 0 || (pendingSidecars > 0 && !podHasInitialized) || waiting > 0) return 'Pending';
+  if (running > 0 && unknown === 0) return 'Running';
+  if (running === 0 && stopped > 0 && unknown === 0) {
+    if (podIsTerminal) return stopped === succeeded ? 'Succeeded' : 'Failed';
+    if (policy === 'Always') return 'Running';
+    if (stopped === succeeded) return 'Succeeded';
+    if (policy === 'Never') return 'Failed';
+    return 'Running';
+  }
+  return 'Pending';
+}
+
+type Cond = Pick<PodCondition, 'type' | 'status'> & { reason?: string; message?: string };
+
+function initializedCondition(pod: DeepReadonlyPod, statuses: Map<string, ContainerStatus>, phase: PodPhase): Cond {
+  const inits = pod.spec.initContainers ?? [];
+  if (inits.length === 0) return { type: 'Initialized', status: 'True' };
+  const unknown: string[] = [];
+  const incomplete: string[] = [];
+  for (const c of inits) {
+    const s = statuses.get(c.name);
+    if (!s) unknown.push(c.name);
+    else if (c.restartPolicy === 'Always' ? !s.started : s.state?.terminated?.exitCode !== 0) incomplete.push(c.name);
+  }
+  if (phase === 'Succeeded' && unknown.length === 0) return { type: 'Initialized', status: 'True', reason: 'PodCompleted' };
+  const anyRegularStarted = pod.spec.containers.some((c) => {
+    const s = statuses.get(c.name);
+    return s?.state?.running !== undefined || s?.state?.terminated !== undefined;
+  });
+  if (anyRegularStarted) return { type: 'Initialized', status: 'True' };
+  if (unknown.length) return { type: 'Initialized', status: 'False', reason: 'ContainersNotInitialized', message: `containers with unknown status: [${unknown.join(' ')}]` };
+  if (incomplete.length) return { type: 'Initialized', status: 'False', reason: 'ContainersNotInitialized', message: `containers with incomplete status: [${incomplete.join(' ')}]` };
+  return { type: 'Initialized', status: 'True' };
+}
+
+function containersReadyCondition(pod: DeepReadonlyPod, statuses: Map<string, ContainerStatus>, phase: PodPhase): Cond {
+  const unknown: string[] = [];
+  const unready: string[] = [];
+  const check = (name: string): void => {
+    const s = statuses.get(name);
+    if (!s) unknown.push(name);
+    else if (!s.ready) unready.push(name);
+  };
+  for (const c of pod.spec.initContainers ?? []) if (c.restartPolicy === 'Always') check(c.name);
+  for (const c of pod.spec.containers) check(c.name);
+  if (phase === 'Succeeded' && unknown.length === 0) return { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
+  if (phase === 'Failed') return { type: 'ContainersReady', status: 'False', reason: 'PodFailed' };
+  const messages: string[] = [];
+  if (unknown.length) messages.push(`containers with unknown status: [${unknown.join(' ')}]`);
+  if (unready.length) messages.push(`containers with unready status: [${unready.join(' ')}]`);
+  if (messages.length) return { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: messages.join(', ') };
+  return { type: 'ContainersReady', status: 'True' };
+}
+
+function readyCondition(pod: DeepReadonlyPod, containersReady: Cond): Cond {
+  if (containersReady.status !== 'True') return { ...containersReady, type: 'Ready' };
+  const unready: string[] = [];
+  for (const gate of pod.spec.readinessGates ?? []) {
+    const c = pod.status?.conditions?.find((x) => x.type === gate.conditionType);
+    if (!c) unready.push(`corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`);
+    else if (c.status !== 'True') unready.push(`the status of pod readiness gate "${gate.conditionType}" is not "True", but ${c.status}`);
+  }
+  if (unready.length) return { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: unready.join(', ') };
+  return { type: 'Ready', status: 'True' };
+}
+
+const kubeletOwned = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
+
+/** Conditions in the kubelet's order, keeping lastTransitionTime when the status did not change. */
+function mergeConditions(old: readonly PodCondition[], fresh: Cond[], now: number, generation: number | undefined): PodCondition[] {
+  const t = formatTime(now);
+  const out: PodCondition[] = fresh.map((c) => {
+    const prev = old.find((o) => o.type === c.type);
+    const cond: PodCondition = { type: c.type, status: c.status } as PodCondition;
+    if (generation !== undefined) (cond as PodCondition & { observedGeneration?: number }).observedGeneration = generation;
+    cond.lastProbeTime = null as unknown as string;
+    cond.lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : t;
+    if (c.reason) cond.reason = c.reason;
+    if (c.message) cond.message = c.message;
+    return cond;
+  });
+  // PodScheduled (the scheduler's) and any other condition keep their place after ours.
+  const scheduled = old.find((o) => o.type === 'PodScheduled') ?? ({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: t } as unknown as PodCondition);
+  out.push(scheduled as PodCondition);
+  for (const o of old) if (!kubeletOwned.has(o.type) && o.type !== 'PodScheduled') out.push(o as PodCondition);
+  return out;
+}
+
+export function generatePodStatus(input: StatusInput): PodStatus {
+  const { pod, records } = input;
+  const inits = pod.spec.initContainers ?? [];
+  const defaultWaiting = inits.length > 0 ? 'PodInitializing' : 'ContainerCreating';
+  const initStatuses = inits.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, c.restartPolicy === 'Always'));
+  const statuses = pod.spec.containers.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, true));
+  const all = [...initStatuses, ...statuses];
+  const oldPhase = pod.status?.phase;
+  let phase = getPhase(pod, all, input.podIsTerminal, input.podHasInitialized);
+  // Terminal phases are sticky.
+  if (oldPhase === 'Succeeded' || oldPhase === 'Failed') phase = oldPhase;
+  const byName = new Map(all.map((s) => [s.name, s]));
+  const containersReady = containersReadyCondition(pod, byName, phase);
+  const conds: Cond[] = [
+    { type: 'PodReadyToStartContainers', status: input.sandboxReady ? 'True' : 'False' },
+    initializedCondition(pod, byName, phase),
+    readyCondition(pod, containersReady),
+    containersReady,
+  ];
+  const generation = pod.metadata.generation;
+  const status: PodStatus = {
+    ...(generation !== undefined ? { observedGeneration: generation } : {}),
+    phase,
+    conditions: mergeConditions((pod.status?.conditions ?? []) as PodCondition[], conds, input.now, generation),
+    hostIP: input.hostIP,
+    hostIPs: [{ ip: input.hostIP }],
+    startTime: formatTime(input.startTime),
+  };
+  if (input.podIP) {
+    status.podIP = input.podIP;
+    status.podIPs = [{ ip: input.podIP }];
+  }
+  if (inits.length) status.initContainerStatuses = initStatuses;
+  status.containerStatuses = statuses;
+  if (pod.status?.qosClass) status.qosClass = pod.status.qosClass;
+  return status;
+}

@@ -1,0 +1,481 @@
+// The per-pod worker: a state machine (syncing -> terminating -> terminated -> finished) that starts
+// init containers in order (sidecars once started), then the main containers one by one (postStart
+// blocks), restarts per policy with crash-loop back-off, runs probes, and stops containers in order.
+// Upstream: pkg/kubelet/pod_workers.go, kuberuntime_manager.go (computePodActions, SyncPod),
+// kuberuntime_container.go (startContainer, killContainer), kuberuntime_termination_order.go.
+import { refs, resolveBehaviour } from '../api/index.ts';
+import type { Client } from '../client/index.ts';
+import type { Container } from '../api/index.ts';
+import type { Clock, Random, Timer } from '../core/index.ts';
+import { CrashLoopBackoff, formatGoDurationMs } from './backoff.ts';
+import type { ContainerRecord, InstanceState } from './container-record.ts';
+import { isRunning, isStarted } from './container-record.ts';
+import type { EventRecorder } from './events.ts';
+import { runHandler } from './handlers.ts';
+import { imageSizeBytes } from './images.ts';
+import { LogBuffer } from './logs.ts';
+import { ProbeWorker, probeKindName } from './prober.ts';
+import type { ProbeKind } from './prober.ts';
+import { resourceAmountOf } from './quantities.ts';
+import { SimContainer } from './sim-container.ts';
+import type { ContainerExit } from './sim-container.ts';
+import { PodStatusWriter } from './status-writer.ts';
+import type { DeepReadonlyPod } from './types.ts';
+import { shouldRestart } from './restart-policy.ts';
+
+export type WorkerState =
+  | { kind: 'syncing' }
+  | { kind: 'terminating'; since: number; graceSeconds: number; cause: 'deleted' | 'completed' }
+  | { kind: 'terminated'; cause: 'deleted' | 'completed' }
+  | { kind: 'finished' };
+
+export interface PodWorkerDeps {
+  client: Client;
+  clock: Clock;
+  random: Random;
+  node: string;
+  hostIP: string;
+  events: EventRecorder;
+  backoff: CrashLoopBackoff;
+  /** Images already on this node (pulled once, then "already present"). */
+  images: Set<string>;
+  log: (line: string) => void;
+  onFinished: (uid: string) => void;
+  releaseIP: (ip: string) => void;
+}
+
+interface Live {
+  sim?: SimContainer;
+  logs: LogBuffer;
+  previousLogs?: LogBuffer;
+  probes: Partial<Record<ProbeKind, ProbeWorker>>;
+  creating?: Timer;
+}
+
+export const minimumGracePeriodSeconds = 2;
+
+export class PodWorker {
+  readonly #d: PodWorkerDeps;
+  #pod: DeepReadonlyPod;
+  #state: WorkerState = { kind: 'syncing' };
+  readonly records = new Map<string, ContainerRecord>();
+  readonly #live = new Map<string, Live>();
+  readonly #timers = new Set<Timer>();
+  readonly #exitWaiters = new Set<() => void>();
+  readonly #status: PodStatusWriter;
+  #busy = false;
+  readonly #backoffFor = new Map<string, number>();
+  #podHasInitialized = false;
+  #sandboxReady = true;
+  readonly startTime: number;
+  readonly podIP: string;
+
+  constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string) {
+    this.#d = deps;
+    this.#pod = pod;
+    this.podIP = podIP;
+    this.startTime = deps.clock.now();
+    for (const c of pod.spec.initContainers ?? []) this.records.set(c.name, { name: c.name, kind: c.restartPolicy === 'Always' ? 'sidecar' : 'init', restartCount: 0 });
+    for (const c of pod.spec.containers) this.records.set(c.name, { name: c.name, kind: 'regular', restartCount: 0 });
+    this.#status = new PodStatusWriter({
+      client: deps.client,
+      clock: deps.clock,
+      log: deps.log,
+      pod: () => this.#pod,
+      setPod: (p: DeepReadonlyPod) => {
+        if (Number(p.metadata.resourceVersion ?? 0) >= Number(this.#pod.metadata.resourceVersion ?? 0)) this.#pod = p;
+      },
+      input: () => ({
+        records: this.records,
+        hostIP: deps.hostIP,
+        podIP: this.podIP,
+        sandboxReady: this.#sandboxReady,
+        podIsTerminal: this.#state.kind !== 'syncing',
+        podHasInitialized: this.#podHasInitialized,
+        startTime: this.startTime,
+      }),
+    });
+  }
+
+  get pod(): DeepReadonlyPod {
+    return this.#pod;
+  }
+  get state(): WorkerState {
+    return this.#state;
+  }
+  get uid(): string {
+    return this.#pod.metadata.uid ?? '';
+  }
+
+  /** Log buffers of a container's current and previous instances. */
+  logsOf(name: string): { current?: LogBuffer; previous?: LogBuffer } | undefined {
+    const live = this.#live.get(name);
+    if (!live) return undefined;
+    return { current: live.logs, ...(live.previousLogs ? { previous: live.previousLogs } : {}) };
+  }
+
+  update(pod: DeepReadonlyPod): void {
+    const rv = (p: DeepReadonlyPod): number => Number(p.metadata.resourceVersion ?? 0);
+    if (rv(pod) >= rv(this.#pod)) this.#pod = pod;
+    this.#sync();
+  }
+
+  start(): void {
+    this.#status.markDirty();
+    this.#sync();
+  }
+
+  /** The pod is gone from the API: drop everything without writing. */
+  forget(): void {
+    this.#state = { kind: 'finished' };
+    this.#teardown();
+  }
+
+  #spec(name: string): { c: Readonly<Container>; path: string } | undefined {
+    const init = this.#pod.spec.initContainers?.find((c) => c.name === name);
+    if (init) return { c: init as Container, path: `spec.initContainers{${name}}` };
+    const c = this.#pod.spec.containers.find((x) => x.name === name);
+    return c ? { c: c as Container, path: `spec.containers{${name}}` } : undefined;
+  }
+
+  #event(name: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.#d.events.record(this.#pod, type, reason, message, name ? this.#spec(name)?.path : undefined);
+  }
+
+  #after(ms: number, fn: () => void): void {
+    const t = this.#d.clock.after(ms, () => {
+      this.#timers.delete(t);
+      fn();
+    });
+    this.#timers.add(t);
+  }
+
+  // ---- the sync loop (computePodActions) ----
+
+  #sync(): void {
+    const state = this.#state;
+    switch (state.kind) {
+      case 'syncing':
+        if (this.#pod.metadata.deletionTimestamp) return this.#terminate('deleted');
+        this.#syncRunning();
+        return;
+      case 'terminating':
+        return;
+      case 'terminated':
+        if (state.cause === 'completed' && this.#pod.metadata.deletionTimestamp) void this.#deleteFromApi();
+        return;
+      case 'finished':
+        return;
+      default: {
+        const never: never = state;
+        throw new Error(`unknown worker state ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  #syncRunning(): void {
+    if (this.#busy) return;
+    const pod = this.#pod;
+    const inits = pod.spec.initContainers ?? [];
+    if (!this.#podHasInitialized) {
+      for (const c of inits) {
+        const rec = this.records.get(c.name) as ContainerRecord;
+        const cur = rec.current;
+        if (!cur || (cur.exit && rec.kind === 'sidecar')) {
+          this.#startOrBackOff(rec);
+          return;
+        }
+        if (!cur.exit) {
+          if (rec.kind === 'sidecar' && isStarted(cur)) continue;
+          return;
+        }
+        if (cur.exit.exitCode === 0) continue;
+        if ((pod.spec.restartPolicy ?? 'Always') === 'Never') return this.#terminate('completed');
+        this.#startOrBackOff(rec);
+        return;
+      }
+      this.#podHasInitialized = true;
+    }
+    // Initialized: keep sidecars running, start/restart main containers one at a time.
+    for (const c of inits) {
+      const rec = this.records.get(c.name) as ContainerRecord;
+      if (rec.kind === 'sidecar' && (!rec.current || rec.current.exit) && this.#startOrBackOff(rec)) return;
+    }
+    let active = false;
+    for (const c of pod.spec.containers) {
+      const rec = this.records.get(c.name) as ContainerRecord;
+      const cur = rec.current;
+      if (!cur) {
+        this.#startOrBackOff(rec);
+        return;
+      }
+      if (!cur.exit) {
+        active = true;
+        continue;
+      }
+      if (shouldRestart(c, pod.spec.restartPolicy ?? 'Always', cur.exit.exitCode)) {
+        active = true;
+        if (this.#startOrBackOff(rec)) return;
+      }
+    }
+    if (!active) this.#terminate('completed');
+  }
+
+  #key(rec: ContainerRecord): string {
+    return `${this.uid}/${rec.name}`;
+  }
+
+  /** Starts (or restarts) the container unless it is backing off; true if a start began. */
+  #startOrBackOff(rec: ContainerRecord): boolean {
+    const now = this.#d.clock.now();
+    const cur = rec.current;
+    if (cur?.exit) {
+      const key = this.#key(rec);
+      if (this.#d.backoff.isInBackOffSince(key, cur.exit.finishedAt, now)) {
+        if (this.#backoffFor.get(rec.name) === cur.exit.finishedAt) return false;
+        this.#backoffFor.set(rec.name, cur.exit.finishedAt);
+        const pod = this.#pod;
+        const podRef = `${pod.metadata.name}_${pod.metadata.namespace}(${this.uid})`;
+        rec.waiting = { reason: 'CrashLoopBackOff', message: `back-off ${formatGoDurationMs(this.#d.backoff.get(key))} restarting failed container=${rec.name} pod=${podRef}` };
+        this.#event(rec.name, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.name} in pod ${podRef}`);
+        this.#status.markDirty();
+        this.#after(Math.max(0, this.#d.backoff.releaseAt(key, cur.exit.finishedAt) - now), () => this.#sync());
+        return false;
+      }
+      this.#d.backoff.next(key, now);
+    }
+    void this.#startContainer(rec);
+    return true;
+  }
+
+  // ---- starting (startContainer) ----
+
+  async #startContainer(rec: ContainerRecord): Promise<void> {
+    const spec = this.#spec(rec.name);
+    if (!spec) return;
+    const { clock } = this.#d;
+    this.#busy = true;
+    // Like SyncPod, post the status as it stands before starting anything (Init:0/2, PodInitializing).
+    this.#status.markDirty();
+    await this.#status.flush();
+    if (this.#state.kind !== 'syncing') {
+      this.#busy = false;
+      return;
+    }
+    const c = spec.c;
+    if (rec.current) {
+      rec.previous = rec.current;
+      rec.restartCount++;
+    }
+    delete rec.waiting;
+    const image = c.image ?? '';
+    const policy = c.imagePullPolicy ?? 'IfNotPresent';
+    if (policy === 'Always' || !this.#d.images.has(image)) {
+      this.#event(rec.name, 'Normal', 'Pulling', `Pulling image "${image}"`);
+      this.#d.images.add(image);
+      this.#event(rec.name, 'Normal', 'Pulled', `Successfully pulled image "${image}" in 0s (0s including waiting). Image size: ${imageSizeBytes(image)} bytes.`);
+    } else {
+      this.#event(rec.name, 'Normal', 'Pulled', `Container image "${image}" already present on machine and can be accessed by the pod`);
+    }
+    const behaviour = resolveBehaviour(this.#pod, c, rec.kind);
+    const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe };
+    rec.current = instance;
+    const old = this.#live.get(rec.name);
+    const live: Live = { logs: new LogBuffer(), probes: {}, ...(old ? { previousLogs: old.logs } : {}) };
+    this.#live.set(rec.name, live);
+    this.#event(rec.name, 'Normal', 'Created', 'Container created');
+    this.#status.markDirty();
+    if (behaviour.startupDelayMs > 0) {
+      await new Promise<void>((resolve) => (live.creating = clock.after(behaviour.startupDelayMs, resolve)));
+      delete live.creating;
+    }
+    if (this.#state.kind !== 'syncing' || rec.current !== instance) {
+      this.#busy = false;
+      return;
+    }
+    const limit = resourceAmountOf('memory', c.resources?.limits?.memory);
+    live.sim = new SimContainer({
+      clock,
+      behaviour,
+      ...(limit !== undefined ? { memoryLimitBytes: limit } : {}),
+      logs: live.logs,
+      onExit: (exit) => this.#onExit(rec, instance, exit),
+    });
+    instance.startedAt = live.sim.startedAt;
+    this.#event(rec.name, 'Normal', 'Started', 'Container started');
+    this.#startProbes(rec, instance, live, c);
+    this.#status.markDirty();
+    const postStart = c.lifecycle?.postStart;
+    if (postStart) {
+      const res = runHandler(postStart, live.sim.isHealthy(clock.now()), this.podIP);
+      if (res.durationMs > 0) await clock.sleep(res.durationMs);
+      if (!res.ok && !instance.exit) {
+        this.#event(rec.name, 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
+        this.#busy = false;
+        void this.#kill(rec, 'FailedPostStartHook', undefined);
+        return;
+      }
+      instance.postStartDone = true;
+      this.#status.markDirty();
+    }
+    this.#busy = false;
+    this.#sync();
+  }
+
+  #startProbes(rec: ContainerRecord, instance: InstanceState, live: Live, c: Readonly<Container>): void {
+    const kinds: [ProbeKind, Container['startupProbe']][] = [['startup', c.startupProbe], ['liveness', c.livenessProbe], ['readiness', c.readinessProbe]];
+    for (const [kind, probe] of kinds) {
+      if (!probe) continue;
+      live.probes[kind] = new ProbeWorker({
+        clock: this.#d.clock,
+        kind,
+        probe,
+        startedAt: instance.startedAt ?? this.#d.clock.now(),
+        isStarted: () => instance.startupPassed,
+        run: () => runHandler(probe, live.sim?.isHealthy(this.#d.clock.now()) ?? false, this.podIP),
+        onFailedAttempt: (output) => this.#event(rec.name, 'Warning', 'Unhealthy', `${probeKindName[kind]} probe failed: ${output}`),
+        onResult: (ok) => this.#onProbeResult(rec, instance, kind, ok),
+      });
+    }
+  }
+
+  #onProbeResult(rec: ContainerRecord, instance: InstanceState, kind: ProbeKind, ok: boolean): void {
+    if (rec.current !== instance || instance.exit) return;
+    if (kind === 'readiness') instance.readinessPassed = ok;
+    else if (kind === 'startup' && ok) instance.startupPassed = true;
+    else if (!ok && this.#state.kind === 'syncing') {
+      const what = rec.kind === 'regular' ? 'Container' : 'Init container';
+      const restart = rec.kind !== 'regular' || shouldRestart(this.#spec(rec.name)?.c ?? { name: rec.name }, this.#pod.spec.restartPolicy ?? 'Always', 137);
+      const message = `${what} ${rec.name} failed ${kind} probe${rec.kind === 'regular' && restart ? ', will be restarted' : ''}`;
+      const grace = this.#spec(rec.name)?.c[kind === 'liveness' ? 'livenessProbe' : 'startupProbe']?.terminationGracePeriodSeconds;
+      void this.#kill(rec, message, grace);
+    }
+    this.#status.markDirty();
+    this.#sync();
+  }
+
+  #onExit(rec: ContainerRecord, instance: InstanceState, exit: ContainerExit): void {
+    instance.exit = exit;
+    const live = this.#live.get(rec.name);
+    live?.logs.close();
+    for (const p of Object.values(live?.probes ?? {})) p.stop();
+    for (const w of [...this.#exitWaiters]) w();
+    this.#status.markDirty();
+    this.#sync();
+  }
+
+  // ---- stopping (killContainer, termination ordering) ----
+
+  #gracePeriod(): number {
+    const pod = this.#pod;
+    return pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+  }
+
+  /** Resolves once `cond` holds (re-checked on every container exit) or `maxMs` passed; returns ms waited. */
+  #waitUntil(cond: () => boolean, maxMs: number): Promise<number> {
+    const start = this.#d.clock.now();
+    if (cond() || maxMs <= 0) return Promise.resolve(0);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.#exitWaiters.delete(check);
+        timer.cancel();
+        resolve(this.#d.clock.now() - start);
+      };
+      const check = (): void => {
+        if (cond()) done();
+      };
+      const timer = this.#d.clock.after(maxMs, done);
+      this.#exitWaiters.add(check);
+    });
+  }
+
+  async #kill(rec: ContainerRecord, message: string | undefined, graceOverride: number | undefined, ordered = false): Promise<void> {
+    const spec = this.#spec(rec.name);
+    const live = this.#live.get(rec.name);
+    const instance = rec.current;
+    if (!spec || !live || !instance || instance.exit) return;
+    const { clock } = this.#d;
+    this.#event(rec.name, 'Normal', 'Killing', message ?? `Stopping container ${rec.name}`);
+    if (live.creating) {
+      live.creating.cancel();
+      delete rec.current;
+      if (rec.previous) rec.current = rec.previous;
+      return;
+    }
+    let grace = graceOverride ?? this.#gracePeriod();
+    const preStop = spec.c.lifecycle?.preStop;
+    if (preStop && grace > 0) {
+      const res = runHandler(preStop, live.sim?.isHealthy(clock.now()) ?? false, this.podIP);
+      const ms = Math.min(res.durationMs, grace * 1000);
+      if (ms > 0) await clock.sleep(ms);
+      if (!res.ok) this.#event(rec.name, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
+      grace -= Math.floor(ms / 1000);
+    }
+    if (ordered && rec.kind === 'sidecar' && grace > 0) {
+      const waited = await this.#waitUntil(() => this.#mayStop(rec.name), grace * 1000);
+      grace -= Math.floor(waited / 1000);
+    }
+    grace = Math.max(grace, minimumGracePeriodSeconds);
+    const sim = live.sim;
+    if (!sim || instance.exit) return;
+    sim.sigterm();
+    if (instance.exit) return;
+    await this.#waitUntil(() => instance.exit !== undefined, grace * 1000);
+    if (!instance.exit) sim.sigkill();
+  }
+
+  /** Termination order: a sidecar stops after every main container and every later sidecar. */
+  #mayStop(name: string): boolean {
+    const pod = this.#pod;
+    const stopped = (n: string): boolean => !isRunning(this.records.get(n)?.current);
+    if (!pod.spec.containers.every((c) => stopped(c.name))) return false;
+    const sidecars = (pod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name);
+    return sidecars.slice(sidecars.indexOf(name) + 1).every(stopped);
+  }
+
+  #terminate(cause: 'deleted' | 'completed'): void {
+    const graceSeconds = this.#gracePeriod();
+    this.#state = { kind: 'terminating', since: this.#d.clock.now(), graceSeconds, cause };
+    for (const t of this.#timers) t.cancel();
+    this.#timers.clear();
+    const hasSidecars = (this.#pod.spec.initContainers ?? []).some((c) => c.restartPolicy === 'Always');
+    const kills = [...this.records.values()].filter((r) => r.current && !r.current.exit).map((r) => this.#kill(r, undefined, undefined, hasSidecars));
+    this.#status.markDirty();
+    void Promise.all(kills).then(() => this.#terminated(cause));
+  }
+
+  async #terminated(cause: 'deleted' | 'completed'): Promise<void> {
+    this.#state = { kind: 'terminated', cause };
+    this.#sandboxReady = false;
+    this.#status.markDirty();
+    await this.#status.flush();
+    if (cause === 'deleted' || this.#pod.metadata.deletionTimestamp) await this.#deleteFromApi();
+  }
+
+  async #deleteFromApi(): Promise<void> {
+    if (this.#state.kind === 'finished') return;
+    this.#state = { kind: 'finished' };
+    const pod = this.#pod;
+    try {
+      await this.#d.client.delete(refs.pods, pod.metadata.namespace, pod.metadata.name ?? '', { gracePeriodSeconds: 0, ...(pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {}) });
+    } catch (error) {
+      this.#d.log(`kubelet ${this.#d.node}: deleting pod ${pod.metadata.namespace}/${pod.metadata.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.#teardown();
+  }
+
+  #teardown(): void {
+    for (const t of this.#timers) t.cancel();
+    this.#timers.clear();
+    for (const live of this.#live.values()) {
+      live.creating?.cancel();
+      live.sim?.discard();
+      live.logs.close();
+      for (const p of Object.values(live.probes)) p.stop();
+    }
+    this.#status.stop();
+    this.#d.backoff.forget(`${this.uid}/`);
+    this.#d.releaseIP(this.podIP);
+    this.#d.onFinished(this.uid);
+  }
+}

@@ -1,0 +1,73 @@
+// One probe worker per container instance and probe kind, on the injected clock: probes at start and
+// every periodSeconds, skips until initialDelaySeconds, applies success/failure thresholds, and
+// reports result changes. Liveness and readiness wait for the startup probe.
+// Upstream: pkg/kubelet/prober/worker.go (doProbe), prober_manager.go.
+import type { Clock, Timer } from '../core/index.ts';
+import type { HandlerResult } from './handlers.ts';
+import type { Probe } from './types.ts';
+
+export type ProbeKind = 'startup' | 'liveness' | 'readiness';
+
+export const probeKindName: Record<ProbeKind, string> = { startup: 'Startup', liveness: 'Liveness', readiness: 'Readiness' };
+
+export interface ProbeWorkerOptions {
+  clock: Clock;
+  kind: ProbeKind;
+  probe: Readonly<Probe>;
+  startedAt: number;
+  run: () => HandlerResult;
+  /** Liveness and readiness only probe once this is true. */
+  isStarted: () => boolean;
+  onFailedAttempt: (output: string) => void;
+  onResult: (ok: boolean) => void;
+}
+
+export class ProbeWorker {
+  readonly #o: ProbeWorkerOptions;
+  #timer: Timer | undefined;
+  #result: boolean | undefined;
+  #lastAttempt: boolean | undefined;
+  #run = 0;
+  #stopped = false;
+
+  constructor(options: ProbeWorkerOptions) {
+    this.#o = options;
+    // Initial results: readiness fails, liveness succeeds, startup is unknown until probed.
+    this.#result = options.kind === 'readiness' ? false : options.kind === 'liveness' ? true : undefined;
+    this.#timer = options.clock.after(0, () => this.#tick());
+  }
+
+  get result(): boolean | undefined {
+    return this.#result;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#timer?.cancel();
+  }
+
+  #tick(): void {
+    if (this.#stopped) return;
+    if (this.#doProbe()) this.#timer = this.#o.clock.after((this.#o.probe.periodSeconds ?? 10) * 1000, () => this.#tick());
+  }
+
+  /** false: the worker is done (startup passed, or a liveness/startup failure holds until restart). */
+  #doProbe(): boolean {
+    const { kind, probe, clock, startedAt } = this.#o;
+    if (kind === 'startup' && this.#result === true) return false;
+    if (kind !== 'startup' && !this.#o.isStarted()) return true;
+    if (Math.floor((clock.now() - startedAt) / 1000) < (probe.initialDelaySeconds ?? 0)) return true;
+    const res = this.#o.run();
+    if (!res.ok) this.#o.onFailedAttempt(res.output);
+    this.#run = this.#lastAttempt === res.ok ? this.#run + 1 : 1;
+    this.#lastAttempt = res.ok;
+    const threshold = res.ok ? (probe.successThreshold ?? 1) : (probe.failureThreshold ?? 3);
+    if (this.#run < threshold) return true;
+    if (this.#result !== res.ok) {
+      this.#result = res.ok;
+      this.#o.onResult(res.ok);
+    }
+    if (!res.ok && kind !== 'readiness') return false;
+    return !(kind === 'startup' && res.ok);
+  }
+}

@@ -1,0 +1,105 @@
+// One simulated container process on the injected clock, driven by its SimBehaviour: it writes
+// its log lines, exits by itself after runFor, is OOM-killed when its working set passes the
+// memory limit, and handles SIGTERM (exit after stopDelay, or ignore) and SIGKILL (exit 137).
+import type { SimBehaviour } from '../api/index.ts';
+import { memoryExceedsAt } from '../api/index.ts';
+import type { Clock, Timer } from '../core/index.ts';
+import type { LogBuffer } from './logs.ts';
+
+export type ExitReason = 'Completed' | 'Error' | 'OOMKilled';
+
+export interface ContainerExit {
+  exitCode: number;
+  reason: ExitReason;
+  finishedAt: number;
+}
+
+export interface SimContainerOptions {
+  clock: Clock;
+  behaviour: SimBehaviour;
+  /** The container's memory limit in bytes, if any. */
+  memoryLimitBytes?: number;
+  logs: LogBuffer;
+  onExit: (exit: ContainerExit) => void;
+}
+
+export class SimContainer {
+  readonly #o: SimContainerOptions;
+  readonly startedAt: number;
+  #timers: Timer[] = [];
+  #exit: ContainerExit | undefined;
+  #sigtermAt: number | undefined;
+  #ticks = 0;
+
+  /** Starts the process now (the caller has already waited out startupDelay). */
+  constructor(options: SimContainerOptions) {
+    this.#o = options;
+    const { clock, behaviour } = options;
+    this.startedAt = clock.now();
+    for (const line of behaviour.logs) {
+      if (line.atMs <= 0) options.logs.write(this.startedAt, line.text);
+      else this.#after(line.atMs, () => options.logs.write(clock.now(), line.text));
+    }
+    if (behaviour.runForMs !== undefined) {
+      this.#after(behaviour.runForMs, () => this.#finish(behaviour.exitCode, behaviour.exitCode === 0 ? 'Completed' : 'Error'));
+    }
+    if (behaviour.memory && options.memoryLimitBytes !== undefined) {
+      const at = memoryExceedsAt(behaviour.memory, options.memoryLimitBytes);
+      if (at !== undefined) this.#after(at, () => this.#finish(137, 'OOMKilled'));
+    }
+    if (behaviour.logEveryMs !== undefined) this.#scheduleTick(behaviour.logEveryMs);
+  }
+
+  get exited(): ContainerExit | undefined {
+    return this.#exit;
+  }
+
+  /** Probes of every kind pass from `ready` after start while the process runs. */
+  isHealthy(now: number): boolean {
+    const ready = this.#o.behaviour.readyAfterMs;
+    return this.#exit === undefined && ready !== undefined && now - this.startedAt >= ready;
+  }
+
+  sigterm(): void {
+    if (this.#exit || this.#sigtermAt !== undefined) return;
+    const { behaviour, clock, logs } = this.#o;
+    this.#sigtermAt = clock.now();
+    if (behaviour.onSigterm === 'ignore') return;
+    for (const line of behaviour.stopLogs) logs.write(clock.now(), line);
+    if (behaviour.stopDelayMs <= 0) this.#finish(0, 'Completed');
+    else this.#after(behaviour.stopDelayMs, () => this.#finish(0, 'Completed'));
+  }
+
+  /** SIGKILL: exit 137 at once; nothing more is written. */
+  sigkill(): void {
+    if (!this.#exit) this.#finish(137, 'Error');
+  }
+
+  /** Drops the process without an exit callback (the pod is gone). */
+  discard(): void {
+    for (const t of this.#timers) t.cancel();
+    this.#timers = [];
+    if (!this.#exit) this.#exit = { exitCode: 137, reason: 'Error', finishedAt: this.#o.clock.now() };
+  }
+
+  #after(ms: number, fn: () => void): void {
+    this.#timers.push(this.#o.clock.after(ms, fn));
+  }
+
+  #scheduleTick(every: number): void {
+    this.#after(every, () => {
+      if (this.#exit) return;
+      this.#ticks++;
+      this.#o.logs.write(this.#o.clock.now(), `tick ${this.#ticks}`);
+      this.#scheduleTick(every);
+    });
+  }
+
+  #finish(exitCode: number, reason: ExitReason): void {
+    if (this.#exit) return;
+    for (const t of this.#timers) t.cancel();
+    this.#timers = [];
+    this.#exit = { exitCode, reason, finishedAt: this.#o.clock.now() };
+    this.#o.onExit(this.#exit);
+  }
+}

@@ -1,0 +1,92 @@
+// Writes a pod's status through the status subresource, coalescing changes: one write in flight,
+// skipped when nothing changed, with the resourceVersion last read and a re-read on conflict.
+// Upstream: pkg/kubelet/status/status_manager.go (syncPod, needsUpdate).
+import { refs } from '../api/index.ts';
+import type { Pod } from '../api/index.ts';
+import type { Client } from '../client/index.ts';
+import type { Clock } from '../core/index.ts';
+import { isApiError } from '../core/index.ts';
+import { generatePodStatus } from './pod-status.ts';
+import type { StatusInput } from './pod-status.ts';
+import type { DeepReadonlyPod, PodStatus } from './types.ts';
+
+export interface PodStatusWriterOptions {
+  client: Client;
+  clock: Clock;
+  log: (line: string) => void;
+  pod: () => DeepReadonlyPod;
+  setPod: (pod: DeepReadonlyPod) => void;
+  input: () => Omit<StatusInput, 'pod' | 'now'>;
+}
+
+const maxConflictRetries = 5;
+
+export class PodStatusWriter {
+  readonly #o: PodStatusWriterOptions;
+  #dirty = false;
+  #writing: Promise<void> | undefined;
+  #lastWritten = '';
+  #stopped = false;
+
+  constructor(options: PodStatusWriterOptions) {
+    this.#o = options;
+  }
+
+  /** The status may have changed: write it soon (after the current microtasks settle). */
+  markDirty(): void {
+    if (this.#stopped) return;
+    this.#dirty = true;
+    if (!this.#writing) this.#writing = this.#loop().finally(() => (this.#writing = undefined));
+  }
+
+  /** Resolves once every change marked so far is written. */
+  async flush(): Promise<void> {
+    while (this.#writing) await this.#writing;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  /** The status the kubelet would write now. */
+  current(): PodStatus {
+    return generatePodStatus({ ...this.#o.input(), pod: this.#o.pod(), now: this.#o.clock.now() });
+  }
+
+  async #loop(): Promise<void> {
+    // Let the rest of this turn's changes land first, so one write covers them.
+    await Promise.resolve();
+    while (this.#dirty && !this.#stopped) {
+      this.#dirty = false;
+      try {
+        await this.#write();
+      } catch (error) {
+        this.#o.log(`kubelet: status update for pod ${this.#o.pod().metadata.namespace}/${this.#o.pod().metadata.name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  async #write(): Promise<void> {
+    const { client } = this.#o;
+    for (let attempt = 0; attempt < maxConflictRetries && !this.#stopped; attempt++) {
+      const pod = this.#o.pod();
+      const status = generatePodStatus({ ...this.#o.input(), pod, now: this.#o.clock.now() });
+      const text = JSON.stringify(status);
+      if (text === this.#lastWritten && JSON.stringify(pod.status) === text) return;
+      try {
+        const written = await client.updateStatus<Pod>(refs.pods, { ...(pod as Pod), status });
+        this.#lastWritten = JSON.stringify(written.status);
+        this.#o.setPod(written);
+        return;
+      } catch (error) {
+        if (isApiError(error) && error.reason === 'NotFound') {
+          this.#stopped = true;
+          return;
+        }
+        if (!isApiError(error) || error.reason !== 'Conflict') throw error;
+        const fresh = await client.get<Pod>(refs.pods, pod.metadata.namespace, pod.metadata.name ?? '');
+        this.#o.setPod(fresh);
+      }
+    }
+  }
+}

@@ -1,0 +1,6 @@
+// Type shorthands the kubelet shares across its files.
+import type { DeepReadonly } from '../core/index.ts';
+import type { Pod } from '../api/index.ts';
+
+export type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus, Probe } from '../api/index.ts';
+export type DeepReadonlyPod = DeepReadonly<Pod>;

@@ -1,0 +1,29 @@
+// The kubelet side of the version skew policy: a kubelet is never newer than the API server and at
+// most three minor versions older (kubernetes.io/releases/version-skew-policy).
+
+/** Thrown by a kubelet that refuses to start; `drydock up` prints its message and exits 2. */
+export class KubeletVersionSkewError extends Error {
+  override readonly name = 'KubeletVersionSkewError';
+}
+
+export const maxKubeletMinorSkew = 3;
+
+function minorOf(version: string): { major: number; minor: number } | undefined {
+  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?/.exec(version);
+  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+}
+
+/** Why a kubelet at `kubeletVersion` may not join an API server at `serverVersion`, or undefined if it may. */
+export function kubeletVersionSkewProblem(node: string, kubeletVersion: string, serverVersion: string): string | undefined {
+  const k = minorOf(kubeletVersion);
+  const s = minorOf(serverVersion);
+  if (!k || !s) return undefined;
+  const rule = `a kubelet must not be newer than kube-apiserver and may be up to ${maxKubeletMinorSkew} minor versions older`;
+  if (k.major > s.major || (k.major === s.major && k.minor > s.minor)) {
+    return `kubelet ${kubeletVersion} on node "${node}" is newer than the API server ${serverVersion}: ${rule}`;
+  }
+  if (k.major < s.major || s.minor - k.minor > maxKubeletMinorSkew) {
+    return `kubelet ${kubeletVersion} on node "${node}" is more than ${maxKubeletMinorSkew} minor versions older than the API server ${serverVersion}: ${rule}`;
+  }
+  return undefined;
+}
