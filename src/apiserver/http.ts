@@ -7,6 +7,7 @@ import type { ResourceDefinition } from '../api/index.ts';
 import type { KubeObject, Status } from '../core/index.ts';
 import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
 import { decodeBody, readBody } from './body.ts';
+import { duplicateFields } from './duplicate-fields.ts';
 import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery.ts';
 import { listJson, listMetadata, resultJson, resultObject, toYaml, watchLine } from './encode.ts';
 import { bodyType, negotiate } from './negotiation.ts';
@@ -149,20 +150,20 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       return sendObject(server, def, res, 200, result, rep, t.subresource);
     }
     case 'POST': {
-      const body = await decodedBody(req, def);
       const write = parseWriteQuery(query);
+      const { obj: body, duplicates } = await decodedBody(req, def, write.fieldValidation);
       if (t.name !== '' && t.subresource === '') throw methodNotAllowed();
       const warnings: string[] = [];
-      const result = await server.create(ref, t.namespace, body, { ...write, subresource: t.subresource, name: t.name, warnings });
+      const result = await server.create(ref, t.namespace, body, { ...write, subresource: t.subresource, name: t.name, warnings, userAgent: req.headers['user-agent'], duplicateFields: duplicates });
       setWarnings(res, warnings);
       return sendObject(server, def, res, 201, result, rep, t.subresource);
     }
     case 'PUT': {
       if (t.name === '') throw methodNotAllowed();
-      const body = await decodedBody(req, def);
       const write = parseWriteQuery(query);
+      const { obj: body, duplicates } = await decodedBody(req, def, write.fieldValidation);
       const warnings: string[] = [];
-      const result = await server.update(ref, t.namespace, t.name, body, { ...write, subresource: t.subresource, warnings });
+      const result = await server.update(ref, t.namespace, t.name, body, { ...write, subresource: t.subresource, warnings, userAgent: req.headers['user-agent'], duplicateFields: duplicates });
       setWarnings(res, warnings);
       return sendObject(server, def, res, 200, result, rep, t.subresource);
     }
@@ -172,10 +173,13 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       const type = patchContentTypes[contentType];
       if (!type) throw new ApiError('UnsupportedMediaType', `the server does not support the patch type ${JSON.stringify(contentType)}`);
       const bytes = await readBody(req);
-      const patchBody = decodeBody(bytes, type === 'apply' ? 'yaml' : 'json', { kind: def.kind, version: def.version });
       const write = parseWriteQuery(query);
-      const result = await server.patch(ref, t.namespace, t.name, type, patchBody, { ...write, subresource: t.subresource });
-      return sendObject(server, def, res, 200, result, rep, t.subresource);
+      const patchBody = decodeBody(bytes, type === 'apply' ? 'yaml' : 'json', { kind: def.kind, version: def.version });
+      const duplicates = write.fieldValidation === 'Ignore' || type === 'apply' ? [] : duplicateFields(bytes.toString('utf8'));
+      const warnings: string[] = [];
+      const result = await server.patch(ref, t.namespace, t.name, type, patchBody, { ...write, subresource: t.subresource, warnings, userAgent: req.headers['user-agent'], duplicateFields: duplicates });
+      setWarnings(res, warnings);
+      return sendObject(server, def, res, result.created ? 201 : 200, result, rep, t.subresource);
     }
     case 'DELETE': {
       if (t.name === '') throw methodNotAllowed();
@@ -191,17 +195,19 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
   }
 }
 
-async function decodedBody(req: IncomingMessage, def: ResourceDefinition): Promise<KubeObject> {
+async function decodedBody(req: IncomingMessage, def: ResourceDefinition, fieldValidation: string): Promise<{ obj: KubeObject; duplicates: string[] }> {
   const type = bodyType(req.headers['content-type']);
   if (!type) throw unsupportedMediaType(req.headers['content-type'] ?? '');
   const bytes = await readBody(req);
   const value = decodeBody(bytes, type, { kind: def.kind, version: def.version });
+  // YAML bodies reject repeated keys while decoding; protobuf cannot repeat them.
+  const duplicates = type === 'json' && fieldValidation !== 'Ignore' ? duplicateFields(bytes.toString('utf8')) : [];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct`);
   }
   const obj = value as KubeObject;
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
-  return obj;
+  return { obj, duplicates };
 }
 
 async function deleteRequest(req: IncomingMessage, query: URLSearchParams): Promise<{ gracePeriodSeconds?: number; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean }> {

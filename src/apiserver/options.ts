@@ -52,7 +52,8 @@ export interface WriteQuery {
   dryRun: boolean;
   fieldManager: string;
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
-  force: boolean;
+  /** Undefined when absent: only apply patches may set it. */
+  force: boolean | undefined;
 }
 
 export function parseWriteQuery(query: URLSearchParams): WriteQuery {
@@ -68,6 +69,6 @@ export function parseWriteQuery(query: URLSearchParams): WriteQuery {
     dryRun: dryRun.length > 0,
     fieldManager: query.get('fieldManager') ?? '',
     fieldValidation: fieldValidation === '' ? 'Warn' : fieldValidation,
-    force: parseBool(query, 'force') ?? false,
+    force: parseBool(query, 'force'),
   };
 }

@@ -27,6 +27,11 @@ export interface WriteContext {
   dryRun: boolean;
   fieldManager: string;
   subresource: string;
+  /**
+   * Records the write's managedFields on the defaulted object, before admission and the
+   * strategy (upstream's fieldManager.UpdateNoErrors); absent for applies, which did so.
+   */
+  manageFields?: ((live: KubeObject | undefined, obj: KubeObject) => void) | undefined;
 }
 
 /** What a write returns: the stored value, or for dry runs the object that would be stored. */
@@ -110,6 +115,12 @@ export class ResourceStorage {
     const validate = (): FieldError[] => [...validateObjectMeta(meta, { namespaced: def.namespaced, nameValidator: nameValidatorOf(def) }), ...(def.validateCreate?.(obj, strategy) ?? [])];
     await explainFailure(def, meta.name ?? '', validate, async () => {
       def.defaults?.(obj);
+      if (ctx.manageFields) {
+        ctx.manageFields(undefined, obj);
+        if (obj.metadata.managedFields) meta.managedFields = obj.metadata.managedFields;
+        else delete meta.managedFields;
+        obj.metadata = meta;
+      }
       await this.#admission.mutate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
     });
     const named = !meta.name && meta.generateName;
@@ -148,6 +159,12 @@ export class ResourceStorage {
     else delete meta.generation;
     if (!obj.apiVersion) obj.apiVersion = def.group ? `${def.group}/${def.version}` : def.version;
     if (!obj.kind) obj.kind = def.kind;
+    // Last, as Go serializes ObjectMeta, and as the field tracker leaves it on every update.
+    const managedFields = meta.managedFields;
+    if (managedFields) {
+      delete meta.managedFields;
+      meta.managedFields = managedFields;
+    }
   }
 
   /**
@@ -204,13 +221,17 @@ export class ResourceStorage {
     obj.kind ||= old.kind ?? def.kind;
     def.defaults?.(obj);
     if (ctx.subresource === 'status') {
-      obj = { ...old, status: obj.status };
+      // An apply to status brings its managed fields; an update's are recomputed from the live ones.
+      const managedFields = obj.metadata.managedFields;
+      obj = { ...old, status: obj.status, metadata: { ...old.metadata } };
+      setOrDelete(obj.metadata, 'managedFields', managedFields);
     } else if (ctx.subresource === 'finalize') {
       obj = { ...old, spec: { ...(old.spec as object), finalizers: (obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [] } };
     } else if (ctx.subresource === '' && def.hasStatus) {
       obj.status = old.status;
     }
     this.#keepServerMetadata(obj, old);
+    ctx.manageFields?.(old, obj);
     await this.#admission.mutate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
     def.prepareForUpdate?.(obj, old, strategy);
     if (tracksGeneration(def) && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;

@@ -2,12 +2,15 @@
 // (fastify `inject` style). Decoding and encoding live at the edges; everything between
 // — lookup, subresources, patch, admission, strategy, validation, storage — is here.
 import type { PatchMeta, ResourceDefinition, ResourceRef } from '../api/index.ts';
+import { apiVersionOf } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
-import { ApiError, badRequest, methodNotSupported, notFound } from '../core/index.ts';
+import { ApiError, badRequest, formatTime, isApiError, methodNotSupported, notFound } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
 import { checkNamespaceDeletion } from './admission-plugins.ts';
 import type { AdmissionPlugin } from './admission.ts';
+import { applyError, fieldManagerOptions, fieldTracker, managerName, undeclaredFields, validatePatchOptions } from './field-manager.ts';
+import { applyServerSide } from './patch/index.ts';
 import { listObjects } from './list.ts';
 import type { ListPage } from './list.ts';
 import { applyPatch } from './patching.ts';
@@ -31,6 +34,11 @@ export interface ApiServerOptions {
   patchMetaFor?: (def: ResourceDefinition) => PatchMeta | undefined;
   /** Fields of a decoded object its schema does not know, for fieldValidation (paths like `spec.foo`). */
   unknownFields?: (def: ResourceDefinition, obj: unknown) => string[];
+  /**
+   * Typed decoding of a request body: drops (with `prune`) and reports unknown fields, and words the
+   * first mistyped value as encoding/json does. Takes precedence over unknownFields when given.
+   */
+  decodeCheck?: (def: ResourceDefinition, obj: unknown, prune: boolean, keep?: ReadonlySet<string>) => { unknown: string[]; typeError: string | undefined };
   version?: ServerVersion;
 }
 
@@ -62,9 +70,17 @@ export interface WriteParams {
   /** Collects warning texts for the response's Warning headers. */
   warnings?: string[];
   fieldManager?: string;
+  /** The request's User-Agent: its prefix names the manager of a write without fieldManager. */
+  userAgent?: string | undefined;
   subresource?: string;
-  force?: boolean;
+  /** Only for apply patches; any other patch that sets it is rejected, as upstream. */
+  force?: boolean | undefined;
+  /** Duplicate keys found while decoding the body (`metadata.name`), for fieldValidation. */
+  duplicateFields?: readonly string[];
 }
+
+/** A patch result; `created` when an apply created the object (201). */
+export type PatchResult = ObjectResult & { created?: boolean };
 
 /** What a read or write of one object returns: a stored value, or an object built on the fly. */
 export type ObjectResult = WriteResult;
@@ -77,6 +93,7 @@ export class ApiServer {
   readonly version: ServerVersion;
   readonly #patchMetaFor: (def: ResourceDefinition) => PatchMeta | undefined;
   readonly #unknownFields: (def: ResourceDefinition, obj: unknown) => string[];
+  readonly #decodeCheck: ApiServerOptions['decodeCheck'];
 
   constructor(options: ApiServerOptions) {
     this.index = new ResourceIndex(options.definitions);
@@ -92,19 +109,27 @@ export class ApiServer {
     });
     this.#patchMetaFor = options.patchMetaFor ?? ((def) => def.patchMeta);
     this.#unknownFields = options.unknownFields ?? (() => []);
+    this.#decodeCheck = options.decodeCheck;
   }
 
-  /** Upstream's strict decoding: unknown fields fail Strict, warn under Warn. */
+  /**
+   * Upstream's typed, strict decoding of a request body: a mistyped value fails (400); unknown
+   * and duplicate fields fail Strict, warn under Warn, and unknown ones are dropped. In-process
+   * writes (no fieldValidation) are typed already and pass untouched.
+   */
   checkFields(def: ResourceDefinition, obj: unknown, params: WriteParams): void {
-    const mode = params.fieldValidation ?? 'Ignore';
-    if (mode === 'Ignore') return;
-    const unknown = this.#unknownFields(def, obj);
-    if (unknown.length === 0) return;
-    if (mode === 'Strict') {
-      const list = unknown.map((f) => `unknown field ${JSON.stringify(f)}`).join(', ');
-      throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: strict decoding error: ${list}`);
+    const mode = params.fieldValidation;
+    if (mode === undefined) return;
+    const cannot = `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: `;
+    let unknown: string[];
+    if (this.#decodeCheck) {
+      const check = this.#decodeCheck(def, obj, true);
+      if (check.typeError !== undefined) throw badRequest(cannot + check.typeError);
+      unknown = check.unknown;
+    } else {
+      unknown = mode === 'Ignore' ? [] : this.#unknownFields(def, obj);
     }
-    for (const f of unknown) params.warnings?.push(`unknown field ${JSON.stringify(f)}`);
+    reportStrict(mode, [...(params.duplicateFields ?? []).map((f) => `duplicate field ${JSON.stringify(f)}`), ...unknown.map((f) => `unknown field ${JSON.stringify(f)}`)], params, cannot);
   }
 
   resolve(ref: ResourceRef): ResourceDefinition {
@@ -165,7 +190,7 @@ export class ApiServer {
     if (ctx.subresource) throw methodNotSupported(def, 'create');
     checkVerb(def, 'create');
     this.checkFields(def, obj, params);
-    return this.storage.create(def, namespace, obj, ctx);
+    return this.storage.create(def, namespace, obj, this.#tracked(def, ctx));
   }
 
   async update(ref: ResourceRef, namespace: string, name: string, obj: KubeObject, params: WriteParams): Promise<ObjectResult> {
@@ -175,7 +200,7 @@ export class ApiServer {
     if (obj.metadata?.name && obj.metadata.name !== name) {
       throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
     }
-    if (ctx.subresource === 'scale') return writeScale(this, def, namespace, name, () => obj, ctx);
+    if (ctx.subresource === 'scale') return writeScale(this, def, namespace, name, () => obj, this.#tracked(def, ctx));
     this.checkFields(def, obj, params);
     // Without a resourceVersion a PUT is unconditional: it takes the current one.
     return this.storage.update(def, namespace, name, (current) => {
@@ -183,20 +208,102 @@ export class ApiServer {
       desired.metadata ??= {};
       desired.metadata.resourceVersion ||= current.metadata.resourceVersion ?? '';
       return desired;
-    }, ctx);
+    }, this.#tracked(def, ctx));
   }
 
-  async patch(ref: ResourceRef, namespace: string, name: string, type: PatchType, body: unknown, params: WriteParams): Promise<ObjectResult> {
+  async patch(ref: ResourceRef, namespace: string, name: string, type: PatchType, body: unknown, params: WriteParams): Promise<PatchResult> {
     const def = this.resolve(ref);
     const ctx = writeContext(params);
+    validatePatchOptions(type === 'apply', params.fieldManager ?? '', params.force);
     checkSubresource(def, ctx.subresource, 'patch');
     const meta = this.patchMetaFor(def);
+    if (type === 'apply') return this.#apply(def, namespace, name, body, params, ctx);
     if (ctx.subresource === 'scale') {
-      return writeScale(this, def, namespace, name, (scale) => applyPatch(type, scale, body, undefined, def), ctx);
+      return writeScale(this, def, namespace, name, (scale) => applyPatch(type, scale, body, undefined, def), this.#tracked(def, ctx));
     }
-    if (type === 'apply') throw badRequest('server-side apply is not supported yet');
-    // A resourceVersion set by the patch is a precondition, as upstream.
-    return this.storage.update(def, namespace, name, (current) => applyPatch(type, current, body, meta, def), ctx);
+    // The patched object is decoded as a body would be: strict errors name no kind, as upstream.
+    const mode = params.fieldValidation;
+    const check: WriteParams | undefined = mode === undefined ? undefined : { ...params };
+    const result = await this.storage.update(def, namespace, name, (current) => {
+      // Fields the live object already had unknown (in-process writers may set fields the schema
+      // lacks) are not the patch's doing: they stay, unreported.
+      const before = check ? new Set(this.#decodeCheck?.(def, current, false).unknown ?? []) : undefined;
+      const patched = applyPatch(type, current, body, meta, def);
+      if (check && before) {
+        check.warnings = [];
+        this.#checkPatched(def, patched, before, type, body, check);
+      }
+      return patched;
+    }, this.#tracked(def, ctx));
+    if (check?.warnings) params.warnings?.push(...check.warnings);
+    return result;
+  }
+
+  #checkPatched(def: ResourceDefinition, patched: KubeObject, before: ReadonlySet<string>, type: PatchType, body: unknown, params: WriteParams): void {
+    const mode = params.fieldValidation ?? 'Ignore';
+    const duplicates = [...(params.duplicateFields ?? [])].map((f) => `duplicate field ${JSON.stringify(f)}`);
+    const check = this.#decodeCheck?.(def, patched, true, before);
+    if (check?.typeError !== undefined) {
+      const shown = type === 'json' || type === 'merge' ? JSON.stringify(patched) : goMapString(body);
+      throw new ApiError('Invalid', ` "" is invalid: patch: Invalid value: ${JSON.stringify(shown)}: ${check.typeError}`, { causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(shown)}: ${check.typeError}`, field: 'patch' }] });
+    }
+    const unknown = (check?.unknown ?? []).map((f) => `unknown field ${JSON.stringify(f)}`);
+    reportStrict(mode, [...duplicates, ...unknown], params, '');
+  }
+
+  /** Server-side apply: merge into the live object (or create it), with conflicts unless forced. */
+  async #apply(def: ResourceDefinition, namespace: string, name: string, body: unknown, params: WriteParams, ctx: WriteContext): Promise<PatchResult> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('error decoding YAML: the patch is not an object');
+    const applied = body as KubeObject;
+    applied.metadata = typeof applied.metadata === 'object' && applied.metadata !== null ? applied.metadata : {};
+    if (ctx.subresource === 'scale') {
+      const spec = applied.spec as object | undefined;
+      return writeScale(this, def, namespace, name, (scale) => ({ ...scale, spec: { ...(scale.spec as object), ...spec } }), ctx);
+    }
+    const appliedVersion = applied.apiVersion ?? '';
+    if (appliedVersion !== apiVersionOf(def)) {
+      throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${appliedVersion}, expected: ${apiVersionOf(def)}`);
+    }
+    if (applied.metadata.name !== undefined && applied.metadata.name !== name) {
+      throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    const typed = this.#decodeCheck?.(def, applied, false);
+    if (typed?.unknown.length) throw undeclaredFields(def, namespace, name, typed.unknown, applied, this.patchMetaFor(def));
+    if (params.duplicateFields?.length && params.fieldValidation === 'Strict') {
+      throw badRequest(`error strict decoding YAML: ${params.duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`).join(', ')}`);
+    }
+    const options = () => ({
+      ...fieldManagerOptions({ def, manager: ctx.fieldManager, subresource: ctx.subresource, meta: this.patchMetaFor(def), now: () => formatTime(this.clock.now()) }),
+      force: params.force ?? false,
+    });
+    const run = (live: KubeObject | undefined): KubeObject => {
+      const result = applyServerSide(live, structuredClone(applied), options());
+      if (!result.ok) throw applyError(result, def, namespace, name);
+      return result.object;
+    };
+    try {
+      return await this.storage.update(def, namespace, name, (current) => run(current), ctx);
+    } catch (error) {
+      if (!isApiError(error) || error.reason !== 'NotFound' || ctx.subresource !== '' || !(await this.#absent(def, namespace, name))) throw error;
+    }
+    const created = run(undefined);
+    created.metadata = { ...created.metadata, name };
+    if (def.namespaced) created.metadata.namespace = namespace;
+    created.apiVersion ||= apiVersionOf(def);
+    created.kind ||= def.kind;
+    return { ...(await this.storage.create(def, namespace, created, ctx)), created: true };
+  }
+
+  async #absent(def: ResourceDefinition, namespace: string, name: string): Promise<boolean> {
+    return (await this.storage.store.get(this.storage.key(def, namespace, name))) === undefined;
+  }
+
+  /** The write context with the field manager recording this write's Update entry. */
+  #tracked(def: ResourceDefinition, ctx: WriteContext): WriteContext {
+    return {
+      ...ctx,
+      manageFields: fieldTracker({ def, manager: ctx.fieldManager, subresource: ctx.subresource, meta: this.patchMetaFor(def), now: () => formatTime(this.clock.now()) }),
+    };
   }
 
   async delete(ref: ResourceRef, namespace: string, name: string, request: DeleteRequest): Promise<DeleteResult> {
@@ -208,7 +315,24 @@ export class ApiServer {
 }
 
 function writeContext(params: WriteParams): WriteContext {
-  return { dryRun: params.dryRun ?? false, fieldManager: params.fieldManager ?? '', subresource: params.subresource ?? '' };
+  return { dryRun: params.dryRun ?? false, fieldManager: managerName(params.fieldManager, params.userAgent), subresource: params.subresource ?? '' };
+}
+
+/** Strict fails with every strict error at once; Warn turns each into a warning; Ignore drops them. */
+function reportStrict(mode: WriteParams['fieldValidation'], errors: readonly string[], params: WriteParams, prefix: string): void {
+  if (errors.length === 0 || mode === undefined || mode === 'Ignore') return;
+  if (mode === 'Strict') throw badRequest(`${prefix}strict decoding error: ${errors.join(', ')}`);
+  params.warnings?.push(...errors);
+}
+
+/** fmt's %+v of a decoded JSON map, as upstream prints a patch that did not decode. */
+function goMapString(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(goMapString).join(' ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `map[${entries.map(([k, v]) => `${k}:${goMapString(v)}`).join(' ')}]`;
+  }
+  return value === null ? '<nil>' : String(value);
 }
 
 function checkVerb(def: ResourceDefinition, verb: 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete'): void {

@@ -1,0 +1,102 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { builtinDefinitions, refs } from '../api/index.ts';
+import type { KubeObject } from '../core/index.ts';
+import { ApiError, SeededRandom, VirtualClock } from '../core/index.ts';
+import { MemoryStore } from '../storage/index.ts';
+import { managerName, smdPath } from './field-manager.ts';
+import { ApiServer } from './server.ts';
+import { checkDecoded, patchMetaFor } from './openapi/index.ts';
+import { resultObject } from './encode.ts';
+
+async function setup(): Promise<ApiServer> {
+  const server = new ApiServer({
+    store: new MemoryStore(),
+    clock: new VirtualClock(),
+    random: new SeededRandom(1),
+    definitions: builtinDefinitions(),
+    patchMetaFor: (def) => def.patchMeta ?? patchMetaFor(def.group, def.version, def.kind),
+    decodeCheck: (def, obj, prune, keep) => checkDecoded(obj, def.group, def.version, def.kind, keep ? { prune, keep } : { prune }),
+  });
+  await server.create(refs.namespaces, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, {});
+  return server;
+}
+
+const cm = (data: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data } as KubeObject);
+
+async function rejection(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  assert.fail('expected a rejection');
+}
+
+test('managerName takes the User-Agent up to its first slash when no fieldManager is given', () => {
+  assert.equal(managerName('mine', 'kubectl/v1.33.1'), 'mine');
+  assert.equal(managerName('', 'kubectl/v1.33.1 (linux/amd64) kubernetes/abc'), 'kubectl');
+  assert.equal(managerName(undefined, 'OpenAPI-Generator/22.6.0/python'), 'OpenAPI-Generator');
+  assert.equal(managerName(undefined, undefined), '');
+});
+
+test('smdPath names list-map elements by their keys', () => {
+  const pod = { spec: { containers: [{ name: 'c', ports: [{ containerPort: 80 }] }] } };
+  const meta = patchMetaFor('', 'v1', 'Pod');
+  assert.equal(smdPath('spec.containers[0].ports[0].hostIPP', pod, meta), '.spec.containers[name="c"].ports[containerPort=80,protocol="TCP"].hostIPP');
+});
+
+describe('server-side apply through the pipeline', () => {
+  test('an apply without fieldManager is the upstream 422 on PatchOptions', async () => {
+    const server = await setup();
+    const err = await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', cm({ a: '1' }), {}));
+    assert.equal(err.code, 422);
+    assert.equal(err.message, 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+    assert.deepEqual(err.details, { group: 'meta.k8s.io', kind: 'PatchOptions', causes: [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }] });
+    const forced = await rejection(server.patch(refs.configMaps, 'default', 'c', 'merge', {}, { force: true }));
+    assert.equal(forced.message, 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+  });
+
+  test('apply creates, a second manager conflicts, force takes the field over', async () => {
+    const server = await setup();
+    const created = await server.patch(refs.configMaps, 'default', 'c', 'apply', cm({ a: '1' }), { fieldManager: 'alice' });
+    assert.equal(created.created, true);
+    const obj = resultObject(created);
+    assert.deepEqual(obj.metadata.managedFields?.map((m) => [m.manager, m.operation, m.fieldsV1]), [['alice', 'Apply', { 'f:data': { 'f:a': {} } }]]);
+    const err = await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', cm({ a: '2' }), { fieldManager: 'bob' }));
+    assert.equal(err.code, 409);
+    assert.equal(err.message, 'Apply failed with 1 conflict: conflict with "alice": .data.a');
+    assert.deepEqual(err.details?.causes, [{ reason: 'FieldManagerConflict', message: 'conflict with "alice"', field: '.data.a' }]);
+    const forced = resultObject(await server.patch(refs.configMaps, 'default', 'c', 'apply', cm({ a: '2' }), { fieldManager: 'bob', force: true }));
+    assert.deepEqual(forced.data, { a: '2' });
+    assert.deepEqual(forced.metadata.managedFields?.map((m) => m.manager), ['bob']);
+  });
+
+  test('ordinary writes record Update entries; the User-Agent names an anonymous writer', async () => {
+    const server = await setup();
+    await server.create(refs.configMaps, 'default', cm({ a: '1' }), { userAgent: 'kubectl/v1.33.1 (linux/amd64)' });
+    const patched = resultObject(await server.patch(refs.configMaps, 'default', 'c', 'merge', { data: { b: '2' } }, { fieldManager: 'kubectl-patch' }));
+    assert.deepEqual(patched.metadata.managedFields?.map((m) => [m.manager, m.operation, m.fieldsV1]), [
+      ['kubectl', 'Update', { 'f:data': { '.': {}, 'f:a': {} } }],
+      ['kubectl-patch', 'Update', { 'f:data': { 'f:b': {} } }],
+    ]);
+  });
+
+  test('an applied field the schema does not declare fails the typed patch', async () => {
+    const server = await setup();
+    const err = await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', { ...cm({}), dataa: 1 }, { fieldManager: 'alice' }));
+    assert.equal(err.message, 'failed to create typed patch object (default/c; /v1, Kind=ConfigMap): .dataa: field not declared in schema');
+  });
+
+  test('strict patches report unknown fields without naming the kind; Warn warns', async () => {
+    const server = await setup();
+    await server.create(refs.configMaps, 'default', cm({ a: '1' }), {});
+    const err = await rejection(server.patch(refs.configMaps, 'default', 'c', 'strategic', { dataa: 1 }, { fieldValidation: 'Strict' }));
+    assert.equal(err.message, 'strict decoding error: unknown field "dataa"');
+    const warnings: string[] = [];
+    const obj = resultObject(await server.patch(refs.configMaps, 'default', 'c', 'merge', { dataa: 1, data: { b: '1' } }, { fieldValidation: 'Warn', warnings }));
+    assert.deepEqual(warnings, ['unknown field "dataa"']);
+    assert.equal((obj as { dataa?: unknown }).dataa, undefined, 'unknown fields are dropped');
+  });
+});

@@ -1,0 +1,129 @@
+// The field manager around the pipeline: who a write is attributed to, which top-level fields an
+// endpoint does not own (reset fields), the `Update` entry every ordinary write records, and the
+// errors server-side apply answers with.
+// Upstream: apiserver/pkg/endpoints/handlers/{create,update,patch}.go (managerOrUserAgent, fieldManager),
+// managedfields/internal/conflict.go (NewConflictError), apimachinery/pkg/api/errors (NewApplyConflict).
+import type { PatchMeta, ResourceDefinition } from '../api/index.ts';
+import { apiVersionOf } from '../api/index.ts';
+import type { KubeObject } from '../core/index.ts';
+import { ApiError } from '../core/index.ts';
+import { updateManagedFields } from './patch/index.ts';
+import type { ApplyResult, FieldManagerOptions } from './patch/index.ts';
+
+const fieldManagerMaxLength = 128;
+
+/** managerOrUserAgent: the fieldManager, else the User-Agent up to its first `/`, printable, at most 128 bytes. */
+export function managerName(fieldManager: string | undefined, userAgent: string | undefined): string {
+  if (fieldManager) return fieldManager;
+  const head = (userAgent ?? '').split('/')[0] ?? '';
+  let out = '';
+  for (const ch of head) {
+    if (/\p{C}/u.test(ch)) continue;
+    if (Buffer.byteLength(out + ch) > fieldManagerMaxLength) break;
+    out += ch;
+  }
+  return out;
+}
+
+/** Reset fields: the main resource of a kind with a status subresource does not own status; status owns nothing else. */
+export function ignoredFields(def: ResourceDefinition, subresource: string): readonly (readonly string[])[] {
+  if (subresource === '' && def.hasStatus) return [['status']];
+  if (subresource === 'status') return [['spec']];
+  return [];
+}
+
+export interface TrackerOptions {
+  def: ResourceDefinition;
+  manager: string;
+  subresource: string;
+  meta: PatchMeta | undefined;
+  now: () => string;
+}
+
+export function fieldManagerOptions(o: TrackerOptions): FieldManagerOptions {
+  const options: FieldManagerOptions = {
+    manager: o.manager,
+    apiVersion: apiVersionOf(o.def),
+    now: o.now(),
+    meta: o.meta,
+    ignoreFields: ignoredFields(o.def, o.subresource),
+  };
+  if (o.subresource) options.subresource = o.subresource;
+  return options;
+}
+
+/**
+ * Records an ordinary write's `Update` entry on `obj` in place (a new metadata object, since
+ * metadata may be shared with the live object). As UpdateNoErrors, a failure to track drops
+ * the managed fields rather than failing the write.
+ */
+export function fieldTracker(o: TrackerOptions): (live: KubeObject | undefined, obj: KubeObject) => void {
+  return (live, obj) => {
+    let entries: KubeObject['metadata']['managedFields'];
+    try {
+      entries = updateManagedFields(live, obj, fieldManagerOptions(o)).metadata.managedFields;
+    } catch {
+      entries = undefined;
+    }
+    const { managedFields: _old, ...rest } = obj.metadata;
+    obj.metadata = entries ? { ...rest, managedFields: entries } : rest;
+  };
+}
+
+/** ValidatePatchOptions: an apply names its manager; force belongs to apply alone. */
+export function validatePatchOptions(apply: boolean, fieldManager: string, force: boolean | undefined): void {
+  let cause: { reason: string; message: string; field: string } | undefined;
+  if (apply && fieldManager === '') cause = { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' };
+  if (!apply && force !== undefined) cause = { reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' };
+  if (!cause) return;
+  throw new ApiError('Invalid', `PatchOptions.meta.k8s.io "" is invalid: ${cause.field}: ${cause.message}`, { group: 'meta.k8s.io', kind: 'PatchOptions', causes: [cause] });
+}
+
+/** The error an unsuccessful apply answers with. */
+export function applyError(result: Exclude<ApplyResult, { ok: true }>, def: ResourceDefinition, namespace: string, name: string): ApiError {
+  if (result.kind === 'conflict') {
+    return new ApiError('Conflict', result.message, {
+      causes: result.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: c.message, field: c.field })),
+    });
+  }
+  const gvk = `${def.group}/${def.version}, Kind=${def.kind}`;
+  return new ApiError('InternalError', `failed to create typed patch object (${namespace}/${name}; ${gvk}): ${result.message}`);
+}
+
+/**
+ * A request path (`spec.containers[0].image`) as structured-merge-diff prints it, with list-map
+ * elements named by their keys: `.spec.containers[name="c"].image`.
+ */
+export function smdPath(path: string, obj: unknown, meta: PatchMeta | undefined): string {
+  let out = '';
+  let value: unknown = obj;
+  let node = meta;
+  for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (m[1] !== undefined) {
+      out += `.${m[1]}`;
+      value = isRecord(value) ? value[m[1]] : undefined;
+      node = node?.fields?.[m[1]] ?? node?.values;
+      continue;
+    }
+    const index = Number(m[2]);
+    const item: unknown = Array.isArray(value) ? value[index] : undefined;
+    const keys = node?.listType === 'map' || (node?.listType === undefined && node?.mergeKey && node.strategy?.includes('merge')) ? (node.listMapKeys ?? (node.mergeKey ? [node.mergeKey] : [])) : [];
+    if (keys.length > 0 && isRecord(item)) out += `[${keys.map((k) => `${k}=${JSON.stringify(item[k] ?? (k === 'protocol' ? 'TCP' : null))}`).join(',')}]`;
+    else if (node?.listType === 'set') out += `[=${JSON.stringify(item)}]`;
+    else out += `[${index}]`;
+    value = item;
+    node = node?.items;
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The typed-patch failure for fields the schema does not declare (upstream: a 500 naming each). */
+export function undeclaredFields(def: ResourceDefinition, namespace: string, name: string, paths: readonly string[], obj: unknown, meta: PatchMeta | undefined): ApiError {
+  const lines = paths.map((p) => `${smdPath(p, obj, meta)}: field not declared in schema`);
+  const detail = lines.length === 1 ? lines[0] : `errors:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+  return new ApiError('InternalError', `failed to create typed patch object (${namespace}/${name}; ${def.group}/${def.version}, Kind=${def.kind}): ${detail}`);
+}

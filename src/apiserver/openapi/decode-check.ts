@@ -1,0 +1,164 @@
+// What Go's typed decoding does to a request body, done on the decoded JSON with the kind's schema:
+// unknown fields are dropped (and reported for fieldValidation), and a value of the wrong JSON type
+// fails the request the way encoding/json words it, so no strategy hook ever sees a mistyped field.
+// Upstream: sigs.k8s.io/json (UnmarshalTypeError, strict unknown-field errors), apimachinery runtime/serializer/json.
+import { allSchemas, definitionNameFor } from './definitions.ts';
+import { refName, resolve, type OpenApiSchema, type SchemaMap } from './schema.ts';
+
+export interface DecodeCheck {
+  /** Unknown fields in document order, as upstream names them: `spec.containers[0].imagePullPolicyy`. */
+  unknown: string[];
+  /** The first type mismatch: `json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container`. */
+  typeError: string | undefined;
+}
+
+// Types with their own UnmarshalJSON: they accept or reject values in their own words.
+const customTypes = new Set([
+  'io.k8s.apimachinery.pkg.api.resource.Quantity',
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime',
+  'io.k8s.apimachinery.pkg.runtime.RawExtension',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1',
+]);
+
+interface Walk {
+  schemas: SchemaMap;
+  prune: boolean;
+  keep: ReadonlySet<string> | undefined;
+  result: DecodeCheck;
+}
+
+/**
+ * Checks `obj` against the kind's schema; with `prune`, unknown fields are deleted in place, except
+ * those listed in `keep` (which are not reported either). Unknown kinds pass.
+ */
+export function checkDecoded(obj: unknown, group: string, version: string, kind: string, options: { prune: boolean; keep?: ReadonlySet<string> }): DecodeCheck {
+  const result: DecodeCheck = { unknown: [], typeError: undefined };
+  const name = definitionNameFor(group, version, kind);
+  const schemas = allSchemas();
+  const schema = name === undefined ? undefined : schemas[name];
+  if (!schema || name === undefined) return result;
+  walkStruct({ schemas, prune: options.prune, keep: options.keep, result }, schema, goName(name), obj as Record<string, unknown>, '', '');
+  return result;
+}
+
+/** `io.k8s.api.core.v1.PodSpec` -> `v1.PodSpec`, as reflect prints a named type. */
+function goName(definition: string): string {
+  const parts = definition.split('.');
+  return parts.slice(-2).join('.');
+}
+
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'object') return 'object';
+  return typeof value;
+}
+
+function goType(w: Walk, schema: OpenApiSchema): string | undefined {
+  const ref = refName(schema);
+  if (ref !== undefined) return customTypes.has(ref) ? undefined : goName(ref);
+  const s = resolve(w.schemas, schema);
+  if (!s || s['x-kubernetes-int-or-string'] || s.oneOf || s.format === 'date-time') return undefined;
+  switch (s.type) {
+    case 'string':
+      return s.format === 'byte' ? '[]uint8' : 'string';
+    case 'boolean':
+      return 'bool';
+    case 'integer':
+      return s.format === 'int64' ? 'int64' : 'int32';
+    case 'number':
+      return 'float64';
+    case 'array': {
+      const item = s.items ? goType(w, s.items) : undefined;
+      return item === undefined ? undefined : `[]${item}`;
+    }
+    case 'object': {
+      if (s.properties || !s.additionalProperties) return undefined;
+      const value = goType(w, s.additionalProperties);
+      return value === undefined ? undefined : `map[string]${value}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function mismatch(w: Walk, struct: string, goPath: string, value: unknown, type: string | undefined): void {
+  if (w.result.typeError !== undefined || type === undefined) return;
+  const what = typeof value === 'number' ? 'number' : jsonKind(value);
+  const field = struct ? `Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPath}` : 'Go value';
+  w.result.typeError = `json: cannot unmarshal ${what} into ${field} of type ${type}`;
+}
+
+function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Record<string, unknown>, path: string, goPath: string): void {
+  const props = schema.properties ?? {};
+  for (const key of Object.keys(value)) {
+    const at = path === '' ? key : `${path}.${key}`;
+    const goAt = goPath === '' ? key : `${goPath}.${key}`;
+    const sub = props[key];
+    if (!sub) {
+      if (w.keep?.has(at)) continue;
+      w.result.unknown.push(at);
+      if (w.prune) delete value[key];
+      continue;
+    }
+    walkValue(w, sub, struct, value[key], at, goAt);
+  }
+}
+
+function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknown, path: string, goPath: string): void {
+  if (value === null || value === undefined) return;
+  const ref = refName(schema);
+  if (ref !== undefined && customTypes.has(ref)) return;
+  const s = resolve(w.schemas, schema);
+  if (!s || s['x-kubernetes-preserve-unknown-fields'] || s['x-kubernetes-int-or-string'] || s.oneOf) return;
+  switch (s.type) {
+    case 'string':
+      if (typeof value !== 'string') mismatch(w, struct, goPath, value, goType(w, schema));
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') mismatch(w, struct, goPath, value, goType(w, schema));
+      return;
+    case 'integer':
+      if (typeof value !== 'number') mismatch(w, struct, goPath, value, goType(w, schema));
+      else if (!Number.isInteger(value) && w.result.typeError === undefined) {
+        w.result.typeError = `json: cannot unmarshal number ${value} into Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPath} of type ${goType(w, schema) ?? 'int32'}`;
+      }
+      return;
+    case 'number':
+      if (typeof value !== 'number') mismatch(w, struct, goPath, value, goType(w, schema));
+      return;
+    case 'array':
+      if (!Array.isArray(value)) {
+        mismatch(w, struct, goPath, value, goType(w, schema));
+        return;
+      }
+      if (s.items) {
+        const items = s.items;
+        const itemRef = refName(items);
+        const itemStruct = itemRef !== undefined && resolve(w.schemas, items)?.properties ? goName(itemRef) : struct;
+        value.forEach((v, i) => walkValue(w, items, itemStruct, v, `${path}[${i}]`, goPath));
+      }
+      return;
+    case 'object':
+    case undefined: {
+      if (typeof value !== 'object' || Array.isArray(value)) {
+        if (s.type === 'object') mismatch(w, struct, goPath, value, goType(w, schema));
+        return;
+      }
+      const obj = value as Record<string, unknown>;
+      if (s.properties) {
+        walkStruct(w, s, ref !== undefined ? goName(ref) : struct, obj, path, goPath);
+      } else if (s.additionalProperties) {
+        const values = s.additionalProperties;
+        // encoding/json names no map keys in a field path.
+        for (const [k, v] of Object.entries(obj)) walkValue(w, values, struct, v, `${path}.${k}`, goPath);
+      }
+      // An object schema with neither (RawExtension, FieldsV1) is opaque: anything goes.
+      return;
+    }
+    default:
+      return;
+  }
+}
