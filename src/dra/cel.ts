@@ -228,7 +228,7 @@ function celTypeName(v: unknown): string {
   return 'dyn';
 }
 
-const emptyDomain: Map<string, never> = new Map();
+const emptyDomain: ReadonlyMap<string, never> = new Map<string, never>();
 
 // Upstream returns an empty map for an unknown domain (newStringInterfaceMapWithDefault). cel-js
 // dispatches on `constructor === Map`, so a subclass would not do: the instance's own `get`

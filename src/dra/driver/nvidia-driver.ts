@@ -1,0 +1,124 @@
+// The simulated NVIDIA DRA driver's control-plane side: publishes each node's ResourceSlices and
+// installs the chart's DeviceClasses through the API. Idempotent: it reconciles against what is
+// stored, so a restart rewrites nothing that is already right.
+// Upstream: k8s.io/dynamic-resource-allocation/resourceslice/resourceslicecontroller.go (what the
+// NVIDIA kubelet plugin uses to publish).
+import { refs } from '../../api/index.ts';
+import type { resourceV1 } from '../../api/index.ts';
+import type { Clock, Timer } from '../../core/index.ts';
+import { isApiError } from '../../core/index.ts';
+import type { Client } from '../../client/index.ts';
+import { nvidiaDriverName } from './nvidia-devices.ts';
+import { nvidiaDeviceClasses, nvidiaResourceSlices } from './nvidia-slices.ts';
+import type { NvidiaGpuConfig } from './nvidia-slices.ts';
+
+export interface NvidiaDriverNode {
+  readonly name: string;
+  readonly gpus: NvidiaGpuConfig;
+}
+
+export interface NvidiaDriverOptions {
+  client: Client;
+  clock: Clock;
+  log: (line: string) => void;
+  nodes: readonly NvidiaDriverNode[];
+}
+
+export interface RunningNvidiaDriver {
+  readonly name: string;
+  /** Publishes (or republishes) a node's slices, e.g. after `drydock node add`. */
+  syncNode(node: NvidiaDriverNode): Promise<void>;
+  /** Deletes a node's slices (the node is gone). */
+  removeNode(name: string): Promise<void>;
+  stop(): void;
+}
+
+const retryMs = 1000;
+type Slice = resourceV1.ResourceSlice;
+
+const sameSpec = (a: resourceV1.ResourceSliceSpec, b: resourceV1.ResourceSliceSpec): boolean =>
+  JSON.stringify({ ...a, pool: { ...a.pool, generation: 0 } }) === JSON.stringify({ ...b, pool: { ...b.pool, generation: 0 } });
+
+async function ensureClasses(client: Client): Promise<void> {
+  for (const cls of nvidiaDeviceClasses()) {
+    try {
+      await client.create(refs.deviceClasses, cls);
+    } catch (e) {
+      // Installed already (by us or the user): leave it as it is, as `helm install` would not run twice.
+      if (!(isApiError(e) && e.reason === 'AlreadyExists')) throw e;
+    }
+  }
+}
+
+async function listNodeSlices(client: Client, node: string): Promise<Slice[]> {
+  const list = await client.list<Slice>(refs.resourceSlices, { fieldSelector: `spec.driver=${nvidiaDriverName},spec.nodeName=${node}` });
+  return list.items;
+}
+
+/** Reconciles one node's slices: keeps equal ones, updates changed ones, deletes extras. */
+async function publishNode(client: Client, node: NvidiaDriverNode): Promise<void> {
+  const existing = await listNodeSlices(client, node.name);
+  const byName = new Map(existing.map((s) => [s.metadata.name ?? '', s]));
+  let desired = nvidiaResourceSlices(node.name, node.gpus);
+  const unchanged = desired.length === existing.length && desired.every((d) => {
+    const e = byName.get(d.metadata.name ?? '');
+    return e !== undefined && sameSpec(e.spec, d.spec);
+  });
+  if (unchanged) return;
+  // A changed layout is a new pool generation, so the allocator never mixes old and new slices.
+  const generation = Math.max(0, ...existing.map((s) => s.spec.pool.generation)) + 1;
+  desired = nvidiaResourceSlices(node.name, node.gpus, generation);
+  for (const slice of desired) {
+    const current = byName.get(slice.metadata.name ?? '');
+    if (current) await client.update(refs.resourceSlices, { ...current, spec: slice.spec });
+    else await client.create(refs.resourceSlices, slice);
+  }
+  const keep = new Set(desired.map((s) => s.metadata.name));
+  for (const s of existing) if (!keep.has(s.metadata.name)) await deleteQuietly(client, s.metadata.name ?? '');
+}
+
+async function deleteQuietly(client: Client, name: string): Promise<void> {
+  try {
+    await client.delete(refs.resourceSlices, undefined, name);
+  } catch (e) {
+    if (!(isApiError(e) && e.reason === 'NotFound')) throw e;
+  }
+}
+
+/**
+ * Starts the driver for the given nodes: installs the DeviceClasses and publishes every node's
+ * slices before resolving. Failures (API not ready, conflicts) are logged and retried.
+ */
+export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<RunningNvidiaDriver> {
+  const { client, clock, log } = options;
+  const timers = new Set<Timer>();
+  let stopped = false;
+  const attempt = async (what: string, fn: () => Promise<void>): Promise<void> => {
+    try {
+      await fn();
+    } catch (e) {
+      if (stopped) return;
+      log(`nvidia-dra-driver: ${what}: ${e instanceof Error ? e.message : String(e)}; retrying`);
+      const timer = clock.after(retryMs, () => {
+        timers.delete(timer);
+        if (!stopped) void attempt(what, fn);
+      });
+      timers.add(timer);
+    }
+  };
+  await attempt('install device classes', () => ensureClasses(client));
+  for (const node of options.nodes) await attempt(`publish slices of node ${node.name}`, () => publishNode(client, node));
+  return {
+    name: 'nvidia-dra-driver',
+    syncNode: (node) => attempt(`publish slices of node ${node.name}`, () => publishNode(client, node)),
+    removeNode: (name) =>
+      attempt(`remove slices of node ${name}`, async () => {
+        for (const s of await listNodeSlices(client, name)) await deleteQuietly(client, s.metadata.name ?? '');
+      }),
+    stop() {
+      stopped = true;
+      for (const t of timers) t.cancel();
+      timers.clear();
+    },
+  };
+}
