@@ -71,3 +71,115 @@ test('sidecar Job pod: log-agent starts before db-migration, which ends before w
     await c.stop();
   }
 });
+
+function podObj(name: string, spec: Partial<Pod['spec']>, annotations: Record<string, string> = {}): Pod {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec: { nodeName: 'cpu-0', containers: [], ...spec } } as Pod;
+}
+
+test('CrashLoopBackOff: restarts after 0s, 10s, 20s, 40s with BackOff events and the upstream waiting message', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const created = await c.client.create<Pod>(refs.pods, podObj('crash', { containers: [{ name: 'app', image: 'busybox', command: ['sh', '-c', 'sleep 1; exit 1'] }] }), { namespace: 'default' });
+    const starts: number[] = [];
+    let last = -1;
+    for (let t = 0; t < 90_000; t += 250) {
+      const p = await pod(c, 'crash');
+      const s = p.status?.containerStatuses?.[0];
+      if (s?.state?.running && (s.restartCount ?? 0) !== last) {
+        last = s.restartCount;
+        starts.push(Date.parse(s.state.running.startedAt ?? ''));
+      }
+      await clock.advance(250);
+    }
+    const gaps = starts.slice(1).map((t, i) => Math.round((t - (starts[i] ?? 0)) / 1000));
+    // Each run lasts 1 s, then the back-off window: 0, 10, 20, 40.
+    assert.deepEqual(gaps.slice(0, 4), [1, 11, 21, 41]);
+    const p = await pod(c, 'crash');
+    const waiting = p.status?.containerStatuses?.[0]?.state?.waiting;
+    if (waiting) assert.match(waiting.message ?? '', new RegExp(`^back-off [0-9ms]+ restarting failed container=app pod=crash_default\\(${created.metadata.uid}\\)$`));
+    const backoffs = (await events(c, 'crash')).filter((e) => e.reason === 'BackOff');
+    assert.equal(backoffs[0]?.message, `Back-off restarting failed container app in pod crash_default(${created.metadata.uid})`);
+    assert.equal(backoffs[0]?.type, 'Warning');
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a failing liveness probe restarts the container with the upstream Killing and Unhealthy events', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const probe = { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5, failureThreshold: 3 };
+    await c.client.create(refs.pods, podObj('sick', { containers: [{ name: 'web', image: 'nginx', livenessProbe: probe }] }, { 'sim.drydock.dev/web': 'ready: never' }), { namespace: 'default' });
+    await clock.advance(16_000);
+    const p = await pod(c, 'sick');
+    assert.equal(p.status?.containerStatuses?.[0]?.restartCount, 1);
+    const ev = await events(c, 'sick');
+    const unhealthy = ev.find((e) => e.reason === 'Unhealthy');
+    assert.equal(unhealthy?.message, 'Liveness probe failed: HTTP probe failed with statuscode: 503');
+    assert.ok((unhealthy?.count ?? 0) >= 3);
+    assert.ok(ev.some((e) => e.reason === 'Killing' && e.message === 'Container web failed liveness probe, will be restarted'));
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a sidecar ignoring SIGTERM keeps the pod Terminating until the grace period, then exits 137; the pod is deleted', async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(
+      refs.pods,
+      podObj('stubborn', { terminationGracePeriodSeconds: 10, initContainers: [{ name: 'proxy', image: 'envoyproxy/envoy', restartPolicy: 'Always' }], containers: [{ name: 'app', image: 'nginx' }] }, { 'sim.drydock.dev/proxy': 'onSigterm: ignore' }),
+      { namespace: 'default' },
+    );
+    await clock.advance(2000);
+    await c.client.delete(refs.pods, 'default', 'stubborn');
+    await clock.advance(5000);
+    let p = await pod(c, 'stubborn');
+    assert.equal(podStatusCells(p).status, 'Terminating');
+    assert.ok(p.status?.initContainerStatuses?.[0]?.state?.running, 'sidecar still running at t+5s');
+    let last: Pod | undefined;
+    const w = c.client.watch<Pod>(refs.pods, { namespace: 'default' }, (e) => {
+      if (e.type === 'MODIFIED' || e.type === 'DELETED') last = e.object as Pod;
+    });
+    await clock.advance(10_000);
+    w.stop();
+    assert.equal(last?.status?.initContainerStatuses?.[0]?.state?.terminated?.exitCode, 137);
+    await assert.rejects(pod(c, 'stubborn'), /not found/);
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a container whose modelled memory exceeds its limit is OOMKilled (exit 137) and restarted', async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(
+      refs.pods,
+      podObj('hungry', { containers: [{ name: 'app', image: 'python:3.12', command: ['python', 'app.py'], resources: { limits: { memory: '512Mi' } } }] }, { 'sim.drydock.dev/app': 'memory: 200Mi->900Mi/70s' }),
+      { namespace: 'default' },
+    );
+    await clock.advance(40_000);
+    const p = await pod(c, 'hungry');
+    const s = p.status?.containerStatuses?.[0];
+    assert.equal(s?.restartCount, 1);
+    assert.deepEqual([s?.lastState?.terminated?.reason, s?.lastState?.terminated?.exitCode], ['OOMKilled', 137]);
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a kubelet newer than the API server refuses to start and Cluster.start fails with that error', async () => {
+  const config = clusterConfigFrom({ kubernetesVersion: 'v1.35.0', nodePools: [{ name: 'next', count: 1, kubeletVersion: 'v1.36.0' }] });
+  await assert.rejects(Cluster.start({ config, clock: new VirtualClock(), components: true }), {
+    name: 'KubeletVersionSkewError',
+    message: 'kubelet v1.36.0 on node "next-0" is newer than the API server v1.35.0: a kubelet must not be newer than kube-apiserver and may be up to 3 minor versions older',
+  });
+  const old = clusterConfigFrom({ kubernetesVersion: 'v1.35.0', nodePools: [{ name: 'old', count: 1, kubeletVersion: 'v1.32.3' }] });
+  const c = await Cluster.start({ config: old, clock: new VirtualClock(), components: true });
+  try {
+    const node = await c.client.get<{ metadata: { name: string }; status: { nodeInfo: { kubeletVersion: string } } } & Pod>(refs.nodes, undefined, 'old-0');
+    assert.equal(node.status.nodeInfo.kubeletVersion, 'v1.32.3');
+  } finally {
+    await c.stop();
+  }
+});
