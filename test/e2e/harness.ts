@@ -82,7 +82,7 @@ export async function startDrydock(options: { config?: string; args?: readonly s
       proc.stdin.end(opts.input ?? '');
     });
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
