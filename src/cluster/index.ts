@@ -4,3 +4,4 @@ export * from './cluster.ts';
 export * from './kubeconfig.ts';
 export type { ComponentContext, RunningComponent, RunningComponents } from './components.ts';
 export { KubeletVersionSkewError } from '../kubelet/index.ts';
+export * from './node-pools.ts';

@@ -1,5 +1,8 @@
 // Public surface of controllers/: one controller per folder.
 export { NamespaceController } from './namespace/controller.ts';
+export { NodeLifecycleController } from './node-lifecycle/controller.ts';
+export { TaintEvictionController } from './node-lifecycle/taint-eviction.ts';
+export { PodGCController } from './pod-gc/controller.ts';
 export { ReplicaSetController } from './replicaset/controller.ts';
 export { DeploymentController } from './deployment/controller.ts';
 export { GarbageCollector } from './garbage-collector/controller.ts';
