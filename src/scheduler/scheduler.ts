@@ -161,9 +161,13 @@ export class Scheduler {
     await this.#loop;
   }
 
-  /** Resolves once every informer has synced (the loop starts scheduling after that). */
+  /**
+   * Resolves once the pod and node informers have synced (the loop starts after that). Other
+   * informers sync on their own: plugins check hasSynced() and fail with an Error (retried
+   * with backoff) rather than decide on a partial cache.
+   */
   async waitForSync(): Promise<void> {
-    await Promise.all([...this.#informers.values()].map((i) => i.waitForSync()));
+    await Promise.all([this.#pods.waitForSync(), this.#nodes.waitForSync()]);
   }
 
   async #run(): Promise<void> {

@@ -4,6 +4,13 @@
 // Upstream: pkg/scheduler/framework/plugins/registry.go.
 import type { PluginFactory } from '../framework.ts';
 import { newDefaultBinder } from './default-binder.ts';
+import { newDefaultPreemption } from './default-preemption.ts';
+import { newInterPodAffinity } from './inter-pod-affinity.ts';
+import { newNodeAffinity } from './node-affinity.ts';
+import { newNodePorts } from './node-ports.ts';
+import { newPodTopologySpread } from './pod-topology-spread.ts';
+import { newVolumeBinding } from './volume-binding.ts';
+import { newVolumeRestrictions } from './volume-restrictions.ts';
 import { newNodeName } from './node-name.ts';
 import { newBalancedAllocation } from './node-resources-balanced-allocation.ts';
 import { newNodeResourcesFit } from './node-resources-fit.ts';
@@ -18,7 +25,14 @@ export const inTreeRegistry: Readonly<Record<string, PluginFactory>> = {
   NodeName: newNodeName,
   NodeUnschedulable: newNodeUnschedulable,
   TaintToleration: newTaintToleration,
+  NodeAffinity: newNodeAffinity,
+  NodePorts: newNodePorts,
+  VolumeRestrictions: newVolumeRestrictions,
+  VolumeBinding: newVolumeBinding,
+  PodTopologySpread: newPodTopologySpread,
+  InterPodAffinity: newInterPodAffinity,
   NodeResourcesFit: newNodeResourcesFit,
   NodeResourcesBalancedAllocation: newBalancedAllocation,
+  DefaultPreemption: newDefaultPreemption,
   DefaultBinder: newDefaultBinder,
 };

@@ -1,0 +1,235 @@
+// PodTopologySpread: DoNotSchedule constraints filter nodes by skew across topology domains;
+// ScheduleAnyway constraints (or the system defaults, hostname maxSkew 3 and zone maxSkew 5, for
+// pods owned by a ReplicaSet or selected by a Service) score them.
+// Upstream: pkg/scheduler/framework/plugins/podtopologyspread/{filtering,scoring,common,plugin}.go.
+import type { Pod, TopologySpreadConstraint } from '../../api/index.ts';
+import { refs } from '../../api/index.ts';
+import type { DeepReadonly, KubeObject, LabelSelector, LabelSelectorMatcher } from '../../core/index.ts';
+import { labelSelectorFromObject } from '../../core/index.ts';
+import type { Cloneable, Plugin, PluginFactory, PodRO } from '../framework.ts';
+import { ActionType, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
+import type { NodeInfo, PodInfo } from '../node-info.ts';
+import { podMatchesNodeSelectorAndAffinity } from './node-affinity.ts';
+import { findUntoleratedTaint } from './taint-toleration.ts';
+
+export const name = 'PodTopologySpread';
+export const errReasonConstraintsNotMatch = "node(s) didn't match pod topology spread constraints";
+export const errReasonNodeLabelNotMatch = `${errReasonConstraintsNotMatch} (missing required label)`;
+
+interface Constraint {
+  maxSkew: number;
+  topologyKey: string;
+  selector: LabelSelectorMatcher;
+  minDomains: number;
+  honorAffinity: boolean;
+  honorTaints: boolean;
+}
+
+export const systemDefaultConstraints = [
+  { maxSkew: 3, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway' },
+  { maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' },
+] as const;
+
+function toConstraint(c: DeepReadonly<Pick<TopologySpreadConstraint, 'maxSkew' | 'topologyKey'> & Partial<TopologySpreadConstraint>>, selector: LabelSelectorMatcher): Constraint {
+  return {
+    maxSkew: c.maxSkew,
+    topologyKey: c.topologyKey,
+    selector,
+    minDomains: c.minDomains ?? 1,
+    honorAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor',
+    honorTaints: (c.nodeTaintsPolicy ?? 'Ignore') === 'Honor',
+  };
+}
+
+function parseSelector(ls: DeepReadonly<LabelSelector> | undefined): LabelSelectorMatcher {
+  const s = labelSelectorFromObject(ls as LabelSelector | undefined);
+  return 'error' in s ? labelSelectorFromObject(undefined) as LabelSelectorMatcher : s;
+}
+
+function nodeIncluded(cs: readonly Constraint[], pod: PodRO, ni: NodeInfo): boolean {
+  const node = ni.node;
+  if (!node) return false;
+  for (const c of cs) {
+    if (ni.labels?.[c.topologyKey] === undefined) return false;
+    if (c.honorAffinity && !podMatchesNodeSelectorAndAffinity(pod, node)) return false;
+    if (c.honorTaints && findUntoleratedTaint(ni.taints, pod.spec.tolerations)) return false;
+  }
+  return true;
+}
+
+function countMatching(c: Constraint, ns: string, ni: NodeInfo): number {
+  let n = 0;
+  for (const p of ni.pods) {
+    if ((p.pod.metadata.namespace ?? '') !== ns || p.pod.metadata.deletionTimestamp) continue;
+    if (c.selector.matches(p.pod.metadata.labels)) n++;
+  }
+  return n;
+}
+
+class FilterState implements Cloneable<FilterState> {
+  constraints: readonly Constraint[];
+  counts: Map<string, number>[];
+  constructor(constraints: readonly Constraint[], counts: Map<string, number>[]) {
+    this.constraints = constraints;
+    this.counts = counts;
+  }
+  clone(): FilterState {
+    return new FilterState(this.constraints, this.counts.map((m) => new Map(m)));
+  }
+}
+const filterKey = stateKey<FilterState>('PreFilterPodTopologySpread');
+interface ScoreState {
+  constraints: readonly Constraint[];
+  ignored: Set<string>;
+  counts: Map<string, number>[];
+  weights: number[];
+}
+const scoreKey = stateKey<ScoreState>('PreScorePodTopologySpread');
+
+export const newPodTopologySpread: PluginFactory = (raw, handle) => {
+  const systemDefaulting = (raw.defaultingType ?? 'System') === 'System';
+  const replicaSets = systemDefaulting ? handle.informer<KubeObject & { spec?: { selector?: LabelSelector } }>(refs.replicaSets) : undefined;
+  const services = systemDefaulting ? handle.informer<KubeObject & { spec?: { selector?: Record<string, string> } }>(refs.services) : undefined;
+
+  /** helper.DefaultSelector: the selectors of the pod's Services and owning ReplicaSet, merged. */
+  const defaultSelector = (pod: DeepReadonly<Pod>): LabelSelectorMatcher | undefined => {
+    const matchLabels: Record<string, string> = {};
+    const matchExpressions: NonNullable<LabelSelector['matchExpressions']> = [];
+    const ns = pod.metadata.namespace ?? '';
+    const labels = pod.metadata.labels ?? {};
+    for (const svc of services?.list() ?? []) {
+      const sel = svc.spec?.selector;
+      if (svc.metadata.namespace !== ns || !sel || Object.keys(sel).length === 0) continue;
+      if (Object.entries(sel).every(([k, v]) => labels[k] === v)) Object.assign(matchLabels, sel);
+    }
+    const owner = pod.metadata.ownerReferences?.find((o) => o.controller);
+    if (owner?.kind === 'ReplicaSet') {
+      const rs = replicaSets?.getByName(ns, owner.name);
+      Object.assign(matchLabels, rs?.spec?.selector?.matchLabels ?? {});
+      matchExpressions.push(...(rs?.spec?.selector?.matchExpressions ?? []));
+    }
+    if (Object.keys(matchLabels).length + matchExpressions.length === 0) return undefined;
+    return parseSelector({ matchLabels, matchExpressions });
+  };
+
+  return {
+    name,
+    preFilter(state, pod, nodes) {
+      const hard = (pod.pod.spec.topologySpreadConstraints ?? []).filter((c) => c.whenUnsatisfiable === 'DoNotSchedule');
+      if (hard.length === 0) return skip;
+      const cs = hard.map((c) => toConstraint(c, parseSelector(c.labelSelector)));
+      const counts = cs.map(() => new Map<string, number>());
+      const ns = pod.pod.metadata.namespace ?? '';
+      for (const ni of nodes) {
+        if (!nodeIncluded(cs, pod.pod, ni)) continue;
+        cs.forEach((c, i) => {
+          const v = ni.labels?.[c.topologyKey] as string;
+          const m = counts[i] as Map<string, number>;
+          m.set(v, (m.get(v) ?? 0) + countMatching(c, ns, ni));
+        });
+      }
+      state.write(filterKey, new FilterState(cs, counts));
+      return success;
+    },
+    preFilterExtensions: {
+      addPod: (state, pod, toAdd, ni) => update(state.read(filterKey), pod, toAdd, ni, 1),
+      removePod: (state, pod, toRemove, ni) => update(state.read(filterKey), pod, toRemove, ni, -1),
+    },
+    filter(state, pod, nodeInfo) {
+      const s = state.read(filterKey);
+      if (!s) return success;
+      for (let i = 0; i < s.constraints.length; i++) {
+        const c = s.constraints[i] as Constraint;
+        const v = nodeInfo.labels?.[c.topologyKey];
+        if (v === undefined) return unresolvable(errReasonNodeLabelNotMatch);
+        const m = s.counts[i] as Map<string, number>;
+        let min = Infinity;
+        for (const n of m.values()) if (n < min) min = n;
+        if (m.size < c.minDomains || min === Infinity) min = 0;
+        const self = c.selector.matches(pod.pod.metadata.labels) ? 1 : 0;
+        if ((m.get(v) ?? 0) + self - min > c.maxSkew) return unschedulable(errReasonConstraintsNotMatch);
+      }
+      return success;
+    },
+    preScore(state, pod, nodes) {
+      const own = pod.pod.spec.topologySpreadConstraints ?? [];
+      let cs: Constraint[];
+      if (own.length > 0) {
+        cs = own.filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway').map((c) => toConstraint(c, parseSelector(c.labelSelector)));
+      } else {
+        const sel = systemDefaulting ? defaultSelector(pod.pod) : undefined;
+        cs = sel ? systemDefaultConstraints.map((c) => toConstraint(c, sel)) : [];
+      }
+      if (cs.length === 0) return skip;
+      const ignored = new Set<string>();
+      const sizes = cs.map(() => new Set<string>());
+      for (const ni of nodes) {
+        if (!cs.every((c) => ni.labels?.[c.topologyKey] !== undefined)) {
+          ignored.add(ni.name);
+          continue;
+        }
+        cs.forEach((c, i) => sizes[i]?.add(ni.labels?.[c.topologyKey] as string));
+      }
+      if (ignored.size === nodes.length) return skip;
+      const ns = pod.pod.metadata.namespace ?? '';
+      const counts = cs.map(() => new Map<string, number>());
+      const all = handle.snapshot().list();
+      cs.forEach((c, i) => {
+        const m = counts[i] as Map<string, number>;
+        const domains = sizes[i] as Set<string>;
+        // Hostname domains are counted on the candidate nodes only; others on every node.
+        const scope = c.topologyKey === 'kubernetes.io/hostname' ? nodes : all;
+        for (const ni of scope) {
+          const v = ni.labels?.[c.topologyKey];
+          if (v === undefined || !domains.has(v) || !nodeIncluded([c], pod.pod, ni)) continue;
+          m.set(v, (m.get(v) ?? 0) + countMatching(c, ns, ni));
+        }
+      });
+      state.write(scoreKey, { constraints: cs, ignored, counts, weights: sizes.map((s) => Math.log(s.size + 2)) });
+      return success;
+    },
+    score(state, _pod, nodeInfo) {
+      const s = state.read(scoreKey);
+      if (!s || s.ignored.has(nodeInfo.name)) return 0;
+      let score = 0;
+      s.constraints.forEach((c, i) => {
+        const v = nodeInfo.labels?.[c.topologyKey];
+        if (v === undefined) return;
+        score += (s.counts[i]?.get(v) ?? 0) * (s.weights[i] ?? 0) + (c.maxSkew - 1);
+      });
+      return Math.round(score);
+    },
+    normalizeScore(state, _pod, scores) {
+      const s = state.read(scoreKey);
+      if (!s) return;
+      let min = Infinity;
+      let max = -Infinity;
+      for (const x of scores) {
+        if (s.ignored.has(x.name)) continue;
+        min = Math.min(min, x.score);
+        max = Math.max(max, x.score);
+      }
+      for (const x of scores) {
+        if (s.ignored.has(x.name)) x.score = 0;
+        else if (max === 0) x.score = maxNodeScore;
+        else x.score = Math.trunc((maxNodeScore * (max + min - x.score)) / max);
+      }
+    },
+    eventsToRegister: () => [
+      { event: { resource: 'AssignedPod', actionType: ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete } },
+      { event: { resource: 'Node', actionType: ActionType.Add | ActionType.Delete | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint } },
+    ],
+  } satisfies Plugin;
+};
+
+function update(s: FilterState | undefined, pod: PodInfo, other: PodInfo, ni: NodeInfo, by: number): typeof success {
+  if (!s || !nodeIncluded(s.constraints, pod.pod, ni)) return success;
+  if ((other.pod.metadata.namespace ?? '') !== (pod.pod.metadata.namespace ?? '')) return success;
+  s.constraints.forEach((c, i) => {
+    if (!c.selector.matches(other.pod.metadata.labels)) return;
+    const v = ni.labels?.[c.topologyKey] as string;
+    const m = s.counts[i] as Map<string, number>;
+    m.set(v, (m.get(v) ?? 0) + by);
+  });
+  return success;
+}
