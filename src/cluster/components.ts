@@ -7,6 +7,7 @@ import { NamespaceController } from '../controllers/index.ts';
 import { SimulatedNodes } from '../kubelet/index.ts';
 import { Scheduler } from '../scheduler/index.ts';
 import { DeploymentController, GarbageCollector, ReplicaSetController } from '../controllers/index.ts';
+import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 
 export interface ComponentContext {
   cluster: Cluster;
@@ -45,6 +46,8 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('garbage-collector', new GarbageCollector({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('replicaset-controller', new ReplicaSetController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('deployment-controller', new DeploymentController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('job-controller', new JobController({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log })),
+  async (ctx) => started('ttl-after-finished-controller', new TtlAfterFinishedController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
 ];
 
 export async function startComponents(ctx: ComponentContext): Promise<RunningComponents> {

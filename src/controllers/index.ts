@@ -6,3 +6,5 @@ export { PodGCController } from './pod-gc/controller.ts';
 export { ReplicaSetController } from './replicaset/controller.ts';
 export { DeploymentController } from './deployment/controller.ts';
 export { GarbageCollector } from './garbage-collector/controller.ts';
+export { JobController } from './job/controller.ts';
+export { TtlAfterFinishedController } from './ttl-after-finished/controller.ts';
