@@ -16,3 +16,5 @@ export type { Event, EventSource } from './core/v1/event.ts';
 export type { NodeSpec, Taint } from './core/v1/node.ts';
 export type { PersistentVolumeClaim } from './core/v1/persistent-volume-claim.ts';
 export type { PersistentVolume } from './core/v1/persistent-volume.ts';
+export { prepareService, sequentialServiceAllocator } from './core/v1/service.ts';
+export type { Service, ServiceAllocator } from './core/v1/service.ts';

@@ -1,9 +1,9 @@
 // The built-in admission plugins, in upstream's default order. The registry is this list.
 // Upstream: plugin/pkg/admission/{namespace/lifecycle,serviceaccount,defaulttolerationseconds,priority}.
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, forbidden, notFound, randomString } from '../core/index.ts';
-import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority } from '../api/index.ts';
-import type { Pod, PriorityClassInfo } from '../api/index.ts';
+import { ApiError, forbidden, invalid, notFound, randomString } from '../core/index.ts';
+import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, prepareService, sequentialServiceAllocator } from '../api/index.ts';
+import type { Pod, PriorityClassInfo, Service } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { storedObject } from './stored-object.ts';
 
@@ -90,6 +90,33 @@ export const priority: AdmissionPlugin = {
   },
 };
 
+interface ServiceObject extends KubeObject {
+  spec?: { clusterIP?: string; clusterIPs?: string[]; ports?: { nodePort?: number }[] };
+}
+
+/**
+ * Allocates cluster IPs and node ports, as the Service REST storage does upstream, skipping
+ * every value a stored Service holds. Errors (an IP out of range or taken) are 422s.
+ */
+export const serviceAllocation: AdmissionPlugin = {
+  name: 'ServiceIPAllocation',
+  async mutate(attrs) {
+    if (attrs.def.group !== '' || attrs.def.resource !== 'services' || attrs.ctx.subresource) return;
+    if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
+    const page = await attrs.storage.store.list(attrs.storage.prefix(attrs.def, ''));
+    const usedIPs: string[] = [];
+    const usedNodePorts: number[] = [];
+    for (const kv of page.items) {
+      const svc = storedObject(kv) as ServiceObject;
+      if (attrs.old && svc.metadata.uid === attrs.old.metadata.uid) continue;
+      usedIPs.push(...(svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : [])));
+      for (const port of svc.spec?.ports ?? []) if (port.nodePort) usedNodePorts.push(port.nodePort);
+    }
+    const errors = prepareService(attrs.object as unknown as Service, attrs.old as unknown as Service | undefined, sequentialServiceAllocator({ usedIPs, usedNodePorts }));
+    if (errors.length > 0) throw invalid(attrs.def, attrs.object.metadata.name ?? '', errors);
+  },
+};
+
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
-  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, priority, ...extra];
+  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, priority, serviceAllocation, ...extra];
 }
