@@ -1,0 +1,106 @@
+// The pod lifecycle as a kubectl user sees it on simulated nodes: the sidecar Job pod's STATUS
+// sequence under `get -w`, `kubectl logs` and its flags, describe's events, and exec's refusal.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
+const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n';
+
+describe('pod lifecycle on simulated nodes', () => {
+  let dd: Drydock;
+  before(async () => {
+    dd = await startDrydock({ config });
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  test('the node registers Ready with its kubelet version', async () => {
+    const r = await dd.kubectl(['get', 'node', 'cpu-0', '-o', 'jsonpath={.status.nodeInfo.kubeletVersion} {.status.conditions[?(@.type=="Ready")].reason}']);
+    assert.equal(r.stdout, 'v1.35.0 KubeletReady', r.stderr);
+  });
+
+  test('get -w shows Init:0/2 -> Init:1/2 -> PodInitializing -> Running -> Completed for the sidecar Job pod', async () => {
+    const watch = dd.spawnKubectl(['get', 'pods', '-w']);
+    let out = '';
+    watch.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    await new Promise((res) => globalThis.setTimeout(res, 500));
+    const path = dd.writeFile('sidecar-job-pod.yaml', fixture('sidecar-job-pod.yaml'));
+    const r = await dd.kubectl(['create', '-f', path]);
+    assert.equal(r.stdout.trim(), 'pod/batch-worker created', r.stderr);
+    let phase = '';
+    for (let i = 0; i < 100 && phase !== 'Succeeded'; i++) {
+      const g = await dd.kubectl(['get', 'pod', 'batch-worker', '-o', 'jsonpath={.status.phase}']);
+      phase = g.stdout;
+      if (phase !== 'Succeeded') await new Promise((res) => globalThis.setTimeout(res, 200));
+    }
+    assert.equal(phase, 'Succeeded');
+    await new Promise((res) => globalThis.setTimeout(res, 300));
+    watch.kill();
+    const statuses = out.split('\n').filter((l) => l.startsWith('batch-worker')).map((l) => l.split(/\s+/)[2]);
+    assert.deepEqual(statuses.filter((x, i) => x !== statuses[i - 1]), ['Pending', 'Init:0/2', 'Init:1/2', 'PodInitializing', 'Running', 'Completed'], out);
+    const g = await dd.kubectl(['get', 'pod', 'batch-worker', '-o', 'json']);
+    const pod = JSON.parse(g.stdout) as { status: { initContainerStatuses: { name: string; state: { terminated: { startedAt: string; finishedAt: string } } }[]; containerStatuses: { state: { terminated: { startedAt: string; finishedAt: string } } }[] } };
+    const [agent, migration] = pod.status.initContainerStatuses;
+    const worker = pod.status.containerStatuses[0];
+    const t = (s: string | undefined): number => Date.parse(s ?? '');
+    assert.ok(t(agent?.state.terminated.startedAt) <= t(migration?.state.terminated.startedAt));
+    assert.ok(t(migration?.state.terminated.finishedAt) <= t(worker?.state.terminated.startedAt));
+    assert.ok(t(worker?.state.terminated.finishedAt) <= t(agent?.state.terminated.finishedAt));
+  });
+
+  test('kubectl logs: default container, -c, --tail, --timestamps', async () => {
+    let r = await dd.kubectl(['logs', 'batch-worker']);
+    assert.equal(r.stdout, 'processing batch\ndone\n', r.stderr);
+    r = await dd.kubectl(['logs', 'batch-worker', '-c', 'log-agent']);
+    assert.equal(r.stdout, '[fluent bit] started\n[output:stdout] flushing\n[engine] caught signal (SIGTERM)\n[engine] flushed 3 records\n', r.stderr);
+    r = await dd.kubectl(['logs', 'batch-worker', '-c', 'db-migration', '--tail', '1']);
+    assert.equal(r.stdout, 'migration 42 applied\n', r.stderr);
+    r = await dd.kubectl(['logs', 'batch-worker', '-c', 'worker', '--timestamps']);
+    assert.match(r.stdout, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z processing batch\n\S+ done\n$/);
+    r = await dd.kubectl(['logs', 'batch-worker', '-c', 'worker', '--previous']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr.trim(), 'Error from server (BadRequest): previous terminated container "worker" in pod "batch-worker" not found');
+  });
+
+  test('describe pod lists the kubelet events in order', async () => {
+    const r = await dd.kubectl(['get', 'events', '--field-selector', 'involvedObject.name=batch-worker', '-o', 'json']);
+    const list = JSON.parse(r.stdout) as { items: { reason: string; involvedObject: { fieldPath?: string }; source: { component: string; host: string }; firstTimestamp: string }[] };
+    const seq = list.items.map((e) => `${e.reason} ${e.involvedObject.fieldPath ?? ''}`);
+    const order = ['Started spec.initContainers{log-agent}', 'Started spec.initContainers{db-migration}', 'Started spec.containers{worker}', 'Killing spec.initContainers{log-agent}'];
+    const idx = order.map((o) => seq.indexOf(o));
+    assert.ok(idx.every((i) => i >= 0), seq.join('\n'));
+    assert.deepEqual([...idx].sort((a, b) => a - b), idx);
+    assert.ok(list.items.every((e) => e.source.component === 'kubelet' && e.source.host === 'cpu-0'));
+    const d = await dd.kubectl(['describe', 'pod', 'batch-worker']);
+    assert.match(d.stdout, /Stopping container log-agent/);
+  });
+
+  test('logs -f streams until the container exits; exec is refused on simulated nodes', async () => {
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: ticker\n  annotations:\n    sim.drydock.dev/app: "{logs: [hello], logEvery: 100ms, runFor: 1s}"\nspec:\n  nodeName: cpu-0\n  restartPolicy: Never\n  containers:\n  - name: app\n    image: busybox\n';
+    let r = await dd.kubectl(['create', '-f', '-'], { input: pod });
+    assert.equal(r.code, 0, r.stderr);
+    for (let i = 0; i < 50; i++) {
+      const g = await dd.kubectl(['get', 'pod', 'ticker', '-o', 'jsonpath={.status.containerStatuses[0].state.running.startedAt}']);
+      if (g.stdout) break;
+      await new Promise((res) => globalThis.setTimeout(res, 50));
+    }
+    r = await dd.kubectl(['logs', '-f', 'ticker'], { timeoutMs: 10_000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^hello\n(tick \d+\n)+$/);
+    r = await dd.kubectl(['run', 'web', '--image', 'nginx', '--overrides', '{"spec":{"nodeName":"cpu-0"}}']);
+    assert.equal(r.code, 0, r.stderr);
+    for (let i = 0; i < 50; i++) {
+      const g = await dd.kubectl(['get', 'pod', 'web', '-o', 'jsonpath={.status.phase}']);
+      if (g.stdout === 'Running') break;
+      await new Promise((res) => globalThis.setTimeout(res, 50));
+    }
+    r = await dd.kubectl(['exec', 'web', '--', 'ls']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /container exec is not supported on simulated node "cpu-0"/);
+  });
+});
