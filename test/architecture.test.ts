@@ -45,7 +45,7 @@ function imports(text: string): string[] {
 
 const files = sourceFiles(srcRoot).map((f) => relative(srcRoot, f).replaceAll('\\', '/'));
 const layerOf = (file: string): string => file.split('/')[0] ?? '';
-const isTest = (file: string): boolean => file.endsWith('.test.ts') || file.endsWith('.conformance.ts');
+const isTest = (file: string): boolean => file.endsWith('.test.ts') || file.endsWith('.conformance.ts') || file.endsWith('.test-helpers.ts');
 
 test('every import follows the layer table and enters other layers through index.ts', () => {
   const violations: string[] = [];

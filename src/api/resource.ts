@@ -2,8 +2,8 @@
 // names, scope, verbs, subresources, strategy (defaults, prepare, validation),
 // table columns, field selectors and patch metadata. One per kind, in api/<group>/<version>/.
 // Upstream: pkg/registry/<group>/<kind>/strategy.go and pkg/printers/internalversion/printers.go.
-import type { FieldError } from '../core/field-errors.ts';
-import type { KubeObject } from '../core/meta.ts';
+import type { FieldError } from '../core/index.ts';
+import type { KubeObject } from '../core/index.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 export const allVerbs: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

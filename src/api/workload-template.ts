@@ -3,9 +3,9 @@
 // checks and the "field is immutable" rule.
 // Upstream: pkg/apis/core/validation/validation.go (ValidatePodTemplateSpec, ValidateImmutableField),
 // apimachinery/pkg/apis/meta/v1/validation/validation.go (ValidateLabelSelector).
-import { forbiddenField, invalidValue, required } from '../core/field-errors.ts';
-import type { FieldError, FieldPath } from '../core/field-errors.ts';
-import type { DeepReadonly, LabelSelector, ObjectMeta } from '../core/meta.ts';
+import { forbiddenField, invalidValue, required } from '../core/index.ts';
+import type { FieldError, FieldPath } from '../core/index.ts';
+import type { DeepReadonly, LabelSelector, ObjectMeta } from '../core/index.ts';
 import type { PodTemplateSpec } from './core/v1/pod.ts';
 import { defaultPodSpec } from './core/v1/pod/defaults.ts';
 import { validatePodSpec } from './core/v1/pod/validation.ts';

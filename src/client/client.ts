@@ -7,9 +7,9 @@
 // - Objects returned are the caller's to read; treat them as immutable.
 // - watch delivers events in resourceVersion order until stopped, the signal aborts,
 //   the server ends the stream, or an ERROR event arrives (then onClose follows).
-import type { ResourceRef } from '../api/resource.ts';
-import type { KubeObject, ListMeta } from '../core/meta.ts';
-import type { Status } from '../core/errors.ts';
+import type { ResourceRef } from '../api/index.ts';
+import type { KubeObject, ListMeta } from '../core/index.ts';
+import type { Status } from '../core/index.ts';
 
 export interface ListOptions {
   namespace?: string;

@@ -1,9 +1,9 @@
 // ReplicaSet (apps/v1): wire types, defaults, strategy (status split), validation and table.
 // Upstream: staging/src/k8s.io/api/apps/v1/types.go, pkg/registry/apps/replicaset/strategy.go,
 // pkg/apis/apps/validation/validation.go (ValidateReplicaSet*).
-import { FieldPath, invalidValue } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { Condition, KubeObject, LabelSelector, ObjectMeta } from '../../../core/meta.ts';
+import { FieldPath, invalidValue } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
+import type { Condition, KubeObject, LabelSelector, ObjectMeta } from '../../../core/index.ts';
 import type { PodTemplateSpec } from '../../core/v1/pod.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, containersColumn, imagesColumn, layoutContainerCells, nameColumn, translateTimestampSince } from '../../table-cells.ts';

@@ -3,9 +3,9 @@
 // Upstream: pkg/registry/apps/deployment/storage/storage.go (scaleFromDeployment,
 // scaleUpdatedObjectInfo), pkg/registry/apps/replicaset/storage/storage.go,
 // pkg/apis/autoscaling/validation/validation.go (ValidateScale).
-import { FieldPath, invalidValue } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { DeepReadonly, KubeObject, LabelSelector, ObjectMeta } from '../../../core/meta.ts';
+import { FieldPath, invalidValue } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
+import type { DeepReadonly, KubeObject, LabelSelector, ObjectMeta } from '../../../core/index.ts';
 import { selectorString } from './selector.ts';
 import type { Deployment } from './deployment.ts';
 import type { ReplicaSet } from './replica-set.ts';

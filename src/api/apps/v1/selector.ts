@@ -2,7 +2,7 @@
 // labels.Selector String() form printed in tables and in Scale.status.selector.
 // Upstream: apimachinery/pkg/apis/meta/v1/helpers.go (LabelSelectorAsSelector, FormatLabelSelector),
 // apimachinery/pkg/labels/selector.go (Requirement.String).
-import type { DeepReadonly, LabelSelector } from '../../../core/meta.ts';
+import type { DeepReadonly, LabelSelector } from '../../../core/index.ts';
 
 type Selector = DeepReadonly<LabelSelector> | undefined;
 type Labels = Readonly<Record<string, string>> | undefined;

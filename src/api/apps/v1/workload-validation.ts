@@ -2,9 +2,9 @@
 // selector rules, the pod template checks, and int-or-percent fields.
 // Upstream: pkg/apis/apps/validation/validation.go (ValidatePodTemplateSpecForReplicaSet,
 // ValidatePositiveIntOrPercent, IsNotMoreThan100Percent).
-import { FieldPath, forbiddenField, invalidValue, notSupported, required } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
-import type { LabelSelector } from '../../../core/meta.ts';
+import { FieldPath, forbiddenField, invalidValue, notSupported, required } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
+import type { LabelSelector } from '../../../core/index.ts';
 import type { PodTemplateSpec } from '../../core/v1/pod.ts';
 import { goStringMap, invalidGoValue, isParsableSelector, validateLabelSelectorStrict, validatePodTemplate } from '../../workload-template.ts';
 import { isEmptySelector, selectorMatches } from './selector.ts';

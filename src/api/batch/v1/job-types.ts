@@ -1,7 +1,7 @@
 // Job (batch/v1) wire types and the label, annotation and condition names the API and the
 // Job controller share.
 // Upstream: staging/src/k8s.io/api/batch/v1/types.go.
-import type { Condition, KubeObject, LabelSelector, ObjectMeta } from '../../../core/meta.ts';
+import type { Condition, KubeObject, LabelSelector, ObjectMeta } from '../../../core/index.ts';
 import type { PodTemplateSpec } from '../../core/v1/pod.ts';
 
 export type CompletionMode = 'NonIndexed' | 'Indexed';

@@ -2,8 +2,8 @@
 // update immutability with the suspended-job exceptions, and status transitions.
 // Upstream: pkg/apis/batch/validation/validation.go, pkg/registry/batch/job/strategy.go
 // (validationOptionsForJob, getStatusValidationOptions).
-import { FieldPath, duplicate, invalidValue, notSupported, required, tooLong, tooMany } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
+import { FieldPath, duplicate, invalidValue, notSupported, required, tooLong, tooMany } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../../validation/names.ts';
 import { selectorMatches } from '../../apps/v1/selector.ts';
 import {

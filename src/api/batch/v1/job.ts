@@ -2,8 +2,8 @@
 // Types live in ./job-types.ts and validation in ./job-validation.ts.
 // Upstream: pkg/apis/batch/v1/defaults.go, pkg/registry/batch/job/strategy.go,
 // pkg/printers/internalversion/printers.go (printJob).
-import { FieldPath } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
+import { FieldPath } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { formatLabelSelector } from '../../apps/v1/selector.ts';
 import { ageColumn, column, containersColumn, humanDuration, imagesColumn, layoutContainerCells, nameColumn, translateTimestampSince } from '../../table-cells.ts';

@@ -1,6 +1,6 @@
 // Binding (core/v1): what the scheduler POSTs to pods/<name>/binding to set spec.nodeName.
 // Upstream: staging/src/k8s.io/api/core/v1/types.go (Binding), pkg/registry/core/pod/storage/storage.go (BindingREST).
-import type { KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import type { KubeObject, ObjectMeta } from '../../../core/index.ts';
 
 export interface ObjectReference {
   kind?: string;

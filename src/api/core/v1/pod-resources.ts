@@ -2,7 +2,7 @@
 // native sidecars, pod overhead and pod-level resources. Amounts are numbers: cpu in millicores, the rest in
 // whole units (see ./pod/amount.ts), so callers compare and sum without parsing again.
 // Upstream: staging/src/k8s.io/component-helpers/resource/helpers.go (PodRequests, PodLimits).
-import type { DeepReadonly } from '../../../core/meta.ts';
+import type { DeepReadonly } from '../../../core/index.ts';
 import type { Container, ContainerStatus, Pod, ResourceList } from './pod/types.ts';
 import { resourceAmount } from './pod/amount.ts';
 

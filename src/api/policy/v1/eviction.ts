@@ -1,7 +1,7 @@
 // Eviction (policy/v1): what kubectl drain POSTs to pods/<name>/eviction; the server checks
 // PodDisruptionBudgets, then deletes the pod with deleteOptions.
 // Upstream: staging/src/k8s.io/api/policy/v1/types.go (Eviction), pkg/registry/core/pod/storage/eviction.go.
-import type { KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import type { KubeObject, ObjectMeta } from '../../../core/index.ts';
 
 export interface Preconditions {
   uid?: string;

@@ -1,8 +1,8 @@
 // DeviceClass (resource.k8s.io/v1, cluster-scoped): validation, table and definition.
 // Upstream: pkg/registry/resource/deviceclass/strategy.go, pkg/apis/resource/validation/validation.go
 // (ValidateDeviceClass), pkg/printers/internalversion/printers.go (printDeviceClass).
-import { FieldPath, invalidValue } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
+import { FieldPath, invalidValue } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../../workload-template.ts';

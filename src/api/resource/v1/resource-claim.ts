@@ -3,8 +3,8 @@
 // Upstream: pkg/apis/resource/v1/defaults.go, pkg/registry/resource/resourceclaim/strategy.go,
 // pkg/registry/resource/resourceclaimtemplate/strategy.go, pkg/apis/resource/validation/validation.go,
 // pkg/printers/internalversion/printers.go (printResourceClaim, resourceClaimState).
-import { FieldPath, forbiddenField, invalidValue, notSupported, required } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
+import { FieldPath, forbiddenField, invalidValue, notSupported, required } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { isDeepEqual, validateImmutable, validateObjectMetaCreate, validateObjectMetaUpdate } from '../../workload-template.ts';

@@ -1,11 +1,11 @@
 // ResourceSlice (resource.k8s.io/v1, cluster-scoped): validation, table, field selectors, definition.
 // Upstream: pkg/registry/resource/resourceslice/strategy.go, pkg/apis/resource/validation/validation.go
 // (validateResourceSliceSpec, validateDevice), pkg/printers/internalversion/printers.go.
-import { FieldPath, invalidValue, required, tooMany } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
+import { FieldPath, invalidValue, required, tooMany } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
 import type { ResourceDefinition, StrategyContext, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
-import { formatTime } from '../../../core/clock.ts';
+import { formatTime } from '../../../core/index.ts';
 import { validateImmutable, validateObjectMetaCreate, validateObjectMetaUpdate } from '../../workload-template.ts';
 import { isDNS1123Subdomain, nameIsDNSSubdomain } from '../../validation/names.ts';
 import type { Device, DeviceAttribute, ResourceSlice, ResourceSliceSpec } from './types.ts';

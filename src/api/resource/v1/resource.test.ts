@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFieldError } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
+import { formatFieldError } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
 import { deviceClassDefinition } from './device-class.ts';
 import { resourceClaimDefinition as claimDef, resourceClaimTemplateDefinition as templateDef } from './resource-claim.ts';
 import { resourceSliceDefinition as sliceDef } from './resource-slice.ts';

@@ -1,7 +1,7 @@
 // resource.k8s.io/v1 wire types: DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate
 // and the pieces they share. Quantities stay strings (parse with core/quantity).
 // Upstream: staging/src/k8s.io/api/resource/v1/types.go.
-import type { Condition, KubeObject, ObjectMeta } from '../../../core/meta.ts';
+import type { Condition, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { NodeSelector } from '../../core/v1/pod.ts';
 
 export interface CELDeviceSelector {

@@ -3,8 +3,8 @@
 // claim specs, tolerations and taints.
 // Upstream: pkg/apis/resource/validation/validation.go.
 import { parse } from '@marcbachmann/cel-js';
-import { FieldPath, duplicate, invalidValue, notSupported, required, tooLong, tooMany } from '../../../core/field-errors.ts';
-import type { FieldError } from '../../../core/field-errors.ts';
+import { FieldPath, duplicate, invalidValue, notSupported, required, tooLong, tooMany } from '../../../core/index.ts';
+import type { FieldError } from '../../../core/index.ts';
 import { byteLength, isCIdentifier, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../validation/names.ts';
 import { ResourceLimits as L } from './types.ts';
 import type {

@@ -1,7 +1,7 @@
 // Quantity strings to numbers for resource arithmetic: cpu in millicores (MilliValue), everything else in
 // whole units rounded up (Value()), as the scheduler's Resource struct keeps them. Parses go through
 // core/quantity once per distinct string: the same few ("100m", "1Gi") recur on the scheduler's hot path.
-import { compareQuantities as compareParsed, parseQuantity, quantityMilliValue, quantityValue as valueOf } from '../../../../core/quantity.ts';
+import { compareQuantities as compareParsed, parseQuantity, quantityMilliValue, quantityValue as valueOf } from '../../../../core/index.ts';
 
 const cache = new Map<string, number>();
 const cacheMilli = new Map<string, number>();

@@ -1,9 +1,9 @@
 // Validation of one container and its parts (ports, env, mounts, resources, probes, handlers, resizePolicy)
 // for regular, init (incl. native sidecars) and ephemeral containers, with upstream's paths and messages.
 // Upstream: pkg/apis/core/validation/validation.go (validateContainerCommon, validateResourceRequirements, ...).
-import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, required } from '../../../../core/field-errors.ts';
-import type { FieldError } from '../../../../core/field-errors.ts';
-import { parseQuantity, quantityErrorMessage, formatQuantity, compareQuantities, quantityMilliValue } from '../../../../core/quantity.ts';
+import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, required } from '../../../../core/index.ts';
+import type { FieldError } from '../../../../core/index.ts';
+import { parseQuantity, quantityErrorMessage, formatQuantity, compareQuantities, quantityMilliValue } from '../../../../core/index.ts';
 import type { Container, LifecycleHandler, Probe, ResourceRequirements, RestartPolicy } from './types.ts';
 import { inclusiveRangeError, isDNS1123Label, isQualifiedName, isRelaxedEnvVarName, isValidPortName, isValidPortNum } from './syntax.ts';
 

@@ -1,7 +1,7 @@
 // The Pod ResourceDefinition: names, subresources as upstream discovery lists them, the main / status /
 // resize / ephemeralcontainers strategies, table, field selectors and patch metadata.
 // Upstream: pkg/registry/core/pod/strategy.go, pkg/registry/core/pod/storage/storage.go.
-import type { FieldError } from '../../../../core/field-errors.ts';
+import type { FieldError } from '../../../../core/index.ts';
 import type { PatchMeta, ResourceDefinition, StrategyContext } from '../../../resource.ts';
 import { keepField } from '../keep-field.ts';
 import type { Container, Pod } from './types.ts';

@@ -1,8 +1,8 @@
 // Updates through pods/<name>/ephemeralcontainers (kubectl debug): only new ephemeral containers may appear;
 // existing ones may be neither removed nor changed.
 // Upstream: pkg/apis/core/validation/validation.go (ValidatePodEphemeralContainersUpdate).
-import { FieldPath, forbiddenField } from '../../../../core/field-errors.ts';
-import type { FieldError } from '../../../../core/field-errors.ts';
+import { FieldPath, forbiddenField } from '../../../../core/index.ts';
+import type { FieldError } from '../../../../core/index.ts';
 import { validateObjectMetaUpdate } from '../../../validation/index.ts';
 import type { Pod } from './types.ts';
 import { validatePodMetadataAndSpec } from './validation.ts';

@@ -1,7 +1,7 @@
 // A pod's QoS class: BestEffort, Burstable or Guaranteed, from cpu and memory requests and limits
 // (pod-level resources win when set). The kubelet orders evictions and cgroups by it.
 // Upstream: pkg/apis/core/helper/qos/qos.go (GetPodQOS, ComputePodQOS).
-import type { DeepReadonly } from '../../../../core/meta.ts';
+import type { DeepReadonly } from '../../../../core/index.ts';
 import type { Pod, PodQOSClass, ResourceList } from './types.ts';
 import { resourceAmount } from './amount.ts';
 import { isPodLevelResourcesSet } from '../pod-resources.ts';

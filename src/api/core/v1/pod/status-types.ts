@@ -1,6 +1,6 @@
 // PodStatus wire types: phase, conditions, IPs and per-container statuses, as served by 1.35.
 // Upstream: staging/src/k8s.io/api/core/v1/types.go (PodStatus, ContainerStatus).
-import type { Condition } from '../../../../core/meta.ts';
+import type { Condition } from '../../../../core/index.ts';
 import type { PodPhase, PodQOSClass, PodResizeStatus, ResourceList, ResourceRequirements } from './types.ts';
 
 export interface PodCondition extends Condition {

@@ -1,7 +1,7 @@
 // `kubectl get pods` columns and cells: READY counts sidecars, STATUS follows printPod's precedence
 // (reason, SchedulingGated, init progress, container states, Completed->Running/NotReady, Terminating).
 // Upstream: pkg/printers/internalversion/printers.go (podColumnDefinitions, printPod).
-import type { DeepReadonly } from '../../../../core/meta.ts';
+import type { DeepReadonly } from '../../../../core/index.ts';
 import type { TableColumnDefinition, TablePrinter } from '../../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../../table-cells.ts';
 import type { Pod } from './types.ts';

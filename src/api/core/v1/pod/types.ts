@@ -1,6 +1,6 @@
 // Pod (core/v1) wire types: PodSpec, Container, probes, volumes, affinity and PodStatus, as served by 1.35.
 // Upstream: staging/src/k8s.io/api/core/v1/types.go. Quantities stay strings here; parse them with core/quantity.
-import type { KubeObject, LabelSelector, ObjectMeta } from '../../../../core/meta.ts';
+import type { KubeObject, LabelSelector, ObjectMeta } from '../../../../core/index.ts';
 
 /** Resource name -> quantity string (`cpu: "500m"`). */
 export type ResourceList = Record<string, string>;

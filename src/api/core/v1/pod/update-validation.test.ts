@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFieldError } from '../../../../core/field-errors.ts';
-import type { FieldError } from '../../../../core/field-errors.ts';
+import { formatFieldError } from '../../../../core/index.ts';
+import type { FieldError } from '../../../../core/index.ts';
 import type { Pod } from './types.ts';
 import { updatablePodSpecFields, validatePodResize, validatePodStatusUpdate, validatePodUpdate } from './update-validation.ts';
 import { podDefinition, schedulingGatedMessage } from './definition.ts';

@@ -2,8 +2,8 @@
 // activeDeadlineSeconds, added tolerations, removed scheduling gates and (for gated pods) added node
 // constraints; resources change only through the resize subresource.
 // Upstream: pkg/apis/core/validation/validation.go (ValidatePodUpdate, ValidatePodStatusUpdate, ValidatePodResize).
-import { duplicate, FieldPath, forbiddenField, invalidValue, notSupported, required } from '../../../../core/field-errors.ts';
-import type { FieldError } from '../../../../core/field-errors.ts';
+import { duplicate, FieldPath, forbiddenField, invalidValue, notSupported, required } from '../../../../core/index.ts';
+import type { FieldError } from '../../../../core/index.ts';
 import type { Container, ContainerStatus, NodeAffinity, Pod, PodSpec, ResourceList, Toleration } from './types.ts';
 import { validatePodMetadataAndSpec, validateTolerations } from './validation.ts';
 import { inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './syntax.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFieldError } from '../../../../core/field-errors.ts';
+import { formatFieldError } from '../../../../core/index.ts';
 import type { Pod } from './types.ts';
 import { validatePodCreate } from './validation.ts';
 import { container, pod } from './fixtures.test-helpers.ts';

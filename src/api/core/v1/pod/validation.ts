@@ -2,9 +2,9 @@
 // scheduling fields) plus the pod-only checks. validatePodSpec is shared with pod templates.
 // Upstream: pkg/apis/core/validation/validation.go (ValidatePodCreate, ValidatePodSpec, validateContainers,
 // validateInitContainers, ValidateTolerations, validateAffinity, validateTopologySpreadConstraints).
-import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, required } from '../../../../core/field-errors.ts';
-import type { FieldError } from '../../../../core/field-errors.ts';
-import type { LabelSelector } from '../../../../core/meta.ts';
+import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, required } from '../../../../core/index.ts';
+import type { FieldError } from '../../../../core/index.ts';
+import type { LabelSelector } from '../../../../core/index.ts';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../../validation/index.ts';
 import type { NodeSelectorTerm, Pod, PodSpec, Toleration } from './types.ts';
 import { validateContainerCommon, validateLifecycleAndProbes, validateResourceRequirements } from './container-validation.ts';

@@ -1,6 +1,6 @@
 // Pod volume wire types: Volume and its sources, as served by 1.35.
 // Upstream: staging/src/k8s.io/api/core/v1/types.go (Volume, VolumeSource).
-import type { LabelSelector, ObjectMeta } from '../../../../core/meta.ts';
+import type { LabelSelector, ObjectMeta } from '../../../../core/index.ts';
 import type { ObjectFieldSelector, PullPolicy, ResourceFieldSelector, ResourceList } from './types.ts';
 
 export interface KeyToPath {
