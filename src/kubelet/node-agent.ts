@@ -69,7 +69,14 @@ export class NodeAgent {
   }
 
   heal(): void {
+    if (!this.#failed) return;
     this.#failed = false;
+    // Hook for drydock node heal: the node controller set Ready=Unknown meanwhile; report Ready now
+    // (upstream's 10 s status loop would, as the status differs from the server's).
+    if (this.#stopped) return;
+    this.#renewLease()
+      .then(() => this.#postStatus())
+      .catch((error: unknown) => this.#o.log(`kubelet ${this.#o.identity.name}: failed to update node status: ${String(error)}`));
   }
 
   stop(): void {
