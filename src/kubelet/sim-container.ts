@@ -30,6 +30,7 @@ export class SimContainer {
   #exit: ContainerExit | undefined;
   #sigtermAt: number | undefined;
   #ticks = 0;
+  #tick: Timer | undefined;
 
   /** Starts the process now (the caller has already waited out startupDelay). */
   constructor(options: SimContainerOptions) {
@@ -77,6 +78,7 @@ export class SimContainer {
 
   /** Drops the process without an exit callback (the pod is gone). */
   discard(): void {
+    this.#tick?.cancel();
     for (const t of this.#timers) t.cancel();
     this.#timers = [];
     if (!this.#exit) this.#exit = { exitCode: 137, reason: 'Error', finishedAt: this.#o.clock.now() };
@@ -87,7 +89,8 @@ export class SimContainer {
   }
 
   #scheduleTick(every: number): void {
-    this.#after(every, () => {
+    this.#tick?.cancel();
+    this.#tick = this.#o.clock.after(every, () => {
       if (this.#exit) return;
       this.#ticks++;
       this.#o.logs.write(this.#o.clock.now(), `tick ${this.#ticks}`);
@@ -97,6 +100,7 @@ export class SimContainer {
 
   #finish(exitCode: number, reason: ExitReason): void {
     if (this.#exit) return;
+    this.#tick?.cancel();
     for (const t of this.#timers) t.cancel();
     this.#timers = [];
     this.#exit = { exitCode, reason, finishedAt: this.#o.clock.now() };
