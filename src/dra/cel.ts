@@ -172,7 +172,7 @@ function compile(expression: string): CompileResult {
   }
   const checked = run.check();
   if (!checked.valid) return { ok: false, message: `compilation failed: ${issue(expression, checked.error, false)}` };
-  if (checked.type !== 'bool' && checked.type !== 'dyn') return { ok: false, message: `must evaluate to bool or the unknown type, not ${checked.type ?? 'unknown'}` };
+  if (checked.type !== 'bool' && checked.type !== 'dyn') return { ok: false, message: `must evaluate to bool or the unknown type, not ${celGoTypeName(checked.type ?? 'unknown')}` };
   return { ok: true, program: { expression, run } };
 }
 
@@ -185,6 +185,11 @@ function issue(expression: string, e: unknown, syntax: boolean): string {
   const col = start - (before.lastIndexOf('\n') + 1) + 1;
   const src = expression.split('\n')[line - 1] ?? '';
   return `ERROR: <input>:${line}:${col}: ${syntax ? `Syntax error: ${summary}` : celGoWording(summary)}\n | ${src}\n | ${'.'.repeat(col - 1)}^`;
+}
+
+/** cel-go spells types `map(string, dyn)`, `kubernetes.Quantity`. */
+function celGoTypeName(t: string): string {
+  return t.replaceAll('<', '(').replaceAll('>', ')').replace(/\b(Quantity|Semver)\b/g, 'kubernetes.$1');
 }
 
 // The type-checker messages users meet most often, in cel-go's words.

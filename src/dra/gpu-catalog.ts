@@ -223,21 +223,38 @@ export function migCapacity(model: GpuModel): GpuEngines & { memoryMiB: number }
 }
 
 /**
- * First-fit placement of a static MIG layout on one GPU (what mig-parted does for a list of
- * profiles): profiles are placed in the order given, each at its lowest free placement.
- * Returns an error message when a profile is unknown or does not fit.
+ * Placement of a static MIG layout on one GPU (what mig-parted applies for a list of profiles):
+ * a depth-first search over the profiles in the order given, each trying its placements from
+ * the lowest start, so the result is deterministic. Returns an error message when a profile is
+ * unknown, too frequent, or the layout does not fit.
  */
 export function placeStaticMig(model: GpuModel, layout: readonly string[]): { profile: MigProfile; placement: MigPlacement }[] | string {
-  const used = new Array<boolean>(model.memorySliceCount).fill(false);
-  const out: { profile: MigProfile; placement: MigPlacement }[] = [];
+  const wanted: MigProfile[] = [];
   for (const name of layout) {
     const profile = findMigProfile(model, name);
     if (!profile) return `GPU model ${model.model} has no MIG profile ${JSON.stringify(name)} (profiles: ${model.migProfiles.map((p) => p.name).join(', ')})`;
-    if (out.filter((o) => o.profile === profile).length >= profile.maxInstances) return `MIG profile ${name} allows at most ${profile.maxInstances} instance(s) per GPU`;
-    const placement = profile.placements.find((p) => used.slice(p.start, p.start + p.size).every((u) => !u));
-    if (!placement) return `MIG layout [${layout.join(', ')}] does not fit on one ${model.model}: no free placement for ${name}`;
-    for (let s = placement.start; s < placement.start + placement.size; s++) used[s] = true;
-    out.push({ profile, placement });
+    if (wanted.filter((p) => p === profile).length >= profile.maxInstances) return `MIG profile ${name} allows at most ${profile.maxInstances} instance(s) per GPU`;
+    wanted.push(profile);
+  }
+  const used = new Array<boolean>(model.memorySliceCount).fill(false);
+  const out: { profile: MigProfile; placement: MigPlacement }[] = [];
+  const place = (i: number): boolean => {
+    const profile = wanted[i];
+    if (!profile) return true;
+    for (const p of profile.placements) {
+      if (!used.slice(p.start, p.start + p.size).every((u) => !u)) continue;
+      used.fill(true, p.start, p.start + p.size);
+      out.push({ profile, placement: p });
+      if (place(i + 1)) return true;
+      out.pop();
+      used.fill(false, p.start, p.start + p.size);
+    }
+    return false;
+  };
+  const engines = (f: (p: MigProfile) => number): number => wanted.reduce((sum, p) => sum + f(p), 0);
+  const cap = migCapacity(model);
+  if (engines((p) => p.multiprocessors) > cap.multiprocessors || engines((p) => p.decoders) > cap.decoders || !place(0)) {
+    return `MIG layout [${layout.join(', ')}] does not fit on one ${model.model}`;
   }
   return out;
 }
