@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // The `drydock` command: dispatches to its subcommands.
 import { up } from './up.ts';
+import { node } from './node.ts';
 import { UsageError } from './usage.ts';
 
 const usage = `usage: drydock <command> [flags]
 
 commands:
   up [--config FILE] [--port N] [--host H] [--kubeconfig PATH] [--data-dir DIR]
-      start a cluster (default: 2 cpu nodes and 2 nodes with 8 H100 GPUs each)`;
+      start a cluster (default: 2 cpu nodes and 2 nodes with 8 H100 GPUs each)
+  node add --pool NAME [--count N] | node remove|fail|heal NODE [--kubeconfig PATH]
+      change a running cluster's simulated nodes (see: drydock node help)`;
 
 async function main(argv: string[]): Promise<void> {
   const startedAt = performance.now();
@@ -15,6 +18,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'up':
       return up(rest, startedAt);
+    case 'node':
+      return node(rest);
     case undefined:
     case 'help':
     case '--help':
