@@ -32,7 +32,7 @@ export interface Drydock extends AsyncDisposable {
   readonly output: () => string;
   kubectl(args: readonly string[], options?: { input?: string; binary?: string; timeoutMs?: number }): Promise<KubectlResult>;
   /** Starts kubectl and returns it without waiting (for -w). */
-  spawnKubectl(args: readonly string[], options?: { binary?: string }): ChildProcess;
+  spawnKubectl(args: readonly string[], options?: { binary?: string; env?: Record<string, string> }): ChildProcess;
   writeFile(name: string, text: string): string;
   stop(): Promise<void>;
 }
@@ -96,7 +96,7 @@ export async function startDrydock(options: { config?: string; args?: readonly s
     process: child,
     output: () => output,
     kubectl: run,
-    spawnKubectl: (argv, opts = {}) => spawn(opts.binary ?? kubectlBinary(), ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] }),
+    spawnKubectl: (argv, opts = {}) => spawn(opts.binary ?? kubectlBinary(), ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } }),
     writeFile: (name, text) => {
       const path = join(dir, name);
       writeFileSync(path, text);

@@ -156,6 +156,40 @@ describe('kubectl against drydock up', () => {
     assert.match(g.stderr, /NotFound/);
   });
 
+  test('get --chunk-size pages through continue tokens under one header', async () => {
+    for (const name of ['c1', 'c2', 'c3']) await dd.kubectl(['create', 'configmap', name, '-n', 'team-a', '--from-literal=k=v']);
+    const r = await dd.kubectl(['get', 'configmaps', '-n', 'team-a', '--chunk-size=1', '-o', 'name']);
+    assert.deepEqual(r.stdout.trim().split('\n').filter((l) => /configmap\/c\d/.test(l)), ['configmap/c1', 'configmap/c2', 'configmap/c3']);
+  });
+
+  test('kubectl edit changes the object through a patch', async () => {
+    const editor = dd.writeFile('editor.sh', '#!/bin/sh\nsed -i "s/mode: fast/mode: edited/" "$1"\n');
+    const { chmodSync } = await import('node:fs');
+    chmodSync(editor, 0o755);
+    const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const proc = dd.spawnKubectl(['edit', 'configmap', 'settings', '-n', 'team-a'], { env: { KUBE_EDITOR: editor } });
+      let out = '';
+      proc.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+      proc.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+      proc.on('close', (code) => resolve({ code, out }));
+    });
+    assert.equal(r.out.trim(), 'configmap/settings edited');
+    const got = await dd.kubectl(['get', 'configmap', 'settings', '-n', 'team-a', '-o', 'jsonpath={.data.mode}']);
+    assert.equal(got.stdout, 'edited');
+  });
+
+  test('deleting a namespace empties it, then removes it', async () => {
+    let r = await dd.kubectl(['create', 'namespace', 'doomed']);
+    assert.equal(r.code, 0, r.stderr);
+    await dd.kubectl(['create', 'configmap', 'inside', '-n', 'doomed', '--from-literal=a=b']);
+    r = await dd.kubectl(['delete', 'namespace', 'doomed', '--timeout=30s']);
+    assert.equal(r.stdout.trim(), 'namespace "doomed" deleted', r.stderr);
+    r = await dd.kubectl(['get', 'namespace', 'doomed']);
+    assert.match(r.stderr, /namespaces "doomed" not found/);
+    r = await dd.kubectl(['delete', 'namespace', 'default']);
+    assert.match(r.stderr, /namespaces "default" is forbidden: this namespace may not be deleted/);
+  });
+
   test('the kubectl dispatcher on PATH (its built-in 1.32 for a 1.35 server) runs the core flow', async () => {
     const binary = 'kubectl';
     let r = await dd.kubectl(['version'], { binary });
