@@ -1,0 +1,123 @@
+// Revisions: which ReplicaSet is the new one (same template, ignoring pod-template-hash), the
+// revision annotations copied between Deployment and ReplicaSets, and history cleanup.
+// Upstream: pkg/controller/deployment/util/deployment_util.go (EqualIgnoreHash, MaxRevision,
+// SetNewReplicaSetAnnotations, SetReplicasAnnotations), sync.go (cleanupDeployment).
+import { DefaultDeploymentUniqueLabelKey } from '../../api/index.ts';
+import type { PodTemplateSpec } from '../../api/index.ts';
+import type { DeepReadonly } from '../../core/index.ts';
+import type { DeploymentView, RS } from './rollout.ts';
+import { DesiredReplicasAnnotation, MaxReplicasAnnotation, byCreation, deploymentReplicas, maxSurge, specReplicas } from './rollout.ts';
+
+export const RevisionAnnotation = 'deployment.kubernetes.io/revision';
+export const RevisionHistoryAnnotation = 'deployment.kubernetes.io/revision-history';
+const lastAppliedConfigAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
+const deprecatedRollbackTo = 'deprecated.deployment.rollback.to';
+export const maxRevHistoryLengthInChars = 2000;
+
+const skipCopy = new Set([lastAppliedConfigAnnotation, RevisionAnnotation, RevisionHistoryAnnotation, DesiredReplicasAnnotation, MaxReplicasAnnotation, deprecatedRollbackTo]);
+
+function isDeepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => isDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function withoutHash(t: DeepReadonly<PodTemplateSpec> | undefined): unknown {
+  if (!t) return {};
+  const labels = { ...(t.metadata?.labels ?? {}) };
+  delete labels[DefaultDeploymentUniqueLabelKey];
+  const metadata = { ...(t.metadata ?? {}), labels };
+  if (Object.keys(labels).length === 0) delete (metadata as { labels?: unknown }).labels;
+  return { ...t, metadata };
+}
+
+/** EqualIgnoreHash: templates equal apart from the pod-template-hash label. */
+export function isEqualIgnoreHash(a: DeepReadonly<PodTemplateSpec> | undefined, b: DeepReadonly<PodTemplateSpec> | undefined): boolean {
+  return isDeepEqual(withoutHash(a), withoutHash(b));
+}
+
+/** FindNewReplicaSet: the oldest ReplicaSet whose template matches the Deployment's. */
+export function findNewReplicaSet(d: DeploymentView, rss: readonly RS[]): RS | undefined {
+  return [...rss].sort(byCreation).find((rs) => isEqualIgnoreHash(rs.spec.template, d.spec.template));
+}
+
+export function revisionOf(obj: { readonly metadata: { readonly annotations?: Readonly<Record<string, string>> | undefined } }): number | undefined {
+  const v = obj.metadata.annotations?.[RevisionAnnotation];
+  if (v === undefined) return 0;
+  return /^[+-]?\d+$/.test(v) ? Number(v) : undefined;
+}
+
+export function maxRevision(rss: readonly RS[]): number {
+  return rss.reduce((max, rs) => Math.max(max, revisionOf(rs) ?? 0), 0);
+}
+
+/**
+ * SetNewReplicaSetAnnotations: copies the Deployment's annotations (minus the skipped ones),
+ * raises the revision (remembering the old one in revision-history on rollback), and for a
+ * ReplicaSet being created, records desired and max replicas. Mutates `annotations`.
+ */
+export function setNewReplicaSetAnnotations(d: DeploymentView, annotations: Record<string, string>, newRevision: number, exists: boolean): boolean {
+  let changed = false;
+  for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) {
+    if (skipCopy.has(k) || annotations[k] === v) continue;
+    annotations[k] = v;
+    changed = true;
+  }
+  const oldRaw = annotations[RevisionAnnotation];
+  const hadRevision = oldRaw !== undefined;
+  let oldRevision = 0;
+  if (oldRaw !== undefined && oldRaw !== '') {
+    if (!/^[+-]?\d+$/.test(oldRaw)) return false;
+    oldRevision = Number(oldRaw);
+  }
+  if (oldRevision < newRevision) {
+    annotations[RevisionAnnotation] = String(newRevision);
+    changed = true;
+    if (hadRevision) {
+      const history = annotations[RevisionHistoryAnnotation] ?? '';
+      if (history === '') annotations[RevisionHistoryAnnotation] = oldRaw ?? '';
+      else {
+        const old = history.split(',');
+        let total = history.length + (oldRaw ?? '').length + 1;
+        let start = 0;
+        while (total > maxRevHistoryLengthInChars && start < old.length) total -= (old[start++] ?? '').length + 1;
+        if (total <= maxRevHistoryLengthInChars) annotations[RevisionHistoryAnnotation] = [...old.slice(start), oldRaw ?? ''].join(',');
+      }
+    }
+  }
+  if (!exists && setReplicasAnnotations(annotations, deploymentReplicas(d), deploymentReplicas(d) + maxSurge(d))) changed = true;
+  return changed;
+}
+
+export function setReplicasAnnotations(annotations: Record<string, string>, desired: number, max: number): boolean {
+  let changed = false;
+  if (annotations[DesiredReplicasAnnotation] !== String(desired)) {
+    annotations[DesiredReplicasAnnotation] = String(desired);
+    changed = true;
+  }
+  if (annotations[MaxReplicasAnnotation] !== String(max)) {
+    annotations[MaxReplicasAnnotation] = String(max);
+    changed = true;
+  }
+  return changed;
+}
+
+export function replicasAnnotationsNeedUpdate(rs: RS, desired: number, max: number): boolean {
+  const a = rs.metadata.annotations ?? {};
+  return a[DesiredReplicasAnnotation] !== String(desired) || a[MaxReplicasAnnotation] !== String(max);
+}
+
+/** cleanupDeployment: the old, idle ReplicaSets beyond revisionHistoryLimit, lowest revision first. */
+export function replicaSetsToCleanUp(d: DeploymentView, oldRSs: readonly RS[]): RS[] {
+  const limit = d.spec.revisionHistoryLimit;
+  if (limit === undefined || limit === 2147483647) return [];
+  const alive = oldRSs.filter((rs) => !rs.metadata.deletionTimestamp);
+  const diff = alive.length - limit;
+  if (diff <= 0) return [];
+  const sorted = [...alive].sort((a, b) => (revisionOf(a) ?? 0) - (revisionOf(b) ?? 0) || byCreation(a, b));
+  return sorted.slice(0, diff).filter((rs) => (rs.status?.replicas ?? 0) === 0 && specReplicas(rs) === 0 && (rs.metadata.generation ?? 0) <= (rs.status?.observedGeneration ?? 0));
+}
