@@ -10,7 +10,7 @@ import type { Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { ResourceDefinition } from '../api/index.ts';
-import { ApiServer, buildOpenApi, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
+import { ApiServer, CustomResources, buildOpenApi, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
 import type { OpenApiSource } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
@@ -18,6 +18,7 @@ import { CryptoRandom, RealClock, ScaledClock, VirtualClock } from '../core/inde
 import { MemoryStore, SqliteStore } from '../storage/index.ts';
 import type { Store } from '../storage/index.ts';
 import { bootstrapCluster } from './bootstrap.ts';
+import { preinstalledCrds } from './preinstalled-crds.ts';
 import type { ClusterConfig } from './config.ts';
 import { parseVersion } from './config.ts';
 import { startComponents } from './components.ts';
@@ -51,6 +52,8 @@ export class Cluster {
   readonly random: Random;
   readonly token: string;
   readonly store: Store;
+  /** Serves the CustomResourceDefinitions' kinds. */
+  readonly customResources: CustomResources;
   #http: Server | undefined;
   #url = '';
   #caPem = '';
@@ -76,8 +79,9 @@ export class Cluster {
       version: { major: String(version.major), minor: String(version.minor), gitVersion: options.config.kubernetesVersion },
       patchMetaFor: (def) => def.patchMeta ?? patchMetaFor(def.group, def.version, def.kind),
       unknownFields: (def, obj) => unknownFields(obj, def.group, def.version, def.kind),
-      decodeCheck: (def, obj, prune, keep) => checkDecoded(obj, def.group, def.version, def.kind, keep ? { prune, keep } : { prune }),
+      decodeCheck: (def, obj, prune, keep) => this.customResources.decodeCheck(def, obj, prune, keep) ?? checkDecoded(obj, def.group, def.version, def.kind, keep ? { prune, keep } : { prune }),
     });
+    this.customResources = new CustomResources(this.server, { metadataMeta: patchMetaFor('', 'v1', 'ConfigMap')?.fields?.metadata, log: options.log });
     this.client = createLocalClient(this.server);
   }
 
@@ -89,7 +93,9 @@ export class Cluster {
     const log = options.log ?? (() => {});
     try {
       if (options.port !== undefined) await cluster.#listen(options, log);
-      await bootstrapCluster(cluster.client);
+      await cluster.customResources.start();
+      await bootstrapCluster(cluster.client, preinstalledCrds().map((crd) => [crdRef, crd]));
+      await cluster.customResources.settled();
       if (options.components !== false) {
         cluster.#components = await startComponents({ cluster, client: cluster.client, clock, random, log });
         await waitForNodesReady(cluster);
@@ -106,7 +112,7 @@ export class Cluster {
   async #listen(options: ClusterOptions, log: (line: string) => void): Promise<void> {
     const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], log };
     handlerOptions.extraRoutes = [podLogRoute({ client: this.client, clock: this.clock, podLogs: this.podLogs })];
-    handlerOptions.openapi = (options.openapi ?? openApiSource)(this.server.index.all());
+    handlerOptions.openapi = options.openapi ? options.openapi(this.server.index.all()) : dynamicOpenApi(this.server.index, this.customResources);
     const host = options.host ?? '127.0.0.1';
     // Certificates are checked against the wall clock by clients, whatever the cluster's clock.
     const certificate = createServingCertificate({ nowMs: new RealClock().now(), serial: Buffer.from(this.random.hex(8), 'hex'), hosts: [...new Set([host, '127.0.0.1', '::1', 'localhost'])] });
@@ -156,6 +162,7 @@ export class Cluster {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#compaction?.cancel();
+    this.customResources.stop();
     await this.#components?.stop();
     if (this.#http) {
       const http = this.#http;
@@ -172,8 +179,22 @@ export class Cluster {
   }
 }
 
-function openApiSource(definitions: readonly ResourceDefinition[]): OpenApiSource {
-  const docs = buildOpenApi(definitions);
+/** The served OpenAPI, rebuilt when the served resources change (a CRD is created or deleted). */
+function dynamicOpenApi(index: ApiServer['index'], crds: CustomResources): OpenApiSource {
+  let generation = -1;
+  let current: OpenApiSource | undefined;
+  const source = (): OpenApiSource => {
+    if (!current || generation !== index.generation) {
+      generation = index.generation;
+      current = openApiSource(index.all(), (def) => crds.openApiSchema(def));
+    }
+    return current;
+  };
+  return { root: () => source().root(), groupVersion: (path) => source().groupVersion(path), v2: () => source().v2() };
+}
+
+function openApiSource(definitions: readonly ResourceDefinition[], custom?: Parameters<typeof buildOpenApi>[1]): OpenApiSource {
+  const docs = buildOpenApi(definitions, custom);
   let root: { body: string; etag: string } | undefined;
   return {
     root() {
@@ -190,17 +211,34 @@ function openApiSource(definitions: readonly ResourceDefinition[]): OpenApiSourc
 
 // `drydock up` prints its ready line only once every configured node reports Ready.
 async function waitForNodesReady(cluster: Cluster): Promise<void> {
-  const want = cluster.config.nodePools.flatMap((p) => Array.from({ length: p.count }, (_, i) => `${p.name}-${i}`));
-  if (want.length === 0) return;
-  for (let attempt = 0; ; attempt++) {
-    const nodes = await cluster.client.list<Node>(refs.nodes);
-    const ready = new Set(nodes.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).map((n) => n.metadata.name));
-    const missing = want.filter((n) => !ready.has(n));
-    if (missing.length === 0) return;
-    if (attempt >= 100) throw new Error(`nodes not Ready: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}`);
-    await cluster.clock.sleep(100);
-  }
+  const want = new Set(cluster.config.nodePools.flatMap((p) => Array.from({ length: p.count }, (_, i) => `${p.name}-${i}`)));
+  if (want.size === 0) return;
+  const isReady = (n: Node): boolean => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  // Watched rather than polled, so the ready line follows the last node's status write at once.
+  await new Promise<void>((resolve, reject) => {
+    const ready = new Set<string>();
+    const timer = cluster.clock.after(30_000, () => {
+      watch.stop();
+      reject(new Error(`nodes not Ready after 30 s: ${[...want].filter((n) => !ready.has(n)).slice(0, 5).join(', ')}`));
+    });
+    const watch = cluster.client.watch<Node>(refs.nodes, {}, (event) => {
+      const name = event.object.metadata.name ?? '';
+      if (!want.has(name)) return;
+      if (event.type !== 'DELETED' && isReady(event.object as Node)) ready.add(name);
+      else ready.delete(name);
+      if (ready.size === want.size) {
+        timer.cancel();
+        watch.stop();
+        resolve();
+      }
+    }, (error) => {
+      timer.cancel();
+      if (ready.size < want.size) reject(error instanceof Error ? error : new Error('node watch ended before every node was Ready'));
+    });
+  });
 }
+
+const crdRef = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' } as const;
 
 function clockFor(text: string): Clock {
   if (text === 'virtual') return new VirtualClock();
