@@ -5,6 +5,9 @@ import type { Clock, Random } from '../core/index.ts';
 import type { Cluster } from './cluster.ts';
 import { NamespaceController } from '../controllers/index.ts';
 import { SimulatedNodes } from '../kubelet/index.ts';
+import { NodeLifecycleController, PodGCController, TaintEvictionController } from '../controllers/index.ts';
+import { NodePoolController } from './node-pool-controller.ts';
+import { simulatedNodeFleet } from './node-fleet.ts';
 import { Scheduler } from '../scheduler/index.ts';
 import { startNvidiaDriver } from '../dra/index.ts';
 import { DeploymentController, GarbageCollector, ReplicaSetController } from '../controllers/index.ts';
@@ -39,9 +42,14 @@ function started<T extends { start(): void; stop(): void | Promise<void> }>(name
 const factories: ComponentFactory[] = [
   async (ctx) => {
     const nodes = await SimulatedNodes.start({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, pools: ctx.cluster.config.nodePools, serverVersion: ctx.cluster.config.kubernetesVersion, podLogs: ctx.cluster.podLogs });
-    return { name: 'kubelets', stop: () => nodes.stop() };
+    // The node-pool controller starts and stops kubelets as `drydock node add|remove|fail|heal` ask.
+    const pools = new NodePoolController({ client: ctx.client, clock: ctx.clock, log: ctx.log, pools: ctx.cluster.config.nodePools, fleet: simulatedNodeFleet(nodes) });
+    await pools.start();
+    return [{ name: 'kubelets', stop: () => nodes.stop() }, { name: 'node-pools', stop: () => pools.stop() }];
   },
-
+  async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('taint-eviction-controller', new TaintEvictionController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('pod-garbage-collector', new PodGCController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('namespace-controller', new NamespaceController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => startNvidiaDriver({ client: ctx.client, clock: ctx.clock, log: ctx.log, nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) }),
   async (ctx) => started('scheduler', new Scheduler({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler })),

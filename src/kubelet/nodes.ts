@@ -37,6 +37,8 @@ export class SimulatedNodes {
   readonly #o: SimulatedNodesOptions;
   readonly #pods: Informer<Pod>;
   readonly kubelets: Kubelet[] = [];
+  readonly #byName = new Map<string, Kubelet>();
+  #nextOrdinal = 0;
 
   private constructor(options: SimulatedNodesOptions) {
     this.#o = options;
@@ -56,7 +58,9 @@ export class SimulatedNodes {
     const batch = 64;
     for (let i = 0; i < nodes.kubelets.length; i += batch) await Promise.all(nodes.kubelets.slice(i, i + batch).map((k) => k.start()));
     for (const k of nodes.kubelets) options.podLogs.register(k);
-    const byName = new Map(nodes.kubelets.map((k) => [k.name, k]));
+    nodes.#nextOrdinal = ordinal;
+    const byName = nodes.#byName;
+    for (const k of nodes.kubelets) byName.set(k.name, k);
     nodes.#pods.addHandlers({
       onAdd: (p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podChanged(p) : undefined),
       onUpdate: (_old, p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podChanged(p) : undefined),
@@ -65,6 +69,35 @@ export class SimulatedNodes {
     nodes.#pods.start();
     await nodes.#pods.waitForSync();
     return nodes;
+  }
+
+  // Hook for drydock node add/remove (cluster/node-pool-controller.ts): nodes added and removed at run time.
+  kubelet(name: string): Kubelet | undefined {
+    return this.#byName.get(name);
+  }
+
+  /** Starts a kubelet for a node added at run time; pods already bound to it are handed over. */
+  async addNode(pool: NodePoolSpec, name: string): Promise<Kubelet> {
+    const existing = this.#byName.get(name);
+    if (existing) return existing;
+    const kubelet = new Kubelet({ ...this.#o, name, ordinal: this.#nextOrdinal++, pool, pods: this.#pods });
+    await kubelet.start();
+    this.kubelets.push(kubelet);
+    this.#byName.set(name, kubelet);
+    this.#o.podLogs.register(kubelet);
+    for (const p of this.#pods.byIndex(nodeNameIndex, name)) kubelet.podChanged(p);
+    return kubelet;
+  }
+
+  /** Stops a node's kubelet and forgets it (its Node and pods are left to the control plane). */
+  removeNode(name: string): boolean {
+    const kubelet = this.#byName.get(name);
+    if (!kubelet) return false;
+    kubelet.stop();
+    this.#byName.delete(name);
+    this.kubelets.splice(this.kubelets.indexOf(kubelet), 1);
+    this.#o.podLogs.unregister(name);
+    return true;
   }
 
   stop(): void {
