@@ -219,6 +219,8 @@ export class NodeInfo {
   usedPorts = new Map<string, number>();
   pvcRefCounts = new Map<string, number>();
   taints: readonly DeepReadonly<Taint>[] = [];
+  /** spec.unschedulable, cached: NodeUnschedulable reads it on every filter call. */
+  unschedulable = false;
   generation = nextGeneration();
 
   constructor(name: string, node?: NodeRO) {
@@ -236,6 +238,7 @@ export class NodeInfo {
     }
     this.allocatable = alloc;
     this.taints = node.spec?.taints ?? [];
+    this.unschedulable = node.spec?.unschedulable === true;
     this.generation = nextGeneration();
   }
 
@@ -284,6 +287,7 @@ export class NodeInfo {
     c.usedPorts = new Map(this.usedPorts);
     c.pvcRefCounts = new Map(this.pvcRefCounts);
     c.taints = this.taints;
+    c.unschedulable = this.unschedulable;
     c.generation = this.generation;
     return c;
   }

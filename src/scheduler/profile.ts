@@ -35,6 +35,7 @@ export class Profile {
   readonly plugins: ReadonlyMap<string, Plugin>;
   readonly percentageOfNodesToScore: number | undefined;
   handle!: Handle;
+  readonly #scoreBuffers: NodeScore[][] = [];
 
   constructor(name: string, plugins: ReadonlyMap<string, Plugin>, points: PointLists, percentageOfNodesToScore: number | undefined) {
     this.name = name;
@@ -178,10 +179,23 @@ export class Profile {
   /** Score, NormalizeScore and weights: the total per node, in `nodes` order. */
   runScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): number[] {
     const totals = new Array<number>(nodes.length).fill(0);
-    for (const { plugin: p, weight } of this.points.score) {
+    const points = this.points.score;
+    for (let k = 0; k < points.length; k++) {
+      const { plugin: p, weight } = points[k] as ScorePlugin;
       if (state.skipScorePlugins.has(p.name)) continue;
       const score = p.score as NonNullable<Plugin['score']>;
-      const scores: NodeScore[] = nodes.map((n) => ({ name: n.name, score: score.call(p, state, pod, n) }));
+      // NodeScore objects are reused across cycles (one list per plugin) to spare the GC.
+      const scores = (this.#scoreBuffers[k] ??= []);
+      scores.length = nodes.length;
+      for (let i = 0; i < nodes.length; i++) {
+        const n = nodes[i] as NodeInfo;
+        const v = score.call(p, state, pod, n);
+        const entry = scores[i];
+        if (entry) {
+          entry.name = n.name;
+          entry.score = v;
+        } else scores[i] = { name: n.name, score: v };
+      }
       p.normalizeScore?.(state, pod, scores);
       for (let i = 0; i < scores.length; i++) {
         const s = (scores[i] as NodeScore).score;

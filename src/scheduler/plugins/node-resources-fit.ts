@@ -154,10 +154,16 @@ export interface AllocationScorer {
 }
 
 /** resourceAllocationScorer.score: requested (node + pod) vs allocatable per configured resource. */
+// Scratch arrays: scoring is synchronous and single-threaded, so one pair serves every call.
+const scratchRequested: number[] = [];
+const scratchAllocatable: number[] = [];
+
 export function allocationScore(s: AllocationScorer, pod: PodInfo, nodeInfo: NodeInfo): number {
   const n = s.resources.length;
-  const requested = new Array<number>(n);
-  const allocatable = new Array<number>(n);
+  const requested = scratchRequested;
+  const allocatable = scratchAllocatable;
+  requested.length = n;
+  allocatable.length = n;
   for (let i = 0; i < n; i++) {
     const r = (s.resources[i] as ResourceSpec).name;
     const podReq = podRequestFor(s, pod, r);

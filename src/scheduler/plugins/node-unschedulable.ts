@@ -15,7 +15,7 @@ export const newNodeUnschedulable: PluginFactory = () =>
   ({
     name,
     filter(_state, pod, nodeInfo) {
-      if (!nodeInfo.node?.spec?.unschedulable) return success;
+      if (!nodeInfo.unschedulable) return success;
       return tolerationsTolerateTaint(pod.pod.spec.tolerations, unschedulableTaint) ? success : unresolvable(errReasonUnschedulable);
     },
     eventsToRegister: () => [
