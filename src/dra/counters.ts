@@ -4,65 +4,65 @@
 // Upstream: structured/internal/stable/allocator_stable.go (checkAvailableCounters).
 import type { DeviceId, DeviceRecord, PoolView } from './inventory.ts';
 
-type Sets = Map<string, Map<string, bigint>>;
+type Use = Map<string, bigint>;
 
 export class CounterTracker {
   readonly #allocated: ReadonlySet<DeviceId>;
-  /** Pool id -> what remains after the already-allocated devices. */
-  readonly #available = new Map<string, Sets>();
-  /** Pool id -> what the devices picked in this attempt consume. */
-  readonly #consumed = new Map<string, Sets>();
+  /** `<pool id>/<counter set>` -> what already-allocated devices consume (computed on first use). */
+  readonly #allocatedUse = new Map<string, Use>();
+  /** `<pool id>/<counter set>` -> what the devices picked in this attempt consume. */
+  readonly #attemptUse = new Map<string, Use>();
 
   constructor(allocated: ReadonlySet<DeviceId>) {
     this.#allocated = allocated;
   }
 
-  #availableFor(pool: PoolView): Sets {
-    let sets = this.#available.get(pool.id);
-    if (sets) return sets;
-    sets = new Map([...pool.counterSets].map(([name, counters]) => [name, new Map(counters)]));
-    for (const d of pool.allDevices) {
-      if (d.consumes.length === 0 || !this.#allocated.has(d.id)) continue;
+  #allocatedUseOf(pool: PoolView, set: string): Use {
+    const key = `${pool.id}/${set}`;
+    let use = this.#allocatedUse.get(key);
+    if (use) return use;
+    use = new Map();
+    for (const d of pool.consumersBySet.get(set) ?? []) {
+      if (!this.#allocated.has(d.id)) continue;
       for (const c of d.consumes) {
-        const set = sets.get(c.counterSet);
-        if (!set) continue;
-        // May go negative (e.g. a shrunk counter set); that just means nothing is left.
-        for (const [k, v] of c.counters) if (set.has(k)) set.set(k, (set.get(k) ?? 0n) - v);
+        if (c.counterSet !== set) continue;
+        for (const [k, v] of c.counters) use.set(k, (use.get(k) ?? 0n) + v);
       }
     }
-    this.#available.set(pool.id, sets);
-    return sets;
+    this.#allocatedUse.set(key, use);
+    return use;
   }
 
-  /** Adds the device's consumption if everything still fits; false (and no change) otherwise. */
+  /**
+   * Adds the device's consumption if everything still fits; false (and no change) otherwise.
+   * Allocated devices may already exceed a set (e.g. after it shrank): then nothing is left.
+   */
   tryConsume(pool: PoolView, d: DeviceRecord): boolean {
-    const available = this.#availableFor(pool);
-    let consumed = this.#consumed.get(pool.id);
-    if (!consumed) this.#consumed.set(pool.id, (consumed = new Map()));
     for (const c of d.consumes) {
-      const avail = available.get(c.counterSet);
-      if (!avail) return false;
-      const used = consumed.get(c.counterSet);
+      const set = pool.counterSets.get(c.counterSet);
+      if (!set) return false;
+      const allocated = this.#allocatedUseOf(pool, c.counterSet);
+      const attempt = this.#attemptUse.get(`${pool.id}/${c.counterSet}`);
       for (const [k, v] of c.counters) {
-        const left = avail.get(k);
-        if (left === undefined) return false;
-        if ((used?.get(k) ?? 0n) + v > left) return false;
+        const total = set.get(k);
+        if (total === undefined) return false;
+        if ((allocated.get(k) ?? 0n) + (attempt?.get(k) ?? 0n) + v > total) return false;
       }
     }
     for (const c of d.consumes) {
-      let used = consumed.get(c.counterSet);
-      if (!used) consumed.set(c.counterSet, (used = new Map()));
-      for (const [k, v] of c.counters) used.set(k, (used.get(k) ?? 0n) + v);
+      const key = `${pool.id}/${c.counterSet}`;
+      let use = this.#attemptUse.get(key);
+      if (!use) this.#attemptUse.set(key, (use = new Map()));
+      for (const [k, v] of c.counters) use.set(k, (use.get(k) ?? 0n) + v);
     }
     return true;
   }
 
   release(pool: PoolView, d: DeviceRecord): void {
-    const consumed = this.#consumed.get(pool.id);
     for (const c of d.consumes) {
-      const used = consumed?.get(c.counterSet);
-      if (!used) continue;
-      for (const [k, v] of c.counters) used.set(k, (used.get(k) ?? 0n) - v);
+      const use = this.#attemptUse.get(`${pool.id}/${c.counterSet}`);
+      if (!use) continue;
+      for (const [k, v] of c.counters) use.set(k, (use.get(k) ?? 0n) - v);
     }
   }
 }

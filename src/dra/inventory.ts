@@ -59,6 +59,8 @@ export interface PoolView {
   readonly allDevices: readonly DeviceRecord[];
   /** Counter set -> counter -> value in nano-units. */
   readonly counterSets: ReadonlyMap<string, ReadonlyMap<string, bigint>>;
+  /** Counter set -> the devices (of allDevices) that consume from it. */
+  readonly consumersBySet: ReadonlyMap<string, readonly DeviceRecord[]>;
 }
 
 export interface DeviceInventory {
@@ -74,12 +76,21 @@ export function celDeviceOf(r: DeviceRecord): CelDevice | { error: string } {
   return r.cel;
 }
 
+// Counter values repeat across thousands of devices ("1", "16", "9984Mi"): parse each text once.
+const nanoByText = new Map<string, bigint>();
+function nanoOf(text: string): bigint {
+  let v = nanoByText.get(text);
+  if (v === undefined) {
+    const q = parseQuantity(text);
+    v = q ? quantityNanoValue(q) : 0n;
+    if (nanoByText.size < 10_000) nanoByText.set(text, v);
+  }
+  return v;
+}
+
 function nanoCounters(counters: DeepReadonly<Record<string, resourceV1.Counter>> | undefined): Map<string, bigint> {
   const out = new Map<string, bigint>();
-  for (const [k, c] of Object.entries(counters ?? {})) {
-    const q = parseQuantity(c.value);
-    out.set(k, q ? quantityNanoValue(q) : 0n);
-  }
+  for (const [k, c] of Object.entries(counters ?? {})) out.set(k, nanoOf(c.value));
   return out;
 }
 
@@ -121,7 +132,13 @@ function poolView(driver: string, pool: string, entries: readonly SliceEntry[], 
   }
   const names = new Set<string>();
   const allDevices = current.flatMap((e) => e.devices);
+  const consumersBySet = new Map<string, DeviceRecord[]>();
   for (const d of allDevices) {
+    for (const c of d.consumes) {
+      const list = consumersBySet.get(c.counterSet);
+      if (list) list.push(d);
+      else consumersBySet.set(c.counterSet, [d]);
+    }
     if (names.has(d.name)) invalidReason ??= `duplicate device name ${d.name}`;
     names.add(d.name);
     for (const c of d.consumes) {
@@ -139,6 +156,7 @@ function poolView(driver: string, pool: string, entries: readonly SliceEntry[], 
     devices: current.flatMap(targets),
     allDevices,
     counterSets,
+    consumersBySet,
   };
 }
 

@@ -82,8 +82,8 @@ function engineCapacity(e: GpuEngines, memoryMiB: number): Capacity {
   };
 }
 
-function migAttributes(gpu: GpuIdentity, profile: MigProfile): Attributes {
-  return { ...commonAttributes(gpu), type: { string: 'mig' }, profile: { string: profile.name }, parentUUID: { string: gpu.uuid } };
+function migAttributes(gpu: GpuIdentity, profile: MigProfile, common = commonAttributes(gpu)): Attributes {
+  return { ...common, type: { string: 'mig' }, profile: { string: profile.name }, parentUUID: { string: gpu.uuid } };
 }
 
 /** A pre-created (static) MIG instance: it has its own uuid; memory slices show as capacity. */
@@ -129,11 +129,12 @@ export function dynamicMigDevices(gpu: GpuIdentity): resourceV1.Device[] {
   const full = fullGpuDevice(gpu);
   full.consumesCounters = [{ counterSet: counterSetName(gpu.index), counters: engineCounters(cap, cap.memoryMiB, all, false) }];
   const devices: resourceV1.Device[] = [full];
+  const common = commonAttributes(gpu);
   for (const profile of gpu.model.migProfiles) {
     for (const placement of profile.placements) {
       devices.push({
         name: migDeviceName(gpu.index, profile, placement),
-        attributes: migAttributes(gpu, profile),
+        attributes: migAttributes(gpu, profile, common),
         capacity: engineCapacity(profile, profile.memoryMiB),
         consumesCounters: [{ counterSet: counterSetName(gpu.index), counters: engineCounters(profile, profile.memoryMiB, placement, false) }],
       });
