@@ -13,7 +13,8 @@ import { listJson, listMetadata, resultJson, resultObject, toYaml, watchLine } f
 import { bodyType, negotiate } from './negotiation.ts';
 import type { Representation } from './negotiation.ts';
 import { parseListQuery, parseWriteQuery, parseBool, parseInteger } from './options.ts';
-import { patchContentTypes } from './patching.ts';
+import { customResourceInfo } from './crd/custom-resource.ts';
+import { patchContentTypes, supportedPatchTypes, unsupportedPatchType } from './patching.ts';
 import type { ResourceTarget } from './request-info.ts';
 import { parseRequestPath } from './request-info.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
@@ -171,7 +172,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       if (t.name === '') throw methodNotAllowed();
       const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
       const type = patchContentTypes[contentType];
-      if (!type) throw new ApiError('UnsupportedMediaType', `the server does not support the patch type ${JSON.stringify(contentType)}`);
+      if (!type) throw unsupportedPatchType(supportedPatchTypes(customResourceInfo(def) !== undefined));
       const bytes = await readBody(req);
       const write = parseWriteQuery(query);
       const patchBody = decodeBody(bytes, type === 'apply' ? 'yaml' : 'json', { kind: def.kind, version: def.version });

@@ -8,3 +8,4 @@ export { builtinAdmissionPlugins, checkNamespaceDeletion } from './admission-plu
 export type { AdmissionPlugin, AdmissionAttributes } from './admission.ts';
 export { buildOpenApi, checkDecoded, patchMetaFor, unknownFields } from './openapi/index.ts';
 export type { OpenApiDocuments } from './openapi/index.ts';
+export { CustomResources } from './crd/controller.ts';

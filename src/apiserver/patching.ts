@@ -15,6 +15,18 @@ export const patchContentTypes: Readonly<Record<string, PatchType>> = {
   'application/apply-patch+cbor': 'apply',
 };
 
+/** The patch media types a resource accepts, in upstream's order; custom resources take no strategic merge patch. */
+export function supportedPatchTypes(custom: boolean): string[] {
+  return custom
+    ? ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']
+    : ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+}
+
+/** negotiation.NewUnsupportedMediaTypeError. */
+export function unsupportedPatchType(accepted: readonly string[]): ApiError {
+  return new ApiError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+}
+
 export function applyPatch(type: PatchType, current: KubeObject, body: unknown, meta: PatchMeta | undefined, def: ResourceDefinition): KubeObject {
   switch (type) {
     case 'json': {

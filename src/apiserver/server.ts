@@ -5,12 +5,15 @@ import type { PatchMeta, ResourceDefinition, ResourceRef } from '../api/index.ts
 import { apiVersionOf } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
 import { ApiError, badRequest, formatTime, isApiError, methodNotSupported, notFound } from '../core/index.ts';
+import { unsupportedPatchType } from './patching.ts';
 import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
 import { checkNamespaceDeletion } from './admission-plugins.ts';
 import type { AdmissionPlugin } from './admission.ts';
 import { applyError, fieldManagerOptions, fieldTracker, managerName, undeclaredFields, validatePatchOptions } from './field-manager.ts';
+import { customResourceInfo } from './crd/custom-resource.ts';
 import { applyServerSide } from './patch/index.ts';
+import { supportedPatchTypes } from './patching.ts';
 import { listObjects } from './list.ts';
 import type { ListPage } from './list.ts';
 import { applyPatch } from './patching.ts';
@@ -216,6 +219,8 @@ export class ApiServer {
     const ctx = writeContext(params);
     validatePatchOptions(type === 'apply', params.fieldManager ?? '', params.force);
     checkSubresource(def, ctx.subresource, 'patch');
+    const custom = customResourceInfo(def) !== undefined;
+    if (type === 'strategic' && custom) throw unsupportedPatchType(supportedPatchTypes(true));
     const meta = this.patchMetaFor(def);
     if (type === 'apply') return this.#apply(def, namespace, name, body, params, ctx);
     if (ctx.subresource === 'scale') {

@@ -8,6 +8,8 @@ import type { LabelSelector } from '../core/index.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
 import type { WriteContext } from './resource-storage.ts';
 import { storedObject } from './stored-object.ts';
+import { customResourceInfo, readPath, writePath } from './crd/custom-resource.ts';
+import type { CustomResourceSubresourceScale } from './crd/types.ts';
 
 interface ScalableSpec {
   replicas?: number;
@@ -15,9 +17,11 @@ interface ScalableSpec {
 }
 
 export function readScale(def: ResourceDefinition, obj: KubeObject): KubeObject {
+  const meta = obj.metadata;
+  const paths = customResourceInfo(def)?.scale;
+  if (paths) return customScale(obj, paths);
   const spec = (obj.spec ?? {}) as ScalableSpec;
   const status = (obj.status ?? {}) as { replicas?: number };
-  const meta = obj.metadata;
   const metadata: KubeObject['metadata'] = {};
   for (const k of ['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp'] as const) {
     if (meta[k] !== undefined) metadata[k] = meta[k];
@@ -29,7 +33,24 @@ export function readScale(def: ResourceDefinition, obj: KubeObject): KubeObject 
     spec: { replicas: spec.replicas ?? 0 },
     status: { replicas: status.replicas ?? 0, selector: spec.selector ? formatLabelSelector(spec.selector) : '' },
   };
-  void def;
+}
+
+// Upstream: apiextensions-apiserver/pkg/registry/customresource/etcd.go (scaleFromCustomResource).
+function customScale(obj: KubeObject, paths: CustomResourceSubresourceScale): KubeObject {
+  const metadata: KubeObject['metadata'] = {};
+  for (const k of ['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp'] as const) {
+    if (obj.metadata[k] !== undefined) metadata[k] = obj.metadata[k];
+  }
+  const replicas = readPath(obj, paths.specReplicasPath);
+  const current = readPath(obj, paths.statusReplicasPath);
+  const selector = paths.labelSelectorPath ? readPath(obj, paths.labelSelectorPath) : undefined;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata,
+    spec: { replicas: typeof replicas === 'number' ? replicas : 0 },
+    status: { replicas: typeof current === 'number' ? current : 0, ...(typeof selector === 'string' && selector ? { selector } : {}) },
+  };
 }
 
 export async function writeScale(
@@ -43,8 +64,14 @@ export async function writeScale(
   const result = await server.storage.update(def, namespace, name, (current) => {
     const scale = change(readScale(def, current));
     const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
-    const spec = { ...(current.spec as object), replicas: typeof replicas === 'number' ? replicas : 0 };
-    const next: KubeObject = { ...current, spec };
+    const paths = customResourceInfo(def)?.scale;
+    let next: KubeObject;
+    if (paths) {
+      next = structuredClone(current);
+      writePath(next as unknown as Record<string, unknown>, paths.specReplicasPath, typeof replicas === 'number' ? replicas : 0);
+    } else {
+      next = { ...current, spec: { ...(current.spec as object), replicas: typeof replicas === 'number' ? replicas : 0 } };
+    }
     const rv = scale.metadata?.resourceVersion;
     next.metadata = { ...current.metadata, ...(rv ? { resourceVersion: rv } : {}) };
     return next;

@@ -39,7 +39,10 @@ const operationSchemas = [
 
 const gvPath = (group: string, version: string): string => (group === '' ? `api/${version}` : `apis/${group}/${version}`);
 
-export function buildOpenApi(definitions: readonly ResourceDefinition[]): OpenApiDocuments {
+/** The component schema of a kind with no shipped schema (a custom resource), by its upstream name. */
+export type CustomSchemaSource = (def: ResourceDefinition) => { name: string; schema: OpenApiSchema } | undefined;
+
+export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?: CustomSchemaSource): OpenApiDocuments {
   const byGroupVersion = new Map<string, ResourceDefinition[]>();
   for (const def of definitions) {
     const key = gvPath(def.group, def.version);
@@ -54,7 +57,7 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[]): OpenAp
     if (cached) return cached;
     const defs = byGroupVersion.get(path);
     if (!defs) return undefined;
-    const body = JSON.stringify(openApiV3(defs, allSchemas()));
+    const body = JSON.stringify(openApiV3(defs, allSchemas(), custom));
     const hash = createHash('sha512').update(body).digest('hex').toUpperCase();
     const doc = { body, hash, etag: `"${hash}"` };
     built.set(path, doc);
@@ -72,7 +75,7 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[]): OpenAp
     },
     groupVersion: document,
     v2() {
-      v2Cache ??= JSON.stringify(toSwagger2(openApiV3(definitions, allSchemas())));
+      v2Cache ??= JSON.stringify(toSwagger2(openApiV3(definitions, allSchemas(), custom)));
       return v2Cache;
     },
   };
@@ -86,11 +89,20 @@ export interface OpenApiV3Document {
 }
 
 /** One OpenAPI v3 document covering `defs`: their paths and every schema those reach. */
-export function openApiV3(defs: readonly ResourceDefinition[], schemas: SchemaMap): OpenApiV3Document {
+export function openApiV3(defs: readonly ResourceDefinition[], shipped: SchemaMap, custom?: CustomSchemaSource): OpenApiV3Document {
   const paths: Record<string, PathItem> = {};
   const roots = new Set(operationSchemas);
+  let schemas = shipped;
+  const customNames = new Map<ResourceDefinition, string>();
   for (const def of defs) {
-    const names = kindSchemas(def);
+    const c = definitionNameFor(def.group, def.version, def.kind) ? undefined : custom?.(def);
+    if (!c) continue;
+    if (schemas === shipped) schemas = { ...shipped };
+    (schemas as Record<string, OpenApiSchema>)[c.name] = c.schema;
+    customNames.set(def, c.name);
+  }
+  for (const def of defs) {
+    const names = kindSchemas(def, customNames.get(def));
     for (const n of [names.kind, names.list, ...Object.values(names.subresources)]) if (n) roots.add(n);
     Object.assign(paths, resourcePaths(def, names));
   }
@@ -99,7 +111,7 @@ export function openApiV3(defs: readonly ResourceDefinition[], schemas: SchemaMa
   for (const name of reachable) componentSchemas[name] = schemas[name]!;
   // A kind without a shipped schema still gets one, so explain and validation find its GVK.
   for (const def of defs) {
-    if (definitionNameFor(def.group, def.version, def.kind)) continue;
+    if (definitionNameFor(def.group, def.version, def.kind) || customNames.has(def)) continue;
     componentSchemas[fallbackName(def)] = {
       description: `${def.kind} is served by Drydock without a published schema.`,
       type: 'object',
@@ -113,8 +125,8 @@ export function openApiV3(defs: readonly ResourceDefinition[], schemas: SchemaMa
 
 const fallbackName = (def: ResourceDefinition): string => `dev.drydock.${def.group || 'core'}.${def.version}.${def.kind}`;
 
-function kindSchemas(def: ResourceDefinition): KindSchemas {
-  const kind = definitionNameFor(def.group, def.version, def.kind) ?? fallbackName(def);
+function kindSchemas(def: ResourceDefinition, customName: string | undefined): KindSchemas {
+  const kind = definitionNameFor(def.group, def.version, def.kind) ?? customName ?? fallbackName(def);
   const list = definitionNameFor(def.group, def.version, `${def.kind}List`);
   const subresources: Record<string, string | undefined> = {};
   for (const sub of def.subresources ?? []) {

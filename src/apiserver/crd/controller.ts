@@ -1,0 +1,207 @@
+// Serves custom resources as their CustomResourceDefinitions come and go: a CRD that is created
+// gets its names checked, its versions served (discovery and OpenAPI follow the ResourceIndex)
+// and its NamesAccepted/Established conditions; a deleted one takes its objects with it.
+// Upstream: apiextensions-apiserver/pkg/controller/{status/naming_controller.go,
+// establish/establishing_controller.go, finalizer/crd_finalizer.go}, apiserver/customresource_handler.go.
+import type { PatchMeta, ResourceDefinition, ResourceRef } from '../../api/index.ts';
+import type { Condition, KubeObject } from '../../core/index.ts';
+import { formatTime, isApiError } from '../../core/index.ts';
+import type { DecodeCheck } from '../openapi/index.ts';
+import type { OpenApiSchema } from '../openapi/index.ts';
+import type { ApiServer } from '../server.ts';
+import { storedObject } from '../stored-object.ts';
+import type { ServerWatchEvent } from '../watch.ts';
+import { customResourceDefinition, customResourceInfo } from './custom-resource.ts';
+import { crdCleanupFinalizer, customResourceDefinitionKind } from './definition.ts';
+import { pruneUnknown } from './schema.ts';
+import type { CustomResourceDefinition, CustomResourceDefinitionNames } from './types.ts';
+
+const crdRef: ResourceRef = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
+
+export interface CustomResourcesOptions {
+  /** ObjectMeta's patch metadata, for server-side apply of custom objects. */
+  metadataMeta?: PatchMeta | undefined;
+  log?: ((line: string) => void) | undefined;
+}
+
+export class CustomResources {
+  readonly #server: ApiServer;
+  readonly #options: CustomResourcesOptions;
+  /** CRD name -> the definitions it serves. */
+  readonly #served = new Map<string, ResourceDefinition[]>();
+  #queue: Promise<void> = Promise.resolve();
+  #watch: { stop(): void } | undefined;
+  #stopped = false;
+
+  constructor(server: ApiServer, options: CustomResourcesOptions = {}) {
+    this.#server = server;
+    this.#options = options;
+    if (!server.index.find(crdRef.group, crdRef.version, crdRef.resource)) server.index.add(customResourceDefinitionKind);
+  }
+
+  /** Serves the CRDs already stored, then follows changes. Resolves once the stored ones serve. */
+  async start(): Promise<void> {
+    const { page } = await this.#server.list(crdRef, '', {});
+    for (const kv of page.items) await this.#reconcile(storedObject(kv) as CustomResourceDefinition);
+    const { watch } = await this.#server.watch(crdRef, '', { resourceVersion: String(page.revision) }, {
+      send: (event) => this.#enqueue(event),
+      close: () => {},
+    });
+    this.#watch = watch;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#watch?.stop();
+  }
+
+  /** Resolves when every change seen so far has been acted on (tests, bootstrap). */
+  settled(): Promise<void> {
+    return this.#queue;
+  }
+
+  #enqueue(event: ServerWatchEvent): void {
+    if (event.type === 'BOOKMARK' || event.type === 'ERROR') return;
+    const crd = storedObject(event.kv) as CustomResourceDefinition;
+    this.#queue = this.#queue.then(async () => {
+      if (this.#stopped) return;
+      try {
+        if (event.type === 'DELETED') this.#unserve(crd.metadata.name ?? '');
+        else await this.#reconcile(crd);
+      } catch (error) {
+        this.#options.log?.(`crd ${crd.metadata.name ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+  }
+
+  async #reconcile(crd: CustomResourceDefinition): Promise<void> {
+    const name = crd.metadata.name ?? '';
+    if (crd.metadata.deletionTimestamp) {
+      await this.#cleanup(crd);
+      return;
+    }
+    const conflict = this.#conflict(crd);
+    if (!conflict) this.#serve(crd);
+    await this.#writeStatus(name, conflict);
+  }
+
+  /** A plural or kind another CRD of the group already serves: `"foos" is already in use`. */
+  #conflict(crd: CustomResourceDefinition): { reason: string; message: string } | undefined {
+    const { group, names } = crd.spec;
+    for (const [other, defs] of this.#served) {
+      if (other === crd.metadata.name) continue;
+      for (const d of defs) {
+        if (d.group !== group) continue;
+        if (d.resource === names.plural) return { reason: 'PluralConflict', message: `"${names.plural}" is already in use` };
+        if (d.kind === names.kind) return { reason: 'KindConflict', message: `"${names.kind}" is already in use` };
+      }
+    }
+    return undefined;
+  }
+
+  #serve(crd: CustomResourceDefinition): void {
+    const name = crd.metadata.name ?? '';
+    const defs = crd.spec.versions.filter((v) => v.served).map((v) => customResourceDefinition(crd, v, this.#options.metadataMeta));
+    const index = this.#server.index;
+    for (const old of this.#served.get(name) ?? []) {
+      if (!defs.some((d) => d.version === old.version && d.resource === old.resource)) index.remove(old.group, old.version, old.resource);
+    }
+    for (const def of defs) index.add(def);
+    this.#served.set(name, defs);
+  }
+
+  #unserve(name: string): void {
+    for (const def of this.#served.get(name) ?? []) this.#server.index.remove(def.group, def.version, def.resource);
+    this.#served.delete(name);
+  }
+
+  async #writeStatus(name: string, conflict: { reason: string; message: string } | undefined): Promise<void> {
+    const now = formatTime(this.#server.clock.now());
+    await this.#server.storage.update(customResourceDefinitionKind, '', name, (current) => {
+      const crd = current as CustomResourceDefinition;
+      const status = crd.status ?? {};
+      const accepted: CustomResourceDefinitionNames = conflict ? (status.acceptedNames ?? { plural: '', kind: '' }) : crd.spec.names;
+      const conditions = mergeConditions(status.conditions ?? [], [
+        conflict
+          ? { type: 'NamesAccepted', status: 'False', reason: conflict.reason, message: conflict.message }
+          : { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
+        conflict
+          ? { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' }
+          : { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      ], now);
+      const storage = crd.spec.versions.find((v) => v.storage)?.name;
+      const storedVersions = [...(status.storedVersions ?? [])];
+      if (storage && !storedVersions.includes(storage)) storedVersions.push(storage);
+      return { ...crd, status: { ...status, conditions, acceptedNames: accepted, storedVersions } } as KubeObject;
+    }, { dryRun: false, fieldManager: '', subresource: 'status' });
+  }
+
+  /** The finalizer's work: delete every custom object, stop serving, release the CRD. */
+  async #cleanup(crd: CustomResourceDefinition): Promise<void> {
+    const name = crd.metadata.name ?? '';
+    const defs = this.#served.get(name) ?? crd.spec.versions.map((v) => customResourceDefinition(crd, v, this.#options.metadataMeta));
+    const store = this.#server.storage.store;
+    const def = defs[0];
+    if (def) {
+      const { items } = await store.list(this.#server.storage.prefix(def, ''));
+      for (const kv of items) {
+        try {
+          await store.delete(kv.key, kv.modRevision);
+        } catch {
+          // Changed or gone meanwhile: the next pass (or its own deletion) takes care of it.
+        }
+      }
+    }
+    this.#unserve(name);
+    if (!(crd.metadata.finalizers ?? []).includes(crdCleanupFinalizer)) return;
+    try {
+      await this.#server.storage.update(customResourceDefinitionKind, '', name, (current) => ({
+        ...current,
+        metadata: { ...current.metadata, finalizers: (current.metadata.finalizers ?? []).filter((f) => f !== crdCleanupFinalizer) },
+      }), { dryRun: false, fieldManager: '', subresource: '' });
+    } catch (error) {
+      if (!isApiError(error) || error.reason !== 'NotFound') throw error;
+    }
+  }
+
+  /** Typed decoding of a custom object: unknown fields per its schema (pruned with `prune`). */
+  decodeCheck(def: ResourceDefinition, obj: unknown, prune: boolean, keep?: ReadonlySet<string>): DecodeCheck | undefined {
+    const info = customResourceInfo(def);
+    if (!info) return undefined;
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { unknown: [], typeError: undefined };
+    return { unknown: pruneUnknown(obj as Record<string, unknown>, info.schema, prune, keep), typeError: undefined };
+  }
+
+  /** The OpenAPI component of a served custom kind: `com.example.stable.v1.CronTab`. */
+  openApiSchema(def: ResourceDefinition): { name: string; schema: OpenApiSchema } | undefined {
+    const info = customResourceInfo(def);
+    if (!info) return undefined;
+    const name = `${def.group.split('.').reverse().join('.')}.${def.version}.${def.kind}`;
+    const s = info.schema as OpenApiSchema;
+    const schema: OpenApiSchema = {
+      ...s,
+      properties: {
+        ...s.properties,
+        apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources' },
+        kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds' },
+        metadata: { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], description: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata" },
+      },
+      'x-kubernetes-group-version-kind': [{ group: def.group, kind: def.kind, version: def.version }],
+    };
+    return { name, schema };
+  }
+
+  /** Whether `def` is a custom resource (strategic merge patch does not apply to them). */
+  isCustom(def: ResourceDefinition): boolean {
+    return customResourceInfo(def) !== undefined;
+  }
+}
+
+function mergeConditions(existing: readonly Condition[], desired: readonly Omit<Condition, 'lastTransitionTime'>[], now: string): Condition[] {
+  const out = existing.filter((c) => !desired.some((d) => d.type === c.type));
+  for (const d of desired) {
+    const was = existing.find((c) => c.type === d.type);
+    out.push({ ...d, lastTransitionTime: was && was.status === d.status ? (was.lastTransitionTime ?? now) : now });
+  }
+  return out;
+}

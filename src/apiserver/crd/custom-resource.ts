@@ -1,0 +1,133 @@
+// Serves one version of a CustomResourceDefinition: the ResourceDefinition the generic registry
+// store uses (schema defaulting and validation, status/scale subresources, printer columns, patch
+// metadata), plus what the field validation and OpenAPI need from its schema.
+// Upstream: apiextensions-apiserver/pkg/apiserver/customresource_handler.go (crdInfo),
+// pkg/registry/customresource/{strategy.go,tableconvertor/tableconvertor.go}.
+import type { PatchMeta, ResourceDefinition, SubresourceDefinition, TableColumnDefinition } from '../../api/index.ts';
+import type { FieldError, KubeObject } from '../../core/index.ts';
+import { translateTimestampSince } from '../../core/index.ts';
+import { applyDefaults, validateValue } from './schema.ts';
+import { evaluateJsonPath, parseJsonPath } from './json-path.ts';
+import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceSubresourceScale, JSONSchemaProps } from './types.ts';
+
+export interface CustomResourceInfo {
+  crd: CustomResourceDefinition;
+  version: CustomResourceDefinitionVersion;
+  schema: JSONSchemaProps;
+  scale: CustomResourceSubresourceScale | undefined;
+}
+
+const infos = new WeakMap<ResourceDefinition, CustomResourceInfo>();
+
+/** The CRD behind a served definition, or undefined for a built-in kind. */
+export function customResourceInfo(def: ResourceDefinition): CustomResourceInfo | undefined {
+  return infos.get(def);
+}
+
+const nameColumn: TableColumnDefinition = {
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  priority: 0,
+};
+const ageColumn: CustomResourceColumnDefinition = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: '' };
+
+export function customResourceDefinition(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion, metadataMeta: PatchMeta | undefined): ResourceDefinition {
+  const spec = crd.spec;
+  const schema = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const hasStatus = version.subresources?.status !== undefined;
+  const scale = version.subresources?.scale;
+  const subresources: SubresourceDefinition[] = [];
+  if (hasStatus) subresources.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
+  if (scale) subresources.push({ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+  const columns = (version.additionalPrinterColumns?.length ? version.additionalPrinterColumns : [ageColumn]).map((c) => ({ ...c, steps: parseJsonPath(c.jsonPath) ?? [] }));
+  const validate = (obj: KubeObject): FieldError[] => validateValue(withoutMetadata(obj), schema, '');
+  const def: ResourceDefinition = {
+    group: spec.group,
+    version: version.name,
+    kind: spec.names.kind,
+    resource: spec.names.plural,
+    singular: spec.names.singular ?? spec.names.kind.toLowerCase(),
+    namespaced: spec.scope === 'Namespaced',
+    ...(spec.names.shortNames?.length ? { shortNames: spec.names.shortNames } : {}),
+    ...(spec.names.categories?.length ? { categories: spec.names.categories } : {}),
+    ...(subresources.length ? { subresources } : {}),
+    hasStatus,
+    defaults: (obj) => applyDefaults(obj, schema),
+    prepareForCreate: (obj) => {
+      if (hasStatus) delete obj.status;
+    },
+    validateCreate: validate,
+    validateUpdate: validate,
+    validateStatusUpdate: validate,
+    table: {
+      columns: [nameColumn, ...columns.map((c) => ({ name: c.name, type: columnType(c.type), format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 }))],
+      cells: (obj, now) => [obj.metadata.name ?? '', ...columns.map((c) => cell(c.type, evaluateJsonPath(c.steps, obj), now))],
+    },
+    patchMeta: patchMetaOf(schema, metadataMeta),
+  };
+  infos.set(def, { crd, version, schema, scale });
+  return def;
+}
+
+function columnType(type: string): TableColumnDefinition['type'] {
+  return type === 'integer' || type === 'number' || type === 'boolean' || type === 'date' ? type : 'string';
+}
+
+function cell(type: string, results: unknown[], now: number): unknown {
+  if (results.length === 0) return null;
+  const value = results[0];
+  if (type === 'string') return typeof value === 'string' ? value : goString(value);
+  // Dates print as ages, as kubectl shows them for custom resources.
+  if (type === 'date' && typeof value === 'string') return translateTimestampSince(value, now);
+  return value;
+}
+
+/** fmt's %v of decoded JSON. */
+function goString(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(goString).join(' ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `map[${Object.keys(value).sort().map((k) => `${k}:${goString((value as Record<string, unknown>)[k])}`).join(' ')}]`;
+  }
+  return value === null || value === undefined ? '<nil>' : String(value);
+}
+
+function withoutMetadata(obj: KubeObject): Record<string, unknown> {
+  const { metadata: _m, ...rest } = obj;
+  return rest;
+}
+
+/** SSA and merge metadata from the schema's x-kubernetes-* extensions; metadata is ObjectMeta's. */
+export function patchMetaOf(schema: JSONSchemaProps, metadataMeta: PatchMeta | undefined): PatchMeta {
+  const root = metaOf(schema);
+  return { ...root, fields: { ...root.fields, ...(metadataMeta ? { metadata: metadataMeta } : {}) } };
+}
+
+function metaOf(s: JSONSchemaProps): PatchMeta {
+  const out: { -readonly [K in keyof PatchMeta]: PatchMeta[K] } = {};
+  if (s['x-kubernetes-list-type']) out.listType = s['x-kubernetes-list-type'];
+  if (s['x-kubernetes-list-map-keys']) out.listMapKeys = s['x-kubernetes-list-map-keys'];
+  if (s['x-kubernetes-map-type']) out.mapType = s['x-kubernetes-map-type'];
+  if (s.properties) out.fields = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, metaOf(v)]));
+  if (s.items) out.items = metaOf(s.items);
+  if (typeof s.additionalProperties === 'object') out.values = metaOf(s.additionalProperties);
+  return out;
+}
+
+/** `.spec.replicas` -> the value there. */
+export function readPath(obj: unknown, path: string): unknown {
+  return evaluateJsonPath(parseJsonPath(path) ?? [], obj)[0];
+}
+
+/** Sets a `.a.b` path, creating objects on the way. */
+export function writePath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.replace(/^\./, '').split('.');
+  let node = obj;
+  for (const p of parts.slice(0, -1)) {
+    const next = node[p];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) node[p] = {};
+    node = node[p] as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1] as string] = value;
+}

@@ -1,0 +1,141 @@
+// What a CRD's structural schema does to a custom object: pruning of unknown fields, defaulting,
+// and validation with kube-openapi's messages converted to field errors as apiextensions does.
+// Upstream: apiextensions-apiserver/pkg/apiserver/schema/{pruning,defaulting}/algorithm.go,
+// pkg/apiserver/validation/validation.go (kubeOpenAPIResultToFieldErrors), kube-openapi validate/*.
+import type { FieldError } from '../../core/index.ts';
+import { notSupported, required, tooLong, tooMany } from '../../core/index.ts';
+import type { JSONSchemaProps } from './types.ts';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+// Always kept by the pruner at the root: the type meta and metadata (validated as ObjectMeta).
+const rootKept = new Set(['apiVersion', 'kind', 'metadata']);
+
+function childSchema(s: JSONSchemaProps, key: string): JSONSchemaProps | undefined {
+  const p = s.properties?.[key];
+  if (p) return p;
+  if (isObject(s.additionalProperties)) return s.additionalProperties as JSONSchemaProps;
+  return undefined;
+}
+
+function preserves(s: JSONSchemaProps): boolean {
+  return s['x-kubernetes-preserve-unknown-fields'] === true || s.additionalProperties === true;
+}
+
+/**
+ * Unknown field paths (`spec.foo`, `spec.items[0].bar`) in document order; with `prune`, they are
+ * deleted in place. Paths in `keep` stay and are not reported.
+ */
+export function pruneUnknown(obj: Json, schema: JSONSchemaProps, prune: boolean, keep?: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  const walk = (s: JSONSchemaProps, value: unknown, path: string, root: boolean): void => {
+    if (Array.isArray(value)) {
+      if (s.items) value.forEach((v, i) => walk(s.items as JSONSchemaProps, v, `${path}[${i}]`, false));
+      return;
+    }
+    if (!isObject(value)) return;
+    const embedded = s['x-kubernetes-embedded-resource'] === true;
+    for (const key of Object.keys(value)) {
+      const at = path === '' ? key : `${path}.${key}`;
+      if ((root || embedded) && rootKept.has(key)) continue;
+      const sub = childSchema(s, key);
+      if (sub) {
+        walk(sub, value[key], at, false);
+        continue;
+      }
+      if (preserves(s) || keep?.has(at)) continue;
+      found.push(at);
+      if (prune) delete value[key];
+    }
+  };
+  walk(schema, obj, '', true);
+  return found;
+}
+
+/** Fills absent properties from their schema defaults, recursing into what is present. */
+export function applyDefaults(value: unknown, s: JSONSchemaProps): void {
+  if (Array.isArray(value)) {
+    if (s.items) for (const v of value) applyDefaults(v, s.items);
+    return;
+  }
+  if (!isObject(value)) return;
+  for (const [key, sub] of Object.entries(s.properties ?? {})) {
+    if (value[key] === undefined && sub.default !== undefined) value[key] = structuredClone(sub.default);
+    if (value[key] !== undefined) applyDefaults(value[key], sub);
+  }
+  if (isObject(s.additionalProperties)) {
+    for (const [key, v] of Object.entries(value)) if (!s.properties?.[key]) applyDefaults(v, s.additionalProperties as JSONSchemaProps);
+  }
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function matchesType(s: JSONSchemaProps, value: unknown): boolean {
+  if (s['x-kubernetes-int-or-string']) return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+  const actual = typeOf(value);
+  switch (s.type) {
+    case undefined:
+    case '':
+      return true;
+    case 'number':
+      return actual === 'number' || actual === 'integer';
+    default:
+      return actual === s.type;
+  }
+}
+
+const typeInvalid = (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue, detail });
+const invalid = (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail });
+
+/** Validates `value` at `path` (root ''); field errors as the apiserver reports them for custom resources. */
+export function validateValue(value: unknown, s: JSONSchemaProps, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const name = path === '' ? '<root>' : path;
+  if (value === undefined) return errors;
+  if (value === null) {
+    if (!s.nullable && s.type) errors.push(typeInvalid(path, 'null', `${name} in body must be of type ${s.type}: "null"`));
+    return errors;
+  }
+  if (!matchesType(s, value)) {
+    const actual = typeOf(value) === 'integer' ? 'number' : typeOf(value);
+    errors.push(typeInvalid(path, actual, `${name} in body must be of type ${s.type ?? ''}: ${JSON.stringify(actual)}`));
+    return errors;
+  }
+  if (s.enum && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
+    errors.push(notSupported(path, value, s.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))));
+  }
+  if (typeof value === 'number') {
+    if (s.minimum !== undefined && (s.exclusiveMinimum ? value <= s.minimum : value < s.minimum)) {
+      errors.push(invalid(path, value, `${name} in body should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${s.minimum}`));
+    }
+    if (s.maximum !== undefined && (s.exclusiveMaximum ? value >= s.maximum : value > s.maximum)) {
+      errors.push(invalid(path, value, `${name} in body should be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${s.maximum}`));
+    }
+  }
+  if (typeof value === 'string') {
+    const length = [...value].length;
+    if (s.maxLength !== undefined && length > s.maxLength) errors.push(tooLong(path, s.maxLength));
+    if (s.minLength !== undefined && length < s.minLength) errors.push(invalid(path, value, `${name} in body should be at least ${s.minLength} chars long`));
+    if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(value)) errors.push(invalid(path, value, `${name} in body should match '${s.pattern}'`));
+  }
+  if (Array.isArray(value)) {
+    if (s.maxItems !== undefined && value.length > s.maxItems) errors.push(tooMany(path, value.length, s.maxItems));
+    if (s.minItems !== undefined && value.length < s.minItems) errors.push(invalid(path, value.length, `${name} in body should have at least ${s.minItems} items`));
+    if (s.items) value.forEach((v, i) => errors.push(...validateValue(v, s.items as JSONSchemaProps, `${path}[${i}]`)));
+  }
+  if (isObject(value)) {
+    for (const key of s.required ?? []) if (value[key] === undefined) errors.push(required(path === '' ? key : `${path}.${key}`));
+    for (const [key, v] of Object.entries(value)) {
+      const sub = childSchema(s, key);
+      if (sub && !(path === '' && key === 'metadata')) errors.push(...validateValue(v, sub, path === '' ? key : `${path}.${key}`));
+    }
+  }
+  for (const sub of s.allOf ?? []) errors.push(...validateValue(value, sub, path));
+  return errors;
+}

@@ -1,0 +1,74 @@
+// The structural-schema rules a CRD's openAPIV3Schema must follow, with upstream's messages.
+// Upstream: apiextensions-apiserver/pkg/apiserver/schema/validation.go (validateStructuralInvariants),
+// pkg/apis/apiextensions/validation/validation.go (ValidateCustomResourceDefinitionOpenAPISchema).
+import type { FieldError } from '../../core/index.ts';
+import { forbiddenField, invalidValue, required } from '../../core/index.ts';
+import type { JSONSchemaProps } from './types.ts';
+
+type Level = 'root' | 'item' | 'field';
+
+const emptyType: Record<Level, string> = {
+  root: 'must not be empty at the root',
+  item: 'must not be empty for specified array items',
+  field: 'must not be empty for specified object fields',
+};
+
+/** Errors of one version's schema at `path` (`spec.versions[0].schema.openAPIV3Schema`). */
+export function validateStructural(schema: JSONSchemaProps, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  walk(schema, path, 'root', errors);
+  return errors;
+}
+
+function walk(s: JSONSchemaProps, path: string, level: Level, errors: FieldError[]): void {
+  if (s.$ref !== undefined) errors.push(forbiddenField(`${path}.$ref`, '$ref is not supported'));
+  if (s.type === 'array' && !s.items) errors.push(required(`${path}.items`, 'must be specified'));
+  if (s.items) walk(s.items, `${path}.items`, 'item', errors);
+  for (const [name, p] of Object.entries(s.properties ?? {})) walk(p, `${path}.properties[${name}]`, 'field', errors);
+  if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
+    if (s.properties) errors.push(forbiddenField(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
+    if (level === 'root') errors.push(forbiddenField(`${path}.additionalProperties`, 'must not be used at the root'));
+    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}.additionalProperties`, 'field', errors);
+  }
+  if (s['x-kubernetes-int-or-string'] && s['x-kubernetes-preserve-unknown-fields']) {
+    errors.push(invalidValue(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'));
+  }
+  // The IntOrString exception: anyOf [{type: integer}, {type: string}], directly or first in allOf.
+  const intOrString = (list: JSONSchemaProps[] | undefined): boolean => JSON.stringify(list) === '[{"type":"integer"},{"type":"string"}]';
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    if (key === 'anyOf' && intOrString(s.anyOf)) continue;
+    (s[key] ?? []).forEach((sub, i) => {
+      if (key === 'allOf' && i === 0 && intOrString(sub.anyOf)) return;
+      if (sub.type !== undefined) errors.push(forbiddenField(`${path}.${key}[${i}].type`, 'must be empty to be structural'));
+      if (sub.properties?.metadata) errors.push(forbiddenField(`${path}.${key}[${i}].properties[metadata]`, 'must not be specified in a nested context'));
+    });
+  }
+  if (s.pattern !== undefined) {
+    try {
+      new RegExp(s.pattern, 'u');
+    } catch (error) {
+      errors.push(invalidValue(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
+  const embedded = s['x-kubernetes-embedded-resource'] === true;
+  if (embedded && s.type !== 'object') {
+    if (!s.type) errors.push(required(`${path}.type`, 'must be object if x-kubernetes-embedded-resource is true'));
+    else errors.push(invalidValue(`${path}.type`, s.type, 'must be object if x-kubernetes-embedded-resource is true'));
+  } else if (!s.type && !s['x-kubernetes-int-or-string'] && !s['x-kubernetes-preserve-unknown-fields']) {
+    errors.push(required(`${path}.type`, emptyType[level]));
+  }
+  if (level === 'root' && s.type && s.type !== 'object') errors.push(invalidValue(`${path}.type`, s.type, 'must be object at the root'));
+  const checkMetadata = level === 'root' || embedded;
+  const props = s.properties ?? {};
+  if (checkMetadata && props.kind && props.kind.type !== 'string') errors.push(invalidValue(`${path}.properties[kind].type`, props.kind.type ?? '', 'must be string'));
+  if (checkMetadata && props.apiVersion && props.apiVersion.type !== 'string') errors.push(invalidValue(`${path}.properties[apiVersion].type`, props.apiVersion.type ?? '', 'must be string'));
+  if (checkMetadata && props.metadata && props.metadata.type !== 'object') errors.push(invalidValue(`${path}.properties[metadata].type`, props.metadata.type ?? '', 'must be object'));
+  if (level === 'root' && props.metadata) {
+    const { type: _t, properties, ...rest } = props.metadata;
+    const names = Object.keys(properties ?? {});
+    const onlyNames = names.every((n) => n === 'name' || n === 'generateName');
+    if (!onlyNames || Object.keys(rest).length > 0) {
+      errors.push(forbiddenField(`${path}.properties[metadata]`, 'must not specify anything other than name and generateName, but metadata is implicitly specified'));
+    }
+  }
+}
