@@ -37,25 +37,39 @@ function bumpGeneration(pod: Pod, old: Pod): void {
   pod.metadata.generation = isSemanticEqual(pod.spec, old.spec) ? gen : gen + 1;
 }
 
-// resize: the stored pod with only containers' (and sidecars') resources and resizePolicy taken from the request.
+// resize (dropNonResizeUpdates): the stored pod with, position by position, containers' and init containers'
+// resources and resizePolicy from the request. Added, removed, renamed or reordered containers pass through
+// unchanged so that validation rejects them; metadata is reset as for a status write.
+function mergeResizeFields(news: readonly Container[] | undefined, olds: readonly Container[] | undefined): Container[] | undefined {
+  if (!news || news.length === 0) return news as Container[] | undefined;
+  const out: Container[] = [];
+  for (let i = 0; i < news.length; i++) {
+    const n = news[i] as Container;
+    const o = olds?.[i];
+    if (!o || o.name !== n.name) return news as Container[];
+    const c: Container = structuredClone(o);
+    setOrDeleteField(c, 'resources', n.resources);
+    setOrDeleteField(c, 'resizePolicy', n.resizePolicy);
+    out.push(c);
+  }
+  return out;
+}
+
+function setOrDeleteField<K extends 'resources' | 'resizePolicy'>(c: Container, key: K, value: Container[K] | undefined): void {
+  if (value === undefined) delete c[key];
+  else c[key] = structuredClone(value);
+}
+
 function keepOnlyResize(pod: Pod, old: Pod): void {
-  const take = (olds: readonly Container[] | undefined, news: readonly Container[] | undefined, sidecarsOnly: boolean): Container[] | undefined =>
-    olds?.map((c) => {
-      const n = news?.find((x) => x.name === c.name);
-      if (!n || (sidecarsOnly && c.restartPolicy !== 'Always')) return structuredClone(c);
-      const out: Container = { ...structuredClone(c) };
-      if (n.resources !== undefined) out.resources = structuredClone(n.resources);
-      else delete out.resources;
-      if (n.resizePolicy !== undefined) out.resizePolicy = structuredClone(n.resizePolicy);
-      else delete out.resizePolicy;
-      return out;
-    });
-  const spec = structuredClone(old.spec);
-  spec.containers = take(old.spec.containers, pod.spec?.containers, false) ?? [];
-  const inits = take(old.spec.initContainers, pod.spec?.initContainers, true);
-  if (inits) spec.initContainers = inits;
-  pod.spec = spec;
+  const next = pod.spec;
+  if ((next?.containers?.length ?? 0) !== old.spec.containers.length || (next?.initContainers?.length ?? 0) !== (old.spec.initContainers?.length ?? 0)) return;
+  const containers = mergeResizeFields(next?.containers, old.spec.containers) ?? [];
+  const inits = mergeResizeFields(next?.initContainers, old.spec.initContainers);
+  pod.spec = { ...structuredClone(old.spec), containers };
+  if (inits) pod.spec.initContainers = inits;
   keepField(pod, old, 'status');
+  // metav1.ResetObjectMetaForStatus
+  for (const k of ['labels', 'annotations', 'finalizers', 'ownerReferences', 'deletionTimestamp', 'generation'] as const) keepField(pod.metadata, old.metadata, k);
 }
 
 function prepareForUpdate(pod: Pod, old: Pod, ctx: StrategyContext): void {

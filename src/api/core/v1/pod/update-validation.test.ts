@@ -74,14 +74,12 @@ test('validatePodUpdate rejects resource changes (they go through pods/resize)',
   assert.equal(validatePodUpdate(next, old)[0]?.field, 'spec');
 });
 
-test('validatePodResize allows cpu changes and rejects memory-limit decrease under NotRequired', () => {
+test('validatePodResize allows cpu changes and (since 1.34) memory-limit decreases under NotRequired', () => {
   const old = stored(pod({ containers: [container({ resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } } })] }));
   const cpu = edit(old, (q) => { q.spec.containers[0]!.resources = { requests: { cpu: '2', memory: '1Gi' }, limits: { cpu: '2', memory: '1Gi' } }; });
   assert.deepEqual(fmt(validatePodResize(cpu, old)), []);
   const mem = edit(old, (q) => { q.spec.containers[0]!.resources = { requests: { cpu: '1', memory: '512Mi' }, limits: { cpu: '1', memory: '512Mi' } }; });
-  assert.deepEqual(fmt(validatePodResize(mem, old)), [
-    'spec.containers[0].resources.limits[memory]: Forbidden: memory limits cannot be decreased unless resizePolicy is RestartContainer',
-  ]);
+  assert.deepEqual(fmt(validatePodResize(mem, old)), []);
   const qos = edit(old, (q) => { q.spec.containers[0]!.resources = { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } }; });
   assert.deepEqual(fmt(validatePodResize(qos, old)), ['spec: Invalid value: "": Pod QOS Class may not change as a result of resizing']);
 });

@@ -8,7 +8,6 @@ import type { Container, ContainerStatus, NodeAffinity, Pod, PodSpec, ResourceLi
 import { validatePodMetadataAndSpec, validateTolerations } from './validation.ts';
 import { inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './syntax.ts';
 import { computePodQOS, getPodQOS } from './qos.ts';
-import { compareQuantityText } from './amount.ts';
 import { validateObjectMetaUpdate } from '../../../validation/index.ts';
 
 export const updatablePodSpecFields = [
@@ -244,18 +243,31 @@ function dropCpuMemory(c: Container, prev: Container | undefined): Container {
   };
   const limits = munge(c.resources?.limits, prev?.resources?.limits);
   const requests = munge(c.resources?.requests, prev?.resources?.requests);
-  const { resizePolicy: _rp, ...rest } = c;
-  return { ...rest, ...(prev?.resizePolicy ? { resizePolicy: prev.resizePolicy } : {}), resources: { ...(limits ? { limits } : {}), ...(requests ? { requests } : {}) } };
+  // resizePolicy stays as requested: it is immutable, so a change shows up in the comparison.
+  return { ...c, resources: { ...(limits ? { limits } : {}), ...(requests ? { requests } : {}) } };
+}
+
+function orderErrors(next: readonly Container[] | undefined, prev: readonly Container[] | undefined, path: FieldPath): FieldError[] {
+  const n = next ?? [];
+  const o = prev ?? [];
+  // [U] the text of the count variant; the strategy passes such a request through so that it lands here.
+  if (n.length !== o.length) return [forbiddenField(path, 'containers may not be added or removed on resize')];
+  const errs: FieldError[] = [];
+  o.forEach((c, i) => {
+    if (n[i]?.name !== c.name) errs.push(forbiddenField(path.index(i).child('name'), 'containers may not be renamed or reordered on resize'));
+  });
+  return errs;
 }
 
 /**
- * ValidatePodResize: the resize subresource's rule. Only cpu/memory of containers and sidecars (and their
- * resizePolicy) may change; QoS must hold; requests and limits may not be removed; a NotRequired memory
- * limit may not shrink.
+ * ValidatePodResize (1.35): only cpu/memory of containers and sidecars may change; QoS must hold; requests
+ * and limits may not be removed; containers may not be renamed or reordered. Memory-limit decreases are
+ * allowed since 1.34 (the kubelet checks usage), and resizePolicy is immutable.
  */
 export function validatePodResize(pod: Pod, old: Pod): FieldError[] {
   const errs = [...validateObjectMetaUpdate(pod.metadata, old.metadata), ...validatePodMetadataAndSpec(pod)];
-  const root = new FieldPath('');
+  // field.NewPath("") prints as "[]".
+  const root = new FieldPath('[]');
   const podLevel = (p: Pod): boolean => Object.keys(p.spec?.resources?.requests ?? {}).length + Object.keys(p.spec?.resources?.limits ?? {}).length > 0;
   if (podLevel(old) || podLevel(pod)) return [forbiddenField(root, 'pods with pod-level resources cannot be resized')];
   if (old.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return [forbiddenField(root, 'static pods cannot be resized')];
@@ -264,21 +276,16 @@ export function validatePodResize(pod: Pod, old: Pod): FieldError[] {
   if (getPodQOS(old) !== computePodQOS(pod)) errs.push(invalidValue(specPath, pod.status?.qosClass ?? '', 'Pod QOS Class may not change as a result of resizing'));
   const running = (old.status?.containerStatuses ?? []).find((s) => s.state?.running);
   if (running && !running.resources) errs.push(forbiddenField(specPath, 'Pod running on node without support for resize'));
+  const order = [
+    ...orderErrors(pod.spec?.containers, old.spec?.containers, specPath.child('containers')),
+    ...orderErrors(pod.spec?.initContainers, old.spec?.initContainers, specPath.child('initContainers')),
+  ];
+  if (order.length > 0) return [...errs, ...order];
   const checkOne = (next: Container | undefined, prev: Container, path: FieldPath): void => {
     const nr = next?.resources ?? {};
     const or = prev.resources ?? {};
     if (removed(nr.requests, or.requests)) errs.push(forbiddenField(path.child('requests'), 'resource requests cannot be removed'));
     if (removed(nr.limits, or.limits)) errs.push(forbiddenField(path.child('limits'), 'resource limits cannot be removed'));
-    const memPolicy = next?.resizePolicy?.find((p) => p.resourceName === 'memory')?.restartPolicy ?? '';
-    if (memPolicy === 'NotRequired' || memPolicy === '') {
-      const nl = nr.limits?.memory;
-      const ol = or.limits?.memory;
-      if (nl !== undefined && ol !== undefined && (compareQuantityText(nl, ol) ?? 0) < 0) {
-        errs.push(forbiddenField(path.child('limits').key('memory'), 'memory limits cannot be decreased unless resizePolicy is RestartContainer'));
-      } else if (nl !== undefined && ol === undefined) {
-        errs.push(forbiddenField(path.child('limits').key('memory'), 'memory limits cannot be added unless resizePolicy is RestartContainer'));
-      }
-    }
   };
   (old.spec?.initContainers ?? []).forEach((c, i) => {
     if (c.restartPolicy === 'Always') checkOne(pod.spec?.initContainers?.[i], c, specPath.child('initContainers').index(i).child('resources'));
