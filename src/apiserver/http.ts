@@ -7,6 +7,7 @@ import type { ResourceDefinition } from '../api/index.ts';
 import type { KubeObject, Status } from '../core/index.ts';
 import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
 import { decodeBody, readBody } from './body.ts';
+import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
 import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery.ts';
 import { listJson, listMetadata, resultJson, resultObject, toYaml, watchLine } from './encode.ts';
@@ -36,6 +37,8 @@ export interface HttpHandlerOptions {
   /** Extra routes (logs, metrics) tried before the resource routes; return false to pass. */
   extraRoutes?: readonly ExtraRoute[];
   log?: (line: string) => void;
+  /** Counts and times requests, and serves /metrics. */
+  metrics?: ApiMetrics;
 }
 
 export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
@@ -45,11 +48,12 @@ const watchBufferLimit = 32 * 1024 * 1024;
 
 export function createHttpHandler(options: HttpHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const tokens = options.tokens.map((t) => Buffer.from(t));
-  return (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     handle(options, tokens, req, res).catch((error: unknown) => {
       sendError(res, error, options.log);
     });
   };
+  return options.metrics ? options.metrics.instrument(handler) : handler;
 }
 
 function isAuthorized(tokens: Buffer[], header: string | undefined): boolean {
@@ -95,6 +99,8 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], req: Incomi
     case 'resource':
       return handleResource(options, target.target, method, url, req, res);
     case 'metrics':
+      if (options.metrics) return options.metrics.serve(res);
+      throw pathNotFound();
     case 'other':
       throw pathNotFound();
     default: {

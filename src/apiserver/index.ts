@@ -9,3 +9,4 @@ export type { AdmissionPlugin, AdmissionAttributes } from './admission.ts';
 export { buildOpenApi, checkDecoded, patchMetaFor, unknownFields } from './openapi/index.ts';
 export type { OpenApiDocuments } from './openapi/index.ts';
 export { CustomResources } from './crd/controller.ts';
+export { ApiMetrics, instrumentStore } from './metrics.ts';

@@ -10,7 +10,7 @@ import type { Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { ResourceDefinition } from '../api/index.ts';
-import { ApiServer, CustomResources, buildOpenApi, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
+import { ApiMetrics, ApiServer, CustomResources, buildOpenApi, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
 import type { OpenApiSource } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
@@ -54,6 +54,8 @@ export class Cluster {
   readonly store: Store;
   /** Serves the CustomResourceDefinitions' kinds. */
   readonly customResources: CustomResources;
+  /** The /metrics registry: requests, watches, stored objects, storage latency. */
+  readonly metrics: ApiMetrics;
   #http: Server | undefined;
   #url = '';
   #caPem = '';
@@ -70,8 +72,9 @@ export class Cluster {
     this.store = store;
     this.token = options.token ?? random.hex(16);
     const version = parseVersion(options.config.kubernetesVersion) ?? { major: 1, minor: 35, patch: 0 };
+    this.metrics = new ApiMetrics({ resources: () => this.server.index.all(), store });
     this.server = new ApiServer({
-      store,
+      store: instrumentStore(store, this.metrics),
       clock,
       random,
       definitions: builtinDefinitions(),
@@ -110,7 +113,7 @@ export class Cluster {
   }
 
   async #listen(options: ClusterOptions, log: (line: string) => void): Promise<void> {
-    const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], log };
+    const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], log, metrics: this.metrics };
     handlerOptions.extraRoutes = [podLogRoute({ client: this.client, clock: this.clock, podLogs: this.podLogs })];
     handlerOptions.openapi = options.openapi ? options.openapi(this.server.index.all()) : dynamicOpenApi(this.server.index, this.customResources);
     const host = options.host ?? '127.0.0.1';

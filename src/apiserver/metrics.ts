@@ -1,0 +1,141 @@
+// /metrics in the Prometheus text format, with kube-apiserver's metric names: requests by verb,
+// resource and code, their latency, long-running (watch) requests, registered watchers, stored
+// objects per resource and storage call latency. A registry per server, never prom-client's global.
+// Upstream: apiserver/pkg/endpoints/metrics/metrics.go, apiserver/pkg/storage/etcd3/metrics/metrics.go.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Store } from '../storage/index.ts';
+import { parseRequestPath } from './request-info.ts';
+import { storagePrefix } from './stored-object.ts';
+
+const requestBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+const storageBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
+
+/** Monotonic seconds for latency histograms: real elapsed time, whatever the cluster's Clock. */
+const seconds = (): number => Number(process.hrtime.bigint()) / 1e9;
+
+export class ApiMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<string>;
+  readonly #duration: Histogram<string>;
+  readonly #longRunning: Gauge<string>;
+  readonly #watchers: Gauge<string>;
+  readonly #storage: Histogram<string>;
+
+  /** `resources` lists what apiserver_storage_objects counts, read at each scrape. */
+  constructor(options: { resources: () => readonly { group: string; resource: string }[]; store: Store }) {
+    const registers = [this.registry];
+    this.#requests = new Counter({ name: 'apiserver_request_total', help: '[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.', labelNames: [...requestLabels, 'code'], registers });
+    this.#duration = new Histogram({ name: 'apiserver_request_duration_seconds', help: '[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.', labelNames: [...requestLabels], buckets: requestBuckets, registers });
+    this.#longRunning = new Gauge({ name: 'apiserver_longrunning_requests', help: '[STABLE] Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.', labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], registers });
+    this.#watchers = new Gauge({ name: 'apiserver_registered_watchers', help: '[ALPHA] Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], registers });
+    this.#storage = new Histogram({ name: 'etcd_request_duration_seconds', help: '[ALPHA] Etcd request latency in seconds for each operation and object type.', labelNames: ['operation', 'type'], buckets: storageBuckets, registers });
+    const { resources, store } = options;
+    new Gauge({
+      name: 'apiserver_storage_objects',
+      help: '[STABLE] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
+      labelNames: ['resource'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const def of resources()) {
+          const resource = def.group ? `${def.resource}.${def.group}` : def.resource;
+          try {
+            this.set({ resource }, await store.count(storagePrefix(def.group, def.resource, '')));
+          } catch {
+            this.set({ resource }, -1);
+          }
+        }
+      },
+    });
+  }
+
+  /** Wraps a request handler: counts and times every resource request when the response ends. */
+  instrument(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+    return (req, res) => {
+      const labels = this.#labels(req);
+      if (!labels) {
+        handler(req, res);
+        return;
+      }
+      const start = seconds();
+      const watching = labels.verb === 'WATCH';
+      const watchLabels = watching ? { verb: 'WATCH', group: labels.group, version: labels.version, resource: labels.resource, subresource: labels.subresource, scope: labels.scope, component: 'apiserver' } : undefined;
+      if (watchLabels) {
+        this.#longRunning.inc(watchLabels);
+        this.#watchers.inc({ group: labels.group, version: labels.version, kind: labels.resource });
+      }
+      let done = false;
+      const finish = (): void => {
+        if (done) return;
+        done = true;
+        if (watchLabels) {
+          this.#longRunning.dec(watchLabels);
+          this.#watchers.dec({ group: labels.group, version: labels.version, kind: labels.resource });
+        } else {
+          this.#duration.observe(labels, seconds() - start);
+        }
+        this.#requests.inc({ ...labels, code: String(res.statusCode) });
+      };
+      res.once('finish', finish);
+      res.once('close', finish);
+      handler(req, res);
+    };
+  }
+
+  /** Times one storage call (`get`, `list`, `create`, `update`, `delete`) for a key. */
+  async timeStorage<T>(operation: string, key: string, call: () => Promise<T>): Promise<T> {
+    const start = seconds();
+    try {
+      return await call();
+    } finally {
+      this.#storage.observe({ operation, type: storageType(key) }, seconds() - start);
+    }
+  }
+
+  async serve(res: ServerResponse): Promise<void> {
+    const body = await this.registry.metrics();
+    res.writeHead(200, { 'Content-Type': this.registry.contentType });
+    res.end(body);
+  }
+
+  #labels(req: IncomingMessage): Record<(typeof requestLabels)[number], string> | undefined {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const target = parseRequestPath(q < 0 ? url : url.slice(0, q));
+    if (target.kind !== 'resource') return undefined;
+    const t = target.target;
+    const query = q < 0 ? '' : url.slice(q + 1);
+    const method = req.method ?? 'GET';
+    let verb = method;
+    if (method === 'GET' && t.name === '') verb = /(^|&)watch=(1|t|true|True|TRUE)(&|$)/.test(query) ? 'WATCH' : 'LIST';
+    const scope = t.name !== '' ? 'resource' : t.namespace !== '' ? 'namespace' : 'cluster';
+    return { verb, dry_run: /(^|&)dryRun=All/.test(query) ? 'All' : '', group: t.group, version: t.version, resource: t.resource, subresource: t.subresource, scope, component: 'apiserver' };
+  }
+}
+
+/** `/registry/core/pods/ns/name` -> `pods`; `/registry/apps/deployments/...` -> `deployments.apps`. */
+function storageType(key: string): string {
+  const parts = key.split('/', 4);
+  const group = parts[2] ?? '';
+  const resource = parts[3] ?? '';
+  return group === 'core' || group === '' ? resource : `${resource}.${group}`;
+}
+
+/** A Store whose calls are timed into `etcd_request_duration_seconds`. */
+export function instrumentStore(store: Store, metrics: ApiMetrics): Store {
+  return {
+    get: (key) => metrics.timeStorage('get', key, () => store.get(key)),
+    list: (prefix, options) => metrics.timeStorage('list', prefix, () => store.list(prefix, options)),
+    count: (prefix) => metrics.timeStorage('listWithCount', prefix, () => store.count(prefix)),
+    create: (key, value) => metrics.timeStorage('create', key, () => store.create(key, value)),
+    update: (key, value, rev) => metrics.timeStorage('update', key, () => store.update(key, value, rev)),
+    delete: (key, rev) => metrics.timeStorage('delete', key, () => store.delete(key, rev)),
+    watch: (prefix, from, handlers) => store.watch(prefix, from, handlers),
+    compact: (revision) => store.compact(revision),
+    revision: () => store.revision(),
+    compactedRevision: () => store.compactedRevision(),
+    close: () => store.close(),
+  };
+}
