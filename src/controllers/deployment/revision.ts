@@ -16,14 +16,24 @@ export const maxRevHistoryLengthInChars = 2000;
 
 const skipCopy = new Set([lastAppliedConfigAnnotation, RevisionAnnotation, RevisionHistoryAnnotation, DesiredReplicasAnnotation, MaxReplicasAnnotation, deprecatedRollbackTo]);
 
+/** Semantic.DeepEqual on JSON: null, absent, and empty lists or maps are all the same (Go zero values). */
+function isZero(v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && Object.keys(v).length === 0;
+}
+
 function isDeepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (isZero(a) && isZero(b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => isDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => isDeepEqual(x, b[i]));
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(ra), ...Object.keys(rb)]);
+  for (const k of keys) if (!isDeepEqual(ra[k], rb[k])) return false;
+  return true;
 }
 
 function withoutHash(t: DeepReadonly<PodTemplateSpec> | undefined): unknown {
