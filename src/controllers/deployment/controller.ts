@@ -9,7 +9,7 @@ import type { Client } from '../../client/index.ts';
 import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
 import { createEventRecorder } from '../event-recorder.ts';
-import { byNamespace, syncDeployment } from './sync.ts';
+import { byController, byNamespace, orphansByNamespace, syncDeployment } from './sync.ts';
 import type { DeploymentSyncContext } from './sync.ts';
 
 export interface DeploymentControllerOptions {
@@ -41,6 +41,11 @@ export class DeploymentController {
     for (const inf of [this.#deployments, this.#replicaSets, this.#pods] as Informer<Deployment | ReplicaSet | Pod>[]) {
       inf.addIndex(byNamespace, (o) => [o.metadata.namespace ?? '']);
     }
+    this.#replicaSets.addIndex(byController, (rs) => {
+      const ref = getControllerOf(rs);
+      return ref ? [ref.uid] : [];
+    });
+    this.#replicaSets.addIndex(orphansByNamespace, (rs) => (getControllerOf(rs) ? [] : [rs.metadata.namespace ?? '']));
     this.#queue = new WorkQueue<string>({ clock });
     this.#ctx = {
       client,

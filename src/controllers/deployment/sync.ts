@@ -49,6 +49,9 @@ export interface DeploymentSyncContext {
 }
 
 export const byNamespace = 'namespace';
+export const byController = 'controller';
+/** ReplicaSets without a controller, by namespace: the only ones a Deployment may adopt. */
+export const orphansByNamespace = 'orphans';
 
 export async function syncDeployment(ctx: DeploymentSyncContext, key: string): Promise<void> {
   const cached = ctx.deployments.get(key);
@@ -97,7 +100,7 @@ class DeploymentSync {
       owner: d,
       controllerRef: newControllerRef(d, 'apps/v1', 'Deployment'),
       selector,
-      candidates: this.#ctx.replicaSets.byIndex(byNamespace, d.metadata.namespace ?? ''),
+      candidates: [...this.#ctx.replicaSets.byIndex(byController, d.metadata.uid ?? ''), ...this.#ctx.replicaSets.byIndex(orphansByNamespace, d.metadata.namespace ?? '')],
       canAdopt: recheckDeletionTimestamp(this.#ctx.client, refs.deployments, d as DeepReadonly<KubeObject>),
     });
   }

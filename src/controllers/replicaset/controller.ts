@@ -10,7 +10,7 @@ import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
 import { createEventRecorder } from '../event-recorder.ts';
 import { Expectations } from '../expectations.ts';
-import { podsByController, podsByNamespace, syncReplicaSet } from './sync.ts';
+import { orphansByNamespace, podsByController, podsByNamespace, syncReplicaSet } from './sync.ts';
 import type { ReplicaSetSyncContext } from './sync.ts';
 
 export interface ReplicaSetControllerOptions {
@@ -43,6 +43,7 @@ export class ReplicaSetController {
       const ref = getControllerOf(p);
       return ref ? [ref.uid] : [];
     });
+    this.#pods.addIndex(orphansByNamespace, (p) => (getControllerOf(p) ? [] : [p.metadata.namespace ?? '']));
     this.#replicaSets.addIndex(podsByNamespace, (rs) => [rs.metadata.namespace ?? '']);
     this.#queue = new WorkQueue<string>({ clock });
     this.#expectations = new Expectations(clock);

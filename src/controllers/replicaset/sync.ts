@@ -34,6 +34,8 @@ export interface ReplicaSetSyncContext {
 
 export const podsByNamespace = 'namespace';
 export const podsByController = 'controller';
+/** Pods without a controller, by namespace: the only ones a ReplicaSet may adopt. */
+export const orphansByNamespace = 'orphans';
 
 export async function syncReplicaSet(ctx: ReplicaSetSyncContext, key: string): Promise<void> {
   const rs = ctx.replicaSets.get(key);
@@ -47,7 +49,8 @@ export async function syncReplicaSet(ctx: ReplicaSetSyncContext, key: string): P
     ctx.log(`replicaset ${key}: invalid selector: ${selector.error}`);
     return;
   }
-  const namespacePods = ctx.pods.byIndex(podsByNamespace, rs.metadata.namespace ?? '');
+  // Upstream lists the namespace; only our own pods and orphans can be claimed, so look at those.
+  const namespacePods = [...ctx.pods.byIndex(podsByController, rs.metadata.uid ?? ''), ...ctx.pods.byIndex(orphansByNamespace, rs.metadata.namespace ?? '')];
   const active = await claimObjects<ReadonlyPod>({
     client: ctx.client,
     ref: refs.pods,
