@@ -80,7 +80,8 @@ export class Cluster {
       definitions: builtinDefinitions(),
       admissionPlugins: builtinAdmissionPlugins(),
       version: { major: String(version.major), minor: String(version.minor), gitVersion: options.config.kubernetesVersion },
-      patchMetaFor: (def) => def.patchMeta ?? patchMetaFor(def.group, def.version, def.kind),
+      // One source for merge keys: the upstream struct tags the OpenAPI documents carry.
+      patchMetaFor: (def) => patchMetaFor(def.group, def.version, def.kind) ?? def.patchMeta,
       unknownFields: (def, obj) => unknownFields(obj, def.group, def.version, def.kind),
       decodeCheck: (def, obj, prune, keep) => this.customResources.decodeCheck(def, obj, prune, keep) ?? checkDecoded(obj, def.group, def.version, def.kind, keep ? { prune, keep } : { prune }),
     });
