@@ -191,7 +191,8 @@ export class ResourceStorage {
       if (precondition && precondition !== String(currentKv.modRevision)) throw conflict(def, name, OptimisticLockErrorMsg);
       const next = await this.#prepareUpdate(def, desired, old, ctx);
       if (next === 'unchanged') return { kind: 'stored', kv: currentKv };
-      if (ctx.dryRun) return { kind: 'dry-run', object: next };
+      // A dry run answers as if written: the object keeps the version it was read at.
+      if (ctx.dryRun) return { kind: 'dry-run', object: { ...next, metadata: { ...next.metadata, resourceVersion: String(currentKv.modRevision) } } };
       try {
         if (isFinalized(next)) {
           await this.#store.delete(key, currentKv.modRevision);

@@ -132,5 +132,5 @@ function kindSchemas(def: ResourceDefinition, customName: string | undefined): K
   for (const sub of def.subresources ?? []) {
     subresources[sub.name] = sub.kind ? definitionNameFor(sub.group ?? def.group, sub.version ?? def.version, sub.kind) : kind;
   }
-  return { kind, ...(list ? { list } : {}), subresources };
+  return { kind, ...(list ? { list } : {}), subresources, ...(customName ? { custom: true } : {}) };
 }

@@ -51,6 +51,8 @@ const listParams = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSe
 
 const mediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 const patchTypes = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
+// Custom resources take no strategic merge patch; kubectl's apply reads this to pick merge patch.
+const customPatchTypes = patchTypes.filter((t) => t !== 'application/strategic-merge-patch+json');
 const refSchema = (name: string): OpenApiSchema => ({ $ref: `#/components/schemas/${name}` });
 const content = (name: string, types = mediaTypes): Record<string, { schema: OpenApiSchema }> =>
   Object.fromEntries(types.map((t) => [t, { schema: refSchema(name) }]));
@@ -69,6 +71,8 @@ export interface KindSchemas {
   list?: string;
   /** Definition names of subresource kinds, by subresource name. */
   subresources: Readonly<Record<string, string | undefined>>;
+  /** A custom resource (its PATCH operations list no strategic merge patch). */
+  custom?: boolean;
 }
 
 /** All path items of one resource, keyed by path. */
@@ -108,7 +112,7 @@ export function resourcePaths(def: ResourceDefinition, names: KindSchemas): Reco
       item.patch = op('patch', 'patch', `partially update ${what}`, {
         operationId: suffix,
         parameters: [dryRun, fieldManager, fieldValidation, force],
-        requestBody: { content: content('io.k8s.apimachinery.pkg.apis.meta.v1.Patch', patchTypes), required: true },
+        requestBody: { content: content('io.k8s.apimachinery.pkg.apis.meta.v1.Patch', names.custom ? customPatchTypes : patchTypes), required: true },
         responses: { ...ok, '201': { description: 'Created', content: content(ref) } },
       }, k);
     }

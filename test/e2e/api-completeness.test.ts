@@ -1,0 +1,156 @@
+// API completeness as a kubectl user meets it, with the real kubectl 1.33 and 1.32 binaries:
+// explain, server-side apply (create, conflict, force), strict validation, server dry runs,
+// a CustomResourceDefinition from creation to use to deletion, api-resources and /metrics.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
+import { startDrydock, kubectlBinary } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+const binaries = [
+  { version: '1.33', path: kubectlBinary() },
+  { version: '1.32', path: join(dirname(kubectlBinary()), 'kubectl.1.32') },
+];
+
+const lines = (text: string): string[] => text.trim().split('\n').map((l) => l.trimEnd());
+
+const crontabCrd = (suffix: string): string => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.${suffix}.example.com
+spec:
+  group: ${suffix}.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab, shortNames: [ct${suffix}]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    additionalPrinterColumns:
+    - {name: Spec, type: string, jsonPath: .spec.cronSpec}
+    - {name: Replicas, type: integer, jsonPath: .spec.replicas}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [cronSpec]
+            properties:
+              cronSpec: {type: string}
+              image: {type: string, default: busybox}
+              replicas: {type: integer, minimum: 1, maximum: 10}
+`;
+
+describe('API completeness with real kubectl', () => {
+  let dd: Drydock;
+  before(async () => {
+    dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n' });
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  for (const { version, path: binary } of binaries) {
+    const v = version.replace('.', '');
+    const kubectl = (args: readonly string[], input?: string): ReturnType<Drydock['kubectl']> => dd.kubectl(args, input === undefined ? { binary } : { binary, input });
+
+    describe(`kubectl ${version}`, () => {
+      test('explain prints the fields of pod.spec.containers.resizePolicy and resourceclaims.spec.devices.requests', async () => {
+        let r = await kubectl(['explain', 'pod.spec.containers.resizePolicy']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.ok(lines(r.stdout).includes('FIELD: resizePolicy <[]ContainerResizePolicy>'), r.stdout);
+        assert.ok(lines(r.stdout).some((l) => /^\s+resourceName\s+<string> -required-$/.test(l)), r.stdout);
+        r = await kubectl(['explain', 'resourceclaims.spec.devices.requests']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.ok(lines(r.stdout).includes('FIELD: requests <[]DeviceRequest>'), r.stdout);
+        assert.ok(lines(r.stdout).some((l) => /^\s+name\s+<string> -required-$/.test(l)), r.stdout);
+      });
+
+      test('server-side apply creates, a second manager conflicts, --force-conflicts takes over', async () => {
+        const name = `ssa-${v}`;
+        const file = dd.writeFile(`${name}.yaml`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "1"\n`);
+        let r = await kubectl(['apply', '--server-side', '-f', file]);
+        assert.equal(r.stdout.trim(), `configmap/${name} serverside-applied`, r.stderr);
+        const other = dd.writeFile(`${name}-b.yaml`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "2"\n`);
+        r = await kubectl(['apply', '--server-side', '--field-manager=other', '-f', other]);
+        assert.equal(r.code, 1);
+        assert.equal(lines(r.stderr)[0], 'error: Apply failed with 1 conflict: conflict with "kubectl": .data.a');
+        r = await kubectl(['apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', other]);
+        assert.equal(r.stdout.trim(), `configmap/${name} serverside-applied`, r.stderr);
+        r = await kubectl(['get', 'configmap', name, '-o', 'json', '--show-managed-fields']);
+        const cm = JSON.parse(r.stdout) as { data: Record<string, string>; metadata: { managedFields: { manager: string; operation: string; fieldsV1: unknown }[] } };
+        assert.deepEqual(cm.data, { a: '2' });
+        assert.deepEqual(cm.metadata.managedFields.map((m) => [m.manager, m.operation, m.fieldsV1]), [['other', 'Apply', { 'f:data': { 'f:a': {} } }]]);
+      });
+
+      test('strict validation rejects an unknown field with the upstream message; warn only warns', async () => {
+        const file = dd.writeFile(`typo-${v}.yaml`, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: typo-${v}\nspec:\n  containers:\n  - name: c\n    image: nginx\n    imagePullPolicyy: Always\n`);
+        let r = await kubectl(['apply', '-f', file]);
+        assert.equal(r.code, 1);
+        assert.equal(r.stderr.trim(), `Error from server (BadRequest): error when creating "${file}": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].imagePullPolicyy"`);
+        r = await kubectl(['create', '--validate=warn', '-f', file]);
+        assert.equal(r.stdout.trim(), `pod/typo-${v} created`, r.stderr);
+        assert.equal(r.stderr.trim(), 'Warning: unknown field "spec.containers[0].imagePullPolicyy"');
+      });
+
+      test('a server dry run answers as if written and stores nothing', async () => {
+        const name = `dry-${v}`;
+        const file = dd.writeFile(`${name}.yaml`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "1"\n`);
+        let r = await kubectl(['apply', '--dry-run=server', '-f', file]);
+        assert.equal(r.stdout.trim(), `configmap/${name} created (server dry run)`, r.stderr);
+        r = await kubectl(['get', 'configmap', name]);
+        assert.equal(r.stderr.trim(), `Error from server (NotFound): configmaps "${name}" not found`);
+        await kubectl(['apply', '-f', file]);
+        r = await kubectl(['delete', 'configmap', name, '--dry-run=server']);
+        assert.equal(r.stdout.trim(), `configmap "${name}" deleted (server dry run)`, r.stderr);
+        r = await kubectl(['get', 'configmap', name, '-o', 'name']);
+        assert.equal(r.stdout.trim(), `configmap/${name}`);
+      });
+
+      test('a CRD is served once created, validates and prints its objects, and takes them along when deleted', async () => {
+        const group = `v${v}`;
+        let r = await kubectl(['apply', '-f', '-'], crontabCrd(group));
+        assert.equal(r.stdout.trim(), `customresourcedefinition.apiextensions.k8s.io/crontabs.${group}.example.com created`, r.stderr);
+        r = await kubectl(['wait', '--for=condition=Established', `crd/crontabs.${group}.example.com`]);
+        assert.equal(r.code, 0, r.stderr);
+        const cr = `apiVersion: ${group}.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\nspec:\n  cronSpec: "0 3 * * *"\n  replicas: 2\n`;
+        r = await kubectl(['apply', '-f', '-'], cr);
+        assert.equal(r.stdout.trim(), `crontab.${group}.example.com/nightly created`, r.stderr);
+        r = await kubectl(['get', `ct${group}`]);
+        assert.deepEqual(lines(r.stdout).map((l) => l.split(/\s{2,}/)), [['NAME', 'SPEC', 'REPLICAS'], ['nightly', '0 3 * * *', '2']]);
+        r = await kubectl(['get', `crontabs.${group}.example.com`, 'nightly', '-o', 'jsonpath={.spec.image}']);
+        assert.equal(r.stdout, 'busybox', 'defaults from the schema');
+        r = await kubectl(['apply', '-f', '-'], cr.replace('replicas: 2', 'replicas: 20'));
+        assert.equal(r.code, 1);
+        assert.equal(r.stderr.trim(), `The CronTab "nightly" is invalid: spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10`);
+        r = await kubectl(['delete', 'crd', `crontabs.${group}.example.com`]);
+        assert.equal(r.stdout.trim(), `customresourcedefinition.apiextensions.k8s.io "crontabs.${group}.example.com" deleted`, r.stderr);
+        r = await kubectl(['get', '--raw', `/apis/${group}.example.com/v1/namespaces/default/crontabs`]);
+        assert.equal(r.code, 1, 'the group is no longer served');
+      });
+
+      test('api-resources lists short names, kinds and verbs, including the pre-installed CRDs', async () => {
+        const r = await kubectl(['api-resources', '-o', 'wide']);
+        assert.equal(r.code, 0, r.stderr);
+        const rows = lines(r.stdout).map((l) => l.split(/\s+/));
+        const row = (name: string): string[] | undefined => rows.find((cells) => cells[0] === name);
+        assert.deepEqual(row('verticalpodautoscalers')?.slice(0, 5), ['verticalpodautoscalers', 'vpa', 'autoscaling.k8s.io/v1', 'true', 'VerticalPodAutoscaler']);
+        assert.deepEqual(row('podgroups')?.slice(0, 5), ['podgroups', 'pg,podgroup-v1beta1', 'scheduling.volcano.sh/v1beta1', 'true', 'PodGroup']);
+        assert.deepEqual(row('pods')?.slice(0, 5), ['pods', 'po', 'v1', 'true', 'Pod']);
+        assert.ok(lines(r.stdout).some((l) => /^pods\s+po\s+v1\s+true\s+Pod\s+create,delete,deletecollection,get,list,patch,update,watch\s+all$/.test(l)), 'verbs');
+      });
+    });
+  }
+
+  test('/metrics speaks the Prometheus text format with the apiserver families', async () => {
+    const r = await dd.kubectl(['get', '--raw', '/metrics']);
+    assert.equal(r.code, 0, r.stderr);
+    const names = new Set(lines(r.stdout).filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]));
+    for (const n of ['apiserver_request_total', 'apiserver_request_duration_seconds', 'apiserver_storage_objects', 'etcd_request_duration_seconds', 'apiserver_longrunning_requests', 'apiserver_registered_watchers']) {
+      assert.ok(names.has(n), n);
+    }
+    assert.ok(lines(r.stdout).some((l) => /^apiserver_storage_objects\{resource="namespaces"\} 4$/.test(l)), 'four namespaces stored');
+  });
+});
