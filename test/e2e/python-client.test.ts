@@ -1,0 +1,37 @@
+// Debian's python3-kubernetes (the system /usr/bin/python3, not the first python3 on PATH)
+// against `drydock up` over HTTPS with the kubeconfig's CA: list, create, watch, patch.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+// Compiled tests run from dist/test/e2e; the script stays in the source tree.
+const script = join(import.meta.dirname, '../../../test/e2e/python/smoke.py');
+const python = '/usr/bin/python3';
+const hasClient = spawnSync(python, ['-c', 'import kubernetes'], { stdio: 'ignore' }).status === 0;
+
+describe('python3-kubernetes smoke test', { skip: hasClient ? false : 'python3-kubernetes is not installed for /usr/bin/python3 (.ci/run installs it)' }, () => {
+  let dd: Drydock;
+  before(async () => {
+    dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n' });
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  test('lists namespaces, creates and watches a pod, patches a config map', () => {
+    const run = spawnSync(python, [script, dd.kubeconfig], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as Record<string, unknown>;
+    assert.deepEqual(out, {
+      namespaces: ['default', 'kube-node-lease', 'kube-public', 'kube-system'],
+      created: 'py-pod',
+      restartPolicy: 'Always',
+      events: [['ADDED', 'py-pod']],
+      patched: { data: { mode: 'slow' }, labels: { team: 'ml' } },
+      missing: [404, 'configmaps "missing" not found'],
+    });
+  });
+});

@@ -1,0 +1,46 @@
+"""Smoke test of Debian's python3-kubernetes against drydock up: prints one JSON document of results.
+
+Usage: /usr/bin/python3 smoke.py KUBECONFIG
+"""
+import json
+import sys
+
+from kubernetes import client, config, watch
+
+
+def main(kubeconfig):
+    config.load_kube_config(config_file=kubeconfig)
+    v1 = client.CoreV1Api()
+    out = {}
+    out["namespaces"] = sorted(n.metadata.name for n in v1.list_namespace().items)
+
+    listed = v1.list_namespaced_pod("default")
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "py-pod", "labels": {"app": "py"}},
+        "spec": {"containers": [{"name": "c", "image": "nginx"}]},
+    }
+    created = v1.create_namespaced_pod("default", pod)
+    out["created"] = created.metadata.name
+    out["restartPolicy"] = created.spec.restart_policy
+    events = []
+    w = watch.Watch()
+    for event in w.stream(v1.list_namespaced_pod, "default", resource_version=listed.metadata.resource_version, timeout_seconds=10):
+        events.append([event["type"], event["object"].metadata.name])
+        if event["object"].metadata.name == "py-pod":
+            w.stop()
+    out["events"] = events
+
+    v1.create_namespaced_config_map("default", {"metadata": {"name": "py-settings"}, "data": {"mode": "fast"}})
+    patched = v1.patch_namespaced_config_map("py-settings", "default", {"data": {"mode": "slow"}, "metadata": {"labels": {"team": "ml"}}})
+    out["patched"] = {"data": patched.data, "labels": patched.metadata.labels}
+    try:
+        v1.read_namespaced_config_map("missing", "default")
+    except client.exceptions.ApiException as e:
+        out["missing"] = [e.status, json.loads(e.body)["message"]]
+    print(json.dumps(out, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
