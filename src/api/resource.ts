@@ -79,6 +79,12 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly subresources?: readonly SubresourceDefinition[];
   /** True when .status is written only through the status subresource. */
   readonly hasStatus: boolean;
+  /**
+   * Status writes keep the stored metadata (upstream ResetObjectMetaForStatus, as custom
+   * resources do). Built-in kinds default to false: their status strategies reset only spec
+   * (and whatever prepareForUpdate restores), so controllers may set annotations there.
+   */
+  readonly statusResetsMetadata?: boolean;
   /** Name format check (upstream ValidateNameFunc); defaults to DNS-1123 subdomain. */
   readonly validateName?: (name: string, prefix: boolean) => string[];
 

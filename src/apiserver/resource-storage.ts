@@ -224,7 +224,9 @@ export class ResourceStorage {
     if (ctx.subresource === 'status') {
       // An apply to status brings its managed fields; an update's are recomputed from the live ones.
       const managedFields = obj.metadata.managedFields;
-      obj = { ...old, status: obj.status, metadata: { ...old.metadata } };
+      // Built-in status strategies reset spec only (plus what prepareForUpdate restores); custom
+      // resources keep all stored metadata (statusResetsMetadata), as upstream.
+      obj = { ...old, status: obj.status, metadata: def.statusResetsMetadata ? { ...old.metadata } : { ...obj.metadata } };
       setOrDelete(obj.metadata, 'managedFields', managedFields);
     } else if (ctx.subresource === 'finalize') {
       obj = { ...old, spec: { ...(old.spec as object), finalizers: (obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [] } };

@@ -78,6 +78,8 @@ function prepareForUpdate(pod: Pod, old: Pod, ctx: StrategyContext): void {
       keepField(pod, old, 'spec');
       if (old.metadata.deletionTimestamp) pod.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
       else delete pod.metadata.deletionTimestamp;
+      // Upstream: old kubelets corrupt ownerReferences through pods/status, so they are kept.
+      keepField(pod.metadata, old.metadata, 'ownerReferences');
       return;
     case 'resize':
       keepOnlyResize(pod, old);
