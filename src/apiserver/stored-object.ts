@@ -7,10 +7,17 @@ import type { KubeObject } from '../core/index.ts';
 
 const metadataMarker = '"metadata":{';
 
+// ObjectMeta's lists and maps are `omitempty` in Go: an emptied one is not stored.
+const omitEmpty = ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields'] as const;
+
 /** Serializes with apiVersion, kind and metadata first and metadata.resourceVersion removed. */
 export function encodeForStorage(obj: KubeObject): string {
   const { apiVersion, kind, metadata, ...rest } = obj;
   const { resourceVersion: _rv, ...meta } = metadata;
+  for (const field of omitEmpty) {
+    const value = meta[field];
+    if (value !== undefined && (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0)) delete meta[field];
+  }
   return JSON.stringify({ apiVersion, kind, metadata: meta, ...rest });
 }
 
