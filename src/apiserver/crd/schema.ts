@@ -3,7 +3,7 @@
 // Upstream: apiextensions-apiserver/pkg/apiserver/schema/{pruning,defaulting}/algorithm.go,
 // pkg/apiserver/validation/validation.go (kubeOpenAPIResultToFieldErrors), kube-openapi validate/*.
 import type { FieldError } from '../../core/index.ts';
-import { notSupported, required, tooLong, tooMany } from '../../core/index.ts';
+import { notSupported, required, tooLong } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
 
 type Json = Record<string, unknown>;
@@ -125,7 +125,7 @@ export function validateValue(value: unknown, s: JSONSchemaProps, path: string):
     if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(value)) errors.push(invalid(path, value, `${name} in body should match '${s.pattern}'`));
   }
   if (Array.isArray(value)) {
-    if (s.maxItems !== undefined && value.length > s.maxItems) errors.push(tooMany(path, value.length, s.maxItems));
+    if (s.maxItems !== undefined && value.length > s.maxItems) errors.push({ type: 'FieldValueTooMany', field: path, badValue: value.length, detail: `must have at most ${s.maxItems} items` });
     if (s.minItems !== undefined && value.length < s.minItems) errors.push(invalid(path, value.length, `${name} in body should have at least ${s.minItems} items`));
     if (s.items) value.forEach((v, i) => errors.push(...validateValue(v, s.items as JSONSchemaProps, `${path}[${i}]`)));
   }

@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatFieldError } from '../../core/index.ts';
+import { applyDefaults, pruneUnknown, validateValue } from './schema.ts';
+import { validateStructural } from './structural.ts';
+import type { JSONSchemaProps } from './types.ts';
+
+const schema: JSONSchemaProps = {
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      required: ['mode'],
+      properties: {
+        mode: { type: 'string', enum: ['Off', 'Auto'] },
+        replicas: { type: 'integer', minimum: 1, maximum: 10 },
+        name: { type: 'string', maxLength: 3, pattern: '^[a-z]+$' },
+        tags: { type: 'array', maxItems: 1, items: { type: 'string' } },
+        image: { type: 'string', default: 'busybox' },
+        free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    },
+  },
+};
+
+test('custom objects are validated with the apiserver messages', () => {
+  const cases: [unknown, string[]][] = [
+    [{ spec: { mode: 'Off' } }, []],
+    [{ spec: {} }, ['spec.mode: Required value']],
+    [{ spec: { mode: 'Bad' } }, ['spec.mode: Unsupported value: "Bad": supported values: "Off", "Auto"']],
+    [{ spec: { mode: 'Off', replicas: 'two' } }, ['spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"']],
+    [{ spec: { mode: 'Off', replicas: 0 } }, ['spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1']],
+    [{ spec: { mode: 'Off', replicas: 11 } }, ['spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10']],
+    [{ spec: { mode: 'Off', name: 'abcd' } }, ['spec.name: Too long: may not be more than 3 bytes']],
+    [{ spec: { mode: 'Off', name: 'A' } }, ["spec.name: Invalid value: \"A\": spec.name in body should match '^[a-z]+$'"]],
+    [{ spec: { mode: 'Off', tags: ['a', 'b'] } }, ['spec.tags: Too many: 2: must have at most 1 items']],
+  ];
+  for (const [obj, expected] of cases) {
+    assert.deepEqual(validateValue(obj, schema, '').map((e) => formatFieldError(e, { withField: true })), expected, JSON.stringify(obj));
+  }
+});
+
+test('unknown fields are pruned unless preserved; defaults fill what is absent', () => {
+  const obj = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'a' }, spec: { mode: 'Off', bogus: 1, free: { any: { thing: 1 } } }, extra: true };
+  assert.deepEqual(pruneUnknown(obj, schema, true), ['spec.bogus', 'extra']);
+  applyDefaults(obj, schema);
+  assert.deepEqual(obj, { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'a' }, spec: { mode: 'Off', free: { any: { thing: 1 } }, image: 'busybox' } });
+});
+
+test('non-structural schemas are rejected with the upstream messages', () => {
+  const at = 'spec.versions[0].schema.openAPIV3Schema';
+  const cases: [JSONSchemaProps, string[]][] = [
+    [{ type: 'object', properties: { spec: { properties: { a: { type: 'string' } } } } }, [`${at}.properties[spec].type: Required value: must not be empty for specified object fields`]],
+    [{ type: 'object', properties: { list: { type: 'array' } } }, [`${at}.properties[list].items: Required value: must be specified`]],
+    [{ type: 'string' }, [`${at}.type: Invalid value: "string": must be object at the root`]],
+    [{ type: 'object', properties: { q: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] } } }, []],
+    [{ type: 'object', properties: { metadata: { type: 'object', properties: { labels: { type: 'object' } } } } }, [`${at}.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified`]],
+  ];
+  for (const [s, expected] of cases) assert.deepEqual(validateStructural(s, at).map((e) => formatFieldError(e, { withField: true })), expected, JSON.stringify(s));
+});
