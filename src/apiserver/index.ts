@@ -10,3 +10,4 @@ export { buildOpenApi, checkDecoded, patchMetaFor, unknownFields } from './opena
 export type { OpenApiDocuments } from './openapi/index.ts';
 export { CustomResources } from './crd/controller.ts';
 export { ApiMetrics, instrumentStore } from './metrics.ts';
+export type { DelegatedResource } from './delegated.ts';

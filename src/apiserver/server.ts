@@ -25,6 +25,8 @@ import { buildSelection } from './selection.ts';
 import { mutableCopy } from './stored-object.ts';
 import { bindPod, evictPod, readScale, writeScale } from './subresources.ts';
 import { startWatch } from './watch.ts';
+import { delegatedList } from './delegated.ts';
+import type { DelegatedResource } from './delegated.ts';
 import type { ActiveWatch, WatchSink } from './watch.ts';
 
 export interface ApiServerOptions {
@@ -97,6 +99,7 @@ export class ApiServer {
   readonly #patchMetaFor: (def: ResourceDefinition) => PatchMeta | undefined;
   readonly #unknownFields: (def: ResourceDefinition, obj: unknown) => string[];
   readonly #decodeCheck: ApiServerOptions['decodeCheck'];
+  readonly #delegated = new Map<ResourceDefinition, DelegatedResource>();
 
   constructor(options: ApiServerOptions) {
     this.index = new ResourceIndex(options.definitions);
@@ -141,6 +144,12 @@ export class ApiServer {
     return def;
   }
 
+  /** Serves a read-only kind from a provider instead of storage (an aggregated API such as metrics.k8s.io). */
+  delegate(resource: DelegatedResource): void {
+    this.index.add(resource.def);
+    this.#delegated.set(resource.def, resource);
+  }
+
   patchMetaFor(def: ResourceDefinition): PatchMeta | undefined {
     return this.#patchMetaFor(def);
   }
@@ -148,6 +157,8 @@ export class ApiServer {
   async get(ref: ResourceRef, namespace: string, name: string, subresource = ''): Promise<ObjectResult> {
     const def = this.resolve(ref);
     checkSubresource(def, subresource, 'get');
+    const delegated = this.#delegated.get(def);
+    if (delegated) return { kind: 'dry-run', object: await delegated.get(namespace, name) };
     const kv = await this.storage.get(def, namespace, name);
     if (subresource === 'scale') return { kind: 'dry-run', object: readScale(def, mutableCopy(kv)) };
     return { kind: 'stored', kv };
@@ -157,6 +168,8 @@ export class ApiServer {
     const def = this.resolve(ref);
     checkVerb(def, 'list');
     const selection = buildSelection(def, params.labelSelector ?? '', params.fieldSelector ?? '');
+    const delegated = this.#delegated.get(def);
+    if (delegated) return { def, page: await delegatedList(delegated, def.namespaced ? namespace : '', selection, this.storage.store.revision()) };
     const page = await listObjects(this.storage, def, {
       namespace: def.namespaced ? namespace : '',
       selection,

@@ -12,6 +12,7 @@ import { Scheduler } from '../scheduler/index.ts';
 import { startNvidiaDriver } from '../dra/index.ts';
 import { DeploymentController, GarbageCollector, ReplicaSetController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
+import { MetricsServer } from './metrics-server.ts';
 
 export interface ComponentContext {
   cluster: Cluster;
@@ -47,6 +48,7 @@ const factories: ComponentFactory[] = [
     await pools.start();
     return [{ name: 'kubelets', stop: () => nodes.stop() }, { name: 'node-pools', stop: () => pools.stop() }];
   },
+  async (ctx) => { const m = new MetricsServer({ client: ctx.client, clock: ctx.clock, log: ctx.log, kubelets: ctx.cluster.podLogs }); await m.start(); for (const r of m.resources()) ctx.cluster.server.delegate(r); return { name: 'metrics-server', stop: () => m.stop() }; },
   async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('taint-eviction-controller', new TaintEvictionController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('pod-garbage-collector', new PodGCController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),

@@ -9,3 +9,5 @@ export { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-sk
 export { podLogRoute } from './log-route.ts';
 export type { Route, PodLogRouteOptions } from './log-route.ts';
 export { nodeLeaseNamespace, nodeLeaseDurationSeconds } from './node-agent.ts';
+export { podUsage } from './usage.ts';
+export type { ContainerUsage } from './usage.ts';
