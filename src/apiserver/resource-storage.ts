@@ -237,7 +237,8 @@ export class ResourceStorage {
     ctx.manageFields?.(old, obj);
     await this.#admission.mutate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
     def.prepareForUpdate?.(obj, old, strategy);
-    if (tracksGeneration(def) && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    // BindingREST writes nodeName straight to storage, so a bind leaves the generation alone (pods/resize then goes 1 -> 2).
+    if (tracksGeneration(def) && ctx.subresource !== 'binding' && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
     const errors: FieldError[] = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...finalizerErrors(obj, old)];
     // binding and finalize are server-side strategies with their own checks (BindingREST, finalizeStrategy).
     if (ctx.subresource === 'status') errors.push(...(def.validateStatusUpdate?.(obj, old, strategy) ?? []));

@@ -28,6 +28,10 @@ export interface NodePoolConfig {
   labels: Record<string, string>;
   taints: Taint[];
   gpus?: GpuConfig;
+  /** The simulated kubelet's CPU manager policy: none (default) | static (Guaranteed cpu resizes are Infeasible). */
+  cpuManagerPolicy?: 'none' | 'static';
+  /** The simulated kubelet's memory manager policy: None (default) | Static. */
+  memoryManagerPolicy?: 'None' | 'Static';
 }
 
 export interface ClusterConfig {
@@ -146,7 +150,7 @@ function parseTaints(v: unknown, path: string): Taint[] {
 
 function parsePool(v: unknown, path: string, kubernetesVersion: string): NodePoolConfig {
   if (!isRecord(v)) throw new ConfigError(`${path}: must be a map`);
-  checkFields(v, ['name', 'count', 'capacity', 'kubeletVersion', 'runtime', 'labels', 'taints', 'gpus'], path);
+  checkFields(v, ['name', 'count', 'capacity', 'kubeletVersion', 'runtime', 'labels', 'taints', 'gpus', 'cpuManagerPolicy', 'memoryManagerPolicy'], path);
   const name = str(v, 'name', path);
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) throw new ConfigError(`${path}.name: must be a DNS-1123 label`);
   const capacity = { ...defaultCapacity, ...stringMap(v.capacity, `${path}.capacity`) };
@@ -167,6 +171,15 @@ function parsePool(v: unknown, path: string, kubernetesVersion: string): NodePoo
     taints: parseTaints(v.taints, `${path}.taints`),
   };
   if (v.gpus !== undefined) pool.gpus = parseGpus(v.gpus, `${path}.gpus`);
+  // Spelled as the kubelet flags spell them: --cpu-manager-policy=static, --memory-manager-policy=Static.
+  if (v.cpuManagerPolicy !== undefined) {
+    if (v.cpuManagerPolicy !== 'none' && v.cpuManagerPolicy !== 'static') throw new ConfigError(`${path}.cpuManagerPolicy: must be none or static`);
+    pool.cpuManagerPolicy = v.cpuManagerPolicy;
+  }
+  if (v.memoryManagerPolicy !== undefined) {
+    if (v.memoryManagerPolicy !== 'None' && v.memoryManagerPolicy !== 'Static') throw new ConfigError(`${path}.memoryManagerPolicy: must be None or Static`);
+    pool.memoryManagerPolicy = v.memoryManagerPolicy;
+  }
   return pool;
 }
 

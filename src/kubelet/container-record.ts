@@ -3,6 +3,7 @@
 // reads it, the pod worker writes it.
 import type { ContainerKind } from '../api/index.ts';
 import type { ContainerExit } from './sim-container.ts';
+import type { Resources } from './allocation.ts';
 
 export interface InstanceState {
   /** 64 hex digits; the status shows `drydock://<id>`. */
@@ -16,6 +17,8 @@ export interface InstanceState {
   startupPassed: boolean;
   /** The readiness probe passed (or there is none). */
   readinessPassed: boolean;
+  /** The resources the runtime applied to this instance (in-place resize changes them). */
+  actual?: Resources;
 }
 
 export interface ContainerRecord {
@@ -27,6 +30,8 @@ export interface ContainerRecord {
   previous?: InstanceState;
   /** Set while the kubelet will not start it (CrashLoopBackOff). */
   waiting?: { reason: string; message: string };
+  /** Killed to apply a RestartContainer resize: restart at once, whatever the restart policy and back-off. */
+  resizeRestart?: boolean;
 }
 
 export const containerIDPrefix = 'drydock://';

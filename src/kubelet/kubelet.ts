@@ -7,6 +7,8 @@ import type { Client, Informer } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import { formatTime } from '../core/index.ts';
 import { admitPod } from './admission.ts';
+import { compareResizePriority, decideResize } from './allocation.ts';
+import type { ResourceAmounts } from '../api/index.ts';
 import { CrashLoopBackoff } from './backoff.ts';
 import { EventRecorder } from './events.ts';
 import { NodeAgent } from './node-agent.ts';
@@ -46,6 +48,10 @@ export class Kubelet {
   #nextIP = 2;
   readonly hostIP: string;
   #node: Node | undefined;
+  /** Pods whose spec asks for a resize not yet allocated (Deferred, or just changed). */
+  readonly #pendingResizes = new Set<PodWorker>();
+  #resizing = false;
+  #resizeAgain = false;
 
   constructor(options: KubeletOptions) {
     this.#o = options;
@@ -83,7 +89,10 @@ export class Kubelet {
   podChanged(pod: Pod): void {
     const uid = pod.metadata.uid ?? '';
     const existing = this.#workers.get(uid);
-    if (existing) return existing.update(pod);
+    if (existing) {
+      existing.update(pod);
+      return this.#handleResizes(existing);
+    }
     if (this.#rejected.has(uid) || isTerminal(pod)) return;
     if (pod.metadata.deletionTimestamp) {
       // Deleted before it ever ran here: nothing to stop.
@@ -106,8 +115,14 @@ export class Kubelet {
         backoff: this.#backoff,
         images: this.#images,
         log: this.#o.log,
-        onFinished: (id) => this.#workers.delete(id),
+        onFinished: (id) => {
+          const w = this.#workers.get(id);
+          this.#workers.delete(id);
+          if (w) this.#pendingResizes.delete(w);
+          this.#handleResizes();
+        },
         releaseIP: (ip) => this.#releaseIP(ip),
+        onResourcesChanged: () => this.#handleResizes(),
       },
       pod,
       pod.spec.hostNetwork ? this.hostIP : this.#allocateIP(),
@@ -118,7 +133,71 @@ export class Kubelet {
 
   podDeleted(pod: Pod): void {
     this.#rejected.delete(pod.metadata.uid ?? '');
-    this.#workers.get(pod.metadata.uid ?? '')?.forget();
+    const w = this.#workers.get(pod.metadata.uid ?? '');
+    w?.forget();
+    if (w) this.#pendingResizes.delete(w);
+    this.#handleResizes();
+  }
+
+  /**
+   * Allocates pending resizes in upstream's priority order, each against the node's allocatable minus what
+   * every other active pod occupies. Runs when a pod changes and whenever resources may have freed up.
+   * Upstream: pkg/kubelet/allocation/allocation_manager.go (RetryPendingResizes, handlePodResourcesResize).
+   */
+  #handleResizes(changed?: PodWorker): void {
+    if (changed && changed.state.kind === 'syncing') {
+      if (changed.resize.wantsResize()) this.#pendingResizes.add(changed);
+      else {
+        this.#pendingResizes.delete(changed);
+        changed.resize.clearPending();
+      }
+    }
+    if (this.#resizing) {
+      this.#resizeAgain = true;
+      return;
+    }
+    const node = this.agent.node ?? this.#node;
+    if (!node || this.#pendingResizes.size === 0) return;
+    this.#resizing = true;
+    try {
+      do {
+        this.#resizeAgain = false;
+        this.#allocatePending(node, changed);
+        changed = undefined;
+      } while (this.#resizeAgain);
+    } finally {
+      this.#resizing = false;
+    }
+  }
+
+  #allocatePending(node: Node, changed: PodWorker | undefined): void {
+    const total: ResourceAmounts = {};
+    const active = [...this.#workers.values()].filter((w) => w.state.kind === 'syncing' || w.state.kind === 'terminating');
+    for (const w of active) for (const [k, v] of Object.entries(w.resize.usage())) total[k] = (total[k] ?? 0) + v;
+    const queue = [...this.#pendingResizes].filter((w) => {
+      const keep = w.state.kind === 'syncing' && w.resize.wantsResize();
+      if (!keep) this.#pendingResizes.delete(w);
+      return keep;
+    });
+    queue.sort((a, b) => compareResizePriority(a.resize.candidate(), b.resize.candidate()));
+    const policy = { ...(this.#o.pool.cpuManagerPolicy ? { cpuManagerPolicy: this.#o.pool.cpuManagerPolicy } : {}), ...(this.#o.pool.memoryManagerPolicy ? { memoryManagerPolicy: this.#o.pool.memoryManagerPolicy } : {}) };
+    for (const w of queue) {
+      // Infeasible resizes leave the queue; only a change to the pod brings them back.
+      if (w.resize.pendingReason === 'Infeasible' && w !== changed) {
+        this.#pendingResizes.delete(w);
+        continue;
+      }
+      const own = w.resize.usage();
+      const others: ResourceAmounts = {};
+      for (const [k, v] of Object.entries(total)) others[k] = v - (own[k] ?? 0);
+      const verdict = decideResize(w.pod, w.resize.allocated, node, policy, others);
+      if (verdict.kind !== 'Deferred') this.#pendingResizes.delete(w);
+      w.resize.decide(verdict);
+      if (verdict.kind === 'fits') {
+        const now = w.resize.usage();
+        for (const k of new Set([...Object.keys(own), ...Object.keys(now)])) total[k] = (total[k] ?? 0) - (own[k] ?? 0) + (now[k] ?? 0);
+      }
+    }
   }
 
   #reject(pod: Pod, reason: string, message: string): void {

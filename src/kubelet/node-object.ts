@@ -12,6 +12,10 @@ export interface NodePoolSpec {
   labels: Readonly<Record<string, string>>;
   taints: readonly { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
   gpus?: { model: string; count: number; mig: 'none' | 'dynamic' | readonly string[]; expose: 'dra' | 'device-plugin'; migStrategy: 'single' | 'mixed' };
+  /** The simulated kubelet's --cpu-manager-policy (default none); static makes Guaranteed cpu resizes Infeasible. */
+  cpuManagerPolicy?: 'none' | 'static';
+  /** The simulated kubelet's --memory-manager-policy (default None). */
+  memoryManagerPolicy?: 'None' | 'Static';
 }
 
 export const poolLabel = 'drydock.dev/pool';

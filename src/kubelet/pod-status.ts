@@ -7,6 +7,7 @@ import { formatTime } from '../core/index.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { containerIDPrefix, isRunning, isStarted } from './container-record.ts';
 import { imageID, normalizeImage } from './images.ts';
+import type { Resources } from './allocation.ts';
 
 export interface StatusInput {
   pod: DeepReadonlyPod;
@@ -20,6 +21,16 @@ export interface StatusInput {
   /** Latched once any regular container was created. */
   podHasInitialized: boolean;
   startTime: number;
+  /** In-place resize state: allocated and actual resources per container, and the resize conditions. */
+  resize?: ResizeStatus;
+}
+
+export interface ResizeStatus {
+  allocated: ReadonlyMap<string, Resources>;
+  /** What the runtime applied to the running instance of a container (absent: not running). */
+  actual: (name: string) => Resources | undefined;
+  /** PodResizePending / PodResizeInProgress, fully formed (each with its own observedGeneration). */
+  conditions: readonly PodCondition[];
 }
 
 function terminatedState(i: InstanceState): ContainerState {
@@ -36,22 +47,24 @@ function terminatedState(i: InstanceState): ContainerState {
   };
 }
 
-function resourcesOf(c: DeepReadonlyPod['spec']['containers'][number]): Pick<ContainerStatus, 'allocatedResources' | 'resources'> {
-  const requests = c.resources?.requests;
-  const limits = c.resources?.limits;
+// allocatedResources holds the allocated requests; resources what the runtime applied (the allocation when
+// the container is not running). Upstream: kubelet_pods.go convertToAPIContainerStatuses.
+function resourcesOf(c: DeepReadonlyPod['spec']['containers'][number], resize: ResizeStatus | undefined): Pick<ContainerStatus, 'allocatedResources' | 'resources'> {
+  const alloc: Resources = resize?.allocated.get(c.name) ?? { ...(c.resources?.requests ? { requests: c.resources.requests } : {}), ...(c.resources?.limits ? { limits: c.resources.limits } : {}) };
+  const applied = resize?.actual(c.name) ?? alloc;
   const resources: NonNullable<ContainerStatus['resources']> = {};
-  if (limits && Object.keys(limits).length) resources.limits = { ...limits };
-  if (requests && Object.keys(requests).length) resources.requests = { ...requests };
+  if (applied.limits && Object.keys(applied.limits).length) resources.limits = { ...applied.limits };
+  if (applied.requests && Object.keys(applied.requests).length) resources.requests = { ...applied.requests };
   const out: Pick<ContainerStatus, 'allocatedResources' | 'resources'> = { resources };
-  if (requests && Object.keys(requests).length) out.allocatedResources = { ...requests };
+  if (alloc.requests && Object.keys(alloc.requests).length) out.allocatedResources = { ...alloc.requests };
   return out;
 }
 
-export function containerStatusOf(c: Readonly<Container> | DeepReadonlyPod['spec']['containers'][number], rec: ContainerRecord | undefined, defaultWaiting: string, withResources: boolean): ContainerStatus {
+export function containerStatusOf(c: Readonly<Container> | DeepReadonlyPod['spec']['containers'][number], rec: ContainerRecord | undefined, defaultWaiting: string, withResources: boolean, resize?: ResizeStatus): ContainerStatus {
   const image = normalizeImage(c.image ?? '');
   const status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultWaiting } }, lastState: {}, ready: false, restartCount: rec?.restartCount ?? 0, image, imageID: '', started: false };
   const cur = rec?.current;
-  if (withResources) Object.assign(status, resourcesOf(c));
+  if (withResources) Object.assign(status, resourcesOf(c, resize));
   if (!rec || !cur) {
     if (rec?.waiting) status.state = { waiting: { ...rec.waiting } };
     if (rec?.previous) status.lastState = terminatedState(rec.previous);
@@ -193,12 +206,14 @@ function readyCondition(pod: DeepReadonlyPod, containersReady: Cond): Cond {
   return { type: 'Ready', status: 'True' };
 }
 
-const kubeletOwned = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
+const kubeletOwned = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodResizePending', 'PodResizeInProgress']);
 
 /** Conditions in the kubelet's order, keeping lastTransitionTime when the status did not change. */
-function mergeConditions(old: readonly PodCondition[], fresh: Cond[], now: number, generation: number | undefined): PodCondition[] {
+function mergeConditions(old: readonly PodCondition[], fresh: Cond[], now: number, generation: number | undefined, resize: readonly PodCondition[]): PodCondition[] {
   const t = formatTime(now);
-  const out: PodCondition[] = fresh.map((c) => {
+  // generateAPIPodStatus puts the resize conditions before the four it computes.
+  const out: PodCondition[] = resize.map((c) => ({ ...c }));
+  for (const cond of fresh.map((c) => {
     const prev = old.find((o) => o.type === c.type);
     const cond: PodCondition = { type: c.type, status: c.status } as PodCondition;
     if (generation !== undefined) (cond as PodCondition & { observedGeneration?: number }).observedGeneration = generation;
@@ -207,7 +222,7 @@ function mergeConditions(old: readonly PodCondition[], fresh: Cond[], now: numbe
     if (c.reason) cond.reason = c.reason;
     if (c.message) cond.message = c.message;
     return cond;
-  });
+  })) out.push(cond);
   // PodScheduled (the scheduler's) and any other condition keep their place after ours.
   const scheduled = old.find((o) => o.type === 'PodScheduled') ?? ({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: t } as unknown as PodCondition);
   out.push(scheduled as PodCondition);
@@ -219,8 +234,8 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const { pod, records } = input;
   const inits = pod.spec.initContainers ?? [];
   const defaultWaiting = inits.length > 0 ? 'PodInitializing' : 'ContainerCreating';
-  const initStatuses = inits.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, c.restartPolicy === 'Always'));
-  const statuses = pod.spec.containers.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, true));
+  const initStatuses = inits.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, c.restartPolicy === 'Always', input.resize));
+  const statuses = pod.spec.containers.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, true, input.resize));
   const all = [...initStatuses, ...statuses];
   const oldPhase = pod.status?.phase;
   let phase = getPhase(pod, all, input.podIsTerminal, input.podHasInitialized);
@@ -238,7 +253,7 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const status: PodStatus = {
     ...(generation !== undefined ? { observedGeneration: generation } : {}),
     phase,
-    conditions: mergeConditions((pod.status?.conditions ?? []) as PodCondition[], conds, input.now, generation),
+    conditions: mergeConditions((pod.status?.conditions ?? []) as PodCondition[], conds, input.now, generation, input.resize?.conditions ?? []),
     hostIP: input.hostIP,
     hostIPs: [{ ip: input.hostIP }],
     startTime: formatTime(input.startTime),

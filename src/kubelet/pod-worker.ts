@@ -22,6 +22,8 @@ import type { ContainerExit } from './sim-container.ts';
 import { PodStatusWriter } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { shouldRestart } from './restart-policy.ts';
+import { PodResize } from './pod-resize.ts';
+import { resourcesOf } from './allocation.ts';
 
 export type WorkerState =
   | { kind: 'syncing' }
@@ -42,6 +44,8 @@ export interface PodWorkerDeps {
   log: (line: string) => void;
   onFinished: (uid: string) => void;
   releaseIP: (ip: string) => void;
+  /** The pod's allocation, actual resources or resize conditions changed (the node's deferred resizes may now fit). */
+  onResourcesChanged?: () => void;
 }
 
 interface Live {
@@ -69,6 +73,7 @@ export class PodWorker {
   #sandboxReady = true;
   readonly startTime: number;
   readonly podIP: string;
+  readonly resize: PodResize;
 
   constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string) {
     this.#d = deps;
@@ -77,6 +82,18 @@ export class PodWorker {
     this.startTime = deps.clock.now();
     for (const c of pod.spec.initContainers ?? []) this.records.set(c.name, { name: c.name, kind: c.restartPolicy === 'Always' ? 'sidecar' : 'init', restartCount: 0 });
     for (const c of pod.spec.containers) this.records.set(c.name, { name: c.name, kind: 'regular', restartCount: 0 });
+    this.resize = new PodResize({
+      clock: deps.clock,
+      pod: () => this.#pod,
+      records: this.records,
+      sim: (name) => this.#live.get(name)?.sim,
+      event: (e, detail) => deps.events.record(this.#pod, e.type, e.reason, e.prefix + detail),
+      restart: (rec, message) => void this.#kill(rec, message, undefined),
+      changed: () => {
+        this.#status.markDirty();
+        deps.onResourcesChanged?.();
+      },
+    });
     this.#status = new PodStatusWriter({
       client: deps.client,
       clock: deps.clock,
@@ -93,6 +110,7 @@ export class PodWorker {
         podIsTerminal: this.#state.kind !== 'syncing',
         podHasInitialized: this.#podHasInitialized,
         startTime: this.startTime,
+        resize: this.resize.status(),
       }),
     });
   }
@@ -175,6 +193,7 @@ export class PodWorker {
 
   #syncRunning(): void {
     if (this.#busy) return;
+    this.resize.reconcile();
     const pod = this.#pod;
     const inits = pod.spec.initContainers ?? [];
     if (!this.#podHasInitialized) {
@@ -213,7 +232,7 @@ export class PodWorker {
         active = true;
         continue;
       }
-      if (shouldRestart(c, pod.spec.restartPolicy ?? 'Always', cur.exit.exitCode)) {
+      if (rec.resizeRestart || shouldRestart(c, pod.spec.restartPolicy ?? 'Always', cur.exit.exitCode)) {
         active = true;
         if (this.#startOrBackOff(rec)) return;
       }
@@ -229,7 +248,8 @@ export class PodWorker {
   #startOrBackOff(rec: ContainerRecord): boolean {
     const now = this.#d.clock.now();
     const cur = rec.current;
-    if (cur?.exit) {
+    // A resize restart is not a crash: no back-off.
+    if (cur?.exit && !rec.resizeRestart) {
       const key = this.#key(rec);
       if (this.#d.backoff.isInBackOffSince(key, cur.exit.finishedAt, now)) {
         if (this.#backoffFor.get(rec.name) === cur.exit.finishedAt) return false;
@@ -278,8 +298,10 @@ export class PodWorker {
       this.#event(rec.name, 'Normal', 'Pulled', `Container image "${image}" already present on machine and can be accessed by the pod`);
     }
     const behaviour = resolveBehaviour(this.#pod, c, rec.kind);
-    const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe };
+    const actual = structuredClone(this.resize.startWith(rec.name) ?? resourcesOf(c));
+    const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;
+    delete rec.resizeRestart;
     const old = this.#live.get(rec.name);
     const live: Live = { logs: new LogBuffer(), probes: {}, ...(old ? { previousLogs: old.logs } : {}) };
     this.#live.set(rec.name, live);
@@ -293,7 +315,7 @@ export class PodWorker {
       this.#busy = false;
       return;
     }
-    const limit = resourceAmountOf('memory', c.resources?.limits?.memory);
+    const limit = resourceAmountOf('memory', actual.limits?.memory);
     live.sim = new SimContainer({
       clock,
       behaviour,
@@ -474,6 +496,7 @@ export class PodWorker {
       for (const p of Object.values(live.probes)) p.stop();
     }
     this.#status.stop();
+    this.resize.stop();
     this.#d.backoff.forget(`${this.uid}/`);
     this.#d.releaseIP(this.podIP);
     this.#d.onFinished(this.uid);

@@ -2,7 +2,7 @@
 // its log lines, exits by itself after runFor, is OOM-killed when its working set passes the
 // memory limit, and handles SIGTERM (exit after stopDelay, or ignore) and SIGKILL (exit 137).
 import type { SimBehaviour } from '../api/index.ts';
-import { memoryExceedsAt } from '../api/index.ts';
+import { memoryAt, memoryExceedsAt } from '../api/index.ts';
 import type { Clock, Timer } from '../core/index.ts';
 import type { LogBuffer } from './logs.ts';
 
@@ -31,6 +31,7 @@ export class SimContainer {
   #sigtermAt: number | undefined;
   #ticks = 0;
   #tick: Timer | undefined;
+  #oom: Timer | undefined;
 
   /** Starts the process now (the caller has already waited out startupDelay). */
   constructor(options: SimContainerOptions) {
@@ -44,15 +45,34 @@ export class SimContainer {
     if (behaviour.runForMs !== undefined) {
       this.#after(behaviour.runForMs, () => this.#finish(behaviour.exitCode, behaviour.exitCode === 0 ? 'Completed' : 'Error'));
     }
-    if (behaviour.memory && options.memoryLimitBytes !== undefined) {
-      const at = memoryExceedsAt(behaviour.memory, options.memoryLimitBytes);
-      if (at !== undefined) this.#after(at, () => this.#finish(137, 'OOMKilled'));
-    }
+    this.#armOOM(options.memoryLimitBytes);
     if (behaviour.logEveryMs !== undefined) this.#scheduleTick(behaviour.logEveryMs);
   }
 
   get exited(): ContainerExit | undefined {
     return this.#exit;
+  }
+
+  /** The modelled working set now (0 without a memory model). */
+  workingSetBytes(now: number): number {
+    const m = this.#o.behaviour.memory;
+    return m ? Math.round(memoryAt(m, now - this.startedAt)) : 0;
+  }
+
+  /** An in-place resize changed the memory limit (the CPU cap only throttles, which nothing observes). */
+  setMemoryLimit(bytes: number | undefined): void {
+    if (this.#exit) return;
+    this.#oom?.cancel();
+    this.#oom = undefined;
+    this.#armOOM(bytes);
+  }
+
+  #armOOM(limit: number | undefined): void {
+    const model = this.#o.behaviour.memory;
+    if (!model || limit === undefined) return;
+    const at = memoryExceedsAt(model, limit);
+    if (at === undefined) return;
+    this.#oom = this.#o.clock.after(Math.max(0, this.startedAt + at - this.#o.clock.now()), () => this.#finish(137, 'OOMKilled'));
   }
 
   /** Probes of every kind pass from `ready` after start while the process runs. */
@@ -79,6 +99,7 @@ export class SimContainer {
   /** Drops the process without an exit callback (the pod is gone). */
   discard(): void {
     this.#tick?.cancel();
+    this.#oom?.cancel();
     for (const t of this.#timers) t.cancel();
     this.#timers = [];
     if (!this.#exit) this.#exit = { exitCode: 137, reason: 'Error', finishedAt: this.#o.clock.now() };
@@ -101,6 +122,7 @@ export class SimContainer {
   #finish(exitCode: number, reason: ExitReason): void {
     if (this.#exit) return;
     this.#tick?.cancel();
+    this.#oom?.cancel();
     for (const t of this.#timers) t.cancel();
     this.#timers = [];
     this.#exit = { exitCode, reason, finishedAt: this.#o.clock.now() };
