@@ -23,14 +23,20 @@ import type { ApiServer, ObjectResult } from './server.ts';
 import { storedObject } from './stored-object.ts';
 import type { ServerWatchEvent } from './watch.ts';
 
-export function createLocalClient(server: ApiServer): Client {
-  return new LocalClient(server);
+/**
+ * `userAgent` names the caller as HTTP clients do; without a fieldManager, its prefix before
+ * the first `/` becomes the manager of the fields a write sets (default `drydock`).
+ */
+export function createLocalClient(server: ApiServer, options: { userAgent?: string } = {}): Client {
+  return new LocalClient(server, options.userAgent ?? 'drydock/v1.35.0 (in-process)');
 }
 
 class LocalClient implements Client {
   readonly #server: ApiServer;
-  constructor(server: ApiServer) {
+  readonly #userAgent: string;
+  constructor(server: ApiServer, userAgent: string) {
     this.#server = server;
+    this.#userAgent = userAgent;
   }
 
   async discover(): Promise<DiscoveredResource[]> {
@@ -114,11 +120,11 @@ class LocalClient implements Client {
 
   async create<T extends KubeObject>(ref: ResourceRef, obj: KubeObject, options: WriteOptions & { namespace?: string; name?: string } = {}): Promise<T> {
     const namespace = options.namespace ?? obj.metadata?.namespace ?? '';
-    return object<T>(await this.#server.create(ref, namespace, structuredClone(obj), writeParams(options, { name: options.name ?? obj.metadata?.name ?? '' })));
+    return object<T>(await this.#server.create(ref, namespace, structuredClone(obj), writeParams(options, { name: options.name ?? obj.metadata?.name ?? '', userAgent: this.#userAgent })));
   }
 
   async update<T extends KubeObject>(ref: ResourceRef, obj: T, options: WriteOptions = {}): Promise<T> {
-    return object<T>(await this.#server.update(ref, obj.metadata.namespace ?? '', obj.metadata.name ?? '', structuredClone(obj) as KubeObject, writeParams(options)));
+    return object<T>(await this.#server.update(ref, obj.metadata.namespace ?? '', obj.metadata.name ?? '', structuredClone(obj) as KubeObject, writeParams(options, { userAgent: this.#userAgent })));
   }
 
   updateStatus<T extends KubeObject>(ref: ResourceRef, obj: T, options: WriteOptions = {}): Promise<T> {
@@ -126,7 +132,7 @@ class LocalClient implements Client {
   }
 
   async patch<T extends KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, type: PatchType, body: unknown, options: PatchOptions = {}): Promise<T> {
-    const params = writeParams(options);
+    const params = writeParams(options, { userAgent: this.#userAgent });
     if (options.force !== undefined) params.force = options.force;
     return object<T>(await this.#server.patch(ref, namespace ?? '', name, type, body, params));
   }
@@ -148,8 +154,11 @@ function object<T extends KubeObject>(result: ObjectResult): T {
   return resultObject(result) as T;
 }
 
-function writeParams(options: WriteOptions, extra: { name?: string } = {}): { dryRun?: boolean; fieldManager?: string; subresource?: string; force?: boolean; name?: string } {
-  const params: { dryRun?: boolean; fieldManager?: string; subresource?: string; force?: boolean; name?: string } = {};
+type LocalWriteParams = { dryRun?: boolean; fieldManager?: string; subresource?: string; force?: boolean; name?: string; userAgent?: string };
+
+function writeParams(options: WriteOptions, extra: { name?: string; userAgent?: string } = {}): LocalWriteParams {
+  const params: LocalWriteParams = {};
+  if (extra.userAgent !== undefined) params.userAgent = extra.userAgent;
   if (options.dryRun !== undefined) params.dryRun = options.dryRun;
   if (options.fieldManager !== undefined) params.fieldManager = options.fieldManager;
   if (options.subresource !== undefined) params.subresource = options.subresource;

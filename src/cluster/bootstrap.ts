@@ -37,6 +37,14 @@ function bootstrapObjects(): [ResourceRef, KubeObject][] {
 export async function bootstrapCluster(client: Client, extra: readonly [ResourceRef, KubeObject][] = []): Promise<void> {
   for (const [ref, obj] of [...bootstrapObjects(), ...extra]) {
     try {
+      // Looked up first: admission (a taken cluster IP, say) would reject a re-create before
+      // storage could answer AlreadyExists.
+      await client.get(ref, obj.metadata.namespace, obj.metadata.name ?? '');
+      continue;
+    } catch (error) {
+      if (!(isApiError(error) && error.reason === 'NotFound')) throw error;
+    }
+    try {
       await client.create(ref, obj);
     } catch (error) {
       if (isApiError(error) && (error.reason === 'AlreadyExists' || error.reason === 'NotFound')) continue;
