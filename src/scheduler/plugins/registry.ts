@@ -5,6 +5,7 @@
 import type { PluginFactory } from '../framework.ts';
 import { newDefaultBinder } from './default-binder.ts';
 import { newDefaultPreemption } from './default-preemption.ts';
+import { newDynamicResources } from './dynamic-resources.ts';
 import { newInterPodAffinity } from './inter-pod-affinity.ts';
 import { newNodeAffinity } from './node-affinity.ts';
 import { newNodePorts } from './node-ports.ts';
@@ -33,6 +34,7 @@ export const inTreeRegistry: Readonly<Record<string, PluginFactory>> = {
   InterPodAffinity: newInterPodAffinity,
   NodeResourcesFit: newNodeResourcesFit,
   NodeResourcesBalancedAllocation: newBalancedAllocation,
+  DynamicResources: newDynamicResources,
   DefaultPreemption: newDefaultPreemption,
   DefaultBinder: newDefaultBinder,
 };

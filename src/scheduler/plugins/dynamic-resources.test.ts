@@ -1,0 +1,93 @@
+// Scenario tests of DRA scheduling on simulated NVIDIA nodes (spec/dra.md §11), end to end in
+// process: claim controller, DynamicResources plugin, driver slices and kubelets.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { refs } from '../../api/index.ts';
+import type { resourceV1 } from '../../api/index.ts';
+import { claim, claimPod, claimSpec, eventually, getClaim, getPod, migClass, startDraScenario, tail, waitRunning, waitUnschedulable } from './dynamic-resources.test-helpers.ts';
+
+const oneH100 = `- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 1, mig: dynamic}\n`;
+
+test('a claim for a 1g.10gb MIG slice is allocated on the H100, reserved for its pod, and the pod runs', async () => {
+  await using s = await startDraScenario(oneH100);
+  const c = s.cluster.client;
+  await c.create(refs.deviceClasses, migClass('1g.10gb'));
+  await c.create(refs.resourceClaims, claim('mig', claimSpec('mig-1g-10gb')), { namespace: 'default' });
+  await c.create(refs.pods, claimPod('p1', { resourceClaimName: 'mig' }), { namespace: 'default' });
+  const pod = await waitRunning(s, 'p1');
+  assert.equal(pod.spec.nodeName, 'h100-0');
+  const got = await getClaim(s, 'mig');
+  assert.deepEqual(got.metadata.finalizers, ['resource.kubernetes.io/delete-protection']);
+  assert.deepEqual(got.status?.allocation?.devices?.results, [{ request: 'gpu', driver: 'gpu.nvidia.com', pool: 'h100-0', device: 'gpu-0-mig-1g10gb-19-0' }]);
+  assert.deepEqual(got.status?.allocation?.nodeSelector, { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['h100-0'] }] }] });
+  assert.deepEqual(got.status?.reservedFor, [{ resource: 'pods', name: 'p1', uid: pod.metadata.uid }]);
+});
+
+test('eight 1g.10gb pods on one dynamic-MIG H100: seven run, the eighth gets the upstream message', async () => {
+  await using s = await startDraScenario(oneH100);
+  const c = s.cluster.client;
+  await c.create(refs.deviceClasses, migClass('1g.10gb'));
+  for (let i = 0; i < 8; i++) {
+    await c.create(refs.resourceClaims, claim(`mig-${i}`, claimSpec('mig-1g-10gb')), { namespace: 'default' });
+    await c.create(refs.pods, claimPod(`p${i}`, { resourceClaimName: `mig-${i}` }), { namespace: 'default' });
+  }
+  const running = await eventually(s.clock, async () => {
+    const pods = (await c.list(refs.pods, { namespace: 'default' })).items as { status?: { phase?: string } }[];
+    return pods.filter((p) => p.status?.phase === 'Running').length === 7 && pods;
+  }, 'seven running');
+  assert.equal(running.length, 8);
+  const pending = await Promise.all([...Array(8).keys()].map((i) => getPod(s, `p${i}`)));
+  const stuck = pending.filter((p) => !p.spec.nodeName);
+  assert.equal(stuck.length, 1);
+  const msg = await waitUnschedulable(s, stuck[0]?.metadata.name ?? '');
+  assert.equal(msg, `0/1 nodes are available: 1 cannot allocate all claims.${tail(1)}`);
+  const devices = new Set<string>();
+  for (let i = 0; i < 8; i++) for (const r of (await getClaim(s, `mig-${i}`)).status?.allocation?.devices?.results ?? []) devices.add(r.device);
+  assert.equal(devices.size, 7);
+});
+
+test('4g.40gb and 3g.40gb share one H100; a second 4g.40gb does not fit; a full GPU excludes MIG devices', async () => {
+  await using s = await startDraScenario(oneH100);
+  const c = s.cluster.client;
+  for (const p of ['4g.40gb', '3g.40gb']) await c.create(refs.deviceClasses, migClass(p));
+  await c.create(refs.resourceClaims, claim('big', claimSpec('mig-4g-40gb')), { namespace: 'default' });
+  await c.create(refs.pods, claimPod('big', { resourceClaimName: 'big' }), { namespace: 'default' });
+  await waitRunning(s, 'big');
+  await c.create(refs.resourceClaims, claim('mid', claimSpec('mig-3g-40gb')), { namespace: 'default' });
+  await c.create(refs.pods, claimPod('mid', { resourceClaimName: 'mid' }), { namespace: 'default' });
+  await waitRunning(s, 'mid');
+  assert.deepEqual((await getClaim(s, 'big')).status?.allocation?.devices?.results?.map((r) => r.device), ['gpu-0-mig-4g40gb-5-0']);
+  assert.deepEqual((await getClaim(s, 'mid')).status?.allocation?.devices?.results?.map((r) => r.device), ['gpu-0-mig-3g40gb-9-4']);
+  await c.create(refs.resourceClaims, claim('big2', claimSpec('mig-4g-40gb')), { namespace: 'default' });
+  await c.create(refs.pods, claimPod('big2', { resourceClaimName: 'big2' }), { namespace: 'default' });
+  assert.equal(await waitUnschedulable(s, 'big2'), `0/1 nodes are available: 1 cannot allocate all claims.${tail(1)}`);
+  await c.create(refs.resourceClaims, claim('whole', claimSpec('gpu.nvidia.com')), { namespace: 'default' });
+  await c.create(refs.pods, claimPod('whole', { resourceClaimName: 'whole' }), { namespace: 'default' });
+  assert.equal(await waitUnschedulable(s, 'whole'), `0/1 nodes are available: 1 cannot allocate all claims.${tail(1)}`);
+  // Freeing the GPU lets the full-GPU claim in.
+  for (const n of ['big', 'mid', 'big2']) await c.delete(refs.pods, 'default', n, { gracePeriodSeconds: 0 });
+  await waitRunning(s, 'whole');
+  assert.deepEqual((await getClaim(s, 'whole')).status?.allocation?.devices?.results?.map((r) => r.device), ['gpu-0']);
+  assert.equal((await getClaim(s, 'big')).status?.allocation, undefined);
+});
+
+test('two GPUs with matchAttribute on the NVLink domain land in one domain, or fail with the upstream message', async () => {
+  await using s = await startDraScenario(`- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 4, nvlinkDomainSize: 2}\n`);
+  const c = s.cluster.client;
+  const slices = (await c.list<resourceV1.ResourceSlice>(refs.resourceSlices)).items;
+  const attr = Object.keys(slices.flatMap((x) => x.spec.devices ?? [])[0]?.attributes ?? {}).find((k) => /nvlink/i.test(k)) ?? '';
+  assert.ok(attr, 'an NVLink-domain attribute');
+  const qualified = attr.includes('/') ? attr : `gpu.nvidia.com/${attr}`;
+  const spec = (count: number): resourceV1.ResourceClaimSpec => ({ devices: { requests: [{ name: 'tp', exactly: { deviceClassName: 'gpu.nvidia.com', count } }], constraints: [{ matchAttribute: qualified }] } });
+  await c.create(refs.resourceClaims, claim('tp', spec(2)), { namespace: 'default' });
+  await c.create(refs.pods, claimPod('tp', { resourceClaimName: 'tp' }), { namespace: 'default' });
+  await waitRunning(s, 'tp');
+  const results = (await getClaim(s, 'tp')).status?.allocation?.devices?.results ?? [];
+  const byName = new Map(slices.flatMap((x) => x.spec.devices ?? []).map((d) => [d.name, d]));
+  const domains = results.map((r) => JSON.stringify(byName.get(r.device)?.attributes?.[attr]));
+  assert.equal(results.length, 2);
+  assert.equal(domains[0], domains[1]);
+  await c.create(refs.resourceClaims, claim('tp3', spec(3)), { namespace: 'default' });
+  await c.create(refs.pods, claimPod('tp3', { resourceClaimName: 'tp3' }), { namespace: 'default' });
+  assert.equal(await waitUnschedulable(s, 'tp3'), `0/1 nodes are available: 1 cannot allocate all claims.${tail(1)}`);
+});

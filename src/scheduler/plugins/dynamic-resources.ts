@@ -1,0 +1,300 @@
+// DynamicResources: pods with ResourceClaims wait until their claims exist (PreEnqueue), get
+// devices from the structured allocator per node (Filter), keep them in memory from Reserve so
+// a burst never hands a device out twice, and have the allocation, the delete-protection
+// finalizer and the reservation written in PreBind. PostFilter deallocates a claim that pins
+// the pod to nodes where it cannot run.
+// Upstream: pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go (1.35).
+import { refs, resourceV1 } from '../../api/index.ts';
+import type { DeepReadonly } from '../../core/index.ts';
+import { isApiError } from '../../core/index.ts';
+import { allocateClaims, buildInventory, nodeSelectorMatches } from '../../dra/index.ts';
+import type { DeviceInventory } from '../../dra/index.ts';
+import type { ClusterEventWithHint, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
+import { ActionType, errorStatus, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
+import { canBeReserved, claimRef, isReservedForPod, podResourceClaims } from './dynamic-resources-claims.ts';
+import { ClaimTracker } from './dynamic-resources-tracker.ts';
+import type { ClaimRO } from './dynamic-resources-tracker.ts';
+import { defaultNormalizeScore } from './normalize.ts';
+
+export const name = 'DynamicResources';
+export const errReasonCannotAllocate = 'cannot allocate all claims';
+export const errReasonNotAvailable = 'resourceclaim not available on the node';
+export const errReasonInUse = 'resourceclaim in use';
+export const msgNoClaims = 'no new claims to deallocate';
+export const msgDeallocated = 'deallocation of ResourceClaim completed';
+export const msgStillNotSchedulable = 'still not schedulable';
+
+type Claim = resourceV1.ResourceClaim;
+
+interface DraState {
+  /** The pod's claims (spec order); PreBind replaces entries with what it wrote. */
+  claims: ClaimRO[];
+  /** Allocated claims: where their devices are. */
+  availableOnNodes: (DeepReadonly<resourceV1.AllocationResult>['nodeSelector'] | undefined)[];
+  /** Indexes of the claims the scheduler must allocate. */
+  toAllocate: number[];
+  /** Indexes of allocated claims that did not fit some node (PostFilter may deallocate one). */
+  unavailable: Set<number>;
+  inventory?: DeviceInventory;
+  /** The claim specs to allocate, for the per-node "nothing fits" cache. */
+  shape: string;
+  nodeAllocations: Map<string, resourceV1.AllocationResult[]>;
+  /** Set by Reserve, written by PreBind. */
+  allocations: (resourceV1.AllocationResult | undefined)[];
+}
+
+const key = stateKey<DraState>('DynamicResources');
+const maxRetries = 5;
+
+export const newDynamicResources: PluginFactory = (_args, handle) => {
+  const tracker = new ClaimTracker(handle.informer<Claim>(refs.resourceClaims));
+  const classes = handle.informer<resourceV1.DeviceClass>(refs.deviceClasses);
+  const slices = handle.informer<resourceV1.ResourceSlice>(refs.resourceSlices);
+  let inventory: DeviceInventory | undefined;
+  let inventoryGen = 0;
+  let classGen = 0;
+  slices.addHandlers({ onAdd: () => (inventory = undefined), onUpdate: () => (inventory = undefined), onDelete: () => (inventory = undefined) });
+  classes.addHandlers({ onAdd: () => classGen++, onUpdate: () => classGen++, onDelete: () => classGen++ });
+  const getClass = (className: string): DeepReadonly<resourceV1.DeviceClass> | undefined => classes.getByName(undefined, className);
+  const currentInventory = (): DeviceInventory => {
+    if (!inventory) {
+      inventory = buildInventory(slices.list());
+      inventoryGen++;
+    }
+    return inventory;
+  };
+  // Drydock addition (not upstream): a node where these claim specs found no devices stays
+  // unfit until a device is released or slices/classes change, so the allocator is skipped.
+  const noFit = new Map<string, { shape: string; epoch: string; node: object }>();
+  const epoch = (): string => `${tracker.releases}/${inventoryGen}/${classGen}`;
+
+  const client = handle.client;
+
+  const bindClaim = async (st: DraState, index: number, pod: PodRO): Promise<ClaimRO> => {
+    let claim = st.claims[index] as ClaimRO;
+    const allocation = st.allocations[index];
+    const uid = claim.metadata.uid ?? '';
+    let modified = false;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        if (attempt > 0) claim = await client.get<Claim>(refs.resourceClaims, claim.metadata.namespace, claim.metadata.name ?? '');
+        if (claim.metadata.deletionTimestamp) throw new Error(`claim ${claimRef(claim)} got deleted in the meantime`);
+        let next = structuredClone(claim) as Claim;
+        try {
+          if (allocation) {
+            if (claim.status?.allocation) throw new Error(`claim ${claimRef(claim)} got allocated elsewhere in the meantime`);
+            // The finalizer needs a normal update; an interrupted earlier attempt may have added it.
+            if (!(next.metadata.finalizers ?? []).includes(resourceV1.ResourceClaimDeleteProtectionFinalizer)) {
+              next.metadata.finalizers = [...(next.metadata.finalizers ?? []), resourceV1.ResourceClaimDeleteProtectionFinalizer];
+              try {
+                next = await client.update<Claim>(refs.resourceClaims, next);
+              } catch (error) {
+                if (isApiError(error) && error.reason === 'Conflict') throw error;
+                throw new Error(`add finalizer to claim ${claimRef(claim)}: ${error instanceof Error ? error.message : String(error)}`);
+              }
+            }
+            next.status = { ...next.status, allocation: structuredClone(allocation) };
+          }
+          next.status = { ...next.status, reservedFor: [...(next.status?.reservedFor ?? []), { resource: 'pods', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' }] };
+          try {
+            claim = await client.updateStatus<Claim>(refs.resourceClaims, next);
+          } catch (error) {
+            if (isApiError(error) && error.reason === 'Conflict') throw error;
+            throw new Error(`${allocation ? 'add allocation and reservation' : 'add reservation'} to claim ${claimRef(claim)}: ${error instanceof Error ? error.message : String(error)}`);
+          }
+          modified = true;
+          return claim;
+        } catch (error) {
+          if (!(isApiError(error) && error.reason === 'Conflict') || attempt + 1 >= maxRetries) throw error;
+        }
+      }
+    } finally {
+      // The written claim holds the devices until the informer has it; only then the in-flight entry goes.
+      if (modified) tracker.assume(claim);
+      if (allocation) tracker.removePendingAllocation(uid);
+    }
+  };
+
+  const isSchedulableAfterClaimChange = (pod: PodRO, oldObj: object | undefined, newObj: object | undefined): QueueingHint => {
+    const original = oldObj as ClaimRO | undefined;
+    const modified = newObj as ClaimRO | undefined;
+    if (!modified) return 'Queue';
+    const r = podResourceClaims(pod, tracker);
+    if (!r.ok) return 'QueueSkip';
+    // A deallocated claim freed devices for everyone.
+    if (original?.status?.allocation && !modified.status?.allocation) return 'Queue';
+    if (!r.claims.some((c) => c.metadata.uid === modified.metadata.uid)) return 'QueueSkip';
+    if (!original) return 'Queue';
+    return JSON.stringify(original.status ?? {}) === JSON.stringify(modified.status ?? {}) ? 'QueueSkip' : 'Queue';
+  };
+
+  const isSchedulableAfterPodChange = (pod: PodRO, _oldObj: object | undefined, newObj: object | undefined): QueueingHint => {
+    const modified = newObj as PodRO | undefined;
+    if (!modified || modified.metadata.uid !== pod.metadata.uid) return 'QueueSkip';
+    return podResourceClaims(modified, tracker).ok ? 'Queue' : 'QueueSkip';
+  };
+
+  return {
+    name,
+    preEnqueue(pod) {
+      if ((pod.spec.resourceClaims ?? []).length === 0) return success;
+      const r = podResourceClaims(pod, tracker);
+      return r.ok ? success : unresolvable(r.message);
+    },
+    preFilter(state, pi) {
+      const pod = pi.pod;
+      const st: DraState = { claims: [], availableOnNodes: [], toAllocate: [], unavailable: new Set(), shape: '', nodeAllocations: new Map(), allocations: [] };
+      state.write(key, st);
+      if ((pod.spec.resourceClaims ?? []).length === 0) return skip;
+      const r = podResourceClaims(pod, tracker);
+      if (!r.ok) return unresolvable(r.message);
+      if (r.claims.length === 0) return skip;
+      const toAllocate: number[] = [];
+      for (const [i, claim] of r.claims.entries()) {
+        const allocation = claim.status?.allocation;
+        if (allocation && !canBeReserved(claim) && !isReservedForPod(pod, claim)) return unresolvable(errReasonInUse);
+        if (allocation) {
+          st.availableOnNodes[i] = allocation.nodeSelector;
+          continue;
+        }
+        toAllocate.push(i);
+        if (tracker.hasPendingAllocation(claim.metadata.uid ?? '')) return unresolvable(`resource claim ${claimRef(claim)} is in the process of being allocated`);
+        for (const request of claim.spec.devices?.requests ?? []) {
+          const checks: [string, string][] = request.exactly
+            ? [[request.exactly.deviceClassName, request.name]]
+            : (request.firstAvailable ?? []).map((s) => [s.deviceClassName, `${request.name}/${s.name}`]);
+          if (checks.length === 0) return unresolvable(`resource claim ${claimRef(claim)}, request ${request.name}: unknown request type`);
+          for (const [className, requestName] of checks) {
+            if (!className) return errorStatus(new Error(`request ${requestName}: unsupported request type`));
+            if (!getClass(className)) return unresolvable(`request ${requestName}: device class ${className} does not exist`);
+          }
+        }
+      }
+      if (toAllocate.length > 0) {
+        st.inventory = currentInventory();
+        st.shape = JSON.stringify(toAllocate.map((i) => r.claims[i]?.spec));
+      }
+      st.toAllocate = toAllocate;
+      st.claims = r.claims;
+      return success;
+    },
+    filter(state, _pod, nodeInfo) {
+      const st = state.read(key);
+      const node = nodeInfo.node;
+      if (!st || st.claims.length === 0 || !node) return success;
+      const unavailable: number[] = [];
+      for (const [i, sel] of st.availableOnNodes.entries()) if (sel && !nodeSelectorMatches(sel, node)) unavailable.push(i);
+      let results: resourceV1.AllocationResult[] | undefined;
+      if (st.inventory) {
+        const known = noFit.get(nodeInfo.name);
+        if (known && known.shape === st.shape && known.node === node && known.epoch === epoch()) return unresolvable(errReasonCannotAllocate);
+        const claims = st.toAllocate.map((i) => st.claims[i] as ClaimRO);
+        const outcome = st.inventory.poolsForNode(node).length === 0
+          ? ({ type: 'unschedulable', reason: errReasonCannotAllocate } as const)
+          : allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated });
+        switch (outcome.type) {
+          case 'error':
+            return errorStatus(new Error(outcome.message));
+          case 'unschedulable':
+            if (outcome.reason === errReasonCannotAllocate) noFit.set(nodeInfo.name, { shape: st.shape, epoch: epoch(), node });
+            return unresolvable(outcome.reason);
+          case 'allocated':
+            results = outcome.results;
+            break;
+          default: {
+            const never: never = outcome;
+            return errorStatus(new Error(`unexpected allocation outcome ${JSON.stringify(never)}`));
+          }
+        }
+      }
+      if (unavailable.length > 0) {
+        for (const i of unavailable) st.unavailable.add(i);
+        return unresolvable(errReasonNotAvailable);
+      }
+      if (results) st.nodeAllocations.set(nodeInfo.name, results);
+      return success;
+    },
+    async postFilter(state, pi) {
+      const st = state.read(key);
+      if (!st || st.claims.length === 0) return { status: unschedulable(msgNoClaims) };
+      for (const i of st.unavailable) {
+        const claim = st.claims[i] as ClaimRO;
+        const reserved = claim.status?.reservedFor ?? [];
+        if (reserved.length === 0 || (reserved.length === 1 && reserved[0]?.uid === pi.uid)) {
+          const next = structuredClone(claim) as Claim;
+          next.status = {};
+          try {
+            await client.updateStatus<Claim>(refs.resourceClaims, next);
+          } catch (error) {
+            return { status: errorStatus(error) };
+          }
+          return { status: unschedulable(msgDeallocated) };
+        }
+      }
+      return { status: unschedulable(msgStillNotSchedulable) };
+    },
+    score(state, _pod, nodeInfo) {
+      const st = state.read(key);
+      const results = st?.nodeAllocations.get(nodeInfo.name);
+      if (!st || !results) return 0;
+      // 1.35: prefer nodes where earlier firstAvailable subrequests could be used.
+      let score = 0;
+      for (const [j, i] of st.toAllocate.entries()) {
+        const chosen = new Set((results[j]?.devices?.results ?? []).map((r) => r.request).filter((r) => r.includes('/')));
+        for (const req of st.claims[i]?.spec.devices?.requests ?? []) {
+          for (const [k, sub] of (req.firstAvailable ?? []).entries()) if (chosen.has(`${req.name}/${sub.name}`)) score += resourceV1.ResourceLimits.FirstAvailableDeviceRequestMaxSize - k;
+        }
+      }
+      return score;
+    },
+    normalizeScore(_state, _pod, scores) {
+      defaultNormalizeScore(maxNodeScore, false, scores);
+    },
+    reserve(state, _pod, nodeName) {
+      const st = state.read(key);
+      if (!st || st.toAllocate.length === 0) return success;
+      const results = st.nodeAllocations.get(nodeName);
+      if (!results) return errorStatus(new Error('claim allocation not found for node'));
+      if (results.length !== st.toAllocate.length) return errorStatus(new Error(`internal error, have ${results.length} allocations, ${st.toAllocate.length} claims to allocate`));
+      for (const [j, i] of st.toAllocate.entries()) {
+        const allocation = results[j] as resourceV1.AllocationResult;
+        st.allocations[i] = allocation;
+        const claim = st.claims[i] as ClaimRO;
+        tracker.signalPendingAllocation({ ...claim, status: { ...claim.status, allocation } } as ClaimRO);
+      }
+      return success;
+    },
+    async unreserve(state, pi) {
+      const st = state.read(key);
+      if (!st) return;
+      for (const claim of st.claims) {
+        tracker.removePendingAllocation(claim.metadata.uid ?? '');
+        if (claim.status?.allocation && isReservedForPod(pi.pod, claim)) {
+          // A strategic-merge patch removes just this pod's entry, without the latest claim.
+          const patch = { metadata: { uid: claim.metadata.uid }, status: { reservedFor: [{ $patch: 'delete', uid: pi.uid }] } };
+          await client.patch(refs.resourceClaims, claim.metadata.namespace, claim.metadata.name ?? '', 'strategic', patch, { subresource: 'status' }).catch((error: unknown) => handle.log(`unreserve ${claimRef(claim)}: ${String(error)}`));
+        }
+      }
+    },
+    async preBind(state, pi) {
+      const st = state.read(key);
+      if (!st) return success;
+      for (const [i, claim] of st.claims.entries()) {
+        if (isReservedForPod(pi.pod, claim)) continue;
+        try {
+          st.claims[i] = await bindClaim(st, i, pi.pod);
+        } catch (error) {
+          return errorStatus(error);
+        }
+      }
+      return success;
+    },
+    eventsToRegister: (): ClusterEventWithHint[] => [
+      { event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel | ActionType.UpdateNodeAllocatable } },
+      { event: { resource: 'ResourceClaim', actionType: ActionType.Add | ActionType.Update }, hint: isSchedulableAfterClaimChange },
+      { event: { resource: 'Pod', actionType: ActionType.UpdatePodGeneratedResourceClaim }, hint: isSchedulableAfterPodChange },
+      { event: { resource: 'DeviceClass', actionType: ActionType.Add | ActionType.Update } },
+      { event: { resource: 'ResourceSlice', actionType: ActionType.Add | ActionType.Update } },
+    ],
+  } satisfies Plugin & { preEnqueue(pod: PodRO): Status };
+};
