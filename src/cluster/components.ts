@@ -12,6 +12,7 @@ import { Scheduler } from '../scheduler/index.ts';
 import { startNvidiaDriver } from '../dra/index.ts';
 import { DeploymentController, GarbageCollector, ReplicaSetController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
+import { LocalPathProvisioner, PersistentVolumeController } from '../controllers/index.ts';
 import { ResourceClaimController } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
 
@@ -55,6 +56,8 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('pod-garbage-collector', new PodGCController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('namespace-controller', new NamespaceController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => startNvidiaDriver({ client: ctx.client, clock: ctx.clock, log: ctx.log, nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) }),
+  async (ctx) => started('persistentvolume-controller', new PersistentVolumeController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('scheduler', new Scheduler({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler })),
   async (ctx) => started('garbage-collector', new GarbageCollector({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('replicaset-controller', new ReplicaSetController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),

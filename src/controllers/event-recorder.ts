@@ -32,11 +32,13 @@ interface Seen {
 }
 
 const maxCached = 4096;
+// Shared by every recorder in the process: two components writing about one object at the same
+// (virtual) instant must still get distinct Event names.
+let lastNanos = 0n;
 
 export function createEventRecorder(options: EventRecorderOptions): EventRecorder {
   const { client, clock, component, log } = options;
   const seen = new Map<string, Seen>();
-  let lastNanos = 0n;
 
   const write = async (obj: DeepReadonly<KubeObject>, type: EventType, reason: string, message: string): Promise<void> => {
     const typeMeta = obj.kind && obj.apiVersion ? { apiVersion: obj.apiVersion, kind: obj.kind } : options.typeOf?.(obj);

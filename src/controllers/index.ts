@@ -9,3 +9,5 @@ export { GarbageCollector } from './garbage-collector/controller.ts';
 export { JobController } from './job/controller.ts';
 export { TtlAfterFinishedController } from './ttl-after-finished/controller.ts';
 export { ResourceClaimController } from './resourceclaim/controller.ts';
+export { PersistentVolumeController } from './volume/controller.ts';
+export { LocalPathProvisioner } from './volume/local-path-provisioner.ts';

@@ -88,6 +88,8 @@ function comparableSpec(spec: PersistentVolumeClaimSpec | undefined, old: Persis
   const copy: PersistentVolumeClaimSpec = structuredClone(spec ?? {});
   const before = old.spec ?? {};
   if (!before.volumeName) delete copy.volumeName;
+  // Retroactive default class: a claim created with no class at all may get one later.
+  if (before.storageClassName === undefined && old.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] === undefined) delete copy.storageClassName;
   if (old.status?.phase === 'Bound') {
     copy.resources = { ...copy.resources };
     delete copy.resources.requests;
