@@ -1,0 +1,155 @@
+// DRA with the real kubectl: the baseline's MIG claim, a full node of 1g.10gb slices, a
+// Deployment with a ResourceClaimTemplate, mixed profiles, a full GPU, NVLink pairs and the
+// server-side columns of the resource.k8s.io kinds.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+const fixtures = join(import.meta.dirname, '..', 'fixtures', 'dra');
+const fixture = (name: string): string => join(fixtures, name);
+
+const oneMigGpu = `apiVersion: drydock.dev/v1alpha1
+kind: Cluster
+nodePools:
+- name: h100
+  count: 1
+  capacity: {cpu: "96", memory: 1Ti}
+  gpus: {model: H100-80GB, count: 1, mig: dynamic}
+`;
+
+async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const v = await fn();
+    if (v) return v;
+    await new Promise((r) => globalThis.setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+interface Item { metadata: { name: string; uid?: string }; spec?: { nodeName?: string }; status?: Record<string, unknown> & { phase?: string; conditions?: { type: string; status: string; message?: string }[] } }
+
+async function json<T>(dd: Drydock, args: string[]): Promise<T> {
+  const r = await dd.kubectl([...args, '-o', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout) as T;
+}
+
+const pod = (name: string, claimSource: Record<string, string>): string => JSON.stringify({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
+  spec: { resourceClaims: [{ name: 'mig', ...claimSource }], containers: [{ name: 'cuda', image: 'nvidia/cuda:12.4.0-base-ubuntu22.04', resources: { claims: [{ name: 'mig' }] } }] },
+});
+const claimJson = (name: string, className: string): string => JSON.stringify({
+  apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name, namespace: 'default' },
+  spec: { devices: { requests: [{ name: 'mig', exactly: { count: 1, deviceClassName: className } }] } },
+});
+
+describe('DRA on one dynamic-MIG H100 with kubectl', () => {
+  let dd: Drydock;
+  before(async () => {
+    dd = await startDrydock({ config: oneMigGpu });
+    const r = await dd.kubectl(['apply', '-f', fixture('mig-1g-10gb-class.yaml'), '-f', fixture('mig-mixed.yaml')]);
+    assert.equal(r.code, 0, r.stderr);
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  test('the baseline claim becomes allocated,reserved and names a MIG device; eight pods: seven run, the eighth gets the upstream message', async () => {
+    const r = await dd.kubectl(['apply', '-f', fixture('mig-claim.yaml')]);
+    assert.equal(r.code, 0, r.stderr);
+    await until(async () => (await json<Item>(dd, ['get', 'pod', 'mig-pod'])).status?.phase === 'Running', 'mig-pod Running');
+    const got = await dd.kubectl(['get', 'resourceclaim', 'mig-slice', '--no-headers', '-o', 'custom-columns=NAME:.metadata.name,STATE:.status.allocation.devices.results[0].device']);
+    assert.equal(got.stdout.trim().split(/\s+/)[1], 'gpu-0-mig-1g10gb-19-0');
+    const table = await dd.kubectl(['get', 'resourceclaims']);
+    assert.match(table.stdout, /^NAME\s+STATE\s+AGE\nmig-slice\s+allocated,reserved\s+\S+\n$/);
+    for (let i = 1; i < 8; i++) {
+      const c = await dd.kubectl(['create', '-f', '-'], { input: claimJson(`mig-${i}`, 'mig-1g-10gb') });
+      assert.equal(c.code, 0, c.stderr);
+      const p = await dd.kubectl(['create', '-f', '-'], { input: pod(`p${i}`, { resourceClaimName: `mig-${i}` }) });
+      assert.equal(p.code, 0, p.stderr);
+    }
+    const pods = await until(async () => {
+      const l = await json<{ items: Item[] }>(dd, ['get', 'pods']);
+      const running = l.items.filter((x) => x.status?.phase === 'Running').length;
+      const stuck = l.items.find((x) => x.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False'));
+      return running === 7 && stuck && l;
+    }, 'seven running, one unschedulable');
+    const stuck = pods.items.find((x) => !x.spec?.nodeName);
+    const cond = stuck?.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    assert.equal(cond?.message, '0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+    const states = await dd.kubectl(['get', 'resourceclaims', '--no-headers', '-o', 'custom-columns=STATE:.status.reservedFor[0].name']);
+    assert.equal(states.stdout.trim().split('\n').filter((l) => l !== '<none>').length, 7);
+    const del = await dd.kubectl(['delete', 'pods', '--all', '--grace-period=0', '--force']);
+    assert.equal(del.code, 0, del.stderr);
+    await dd.kubectl(['delete', 'resourceclaims', '--all', '--wait=true']);
+  });
+
+  test('a Deployment with a ResourceClaimTemplate gets one claim per pod; scaling down deletes them', async () => {
+    const r = await dd.kubectl(['apply', '-f', fixture('mig-deployment.yaml')]);
+    assert.equal(r.code, 0, r.stderr);
+    const claims = await until(async () => {
+      const l = await json<{ items: (Item & { metadata: { name: string; ownerReferences?: { name: string }[] } })[] }>(dd, ['get', 'resourceclaims']);
+      const allocated = l.items.filter((c) => c.status?.['allocation']);
+      return allocated.length === 3 && allocated;
+    }, 'three allocated claims');
+    for (const c of claims) {
+      const owner = c.metadata.ownerReferences?.[0]?.name ?? '';
+      assert.ok(c.metadata.name.startsWith(`${owner}-mig-`) && c.metadata.name.length === owner.length + 10, c.metadata.name);
+    }
+    assert.equal((await dd.kubectl(['scale', 'deployment', 'inference', '--replicas=1'])).code, 0);
+    await until(async () => (await json<{ items: Item[] }>(dd, ['get', 'resourceclaims'])).items.length === 1, 'one claim left');
+    await dd.kubectl(['delete', 'deployment', 'inference']);
+    await until(async () => (await json<{ items: Item[] }>(dd, ['get', 'resourceclaims'])).items.length === 0, 'no claims');
+  });
+
+  test('4g.40gb + 3g.40gb fit, a second 4g.40gb does not; a full GPU excludes MIG devices', async () => {
+    for (const [n, cls] of [['big', 'mig-4g-40gb'], ['mid', 'mig-3g-40gb'], ['big2', 'mig-4g-40gb']] as const) {
+      assert.equal((await dd.kubectl(['create', '-f', '-'], { input: claimJson(n, cls) })).code, 0);
+      assert.equal((await dd.kubectl(['create', '-f', '-'], { input: pod(n, { resourceClaimName: n }) })).code, 0);
+    }
+    const devices = await until(async () => {
+      const l = await json<{ items: { metadata: { name: string }; status?: { allocation?: { devices?: { results?: { device: string }[] } } } }[] }>(dd, ['get', 'resourceclaims']);
+      const m = new Map(l.items.map((c) => [c.metadata.name, c.status?.allocation?.devices?.results?.[0]?.device]));
+      return m.get('big') && m.get('mid') && m;
+    }, 'big and mid allocated');
+    assert.equal(devices.get('big'), 'gpu-0-mig-4g40gb-5-0');
+    assert.equal(devices.get('mid'), 'gpu-0-mig-3g40gb-9-4');
+    const msg = await until(async () => (await json<Item>(dd, ['get', 'pod', 'big2'])).status?.conditions?.find((c) => c.type === 'PodScheduled')?.message, 'big2 message');
+    assert.equal(msg, '0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+    assert.equal((await dd.kubectl(['apply', '-f', fixture('full-gpu-claim.yaml')])).code, 0);
+    assert.equal((await dd.kubectl(['create', '-f', '-'], { input: pod('whole', { resourceClaimName: 'whole-gpu' }) })).code, 0);
+    const whole = await until(async () => (await json<Item>(dd, ['get', 'pod', 'whole'])).status?.conditions?.find((c) => c.type === 'PodScheduled')?.message, 'whole message');
+    assert.match(whole ?? '', /^0\/1 nodes are available: 1 cannot allocate all claims\./);
+    await dd.kubectl(['delete', 'pods', '--all', '--grace-period=0', '--force']);
+    await dd.kubectl(['delete', 'resourceclaims', '--all', '--wait=true']);
+  });
+
+  test('kubectl get resourceslices,resourceclaims,deviceclasses prints the upstream columns', async () => {
+    assert.equal((await dd.kubectl(['create', '-f', '-'], { input: claimJson('idle', 'mig-1g-10gb') })).code, 0);
+    const r = await dd.kubectl(['get', 'resourceslices,resourceclaims,deviceclasses']);
+    assert.equal(r.code, 0, r.stderr);
+    const blocks = r.stdout.trim().split('\n\n');
+    assert.match(blocks[0] ?? '', /^NAME\s+NODE\s+DRIVER\s+POOL\s+AGE\n/);
+    assert.match(blocks[0] ?? '', /\nresourceslice\.resource\.k8s\.io\/\S+\s+h100-0\s+gpu\.nvidia\.com\s+h100-0\s+\S+/);
+    assert.match(blocks[1] ?? '', /^NAME\s+STATE\s+AGE\nresourceclaim\.resource\.k8s\.io\/idle\s+pending\s+\S+$/);
+    assert.match(blocks[2] ?? '', /^NAME\s+AGE\n/);
+    for (const name of ['gpu.nvidia.com', 'mig.nvidia.com', 'mig-1g-10gb']) assert.match(blocks[2] ?? '', new RegExp(`\\ndeviceclass\\.resource\\.k8s\\.io/${name.replace(/\./g, '\\.')}\\s`));
+    await dd.kubectl(['delete', 'resourceclaim', 'idle']);
+  });
+});
+
+describe('NVLink pairs with kubectl', () => {
+  test('two GPUs with matchAttribute on the NVLink domain land in one domain', async () => {
+    await using dd = await startDrydock({ config: `apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 4, nvlinkDomainSize: 2}\n` });
+    assert.equal((await dd.kubectl(['apply', '-f', fixture('nvlink-pair-claim.yaml')])).code, 0);
+    assert.equal((await dd.kubectl(['create', '-f', '-'], { input: pod('tp', { resourceClaimName: 'tp-pair' }) })).code, 0);
+    const results = await until(async () => {
+      const c = await json<{ status?: { allocation?: { devices?: { results?: { device: string }[] } } } }>(dd, ['get', 'resourceclaim', 'tp-pair']);
+      return c.status?.allocation?.devices?.results;
+    }, 'tp-pair allocated');
+    assert.deepEqual(results.map((r) => r.device), ['gpu-0', 'gpu-1']);
+  });
+});
