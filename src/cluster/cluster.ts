@@ -27,6 +27,7 @@ import type { Node } from '../api/index.ts';
 import type { RunningComponents } from './components.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createServingCertificate } from './certificate.ts';
+import { PodWebhooks } from './webhooks.ts';
 
 export interface ClusterOptions {
   config: ClusterConfig;
@@ -63,6 +64,8 @@ export class Cluster {
   #stopped = false;
   /** node -> kubelet, for the pod log and exec routes. */
   readonly podLogs = new PodLogs();
+  /** In-process mutating webhooks for pods (the VPA admission controller). */
+  readonly podWebhooks = new PodWebhooks();
   #compaction: Timer | undefined;
 
   private constructor(options: ClusterOptions, store: Store, clock: Clock, random: Random) {
@@ -78,7 +81,7 @@ export class Cluster {
       clock,
       random,
       definitions: builtinDefinitions(),
-      admissionPlugins: builtinAdmissionPlugins(),
+      admissionPlugins: builtinAdmissionPlugins([this.podWebhooks.plugin]),
       version: { major: String(version.major), minor: String(version.minor), gitVersion: options.config.kubernetesVersion },
       // One source for merge keys: the upstream struct tags the OpenAPI documents carry.
       patchMetaFor: (def) => patchMetaFor(def.group, def.version, def.kind) ?? def.patchMeta,

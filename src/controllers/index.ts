@@ -11,3 +11,4 @@ export { TtlAfterFinishedController } from './ttl-after-finished/controller.ts';
 export { ResourceClaimController } from './resourceclaim/controller.ts';
 export { PersistentVolumeController } from './volume/controller.ts';
 export { LocalPathProvisioner } from './volume/local-path-provisioner.ts';
+export { Recommender as VpaRecommender, VpaAdmission, Updater as VpaUpdater } from './vpa/index.ts';

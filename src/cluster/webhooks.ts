@@ -1,0 +1,26 @@
+// Mutating webhooks for pods, in process: components that upstream run as admission webhooks (the
+// VPA admission controller) register a mutator here; one admission plugin calls them on pod CREATE.
+// Their failures are ignored, as a webhook with failurePolicy: Ignore.
+// Upstream: apiserver/pkg/admission/plugin/webhook/mutating/dispatcher.go.
+import type { Pod } from '../api/index.ts';
+import type { AdmissionPlugin } from '../apiserver/index.ts';
+
+export type PodMutator = (pod: Pod) => Promise<void>;
+
+export class PodWebhooks {
+  readonly #hooks = new Map<string, PodMutator>();
+
+  /** Registers a mutator; the returned function removes it. */
+  register(name: string, mutate: PodMutator): () => void {
+    this.#hooks.set(name, mutate);
+    return () => this.#hooks.delete(name);
+  }
+
+  readonly plugin: AdmissionPlugin = {
+    name: 'MutatingAdmissionWebhook',
+    mutate: async (attrs) => {
+      if (this.#hooks.size === 0 || attrs.operation !== 'CREATE' || attrs.def.group !== '' || attrs.def.resource !== 'pods' || attrs.ctx.subresource) return;
+      for (const mutate of this.#hooks.values()) await mutate(attrs.object as Pod).catch(() => undefined);
+    },
+  };
+}
