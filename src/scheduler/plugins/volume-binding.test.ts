@@ -1,0 +1,82 @@
+// Scenario tests for VolumeBinding with the PV controller and the local-path provisioner on the
+// VirtualClock: WaitForFirstConsumer provisioning on the chosen node, the upstream rejections.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { refs } from '../../api/index.ts';
+import type { PersistentVolume, PersistentVolumeClaim, Pod } from '../../api/index.ts';
+import { startScenario } from '../scenario-harness.test.ts';
+import type { Scenario } from '../scenario-harness.test.ts';
+
+function claim(name: string, spec: Partial<NonNullable<PersistentVolumeClaim['spec']>> = {}): PersistentVolumeClaim {
+  return { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec } };
+}
+const usesClaim = (claimName: string, extra: Partial<Pod['spec']> = {}): Partial<Pod['spec']> => ({ volumes: [{ name: 'data', persistentVolumeClaim: { claimName } }], ...extra });
+
+async function threeNodes(s: Scenario): Promise<void> {
+  for (const n of ['n1', 'n2', 'n3']) await s.addNode(n, { cpu: '4', memory: '8Gi' }, { labels: { zone: n === 'n1' ? 'a' : 'b' } });
+}
+const getClaim = (s: Scenario, name: string): Promise<PersistentVolumeClaim> => s.client.get<PersistentVolumeClaim>(refs.persistentVolumeClaims, 'default', name);
+
+test('WaitForFirstConsumer: the claim is provisioned and bound on the node the pod is scheduled to', async () => {
+  await using s = await startScenario();
+  await threeNodes(s);
+  await s.client.create(refs.persistentVolumeClaims, claim('data', { storageClassName: 'standard' }));
+  await s.clock.advance(20_000);
+  assert.equal((await getClaim(s, 'data')).status?.phase, 'Pending');
+  await s.addPod('app', usesClaim('data', { nodeSelector: { zone: 'a' } }));
+  await s.until(async () => !!(await s.pod('app')).spec.nodeName);
+  assert.equal((await s.pod('app')).spec.nodeName, 'n1');
+  const pvc = await getClaim(s, 'data');
+  assert.equal(pvc.metadata.annotations?.['volume.kubernetes.io/selected-node'], 'n1');
+  assert.equal(pvc.status?.phase, 'Bound');
+  const pv = await s.client.get<PersistentVolume>(refs.persistentVolumes, undefined, pvc.spec?.volumeName ?? '');
+  assert.deepEqual(pv.spec?.nodeAffinity?.required?.nodeSelectorTerms, [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n1'] }] }]);
+  // A second pod of the same claim follows the volume to its node.
+  await s.addPod('again', usesClaim('data'));
+  await s.until(async () => !!(await s.pod('again')).spec.nodeName);
+  assert.equal((await s.pod('again')).spec.nodeName, 'n1');
+});
+
+test('missing claim, unbound Immediate claim: UnschedulableAndUnresolvable with the upstream words', async () => {
+  await using s = await startScenario();
+  await threeNodes(s);
+  await s.addPod('lost', usesClaim('nope'));
+  await s.until(async () => (await s.scheduledCondition('lost'))?.status === 'False');
+  assert.equal((await s.scheduledCondition('lost'))?.message, '0/3 nodes are available: persistentvolumeclaim "nope" not found. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.');
+  await s.client.create(refs.persistentVolumeClaims, claim('static', { storageClassName: '' }));
+  await s.addPod('waits', usesClaim('static'));
+  await s.until(async () => (await s.scheduledCondition('waits'))?.status === 'False');
+  assert.equal((await s.scheduledCondition('waits'))?.message, '0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.');
+  // A volume appears: the controller binds the claim and the pod is scheduled.
+  await s.client.create(refs.persistentVolumes, { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv1' }, spec: { capacity: { storage: '5Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/d' }, storageClassName: '' } } satisfies PersistentVolume);
+  await s.until(async () => !!(await s.pod('waits')).spec.nodeName);
+});
+
+test("a bound volume's node affinity: node(s) had volume node affinity conflict", async () => {
+  await using s = await startScenario();
+  await threeNodes(s);
+  const pv: PersistentVolume = {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name: 'zonal' },
+    spec: {
+      capacity: { storage: '1Gi' },
+      accessModes: ['ReadWriteOnce'],
+      hostPath: { path: '/d' },
+      storageClassName: '',
+      nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }] } },
+    },
+  };
+  await s.client.create(refs.persistentVolumes, pv);
+  await s.client.create(refs.persistentVolumeClaims, claim('data', { storageClassName: '' }));
+  await s.until(async () => (await getClaim(s, 'data')).status?.phase === 'Bound');
+  await s.addPod('elsewhere', usesClaim('data', { nodeSelector: { zone: 'b' } }));
+  await s.until(async () => (await s.scheduledCondition('elsewhere'))?.status === 'False');
+  assert.equal(
+    (await s.scheduledCondition('elsewhere'))?.message,
+    "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) had volume node affinity conflict. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+  );
+  await s.addPod('there', usesClaim('data'));
+  await s.until(async () => !!(await s.pod('there')).spec.nodeName);
+  assert.equal((await s.pod('there')).spec.nodeName, 'n1');
+});
