@@ -1,8 +1,10 @@
 // `npm run bench [-- name]`: runs the benchmarks and prints their tables. The registry is this map.
 import { runApiBenchmarks } from './api.ts';
+import { runResizeBenchmarks } from './resize.ts';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBenchmarks,
+  resize: runResizeBenchmarks,
 };
 
 const wanted = process.argv.slice(2);

@@ -15,6 +15,8 @@ import { NodeAgent } from './node-agent.ts';
 import { nodeInternalIP, nodePodCIDRBase } from './node-object.ts';
 import type { NodePoolSpec } from './node-object.ts';
 import { PodWorker } from './pod-worker.ts';
+import { VolumeMounter } from './volumes.ts';
+import type { VolumeSources } from './volumes.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-skew.ts';
 
@@ -30,6 +32,8 @@ export interface KubeletOptions {
   serverVersion: string;
   /** Pods, shared by all kubelets, with the `nodeName` index. */
   pods: Informer<Pod>;
+  /** ConfigMaps, Secrets, claims and volumes, shared by all kubelets (no volume checks without). */
+  volumeSources?: VolumeSources;
 }
 
 export const nodeNameIndex = 'nodeName';
@@ -40,6 +44,7 @@ export class Kubelet {
   readonly #o: KubeletOptions;
   readonly agent: NodeAgent;
   readonly #events: EventRecorder;
+  readonly #volumes: VolumeMounter | undefined;
   readonly #backoff = new CrashLoopBackoff();
   readonly #images = new Set<string>();
   readonly #workers = new Map<string, PodWorker>();
@@ -65,6 +70,7 @@ export class Kubelet {
       identity: { name: options.name, ordinal: options.ordinal, pool: options.pool, machineID: options.random.hex(16), bootID: options.random.hex(16) },
     });
     this.#events = new EventRecorder({ client: options.client, clock: options.clock, node: options.name, log: options.log });
+    if (options.volumeSources) this.#volumes = new VolumeMounter({ sources: options.volumeSources, events: this.#events, clock: options.clock });
   }
 
   get name(): string {
@@ -122,6 +128,7 @@ export class Kubelet {
           this.#handleResizes();
         },
         releaseIP: (ip) => this.#releaseIP(ip),
+        ...(this.#volumes ? { volumes: this.#volumes } : {}),
         onResourcesChanged: () => this.#handleResizes(),
       },
       pod,
@@ -171,14 +178,18 @@ export class Kubelet {
   }
 
   #allocatePending(node: Node, changed: PodWorker | undefined): void {
-    const total: ResourceAmounts = {};
-    const active = [...this.#workers.values()].filter((w) => w.state.kind === 'syncing' || w.state.kind === 'terminating');
-    for (const w of active) for (const [k, v] of Object.entries(w.resize.usage())) total[k] = (total[k] ?? 0) + v;
     const queue = [...this.#pendingResizes].filter((w) => {
       const keep = w.state.kind === 'syncing' && w.resize.wantsResize();
       if (!keep) this.#pendingResizes.delete(w);
       return keep;
     });
+    if (queue.length === 0) return;
+    const total: ResourceAmounts = {};
+    for (const w of this.#workers.values()) {
+      if (w.state.kind !== 'syncing' && w.state.kind !== 'terminating') continue;
+      const u = w.resize.usage();
+      for (const k in u) total[k] = (total[k] ?? 0) + (u[k] ?? 0);
+    }
     queue.sort((a, b) => compareResizePriority(a.resize.candidate(), b.resize.candidate()));
     const policy = { ...(this.#o.pool.cpuManagerPolicy ? { cpuManagerPolicy: this.#o.pool.cpuManagerPolicy } : {}), ...(this.#o.pool.memoryManagerPolicy ? { memoryManagerPolicy: this.#o.pool.memoryManagerPolicy } : {}) };
     for (const w of queue) {

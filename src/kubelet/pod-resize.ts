@@ -48,6 +48,8 @@ export class PodResize {
   #firstSeen: number | undefined;
   #retry: Timer | undefined;
   #usage: { key: string; value: ResourceAmounts } | undefined;
+  /** Bumped whenever the allocation or an instance's actual resources change. */
+  #version = 0;
 
   constructor(deps: PodResizeDeps) {
     this.#d = deps;
@@ -75,9 +77,11 @@ export class PodResize {
   /** What the pod occupies for resize admission of the others: max(allocated, actual) per container. */
   usage(): ResourceAmounts {
     const pod = this.#d.pod();
-    const statuses = resizableContainers(pod).map((c) => ({ name: c.name, allocatedResources: this.#allocated.get(c.name)?.requests ?? {}, resources: this.#actual(c.name) ?? this.#allocated.get(c.name) ?? {} }));
-    const key = `${pod.metadata.resourceVersion}|${JSON.stringify(statuses)}`;
+    // Cheap key: the spec (generation), the allocation (version) and which instances run (their actual).
+    let key = `${pod.metadata.generation}|${this.#version}`;
+    for (const rec of this.#d.records.values()) key += `|${rec.current && isRunning(rec.current) ? rec.current.id : '-'}`;
     if (this.#usage?.key === key) return this.#usage.value;
+    const statuses = resizableContainers(pod).map((c) => ({ name: c.name, allocatedResources: this.#allocated.get(c.name)?.requests ?? {}, resources: this.#actual(c.name) ?? this.#allocated.get(c.name) ?? {} }));
     const synthetic = { ...podWithAllocation(pod, this.#allocated), status: { containerStatuses: statuses } } as unknown as Pod;
     const value = podEffectiveRequests(synthetic);
     this.#usage = { key, value };
@@ -90,6 +94,7 @@ export class PodResize {
     const generation = pod.metadata.generation ?? 0;
     if (verdict.kind === 'fits') {
       this.#allocated = desiredAllocation(pod);
+      this.#version++;
       this.#pending = undefined;
       this.#firstSeen = undefined;
       this.#inProgress = this.#cond(undefined, '', '', generation);
@@ -154,6 +159,7 @@ export class PodResize {
         continue;
       }
       cur.actual = want ? structuredClone(want) : {};
+      this.#version++;
       sim?.setMemoryLimit(limit);
     }
     if (errors.length > 0) {
