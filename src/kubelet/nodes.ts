@@ -2,12 +2,13 @@
 // one pod informer shared by them (indexed by spec.nodeName), and the node -> kubelet registry the
 // pod log route uses.
 import { refs } from '../api/index.ts';
-import type { Pod } from '../api/index.ts';
+import type { PersistentVolume, PersistentVolumeClaim, Pod } from '../api/index.ts';
 import { Informer } from '../client/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import { Kubelet, nodeNameIndex } from './kubelet.ts';
 import type { NodePoolSpec } from './node-object.ts';
+import type { VolumeSources } from './volumes.ts';
 
 /** node name -> kubelet, for the HTTP routes (logs, exec) that reach a node's kubelet. */
 export class PodLogs {
@@ -36,6 +37,7 @@ export interface SimulatedNodesOptions {
 export class SimulatedNodes {
   readonly #o: SimulatedNodesOptions;
   readonly #pods: Informer<Pod>;
+  readonly #volumeSources: VolumeSources;
   readonly kubelets: Kubelet[] = [];
   readonly #byName = new Map<string, Kubelet>();
   #nextOrdinal = 0;
@@ -44,6 +46,13 @@ export class SimulatedNodes {
     this.#o = options;
     this.#pods = new Informer<Pod>({ client: options.client, ref: refs.pods, clock: options.clock, log: options.log });
     this.#pods.addIndex(nodeNameIndex, (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []));
+    const { client, clock, log } = options;
+    this.#volumeSources = {
+      configMaps: new Informer({ client, ref: refs.configMaps, clock, log }),
+      secrets: new Informer({ client, ref: refs.secrets, clock, log }),
+      claims: new Informer<PersistentVolumeClaim>({ client, ref: refs.persistentVolumeClaims, clock, log }),
+      volumes: new Informer<PersistentVolume>({ client, ref: refs.persistentVolumes, clock, log }),
+    };
   }
 
   /** Builds every kubelet first (a version-skew refusal throws before anything registers), then registers them. */
@@ -52,7 +61,7 @@ export class SimulatedNodes {
     let ordinal = 0;
     for (const pool of options.pools) {
       for (let i = 0; i < pool.count; i++) {
-        nodes.kubelets.push(new Kubelet({ ...options, name: `${pool.name}-${i}`, ordinal: ordinal++, pool, pods: nodes.#pods }));
+        nodes.kubelets.push(new Kubelet({ ...options, name: `${pool.name}-${i}`, ordinal: ordinal++, pool, pods: nodes.#pods, volumeSources: nodes.#volumeSources }));
       }
     }
     const batch = 64;
@@ -66,6 +75,9 @@ export class SimulatedNodes {
       onUpdate: (_old, p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podChanged(p) : undefined),
       onDelete: (p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podDeleted(p) : undefined),
     });
+    const sources = Object.values(nodes.#volumeSources);
+    for (const inf of sources) inf.start();
+    await Promise.all(sources.map((inf) => inf.waitForSync()));
     nodes.#pods.start();
     await nodes.#pods.waitForSync();
     return nodes;
@@ -80,7 +92,7 @@ export class SimulatedNodes {
   async addNode(pool: NodePoolSpec, name: string): Promise<Kubelet> {
     const existing = this.#byName.get(name);
     if (existing) return existing;
-    const kubelet = new Kubelet({ ...this.#o, name, ordinal: this.#nextOrdinal++, pool, pods: this.#pods });
+    const kubelet = new Kubelet({ ...this.#o, name, ordinal: this.#nextOrdinal++, pool, pods: this.#pods, volumeSources: this.#volumeSources });
     await kubelet.start();
     this.kubelets.push(kubelet);
     this.#byName.set(name, kubelet);
@@ -102,6 +114,7 @@ export class SimulatedNodes {
 
   stop(): void {
     this.#pods.stop();
+    for (const inf of Object.values(this.#volumeSources)) inf.stop();
     for (const k of this.kubelets) {
       k.stop();
       this.#o.podLogs.unregister(k.name);

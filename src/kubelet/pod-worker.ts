@@ -22,6 +22,7 @@ import type { ContainerExit } from './sim-container.ts';
 import { PodStatusWriter } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { shouldRestart } from './restart-policy.ts';
+import type { VolumeMounter } from './volumes.ts';
 import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
 
@@ -46,6 +47,8 @@ export interface PodWorkerDeps {
   releaseIP: (ip: string) => void;
   /** The pod's allocation, actual resources or resize conditions changed (the node's deferred resizes may now fit). */
   onResourcesChanged?: () => void;
+  /** Sets up the pod's volumes before any container starts (absent: nothing to mount). */
+  volumes?: VolumeMounter;
 }
 
 interface Live {
@@ -70,6 +73,8 @@ export class PodWorker {
   #busy = false;
   readonly #backoffFor = new Map<string, number>();
   #podHasInitialized = false;
+  #mountDone = false;
+  #mountRetry = false;
   #sandboxReady = true;
   readonly startTime: number;
   readonly podIP: string;
@@ -191,8 +196,23 @@ export class PodWorker {
     }
   }
 
+  /** WaitForAttachAndMount: containers wait (ContainerCreating) until every volume is set up. */
+  #volumesMounted(): boolean {
+    if (this.#mountDone || !this.#d.volumes) return true;
+    if (this.#mountRetry) return false;
+    const r = this.#d.volumes.setUp(this.#pod);
+    if (r.ok) return (this.#mountDone = true);
+    this.#mountRetry = true;
+    this.#after(r.retryMs, () => {
+      this.#mountRetry = false;
+      this.#sync();
+    });
+    return false;
+  }
+
   #syncRunning(): void {
     if (this.#busy) return;
+    if (!this.#volumesMounted()) return;
     this.resize.reconcile();
     const pod = this.#pod;
     const inits = pod.spec.initContainers ?? [];
@@ -468,6 +488,7 @@ export class PodWorker {
 
   async #terminated(cause: 'deleted' | 'completed'): Promise<void> {
     this.#state = { kind: 'terminated', cause };
+    this.#d.volumes?.tearDown(this.uid);
     this.#sandboxReady = false;
     this.#status.markDirty();
     await this.#status.flush();
@@ -487,6 +508,7 @@ export class PodWorker {
   }
 
   #teardown(): void {
+    this.#d.volumes?.tearDown(this.uid);
     for (const t of this.#timers) t.cancel();
     this.#timers.clear();
     for (const live of this.#live.values()) {

@@ -1,0 +1,142 @@
+// The kubelet's volume manager, reduced to what a simulated node needs: before a pod's containers
+// start, every volume must be set up: configMap and secret volumes need their object (and keys),
+// PVC volumes a bound claim and its volume, and a ReadWriteOncePod volume no other pod mounting it
+// on this node. Failures are retried with the operation backoff (500 ms doubling to 2m2s), each
+// with a FailedMount event; after 2m3s the pod sync itself reports the unmounted volumes.
+// Upstream: pkg/kubelet/volumemanager (volume_manager.go WaitForAttachAndMount, populator,
+// reconciler), pkg/volume/util/operationexecutor/operation_generator.go, pkg/volume/configmap, secret.
+import type { PersistentVolume, PersistentVolumeClaim, Pod } from '../api/index.ts';
+import type { Informer } from '../client/index.ts';
+import type { Clock, DeepReadonly, KubeObject } from '../core/index.ts';
+import type { EventRecorder } from './events.ts';
+
+export interface VolumeSources {
+  configMaps: Informer<KubeObject & { data?: Record<string, string>; binaryData?: Record<string, string> }>;
+  secrets: Informer<KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }>;
+  claims: Informer<PersistentVolumeClaim>;
+  volumes: Informer<PersistentVolume>;
+}
+
+export type MountResult = { ok: true } | { ok: false; retryMs: number };
+
+interface PodMounts {
+  firstAttempt: number;
+  lastTimeout: number;
+  /** volume name -> next retry time and current backoff. */
+  backoff: Map<string, { at: number; delayMs: number }>;
+  mounted: Set<string>;
+  /** PV names of ReadWriteOncePod volumes this pod holds. */
+  rwop: Set<string>;
+}
+
+const initialDelayMs = 500;
+const maxDelayMs = 122_000;
+const podAttachAndMountTimeoutMs = 123_000;
+
+type Outcome = { kind: 'mounted'; rwop?: string } | { kind: 'failed'; message: string } | { kind: 'unprocessed' };
+
+export class VolumeMounter {
+  readonly #sources: VolumeSources;
+  readonly #events: EventRecorder;
+  readonly #clock: Clock;
+  readonly #pods = new Map<string, PodMounts>();
+  /** RWOP PV name -> uid of the pod on this node that mounted it. */
+  readonly #rwopHolders = new Map<string, string>();
+
+  constructor(options: { sources: VolumeSources; events: EventRecorder; clock: Clock }) {
+    this.#sources = options.sources;
+    this.#events = options.events;
+    this.#clock = options.clock;
+  }
+
+  /** One reconcile pass for the pod: mounts what it can; ok once every volume is mounted. */
+  setUp(pod: DeepReadonly<Pod>): MountResult {
+    const uid = pod.metadata.uid ?? '';
+    const now = this.#clock.now();
+    let st = this.#pods.get(uid);
+    if (!st) this.#pods.set(uid, (st = { firstAttempt: now, lastTimeout: now, backoff: new Map(), mounted: new Set(), rwop: new Set() }));
+    const unmounted: string[] = [];
+    const unprocessed: string[] = [];
+    let nextRetry = Infinity;
+    for (const v of pod.spec.volumes ?? []) {
+      if (st.mounted.has(v.name)) continue;
+      const b = st.backoff.get(v.name);
+      if (b && b.at > now) {
+        unmounted.push(v.name);
+        nextRetry = Math.min(nextRetry, b.at);
+        continue;
+      }
+      const outcome = this.#mount(pod, v, uid);
+      if (outcome.kind === 'mounted') {
+        st.mounted.add(v.name);
+        st.backoff.delete(v.name);
+        if (outcome.rwop) {
+          st.rwop.add(outcome.rwop);
+          this.#rwopHolders.set(outcome.rwop, uid);
+        }
+        continue;
+      }
+      unmounted.push(v.name);
+      if (outcome.kind === 'unprocessed') unprocessed.push(v.name);
+      else this.#events.record(pod, 'Warning', 'FailedMount', outcome.message);
+      const delayMs = b ? Math.min(b.delayMs * 2, maxDelayMs) : initialDelayMs;
+      st.backoff.set(v.name, { at: now + delayMs, delayMs });
+      nextRetry = Math.min(nextRetry, now + delayMs);
+    }
+    if (unmounted.length === 0) return { ok: true };
+    if (now - st.lastTimeout >= podAttachAndMountTimeoutMs) {
+      st.lastTimeout = now;
+      const list = (xs: readonly string[]): string => `[${xs.join(' ')}]`;
+      this.#events.record(pod, 'Warning', 'FailedMount', `Unable to attach or mount volumes: unmounted volumes=${list(unmounted)}, unattached volumes=[], failed to process volumes=${list(unprocessed)}: context deadline exceeded`);
+    }
+    const timeoutAt = st.lastTimeout + podAttachAndMountTimeoutMs;
+    return { ok: false, retryMs: Math.max(0, Math.min(nextRetry, timeoutAt) - now) };
+  }
+
+  /** The pod is gone or terminated: its volumes (and RWOP holds) are released. */
+  tearDown(uid: string): void {
+    const st = this.#pods.get(uid);
+    if (!st) return;
+    for (const pv of st.rwop) if (this.#rwopHolders.get(pv) === uid) this.#rwopHolders.delete(pv);
+    this.#pods.delete(uid);
+  }
+
+  #mount(pod: DeepReadonly<Pod>, v: NonNullable<DeepReadonly<Pod>['spec']['volumes']>[number], uid: string): Outcome {
+    const ns = pod.metadata.namespace ?? '';
+    const setUpFailed = (volumeName: string, err: string): Outcome => ({ kind: 'failed', message: `MountVolume.SetUp failed for volume ${JSON.stringify(volumeName)} : ${err}` });
+    if (v.configMap) {
+      const name = v.configMap.name ?? '';
+      const cm = this.#sources.configMaps.getByName(ns, name);
+      if (!cm) return v.configMap.optional ? { kind: 'mounted' } : setUpFailed(v.name, `configmap ${JSON.stringify(name)} not found`);
+      for (const item of v.configMap.items ?? []) {
+        if (cm.data?.[item.key] === undefined && cm.binaryData?.[item.key] === undefined && !v.configMap.optional) return setUpFailed(v.name, `configmap references non-existent config key: ${item.key}`);
+      }
+      return { kind: 'mounted' };
+    }
+    if (v.secret) {
+      const name = v.secret.secretName ?? '';
+      const secret = this.#sources.secrets.getByName(ns, name);
+      if (!secret) return v.secret.optional ? { kind: 'mounted' } : setUpFailed(v.name, `secret ${JSON.stringify(name)} not found`);
+      for (const item of v.secret.items ?? []) {
+        if (secret.data?.[item.key] === undefined && !v.secret.optional) return setUpFailed(v.name, `references non-existent secret key: ${item.key}`);
+      }
+      return { kind: 'mounted' };
+    }
+    const claimName = v.persistentVolumeClaim?.claimName ?? (v.ephemeral ? `${pod.metadata.name ?? ''}-${v.name}` : undefined);
+    if (claimName === undefined) return { kind: 'mounted' };
+    const claim = this.#sources.claims.getByName(ns, claimName);
+    const pvName = claim?.spec?.volumeName;
+    // The populator cannot build a volume spec: no event, the volume is "failed to process".
+    if (!claim || claim.status?.phase !== 'Bound' || !pvName) return { kind: 'unprocessed' };
+    const pv = this.#sources.volumes.get(pvName);
+    if (!pv) return { kind: 'unprocessed' };
+    const modes = pv.spec?.accessModes ?? [];
+    // Enforced only when RWOP is the volume's only mode: with several, the pod's intent is unknown.
+    if (modes.length === 1 && modes[0] === 'ReadWriteOncePod') {
+      const holder = this.#rwopHolders.get(pvName);
+      if (holder !== undefined && holder !== uid) return setUpFailed(pvName, 'volume uses the ReadWriteOncePod access mode and is already in use by another pod');
+      return { kind: 'mounted', rwop: pvName };
+    }
+    return { kind: 'mounted' };
+  }
+}
