@@ -1,21 +1,61 @@
-// `npm run bench [-- name]`: runs the benchmarks and prints their tables. The registry is this map.
+// `npm run bench [-- name ...] [-- --profile]`: runs the benchmarks and prints their tables. The
+// registry is this map. Each benchmark runs in its own child process (so one's heap never inflates
+// the next one's RSS figures); `--profile` or DRYDOCK_PROF=1 adds `--cpu-prof` to that child and
+// writes bench/profiles/<name>-<time>.cpuprofile, summarized at the end (bench/README.md).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { runApiBenchmarks } from './api.ts';
+import { runApiLoadBenchmark } from './api-load.ts';
+import { machine } from './harness.ts';
+import { runChurnBenchmark, runHoldBenchmark, runNodeBenchmarks } from './nodes.ts';
+import { runPodBenchmarks } from './pods.ts';
+import { summarize } from './profile-summary.ts';
 import { runResizeBenchmarks } from './resize.ts';
+import { runSchedulerBenchmarks } from './scheduler.ts';
+import { runStartupBenchmarks } from './startup.ts';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBenchmarks,
   resize: runResizeBenchmarks,
+  startup: runStartupBenchmarks,
+  nodes: runNodeBenchmarks,
+  pods: runPodBenchmarks,
+  'api-load': runApiLoadBenchmark,
+  scheduler: () => runSchedulerBenchmarks(),
+  hold: runHoldBenchmark,
+  churn: runChurnBenchmark,
 };
 
-const wanted = process.argv.slice(2);
+/** Extra node flags per benchmark: P10 holds more than V8's default old space. */
+const nodeFlags: Record<string, string[]> = { hold: ['--max-old-space-size=7680'] };
+
+const args = process.argv.slice(2);
+const child = args[0] === '--child';
+const profile = args.includes('--profile') || process.env.DRYDOCK_PROF === '1';
+const wanted = args.filter((a) => a !== '--profile' && a !== '--child');
 const unknown = wanted.filter((name) => !benchmarks[name]);
 if (unknown.length > 0) {
   process.stderr.write(`unknown benchmark ${unknown.join(', ')}; choose from: ${Object.keys(benchmarks).join(', ')}\n`);
   process.exit(2);
 }
-process.stdout.write(`machine: ${(await import('node:os')).cpus().length} cores, ${Math.round((await import('node:os')).totalmem() / 2 ** 30)} GiB, node ${process.version}\n`);
-for (const name of wanted.length > 0 ? wanted : Object.keys(benchmarks)) {
-  process.stdout.write(`\n== ${name}\n`);
-  await benchmarks[name]?.();
+if (child) {
+  for (const name of wanted) await benchmarks[name]?.();
+  process.exit(0);
 }
-process.exit(0);
+const profiles = resolve(import.meta.dirname, '../../bench/profiles');
+process.stdout.write(`machine: ${machine()}\n`);
+let failed = false;
+for (const name of wanted.length > 0 ? wanted : Object.keys(benchmarks)) {
+  process.stdout.write(`\n== ${name} (start: ${machine()})\n`);
+  const profName = `${name}-${Date.now()}.cpuprofile`;
+  if (profile) mkdirSync(profiles, { recursive: true });
+  const flags = ['--expose-gc', ...(nodeFlags[name] ?? []), ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profiles}`, `--cpu-prof-name=${profName}`] : [])];
+  const result = spawnSync(process.execPath, [...flags, process.argv[1] ?? '', '--child', name], { stdio: 'inherit', env: { ...process.env, DRYDOCK_PROF: profile ? '1' : '' } });
+  if (result.status !== 0) {
+    failed = true;
+    process.stdout.write(`${name}: exited with ${String(result.status ?? result.signal)}\n`);
+  }
+  if (profile && readdirSync(profiles).includes(profName)) process.stdout.write(`\n${summarize(join(profiles, profName), 15)}\n`);
+}
+process.exit(failed ? 1 : 0);

@@ -1,7 +1,7 @@
 // Scheduler benchmark: throughput (pods/s) and per-pod latency (create -> bound, p50/p99) with
 // the real scheduler driven through the in-process client, beside a floor loop that only checks
 // resources on every node, and upstream scheduler_perf's CI thresholds for similar shapes.
-// Run: npx tsx bench/scheduler.ts [a|b|c ...]   (not a test; prints a table)
+// Run: npx tsx bench/scheduler.ts [a|b|c ...] or npm run bench -- scheduler   (not a test; prints a table)
 import { performance } from 'node:perf_hooks';
 import type { Node, Pod } from '../src/api/index.ts';
 import { refs } from '../src/api/index.ts';
@@ -151,23 +151,26 @@ async function run(shape: Shape): Promise<Result> {
   return { shape, podsPerSec: shape.pods / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), floor: floorLoop(shape), rssMb };
 }
 
-const wanted = process.argv.slice(2);
-const results: Result[] = [];
-for (const shape of shapes) {
-  if (wanted.length > 0 && !wanted.includes(shape.id)) continue;
-  results.push(await run(shape));
+export async function runSchedulerBenchmarks(wanted: readonly string[] = []): Promise<void> {
+  const results: Result[] = [];
+  for (const shape of shapes) {
+    if (wanted.length > 0 && !wanted.includes(shape.id)) continue;
+    results.push(await run(shape));
+  }
+  const rows = results.map((r) => [
+    `(${r.shape.id}) ${r.shape.title}`,
+    r.podsPerSec.toFixed(0),
+    `${r.p50.toFixed(0)} / ${r.p99.toFixed(0)}`,
+    r.floor.toFixed(0),
+    r.rssMb.toFixed(0),
+    r.shape.upstream,
+  ]);
+  const header = ['scenario', 'pods/s', 'latency ms p50/p99 (create->bound)', 'floor pods/s', 'rss MB', 'upstream scheduler_perf'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const row of rows) console.log(line(row));
 }
-const rows = results.map((r) => [
-  `(${r.shape.id}) ${r.shape.title}`,
-  r.podsPerSec.toFixed(0),
-  `${r.p50.toFixed(0)} / ${r.p99.toFixed(0)}`,
-  r.floor.toFixed(0),
-  r.rssMb.toFixed(0),
-  r.shape.upstream,
-]);
-const header = ['scenario', 'pods/s', 'latency ms p50/p99 (create->bound)', 'floor pods/s', 'rss MB', 'upstream scheduler_perf'];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ');
-console.log(line(header));
-console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-for (const row of rows) console.log(line(row));
+
+if (import.meta.url === `file://${process.argv[1] ?? ''}`) await runSchedulerBenchmarks(process.argv.slice(2));

@@ -1,0 +1,115 @@
+// Shared pieces of the issue-9 suite: a cluster served over HTTPS on loopback with a public-API
+// client, bounded concurrency, watch-driven waits, memory readings and the machine line.
+// Every benchmark talks to the cluster the way a user does (HttpClient over HTTPS) unless its
+// row says "in process".
+import { cpus, loadavg, totalmem } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { refs } from '../src/api/index.ts';
+import type { Pod } from '../src/api/index.ts';
+import { HttpClient } from '../src/client/index.ts';
+import type { Client } from '../src/client/index.ts';
+import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
+import type { Clock, KubeObject } from '../src/core/index.ts';
+import { RealClock, SeededRandom } from '../src/core/index.ts';
+import type { ResourceRef } from '../src/api/index.ts';
+
+export interface Served {
+  cluster: Cluster;
+  /** The public API over HTTPS, as kubectl or client-go would reach it. */
+  api: Client;
+}
+
+export interface PoolShape {
+  count: number;
+  capacity?: Record<string, string>;
+}
+
+/** A cluster with one pool `n` of `count` nodes, serving HTTPS on a loopback port. */
+export async function serveCluster(options: { nodes: number | PoolShape; clock?: Clock; components?: boolean } = { nodes: 0 }): Promise<Served> {
+  const pool = typeof options.nodes === 'number' ? { count: options.nodes } : options.nodes;
+  const config = clusterConfigFrom({ nodePools: [{ name: 'n', count: pool.count, capacity: pool.capacity ?? { cpu: '32', memory: '256Gi', pods: '110' } }] });
+  const cluster = await Cluster.start({ config, clock: options.clock ?? new RealClock(), random: new SeededRandom(7), port: 0, components: options.components ?? true });
+  return { cluster, api: new HttpClient({ server: cluster.url, token: cluster.token, ca: cluster.certificateAuthority }) };
+}
+
+/** Runs fn(i) for i in [0, count) with at most `limit` in flight. */
+export async function bounded(count: number, limit: number, fn: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) await fn(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
+
+/**
+ * Watches `ref` and resolves once `want` distinct objects satisfy `done`, calling `seen(name, t)`
+ * the first time each does. The watch starts before the caller's work, from an empty list.
+ */
+export function watchUntil<T extends KubeObject>(client: Client, ref: ResourceRef, options: { namespace?: string; labelSelector?: string; want: number; done: (o: T) => boolean; seen?: (name: string, at: number) => void; timeoutMs?: number }): { ready: Promise<void>; finished: Promise<number> } {
+  const hit = new Set<string>();
+  let resolveFinished!: (t: number) => void;
+  let rejectFinished!: (e: unknown) => void;
+  const finished = new Promise<number>((res, rej) => ((resolveFinished = res), (rejectFinished = rej)));
+  const ready = (async () => {
+    const list = await client.list<T>(ref, { ...(options.namespace ? { namespace: options.namespace } : {}), ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}) });
+    for (const o of list.items) if (options.done(o)) hit.add(o.metadata.name ?? '');
+    const timer = setTimeout(() => rejectFinished(new Error(`timed out: ${hit.size}/${options.want} done`)), options.timeoutMs ?? 180_000);
+    const watch = client.watch<T>(ref, { ...(options.namespace ? { namespace: options.namespace } : {}), ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}), resourceVersion: list.metadata.resourceVersion ?? '' }, (event) => {
+      if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return;
+      const object = event.object as T;
+      const name = object.metadata.name ?? '';
+      if (hit.has(name) || !options.done(object)) return;
+      hit.add(name);
+      options.seen?.(name, performance.now());
+      if (hit.size >= options.want) {
+        clearTimeout(timer);
+        watch.stop();
+        resolveFinished(performance.now());
+      }
+    }, (error) => rejectFinished(error ?? new Error('watch closed')));
+    if (hit.size >= options.want) {
+      clearTimeout(timer);
+      watch.stop();
+      resolveFinished(performance.now());
+    }
+  })();
+  return { ready, finished };
+}
+
+export const isRunning = (p: Pod): boolean => p.status?.phase === 'Running';
+
+export function pausePod(name: string, extra: Partial<Pod['metadata']> = {}): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', labels: { app: 'bench' }, ...extra },
+    spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
+  };
+}
+
+export function gc(): void {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  collect?.();
+  collect?.();
+}
+
+export const rssMb = (): number => process.memoryUsage().rss / 2 ** 20;
+export const heapMb = (): number => process.memoryUsage().heapUsed / 2 ** 20;
+
+/** VmRSS of another process, in MB (Linux). */
+export function processRssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m?.[1] ? Number(m[1]) / 1024 : NaN;
+}
+
+export function machine(): string {
+  const [one, five] = loadavg();
+  return `${cpus().length} cores (${cpus()[0]?.model.trim() ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, load ${(one ?? 0).toFixed(2)}/${(five ?? 0).toFixed(2)} (1/5 min), node ${process.version}`;
+}
+
+/** Number of runs for medians (BENCH_RUNS, default 3). */
+export const runs = Number(process.env.BENCH_RUNS ?? 3);
+
+export const ms = (t: number): string => `${Math.round(t)} ms`;
+
+export { refs };

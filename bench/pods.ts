@@ -1,0 +1,163 @@
+// P4, P8, P12 (issue 9) and issue 4's pod start-up latency: pods and Deployments driven through the
+// public API (HTTPS on loopback) to Running / Available with the scheduler, kubelets and controllers,
+// beside a floor that only makes the API writes (and, for latency, waits for the create's watch event).
+import { refs } from '../src/api/index.ts';
+import type { Deployment, Pod } from '../src/api/index.ts';
+import { bounded, isRunning, pausePod, runs, serveCluster, watchUntil } from './harness.ts';
+import { median, percentile, printTable } from './table.ts';
+import type { Row } from './table.ts';
+
+const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
+
+/** P4: `count` unbound pods created over HTTPS, 64 in flight; one HTTPS watch sees them Running. */
+async function podsRunning(count: number, nodes: number): Promise<{ wallMs: number; cpuMs: number }> {
+  const { cluster, api } = await serveCluster({ nodes });
+  try {
+    const wait = watchUntil<Pod>(api, refs.pods, { namespace: 'default', want: count, done: isRunning });
+    await wait.ready;
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    await bounded(count, 64, (i) => api.create(refs.pods, pausePod(`p-${i}`)));
+    return { wallMs: (await wait.finished) - t0, cpuMs: cpuMs(cpu0) };
+  } finally {
+    await cluster.stop();
+  }
+}
+
+async function podsFloor(count: number): Promise<{ wallMs: number; cpuMs: number }> {
+  const { cluster, api } = await serveCluster({ nodes: 0, components: false });
+  try {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    await bounded(count, 64, (i) => api.create(refs.pods, pausePod(`p-${i}`)));
+    return { wallMs: performance.now() - t0, cpuMs: cpuMs(cpu0) };
+  } finally {
+    await cluster.stop();
+  }
+}
+
+async function p4(): Promise<Row[]> {
+  const count = env('BENCH_P4_PODS', 10_000);
+  const nodes = env('BENCH_P4_NODES', 200);
+  const dd: { wallMs: number; cpuMs: number }[] = [];
+  const fl: { wallMs: number; cpuMs: number }[] = [];
+  for (let i = 0; i < runs; i++) {
+    dd.push(await podsRunning(count, nodes));
+    fl.push(await podsFloor(count));
+  }
+  const w = median(dd.map((d) => d.wallMs));
+  const f = median(fl.map((d) => d.wallMs));
+  return [{ '#': 'P4', what: `${count} pods Running on ${nodes} nodes (scheduled, full kubelet)`, drydock: `${(w / 1000).toFixed(2)} s (cpu ${(median(dd.map((d) => d.cpuMs)) / 1000).toFixed(2)} s)`, floor: `${(f / 1000).toFixed(2)} s (pod creates only, cpu ${(median(fl.map((d) => d.cpuMs)) / 1000).toFixed(2)} s)`, ratio: w / f, goal: '<= 15 s', anchor: 'KWOK: 5,000 in <= 240 s' }];
+}
+
+/** Creates pods at `rate`/s for `seconds` over HTTPS; latency from just before the POST to the watcher seeing `done`. */
+async function latencyAt(api: Awaited<ReturnType<typeof serveCluster>>['api'], prefix: string, rate: number, seconds: number, done: (p: Pod) => boolean): Promise<number[]> {
+  const count = Math.round(rate * seconds);
+  const sent = new Map<string, number>();
+  const seen: number[] = [];
+  const wait = watchUntil<Pod>(api, refs.pods, { namespace: 'default', labelSelector: `run=${prefix}`, want: count, done, seen: (name, at) => seen.push(at - (sent.get(name) ?? at)) });
+  await wait.ready;
+  const t0 = performance.now();
+  const inflight: Promise<unknown>[] = [];
+  const errors: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const due = t0 + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const name = `${prefix}-${i}`;
+    sent.set(name, performance.now());
+    inflight.push(api.create(refs.pods, pausePod(name, { labels: { app: 'bench', run: prefix } })).catch((error: unknown) => errors.push(String(error))));
+  }
+  await Promise.all(inflight);
+  if (errors.length > 0) throw new Error(`${errors.length} creates failed at ${rate}/s: ${errors[0] ?? ''}`);
+  await wait.finished;
+  return seen.sort((a, b) => a - b);
+}
+
+async function p8(): Promise<Row[]> {
+  const nodes = env('BENCH_P8_NODES', 1000);
+  const seconds = env('BENCH_P8_SECONDS', 5);
+  const rates = (process.env.BENCH_P8_RATES ?? '20,100,200,1000').split(',').map(Number);
+  const { cluster, api } = await serveCluster({ nodes });
+  const floor = await serveCluster({ nodes: 0, components: false });
+  const rows: Row[] = [];
+  try {
+    for (const rate of rates) {
+      const dd: number[][] = [];
+      const fl: number[][] = [];
+      for (let r = 0; r < runs; r++) {
+        dd.push(await latencyAt(api, `r${rate}x${r}`, rate, seconds, isRunning));
+        fl.push(await latencyAt(floor.api, `r${rate}x${r}`, rate, seconds, () => true));
+      }
+      const p99 = median(dd.map((l) => percentile(l, 99)));
+      const f99 = median(fl.map((l) => percentile(l, 99)));
+      rows.push({ '#': rate === 20 || rate === 200 ? 'P8' : 'issue 4', what: `create -> Running seen by a watcher, ${rate} creates/s for ${seconds} s, ${nodes} nodes`, drydock: `p50 ${median(dd.map((l) => percentile(l, 50))).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`, floor: `create -> ADDED seen: p50 ${median(fl.map((l) => percentile(l, 50))).toFixed(1)} ms, p99 ${f99.toFixed(1)} ms`, ratio: p99 / Math.max(f99, 0.1), goal: rate <= 200 ? '<= 50 ms p99' : '(reported)', anchor: 'SLO 5 s' });
+    }
+  } finally {
+    await cluster.stop();
+    await floor.cluster.stop();
+  }
+  return rows;
+}
+
+function deployment(i: number): Deployment {
+  const labels = { app: `d-${i}` };
+  return {
+    apiVersion: 'apps/v1', kind: 'Deployment',
+    metadata: { name: `d-${i}`, namespace: 'default' },
+    spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: pausePod('x').spec } },
+  } as Deployment;
+}
+
+const isAvailable = (d: Deployment): boolean => (d.status?.availableReplicas ?? 0) >= 1 && (d.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') ?? false);
+
+async function p12(): Promise<Row[]> {
+  const count = env('BENCH_P12_DEPLOYMENTS', 600);
+  const dd: { wallMs: number; cpuMs: number }[] = [];
+  const fl: { wallMs: number; cpuMs: number }[] = [];
+  for (let r = 0; r < runs; r++) {
+    {
+      const { cluster, api } = await serveCluster({ nodes: 20 });
+      try {
+        const wait = watchUntil<Deployment>(api, refs.deployments, { namespace: 'default', want: count, done: isAvailable });
+        await wait.ready;
+        const cpu0 = process.cpuUsage();
+        const t0 = performance.now();
+        await bounded(count, 32, (i) => api.create(refs.deployments, deployment(i)));
+        dd.push({ wallMs: (await wait.finished) - t0, cpuMs: cpuMs(cpu0) });
+      } finally {
+        await cluster.stop();
+      }
+    }
+    {
+      // Floor: the three creates each Deployment implies (Deployment, ReplicaSet, Pod), nothing else.
+      const { cluster, api } = await serveCluster({ nodes: 0, components: false });
+      try {
+        const cpu0 = process.cpuUsage();
+        const t0 = performance.now();
+        await bounded(count, 32, async (i) => {
+          const d = deployment(i);
+          await api.create(refs.deployments, d);
+          await api.create(refs.replicaSets, { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: `d-${i}-abc`, namespace: 'default' }, spec: { replicas: 1, selector: d.spec?.selector, template: d.spec?.template } } as never);
+          await api.create(refs.pods, pausePod(`d-${i}-abc-xyz`));
+        });
+        fl.push({ wallMs: performance.now() - t0, cpuMs: cpuMs(cpu0) });
+      } finally {
+        await cluster.stop();
+      }
+    }
+  }
+  const w = median(dd.map((d) => d.wallMs));
+  const f = median(fl.map((d) => d.wallMs));
+  return [{ '#': 'P12', what: `${count} one-replica Deployments Available (20 nodes)`, drydock: `${(w / 1000).toFixed(2)} s (cpu ${(median(dd.map((d) => d.cpuMs)) / 1000).toFixed(2)} s)`, floor: `${(f / 1000).toFixed(2)} s (Deployment+RS+Pod creates only)`, ratio: w / f, goal: '<= 2 s', anchor: 'KWOK ~5 Deployments/s' }];
+}
+
+export async function runPodBenchmarks(): Promise<void> {
+  printTable(`P4: pods Running through the API, median of ${runs} runs`, await p4());
+  printTable(`P8: pod start-up latency over HTTPS, median of ${runs} runs per rate`, await p8());
+  printTable(`P12: Deployments Available, median of ${runs} runs`, await p12());
+}

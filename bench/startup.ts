@@ -1,0 +1,102 @@
+// P1 and P2 (issue 9): `drydock up` with the default cluster, from process spawn until the real
+// kubectl's `get ns` answers, and the idle RSS of that process; beside the floor of the same
+// machine: a bare node:http server's spawn-to-answer time and RSS, and kubectl's own start-up.
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { median, printTable } from './table.ts';
+import { processRssMb, runs } from './harness.ts';
+
+const main = resolve(import.meta.dirname, '../drydock.mjs');
+const kubectl = process.env.KUBECTL ?? 'kubectl';
+const profiling = process.env.DRYDOCK_PROF === '1';
+
+function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((res, rej) => {
+    let out = '';
+    const timer = setTimeout(() => rej(new Error(`no ${String(pattern)} within 30 s: ${out}`)), 30_000);
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = pattern.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        res(m[0]);
+      }
+    });
+  });
+}
+
+function run(cmd: string, args: string[]): Promise<number> {
+  return new Promise((res) => spawn(cmd, args, { stdio: 'ignore' }).once('exit', (code) => res(code ?? 1)));
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+}
+
+interface UpRun {
+  readyMs: number;
+  getNsMs: number;
+  idleRssMb: number;
+}
+
+async function drydockUp(): Promise<UpRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-bench-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const t0 = performance.now();
+  const flags = profiling ? ['--cpu-prof', `--cpu-prof-dir=${resolve(import.meta.dirname, '../../bench/profiles')}`] : [];
+  const child = spawn(process.execPath, [...flags, main, 'up', '--port', '0', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await waitForLine(child, /ready/);
+  const readyMs = performance.now() - t0;
+  // kubectl may race the ready line by a hair; retry until it answers, as a user script would.
+  while ((await run(kubectl, ['--kubeconfig', kubeconfig, 'get', 'ns'])) !== 0) await new Promise((r) => setTimeout(r, 20));
+  const getNsMs = performance.now() - t0;
+  // Idle: controllers and kubelets settled, leases ticking; read after 5 s.
+  await new Promise((r) => setTimeout(r, 5000));
+  const idleRssMb = processRssMb(child.pid ?? 0);
+  await stop(child);
+  rmSync(dir, { recursive: true, force: true });
+  return { readyMs, getNsMs, idleRssMb };
+}
+
+async function bareHttp(): Promise<{ answerMs: number; rssMb: number }> {
+  const script = "require('http').createServer((q,s)=>s.end('{}')).listen(0,'127.0.0.1',function(){console.log('port '+this.address().port)})";
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const port = (await waitForLine(child, /port \d+/)).slice(5);
+  await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
+  const answerMs = performance.now() - t0;
+  await new Promise((r) => setTimeout(r, 1000));
+  const rssMb = processRssMb(child.pid ?? 0);
+  await stop(child);
+  return { answerMs, rssMb };
+}
+
+async function kubectlAlone(): Promise<number> {
+  const t0 = performance.now();
+  spawnSync(kubectl, ['version', '--client'], { stdio: 'ignore' });
+  return performance.now() - t0;
+}
+
+export async function runStartupBenchmarks(): Promise<void> {
+  const up: UpRun[] = [];
+  const bare: { answerMs: number; rssMb: number }[] = [];
+  const kc: number[] = [];
+  const n = Math.max(runs, 5);
+  // Interleaved, so a burst of load from elsewhere hits both sides alike.
+  for (let i = 0; i < n; i++) {
+    up.push(await drydockUp());
+    bare.push(await bareHttp());
+    kc.push(await kubectlAlone());
+  }
+  const getNs = median(up.map((u) => u.getNsMs));
+  const floorStart = median(bare.map((b) => b.answerMs)) + median(kc);
+  printTable(`P1/P2: drydock up, default cluster (2 cpu + 2 h100 nodes), median of ${n} runs`, [
+    { '#': 'P1', what: 'spawn -> kubectl get ns answers', drydock: `${Math.round(getNs)} ms`, floor: `${Math.round(floorStart)} ms (bare node:http answers + kubectl version --client)`, ratio: getNs / floorStart, goal: '<= 300 ms', anchor: 'KWOK ~5 s, envtest ~7 s, k3d 12.6 s, kind 14.2 s' },
+    { '#': 'P1', what: 'spawn -> ready line', drydock: `${Math.round(median(up.map((u) => u.readyMs)))} ms`, floor: `${Math.round(median(bare.map((b) => b.answerMs)))} ms (bare node:http answers)`, ratio: median(up.map((u) => u.readyMs)) / median(bare.map((b) => b.answerMs)), goal: '', anchor: '' },
+    { '#': 'P2', what: 'idle RSS (5 s after ready)', drydock: `${Math.round(median(up.map((u) => u.idleRssMb)))} MB`, floor: `${Math.round(median(bare.map((b) => b.rssMb)))} MB (bare node:http)`, ratio: median(up.map((u) => u.idleRssMb)) / median(bare.map((b) => b.rssMb)), goal: '<= 100 MB', anchor: 'KWOK ~300 MB, k3s 1.4-1.6 GB' },
+  ]);
+}
