@@ -1,0 +1,144 @@
+// Volumes as a kubectl user meets them: a claim on the default StorageClass waits for its first
+// consumer, is provisioned on that pod's node and deleted with its claim; a ReadWriteOncePod claim
+// serves one pod even on one node; a missing ConfigMap keeps a pod ContainerCreating.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { normalize, startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+const fixture = (name: string): string => join(import.meta.dirname, '../../../test/fixtures/volumes', name);
+
+const cluster = `apiVersion: drydock.dev/v1alpha1
+kind: Cluster
+nodePools:
+- name: cpu
+  count: 3
+  capacity: {cpu: "8", memory: 32Gi}
+`;
+
+interface ClaimJson {
+  metadata: { uid: string; annotations?: Record<string, string> };
+  spec: { storageClassName?: string; volumeName?: string };
+  status?: { phase?: string };
+}
+interface VolumeJson {
+  spec: { nodeAffinity?: { required?: { nodeSelectorTerms: { matchExpressions: { key: string; operator: string; values: string[] }[] }[] } } };
+}
+
+async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A table's cells, split on the 2+ space gutters kubectl prints. */
+const rows = (text: string): string[][] => normalize(text).trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
+
+describe('volumes with kubectl', () => {
+  let dd: Drydock;
+  before(async () => {
+    dd = await startDrydock({ config: cluster });
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  const json = async <T>(args: string[]): Promise<T> => {
+    const r = await dd.kubectl([...args, '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as T;
+  };
+  const events = async (name: string, reason: string): Promise<string[]> => {
+    const r = await dd.kubectl(['get', 'events', '--field-selector', `involvedObject.name=${name},reason=${reason}`, '-o', 'jsonpath={range .items[*]}{.type} {.message}{"\\n"}{end}']);
+    return r.stdout.split('\n').filter(Boolean);
+  };
+
+  test('default StorageClass: Pending until a pod uses the claim, then Bound to a volume on its node; deleted with the claim', async () => {
+    let r = await dd.kubectl(['get', 'storageclass']);
+    assert.deepEqual(rows(r.stdout), [
+      ['NAME', 'PROVISIONER', 'RECLAIMPOLICY', 'VOLUMEBINDINGMODE', 'ALLOWVOLUMEEXPANSION', 'AGE'],
+      ['standard (default)', 'drydock.dev/local-path', 'Delete', 'WaitForFirstConsumer', 'false', '<age>'],
+    ]);
+    r = await dd.kubectl(['apply', '-f', fixture('pvc-default.yaml')]);
+    assert.equal(r.stdout.trim(), 'persistentvolumeclaim/data created', r.stderr);
+    await eventually('WaitForFirstConsumer', async () => (await events('data', 'WaitForFirstConsumer')).length > 0);
+    assert.deepEqual(await events('data', 'WaitForFirstConsumer'), ['Normal waiting for first consumer to be created before binding']);
+    r = await dd.kubectl(['get', 'pvc', 'data']);
+    assert.deepEqual(rows(r.stdout), [
+      ['NAME', 'STATUS', 'VOLUME', 'CAPACITY', 'ACCESS MODES', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'AGE'],
+      ['data', 'Pending', 'standard', '<unset>', '<age>'],
+    ]);
+
+    r = await dd.kubectl(['apply', '-f', fixture('pod-with-data.yaml')]);
+    assert.equal(r.stdout.trim(), 'pod/app created', r.stderr);
+    r = await dd.kubectl(['wait', '--for=condition=Ready', 'pod/app', '--timeout=60s']);
+    assert.equal(r.stdout.trim(), 'pod/app condition met', r.stderr);
+    const node = (await json<{ spec: { nodeName: string } }>(['get', 'pod', 'app'])).spec.nodeName;
+    const claim = await json<ClaimJson>(['get', 'pvc', 'data']);
+    assert.equal(claim.status?.phase, 'Bound');
+    assert.equal(claim.metadata.annotations?.['volume.kubernetes.io/selected-node'], node);
+    assert.equal(claim.spec.volumeName, `pvc-${claim.metadata.uid}`);
+    const pv = await json<VolumeJson>(['get', 'pv', claim.spec.volumeName]);
+    assert.deepEqual(pv.spec.nodeAffinity?.required?.nodeSelectorTerms, [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }]);
+    await eventually('ProvisioningSucceeded', async () => (await events('data', 'ProvisioningSucceeded')).length > 0);
+    assert.deepEqual(await events('data', 'ProvisioningSucceeded'), [`Normal Successfully provisioned volume pvc-${claim.metadata.uid}`]);
+
+    r = await dd.kubectl(['get', 'pv,pvc']);
+    assert.deepEqual(rows(r.stdout), [
+      ['NAME', 'CAPACITY', 'ACCESS MODES', 'RECLAIM POLICY', 'STATUS', 'CLAIM', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'REASON', 'AGE'],
+      ['persistentvolume/pvc-<uid>', '1Gi', 'RWO', 'Delete', 'Bound', 'default/data', 'standard', '<unset>', '<age>'],
+      [''],
+      ['NAME', 'STATUS', 'VOLUME', 'CAPACITY', 'ACCESS MODES', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'AGE'],
+      ['persistentvolumeclaim/data', 'Bound', 'pvc-<uid>', '1Gi', 'RWO', 'standard', '<unset>', '<age>'],
+    ]);
+
+    r = await dd.kubectl(['delete', 'pod', 'app', '--wait=true']);
+    assert.equal(r.code, 0, r.stderr);
+    r = await dd.kubectl(['delete', 'pvc', 'data']);
+    assert.equal(r.stdout.trim(), 'persistentvolumeclaim "data" deleted', r.stderr);
+    await eventually('PV deleted', async () => (await dd.kubectl(['get', 'pv', claim.spec.volumeName ?? ''])).code !== 0);
+    r = await dd.kubectl(['get', 'pv', claim.spec.volumeName ?? '']);
+    assert.equal(r.stderr.trim(), `Error from server (NotFound): persistentvolumes "${claim.spec.volumeName ?? ''}" not found`);
+  });
+
+  test('ReadWriteOncePod: the second pod stays Pending with the VolumeRestrictions message, even on the same node', async () => {
+    let r = await dd.kubectl(['apply', '-f', fixture('rwop.yaml')]);
+    assert.equal(r.code, 0, r.stderr);
+    r = await dd.kubectl(['wait', '--for=condition=Ready', 'pod/writer-1', '--timeout=60s']);
+    assert.equal(r.code, 0, r.stderr);
+    r = await dd.kubectl(['apply', '-f', fixture('rwop-second.yaml')]);
+    assert.equal(r.stdout.trim(), 'pod/writer-2 created', r.stderr);
+    const message =
+      "0/3 nodes are available: 1 node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode, 2 node(s) didn't satisfy plugin(s) [VolumeBinding]. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.";
+    const condition = await eventually('PodScheduled=False', async () => {
+      const p = await json<{ status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } }>(['get', 'pod', 'writer-2']);
+      return p.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
+    });
+    assert.deepEqual({ reason: condition.reason, message: condition.message }, { reason: 'Unschedulable', message });
+    assert.deepEqual(await events('writer-2', 'FailedScheduling'), [`Warning ${message}`]);
+    r = await dd.kubectl(['get', 'pod', 'writer-2', '--no-headers']);
+    assert.deepEqual(rows(r.stdout), [['writer-2', '0/1', 'Pending', '0', '<age>']]);
+    r = await dd.kubectl(['delete', 'pod', 'writer-1']);
+    assert.equal(r.code, 0, r.stderr);
+    r = await dd.kubectl(['wait', '--for=condition=Ready', 'pod/writer-2', '--timeout=60s']);
+    assert.equal(r.stdout.trim(), 'pod/writer-2 condition met', r.stderr);
+  });
+
+  test('a missing ConfigMap: ContainerCreating with FailedMount until it is created', async () => {
+    let r = await dd.kubectl(['apply', '-f', fixture('pod-missing-configmap.yaml')]);
+    assert.equal(r.code, 0, r.stderr);
+    await eventually('FailedMount', async () => (await events('needs-config', 'FailedMount')).length > 0);
+    assert.deepEqual(await events('needs-config', 'FailedMount'), ['Warning MountVolume.SetUp failed for volume "config" : configmap "web-config" not found']);
+    r = await dd.kubectl(['get', 'pod', 'needs-config', '--no-headers']);
+    assert.deepEqual(rows(r.stdout), [['needs-config', '0/1', 'ContainerCreating', '0', '<age>']]);
+    r = await dd.kubectl(['create', 'configmap', 'web-config', '--from-literal=index.html=hi']);
+    assert.equal(r.code, 0, r.stderr);
+    r = await dd.kubectl(['wait', '--for=condition=Ready', 'pod/needs-config', '--timeout=60s']);
+    assert.equal(r.stdout.trim(), 'pod/needs-config condition met', r.stderr);
+  });
+});
