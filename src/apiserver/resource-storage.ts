@@ -189,8 +189,10 @@ export class ResourceStorage {
       // (untouched) the current one, which a concurrent write makes stale and so retries.
       const precondition = desired.metadata?.resourceVersion;
       if (precondition && precondition !== String(currentKv.modRevision)) throw conflict(def, name, OptimisticLockErrorMsg);
-      const next = await this.#prepareUpdate(def, desired, old, ctx);
-      if (next === 'unchanged') return { kind: 'stored', kv: currentKv };
+      const prepared = await this.#prepareUpdate(def, desired, old, ctx);
+      const next = prepared.object;
+      // Encoded once: the same text decides "no change" and is what gets stored.
+      if (prepared.encoded === currentKv.value) return { kind: 'stored', kv: currentKv };
       // A dry run answers as if written: the object keeps the version it was read at.
       if (ctx.dryRun) return { kind: 'dry-run', object: { ...next, metadata: { ...next.metadata, resourceVersion: String(currentKv.modRevision) } } };
       try {
@@ -198,7 +200,7 @@ export class ResourceStorage {
           await this.#store.delete(key, currentKv.modRevision);
           return { kind: 'removed', object: next };
         }
-        const kv = await this.#store.update(key, encodeForStorage(next), currentKv.modRevision);
+        const kv = await this.#store.update(key, prepared.encoded, currentKv.modRevision);
         return { kind: 'stored', kv };
       } catch (error) {
         if (error instanceof StoreError && error.kind === 'revision-mismatch') continue;
@@ -208,7 +210,7 @@ export class ResourceStorage {
     }
   }
 
-  async #prepareUpdate(def: ResourceDefinition, input: KubeObject, old: KubeObject, ctx: WriteContext): Promise<KubeObject | 'unchanged'> {
+  async #prepareUpdate(def: ResourceDefinition, input: KubeObject, old: KubeObject, ctx: WriteContext): Promise<{ object: KubeObject; encoded: string }> {
     const strategy = this.#strategyContext(ctx);
     let obj = input;
     obj.metadata ??= {};
@@ -246,9 +248,7 @@ export class ResourceStorage {
     if (errors.length > 0) throw invalid(def, old.metadata.name ?? '', errors);
     await this.#admission.validate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
     delete obj.metadata.resourceVersion;
-    const oldComparable = { ...old, metadata: { ...old.metadata, resourceVersion: undefined } };
-    if (JSON.stringify(obj) === JSON.stringify(oldComparable)) return 'unchanged';
-    return obj;
+    return { object: obj, encoded: encodeForStorage(obj) };
   }
 
   #keepServerMetadata(obj: KubeObject, old: KubeObject): void {
