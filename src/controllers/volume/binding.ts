@@ -4,9 +4,11 @@
 // Upstream: component-helpers/storage/volume/helpers.go (GetBindVolumeToClaim),
 // pkg/controller/volume/persistentvolume/pv_controller.go (bindClaimToVolume, updateClaimStatus, unbindVolume).
 import type { ObjectReference, PersistentVolume, PersistentVolumeClaim } from '../../api/index.ts';
-import type { PersistentVolumeClaimPhase } from '../../api/core/v1/persistent-volume-claim.ts';
 import { compareQuantities, parseQuantity } from '../../core/index.ts';
 import type { PV, PVC } from './matching.ts';
+
+export type PersistentVolumeClaimPhase = NonNullable<NonNullable<PersistentVolumeClaim['status']>['phase']>;
+export type PersistentVolumePhase = NonNullable<NonNullable<PersistentVolume['status']>['phase']>;
 import { annBindCompleted, annBoundByController, isVolumeBoundToClaim } from './matching.ts';
 
 /** reference.GetReference for a claim. */

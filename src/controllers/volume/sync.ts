@@ -5,12 +5,11 @@
 // syncBoundClaim, syncVolume, bind, reclaimVolume, provisionClaimOperationExternal).
 import { refs } from '../../api/index.ts';
 import type { PersistentVolume, PersistentVolumeClaim } from '../../api/index.ts';
-import type { PersistentVolumeClaimPhase } from '../../api/core/v1/persistent-volume-claim.ts';
-import type { PersistentVolumePhase } from '../../api/core/v1/persistent-volume.ts';
 import type { Client } from '../../client/index.ts';
 import { isApiError, keyOf, objectKey } from '../../core/index.ts';
 import type { EventRecorder } from '../event-recorder.ts';
 import { claimBoundToVolume, claimWithStatus, volumeBoundToClaim, volumeUnbound } from './binding.ts';
+import type { PersistentVolumeClaimPhase, PersistentVolumePhase } from './binding.ts';
 import type { FreshCache } from './fresh-cache.ts';
 import type { PV, PVC, SC } from './matching.ts';
 import {
