@@ -2,6 +2,7 @@
 // The `drydock` command: dispatches to its subcommands.
 import { up } from './up.ts';
 import { node } from './node.ts';
+import { controllers } from './controllers.ts';
 import { UsageError } from './usage.ts';
 
 const usage = `usage: drydock <command> [flags]
@@ -10,7 +11,9 @@ commands:
   up [--config FILE] [--port N] [--host H] [--kubeconfig PATH] [--data-dir DIR]
       start a cluster (default: 2 cpu nodes and 2 nodes with 8 H100 GPUs each)
   node add --pool NAME [--count N] | node remove|fail|heal NODE [--kubeconfig PATH]
-      change a running cluster's simulated nodes (see: drydock node help)`;
+      change a running cluster's simulated nodes (see: drydock node help)
+  controllers [--kubeconfig PATH] [--only a,b]
+      run Drydock's controllers against any cluster`;
 
 async function main(argv: string[]): Promise<void> {
   const startedAt = performance.now();
@@ -20,6 +23,8 @@ async function main(argv: string[]): Promise<void> {
       return up(rest, startedAt);
     case 'node':
       return node(rest);
+    case 'controllers':
+      return controllers(rest);
     case undefined:
     case 'help':
     case '--help':

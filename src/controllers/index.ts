@@ -12,3 +12,5 @@ export { ResourceClaimController } from './resourceclaim/controller.ts';
 export { PersistentVolumeController } from './volume/controller.ts';
 export { LocalPathProvisioner } from './volume/local-path-provisioner.ts';
 export { Recommender as VpaRecommender, VpaAdmission, Updater as VpaUpdater } from './vpa/index.ts';
+export { controllerRegistry } from './registry.ts';
+export type { ControllerDeps, RunnableController } from './registry.ts';

@@ -1,0 +1,43 @@
+// `drydock controllers --kubeconfig FILE [--only a,b]`: runs Drydock's controllers as plain API
+// clients against any cluster (Drydock or a real one) until SIGINT/SIGTERM.
+import { parseArgs } from 'node:util';
+import { controllerRegistry } from '../controllers/index.ts';
+import type { RunnableController } from '../controllers/index.ts';
+import { CryptoRandom, RealClock } from '../core/index.ts';
+import { clientFromKubeconfig } from './kubeconfig-client.ts';
+import { UsageError } from './usage.ts';
+
+export const controllersUsage = `usage: drydock controllers [--kubeconfig PATH] [--only NAME,NAME]
+
+controllers: ${Object.keys(controllerRegistry).join(', ')}`;
+
+export async function controllers(args: string[]): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: { kubeconfig: { type: 'string' }, only: { type: 'string' }, help: { type: 'boolean' } }, strict: true }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    process.stdout.write(`${controllersUsage}\n`);
+    return;
+  }
+  const names = values.only ? values.only.split(',').map((n) => n.trim()).filter(Boolean) : Object.keys(controllerRegistry);
+  const unknown = names.filter((n) => !controllerRegistry[n]);
+  if (unknown.length > 0) throw new UsageError(`--only: unknown controller ${unknown.map((n) => JSON.stringify(n)).join(', ')} (controllers: ${Object.keys(controllerRegistry).join(', ')})`);
+  const { client, server } = clientFromKubeconfig(values.kubeconfig ?? process.env.KUBECONFIG);
+  const deps = { client, clock: new RealClock(), random: new CryptoRandom(), log: (line: string) => process.stderr.write(`${line}\n`) };
+  const running: RunnableController[] = [];
+  for (const name of names) {
+    const controller = controllerRegistry[name]?.(deps);
+    if (!controller) continue;
+    await controller.start();
+    running.push(controller);
+  }
+  process.stdout.write(`drydock controllers running against ${server}: ${names.join(', ')}\n`);
+  const stop = (): void => {
+    void Promise.all(running.reverse().map((c) => c.stop())).then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

@@ -1,0 +1,45 @@
+// The controllers that run as ordinary API clients anywhere — in Drydock or against another
+// cluster (`drydock controllers --kubeconfig FILE [--only a,b]`) — by their upstream names.
+// The registry is this map; each entry builds an unstarted controller from its collaborators.
+import type { Client } from '../client/index.ts';
+import type { Clock, Random } from '../core/index.ts';
+import { DeploymentController } from './deployment/controller.ts';
+import { GarbageCollector } from './garbage-collector/controller.ts';
+import { JobController } from './job/controller.ts';
+import { NamespaceController } from './namespace/controller.ts';
+import { NodeLifecycleController } from './node-lifecycle/controller.ts';
+import { TaintEvictionController } from './node-lifecycle/taint-eviction.ts';
+import { PodGCController } from './pod-gc/controller.ts';
+import { ReplicaSetController } from './replicaset/controller.ts';
+import { ResourceClaimController } from './resourceclaim/controller.ts';
+import { TtlAfterFinishedController } from './ttl-after-finished/controller.ts';
+import { PersistentVolumeController } from './volume/controller.ts';
+import { Recommender, Updater } from './vpa/index.ts';
+
+export interface ControllerDeps {
+  client: Client;
+  clock: Clock;
+  random: Random;
+  log: (line: string) => void;
+}
+
+export interface RunnableController {
+  start(): void | Promise<void>;
+  stop(): void | Promise<void>;
+}
+
+export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) => RunnableController>> = {
+  namespace: (d) => new NamespaceController(d),
+  garbagecollector: (d) => new GarbageCollector(d),
+  replicaset: (d) => new ReplicaSetController(d),
+  deployment: (d) => new DeploymentController(d),
+  job: (d) => new JobController(d),
+  'ttl-after-finished': (d) => new TtlAfterFinishedController(d),
+  'node-lifecycle': (d) => new NodeLifecycleController(d),
+  'taint-eviction-controller': (d) => new TaintEvictionController(d),
+  podgc: (d) => new PodGCController(d),
+  'resourceclaim': (d) => new ResourceClaimController(d),
+  'persistentvolume-binder': (d) => new PersistentVolumeController(d),
+  'vpa-recommender': (d) => new Recommender(d),
+  'vpa-updater': (d) => new Updater(d),
+};

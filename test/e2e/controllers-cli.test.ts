@@ -1,0 +1,32 @@
+// `drydock controllers`: Drydock's controllers as ordinary API clients of a running cluster.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { startDrydock } from './harness.ts';
+
+const main = resolve(import.meta.dirname, '../../drydock.mjs');
+
+test('an unknown controller is a one-line usage error with exit code 2', () => {
+  const r = spawnSync(process.execPath, [main, 'controllers', '--kubeconfig', '/nonexistent', '--only', 'nope'], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^drydock: --only: unknown controller "nope" \(controllers: namespace, /);
+});
+
+test('the namespace controller run from outside empties and removes a namespace', async () => {
+  await using dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n' });
+  const child = spawn(process.execPath, [main, 'controllers', '--kubeconfig', dd.kubeconfig, '--only', 'namespace,garbagecollector'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  try {
+    for (let i = 0; i < 100 && !out.includes('running'); i++) await new Promise((r) => globalThis.setTimeout(r, 50));
+    assert.match(out, /^drydock controllers running against https:\/\/127\.0\.0\.1:\d+: namespace, garbagecollector$/m);
+    await dd.kubectl(['create', 'namespace', 'outside']);
+    await dd.kubectl(['create', 'configmap', 'c', '-n', 'outside', '--from-literal=a=b']);
+    const r = await dd.kubectl(['delete', 'namespace', 'outside', '--timeout=30s']);
+    assert.equal(r.stdout.trim(), 'namespace "outside" deleted', r.stderr);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+});
