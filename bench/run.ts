@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runApiBenchmarks } from './api.ts';
+import { runDraBenchmarks } from './dra.ts';
 import { runApiLoadBenchmark } from './api-load.ts';
 import { machine } from './harness.ts';
 import { runChurnBenchmark, runHoldBenchmark, runNodeBenchmarks } from './nodes.ts';
@@ -17,6 +18,7 @@ import { runStartupBenchmarks } from './startup.ts';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBenchmarks,
+  dra: () => runDraBenchmarks(),
   resize: runResizeBenchmarks,
   startup: runStartupBenchmarks,
   nodes: runNodeBenchmarks,

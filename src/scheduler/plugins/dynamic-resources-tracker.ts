@@ -25,8 +25,8 @@ export class ClaimTracker {
   readonly #assumed = new Map<string, ClaimRO>();
   /** Claim uid -> the claim with the allocation Reserve picked (until PreBind ends). */
   readonly #inFlight = new Map<string, ClaimRO>();
-  /** Bumped whenever a device is released: cached "nothing fits here" verdicts are stale then. */
-  releases = 0;
+  /** `<driver>/<pool>` -> bumped whenever a device of the pool is taken or freed. */
+  readonly poolEpoch = new Map<string, number>();
 
   constructor(claims: Informer<resourceV1.ResourceClaim>) {
     this.#claims = claims;
@@ -58,7 +58,10 @@ export class ClaimTracker {
     for (const id of ids) {
       const n = (this.#count.get(id) ?? 0) + 1;
       this.#count.set(id, n);
-      if (n === 1) this.allocated.add(id);
+      if (n === 1) {
+        this.allocated.add(id);
+        this.#bump(id);
+      }
     }
     for (const id of old) {
       const n = (this.#count.get(id) ?? 0) - 1;
@@ -66,11 +69,16 @@ export class ClaimTracker {
       else {
         this.#count.delete(id);
         this.allocated.delete(id);
-        this.releases++;
+        this.#bump(id);
       }
     }
     if (ids.length === 0) this.#contribution.delete(source);
     else this.#contribution.set(source, ids);
+  }
+
+  #bump(id: DeviceId): void {
+    const pool = id.slice(0, id.lastIndexOf('/'));
+    this.poolEpoch.set(pool, (this.poolEpoch.get(pool) ?? 0) + 1);
   }
 
   /** The latest claim: the informer's, or the one PreBind wrote if that is newer. */

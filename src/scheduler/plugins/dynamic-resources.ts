@@ -7,8 +7,8 @@
 import { refs, resourceV1 } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { isApiError } from '../../core/index.ts';
-import { allocateClaims, buildInventory, nodeSelectorMatches } from '../../dra/index.ts';
-import type { DeviceInventory } from '../../dra/index.ts';
+import { AllocatorReason, allocateClaims, buildInventory, nodeSelectorMatches } from '../../dra/index.ts';
+import type { AllocationOutcome, DeviceInventory, PoolView } from '../../dra/index.ts';
 import type { ClusterEventWithHint, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
 import { ActionType, errorStatus, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
 import { canBeReserved, claimRef, isReservedForPod, podResourceClaims } from './dynamic-resources-claims.ts';
@@ -38,6 +38,8 @@ interface DraState {
   inventory?: DeviceInventory;
   /** The claim specs to allocate, for the per-node "nothing fits" cache. */
   shape: string;
+  /** Only firstAvailable requests give nodes different scores. */
+  scored: boolean;
   nodeAllocations: Map<string, resourceV1.AllocationResult[]>;
   /** Set by Reserve, written by PreBind. */
   allocations: (resourceV1.AllocationResult | undefined)[];
@@ -63,10 +65,17 @@ export const newDynamicResources: PluginFactory = (_args, handle) => {
     }
     return inventory;
   };
-  // Drydock addition (not upstream): a node where these claim specs found no devices stays
-  // unfit until a device is released or slices/classes change, so the allocator is skipped.
-  const noFit = new Map<string, { shape: string; epoch: string; node: object }>();
-  const epoch = (): string => `${tracker.releases}/${inventoryGen}/${classGen}`;
+  // Drydock addition (not upstream): the allocator is a pure function of the claim specs, the
+  // node, the slices, the classes and which devices of the node's pools are taken. Its outcome
+  // per node is kept until one of those changes, so a cycle re-runs it only on nodes whose pools
+  // changed (usually just the last pod's node) instead of on every node.
+  // Pool epochs only grow, so their sum changes whenever any of them does.
+  const verdicts = new Map<string, { shape: string; node: object; inventoryGen: number; classGen: number; epoch: number; outcome: AllocationOutcome }>();
+  const epochOf = (pools: readonly PoolView[]): number => {
+    let e = 0;
+    for (const p of pools) e += tracker.poolEpoch.get(p.id) ?? 0;
+    return e;
+  };
 
   const client = handle.client;
 
@@ -143,7 +152,7 @@ export const newDynamicResources: PluginFactory = (_args, handle) => {
     },
     preFilter(state, pi) {
       const pod = pi.pod;
-      const st: DraState = { claims: [], availableOnNodes: [], toAllocate: [], unavailable: new Set(), shape: '', nodeAllocations: new Map(), allocations: [] };
+      const st: DraState = { claims: [], availableOnNodes: [], toAllocate: [], unavailable: new Set(), shape: '', scored: false, nodeAllocations: new Map(), allocations: [] };
       state.write(key, st);
       if ((pod.spec.resourceClaims ?? []).length === 0) return skip;
       const r = podResourceClaims(pod, tracker);
@@ -173,6 +182,7 @@ export const newDynamicResources: PluginFactory = (_args, handle) => {
       if (toAllocate.length > 0) {
         st.inventory = currentInventory();
         st.shape = JSON.stringify(toAllocate.map((i) => r.claims[i]?.spec));
+        st.scored = toAllocate.some((i) => (r.claims[i]?.spec.devices?.requests ?? []).some((q) => (q.firstAvailable ?? []).length > 0));
       }
       st.toAllocate = toAllocate;
       st.claims = r.claims;
@@ -186,17 +196,22 @@ export const newDynamicResources: PluginFactory = (_args, handle) => {
       for (const [i, sel] of st.availableOnNodes.entries()) if (sel && !nodeSelectorMatches(sel, node)) unavailable.push(i);
       let results: resourceV1.AllocationResult[] | undefined;
       if (st.inventory) {
-        const known = noFit.get(nodeInfo.name);
-        if (known && known.shape === st.shape && known.node === node && known.epoch === epoch()) return unresolvable(errReasonCannotAllocate);
-        const claims = st.toAllocate.map((i) => st.claims[i] as ClaimRO);
-        const outcome = st.inventory.poolsForNode(node).length === 0
-          ? ({ type: 'unschedulable', reason: errReasonCannotAllocate } as const)
-          : allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated });
+        const pools = st.inventory.poolsForNode(node);
+        const epoch = epochOf(pools);
+        const known = verdicts.get(nodeInfo.name);
+        let outcome: AllocationOutcome;
+        if (known && known.epoch === epoch && known.node === node && known.inventoryGen === inventoryGen && known.classGen === classGen && known.shape === st.shape) outcome = known.outcome;
+        else {
+          const claims = st.toAllocate.map((i) => st.claims[i] as ClaimRO);
+          outcome = pools.length === 0
+            ? { type: 'unschedulable', reason: AllocatorReason.CannotAllocate }
+            : allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated });
+          if (outcome.type !== 'error') verdicts.set(nodeInfo.name, { shape: st.shape, node, inventoryGen, classGen, epoch, outcome });
+        }
         switch (outcome.type) {
           case 'error':
             return errorStatus(new Error(outcome.message));
           case 'unschedulable':
-            if (outcome.reason === errReasonCannotAllocate) noFit.set(nodeInfo.name, { shape: st.shape, epoch: epoch(), node });
             return unresolvable(outcome.reason);
           case 'allocated':
             results = outcome.results;
@@ -236,7 +251,7 @@ export const newDynamicResources: PluginFactory = (_args, handle) => {
     score(state, _pod, nodeInfo) {
       const st = state.read(key);
       const results = st?.nodeAllocations.get(nodeInfo.name);
-      if (!st || !results) return 0;
+      if (!st?.scored || !results) return 0;
       // 1.35: prefer nodes where earlier firstAvailable subrequests could be used.
       let score = 0;
       for (const [j, i] of st.toAllocate.entries()) {

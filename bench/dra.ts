@@ -1,0 +1,120 @@
+// DRA scheduling benchmark (upstream scheduler_perf's SchedulingWithResourceClaimTemplate shape):
+// nodes with 8 H100s in dynamic MIG (the simulated NVIDIA driver's slices), pods each claiming a
+// 1g.10gb slice through a ResourceClaimTemplate, with the real ResourceClaim controller and
+// scheduler on the in-process client. Reports pods/s, create->bound latency, packing density.
+// Run: npx tsx bench/dra.ts [a|b]   (not a test; prints a table)
+import { performance } from 'node:perf_hooks';
+import type { Node, Pod, resourceV1 } from '../src/api/index.ts';
+import { refs } from '../src/api/index.ts';
+import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
+import { ResourceClaimController } from '../src/controllers/index.ts';
+import { RealClock, SeededRandom } from '../src/core/index.ts';
+import { findGpuModel, findMigProfile, nvidiaDeviceClasses, nvidiaResourceSlices } from '../src/dra/index.ts';
+import { Scheduler } from '../src/scheduler/index.ts';
+import { percentile, printTable } from './table.ts';
+
+interface Shape {
+  id: string;
+  title: string;
+  nodes: number;
+  pods: number;
+}
+
+const shapes: Shape[] = [
+  { id: 'a', title: '500 nodes x 8 H100 (dynamic MIG), 5,000 pods x 1g.10gb via template', nodes: 500, pods: 5000 },
+  { id: 'b', title: '50 nodes x 8 H100 (dynamic MIG), 3,000 pods x 1g.10gb (demand > supply)', nodes: 50, pods: 3000 },
+];
+
+const gpus = { model: 'H100-80GB', count: 8, mig: 'dynamic' } as const;
+const profile = '1g.10gb';
+
+const migClass: resourceV1.DeviceClass = {
+  apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: 'mig-1g-10gb' },
+  spec: { selectors: [{ cel: { expression: `device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'mig' && device.attributes['gpu.nvidia.com'].profile == '${profile}'` } }] },
+};
+const template: resourceV1.ResourceClaimTemplate = {
+  apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', metadata: { name: 'mig', namespace: 'default' },
+  spec: { spec: { devices: { requests: [{ name: 'mig', exactly: { deviceClassName: 'mig-1g-10gb' } }] } } },
+};
+const pod = (i: number): Pod => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name: `p-${i}`, namespace: 'default' },
+  spec: { resourceClaims: [{ name: 'mig', resourceClaimTemplateName: 'mig' }], containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '500Mi' }, claims: [{ name: 'mig' }] } }] },
+});
+
+async function inBatches(n: number, size: number, fn: (i: number) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < n; i += size) await Promise.all(Array.from({ length: Math.min(size, n - i) }, (_, j) => fn(i + j)));
+}
+
+async function run(shape: Shape): Promise<Record<string, string | number>> {
+  const clock = new RealClock();
+  const cluster = await Cluster.start({ config: clusterConfigFrom({ nodePools: [] }), clock, random: new SeededRandom(1), components: false });
+  const client = cluster.client;
+  const log = (): void => {};
+  for (const c of [...nvidiaDeviceClasses(), migClass]) await client.create(refs.deviceClasses, c);
+  await client.create(refs.resourceClaimTemplates, template, { namespace: 'default' });
+  await inBatches(shape.nodes, 100, async (i) => {
+    const name = `node-${i}`;
+    const alloc = { cpu: '96', memory: '1Ti', pods: '110' };
+    const node: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } }, spec: {}, status: { capacity: alloc, allocatable: alloc, conditions: [{ type: 'Ready', status: 'True' }] } };
+    await client.create(refs.nodes, node);
+    for (const s of nvidiaResourceSlices(name, gpus)) await client.create(refs.resourceSlices, s);
+  });
+  const model = findGpuModel(gpus.model);
+  const maxPerGpu = (model && findMigProfile(model, profile)?.maxInstances) ?? 7;
+  const supply = shape.nodes * gpus.count * maxPerGpu;
+  const expected = Math.min(shape.pods, supply);
+  const created = new Map<string, number>();
+  const latencies: number[] = [];
+  let bound = 0;
+  let done!: () => void;
+  const finished = new Promise<void>((r) => (done = r));
+  const controller = new ResourceClaimController({ client, clock, log, workers: 8 });
+  const scheduler = new Scheduler({
+    client, clock, random: new SeededRandom(2), log,
+    onBound: (pi) => {
+      const t = created.get(pi.key);
+      if (t !== undefined) latencies.push(performance.now() - t);
+      if (++bound === expected) done();
+    },
+  });
+  controller.start();
+  scheduler.start();
+  await scheduler.waitForSync();
+  const t0 = performance.now();
+  await inBatches(shape.pods, 200, async (i) => {
+    const p = pod(i);
+    created.set(`default/${p.metadata.name ?? ''}`, performance.now());
+    await client.create(refs.pods, p, { namespace: 'default' });
+  });
+  await finished;
+  const seconds = (performance.now() - t0) / 1000;
+  const claims = (await client.list<resourceV1.ResourceClaim>(refs.resourceClaims, { namespace: 'default' })).items;
+  const used = new Set(claims.flatMap((c) => (c.status?.allocation?.devices?.results ?? []).map((r) => `${r.pool}/${r.device}`)));
+  const rssMb = process.memoryUsage().rss / 2 ** 20;
+  await scheduler.stop();
+  controller.stop();
+  await cluster.stop();
+  latencies.sort((a, b) => a - b);
+  return {
+    scenario: `(${shape.id}) ${shape.title}`,
+    'pods bound': bound,
+    'pods/s': Math.round(bound / seconds),
+    'p50 ms': Math.round(percentile(latencies, 50)),
+    'p99 ms': Math.round(percentile(latencies, 99)),
+    'slices used/available': `${used.size}/${supply}`,
+    'packing %': Math.round((1000 * used.size) / supply) / 10,
+    'demand met %': Math.round((1000 * used.size) / expected) / 10,
+    'rss MB': Math.round(rssMb),
+  };
+}
+
+export async function runDraBenchmarks(ids: readonly string[] = []): Promise<void> {
+  const rows = [];
+  for (const shape of shapes) if (ids.length === 0 || ids.includes(shape.id)) rows.push(await run(shape));
+  printTable('DRA scheduling (goal >= 300 pods/s; upstream SchedulingWithResourceClaimTemplate 500 nodes: 40 pods/s)', rows);
+}
+
+if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
+  await runDraBenchmarks(process.argv.slice(2));
+  process.exit(0);
+}
