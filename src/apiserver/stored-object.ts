@@ -4,6 +4,7 @@
 // JSON.stringify: every list, get and watch event reuses the stored text.
 import type { KeyValue } from '../storage/index.ts';
 import type { KubeObject } from '../core/index.ts';
+import type { ResourceDefinition } from '../api/index.ts';
 
 const metadataMarker = '"metadata":{';
 
@@ -22,7 +23,10 @@ export function encodeForStorage(obj: KubeObject): string {
 }
 
 const jsonCache = new WeakMap<KeyValue, string>();
-const objectCache = new WeakMap<KeyValue, KubeObject>();
+// Weakly held: the decoded object lives while some reader (an informer's cache) holds it, and is
+// decoded again if read after every holder let go. Values nobody keeps (events, old revisions in the
+// watch history) would otherwise carry a decoded copy several times their stored size.
+const objectCache = new WeakMap<KeyValue, WeakRef<KubeObject>>();
 
 /** The wire JSON of a stored object, with its resourceVersion. Cached per stored value. */
 export function storedJson(kv: KeyValue): string {
@@ -43,14 +47,14 @@ export function storedJson(kv: KeyValue): string {
  * not mutate it; writers build a new object (structuredClone on the write path).
  */
 export function storedObject(kv: KeyValue): KubeObject {
-  let obj = objectCache.get(kv);
+  let obj = objectCache.get(kv)?.deref();
   if (obj === undefined) {
     obj = JSON.parse(kv.value) as KubeObject;
     obj.metadata.resourceVersion = String(kv.modRevision);
     // Shared by every reader: freezing makes a component's accidental mutation throw at the
     // line that does it instead of corrupting what others see.
     deepFreeze(obj);
-    objectCache.set(kv, obj);
+    objectCache.set(kv, new WeakRef(obj));
   }
   return obj;
 }
@@ -84,4 +88,26 @@ export function storageKey(p: StorageKeyParts): string {
 export function storagePrefix(group: string, resource: string, namespace: string): string {
   const base = `/registry/${group || 'core'}/${resource}/`;
   return namespace ? `${base}${namespace}/` : base;
+}
+
+const viewCache = new WeakMap<KeyValue, KeyValue>();
+
+/**
+ * The stored value as `def` serves it. For kinds stored as another kind (storedAs) this is a
+ * converted copy, cached per stored value so every reader and watcher shares it.
+ */
+export function viewOf(def: ResourceDefinition, kv: KeyValue): KeyValue {
+  const alias = def.storedAs;
+  if (!alias) return kv;
+  let view = viewCache.get(kv);
+  if (!view) {
+    view = { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, value: encodeForStorage(alias.fromStored(JSON.parse(kv.value) as KubeObject)) };
+    viewCache.set(kv, view);
+  }
+  return view;
+}
+
+/** What `def` writes to the store: its own encoding, or the converted stored form. */
+export function encodeStored(def: ResourceDefinition, obj: KubeObject): string {
+  return encodeForStorage(def.storedAs ? def.storedAs.toStored(obj) : obj);
 }
