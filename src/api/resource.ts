@@ -85,6 +85,16 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    * (and whatever prepareForUpdate restores), so controllers may set annotations there.
    */
   readonly statusResetsMetadata?: boolean;
+  /**
+   * Served from another kind's storage, converted on the way in and out, as upstream serves
+   * events.k8s.io/v1 Events from the core/v1 Event registry.
+   */
+  readonly storedAs?: {
+    readonly group: string;
+    readonly resource: string;
+    toStored(obj: T): KubeObject;
+    fromStored(obj: KubeObject): T;
+  };
   /** Name format check (upstream ValidateNameFunc); defaults to DNS-1123 subdomain. */
   readonly validateName?: (name: string, prefix: boolean) => string[];
 

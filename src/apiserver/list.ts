@@ -6,7 +6,7 @@ import type { KeyValue } from '../storage/index.ts';
 import { StoreError } from '../storage/index.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import type { Selection } from './selection.ts';
-import { storedObject } from './stored-object.ts';
+import { storedObject, viewOf } from './stored-object.ts';
 
 export interface ListRequest {
   namespace: string;
@@ -93,7 +93,8 @@ export async function listObjects(storage: ResourceStorage, def: ResourceDefinit
       const page = await storage.store.list(prefix, options);
       revision = page.revision;
       atRevision = page.revision;
-      for (const kv of page.items) {
+      for (const storedKv of page.items) {
+        const kv = viewOf(def, storedKv);
         lastKey = kv.key;
         if (request.selection.everything || request.selection.matches(storedObject(kv))) items.push(kv);
         if (limit > 0 && items.length >= limit) break;

@@ -18,7 +18,7 @@ import {
 } from '../core/index.ts';
 import type { KeyValue, Store } from '../storage/index.ts';
 import { StoreError } from '../storage/index.ts';
-import { encodeForStorage, mutableCopy, storageKey, storagePrefix } from './stored-object.ts';
+import { encodeForStorage, encodeStored, mutableCopy, storageKey, storagePrefix, viewOf } from './stored-object.ts';
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../api/index.ts';
 import type { ValidateNameFunc } from '../api/index.ts';
 import type { Admission } from './admission.ts';
@@ -86,17 +86,19 @@ export class ResourceStorage {
   }
 
   key(def: ResourceDefinition, namespace: string, name: string): string {
-    return storageKey({ group: def.group, resource: def.resource, namespace: def.namespaced ? namespace : '', name });
+    const at = def.storedAs ?? def;
+    return storageKey({ group: at.group, resource: at.resource, namespace: def.namespaced ? namespace : '', name });
   }
 
   prefix(def: ResourceDefinition, namespace: string): string {
-    return storagePrefix(def.group, def.resource, def.namespaced ? namespace : '');
+    const at = def.storedAs ?? def;
+    return storagePrefix(at.group, at.resource, def.namespaced ? namespace : '');
   }
 
   async get(def: ResourceDefinition, namespace: string, name: string): Promise<KeyValue> {
     const kv = await this.#store.get(this.key(def, namespace, name));
     if (!kv) throw notFound(def, name);
-    return kv;
+    return viewOf(def, kv);
   }
 
   async create(def: ResourceDefinition, namespace: string, input: KubeObject, ctx: WriteContext): Promise<WriteResult> {
@@ -136,8 +138,8 @@ export class ResourceStorage {
         return { kind: 'dry-run', object: obj };
       }
       try {
-        const kv = await this.#store.create(this.key(def, meta.namespace ?? '', meta.name ?? ''), encodeForStorage(obj));
-        return { kind: 'stored', kv };
+        const kv = await this.#store.create(this.key(def, meta.namespace ?? '', meta.name ?? ''), encodeStored(def, obj));
+        return { kind: 'stored', kv: viewOf(def, kv) };
       } catch (error) {
         if (error instanceof StoreError && error.kind === 'key-exists') {
           if (named && attempt < maxGenerateNameAttempts) continue;
@@ -181,8 +183,9 @@ export class ResourceStorage {
   ): Promise<WriteResult> {
     const key = this.key(def, namespace, name);
     for (;;) {
-      const currentKv = await this.#store.get(key);
-      if (!currentKv) throw notFound(def, name);
+      const storedKv = await this.#store.get(key);
+      if (!storedKv) throw notFound(def, name);
+      const currentKv = viewOf(def, storedKv);
       const old = mutableCopy(currentKv);
       const desired = await mutate(mutableCopy(currentKv));
       // The desired object's resourceVersion is the precondition: a PUT body's, a patch's, or
@@ -200,8 +203,8 @@ export class ResourceStorage {
           await this.#store.delete(key, currentKv.modRevision);
           return { kind: 'removed', object: next };
         }
-        const kv = await this.#store.update(key, prepared.encoded, currentKv.modRevision);
-        return { kind: 'stored', kv };
+        const kv = await this.#store.update(key, def.storedAs ? encodeStored(def, next) : prepared.encoded, currentKv.modRevision);
+        return { kind: 'stored', kv: viewOf(def, kv) };
       } catch (error) {
         if (error instanceof StoreError && error.kind === 'revision-mismatch') continue;
         if (error instanceof StoreError && error.kind === 'not-found') throw notFound(def, name);
@@ -268,8 +271,9 @@ export class ResourceStorage {
   async delete(def: ResourceDefinition, namespace: string, name: string, request: DeleteRequest, ctx: WriteContext): Promise<DeleteResult> {
     const key = this.key(def, namespace, name);
     for (;;) {
-      const currentKv = await this.#store.get(key);
-      if (!currentKv) throw notFound(def, name);
+      const storedKv = await this.#store.get(key);
+      if (!storedKv) throw notFound(def, name);
+      const currentKv = viewOf(def, storedKv);
       const current = mutableCopy(currentKv);
       checkPreconditions(def, name, current, request);
       const plan = this.#planDeletion(def, current, request);
@@ -289,7 +293,7 @@ export class ResourceStorage {
       }
       try {
         delete plan.object.metadata.resourceVersion;
-        const kv = await this.#store.update(key, encodeForStorage(plan.object), currentKv.modRevision);
+        const kv = await this.#store.update(key, encodeStored(def, plan.object), currentKv.modRevision);
         return { kind: 'pending', result: { kind: 'stored', kv } };
       } catch (error) {
         if (error instanceof StoreError && error.kind === 'revision-mismatch') continue;

@@ -296,3 +296,45 @@ describe('binding', () => {
     assert.equal(again.message, 'Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "n1"');
   });
 });
+
+describe('events.k8s.io/v1', () => {
+  test('serves the same objects as core/v1 Events, converted both ways', async () => {
+    const { client } = await setup();
+    await client.create(refs.events, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'web.1', namespace: 'default' },
+      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web', apiVersion: 'v1' },
+      reason: 'Scheduled',
+      message: 'Successfully assigned default/web to cpu-0',
+      type: 'Normal',
+      source: { component: 'default-scheduler' },
+      firstTimestamp: '2026-01-01T00:00:00Z',
+      lastTimestamp: '2026-01-01T00:00:00Z',
+      count: 1,
+    });
+    const viewed = await client.get(refs.eventsV1, 'default', 'web.1');
+    assert.equal(viewed.apiVersion, 'events.k8s.io/v1');
+    assert.equal((viewed as unknown as { note: string }).note, 'Successfully assigned default/web to cpu-0');
+    assert.deepEqual((viewed as unknown as { regarding: { name: string } }).regarding.name, 'web');
+    const list = await client.list(refs.eventsV1, { namespace: 'default', fieldSelector: 'reason=Scheduled' });
+    assert.deepEqual(list.items.map((e) => e.metadata.name), ['web.1']);
+    await client.create(refs.eventsV1, {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'web.2', namespace: 'default' },
+      eventTime: '2026-01-01T00:00:01.000000Z',
+      reportingController: 'example.com/ctl',
+      reportingInstance: 'ctl-1',
+      action: 'Started',
+      reason: 'Started',
+      regarding: { kind: 'Pod', namespace: 'default', name: 'web', apiVersion: 'v1' },
+      note: 'started',
+      type: 'Normal',
+    });
+    const core = await client.get(refs.events, 'default', 'web.2');
+    assert.equal(core.apiVersion, 'v1');
+    assert.equal((core as unknown as { message: string }).message, 'started');
+    assert.equal((core as unknown as { involvedObject: { name: string } }).involvedObject.name, 'web');
+  });
+});

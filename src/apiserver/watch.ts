@@ -9,7 +9,7 @@ import { StoreError } from '../storage/index.ts';
 import { listObjects } from './list.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import type { Selection } from './selection.ts';
-import { storedObject } from './stored-object.ts';
+import { storedObject, viewOf } from './stored-object.ts';
 
 export type ServerWatchEvent =
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; kv: KeyValue }
@@ -76,8 +76,9 @@ export async function startWatch(deps: WatchDeps, def: ResourceDefinition, reque
   let lastRevision = from;
   const selection = request.selection;
   storeWatch = storage.store.watch(storage.prefix(def, request.namespace), from, {
-    onEvent(event) {
+    onEvent(stored) {
       if (stopped) return;
+      const event = def.storedAs ? { ...stored, kv: viewOf(def, stored.kv), prevKv: stored.prevKv && viewOf(def, stored.prevKv) } : stored;
       lastRevision = event.kv.modRevision;
       if (selection.everything) {
         sink.send({ type: event.type === 'DELETE' ? 'DELETED' : event.created ? 'ADDED' : 'MODIFIED', kv: event.kv });

@@ -127,4 +127,11 @@ export const eventsV1EventDefinition: ResourceDefinition<Event> = {
   validateUpdate: validateEventsV1Update,
   table: eventsV1Table,
   fieldLabels: eventsV1FieldLabels,
+  // Upstream serves events.k8s.io/v1 from the core/v1 Event registry: one object, two forms.
+  storedAs: {
+    group: '',
+    resource: 'events',
+    toStored: (e) => eventsV1ToCoreEvent(e) as unknown as KubeObject,
+    fromStored: (e) => coreEventToEventsV1(e as unknown as CoreEvent),
+  },
 };
