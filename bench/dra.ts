@@ -9,8 +9,8 @@ import { refs } from '../src/api/index.ts';
 import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
 import { ResourceClaimController } from '../src/controllers/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
-import { findGpuModel, findMigProfile, nvidiaDeviceClasses, nvidiaResourceSlices } from '../src/dra/index.ts';
-import { Scheduler } from '../src/scheduler/index.ts';
+import { allocateClaims, buildInventory, findGpuModel, findMigProfile, nodeSelectorMatches, nvidiaDeviceClasses, nvidiaResourceSlices, resultDeviceIds } from '../src/dra/index.ts';
+import { Scheduler, dynamicResourcesFactory, inTreeRegistry } from '../src/scheduler/index.ts';
 import { percentile, printTable } from './table.ts';
 
 interface Shape {
@@ -71,6 +71,7 @@ async function run(shape: Shape): Promise<Record<string, string | number>> {
   const controller = new ResourceClaimController({ client, clock, log, workers: 8 });
   const scheduler = new Scheduler({
     client, clock, random: new SeededRandom(2), log,
+    registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) },
     onBound: (pi) => {
       const t = created.get(pi.key);
       if (t !== undefined) latencies.push(performance.now() - t);

@@ -8,8 +8,8 @@ import { SimulatedNodes } from '../kubelet/index.ts';
 import { NodeLifecycleController, PodGCController, TaintEvictionController } from '../controllers/index.ts';
 import { NodePoolController } from './node-pool-controller.ts';
 import { simulatedNodeFleet } from './node-fleet.ts';
-import { Scheduler } from '../scheduler/index.ts';
-import { startNvidiaDriver } from '../dra/index.ts';
+import { Scheduler, dynamicResourcesFactory, inTreeRegistry } from '../scheduler/index.ts';
+import { allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds, startNvidiaDriver } from '../dra/index.ts';
 import { DeploymentController, GarbageCollector, ReplicaSetController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 import { LocalPathProvisioner, PersistentVolumeController } from '../controllers/index.ts';
@@ -59,7 +59,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => startNvidiaDriver({ client: ctx.client, clock: ctx.clock, log: ctx.log, nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) }),
   async (ctx) => started('persistentvolume-controller', new PersistentVolumeController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('scheduler', new Scheduler({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler })),
+  async (ctx) => started('scheduler', new Scheduler({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),
   async (ctx) => started('garbage-collector', new GarbageCollector({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('replicaset-controller', new ReplicaSetController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('deployment-controller', new DeploymentController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),

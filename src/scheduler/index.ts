@@ -12,3 +12,5 @@ export { numFeasibleNodesToFind } from './schedule-one.ts';
 export { inTreeRegistry } from './plugins/registry.ts';
 export { fitsRequest } from './plugins/node-resources-fit.ts';
 export { schedulerComponent } from './events.ts';
+export { dynamicResourcesFactory } from './plugins/dynamic-resources.ts';
+export type { DraAllocator } from './plugins/dynamic-resources-allocator.ts';

@@ -113,7 +113,7 @@ describe('DRA on one dynamic-MIG H100 with kubectl', () => {
     const devices = await until(async () => {
       const l = await json<{ items: { metadata: { name: string }; status?: { allocation?: { devices?: { results?: { device: string }[] } } } }[] }>(dd, ['get', 'resourceclaims']);
       const m = new Map(l.items.map((c) => [c.metadata.name, c.status?.allocation?.devices?.results?.[0]?.device]));
-      return m.get('big') && m.get('mid') && m;
+      return m.get('big') && m.get('mid') ? m : undefined;
     }, 'big and mid allocated');
     assert.equal(devices.get('big'), 'gpu-0-mig-4g40gb-5-0');
     assert.equal(devices.get('mid'), 'gpu-0-mig-3g40gb-9-4');

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refs } from '../../api/index.ts';
 import type { Deployment, Pod, resourceV1 } from '../../api/index.ts';
-import { claim, claimPod, claimSpec, events, eventually, getClaim, getPod, listClaims, migClass, startDraScenario, tail, template, waitRunning, waitUnschedulable } from '../../scheduler/plugins/dynamic-resources.test-helpers.ts';
+import { claim, claimPod, claimSpec, events, eventually, getClaim, getPod, listClaims, migClass, startDraScenario, tail, template, waitRunning, waitUnschedulable } from './scenario.test-helpers.ts';
 
 const gpuNode = `- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 2}\n`;
 

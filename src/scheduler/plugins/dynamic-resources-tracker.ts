@@ -8,8 +8,9 @@ import type { resourceV1 } from '../../api/index.ts';
 import type { Informer } from '../../client/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { keyOf, objectKey } from '../../core/index.ts';
-import { resultDeviceIds } from '../../dra/index.ts';
-import type { DeviceId } from '../../dra/index.ts';
+
+type DeviceId = string;
+type ResultDeviceIds = (allocation: DeepReadonly<resourceV1.AllocationResult> | undefined) => DeviceId[];
 
 export type ClaimRO = DeepReadonly<resourceV1.ResourceClaim>;
 
@@ -28,8 +29,11 @@ export class ClaimTracker {
   /** `<driver>/<pool>` -> bumped whenever a device of the pool is taken or freed. */
   readonly poolEpoch = new Map<string, number>();
 
-  constructor(claims: Informer<resourceV1.ResourceClaim>) {
+  readonly #ids: ResultDeviceIds;
+
+  constructor(claims: Informer<resourceV1.ResourceClaim>, resultDeviceIds: ResultDeviceIds) {
     this.#claims = claims;
+    this.#ids = resultDeviceIds;
     claims.addHandlers({
       onAdd: (c) => this.#observe(c),
       onUpdate: (_o, c) => this.#observe(c),
@@ -44,7 +48,7 @@ export class ClaimTracker {
 
   #observe(c: ClaimRO): void {
     const key = keyOf(c);
-    this.#set(`informer:${key}`, resultDeviceIds(c.status?.allocation));
+    this.#set(`informer:${key}`, this.#ids(c.status?.allocation));
     const assumed = this.#assumed.get(key);
     if (assumed && rv(c) >= rv(assumed)) {
       this.#assumed.delete(key);
@@ -98,7 +102,7 @@ export class ClaimTracker {
   signalPendingAllocation(claim: ClaimRO): void {
     const uid = claim.metadata.uid ?? '';
     this.#inFlight.set(uid, claim);
-    this.#set(`inflight:${uid}`, resultDeviceIds(claim.status?.allocation));
+    this.#set(`inflight:${uid}`, this.#ids(claim.status?.allocation));
   }
 
   removePendingAllocation(uid: string): boolean {
@@ -113,6 +117,6 @@ export class ClaimTracker {
     const current = this.#claims.get(key);
     if (current && rv(current) >= rv(claim)) return;
     this.#assumed.set(key, claim);
-    this.#set(`assumed:${key}`, resultDeviceIds(claim.status?.allocation));
+    this.#set(`assumed:${key}`, this.#ids(claim.status?.allocation));
   }
 }

@@ -7,8 +7,7 @@
 import { refs, resourceV1 } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { isApiError } from '../../core/index.ts';
-import { AllocatorReason, allocateClaims, buildInventory, nodeSelectorMatches } from '../../dra/index.ts';
-import type { AllocationOutcome, DeviceInventory, PoolView } from '../../dra/index.ts';
+import type { DraAllocator, DraInventory, DraOutcome } from './dynamic-resources-allocator.ts';
 import type { ClusterEventWithHint, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
 import { ActionType, errorStatus, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
 import { canBeReserved, claimRef, isReservedForPod, podResourceClaims } from './dynamic-resources-claims.ts';
@@ -35,7 +34,7 @@ interface DraState {
   toAllocate: number[];
   /** Indexes of allocated claims that did not fit some node (PostFilter may deallocate one). */
   unavailable: Set<number>;
-  inventory?: DeviceInventory;
+  inventory?: DraInventory;
   /** The claim specs to allocate, for the per-node "nothing fits" cache. */
   shape: string;
   /** Only firstAvailable requests give nodes different scores. */
@@ -48,19 +47,20 @@ interface DraState {
 const key = stateKey<DraState>('DynamicResources');
 const maxRetries = 5;
 
-export const newDynamicResources: PluginFactory = (_args, handle) => {
-  const tracker = new ClaimTracker(handle.informer<Claim>(refs.resourceClaims));
+/** The plugin factory, given dra/'s allocator (cluster/ wires it; see dynamic-resources-allocator.ts). */
+export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_args, handle) => {
+  const tracker = new ClaimTracker(handle.informer<Claim>(refs.resourceClaims), dra.resultDeviceIds);
   const classes = handle.informer<resourceV1.DeviceClass>(refs.deviceClasses);
   const slices = handle.informer<resourceV1.ResourceSlice>(refs.resourceSlices);
-  let inventory: DeviceInventory | undefined;
+  let inventory: DraInventory | undefined;
   let inventoryGen = 0;
   let classGen = 0;
   slices.addHandlers({ onAdd: () => (inventory = undefined), onUpdate: () => (inventory = undefined), onDelete: () => (inventory = undefined) });
   classes.addHandlers({ onAdd: () => classGen++, onUpdate: () => classGen++, onDelete: () => classGen++ });
   const getClass = (className: string): DeepReadonly<resourceV1.DeviceClass> | undefined => classes.getByName(undefined, className);
-  const currentInventory = (): DeviceInventory => {
+  const currentInventory = (): DraInventory => {
     if (!inventory) {
-      inventory = buildInventory(slices.list());
+      inventory = dra.buildInventory(slices.list());
       inventoryGen++;
     }
     return inventory;
@@ -70,8 +70,8 @@ export const newDynamicResources: PluginFactory = (_args, handle) => {
   // per node is kept until one of those changes, so a cycle re-runs it only on nodes whose pools
   // changed (usually just the last pod's node) instead of on every node.
   // Pool epochs only grow, so their sum changes whenever any of them does.
-  const verdicts = new Map<string, { shape: string; node: object; inventoryGen: number; classGen: number; epoch: number; outcome: AllocationOutcome }>();
-  const epochOf = (pools: readonly PoolView[]): number => {
+  const verdicts = new Map<string, { shape: string; node: object; inventoryGen: number; classGen: number; epoch: number; outcome: DraOutcome }>();
+  const epochOf = (pools: readonly { readonly id: string }[]): number => {
     let e = 0;
     for (const p of pools) e += tracker.poolEpoch.get(p.id) ?? 0;
     return e;
@@ -193,19 +193,19 @@ export const newDynamicResources: PluginFactory = (_args, handle) => {
       const node = nodeInfo.node;
       if (!st || st.claims.length === 0 || !node) return success;
       const unavailable: number[] = [];
-      for (const [i, sel] of st.availableOnNodes.entries()) if (sel && !nodeSelectorMatches(sel, node)) unavailable.push(i);
+      for (const [i, sel] of st.availableOnNodes.entries()) if (sel && !dra.nodeSelectorMatches(sel, node)) unavailable.push(i);
       let results: resourceV1.AllocationResult[] | undefined;
       if (st.inventory) {
         const pools = st.inventory.poolsForNode(node);
         const epoch = epochOf(pools);
         const known = verdicts.get(nodeInfo.name);
-        let outcome: AllocationOutcome;
+        let outcome: DraOutcome;
         if (known && known.epoch === epoch && known.node === node && known.inventoryGen === inventoryGen && known.classGen === classGen && known.shape === st.shape) outcome = known.outcome;
         else {
           const claims = st.toAllocate.map((i) => st.claims[i] as ClaimRO);
           outcome = pools.length === 0
-            ? { type: 'unschedulable', reason: AllocatorReason.CannotAllocate }
-            : allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated });
+            ? { type: 'unschedulable', reason: errReasonCannotAllocate }
+            : dra.allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated });
           if (outcome.type !== 'error') verdicts.set(nodeInfo.name, { shape: st.shape, node, inventoryGen, classGen, epoch, outcome });
         }
         switch (outcome.type) {

@@ -5,7 +5,6 @@
 import type { PluginFactory } from '../framework.ts';
 import { newDefaultBinder } from './default-binder.ts';
 import { newDefaultPreemption } from './default-preemption.ts';
-import { newDynamicResources } from './dynamic-resources.ts';
 import { newInterPodAffinity } from './inter-pod-affinity.ts';
 import { newNodeAffinity } from './node-affinity.ts';
 import { newNodePorts } from './node-ports.ts';
@@ -34,7 +33,6 @@ export const inTreeRegistry: Readonly<Record<string, PluginFactory>> = {
   InterPodAffinity: newInterPodAffinity,
   NodeResourcesFit: newNodeResourcesFit,
   NodeResourcesBalancedAllocation: newBalancedAllocation,
-  DynamicResources: newDynamicResources,
   DefaultPreemption: newDefaultPreemption,
   DefaultBinder: newDefaultBinder,
 };
