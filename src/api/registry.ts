@@ -9,6 +9,7 @@ import { schedulingV1Definitions } from './scheduling/v1/index.ts';
 import { resourceV1Definitions } from './resource/v1/index.ts';
 import { eventsV1Definitions } from './events/v1/index.ts';
 import { policyV1Definitions } from './policy/v1/index.ts';
+import { autoscalingV2Definitions } from './autoscaling/v2/index.ts';
 import { autoscalingV1Definitions } from './autoscaling/v1/index.ts';
 
 export function builtinDefinitions(): ResourceDefinition[] {
@@ -22,6 +23,7 @@ export function builtinDefinitions(): ResourceDefinition[] {
     ...resourceV1Definitions,
     ...eventsV1Definitions,
     ...policyV1Definitions,
+    ...autoscalingV2Definitions,
     ...autoscalingV1Definitions,
   ];
 }

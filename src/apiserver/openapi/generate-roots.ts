@@ -43,6 +43,8 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('policy', 'V1Eviction', 'Eviction', false),
   ...kinds('policy', 'V1PodDisruptionBudget', 'PodDisruptionBudget'),
   ...kinds('autoscaling', 'V1Scale', 'Scale', false),
+  { model: 'V2HorizontalPodAutoscaler', group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' },
+  { model: 'V2HorizontalPodAutoscalerList', group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscalerList' },
   ...kinds('resource.k8s.io', 'V1DeviceClass', 'DeviceClass'),
   ...kinds('resource.k8s.io', 'V1ResourceSlice', 'ResourceSlice'),
   { model: 'ResourceV1ResourceClaim', group: 'resource.k8s.io', version: 'v1', kind: 'ResourceClaim' },

@@ -65,6 +65,7 @@ export const listTags: Readonly<Record<string, ListTag>> = {
   'batch.v1.UncountedTerminatedPods.succeeded': { listType: 'set' },
   'batch.v1.UncountedTerminatedPods.failed': { listType: 'set' },
   'policy.v1.PodDisruptionBudgetStatus.conditions': byType,
+  'autoscaling.v2.HorizontalPodAutoscalerStatus.conditions': byType,
 
   'resource.v1.ResourceClaimStatus.reservedFor': map(['uid'], ['merge', 'uid']),
   'resource.v1.ResourceClaimStatus.devices': map(['driver', 'device', 'pool', 'shareID']),
@@ -125,4 +126,9 @@ export const quantityFields: ReadonlySet<string> = new Set([
   'resource.v1.CapacityRequestPolicyRange.step',
   'resource.v1.CapacityRequirements.requests',
   'resource.v1.DeviceRequestAllocationResult.consumedCapacity',
+  'autoscaling.v2.MetricTarget.value',
+  'autoscaling.v2.MetricTarget.averageValue',
+  'autoscaling.v2.MetricValueStatus.value',
+  'autoscaling.v2.MetricValueStatus.averageValue',
+  'autoscaling.v2.HPAScalingRules.tolerance',
 ]);
