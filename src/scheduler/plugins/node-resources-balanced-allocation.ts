@@ -8,23 +8,33 @@ import { allocationScore, defaultResources, podRequestFor } from './node-resourc
 
 export const name = 'NodeResourcesBalancedAllocation';
 
+// Two passes over the inputs instead of a fractions list: this runs once per scored node.
 export function balancedResourceScorer(requested: readonly number[], allocatable: readonly number[]): number {
-  const fractions: number[] = [];
   let total = 0;
+  let count = 0;
+  let first = 0;
+  let second = 0;
   for (let i = 0; i < requested.length; i++) {
     const cap = allocatable[i] ?? 0;
     if (cap === 0) continue;
     const f = Math.min((requested[i] ?? 0) / cap, 1);
     total += f;
-    fractions.push(f);
+    if (count === 0) first = f;
+    else if (count === 1) second = f;
+    count++;
   }
   let std = 0;
-  if (fractions.length === 2) std = Math.abs(((fractions[0] ?? 0) - (fractions[1] ?? 0)) / 2);
-  else if (fractions.length > 2) {
-    const mean = total / fractions.length;
+  if (count === 2) std = Math.abs((first - second) / 2);
+  else if (count > 2) {
+    const mean = total / count;
     let sum = 0;
-    for (const f of fractions) sum += (f - mean) * (f - mean);
-    std = Math.sqrt(sum / fractions.length);
+    for (let i = 0; i < requested.length; i++) {
+      const cap = allocatable[i] ?? 0;
+      if (cap === 0) continue;
+      const f = Math.min((requested[i] ?? 0) / cap, 1);
+      sum += (f - mean) * (f - mean);
+    }
+    std = Math.sqrt(sum / count);
   }
   return Math.trunc((1 - std) * maxNodeScore);
 }
