@@ -6,6 +6,7 @@ import { batchV1Definitions } from './batch/v1/index.ts';
 import { coordinationV1Definitions } from './coordination/v1/index.ts';
 import { storageV1Definitions } from './storage/v1/index.ts';
 import { schedulingV1Definitions } from './scheduling/v1/index.ts';
+import { schedulingV1alpha1Definitions } from './scheduling/v1alpha1/index.ts';
 import { resourceV1Definitions } from './resource/v1/index.ts';
 import { eventsV1Definitions } from './events/v1/index.ts';
 import { policyV1Definitions } from './policy/v1/index.ts';
@@ -20,6 +21,7 @@ export function builtinDefinitions(): ResourceDefinition[] {
     ...coordinationV1Definitions,
     ...storageV1Definitions,
     ...schedulingV1Definitions,
+    ...schedulingV1alpha1Definitions,
     ...resourceV1Definitions,
     ...eventsV1Definitions,
     ...policyV1Definitions,

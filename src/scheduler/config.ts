@@ -102,7 +102,8 @@ export function parseSchedulerConfig(raw: Readonly<Record<string, unknown>> | un
     if (typeof v !== 'number' || v <= 0) throw new SchedulerConfigError(`scheduler.${k}: must be greater than 0`);
     return v;
   };
-  const rawProfiles = r.profiles ?? [{}];
+  // Without profiles: the default one plus `volcano`, which gang-schedules Volcano PodGroups (GangScheduling).
+  const rawProfiles = r.profiles ?? [{}, { schedulerName: 'volcano' }];
   if (!Array.isArray(rawProfiles)) throw new SchedulerConfigError('scheduler.profiles: must be a list');
   const names = new Set<string>();
   const profiles = rawProfiles.map((p, i): ProfileConfig => {

@@ -213,7 +213,8 @@ export class SchedulingQueue {
   onEvent(event: ClusterEvent, oldObj: EventObject | undefined, newObj: EventObject | undefined): void {
     this.#record(event, oldObj, newObj);
     if (this.#unschedulable.size === 0) return;
-    for (const [uid, u] of this.#unschedulable) {
+    // A snapshot: a pod re-gated below is re-inserted, and a live Map iterator would visit it again.
+    for (const [uid, u] of [...this.#unschedulable]) {
       if (u.qpi.gatedBy) {
         // A gated pod is re-checked by PreEnqueue when its gating plugin's events fire.
         if (!this.#matchesPlugin(u.qpi, u.qpi.gatedBy, event, oldObj, newObj)) continue;
@@ -407,7 +408,7 @@ export class SchedulingQueue {
     this.#flushTimer = this.#o.clock.setTimer(at, () => {
       this.#flushTimer = undefined;
       const now = this.#o.clock.now();
-      for (const [uid, u] of this.#unschedulable) {
+      for (const [uid, u] of [...this.#unschedulable]) {
         if (u.qpi.gatedBy || now - u.since <= this.#o.podMaxInUnschedulablePodsDurationMs) continue;
         if (!this.#isWorthRequeuing(u.qpi, unschedulableTimeout, undefined, undefined)) continue;
         this.#unschedulable.delete(uid);

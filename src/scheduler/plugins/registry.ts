@@ -5,6 +5,7 @@
 import type { PluginFactory } from '../framework.ts';
 import { newDefaultBinder } from './default-binder.ts';
 import { newDefaultPreemption } from './default-preemption.ts';
+import { newGangScheduling } from './gang-scheduling.ts';
 import { newInterPodAffinity } from './inter-pod-affinity.ts';
 import { newNodeAffinity } from './node-affinity.ts';
 import { newNodePorts } from './node-ports.ts';
@@ -35,4 +36,5 @@ export const inTreeRegistry: Readonly<Record<string, PluginFactory>> = {
   NodeResourcesBalancedAllocation: newBalancedAllocation,
   DefaultPreemption: newDefaultPreemption,
   DefaultBinder: newDefaultBinder,
+  GangScheduling: newGangScheduling,
 };
