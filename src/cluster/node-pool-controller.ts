@@ -35,6 +35,7 @@ export interface NodePoolControllerOptions {
 }
 
 const reconcileKey = 'reconcile';
+const addBatch = 64;
 
 export class NodePoolController {
   readonly #o: NodePoolControllerOptions;
@@ -110,14 +111,18 @@ export class NodePoolController {
     const states = parsePoolStates(cm, (pool) => log(`node-pools: ignoring malformed entry for pool ${pool} in ${nodePoolsNamespace}/${nodePoolsConfigMap}`));
     const wanted = new Map<string, PoolState>();
     for (const state of states.values()) for (const name of state.nodes) wanted.set(name, state);
-    for (const [name, state] of wanted) {
-      if (fleet.has(name)) continue;
-      try {
-        await fleet.add(state.spec, name);
-        log(`node-pools: started kubelet for node ${name} (pool ${state.spec.name})`);
-      } catch (error) {
-        log(`node-pools: cannot start node ${name}: ${error instanceof Error ? error.message : String(error)}`);
-      }
+    // Started 64 at a time, as the configured nodes are at cluster start: `node add --count 5000`
+    // would otherwise wait out 5,000 registrations one after another.
+    const missing = [...wanted].filter(([name]) => !fleet.has(name));
+    for (let i = 0; i < missing.length; i += addBatch) {
+      await Promise.all(missing.slice(i, i + addBatch).map(async ([name, state]) => {
+        try {
+          await fleet.add(state.spec, name);
+          log(`node-pools: started kubelet for node ${name} (pool ${state.spec.name})`);
+        } catch (error) {
+          log(`node-pools: cannot start node ${name}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }));
     }
     for (const name of fleet.names()) {
       if (wanted.has(name)) continue;
