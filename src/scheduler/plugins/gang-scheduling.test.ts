@@ -71,7 +71,7 @@ async function addGpuNode(s: Scenario): Promise<void> {
   const gpu = states.get('gpu');
   assert.ok(gpu);
   states.set('gpu', addNodes(gpu, 1).state);
-  await s.client.update(refs.configMaps, { ...cm, data: poolStatesData(states) }, { namespace: nodePoolsNamespace });
+  await s.client.update(refs.configMaps, { ...cm, data: poolStatesData(states) });
 }
 
 test('a gang of 4 on 3 GPUs: nobody binds, the 3 reserved pods time out after 5m0s; a 4th GPU node binds all 4 together', async () => {
