@@ -96,7 +96,8 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
             if (!(next.metadata.finalizers ?? []).includes(resourceV1.ResourceClaimDeleteProtectionFinalizer)) {
               next.metadata.finalizers = [...(next.metadata.finalizers ?? []), resourceV1.ResourceClaimDeleteProtectionFinalizer];
               try {
-                next = await client.update<Claim>(refs.resourceClaims, next);
+                // What the client returns is shared and may be frozen: copy before adding the status.
+                next = structuredClone(await client.update<Claim>(refs.resourceClaims, next));
               } catch (error) {
                 if (isApiError(error) && error.reason === 'Conflict') throw error;
                 throw new Error(`add finalizer to claim ${claimRef(claim)}: ${error instanceof Error ? error.message : String(error)}`);
