@@ -1,8 +1,8 @@
 // `drydock controllers --kubeconfig FILE [--only a,b]`: runs Drydock's controllers as plain API
 // clients against any cluster (Drydock or a real one) until SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
-import { controllerRegistry } from '../controllers/index.ts';
-import type { RunnableController } from '../controllers/index.ts';
+import { controllerRegistry } from '../cluster/index.ts';
+import type { RunnableController } from '../cluster/index.ts';
 import { CryptoRandom, RealClock } from '../core/index.ts';
 import { clientFromKubeconfig } from './kubeconfig-client.ts';
 import { UsageError } from './usage.ts';
