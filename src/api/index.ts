@@ -22,3 +22,4 @@ export { podGroupPolicy } from './scheduling/v1alpha1/workload.ts';
 export type { Workload, WorkloadSpec, PodGroup, PodGroupPolicy, GangSchedulingPolicy } from './scheduling/v1alpha1/workload.ts';
 export type { StorageClass } from './storage/v1/storage-class.ts';
 export * from './metrics/v1beta1/metrics.ts';
+export type * from './autoscaling/v2/types.ts';

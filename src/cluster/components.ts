@@ -16,6 +16,7 @@ import { LocalPathProvisioner, PersistentVolumeController } from '../controllers
 import { ResourceClaimController } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
 import { VpaAdmission, VpaRecommender, VpaUpdater } from '../controllers/index.ts';
+import { HorizontalController } from '../controllers/index.ts';
 
 export interface ComponentContext {
   cluster: Cluster;
@@ -64,6 +65,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('replicaset-controller', new ReplicaSetController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('deployment-controller', new DeploymentController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => { const a = new VpaAdmission({ client: ctx.client, clock: ctx.clock, log: ctx.log }); await a.start(); const off = ctx.cluster.podWebhooks.register('vpa', (pod) => a.admit(pod)); return [{ name: 'vpa-admission-controller', stop: () => { off(); a.stop(); } }, started('vpa-recommender', new VpaRecommender({ client: ctx.client, clock: ctx.clock, log: ctx.log })), started('vpa-updater', new VpaUpdater({ client: ctx.client, clock: ctx.clock, log: ctx.log }))]; },
+  async (ctx) => started('horizontal-pod-autoscaler', new HorizontalController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('job-controller', new JobController({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log })),
   async (ctx) => started('resource-claim-controller', new ResourceClaimController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('ttl-after-finished-controller', new TtlAfterFinishedController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),

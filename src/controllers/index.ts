@@ -14,3 +14,4 @@ export { LocalPathProvisioner } from './volume/local-path-provisioner.ts';
 export { Recommender as VpaRecommender, VpaAdmission, Updater as VpaUpdater } from './vpa/index.ts';
 export { controllerRegistry } from './registry.ts';
 export type { ControllerDeps, RunnableController } from './registry.ts';
+export { HorizontalController } from './hpa/index.ts';
