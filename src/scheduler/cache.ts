@@ -6,6 +6,7 @@
 // can run while a cycle reads it. Only what-if evaluations (preemption) clone NodeInfos.
 import type { Node } from '../api/index.ts';
 import type { DeepReadonly } from '../core/index.ts';
+import { AffinityIndex } from './affinity-index.ts';
 import type { SnapshotLister } from './framework.ts';
 import { NodeInfo, PodInfo } from './node-info.ts';
 
@@ -25,6 +26,8 @@ export class SchedulerCache implements SnapshotLister {
   readonly #pvcUse = new Map<string, number>();
   #affinityList: NodeInfo[] | undefined;
   #antiAffinityList: NodeInfo[] | undefined;
+  /** InterPodAffinity's counts, kept as pods land and nodes are relabelled. */
+  readonly #affinity = new AffinityIndex();
 
   // ---- SnapshotLister
 
@@ -41,6 +44,9 @@ export class SchedulerCache implements SnapshotLister {
   havePodsWithRequiredAntiAffinity(): readonly NodeInfo[] {
     return (this.#antiAffinityList ??= this.#list.filter((n) => n.podsWithRequiredAntiAffinity.length > 0));
   }
+  affinityIndex(): AffinityIndex {
+    return this.#affinity;
+  }
   pvcRefCount(key: string): number {
     return this.#pvcUse.get(key) ?? 0;
   }
@@ -56,7 +62,15 @@ export class SchedulerCache implements SnapshotLister {
     let ni = this.#nodes.get(name);
     if (!ni) this.#nodes.set(name, (ni = new NodeInfo(name)));
     const existed = ni.node !== undefined;
+    const before = existed ? ni.labels : undefined;
     ni.setNode(node);
+    const after = ni.labels;
+    if (!existed || !sameLabels(before, after)) {
+      for (const pi of ni.pods) {
+        this.#affinity.add(pi, before, -1);
+        this.#affinity.add(pi, after, 1);
+      }
+    }
     if (!existed) {
       this.#list.push(ni);
       this.#dirty(ni);
@@ -73,6 +87,7 @@ export class SchedulerCache implements SnapshotLister {
     if (!ni) return;
     const i = this.#list.indexOf(ni);
     if (i >= 0) this.#list.splice(i, 1);
+    if (ni.node) for (const pi of ni.pods) this.#affinity.add(pi, ni.labels, -1);
     // Pods still bound there keep a placeholder so their later deletion accounts correctly.
     if (ni.pods.length === 0) this.#nodes.delete(name);
     else ni.node = undefined;
@@ -132,6 +147,7 @@ export class SchedulerCache implements SnapshotLister {
     let ni = this.#nodes.get(nodeName);
     if (!ni) this.#nodes.set(nodeName, (ni = new NodeInfo(nodeName)));
     ni.addPod(pi);
+    if (ni.node) this.#affinity.add(pi, ni.labels, 1);
     for (const k of pi.pvcKeys) this.#pvcUse.set(k, (this.#pvcUse.get(k) ?? 0) + 1);
     this.#pods.set(pi.uid, { pi, nodeName, assumed });
     if (pi.hasAffinity) this.#dirty(ni);
@@ -140,7 +156,7 @@ export class SchedulerCache implements SnapshotLister {
   #unplace(st: PodState): void {
     const ni = this.#nodes.get(st.nodeName);
     if (ni) {
-      ni.removePod(st.pi);
+      if (ni.removePod(st.pi) && ni.node) this.#affinity.add(st.pi, ni.labels, -1);
       if (!ni.node && ni.pods.length === 0) this.#nodes.delete(st.nodeName);
     }
     for (const k of st.pi.pvcKeys) {
@@ -158,4 +174,12 @@ export class SchedulerCache implements SnapshotLister {
     this.#affinityList = undefined;
     this.#antiAffinityList = undefined;
   }
+}
+
+function sameLabels(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
+  if (a === b) return true;
+  const ka = a ? Object.keys(a) : [];
+  if (ka.length !== (b ? Object.keys(b).length : 0)) return false;
+  for (const k of ka) if (a?.[k] !== b?.[k]) return false;
+  return true;
 }

@@ -20,6 +20,7 @@ import type { Pod } from '../api/index.ts';
 import type { Client, Informer } from '../client/index.ts';
 import type { Clock, DeepReadonly, KubeObject, Random } from '../core/index.ts';
 import type { NodeInfo, PodInfo } from './node-info.ts';
+import type { AffinityIndex } from './affinity-index.ts';
 
 export type { NodeInfo, PodInfo } from './node-info.ts';
 
@@ -249,6 +250,8 @@ export interface SnapshotLister {
   /** Nodes with at least one pod that has (anti-)affinity terms: InterPodAffinity's fast path. */
   havePodsWithAffinity(): readonly NodeInfo[];
   havePodsWithRequiredAntiAffinity(): readonly NodeInfo[];
+  /** Incremental InterPodAffinity counts over list()'s pods (the cache has them; what-if snapshots need not). */
+  affinityIndex?(): AffinityIndex;
   /** Number of scheduled pods using each RWOP-relevant PVC key `ns/name`. */
   pvcRefCount(key: string): number;
 }

@@ -8,6 +8,7 @@ import type { Cloneable, CycleState, Plugin, PluginFactory, PodRO } from '../fra
 import { ActionType, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
 import type { AffinityTerm, NodeInfo, PodInfo, WeightedAffinityTerm } from '../node-info.ts';
 import { affinityTermMatches } from '../node-info.ts';
+import { topologyPair } from '../affinity-index.ts';
 
 export const name = 'InterPodAffinity';
 export const errReasonExistingAntiAffinityRulesNotMatch = "node(s) didn't satisfy existing pods anti-affinity rules";
@@ -17,7 +18,7 @@ export const errReasonAntiAffinityRulesNotMatch = "node(s) didn't match pod anti
 type Labels = Readonly<Record<string, string>> | undefined;
 /** topologyKey + "\0" + value -> matching count. */
 type Counts = Map<string, number>;
-const pair = (k: string, v: string): string => `${k}\u0000${v}`;
+const pair = topologyPair;
 
 function bump(m: Counts, k: string, by: number): void {
   const v = (m.get(k) ?? 0) + by;
@@ -102,6 +103,17 @@ export const newInterPodAffinity: PluginFactory = (raw, handle) => {
       const snap = handle.snapshot();
       const withAnti = snap.havePodsWithRequiredAntiAffinity();
       if (pod.requiredAffinityTerms.length === 0 && pod.requiredAntiAffinityTerms.length === 0 && withAnti.length === 0) return skip;
+      // The cache's incremental counts cover exactly list()'s pods; other node lists are scanned.
+      const index = nodes === snap.list() ? snap.affinityIndex?.() : undefined;
+      if (index) {
+        const scan = function* (): Generator<readonly [PodInfo, Labels]> {
+          for (const ni of nodes) for (const e of ni.pods) yield [e, ni.labels];
+        };
+        const affinity = pod.requiredAffinityTerms.length > 0 ? index.incomingCounts(pod.requiredAffinityTerms, 'all', scan) : new Map<string, number>();
+        const anti = pod.requiredAntiAffinityTerms.length > 0 ? index.incomingCounts(pod.requiredAntiAffinityTerms, 'each', scan) : new Map<string, number>();
+        state.write(filterKey, new FilterState(pod, index.existingAntiCounts(pod.pod), affinity, anti));
+        return success;
+      }
       const existingAnti: Counts = new Map();
       for (const ni of withAnti) for (const e of ni.podsWithRequiredAntiAffinity) addAntiAffinity(existingAnti, e.requiredAntiAffinityTerms, pod.pod, ni.labels, 1);
       const affinity: Counts = new Map();
