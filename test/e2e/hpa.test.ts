@@ -1,0 +1,94 @@
+// The HorizontalPodAutoscaler as a kubectl user meets it: an autoscaling/v2 HPA over a Deployment
+// whose pods use 400m of 200m requests, `kubectl get hpa` columns, and the Deployment scaled up.
+// The cluster runs 20x faster than the wall clock.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+const cluster = `apiVersion: drydock.dev/v1alpha1
+kind: Cluster
+nodePools:
+- name: cpu
+  count: 2
+  capacity: {cpu: "8", memory: 16Gi}
+clock: scaled:20
+`;
+
+const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata:
+      labels: {app: web}
+      annotations:
+        sim.drydock.dev/main: "cpu: 400m"
+    spec:
+      containers:
+      - name: main
+        image: nginx
+        resources: {requests: {cpu: 200m}}
+`;
+
+const hpa = `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 1
+  maxReplicas: 5
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+`;
+
+describe('HorizontalPodAutoscaler with kubectl', () => {
+  let dd: Drydock;
+  before(async () => {
+    dd = await startDrydock({ config: cluster });
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  const ok = async (args: string[], input?: string): Promise<string> => {
+    const r = await dd.kubectl(args, { timeoutMs: 90_000, ...(input !== undefined ? { input } : {}) });
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}\n${r.stderr}`);
+    return r.stdout;
+  };
+  const until = async <T>(what: string, check: () => Promise<T | undefined>, tries = 200): Promise<T> => {
+    for (let i = 0; i < tries; i++) {
+      const v = await check();
+      if (v !== undefined) return v;
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  };
+
+  test('an HPA at 50% CPU scales a Deployment using 200% of its requests to maxReplicas', async () => {
+    await ok(['apply', '-f', '-'], deployment);
+    await ok(['rollout', 'status', 'deployment/web', '--timeout=60s']);
+    assert.equal((await ok(['apply', '-f', '-'], hpa)).trim(), 'horizontalpodautoscaler.autoscaling/web created');
+    const fresh = (await ok(['get', 'hpa'])).trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
+    assert.deepEqual(fresh[0], ['NAME', 'REFERENCE', 'TARGETS', 'MINPODS', 'MAXPODS', 'REPLICAS', 'AGE']);
+    assert.deepEqual(fresh[1]?.slice(0, 6), ['web', 'Deployment/web', 'cpu: <unknown>/50%', '1', '5', '0']);
+    const scaled = await until('the Deployment at 5 replicas', async () => {
+      const d = JSON.parse(await ok(['get', 'deployment', 'web', '-o', 'json'])) as { spec: { replicas: number } };
+      return d.spec.replicas === 5 ? d : undefined;
+    });
+    assert.equal(scaled.spec.replicas, 5);
+    const row = await until('the HPA showing 5 replicas', async () => {
+      const cells = (await ok(['get', 'hpa', 'web', '--no-headers'])).trim().split(/\s{2,}/);
+      return cells[5] === '5' ? cells : undefined;
+    });
+    assert.deepEqual(row.slice(0, 6), ['web', 'Deployment/web', 'cpu: 200%/50%', '1', '5', '5']);
+    const status = (JSON.parse(await ok(['get', 'hpa', 'web', '-o', 'json'])) as { status: { conditions: { type: string; reason: string }[] } }).status;
+    assert.deepEqual(status.conditions.map((c) => `${c.type}/${c.reason}`), ['AbleToScale/ReadyForNewScale', 'ScalingActive/ValidMetricFound', 'ScalingLimited/TooManyReplicas']);
+    const events = (JSON.parse(await ok(['get', 'events', '--field-selector', 'reason=SuccessfulRescale', '-o', 'json'])) as { items: { message: string }[] }).items.map((e) => e.message);
+    assert.equal(events[0], 'New size: 4; reason: cpu resource utilization (percentage of request) above target');
+    const explain = await ok(['explain', 'hpa.spec.behavior.scaleUp.selectPolicy']);
+    assert.deepEqual(explain.split('\n').slice(0, 5), ['GROUP:      autoscaling', 'KIND:       HorizontalPodAutoscaler', 'VERSION:    v2', '', 'FIELD: selectPolicy <string>']);
+  });
+});
