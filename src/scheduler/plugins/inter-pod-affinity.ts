@@ -167,9 +167,11 @@ export const newInterPodAffinity: PluginFactory = (raw, handle) => {
       for (const ni of nodes) {
         const labels = ni.labels;
         for (const e of hasPreferred ? ni.pods : ni.podsWithAffinity) {
+          // A pod whose only terms are required anti-affinity adds nothing to any score.
+          if (!hasPreferred && e.requiredAffinityTerms.length + e.preferredAffinityTerms.length + e.preferredAntiAffinityTerms.length === 0) continue;
           add(pod.preferredAffinityTerms, e.pod, labels, 1);
           add(pod.preferredAntiAffinityTerms, e.pod, labels, -1);
-          if (hardPodAffinityWeight > 0) add(e.requiredAffinityTerms.map((t) => ({ ...t, weight: hardPodAffinityWeight })), pod.pod, labels, 1);
+          if (hardPodAffinityWeight > 0 && e.requiredAffinityTerms.length > 0) add(e.requiredAffinityTerms.map((t) => ({ ...t, weight: hardPodAffinityWeight })), pod.pod, labels, 1);
           add(e.preferredAffinityTerms, pod.pod, labels, 1);
           add(e.preferredAntiAffinityTerms, pod.pod, labels, -1);
         }
