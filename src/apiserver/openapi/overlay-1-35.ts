@@ -2,6 +2,7 @@
 // generated from the v1.34.0 spec) lacks. Keep it small; drop an entry once the source ships it.
 // Upstream: CHANGELOG-1.35.md (API Change) and staging/src/k8s.io/api/core/v1/types.go at release-1.35.
 import type { OpenApiSchema } from './schema.ts';
+import { workloadOverlayDefinitions } from './overlay-workload.ts';
 
 const ref = (name: string, description: string): OpenApiSchema => ({
   allOf: [{ $ref: `#/components/schemas/${name}` }],
@@ -10,6 +11,7 @@ const ref = (name: string, description: string): OpenApiSchema => ({
 
 /** New definitions, by upstream name. */
 export const overlayDefinitions: Readonly<Record<string, OpenApiSchema>> = {
+  ...workloadOverlayDefinitions,
   'io.k8s.api.core.v1.WorkloadReference': {
     description:
       'WorkloadReference identifies the Workload object and PodGroup membership that a Pod belongs to. The scheduler uses this information to apply workload-aware scheduling semantics.',
