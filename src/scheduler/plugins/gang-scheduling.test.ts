@@ -144,6 +144,21 @@ test('a pod naming a missing pod group is held with the upstream reason; basic g
   assert.equal(sched.queue.where(stray.metadata.uid ?? ''), 'gated');
 });
 
+test('pod group replica keys are independent gangs: one schedules while the other waits for its pods', async () => {
+  await using s = await startScenario();
+  await using sched = ownScheduler(s);
+  for (let i = 0; i < 3; i++) await s.addNode(`gpu-${i}`, gpuNode);
+  await workload(s, 'ddp', 2);
+  const member = (name: string, key: string): Promise<Pod> => s.addPod(name, { schedulerName: 'gang', requests: gpu, workloadRef: { name: 'ddp', podGroup: 'workers', podGroupReplicaKey: key } });
+  await member('a-0', 'r1');
+  await member('b-0', 'r2');
+  await member('a-1', 'r1');
+  await s.until(async () => !!(await s.pod('a-0')).spec.nodeName && !!(await s.pod('a-1')).spec.nodeName);
+  const b0 = await s.pod('b-0');
+  assert.equal(b0.spec.nodeName, undefined);
+  assert.deepEqual(gateReasons(sched, b0), ['waiting for minCount pods from a gang to appear in scheduling queue']);
+});
+
 test('volcano: pods with schedulerName volcano and the group annotation gang-schedule; the PodGroup goes Pending -> Running', async () => {
   await using s = await startScenario();
   for (let i = 0; i < 3; i++) await s.addNode(`gpu-${i}`, gpuNode);
