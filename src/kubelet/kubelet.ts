@@ -16,6 +16,8 @@ import { nodeInternalIP, nodePodCIDRBase } from './node-object.ts';
 import type { NodePoolSpec } from './node-object.ts';
 import { PodWorker } from './pod-worker.ts';
 import { VolumeMounter } from './volumes.ts';
+import { ClaimPreparer } from './dynamic-resources.ts';
+import type { ClaimPreparerOptions } from './dynamic-resources.ts';
 import type { VolumeSources } from './volumes.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-skew.ts';
@@ -34,6 +36,8 @@ export interface KubeletOptions {
   pods: Informer<Pod>;
   /** ConfigMaps, Secrets, claims and volumes, shared by all kubelets (no volume checks without). */
   volumeSources?: VolumeSources;
+  /** ResourceSlices shared by all kubelets (absent: no DRA claim checks before containers start). */
+  resourceSlices?: ClaimPreparerOptions['slices'];
 }
 
 export const nodeNameIndex = 'nodeName';
@@ -45,6 +49,7 @@ export class Kubelet {
   readonly agent: NodeAgent;
   readonly #events: EventRecorder;
   readonly #volumes: VolumeMounter | undefined;
+  readonly #claims: ClaimPreparer | undefined;
   readonly #backoff = new CrashLoopBackoff();
   readonly #images = new Set<string>();
   readonly #workers = new Map<string, PodWorker>();
@@ -70,6 +75,7 @@ export class Kubelet {
       identity: { name: options.name, ordinal: options.ordinal, pool: options.pool, machineID: options.random.hex(16), bootID: options.random.hex(16) },
     });
     this.#events = new EventRecorder({ client: options.client, clock: options.clock, node: options.name, log: options.log });
+    if (options.resourceSlices) this.#claims = new ClaimPreparer({ client: options.client, slices: options.resourceSlices });
     if (options.volumeSources) this.#volumes = new VolumeMounter({ sources: options.volumeSources, events: this.#events, clock: options.clock });
   }
 
@@ -129,6 +135,7 @@ export class Kubelet {
         },
         releaseIP: (ip) => this.#releaseIP(ip),
         ...(this.#volumes ? { volumes: this.#volumes } : {}),
+        ...(this.#claims ? { claims: this.#claims } : {}),
         onResourcesChanged: () => this.#handleResizes(),
       },
       pod,

@@ -2,13 +2,14 @@
 // one pod informer shared by them (indexed by spec.nodeName), and the node -> kubelet registry the
 // pod log route uses.
 import { refs } from '../api/index.ts';
-import type { PersistentVolume, PersistentVolumeClaim, Pod } from '../api/index.ts';
+import type { PersistentVolume, PersistentVolumeClaim, Pod, resourceV1 } from '../api/index.ts';
 import { Informer } from '../client/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import { Kubelet, nodeNameIndex } from './kubelet.ts';
 import type { NodePoolSpec } from './node-object.ts';
 import type { VolumeSources } from './volumes.ts';
+import { slicePoolIndex, slicePoolKeys } from './dynamic-resources.ts';
 
 /** node name -> kubelet, for the HTTP routes (logs, exec) that reach a node's kubelet. */
 export class PodLogs {
@@ -38,6 +39,7 @@ export class SimulatedNodes {
   readonly #o: SimulatedNodesOptions;
   readonly #pods: Informer<Pod>;
   readonly #volumeSources: VolumeSources;
+  readonly #slices: Informer<resourceV1.ResourceSlice>;
   readonly kubelets: Kubelet[] = [];
   readonly #byName = new Map<string, Kubelet>();
   #nextOrdinal = 0;
@@ -53,6 +55,8 @@ export class SimulatedNodes {
       claims: new Informer<PersistentVolumeClaim>({ client, ref: refs.persistentVolumeClaims, clock, log }),
       volumes: new Informer<PersistentVolume>({ client, ref: refs.persistentVolumes, clock, log }),
     };
+    this.#slices = new Informer<resourceV1.ResourceSlice>({ client, ref: refs.resourceSlices, clock, log });
+    this.#slices.addIndex(slicePoolIndex, slicePoolKeys);
   }
 
   /** Builds every kubelet first (a version-skew refusal throws before anything registers), then registers them. */
@@ -61,7 +65,7 @@ export class SimulatedNodes {
     let ordinal = 0;
     for (const pool of options.pools) {
       for (let i = 0; i < pool.count; i++) {
-        nodes.kubelets.push(new Kubelet({ ...options, name: `${pool.name}-${i}`, ordinal: ordinal++, pool, pods: nodes.#pods, volumeSources: nodes.#volumeSources }));
+        nodes.kubelets.push(new Kubelet({ ...options, name: `${pool.name}-${i}`, ordinal: ordinal++, pool, pods: nodes.#pods, volumeSources: nodes.#volumeSources, resourceSlices: nodes.#slices }));
       }
     }
     const batch = 64;
@@ -75,7 +79,7 @@ export class SimulatedNodes {
       onUpdate: (_old, p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podChanged(p) : undefined),
       onDelete: (p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podDeleted(p) : undefined),
     });
-    const sources = Object.values(nodes.#volumeSources);
+    const sources = [...Object.values(nodes.#volumeSources), nodes.#slices];
     for (const inf of sources) inf.start();
     await Promise.all(sources.map((inf) => inf.waitForSync()));
     nodes.#pods.start();
@@ -92,7 +96,7 @@ export class SimulatedNodes {
   async addNode(pool: NodePoolSpec, name: string): Promise<Kubelet> {
     const existing = this.#byName.get(name);
     if (existing) return existing;
-    const kubelet = new Kubelet({ ...this.#o, name, ordinal: this.#nextOrdinal++, pool, pods: this.#pods, volumeSources: this.#volumeSources });
+    const kubelet = new Kubelet({ ...this.#o, name, ordinal: this.#nextOrdinal++, pool, pods: this.#pods, volumeSources: this.#volumeSources, resourceSlices: this.#slices });
     await kubelet.start();
     this.kubelets.push(kubelet);
     this.#byName.set(name, kubelet);
@@ -114,7 +118,7 @@ export class SimulatedNodes {
 
   stop(): void {
     this.#pods.stop();
-    for (const inf of Object.values(this.#volumeSources)) inf.stop();
+    for (const inf of [...Object.values(this.#volumeSources), this.#slices]) inf.stop();
     for (const k of this.kubelets) {
       k.stop();
       this.#o.podLogs.unregister(k.name);

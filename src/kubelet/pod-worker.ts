@@ -3,7 +3,7 @@
 // blocks), restarts per policy with crash-loop back-off, runs probes, and stops containers in order.
 // Upstream: pkg/kubelet/pod_workers.go, kuberuntime_manager.go (computePodActions, SyncPod),
 // kuberuntime_container.go (startContainer, killContainer), kuberuntime_termination_order.go.
-import { refs, resolveBehaviour } from '../api/index.ts';
+import { expandBehaviourEnv, refs, resolveBehaviour } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Container } from '../api/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
@@ -25,6 +25,8 @@ import { shouldRestart } from './restart-policy.ts';
 import type { VolumeMounter } from './volumes.ts';
 import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
+import { failedPrepareDynamicResources, prepareRetryMs, usesResourceClaims } from './dynamic-resources.ts';
+import type { ClaimPreparer, InjectedEnv } from './dynamic-resources.ts';
 
 export type WorkerState =
   | { kind: 'syncing' }
@@ -49,6 +51,8 @@ export interface PodWorkerDeps {
   onResourcesChanged?: () => void;
   /** Sets up the pod's volumes before any container starts (absent: nothing to mount). */
   volumes?: VolumeMounter;
+  /** Prepares the pod's ResourceClaims before any container starts (absent: claims are not checked). */
+  claims?: ClaimPreparer;
 }
 
 interface Live {
@@ -76,6 +80,8 @@ export class PodWorker {
   #mountDone = false;
   #mountRetry = false;
   #sandboxReady = true;
+  /** Set once PrepareResources succeeded; 'pending' while a pass or its retry wait is running. */
+  #injected: InjectedEnv | 'pending' | undefined;
   readonly startTime: number;
   readonly podIP: string;
   readonly resize: PodResize;
@@ -210,9 +216,29 @@ export class PodWorker {
     return false;
   }
 
+  /** PrepareDynamicResources: no sandbox (ContainerCreating) until every claim is reserved for the pod. */
+  #claimsPrepared(): boolean {
+    if (this.#injected !== undefined) return this.#injected !== 'pending';
+    if (!this.#d.claims || !usesResourceClaims(this.#pod)) return (this.#injected = new Map()), true;
+    this.#injected = 'pending';
+    void this.#d.claims.prepare(this.#pod).then((r) => {
+      if (this.#state.kind !== 'syncing') return;
+      if (r.ok) {
+        this.#injected = r.env;
+        return this.#sync();
+      }
+      this.#event(undefined, 'Warning', failedPrepareDynamicResources, r.message);
+      this.#after(prepareRetryMs, () => {
+        this.#injected = undefined;
+        this.#sync();
+      });
+    });
+    return false;
+  }
+
   #syncRunning(): void {
     if (this.#busy) return;
-    if (!this.#volumesMounted()) return;
+    if (!this.#volumesMounted() || !this.#claimsPrepared()) return;
     this.resize.reconcile();
     const pod = this.#pod;
     const inits = pod.spec.initContainers ?? [];
@@ -317,7 +343,7 @@ export class PodWorker {
     } else {
       this.#event(rec.name, 'Normal', 'Pulled', `Container image "${image}" already present on machine and can be accessed by the pod`);
     }
-    const behaviour = resolveBehaviour(this.#pod, c, rec.kind);
+    const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), this.#environment(c));
     const actual = structuredClone(this.resize.startWith(rec.name) ?? resourcesOf(c));
     const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;
@@ -362,6 +388,14 @@ export class PodWorker {
     }
     this.#busy = false;
     this.#sync();
+  }
+
+  /** The literal env values, then what the drivers inject (CDI edits win over the pod spec). */
+  #environment(c: Readonly<Container>): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const e of c.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
+    const injected = this.#injected;
+    return { ...env, ...(injected && injected !== 'pending' ? injected.get(c.name) : undefined) };
   }
 
   #startProbes(rec: ContainerRecord, instance: InstanceState, live: Live, c: Readonly<Container>): void {

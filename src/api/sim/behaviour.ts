@@ -198,3 +198,15 @@ export function resolveBehaviour(
   }
   return out;
 }
+
+/**
+ * Shell-style `$VAR` / `${VAR}` expansion of the behaviour's log lines against the container's
+ * environment (its literal `env` values plus what the kubelet injects, e.g. NVIDIA_VISIBLE_DEVICES
+ * from DRA), so `logs: ["GPUs: $NVIDIA_VISIBLE_DEVICES"]` prints what `echo` would. An unset
+ * variable expands to nothing, as in sh; `$$` is a literal `$`.
+ */
+export function expandBehaviourEnv(behaviour: SimBehaviour, env: Readonly<Record<string, string>>): SimBehaviour {
+  const expand = (text: string): string =>
+    text.includes('$') ? text.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, braced?: string, bare?: string) => (m === '$$' ? '$' : (env[braced ?? bare ?? ''] ?? ''))) : text;
+  return { ...behaviour, logs: behaviour.logs.map((l) => ({ atMs: l.atMs, text: expand(l.text) })), stopLogs: behaviour.stopLogs.map(expand) };
+}

@@ -1,0 +1,97 @@
+// Scenario tests for the kubelet's DRA side (VirtualClock): containers wait, ContainerCreating with
+// FailedPrepareDynamicResources, until the pod's claims are reserved for it; then the container's
+// environment names the devices it got, visible through `$NVIDIA_VISIBLE_DEVICES` in its logs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { refs } from '../api/index.ts';
+import type { Event, Pod, resourceV1 } from '../api/index.ts';
+import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
+import { SeededRandom, VirtualClock } from '../core/index.ts';
+
+async function start(mig: 'none' | 'dynamic' = 'none'): Promise<{ cluster: Cluster; clock: VirtualClock; [Symbol.asyncDispose](): Promise<void> }> {
+  const clock = new VirtualClock();
+  const cluster = await Cluster.start({
+    config: clusterConfigFrom({ nodePools: [{ name: 'h100', count: 1, capacity: { cpu: '96', memory: '1Ti' }, gpus: { model: 'H100-80GB', count: 8, mig, expose: 'dra' } }] }),
+    clock,
+    random: new SeededRandom(5),
+    components: true,
+    log: () => {},
+  });
+  return { cluster, clock, [Symbol.asyncDispose]: () => cluster.stop() };
+}
+
+async function until(clock: VirtualClock, pred: () => Promise<boolean>, maxMs = 60_000): Promise<void> {
+  for (let t = 0; t <= maxMs; t += 100) {
+    if (await pred()) return;
+    await clock.advance(100);
+  }
+  throw new Error('condition not reached');
+}
+
+const claim = (name: string, deviceClassName: string): resourceV1.ResourceClaim => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'ResourceClaim',
+  metadata: { name, namespace: 'default' },
+  spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName } }] } },
+});
+
+function gpuPod(name: string, claimName: string, nodeName?: string): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', annotations: { 'sim.drydock.dev/app': 'logs: ["GPUs: $NVIDIA_VISIBLE_DEVICES", "mode ${MODE}, cost $$5"]' } },
+    spec: {
+      ...(nodeName ? { nodeName } : {}),
+      resourceClaims: [{ name: 'gpu', resourceClaimName: claimName }],
+      containers: [{ name: 'app', image: 'nginx', env: [{ name: 'MODE', value: 'train' }], resources: { claims: [{ name: 'gpu' }] } }],
+    },
+  };
+}
+
+const getPod = (c: Cluster, name: string): Promise<Pod> => c.client.get<Pod>(refs.pods, 'default', name);
+const logLines = (c: Cluster, pod: Pod): string[] =>
+  c.podLogs.kubelet(pod.spec.nodeName ?? '')?.worker('default', pod.metadata.name ?? '')?.logsOf('app')?.current?.lines().map((l) => l.text) ?? [];
+
+test('a scheduled GPU pod: its container sees the allocated GPU uuid from the ResourceSlice', async () => {
+  await using s = await start();
+  const c = s.cluster.client;
+  await c.create(refs.resourceClaims, claim('one-gpu', 'gpu.nvidia.com'), { namespace: 'default' });
+  await c.create(refs.pods, gpuPod('trainer', 'one-gpu'), { namespace: 'default' });
+  await until(s.clock, async () => !!(await getPod(s.cluster, 'trainer')).status?.containerStatuses?.[0]?.state?.running);
+  const allocated = (await c.get<resourceV1.ResourceClaim>(refs.resourceClaims, 'default', 'one-gpu')).status?.allocation?.devices?.results?.[0];
+  const slices = (await c.list<resourceV1.ResourceSlice>(refs.resourceSlices)).items;
+  const uuid = slices.flatMap((sl) => sl.spec.devices ?? []).find((d) => d.name === allocated?.device)?.attributes?.uuid?.string;
+  assert.match(uuid ?? '', /^GPU-/);
+  assert.deepEqual(logLines(s.cluster, await getPod(s.cluster, 'trainer')), [`GPUs: ${uuid}`, 'mode train, cost $5']);
+});
+
+test('a pod bound to the node before its claim is reserved: ContainerCreating with FailedPrepareDynamicResources, then retried at the sync frequency', async () => {
+  await using s = await start();
+  const c = s.cluster.client;
+  // No claim yet: the kubelet cannot fetch it.
+  await c.create(refs.pods, gpuPod('early', 'later-gpu', 'h100-0'), { namespace: 'default' });
+  const failed = async (): Promise<string[]> =>
+    (await c.list<Event>(refs.events, { namespace: 'default' })).items.filter((e) => e.involvedObject.name === 'early' && e.reason === 'FailedPrepareDynamicResources').map((e) => `${e.type} ${e.message} x${e.count ?? 1}`);
+  await until(s.clock, async () => (await failed()).length > 0);
+  assert.deepEqual(await failed(), ['Warning Failed to prepare dynamic resources: prepare dynamic resources: fetch ResourceClaim later-gpu: resourceclaims.resource.k8s.io "later-gpu" not found x1']);
+  const waiting = (await getPod(s.cluster, 'early')).status?.containerStatuses?.[0]?.state?.waiting?.reason;
+  assert.equal(waiting, 'ContainerCreating');
+  // The claim exists but is neither allocated nor reserved for the pod.
+  const created = await c.create<resourceV1.ResourceClaim>(refs.resourceClaims, claim('later-gpu', 'gpu.nvidia.com'), { namespace: 'default' });
+  await s.clock.advance(60_000);
+  const pod = await getPod(s.cluster, 'early');
+  const messages = (await failed()).map((m) => m.replace(/ x\d+$/, ''));
+  assert.ok(messages.includes(`Warning Failed to prepare dynamic resources: prepare dynamic resources: pod early (${pod.metadata.uid ?? ''}) is not allowed to use ResourceClaim later-gpu (${created.metadata.uid ?? ''})`), messages.join('\n'));
+  assert.equal(pod.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'ContainerCreating');
+});
+
+test('dynamic MIG: the container sees the MIG device name (no uuid until the driver creates it)', async () => {
+  await using s = await start('dynamic');
+  const c = s.cluster.client;
+  await c.create(refs.resourceClaims, claim('slice', 'mig.nvidia.com'), { namespace: 'default' });
+  await c.create(refs.pods, gpuPod('small', 'slice'), { namespace: 'default' });
+  await until(s.clock, async () => !!(await getPod(s.cluster, 'small')).status?.containerStatuses?.[0]?.state?.running);
+  const device = (await c.get<resourceV1.ResourceClaim>(refs.resourceClaims, 'default', 'slice')).status?.allocation?.devices?.results?.[0]?.device;
+  assert.ok(device);
+  assert.deepEqual(logLines(s.cluster, await getPod(s.cluster, 'small'))[0], `GPUs: ${device}`);
+});
