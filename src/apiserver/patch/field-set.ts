@@ -40,11 +40,22 @@ function prune(s: FieldSet): FieldSet {
   return s;
 }
 
+/** A deep copy (every write to managedFields unions, so this runs for each field of each object). */
+export function cloneSet(a: FieldSet): FieldSet {
+  const out: FieldSet = { member: a.member, children: new Map() };
+  for (const [k, c] of a.children) out.children.set(k, cloneSet(c));
+  return out;
+}
+
 export function union(a: FieldSet, b: FieldSet): FieldSet {
+  if (b.children.size === 0) return b.member && !a.member ? { ...cloneSet(a), member: true } : cloneSet(a);
+  if (a.children.size === 0) return a.member && !b.member ? { ...cloneSet(b), member: true } : cloneSet(b);
   const out: FieldSet = { member: a.member || b.member, children: new Map() };
-  for (const k of new Set([...a.children.keys(), ...b.children.keys()])) {
-    out.children.set(k, union(a.children.get(k) ?? emptySet(), b.children.get(k) ?? emptySet()));
+  for (const [k, c] of a.children) {
+    const d = b.children.get(k);
+    out.children.set(k, d ? union(c, d) : cloneSet(c));
   }
+  for (const [k, d] of b.children) if (!a.children.has(k)) out.children.set(k, cloneSet(d));
   return out;
 }
 
@@ -61,7 +72,7 @@ export function difference(a: FieldSet, b: FieldSet): FieldSet {
   const out: FieldSet = { member: a.member && !b.member, children: new Map() };
   for (const [k, c] of a.children) {
     const d = b.children.get(k);
-    out.children.set(k, d ? difference(c, d) : union(c, emptySet()));
+    out.children.set(k, d ? difference(c, d) : cloneSet(c));
   }
   return prune(out);
 }

@@ -49,10 +49,15 @@ const strippedPaths: readonly (readonly string[])[] = [
   ['metadata', 'resourceVersion'],
 ];
 
+// Built once: difference() only reads it.
+let stripSet: FieldSet | undefined;
+
 export function stripMeta(s: FieldSet): FieldSet {
-  const strip = emptySet();
-  for (const p of strippedPaths) insertPath(strip, p.map((f) => `f:${f}`));
-  return difference(s, strip);
+  if (!stripSet) {
+    stripSet = emptySet();
+    for (const p of strippedPaths) insertPath(stripSet, p.map((f) => `f:${f}`));
+  }
+  return difference(s, stripSet);
 }
 
 /** Drops the ignored fields and everything below them. */
