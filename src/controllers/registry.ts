@@ -15,6 +15,7 @@ import { ResourceClaimController } from './resourceclaim/controller.ts';
 import { TtlAfterFinishedController } from './ttl-after-finished/controller.ts';
 import { PersistentVolumeController } from './volume/controller.ts';
 import { Recommender, Updater } from './vpa/index.ts';
+import { HorizontalController } from './hpa/index.ts';
 
 export interface ControllerDeps {
   client: Client;
@@ -40,6 +41,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   podgc: (d) => new PodGCController(d),
   'resourceclaim': (d) => new ResourceClaimController(d),
   'persistentvolume-binder': (d) => new PersistentVolumeController(d),
+  horizontalpodautoscaling: (d) => new HorizontalController(d),
   'vpa-recommender': (d) => new Recommender(d),
   'vpa-updater': (d) => new Updater(d),
 };

@@ -106,7 +106,8 @@ function interpretSuffix(s: string): { base: 2 | 10; exponent: number; format: Q
 type ParseResult = { ok: true; quantity: Quantity; canonicalInput: boolean } | { ok: false; message: string };
 
 function parseDetailed(text: string): ParseResult {
-  if (text === '') return { ok: false, message: quantityErrorMessage };
+  // Values from untyped JSON may be numbers or worse; a non-string is simply not a quantity here.
+  if (typeof text !== 'string' || text === '') return { ok: false, message: quantityErrorMessage };
   if (text === '0') return { ok: true, quantity: quantityFromNano(0n, 'DecimalSI'), canonicalInput: true };
   const s = scan(text);
   if (!s) return { ok: false, message: quantityErrorMessage };

@@ -91,4 +91,14 @@ describe('HorizontalPodAutoscaler with kubectl', () => {
     const explain = await ok(['explain', 'hpa.spec.behavior.scaleUp.selectPolicy']);
     assert.deepEqual(explain.split('\n').slice(0, 5), ['GROUP:      autoscaling', 'KIND:       HorizontalPodAutoscaler', 'VERSION:    v2', '', 'FIELD: selectPolicy <string>']);
   });
+
+  test('kubectl autoscale creates an autoscaling/v1 HPA, served from the same object as v2', async () => {
+    await ok(['create', 'deployment', 'api', '--image=nginx']);
+    assert.equal((await ok(['autoscale', 'deployment', 'api', '--cpu-percent=60', '--min=1', '--max=3'])).trim(), 'horizontalpodautoscaler.autoscaling/api autoscaled');
+    const v1 = JSON.parse(await ok(['get', '--raw', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/api'])) as { spec: { targetCPUUtilizationPercentage: number; maxReplicas: number } };
+    assert.equal(v1.spec.targetCPUUtilizationPercentage, 60);
+    assert.equal(v1.spec.maxReplicas, 3);
+    const v2 = JSON.parse(await ok(['get', '--raw', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/api'])) as { spec: { metrics: unknown } };
+    assert.deepEqual(v2.spec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }]);
+  });
 });

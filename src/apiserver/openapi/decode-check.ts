@@ -4,6 +4,7 @@
 // Upstream: sigs.k8s.io/json (UnmarshalTypeError, strict unknown-field errors), apimachinery runtime/serializer/json.
 import { allSchemas, definitionNameFor } from './definitions.ts';
 import { refName, resolve, type OpenApiSchema, type SchemaMap } from './schema.ts';
+import { canonicalizeQuantityText } from '../../core/index.ts';
 
 export interface DecodeCheck {
   /** Unknown fields in document order, as upstream names them: `spec.containers[0].imagePullPolicyy`. */
@@ -103,8 +104,20 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
       if (w.prune) delete value[key];
       continue;
     }
+    value[key] = quantityFromNumber(sub, value[key]);
     walkValue(w, sub, struct, value[key], at, goAt);
   }
+}
+
+const quantityRef = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+
+/**
+ * Quantity's UnmarshalJSON takes a bare JSON number (`nvidia.com/gpu: 1` in YAML) as the
+ * quantity it spells, and the server writes it back in canonical string form.
+ */
+function quantityFromNumber(schema: OpenApiSchema, value: unknown): unknown {
+  if (typeof value !== 'number' || refName(schema) !== quantityRef) return value;
+  return canonicalizeQuantityText(String(value)) ?? String(value);
 }
 
 function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknown, path: string, goPath: string): void {
@@ -138,7 +151,10 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
         const items = s.items;
         const itemRef = refName(items);
         const itemStruct = itemRef !== undefined && resolve(w.schemas, items)?.properties ? goName(itemRef) : struct;
-        value.forEach((v, i) => walkValue(w, items, itemStruct, v, `${path}[${i}]`, goPath));
+        value.forEach((v, i) => {
+          value[i] = quantityFromNumber(items, v);
+          walkValue(w, items, itemStruct, value[i], `${path}[${i}]`, goPath);
+        });
       }
       return;
     case 'object':
@@ -153,7 +169,10 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
       } else if (s.additionalProperties) {
         const values = s.additionalProperties;
         // encoding/json names no map keys in a field path.
-        for (const [k, v] of Object.entries(obj)) walkValue(w, values, struct, v, `${path}.${k}`, goPath);
+        for (const [k, v] of Object.entries(obj)) {
+          obj[k] = quantityFromNumber(values, v);
+          walkValue(w, values, struct, obj[k], `${path}.${k}`, goPath);
+        }
       }
       // An object schema with neither (RawExtension, FieldsV1) is opaque: anything goes.
       return;
