@@ -87,10 +87,9 @@ export class Profile {
 
   /** Filter: the first non-Success status, with its plugin. */
   runFilter(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status {
-    const filters = this.points.filter;
+    const filters = this.#activeFilters(state);
     for (let i = 0; i < filters.length; i++) {
       const p = filters[i] as Plugin;
-      if (state.skipFilterPlugins.size > 0 && state.skipFilterPlugins.has(p.name)) continue;
       let s: Status;
       try {
         s = (p.filter as NonNullable<Plugin['filter']>)(state, pod, nodeInfo);
@@ -100,6 +99,20 @@ export class Profile {
       if (s.code !== 'Success') return withPlugin(s, p.name);
     }
     return success;
+  }
+
+  // The filters PreFilter did not skip, worked out once per cycle state rather than per node
+  // (Skip is only set by PreFilter, so the skip set's size tells whether the list is current).
+  #filterFor: CycleState | undefined;
+  #filterSkips = -1;
+  #filterList: readonly Plugin[] = [];
+  #activeFilters(state: CycleState): readonly Plugin[] {
+    if (state !== this.#filterFor || state.skipFilterPlugins.size !== this.#filterSkips) {
+      this.#filterFor = state;
+      this.#filterSkips = state.skipFilterPlugins.size;
+      this.#filterList = state.skipFilterPlugins.size === 0 ? this.points.filter : this.points.filter.filter((p) => !state.skipFilterPlugins.has(p.name));
+    }
+    return this.#filterList;
   }
 
   /**
