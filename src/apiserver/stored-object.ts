@@ -4,6 +4,7 @@
 // JSON.stringify: every list, get and watch event reuses the stored text.
 import type { KeyValue } from '../storage/index.ts';
 import type { KubeObject } from '../core/index.ts';
+import type { ResourceDefinition } from '../api/index.ts';
 
 const metadataMarker = '"metadata":{';
 
@@ -87,4 +88,26 @@ export function storageKey(p: StorageKeyParts): string {
 export function storagePrefix(group: string, resource: string, namespace: string): string {
   const base = `/registry/${group || 'core'}/${resource}/`;
   return namespace ? `${base}${namespace}/` : base;
+}
+
+const viewCache = new WeakMap<KeyValue, KeyValue>();
+
+/**
+ * The stored value as `def` serves it. For kinds stored as another kind (storedAs) this is a
+ * converted copy, cached per stored value so every reader and watcher shares it.
+ */
+export function viewOf(def: ResourceDefinition, kv: KeyValue): KeyValue {
+  const alias = def.storedAs;
+  if (!alias) return kv;
+  let view = viewCache.get(kv);
+  if (!view) {
+    view = { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, value: encodeForStorage(alias.fromStored(JSON.parse(kv.value) as KubeObject)) };
+    viewCache.set(kv, view);
+  }
+  return view;
+}
+
+/** What `def` writes to the store: its own encoding, or the converted stored form. */
+export function encodeStored(def: ResourceDefinition, obj: KubeObject): string {
+  return encodeForStorage(def.storedAs ? def.storedAs.toStored(obj) : obj);
 }
