@@ -65,6 +65,9 @@ export function admitPod(pod: DeepReadonlyPod, node: Node, admitted: readonly De
   for (const name of names) {
     const want = requests[name] ?? 0;
     if (want === 0) continue;
+    // removeMissingExtendedResources: extended resources the node does not list are cluster-level
+    // or backed by DRA (the scheduler checked them); admission ignores them.
+    if (isExtendedResourceName(name) && allocatable[name] === undefined) continue;
     const cap = resourceAmountOf(name, allocatable[name]) ?? 0;
     const have = used[name] ?? 0;
     if (want > cap - have) {
@@ -73,6 +76,8 @@ export function admitPod(pod: DeepReadonlyPod, node: Node, admitted: readonly De
   }
   return { admit: true };
 }
+
+const isExtendedResourceName = (name: string): boolean => name.includes('/') && !name.includes('kubernetes.io/') && !name.startsWith('requests.');
 
 function rank(name: string): number {
   return name === 'cpu' ? 0 : name === 'memory' ? 1 : name === 'ephemeral-storage' ? 2 : 3;

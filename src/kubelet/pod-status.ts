@@ -265,5 +265,8 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   if (inits.length) status.initContainerStatuses = initStatuses;
   status.containerStatuses = statuses;
   if (pod.status?.qosClass) status.qosClass = pod.status.qosClass;
+  // Owned by the claim controller and the scheduler: carried over, never computed here.
+  if (pod.status?.resourceClaimStatuses) status.resourceClaimStatuses = structuredClone(pod.status.resourceClaimStatuses) as NonNullable<PodStatus['resourceClaimStatuses']>;
+  if (pod.status?.extendedResourceClaimStatus) status.extendedResourceClaimStatus = structuredClone(pod.status.extendedResourceClaimStatus) as NonNullable<PodStatus['extendedResourceClaimStatus']>;
   return status;
 }

@@ -16,7 +16,9 @@ test('GPU pods: three bind to the three one-GPU nodes, the fourth gets the upstr
   for (const p of ['p0', 'p1', 'p2', 'p3']) nodes.push((await s.pod(p)).spec.nodeName ?? '');
   assert.deepEqual(nodes.slice(0, 3).sort(), ['gpu-0', 'gpu-1', 'gpu-2']);
   assert.equal(nodes[3], '');
-  const msg = '0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
+  // The cluster's gpu.nvidia.com DeviceClass maps nvidia.com/gpu (DRAExtendedResource), so the pod
+  // has an in-memory extended-resource claim and DynamicResources' PostFilter reports on it.
+  const msg = '0/3 nodes are available: 3 Insufficient nvidia.com/gpu. still not schedulable, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
   const cond = await s.scheduledCondition('p3');
   assert.deepEqual({ status: cond?.status, reason: cond?.reason, message: cond?.message }, { status: 'False', reason: 'Unschedulable', message: msg });
   const ev = (await s.events('p3')).find((e) => e.reason === 'FailedScheduling');

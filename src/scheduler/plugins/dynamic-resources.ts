@@ -14,6 +14,7 @@ import { canBeReserved, claimRef, isReservedForPod, podResourceClaims } from './
 import { ClaimTracker } from './dynamic-resources-tracker.ts';
 import type { ClaimRO } from './dynamic-resources-tracker.ts';
 import { defaultNormalizeScore } from './normalize.ts';
+import { createDeviceRequests, createRequestMappings, deviceClassMapping, errReasonExtendedClaim, findExtendedResourceClaim, mappedPodResources, specialClaim } from './dynamic-resources-extended.ts';
 
 export const name = 'DynamicResources';
 export const errReasonCannotAllocate = 'cannot allocate all claims';
@@ -22,6 +23,7 @@ export const errReasonInUse = 'resourceclaim in use';
 export const msgNoClaims = 'no new claims to deallocate';
 export const msgDeallocated = 'deallocation of ResourceClaim completed';
 export const msgStillNotSchedulable = 'still not schedulable';
+export const msgDeletedClaim = 'deletion of ResourceClaim completed';
 
 type Claim = resourceV1.ResourceClaim;
 
@@ -42,21 +44,34 @@ interface DraState {
   nodeAllocations: Map<string, resourceV1.AllocationResult[]>;
   /** Set by Reserve, written by PreBind. */
   allocations: (resourceV1.AllocationResult | undefined)[];
+  /** DRAExtendedResource: the pod's mapped extended resources, and a special claim left by an earlier cycle. */
+  extended?: { mapping: ReadonlyMap<string, string>; resources: string[]; stale?: ClaimRO };
+  /** Per node: the special claim allocated there (its allocation is the last of nodeAllocations). */
+  nodeSpecial: Map<string, ClaimRO>;
+  /** Set by Reserve; PreBind creates the claim (`created`) from it. */
+  special?: { claim: ClaimRO; allocation: resourceV1.AllocationResult; created?: ClaimRO };
 }
 
 const key = stateKey<DraState>('DynamicResources');
+const withStale = (c: ClaimRO | undefined): { stale?: ClaimRO } => (c ? { stale: c } : {});
 const maxRetries = 5;
 
 /** The plugin factory, given dra/'s allocator (cluster/ wires it; see dynamic-resources-allocator.ts). */
 export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_args, handle) => {
-  const tracker = new ClaimTracker(handle.informer<Claim>(refs.resourceClaims), dra.resultDeviceIds);
+  const claimInformer = handle.informer<Claim>(refs.resourceClaims);
+  const tracker = new ClaimTracker(claimInformer, dra.resultDeviceIds);
   const classes = handle.informer<resourceV1.DeviceClass>(refs.deviceClasses);
   const slices = handle.informer<resourceV1.ResourceSlice>(refs.resourceSlices);
   let inventory: DraInventory | undefined;
   let inventoryGen = 0;
   let classGen = 0;
   slices.addHandlers({ onAdd: () => (inventory = undefined), onUpdate: () => (inventory = undefined), onDelete: () => (inventory = undefined) });
+  let mapping: { gen: number; value: ReadonlyMap<string, string> } | undefined;
   classes.addHandlers({ onAdd: () => classGen++, onUpdate: () => classGen++, onDelete: () => classGen++ });
+  const currentMapping = (): ReadonlyMap<string, string> => {
+    if (mapping?.gen !== classGen) mapping = { gen: classGen, value: deviceClassMapping(classes.list()) };
+    return mapping.value;
+  };
   const getClass = (className: string): DeepReadonly<resourceV1.DeviceClass> | undefined => classes.getByName(undefined, className);
   const currentInventory = (): DraInventory => {
     if (!inventory) {
@@ -125,6 +140,39 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
     }
   };
 
+  /** PreBind for the special claim: create it (with the finalizer), write allocation and reservation, then point the pod at it. */
+  const bindSpecialClaim = async (special: NonNullable<DraState['special']>, pod: PodRO): Promise<void> => {
+    const pendingUid = special.claim.metadata.uid ?? '';
+    try {
+      const { name: _name, uid: _uid, ...meta } = special.claim.metadata;
+      const draft = { ...structuredClone(special.claim), metadata: { ...structuredClone(meta), finalizers: [resourceV1.ResourceClaimDeleteProtectionFinalizer] } } as Claim;
+      let created: Claim;
+      try {
+        created = structuredClone(await client.create<Claim>(refs.resourceClaims, draft, { namespace: draft.metadata.namespace ?? '' }));
+      } catch (error) {
+        throw new Error(`create claim for extended resources: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      special.created = created;
+      created.status = { allocation: structuredClone(special.allocation), reservedFor: [{ resource: 'pods', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' }] };
+      let written: ClaimRO;
+      try {
+        written = await client.updateStatus<Claim>(refs.resourceClaims, created);
+      } catch (error) {
+        throw new Error(`add allocation and reservation to claim ${claimRef(created)}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      tracker.assume(written);
+      special.created = written;
+      const status = { extendedResourceClaimStatus: { resourceClaimName: written.metadata.name ?? '', requestMappings: createRequestMappings(written.spec.devices?.requests ?? [], pod) } };
+      try {
+        await client.patch(refs.pods, pod.metadata.namespace, pod.metadata.name ?? '', 'merge', { status }, { subresource: 'status' });
+      } catch (error) {
+        throw new Error(`update pod ${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''} ExtendedResourceClaimStatus: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    } finally {
+      tracker.removePendingAllocation(pendingUid);
+    }
+  };
+
   const isSchedulableAfterClaimChange = (pod: PodRO, oldObj: object | undefined, newObj: object | undefined): QueueingHint => {
     const original = oldObj as ClaimRO | undefined;
     const modified = newObj as ClaimRO | undefined;
@@ -153,12 +201,15 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
     },
     preFilter(state, pi) {
       const pod = pi.pod;
-      const st: DraState = { claims: [], availableOnNodes: [], toAllocate: [], unavailable: new Set(), shape: '', scored: false, nodeAllocations: new Map(), allocations: [] };
+      const st: DraState = { claims: [], availableOnNodes: [], toAllocate: [], unavailable: new Set(), shape: '', scored: false, nodeAllocations: new Map(), allocations: [], nodeSpecial: new Map() };
       state.write(key, st);
-      if ((pod.spec.resourceClaims ?? []).length === 0) return skip;
+      const m = currentMapping();
+      const resources = mappedPodResources(pod, m);
+      if (resources.length > 0) st.extended = { mapping: m, resources, ...withStale(findExtendedResourceClaim(pod, claimInformer.list())) };
+      if ((pod.spec.resourceClaims ?? []).length === 0 && !st.extended) return skip;
       const r = podResourceClaims(pod, tracker);
       if (!r.ok) return unresolvable(r.message);
-      if (r.claims.length === 0) return skip;
+      if (r.claims.length === 0 && !st.extended) return skip;
       const toAllocate: number[] = [];
       for (const [i, claim] of r.claims.entries()) {
         const allocation = claim.status?.allocation;
@@ -180,7 +231,7 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
           }
         }
       }
-      if (toAllocate.length > 0) {
+      if (toAllocate.length > 0 || st.extended) {
         st.inventory = currentInventory();
         st.shape = JSON.stringify(toAllocate.map((i) => r.claims[i]?.spec));
         st.scored = toAllocate.some((i) => (r.claims[i]?.spec.devices?.requests ?? []).some((q) => (q.firstAvailable ?? []).length > 0));
@@ -192,22 +243,29 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
     filter(state, _pod, nodeInfo) {
       const st = state.read(key);
       const node = nodeInfo.node;
-      if (!st || st.claims.length === 0 || !node) return success;
+      if (!st || (st.claims.length === 0 && !st.extended) || !node) return success;
+      // A special claim from an earlier cycle: PostFilter deletes it and the pod starts over.
+      if (st.extended?.stale) return unschedulable(errReasonExtendedClaim);
       const unavailable: number[] = [];
       for (const [i, sel] of st.availableOnNodes.entries()) if (sel && !dra.nodeSelectorMatches(sel, node)) unavailable.push(i);
       let results: resourceV1.AllocationResult[] | undefined;
-      if (st.inventory) {
+      // Mapped resources the node offers through a device plugin are NodeResourcesFit's.
+      const viaDra = st.extended?.resources.filter((r) => !((nodeInfo.allocatable.scalar?.get(r) ?? 0) > 0)) ?? [];
+      const special = viaDra.length > 0 && st.extended ? specialClaim(_pod.pod, createDeviceRequests(_pod.pod, viaDra, st.extended.mapping)) : undefined;
+      const shape = special ? `${st.shape}|${JSON.stringify(special.spec)}` : st.shape;
+      if (st.inventory && (st.toAllocate.length > 0 || special)) {
         const pools = st.inventory.poolsForNode(node);
         const epoch = epochOf(pools);
         const known = verdicts.get(nodeInfo.name);
         let outcome: DraOutcome;
-        if (known && known.epoch === epoch && known.node === node && known.inventoryGen === inventoryGen && known.classGen === classGen && known.shape === st.shape) outcome = known.outcome;
+        if (known && known.epoch === epoch && known.node === node && known.inventoryGen === inventoryGen && known.classGen === classGen && known.shape === shape) outcome = known.outcome;
         else {
           const claims = st.toAllocate.map((i) => st.claims[i] as ClaimRO);
+          if (special) claims.push(special);
           outcome = pools.length === 0
             ? { type: 'unschedulable', reason: errReasonCannotAllocate }
             : dra.allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated });
-          if (outcome.type !== 'error') verdicts.set(nodeInfo.name, { shape: st.shape, node, inventoryGen, classGen, epoch, outcome });
+          if (outcome.type !== 'error') verdicts.set(nodeInfo.name, { shape, node, inventoryGen, classGen, epoch, outcome });
         }
         switch (outcome.type) {
           case 'error':
@@ -228,11 +286,13 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
         return unresolvable(errReasonNotAvailable);
       }
       if (results) st.nodeAllocations.set(nodeInfo.name, results);
+      if (special) st.nodeSpecial.set(nodeInfo.name, special);
+      else st.nodeSpecial.delete(nodeInfo.name);
       return success;
     },
     async postFilter(state, pi) {
       const st = state.read(key);
-      if (!st || st.claims.length === 0) return { status: unschedulable(msgNoClaims) };
+      if (!st || (st.claims.length === 0 && !st.extended)) return { status: unschedulable(msgNoClaims) };
       for (const i of st.unavailable) {
         const claim = st.claims[i] as ClaimRO;
         const reserved = claim.status?.reservedFor ?? [];
@@ -246,6 +306,15 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
           }
           return { status: unschedulable(msgDeallocated) };
         }
+      }
+      const stale = st.extended?.stale;
+      if (stale) {
+        try {
+          await client.delete(refs.resourceClaims, stale.metadata.namespace, stale.metadata.name ?? '');
+        } catch (error) {
+          return { status: errorStatus(error) };
+        }
+        return { status: unschedulable(msgDeletedClaim) };
       }
       return { status: unschedulable(msgStillNotSchedulable) };
     },
@@ -268,10 +337,16 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
     },
     reserve(state, _pod, nodeName) {
       const st = state.read(key);
-      if (!st || st.toAllocate.length === 0) return success;
+      const special = st?.nodeSpecial.get(nodeName);
+      if (!st || (st.toAllocate.length === 0 && !special)) return success;
       const results = st.nodeAllocations.get(nodeName);
       if (!results) return errorStatus(new Error('claim allocation not found for node'));
-      if (results.length !== st.toAllocate.length) return errorStatus(new Error(`internal error, have ${results.length} allocations, ${st.toAllocate.length} claims to allocate`));
+      if (special) {
+        const allocation = results[st.toAllocate.length] as resourceV1.AllocationResult;
+        st.special = { claim: special, allocation };
+        tracker.signalPendingAllocation({ ...special, status: { allocation } } as ClaimRO);
+      }
+      if (results.length !== st.toAllocate.length + (special ? 1 : 0)) return errorStatus(new Error(`internal error, have ${results.length} allocations, ${st.toAllocate.length} claims to allocate`));
       for (const [j, i] of st.toAllocate.entries()) {
         const allocation = results[j] as resourceV1.AllocationResult;
         st.allocations[i] = allocation;
@@ -283,6 +358,12 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
     async unreserve(state, pi) {
       const st = state.read(key);
       if (!st) return;
+      if (st.special) {
+        tracker.removePendingAllocation(st.special.claim.metadata.uid ?? '');
+        const created = st.special.created;
+        if (created) await client.delete(refs.resourceClaims, created.metadata.namespace, created.metadata.name ?? '').catch((error: unknown) => handle.log(`unreserve: delete ${claimRef(created)}: ${String(error)}`));
+        delete st.special;
+      }
       for (const claim of st.claims) {
         tracker.removePendingAllocation(claim.metadata.uid ?? '');
         if (claim.status?.allocation && isReservedForPod(pi.pod, claim)) {
@@ -299,6 +380,13 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
         if (isReservedForPod(pi.pod, claim)) continue;
         try {
           st.claims[i] = await bindClaim(st, i, pi.pod);
+        } catch (error) {
+          return errorStatus(error);
+        }
+      }
+      if (st.special) {
+        try {
+          await bindSpecialClaim(st.special, pi.pod);
         } catch (error) {
           return errorStatus(error);
         }

@@ -3,12 +3,14 @@
 // LeastAllocated (default), MostAllocated (bin packing) or RequestedToCapacityRatio.
 // Upstream: pkg/scheduler/framework/plugins/noderesources/fit.go, least_allocated.go,
 // most_allocated.go, requested_to_capacity_ratio.go, resource_allocation.go.
-import type { Node } from '../../api/index.ts';
+import { refs } from '../../api/index.ts';
+import type { Node, resourceV1 } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import type { Plugin, PluginFactory, PodRO, Status } from '../framework.ts';
 import { ActionType, maxNodeScore, success, unresolvable, unschedulable } from '../framework.ts';
 import type { NodeInfo, PodInfo } from '../node-info.ts';
 import { isExtendedResourceName, PodInfo as PodInfoClass } from '../node-info.ts';
+import { deviceClassMapping } from './dynamic-resources-extended.ts';
 
 export const name = 'NodeResourcesFit';
 
@@ -203,9 +205,23 @@ export function podRequestFor(s: Pick<AllocationScorer, 'useRequested'>, pod: Po
   return pod.requests.get(r);
 }
 
-export const newNodeResourcesFit: PluginFactory = (rawArgs) => {
+export const newNodeResourcesFit: PluginFactory = (rawArgs, handle) => {
   const args = parseFitArgs(rawArgs);
   const ignored = new Set(args.ignoredResources);
+  // DRAExtendedResource: a resource some DeviceClass maps is left to DynamicResources on nodes
+  // whose allocatable lacks it (the node exposes those devices through DRA, not a device plugin).
+  const classes = handle.informer<resourceV1.DeviceClass>(refs.deviceClasses);
+  let mapped: ReadonlyMap<string, string> | undefined;
+  classes.addHandlers({ onAdd: () => (mapped = undefined), onUpdate: () => (mapped = undefined), onDelete: () => (mapped = undefined) });
+  const ignoredOn = (pod: PodInfo, nodeInfo: NodeInfo): ReadonlySet<string> => {
+    if (!pod.requests.scalar) return ignored;
+    mapped ??= deviceClassMapping(classes.list());
+    let out: Set<string> | undefined;
+    for (const [r, q] of pod.requests.scalar) {
+      if (q > 0 && mapped.has(r) && !((nodeInfo.allocatable.scalar?.get(r) ?? 0) > 0)) (out ??= new Set(ignored)).add(r);
+    }
+    return out ?? ignored;
+  };
   const ignoredGroups = new Set(args.ignoredResourceGroups);
   const { type, resources, shape } = args.scoringStrategy;
   const scorer: AllocationScorer = {
@@ -223,8 +239,9 @@ export const newNodeResourcesFit: PluginFactory = (rawArgs) => {
   return {
     name,
     filter(_state, pod, nodeInfo) {
-      if (fitsFast(pod, nodeInfo, ignored, ignoredGroups)) return success;
-      return fitStatus(fitsRequest(pod, nodeInfo, ignored, ignoredGroups));
+      const skipped = ignoredOn(pod, nodeInfo);
+      if (fitsFast(pod, nodeInfo, skipped, ignoredGroups)) return success;
+      return fitStatus(fitsRequest(pod, nodeInfo, skipped, ignoredGroups));
     },
     score(_state, pod, nodeInfo) {
       return allocationScore(scorer, pod, nodeInfo);
