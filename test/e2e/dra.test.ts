@@ -153,3 +153,28 @@ describe('NVLink pairs with kubectl', () => {
     assert.deepEqual(results.map((r) => r.device), ['gpu-0', 'gpu-1']);
   });
 });
+
+describe('GPU devices inside the container with kubectl', () => {
+  test('a claim pod and an nvidia.com/gpu pod on a DRA-only H100: kubectl logs shows the GPU uuid each got', async () => {
+    await using dd = await startDrydock({ config: `apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 2, mig: none}\n` });
+    assert.equal((await dd.kubectl(['apply', '-f', fixture('full-gpu-claim.yaml'), '-f', fixture('gpu-extended-resource-pod.yaml')])).code, 0);
+    const claimPod = JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'trainer', namespace: 'default', annotations: { 'sim.drydock.dev/cuda': 'logs: ["GPU $NVIDIA_VISIBLE_DEVICES"]' } },
+      spec: { resourceClaims: [{ name: 'gpu', resourceClaimName: 'whole-gpu' }], containers: [{ name: 'cuda', image: 'nvidia/cuda:12.4.0-base-ubuntu22.04', resources: { claims: [{ name: 'gpu' }] } }] },
+    });
+    assert.equal((await dd.kubectl(['create', '-f', '-'], { input: claimPod })).code, 0);
+    for (const name of ['trainer', 'cuda-smi']) await until(async () => (await json<Item>(dd, ['get', 'pod', name])).status?.phase === 'Running', `${name} Running`);
+    const slices = await json<{ items: { spec: { devices?: { name: string; attributes?: { uuid?: { string?: string } } }[] } }[] }>(dd, ['get', 'resourceslices']);
+    const uuidOf = (device: string | undefined): string | undefined => slices.items.flatMap((s) => s.spec.devices ?? []).find((d) => d.name === device)?.attributes?.uuid?.string;
+    const whole = await json<{ status?: { allocation?: { devices?: { results?: { device: string }[] } } } }>(dd, ['get', 'resourceclaim', 'whole-gpu']);
+    const trainerLogs = await dd.kubectl(['logs', 'trainer']);
+    assert.equal(trainerLogs.stdout, `GPU ${uuidOf(whole.status?.allocation?.devices?.results?.[0]?.device) ?? '?'}\n`);
+    const smi = await json<Item & { status?: { extendedResourceClaimStatus?: { resourceClaimName: string } } }>(dd, ['get', 'pod', 'cuda-smi']);
+    const special = smi.status?.extendedResourceClaimStatus?.resourceClaimName ?? '';
+    assert.match(special, /^cuda-smi-extended-resources-[a-z0-9]{5}$/);
+    const claim = await json<{ status?: { allocation?: { devices?: { results?: { device: string }[] } } } }>(dd, ['get', 'resourceclaim', special]);
+    const smiLogs = await dd.kubectl(['logs', 'cuda-smi']);
+    assert.equal(smiLogs.stdout, `NVIDIA_VISIBLE_DEVICES=${uuidOf(claim.status?.allocation?.devices?.results?.[0]?.device) ?? '?'}\n`);
+    assert.notEqual(whole.status?.allocation?.devices?.results?.[0]?.device, claim.status?.allocation?.devices?.results?.[0]?.device);
+  });
+});
