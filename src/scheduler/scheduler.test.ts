@@ -18,7 +18,7 @@ test('GPU pods: three bind to the three one-GPU nodes, the fourth gets the upstr
   assert.equal(nodes[3], '');
   // The cluster's gpu.nvidia.com DeviceClass maps nvidia.com/gpu (DRAExtendedResource), so the pod
   // has an in-memory extended-resource claim and DynamicResources' PostFilter reports on it.
-  const msg = '0/3 nodes are available: 3 Insufficient nvidia.com/gpu. still not schedulable, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
+  const msg = '0/3 nodes are available: 3 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
   const cond = await s.scheduledCondition('p3');
   assert.deepEqual({ status: cond?.status, reason: cond?.reason, message: cond?.message }, { status: 'False', reason: 'Unschedulable', message: msg });
   const ev = (await s.events('p3')).find((e) => e.reason === 'FailedScheduling');
@@ -126,5 +126,5 @@ test('required pod anti-affinity keeps replicas on distinct nodes and reports th
   assert.deepEqual(bound.sort(), ['n1', 'n2']);
   const pending = pods.find((p) => !p.spec.nodeName);
   assert.equal(pending?.status?.conditions?.find((c) => c.type === 'PodScheduled')?.message,
-    "0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.");
+    "0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.");
 });

@@ -53,7 +53,7 @@ describe('scheduler with kubectl', () => {
       const r = await dd.kubectl(['create', '-f', '-'], { input: pod(p) });
       assert.equal(r.code, 0, r.stderr);
     }
-    const want = '0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
+    const want = '0/3 nodes are available: 3 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
     let pendingName = '';
     await until(async () => {
       const r = await dd.kubectl(['get', 'pods', '-o', 'json']);

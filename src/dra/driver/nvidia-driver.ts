@@ -106,7 +106,9 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
       timers.add(timer);
     }
   };
-  await attempt('install device classes', () => ensureClasses(client));
+  // The driver's chart (and its DeviceClasses) is installed where GPUs are exposed through DRA;
+  // a device-plugin-only cluster has no class mapping nvidia.com/gpu.
+  if (options.nodes.length > 0) await attempt('install device classes', () => ensureClasses(client));
   for (const node of options.nodes) await attempt(`publish slices of node ${node.name}`, () => publishNode(client, node));
   return {
     name: 'nvidia-dra-driver',
