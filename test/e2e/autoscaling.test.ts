@@ -62,11 +62,13 @@ describe('Autoscaling with kubectl', () => {
     return r.stdout;
   };
   const podsOf = async (app: string): Promise<PodJson[]> => (JSON.parse(await ok(['get', 'pods', '-l', `app=${app}`, '-o', 'json'])) as { items: PodJson[] }).items;
-  /** Polls through kubectl (each call takes real time) until `check` yields a value. */
-  const until = async <T>(what: string, check: () => Promise<T | undefined>, tries = 120): Promise<T> => {
-    for (let i = 0; i < tries; i++) {
+  /** Polls through kubectl until `check` yields a value, for up to 60 s of wall time (20 min of cluster time). */
+  const until = async <T>(what: string, check: () => Promise<T | undefined>, seconds = 60): Promise<T> => {
+    const deadline = performance.now() + seconds * 1000;
+    while (performance.now() < deadline) {
       const v = await check();
       if (v !== undefined) return v;
+      await new Promise((resolve) => globalThis.setTimeout(resolve, 250));
     }
     throw new Error(`timed out waiting for ${what}`);
   };

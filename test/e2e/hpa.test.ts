@@ -59,10 +59,13 @@ describe('HorizontalPodAutoscaler with kubectl', () => {
     assert.equal(r.code, 0, `kubectl ${args.join(' ')}\n${r.stderr}`);
     return r.stdout;
   };
-  const until = async <T>(what: string, check: () => Promise<T | undefined>, tries = 200): Promise<T> => {
-    for (let i = 0; i < tries; i++) {
+  // Bounded by wall time, not by a count of kubectl calls, whose speed varies with the machine.
+  const until = async <T>(what: string, check: () => Promise<T | undefined>, seconds = 90): Promise<T> => {
+    const deadline = performance.now() + seconds * 1000;
+    while (performance.now() < deadline) {
       const v = await check();
       if (v !== undefined) return v;
+      await new Promise((resolve) => globalThis.setTimeout(resolve, 250));
     }
     throw new Error(`timed out waiting for ${what}`);
   };
