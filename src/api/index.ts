@@ -23,3 +23,4 @@ export type { Workload, WorkloadSpec, PodGroup, PodGroupPolicy, GangSchedulingPo
 export type { StorageClass } from './storage/v1/storage-class.ts';
 export * from './metrics/v1beta1/metrics.ts';
 export type * from './autoscaling/v2/types.ts';
+export { toleratesTaint } from './core/v1/taints.ts';

@@ -4,6 +4,9 @@
 // pkg/apis/core/v1/helper/helpers.go (GetMatchingTolerations),
 // pkg/controller/nodelifecycle/node_lifecycle_controller.go (nodeConditionToTaintKeyStatusMap),
 // pkg/controller/tainteviction/taint_eviction.go (getMinTolerationTime).
+import { toleratesTaint } from '../../api/index.ts';
+
+export { toleratesTaint };
 import type { Taint, Toleration } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 
@@ -82,20 +85,6 @@ export function hasTaint(taints: readonly DeepReadonly<Taint>[] | undefined, key
   return (taints ?? []).some((t) => t.key === key && t.effect === effect);
 }
 
-/** Toleration.ToleratesTaint (an empty operator means Equal). */
-export function toleratesTaint(t: DeepReadonly<Toleration>, taint: DeepReadonly<Taint>): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (t.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
 
 /** GetMatchingTolerations: whether every taint is tolerated, and the first toleration used for each. */
 export function matchingTolerations(

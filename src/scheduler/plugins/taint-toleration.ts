@@ -3,6 +3,7 @@
 // belongs to the node-lifecycle controller.)
 // Upstream: pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go,
 // staging/src/k8s.io/api/core/v1/toleration.go (ToleratesTaint).
+import { toleratesTaint } from '../../api/index.ts';
 import type { Node, Taint, Toleration } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import type { Plugin, PluginFactory, PodRO } from '../framework.ts';
@@ -15,19 +16,6 @@ export const errReasonNotMatch = 'node(s) had untolerated taint(s)';
 type T = DeepReadonly<Toleration>;
 type TaintLike = Pick<DeepReadonly<Taint>, 'key' | 'effect'> & { readonly value?: string | undefined };
 
-export function toleratesTaint(t: T, taint: TaintLike): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (t.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
 
 export function tolerationsTolerateTaint(tolerations: readonly T[] | undefined, taint: TaintLike): boolean {
   for (const t of tolerations ?? []) if (toleratesTaint(t, taint)) return true;

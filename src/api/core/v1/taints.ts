@@ -1,7 +1,8 @@
 // Node taint validation: key/value formats, supported effects and uniqueness by key and effect.
 // Upstream: pkg/apis/core/validation/validation.go (validateNodeTaints, validateTaintEffect).
 import { duplicate, notSupported, required, invalidValue } from '../../../core/index.ts';
-import type { FieldError, FieldPath } from '../../../core/index.ts';
+import type { DeepReadonly, FieldError, FieldPath } from '../../../core/index.ts';
+import type { Toleration } from './pod/types.ts';
 import { isValidLabelValue, validateLabelName } from '../../validation/names.ts';
 import type { Taint } from './node.ts';
 
@@ -29,4 +30,24 @@ export function validateTaints(taints: readonly Taint[] | undefined, path: Field
     seen.add(id);
   });
   return errs;
+}
+
+type TaintLike = { readonly key: string; readonly effect: string; readonly value?: string | undefined };
+
+/**
+ * Toleration.ToleratesTaint (an empty operator means Equal; an empty key with Exists matches
+ * every taint). Upstream: staging/src/k8s.io/api/core/v1/toleration.go.
+ */
+export function toleratesTaint(t: DeepReadonly<Toleration>, taint: TaintLike): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (t.key && t.key !== taint.key) return false;
+  switch (t.operator ?? '') {
+    case '':
+    case 'Equal':
+      return (t.value ?? '') === (taint.value ?? '');
+    case 'Exists':
+      return true;
+    default:
+      return false;
+  }
 }
