@@ -17,5 +17,7 @@ function collect(dir, out) {
 const files = [...collect('dist/src', []), ...collect('dist/test', [])]
   .filter((f) => (which === 'unit' ? !f.includes('/e2e/') : which === 'e2e' ? f.includes('/e2e/') : true))
   .sort();
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+// Shared decoded objects are deep-frozen under test, so a component that mutates one fails loudly.
+const env = { ...process.env, DRYDOCK_FREEZE_OBJECTS: '1' };
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

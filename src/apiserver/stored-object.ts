@@ -51,13 +51,16 @@ export function storedObject(kv: KeyValue): KubeObject {
   if (obj === undefined) {
     obj = JSON.parse(kv.value) as KubeObject;
     obj.metadata.resourceVersion = String(kv.modRevision);
-    // Shared by every reader: freezing makes a component's accidental mutation throw at the
-    // line that does it instead of corrupting what others see.
-    deepFreeze(obj);
+    // Shared by every reader. Under test, freezing makes a component's accidental mutation
+    // throw at the line that does it (STYLE B4); in production it would only cost time.
+    if (freezeSharedObjects) deepFreeze(obj);
     objectCache.set(kv, new WeakRef(obj));
   }
   return obj;
 }
+
+/** Set by the test runner (scripts/run-tests.mjs) and inherited by the clusters tests start. */
+const freezeSharedObjects = process.env.DRYDOCK_FREEZE_OBJECTS === '1';
 
 function deepFreeze(value: unknown): void {
   if (typeof value !== 'object' || value === null) return;
