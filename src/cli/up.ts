@@ -33,6 +33,8 @@ export async function up(args: string[], startedAt: number): Promise<void> {
     port,
     host: values.host ?? '127.0.0.1',
     kubeconfigPath,
+    // The ready line means the API serves and the nodes are Ready; DRA slices follow at once.
+    driversInBackground: true,
     ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
   }).catch((error: unknown) => {

@@ -41,12 +41,15 @@ export interface ClusterOptions {
   token?: string;
   /** Start the scheduler, kubelets and controllers (default true). */
   components?: boolean;
+  /** Let node-local drivers (the NVIDIA DRA driver) publish after start rather than before it returns. */
+  driversInBackground?: boolean;
   log?: (line: string) => void;
   openapi?: (definitions: readonly ResourceDefinition[]) => OpenApiSource;
 }
 
 export class Cluster {
   readonly config: ClusterConfig;
+  readonly driversInBackground: boolean;
   readonly server: ApiServer;
   readonly client: Client;
   readonly clock: Clock;
@@ -70,6 +73,7 @@ export class Cluster {
 
   private constructor(options: ClusterOptions, store: Store, clock: Clock, random: Random) {
     this.config = options.config;
+    this.driversInBackground = options.driversInBackground ?? false;
     this.clock = clock;
     this.random = random;
     this.store = store;

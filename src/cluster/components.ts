@@ -57,7 +57,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('taint-eviction-controller', new TaintEvictionController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('pod-garbage-collector', new PodGCController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('namespace-controller', new NamespaceController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => startNvidiaDriver({ client: ctx.client, clock: ctx.clock, log: ctx.log, nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) }),
+  async (ctx) => startNvidiaDriver({ client: ctx.client, clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) }),
   async (ctx) => started('persistentvolume-controller', new PersistentVolumeController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('scheduler', new Scheduler({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),

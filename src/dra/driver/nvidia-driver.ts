@@ -22,6 +22,11 @@ export interface NvidiaDriverOptions {
   clock: Clock;
   log: (line: string) => void;
   nodes: readonly NvidiaDriverNode[];
+  /**
+   * Publish the nodes' slices in the background instead of before returning, as a real driver
+   * registers after its node is Ready (`drydock up` uses it; in-process tests wait).
+   */
+  background?: boolean;
 }
 
 export interface RunningNvidiaDriver {
@@ -109,7 +114,11 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
   // The driver's chart (and its DeviceClasses) is installed where GPUs are exposed through DRA;
   // a device-plugin-only cluster has no class mapping nvidia.com/gpu.
   if (options.nodes.length > 0) await attempt('install device classes', () => ensureClasses(client));
-  for (const node of options.nodes) await attempt(`publish slices of node ${node.name}`, () => publishNode(client, node));
+  const publishAll = async (): Promise<void> => {
+    for (const node of options.nodes) await attempt(`publish slices of node ${node.name}`, () => publishNode(client, node));
+  };
+  if (options.background) void publishAll();
+  else await publishAll();
   return {
     name: 'nvidia-dra-driver',
     syncNode: (node) => attempt(`publish slices of node ${node.name}`, () => publishNode(client, node)),
