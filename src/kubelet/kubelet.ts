@@ -1,6 +1,7 @@
 // One simulated kubelet: the node agent plus a pod worker per pod bound to the node. Pods arrive from
 // a pod informer shared by every kubelet (indexed by spec.nodeName); each is admitted once, then run.
 // Upstream: pkg/kubelet/kubelet.go (HandlePodAdditions, canAdmitPod, rejectPod).
+import { PartitionGate, gatedClient } from './partition.ts';
 import { refs } from '../api/index.ts';
 import type { Node, Pod } from '../api/index.ts';
 import type { Client, Informer } from '../client/index.ts';
@@ -62,20 +63,23 @@ export class Kubelet {
   readonly #pendingResizes = new Set<PodWorker>();
   #resizing = false;
   #resizeAgain = false;
+  readonly #partition: PartitionGate;
 
   constructor(options: KubeletOptions) {
-    this.#o = options;
+    this.#partition = new PartitionGate();
+    this.#o = { ...options, client: gatedClient(options.client, this.#partition) };
     const problem = kubeletVersionSkewProblem(options.name, options.pool.kubeletVersion, options.serverVersion);
     if (problem) throw new KubeletVersionSkewError(problem);
     this.hostIP = nodeInternalIP(options.ordinal);
     this.agent = new NodeAgent({
-      client: options.client,
+      client: this.#o.client,
+      partition: this.#partition,
       clock: options.clock,
       log: options.log,
       identity: { name: options.name, ordinal: options.ordinal, pool: options.pool, machineID: options.random.hex(16), bootID: options.random.hex(16) },
     });
-    this.#events = new EventRecorder({ client: options.client, clock: options.clock, node: options.name, log: options.log });
-    if (options.resourceSlices) this.#claims = new ClaimPreparer({ client: options.client, slices: options.resourceSlices });
+    this.#events = new EventRecorder({ client: this.#o.client, clock: options.clock, node: options.name, log: options.log });
+    if (options.resourceSlices) this.#claims = new ClaimPreparer({ client: this.#o.client, slices: options.resourceSlices });
     if (options.volumeSources) this.#volumes = new VolumeMounter({ sources: options.volumeSources, events: this.#events, clock: options.clock });
   }
 

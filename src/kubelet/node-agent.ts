@@ -1,6 +1,7 @@
 // The node half of a kubelet: registers the Node, renews its Lease in kube-node-lease every 10 s and
 // posts node status only when it changes or every 5 minutes, so thousands of nodes stay cheap.
 // Upstream: pkg/kubelet/kubelet_node_status.go, pkg/kubelet/nodelease (controller.go), nodestatus/setters.go.
+import type { PartitionGate } from './partition.ts';
 import { refs } from '../api/index.ts';
 import type { Lease, Node } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
@@ -21,6 +22,8 @@ export interface NodeAgentOptions {
   clock: Clock;
   identity: NodeIdentity;
   log: (line: string) => void;
+  /** Closed while the node is failed: the kubelet's other writes wait (see partition.ts). */
+  partition?: PartitionGate;
 }
 
 export class NodeAgent {
@@ -66,11 +69,13 @@ export class NodeAgent {
 
   fail(): void {
     this.#failed = true;
+    this.#o.partition?.close();
   }
 
   heal(): void {
     if (!this.#failed) return;
     this.#failed = false;
+    this.#o.partition?.open();
     // Hook for drydock node heal: the node controller set Ready=Unknown meanwhile; report Ready now
     // (upstream's 10 s status loop would, as the status differs from the server's).
     if (this.#stopped) return;
