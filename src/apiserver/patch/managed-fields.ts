@@ -5,11 +5,11 @@
 // managedfieldsupdater.go, stripmeta.go, skipnonapplied.go) and structured-merge-diff merge/update.go.
 import type { PatchMeta } from '../../api/index.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../../core/index.ts';
-import { difference, emptySet, fromFieldsV1, insertPath, intersection, isEmptySet, setEquals, toFieldsV1, union } from './field-set.ts';
+import { difference, emptySet, fromFieldsV1, insertPath, intersection, isEmptySet, prune, setEquals, toFieldsV1, union } from './field-set.ts';
 import type { FieldSet } from './field-set.ts';
 import type { JsonObject } from './json-value.ts';
 import { jsonEqual } from './json-value.ts';
-import { compare } from './typed-value.ts';
+import { addedFieldSet, compare } from './typed-value.ts';
 
 /** One manager's ownership: the identity fields of its entry and its set. */
 export interface ManagerFields {
@@ -168,13 +168,48 @@ export function takeFrom(managers: Map<string, ManagerFields>, writerKey: string
 export function updateManagedFields(live: KubeObject | undefined, updated: KubeObject, options: FieldManagerOptions): KubeObject {
   const sent = updated.metadata.managedFields;
   const base = sent && sent.length > 0 && !options.subresource ? sent : live?.metadata.managedFields;
+  const rhs = withoutManagedFields(updated);
+  if (!live && !base?.length) {
+    const created = createdEntry(rhs, options);
+    if (created !== false) {
+      const out = rhs as unknown as KubeObject;
+      out.metadata = { ...out.metadata };
+      if (created) out.metadata.managedFields = [created];
+      else delete out.metadata.managedFields;
+      return out;
+    }
+  }
   const managers = decodeManagedFields(base);
   const lhs = withoutManagedFields(live);
-  const rhs = withoutManagedFields(updated);
   const writer: ManagerFields = { manager: options.manager, operation: 'Update', apiVersion: options.apiVersion, set: emptySet() };
   if (options.subresource) writer.subresource = options.subresource;
   recordUpdate(managers, writer, lhs, rhs, options);
   return finish(live, rhs, managers);
+}
+
+/**
+ * The entry a create records when no managed fields come with it: the writer owns every field,
+ * so the set is built in one walk and trimmed in place instead of compared, transferred and
+ * copied. Same entry as recordUpdate + finish (managed-fields.test.ts checks); false when the
+ * object's root needs the general path.
+ */
+function createdEntry(rhs: JsonObject, options: FieldManagerOptions): ManagedFieldsEntry | undefined | false {
+  const set = addedFieldSet(rhs, options.meta);
+  if (!set) return false;
+  for (const p of options.ignoreFields ?? []) {
+    let node: FieldSet | undefined = set;
+    for (const f of p.slice(0, -1)) node = node?.children.get(`f:${f}`);
+    node?.children.delete(`f:${p[p.length - 1] as string}`);
+  }
+  for (const p of strippedPaths) {
+    let node: FieldSet | undefined = set;
+    for (const f of p) node = node?.children.get(`f:${f}`);
+    if (node) node.member = false;
+  }
+  if (isEmptySet(prune(set))) return undefined;
+  const e: ManagedFieldsEntry = { manager: options.manager, operation: 'Update', apiVersion: options.apiVersion, time: options.now, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(set) };
+  if (options.subresource) e.subresource = options.subresource;
+  return e;
 }
 
 /** Applies one Update to the manager map in place (also used for before-first-apply). */

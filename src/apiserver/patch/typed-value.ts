@@ -171,6 +171,39 @@ function walkCompare(
   }
 }
 
+/**
+ * compare({}, obj).added in one walk: with no live object every field of `obj` is added, so
+ * a create's owned set needs no comparison. Throws where compare would (a list-map item
+ * without its keys). Undefined for a root compare would treat otherwise (atomic or empty).
+ */
+export function addedFieldSet(obj: JsonObject, meta: PatchMeta | undefined): FieldSet | undefined {
+  if (isAtomicMap(meta) || Object.keys(obj).length === 0) return undefined;
+  const set = emptySet();
+  for (const k of Object.keys(obj)) walkAdded(child(set, `f:${k}`), obj[k], fieldMeta(meta, k), pathLabel('', k), false);
+  return set;
+}
+
+/** walkCompare with the left side absent everywhere. */
+function walkAdded(node: FieldSet, r: JsonValue | undefined, meta: PatchMeta | undefined, label: string, isItem: boolean): void {
+  if (Array.isArray(r)) {
+    const kind = listKind(meta);
+    if (kind.kind === 'atomic' || r.length === 0) {
+      node.member = true;
+      return;
+    }
+    if (isItem || isMapType(meta)) node.member = true;
+    for (const [pe, item] of indexItems(kind, r, label)) walkAdded(child(node, pe), item, meta?.items, label, true);
+    return;
+  }
+  if (!isJsonObject(r) || isAtomicMap(meta)) {
+    node.member = true;
+    return;
+  }
+  const keys = Object.keys(r);
+  if (keys.length === 0 || isItem || isMapType(meta)) node.member = true;
+  for (const k of keys) walkAdded(child(node, `f:${k}`), r[k], fieldMeta(meta, k), pathLabel(label, k), false);
+}
+
 /** Merge the applied configuration (rhs) into the live object (lhs); rhs wins on leaves. */
 export function merge(lhs: JsonValue | undefined, rhs: JsonValue, meta: PatchMeta | undefined, label = ''): JsonValue {
   if (lhs === undefined) return rhs;

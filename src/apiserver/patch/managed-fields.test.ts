@@ -1,0 +1,104 @@
+// A create's managedFields entry from the one-walk fast path must equal the general path's
+// (recordUpdate with no live object, then finish) byte for byte, on several kinds.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { PatchMeta } from '../../api/index.ts';
+import type { KubeObject } from '../../core/index.ts';
+import { patchMetaFor } from '../openapi/index.ts';
+import { emptySet } from './field-set.ts';
+import { finish, recordUpdate, updateManagedFields, withoutManagedFields } from './managed-fields.ts';
+import type { FieldManagerOptions, ManagerFields } from './managed-fields.ts';
+
+function generalPath(obj: KubeObject, options: FieldManagerOptions): string {
+  try {
+    const managers = new Map<string, ManagerFields>();
+    const writer: ManagerFields = { manager: options.manager, operation: 'Update', apiVersion: options.apiVersion, set: emptySet() };
+    if (options.subresource) writer.subresource = options.subresource;
+    const rhs = withoutManagedFields(obj);
+    recordUpdate(managers, writer, {}, rhs, options);
+    return JSON.stringify(finish(undefined, rhs, managers));
+  } catch (error) {
+    return `throws ${(error as Error).message}`;
+  }
+}
+
+function fastPath(obj: KubeObject, options: FieldManagerOptions): string {
+  try {
+    return JSON.stringify(updateManagedFields(undefined, obj, options));
+  } catch (error) {
+    return `throws ${(error as Error).message}`;
+  }
+}
+
+const options = (apiVersion: string, meta: PatchMeta | undefined, extra: Partial<FieldManagerOptions> = {}): FieldManagerOptions => ({
+  manager: 'kubectl-create',
+  apiVersion,
+  now: '2026-01-02T03:04:05Z',
+  meta,
+  ignoreFields: [['status']],
+  ...extra,
+});
+
+const pod: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', generateName: 'p-', namespace: 'default', uid: 'u', resourceVersion: '1', creationTimestamp: '2026-01-02T03:04:05Z', labels: { app: 'web' }, annotations: { a: 'b' }, finalizers: ['x/y'], ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'r', controller: true }] },
+  spec: {
+    nodeName: 'n',
+    volumes: [{ name: 'v', emptyDir: {} }],
+    containers: [
+      { name: 'app', image: 'nginx', ports: [{ containerPort: 80 }, { containerPort: 53, protocol: 'UDP' }], env: [{ name: 'A', value: '1' }, { name: 'A', value: '2' }], args: ['a', 'b'], resources: { requests: { cpu: '100m' } } },
+      { name: 'side', image: 'busybox', command: [] },
+    ],
+    tolerations: [{ key: 'k', operator: 'Exists' }],
+  },
+  status: { phase: 'Pending' },
+};
+
+const cases: { name: string; obj: KubeObject; options: FieldManagerOptions }[] = [
+  { name: 'pod', obj: pod, options: options('v1', patchMetaFor('', 'v1', 'Pod')) },
+  { name: 'pod status subresource', obj: pod, options: options('v1', patchMetaFor('', 'v1', 'Pod'), { subresource: 'status', ignoreFields: [['spec']] }) },
+  { name: 'pod without schema', obj: pod, options: options('v1', undefined, { ignoreFields: [] }) },
+  {
+    name: 'deployment',
+    obj: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 8080, name: 'http' }] }] } } } },
+    options: options('apps/v1', patchMetaFor('apps', 'v1', 'Deployment')),
+  },
+  {
+    name: 'service',
+    obj: { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: { selector: { app: 's' }, ports: [{ port: 80, targetPort: 8080 }, { port: 53, protocol: 'UDP' }] } },
+    options: options('v1', patchMetaFor('', 'v1', 'Service')),
+  },
+  {
+    name: 'configmap',
+    obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { a: '1', 'b.txt': 'x' }, binaryData: {} } as KubeObject,
+    options: options('v1', patchMetaFor('', 'v1', 'ConfigMap'), { ignoreFields: [] }),
+  },
+  { name: 'identity only', obj: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', uid: 'u' } }, options: options('v1', patchMetaFor('', 'v1', 'Namespace')) },
+  {
+    name: 'list-map item without its key',
+    obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ image: 'i' }] } } as KubeObject,
+    options: options('v1', patchMetaFor('', 'v1', 'Pod')),
+  },
+  {
+    name: 'undefined and null values',
+    obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: undefined }, spec: { nodeName: null, containers: [{ name: 'c', image: undefined }] } } as unknown as KubeObject,
+    options: options('v1', patchMetaFor('', 'v1', 'Pod')),
+  },
+  { name: 'atomic root', obj: { apiVersion: 'v1', kind: 'X', metadata: { name: 'x' }, spec: { a: 1 } } as KubeObject, options: options('v1', { mapType: 'atomic' }) },
+  { name: 'managed fields sent are dropped', obj: { ...pod, metadata: { ...pod.metadata, managedFields: [] } }, options: options('v1', patchMetaFor('', 'v1', 'Pod')) },
+];
+
+for (const c of cases) {
+  test(`create managedFields fast path equals the general path: ${c.name}`, () => {
+    assert.equal(fastPath(c.obj, c.options), generalPath(c.obj, c.options));
+  });
+}
+
+test('a create owns its fields, without identity metadata or reset fields', () => {
+  const out = updateManagedFields(undefined, pod, options('v1', patchMetaFor('', 'v1', 'Pod')));
+  const fields = JSON.stringify(out.metadata.managedFields?.[0]?.fieldsV1);
+  assert.match(fields, /"f:containers":\{"k:\{\\"name\\":\\"app\\"\}":\{"\.":\{\},/);
+  assert.match(fields, /"k:\{\\"containerPort\\":80,\\"protocol\\":\\"TCP\\"\}"/);
+  assert.doesNotMatch(fields, /f:status|f:uid|f:name":\{\},"f:namespace/);
+});
