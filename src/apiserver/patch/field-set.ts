@@ -35,7 +35,7 @@ export function insertPath(s: FieldSet, path: readonly string[]): void {
   node.member = true;
 }
 
-export function prune(s: FieldSet): FieldSet {
+function prune(s: FieldSet): FieldSet {
   for (const [k, c] of s.children) if (isEmptySet(prune(c))) s.children.delete(k);
   return s;
 }

@@ -85,6 +85,12 @@ const cases: { name: string; obj: KubeObject; options: FieldManagerOptions }[] =
     obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: undefined }, spec: { nodeName: null, containers: [{ name: 'c', image: undefined }] } } as unknown as KubeObject,
     options: options('v1', patchMetaFor('', 'v1', 'Pod')),
   },
+  {
+    name: 'stripped fields with children, and key order by code unit',
+    obj: { apiVersion: { x: 1 }, kind: 'Pod', metadata: { name: { a: 1 }, uid: [], labels: { b: '1', B: '2', 'é': '3', a_: '4', a: '5' } }, spec: { containers: [{ name: 'Z' }, { name: 'a' }, { name: '_' }] } } as unknown as KubeObject,
+    options: options('v1', patchMetaFor('', 'v1', 'Pod')),
+  },
+  { name: 'nested reset field', obj: pod, options: options('v1', patchMetaFor('', 'v1', 'Pod'), { ignoreFields: [['spec', 'nodeName'], ['status']] }) },
   { name: 'atomic root', obj: { apiVersion: 'v1', kind: 'X', metadata: { name: 'x' }, spec: { a: 1 } } as KubeObject, options: options('v1', { mapType: 'atomic' }) },
   { name: 'managed fields sent are dropped', obj: { ...pod, metadata: { ...pod.metadata, managedFields: [] } }, options: options('v1', patchMetaFor('', 'v1', 'Pod')) },
 ];

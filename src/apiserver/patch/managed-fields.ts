@@ -5,11 +5,11 @@
 // managedfieldsupdater.go, stripmeta.go, skipnonapplied.go) and structured-merge-diff merge/update.go.
 import type { PatchMeta } from '../../api/index.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../../core/index.ts';
-import { difference, emptySet, fromFieldsV1, insertPath, intersection, isEmptySet, prune, setEquals, toFieldsV1, union } from './field-set.ts';
+import { difference, emptySet, fromFieldsV1, insertPath, intersection, isEmptySet, setEquals, toFieldsV1, union } from './field-set.ts';
 import type { FieldSet } from './field-set.ts';
 import type { JsonObject } from './json-value.ts';
 import { jsonEqual } from './json-value.ts';
-import { addedFieldSet, compare } from './typed-value.ts';
+import { addedFieldsV1, compare } from './typed-value.ts';
 
 /** One manager's ownership: the identity fields of its entry and its set. */
 export interface ManagerFields {
@@ -187,27 +187,25 @@ export function updateManagedFields(live: KubeObject | undefined, updated: KubeO
   return finish(live, rhs, managers);
 }
 
+// strippedPaths as the walk of a create's fields takes them: top-level fields, and metadata's.
+const strippedOnCreate: ReadonlyMap<string, ReadonlySet<string> | undefined> = new Map([
+  ['apiVersion', undefined],
+  ['kind', undefined],
+  ['metadata', new Set(strippedPaths.filter((p) => p.length === 2).map((p) => p[1] as string))],
+]);
+
 /**
  * The entry a create records when no managed fields come with it: the writer owns every field,
- * so the set is built in one walk and trimmed in place instead of compared, transferred and
- * copied. Same entry as recordUpdate + finish (managed-fields.test.ts checks); false when the
- * object's root needs the general path.
+ * so its FieldsV1 is built in one walk instead of compared, transferred, copied and pruned.
+ * Same entry as recordUpdate + finish (managed-fields.test.ts checks); false when the general
+ * path is needed.
  */
 function createdEntry(rhs: JsonObject, options: FieldManagerOptions): ManagedFieldsEntry | undefined | false {
-  const set = addedFieldSet(rhs, options.meta);
-  if (!set) return false;
-  for (const p of options.ignoreFields ?? []) {
-    let node: FieldSet | undefined = set;
-    for (const f of p.slice(0, -1)) node = node?.children.get(`f:${f}`);
-    node?.children.delete(`f:${p[p.length - 1] as string}`);
-  }
-  for (const p of strippedPaths) {
-    let node: FieldSet | undefined = set;
-    for (const f of p) node = node?.children.get(`f:${f}`);
-    if (node) node.member = false;
-  }
-  if (isEmptySet(prune(set))) return undefined;
-  const e: ManagedFieldsEntry = { manager: options.manager, operation: 'Update', apiVersion: options.apiVersion, time: options.now, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(set) };
+  const ignore = options.ignoreFields ?? [];
+  if (ignore.some((p) => p.length !== 1)) return false;
+  const fields = addedFieldsV1(rhs, options.meta, new Set(ignore.map((p) => p[0] as string)), strippedOnCreate);
+  if (fields === false || fields === undefined) return fields;
+  const e: ManagedFieldsEntry = { manager: options.manager, operation: 'Update', apiVersion: options.apiVersion, time: options.now, fieldsType: 'FieldsV1', fieldsV1: fields };
   if (options.subresource) e.subresource = options.subresource;
   return e;
 }

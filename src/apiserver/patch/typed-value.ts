@@ -172,36 +172,67 @@ function walkCompare(
 }
 
 /**
- * compare({}, obj).added in one walk: with no live object every field of `obj` is added, so
- * a create's owned set needs no comparison. Throws where compare would (a list-map item
- * without its keys). Undefined for a root compare would treat otherwise (atomic or empty).
+ * The FieldsV1 of compare({}, obj).added without the reset fields and stripped paths given,
+ * in one walk: with no live object every field of `obj` is added, so a create's owned set
+ * needs no comparison, copies or prune. Throws where compare would (a list-map item without
+ * its keys); undefined when nothing is left; false for a root compare treats otherwise.
  */
-export function addedFieldSet(obj: JsonObject, meta: PatchMeta | undefined): FieldSet | undefined {
-  if (isAtomicMap(meta) || Object.keys(obj).length === 0) return undefined;
-  const set = emptySet();
-  for (const k of Object.keys(obj)) walkAdded(child(set, `f:${k}`), obj[k], fieldMeta(meta, k), pathLabel('', k), false);
-  return set;
+export function addedFieldsV1(
+  obj: JsonObject,
+  meta: PatchMeta | undefined,
+  skip: ReadonlySet<string>,
+  strip: ReadonlyMap<string, ReadonlySet<string> | undefined>,
+): Record<string, unknown> | undefined | false {
+  if (isAtomicMap(meta) || Object.keys(obj).length === 0) return false;
+  const kids: [string, Record<string, unknown>][] = [];
+  for (const k of Object.keys(obj)) {
+    if (skip.has(k)) continue;
+    const f = addedNode(obj[k], fieldMeta(meta, k), pathLabel('', k), false, strip.has(k), strip.get(k));
+    if (f) kids.push([`f:${k}`, f]);
+  }
+  return encodeNode(false, kids);
 }
 
-/** walkCompare with the left side absent everywhere. */
-function walkAdded(node: FieldSet, r: JsonValue | undefined, meta: PatchMeta | undefined, label: string, isItem: boolean): void {
+/** walkCompare with the left side absent everywhere, encoded as toFieldsV1 after the prune. */
+function addedNode(
+  r: JsonValue | undefined,
+  meta: PatchMeta | undefined,
+  label: string,
+  isItem: boolean,
+  stripped: boolean,
+  stripKids: ReadonlySet<string> | undefined,
+): Record<string, unknown> | undefined {
+  const kids: [string, Record<string, unknown>][] = [];
+  let member: boolean;
   if (Array.isArray(r)) {
     const kind = listKind(meta);
-    if (kind.kind === 'atomic' || r.length === 0) {
-      node.member = true;
-      return;
+    member = kind.kind === 'atomic' || r.length === 0 || isItem || isMapType(meta);
+    if (kind.kind !== 'atomic' && r.length > 0) {
+      for (const [pe, item] of indexItems(kind, r, label)) {
+        const f = addedNode(item, meta?.items, label, true, false, undefined);
+        if (f) kids.push([pe, f]);
+      }
     }
-    if (isItem || isMapType(meta)) node.member = true;
-    for (const [pe, item] of indexItems(kind, r, label)) walkAdded(child(node, pe), item, meta?.items, label, true);
-    return;
+  } else if (!isJsonObject(r) || isAtomicMap(meta)) {
+    member = true;
+  } else {
+    const keys = Object.keys(r);
+    member = keys.length === 0 || isItem || isMapType(meta);
+    for (const k of keys) {
+      const f = addedNode(r[k], fieldMeta(meta, k), pathLabel(label, k), false, stripKids?.has(k) ?? false, undefined);
+      if (f) kids.push([`f:${k}`, f]);
+    }
   }
-  if (!isJsonObject(r) || isAtomicMap(meta)) {
-    node.member = true;
-    return;
-  }
-  const keys = Object.keys(r);
-  if (keys.length === 0 || isItem || isMapType(meta)) node.member = true;
-  for (const k of keys) walkAdded(child(node, `f:${k}`), r[k], fieldMeta(meta, k), pathLabel(label, k), false);
+  return encodeNode(member && !stripped, kids);
+}
+
+function encodeNode(member: boolean, kids: [string, Record<string, unknown>][]): Record<string, unknown> | undefined {
+  if (!member && kids.length === 0) return undefined;
+  const out: Record<string, unknown> = {};
+  if (member && kids.length > 0) out['.'] = {};
+  if (kids.length > 1) kids.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  for (const [k, f] of kids) out[k] = f;
+  return out;
 }
 
 /** Merge the applied configuration (rhs) into the live object (lhs); rhs wins on leaves. */
