@@ -188,7 +188,7 @@ export function addedFieldsV1(
   for (const k of Object.keys(obj)) {
     if (skip.has(k)) continue;
     const f = addedNode(obj[k], fieldMeta(meta, k), pathLabel('', k), false, strip.has(k), strip.get(k));
-    if (f) kids.push([`f:${k}`, f]);
+    if (f) kids.push([fieldElement(k), f]);
   }
   return encodeNode(false, kids);
 }
@@ -220,17 +220,34 @@ function addedNode(
     member = keys.length === 0 || isItem || isMapType(meta);
     for (const k of keys) {
       const f = addedNode(r[k], fieldMeta(meta, k), pathLabel(label, k), false, stripKids?.has(k) ?? false, undefined);
-      if (f) kids.push([`f:${k}`, f]);
+      if (f) kids.push([fieldElement(k), f]);
     }
   }
   return encodeNode(member && !stripped, kids);
 }
 
+// `f:<name>` strings reused across objects: a fresh concatenation used as a property key is hashed
+// and looked up in V8's string table each time, most of the cost of building FieldsV1. Bounded,
+// since label and annotation keys are user data.
+const fieldElements = new Map<string, string>();
+
+function fieldElement(name: string): string {
+  let pe = fieldElements.get(name);
+  if (pe === undefined) {
+    if (fieldElements.size >= 4096) fieldElements.clear();
+    pe = `f:${name}`;
+    fieldElements.set(name, pe);
+  }
+  return pe;
+}
+
+const byKey = (a: [string, unknown], b: [string, unknown]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
 function encodeNode(member: boolean, kids: [string, Record<string, unknown>][]): Record<string, unknown> | undefined {
   if (!member && kids.length === 0) return undefined;
   const out: Record<string, unknown> = {};
   if (member && kids.length > 0) out['.'] = {};
-  if (kids.length > 1) kids.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  if (kids.length > 1) kids.sort(byKey);
   for (const [k, f] of kids) out[k] = f;
   return out;
 }
