@@ -154,9 +154,19 @@ async function drain(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+// Every write stamps one or two times, mostly within the same second: the last second's text is kept.
+let lastSecond = Number.NaN;
+let lastText = '';
+
 /** RFC 3339 with seconds precision, as metav1.Time serializes. */
 export function formatTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Date truncates fractional milliseconds toward zero before the second is taken.
+  const second = Math.floor(Math.trunc(ms) / 1000);
+  if (second === lastSecond) return lastText;
+  const text = new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  lastSecond = second;
+  lastText = text;
+  return text;
 }
 
 /** RFC 3339 with microseconds, as metav1.MicroTime serializes. */

@@ -1,0 +1,27 @@
+// formatTime keeps the last second's text; each value must still print as metav1.Time does.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatTime } from './clock.ts';
+
+test('formatTime prints RFC 3339 seconds, whatever came before', () => {
+  const cases: [number, string][] = [
+    [Date.UTC(2026, 0, 2, 3, 4, 5, 0), '2026-01-02T03:04:05Z'],
+    [Date.UTC(2026, 0, 2, 3, 4, 5, 999), '2026-01-02T03:04:05Z'],
+    [Date.UTC(2026, 0, 2, 3, 4, 6, 0), '2026-01-02T03:04:06Z'],
+    [Date.UTC(2026, 0, 2, 3, 4, 5, 500), '2026-01-02T03:04:05Z'],
+    [0, '1970-01-01T00:00:00Z'],
+    [-0.5, '1970-01-01T00:00:00Z'],
+    [-1, '1969-12-31T23:59:59Z'],
+    [999.9, '1970-01-01T00:00:00Z'],
+    [1000.2, '1970-01-01T00:00:01Z'],
+    [-1000, '1969-12-31T23:59:59Z'],
+    [-1001, '1969-12-31T23:59:58Z'],
+  ];
+  for (const [ms, want] of cases) assert.equal(formatTime(ms), want, `formatTime(${ms})`);
+});
+
+test('formatTime of an invalid time throws every time', () => {
+  assert.throws(() => formatTime(Number.NaN), RangeError);
+  assert.throws(() => formatTime(Number.NaN), RangeError);
+  assert.throws(() => formatTime(9e15), RangeError);
+});
