@@ -105,7 +105,26 @@ function interpretSuffix(s: string): { base: 2 | 10; exponent: number; format: Q
 
 type ParseResult = { ok: true; quantity: Quantity; canonicalInput: boolean } | { ok: false; message: string };
 
+// Pods, nodes and claims repeat a handful of texts ("100m", "128Mi") and every write parses them
+// several times (defaults, validation, QoS). Parsing is pure, so results are shared, frozen, from a
+// small cache of short texts.
+const parsedTexts = new Map<string, ParseResult>();
+const maxCachedText = 64;
+
 function parseDetailed(text: string): ParseResult {
+  if (typeof text !== 'string' || text.length > maxCachedText) return parseText(text);
+  let r = parsedTexts.get(text);
+  if (r === undefined) {
+    r = parseText(text);
+    if (r.ok) Object.freeze(r.quantity);
+    Object.freeze(r);
+    if (parsedTexts.size >= 1024) parsedTexts.clear();
+    parsedTexts.set(text, r);
+  }
+  return r;
+}
+
+function parseText(text: string): ParseResult {
   // Values from untyped JSON may be numbers or worse; a non-string is simply not a quantity here.
   if (typeof text !== 'string' || text === '') return { ok: false, message: quantityErrorMessage };
   if (text === '0') return { ok: true, quantity: quantityFromNano(0n, 'DecimalSI'), canonicalInput: true };
