@@ -190,15 +190,18 @@ export const eventTable: TablePrinter<Event> = {
   },
 };
 
+const referenceFields = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'] as const;
+
+/** The `<prefix>.kind`, `<prefix>.name`, ... field labels of an ObjectReference field. */
+export function objectReferenceFieldLabels<T>(prefix: string, ref: (obj: T) => Partial<Record<(typeof referenceFields)[number], string>> | undefined): Record<string, (obj: T) => string> {
+  const labels: Record<string, (obj: T) => string> = {};
+  for (const field of referenceFields) labels[`${prefix}.${field}`] = (obj) => ref(obj)?.[field] ?? '';
+  return labels;
+}
+
 /** ToSelectableFields; `source` falls back to the reporting controller for new-style events. */
 export const eventFieldLabels: Readonly<Record<string, (e: Event) => string>> = {
-  'involvedObject.kind': (e) => e.involvedObject?.kind ?? '',
-  'involvedObject.namespace': (e) => e.involvedObject?.namespace ?? '',
-  'involvedObject.name': (e) => e.involvedObject?.name ?? '',
-  'involvedObject.uid': (e) => e.involvedObject?.uid ?? '',
-  'involvedObject.apiVersion': (e) => e.involvedObject?.apiVersion ?? '',
-  'involvedObject.resourceVersion': (e) => e.involvedObject?.resourceVersion ?? '',
-  'involvedObject.fieldPath': (e) => e.involvedObject?.fieldPath ?? '',
+  ...objectReferenceFieldLabels<Event>('involvedObject', (e) => e.involvedObject),
   reason: (e) => e.reason ?? '',
   reportingComponent: (e) => e.reportingComponent ?? '',
   source: (e) => e.source?.component || e.reportingComponent || '',

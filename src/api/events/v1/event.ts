@@ -4,7 +4,7 @@
 // pkg/registry/core/event/strategy.go (one strategy for both groups), pkg/apis/core/validation/events.go.
 import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ObjectReference } from '../../core/v1/binding.ts';
-import { eventTable, validateEventCreate, validateEventUpdate } from '../../core/v1/event.ts';
+import { eventTable, objectReferenceFieldLabels, validateEventCreate, validateEventUpdate } from '../../core/v1/event.ts';
 import type { Event as CoreEvent, EventSource } from '../../core/v1/event.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 
@@ -90,13 +90,7 @@ export function eventsV1ToCoreEvent(e: Event): CoreEvent {
 /** The field selectors events.k8s.io accepts, mapped onto the stored core fields. */
 export const eventsV1FieldLabels: Readonly<Record<string, (e: Event) => string>> = {
   reason: (e) => e.reason ?? '',
-  'regarding.kind': (e) => e.regarding?.kind ?? '',
-  'regarding.namespace': (e) => e.regarding?.namespace ?? '',
-  'regarding.name': (e) => e.regarding?.name ?? '',
-  'regarding.uid': (e) => e.regarding?.uid ?? '',
-  'regarding.apiVersion': (e) => e.regarding?.apiVersion ?? '',
-  'regarding.resourceVersion': (e) => e.regarding?.resourceVersion ?? '',
-  'regarding.fieldPath': (e) => e.regarding?.fieldPath ?? '',
+  ...objectReferenceFieldLabels<Event>('regarding', (e) => e.regarding),
   reportingController: (e) => e.reportingController ?? '',
   type: (e) => e.type ?? '',
 };
