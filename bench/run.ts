@@ -13,6 +13,7 @@ import { runChurnBenchmark, runHoldBenchmark, runNodeBenchmarks } from './nodes.
 import { runPodBenchmarks } from './pods.ts';
 import { summarize } from './profile-summary.ts';
 import { runResizeBenchmarks } from './resize.ts';
+import { runWritePathBenchmark } from './write-path.ts';
 import { runSchedulerBenchmarks } from './scheduler.ts';
 import { runStartupBenchmarks } from './startup.ts';
 
@@ -20,6 +21,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBenchmarks,
   dra: () => runDraBenchmarks(),
   resize: runResizeBenchmarks,
+  'write-path': runWritePathBenchmark,
   startup: runStartupBenchmarks,
   nodes: runNodeBenchmarks,
   pods: runPodBenchmarks,

@@ -17,7 +17,7 @@ import type {
   WriteOptions,
 } from '../client/index.ts';
 import { allVerbs, apiVersionOf } from '../api/index.ts';
-import { successStatus } from '../core/index.ts';
+import { copyJson, successStatus } from '../core/index.ts';
 import { listMetadata, resultObject } from './encode.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
 import { storedObject } from './stored-object.ts';
@@ -120,11 +120,12 @@ class LocalClient implements Client {
 
   async create<T extends KubeObject>(ref: ResourceRef, obj: KubeObject, options: WriteOptions & { namespace?: string; name?: string } = {}): Promise<T> {
     const namespace = options.namespace ?? obj.metadata?.namespace ?? '';
-    return object<T>(await this.#server.create(ref, namespace, structuredClone(obj), writeParams(options, { name: options.name ?? obj.metadata?.name ?? '', userAgent: this.#userAgent })));
+    return object<T>(await this.#server.create(ref, namespace, copyJson(obj), writeParams(options, { name: options.name ?? obj.metadata?.name ?? '', userAgent: this.#userAgent })));
   }
 
   async update<T extends KubeObject>(ref: ResourceRef, obj: T, options: WriteOptions = {}): Promise<T> {
-    return object<T>(await this.#server.update(ref, obj.metadata.namespace ?? '', obj.metadata.name ?? '', structuredClone(obj) as KubeObject, writeParams(options, { userAgent: this.#userAgent })));
+    // No copy here: the server's update clones the body for each attempt, as it must for retries.
+    return object<T>(await this.#server.update(ref, obj.metadata.namespace ?? '', obj.metadata.name ?? '', obj as KubeObject, writeParams(options, { userAgent: this.#userAgent })));
   }
 
   updateStatus<T extends KubeObject>(ref: ResourceRef, obj: T, options: WriteOptions = {}): Promise<T> {

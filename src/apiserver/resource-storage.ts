@@ -18,9 +18,11 @@ import {
 } from '../core/index.ts';
 import type { KeyValue, Store } from '../storage/index.ts';
 import { StoreError } from '../storage/index.ts';
-import { encodeForStorage, encodeStored, mutableCopy, storageKey, storagePrefix, viewOf } from './stored-object.ts';
+import { encodeForStorage, encodeStored, mutableCopy, rememberStoredObject, storageKey, storagePrefix, storedObject, viewOf } from './stored-object.ts';
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../api/index.ts';
 import type { ValidateNameFunc } from '../api/index.ts';
+import { jsonEqual } from './patch/index.ts';
+import type { JsonValue } from './patch/index.ts';
 import type { Admission } from './admission.ts';
 
 export interface WriteContext {
@@ -138,8 +140,9 @@ export class ResourceStorage {
         return { kind: 'dry-run', object: obj };
       }
       try {
-        const kv = await this.#store.create(this.key(def, meta.namespace ?? '', meta.name ?? ''), encodeStored(def, obj));
-        return { kind: 'stored', kv: viewOf(def, kv) };
+        const key = this.key(def, meta.namespace ?? '', meta.name ?? '');
+        if (def.storedAs) return { kind: 'stored', kv: viewOf(def, await this.#store.create(key, encodeStored(def, obj))) };
+        return { kind: 'stored', kv: await this.#store.create(key, encodeForStorage(obj), (written) => rememberStoredObject(written, obj)) };
       } catch (error) {
         if (error instanceof StoreError && error.kind === 'key-exists') {
           if (named && attempt < maxGenerateNameAttempts) continue;
@@ -178,7 +181,7 @@ export class ResourceStorage {
     def: ResourceDefinition,
     namespace: string,
     name: string,
-    mutate: (current: KubeObject) => KubeObject | Promise<KubeObject>,
+    mutate: (current: Readonly<KubeObject>, mutable: () => KubeObject) => KubeObject | Promise<KubeObject>,
     ctx: WriteContext,
   ): Promise<WriteResult> {
     const key = this.key(def, namespace, name);
@@ -186,8 +189,10 @@ export class ResourceStorage {
       const storedKv = await this.#store.get(key);
       if (!storedKv) throw notFound(def, name);
       const currentKv = viewOf(def, storedKv);
-      const old = mutableCopy(currentKv);
-      const desired = await mutate(mutableCopy(currentKv));
+      // The live object is the shared decoded one (never written to); `mutate` asks for a private
+      // copy only when it edits the current object rather than replacing it.
+      const old = storedObject(currentKv);
+      const desired = await mutate(old, () => editableCopy(currentKv, old));
       // The desired object's resourceVersion is the precondition: a PUT body's, a patch's, or
       // (untouched) the current one, which a concurrent write makes stale and so retries.
       const precondition = desired.metadata?.resourceVersion;
@@ -203,8 +208,9 @@ export class ResourceStorage {
           await this.#store.delete(key, currentKv.modRevision);
           return { kind: 'removed', object: next };
         }
-        const kv = await this.#store.update(key, def.storedAs ? encodeStored(def, next) : prepared.encoded, currentKv.modRevision);
-        return { kind: 'stored', kv: viewOf(def, kv) };
+        if (def.storedAs) return { kind: 'stored', kv: viewOf(def, await this.#store.update(key, encodeStored(def, next), currentKv.modRevision)) };
+        const kv = await this.#store.update(key, prepared.encoded, currentKv.modRevision, (written) => rememberStoredObject(written, next));
+        return { kind: 'stored', kv };
       } catch (error) {
         if (error instanceof StoreError && error.kind === 'revision-mismatch') continue;
         if (error instanceof StoreError && error.kind === 'not-found') throw notFound(def, name);
@@ -213,7 +219,7 @@ export class ResourceStorage {
     }
   }
 
-  async #prepareUpdate(def: ResourceDefinition, input: KubeObject, old: KubeObject, ctx: WriteContext): Promise<{ object: KubeObject; encoded: string }> {
+  async #prepareUpdate(def: ResourceDefinition, input: KubeObject, old: Readonly<KubeObject>, ctx: WriteContext): Promise<{ object: KubeObject; encoded: string }> {
     const strategy = this.#strategyContext(ctx);
     let obj = input;
     obj.metadata ??= {};
@@ -234,7 +240,7 @@ export class ResourceStorage {
       obj = { ...old, status: obj.status, metadata: def.statusResetsMetadata ? { ...old.metadata } : { ...obj.metadata } };
       setOrDelete(obj.metadata, 'managedFields', managedFields);
     } else if (ctx.subresource === 'finalize') {
-      obj = { ...old, spec: { ...(old.spec as object), finalizers: (obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [] } };
+      obj = { ...old, metadata: { ...old.metadata }, spec: { ...(old.spec as object), finalizers: (obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [] } };
     } else if (ctx.subresource === '' && def.hasStatus) {
       obj.status = old.status;
     }
@@ -378,10 +384,25 @@ function tracksGeneration(def: ResourceDefinition): boolean {
   return def.hasStatus && def.resource !== 'namespaces' && def.resource !== 'nodes';
 }
 
+// Everything but metadata and status is "spec" here, as each strategy's PrepareForUpdate compares it.
 function specChanged(obj: KubeObject, old: KubeObject): boolean {
-  const { metadata: _m, status: _s, ...spec } = obj;
-  const { metadata: _om, status: _os, ...oldSpec } = old;
-  return JSON.stringify(spec) !== JSON.stringify(oldSpec);
+  for (const key of new Set([...Object.keys(obj), ...Object.keys(old)])) {
+    if (key === 'metadata' || key === 'status') continue;
+    if (!jsonEqual(obj[key] as JsonValue | undefined, old[key] as JsonValue | undefined)) return true;
+  }
+  return false;
+}
+
+/**
+ * A private copy of the live object for a read-modify-write, except that managedFields stays the
+ * live (shared) list: writers replace it and never edit it, and keeping its identity lets the
+ * field manager reuse the live entries' decoded field sets when a patch leaves them alone.
+ */
+function editableCopy(kv: KeyValue, live: Readonly<KubeObject>): KubeObject {
+  const copy = mutableCopy(kv);
+  const managedFields = live.metadata.managedFields;
+  if (managedFields) copy.metadata.managedFields = managedFields;
+  return copy;
 }
 
 function isFinalized(obj: KubeObject): boolean {

@@ -4,7 +4,7 @@
 import type { PatchMeta, ResourceDefinition, ResourceRef } from '../api/index.ts';
 import { apiVersionOf } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
-import { ApiError, badRequest, formatTime, isApiError, methodNotSupported, notFound } from '../core/index.ts';
+import { ApiError, badRequest, copyJson, formatTime, isApiError, methodNotSupported, notFound } from '../core/index.ts';
 import { unsupportedPatchType } from './patching.ts';
 import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
@@ -220,7 +220,7 @@ export class ApiServer {
     this.checkFields(def, obj, params);
     // Without a resourceVersion a PUT is unconditional: it takes the current one.
     return this.storage.update(def, namespace, name, (current) => {
-      const desired = structuredClone(obj);
+      const desired = copyJson(obj);
       desired.metadata ??= {};
       desired.metadata.resourceVersion ||= current.metadata.resourceVersion ?? '';
       return desired;
@@ -242,7 +242,8 @@ export class ApiServer {
     // The patched object is decoded as a body would be: strict errors name no kind, as upstream.
     const mode = params.fieldValidation;
     const check: WriteParams | undefined = mode === undefined ? undefined : { ...params };
-    const result = await this.storage.update(def, namespace, name, (current) => {
+    const result = await this.storage.update(def, namespace, name, (_live, mutable) => {
+      const current = mutable();
       // Fields the live object already had unknown (in-process writers may set fields the schema
       // lacks) are not the patch's doing: they stay, unreported.
       const before = check ? new Set(this.#decodeCheck?.(def, current, false).unknown ?? []) : undefined;
@@ -300,7 +301,7 @@ export class ApiServer {
       return result.object;
     };
     try {
-      return await this.storage.update(def, namespace, name, (current) => run(current), ctx);
+      return await this.storage.update(def, namespace, name, (_live, mutable) => run(mutable()), ctx);
     } catch (error) {
       if (!isApiError(error) || error.reason !== 'NotFound' || ctx.subresource !== '' || !(await this.#absent(def, namespace, name))) throw error;
     }

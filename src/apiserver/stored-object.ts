@@ -2,6 +2,7 @@
 // stored bytes carry no resourceVersion: it is the key's modRevision, stamped on read.
 // Encoding once and splicing the version in keeps reads and watch fan-out free of
 // JSON.stringify: every list, get and watch event reuses the stored text.
+import { isDeepStrictEqual } from 'node:util';
 import type { KeyValue } from '../storage/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import type { ResourceDefinition } from '../api/index.ts';
@@ -59,11 +60,34 @@ export function storedObject(kv: KeyValue): KubeObject {
   return obj;
 }
 
+/**
+ * Records `obj`, the object a write just stored as `kv`, as the decoded form every reader shares,
+ * so that neither the writer's answer nor the watchers' events decode the text again. The write
+ * path owns `obj` and never touches it after this; it is what JSON.parse(kv.value) would give
+ * (metadata emptied of the same omitempty fields, resourceVersion stamped), which tests check.
+ */
+export function rememberStoredObject(kv: KeyValue, obj: KubeObject): void {
+  const meta = obj.metadata;
+  for (const field of omitEmpty) {
+    const value = meta[field];
+    if (value !== undefined && (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0)) delete meta[field];
+  }
+  meta.resourceVersion = String(kv.modRevision);
+  if (freezeSharedObjects) {
+    const decoded = JSON.parse(kv.value) as KubeObject;
+    decoded.metadata.resourceVersion = meta.resourceVersion;
+    if (!isDeepStrictEqual(decoded, obj)) throw new Error(`stored object for ${kv.key} differs from its encoding: ${JSON.stringify(obj)}`);
+    deepFreeze(obj);
+  }
+  objectCache.set(kv, new WeakRef(obj));
+}
+
 /** Set by the test runner (scripts/run-tests.mjs) and inherited by the clusters tests start. */
 const freezeSharedObjects = process.env.DRYDOCK_FREEZE_OBJECTS === '1';
 
 function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null) return;
+  // A frozen subtree is shared with an older revision and was frozen with it.
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
   for (const child of Object.values(value)) deepFreeze(child);
 }

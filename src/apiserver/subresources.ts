@@ -61,7 +61,8 @@ export async function writeScale(
   change: (scale: KubeObject) => KubeObject,
   ctx: WriteContext,
 ): Promise<ObjectResult> {
-  const result = await server.storage.update(def, namespace, name, (current) => {
+  const result = await server.storage.update(def, namespace, name, (_live, mutable) => {
+    const current = mutable();
     const scale = change(readScale(def, current));
     const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
     const paths = customResourceInfo(def)?.scale;
@@ -93,8 +94,8 @@ export async function bindPod(server: ApiServer, def: ResourceDefinition, namesp
     throw new ApiError('Invalid', `Binding.meta.k8s.io "${name}" is invalid: target.name: Required value`, { name, kind: 'Binding', causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'target.name' }] });
   }
   const now = formatTime(server.clock.now());
-  await server.storage.update(def, namespace, name, (current) => {
-    const pod = current as PodLike;
+  await server.storage.update(def, namespace, name, (_live, mutable) => {
+    const pod = mutable() as PodLike;
     if (pod.metadata.deletionTimestamp) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
     if (pod.spec?.nodeName) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
     const annotations = binding.metadata?.annotations;

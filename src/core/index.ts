@@ -3,6 +3,7 @@ export * from './errors.ts';
 export * from './field-errors.ts';
 export * from './clock.ts';
 export * from './random.ts';
+export * from './json-copy.ts';
 export * from './meta.ts';
 export * from './quantity.ts';
 export * from './labels.ts';

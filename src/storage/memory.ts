@@ -20,7 +20,7 @@
 // its key is superseded at r; each write is evicted once, keeping writes O(log n) amortized.
 
 import { StoreError } from './store.ts';
-import type { KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchEventType, WatchHandlers } from './store.ts';
+import type { CommitHook, KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchEventType, WatchHandlers } from './store.ts';
 import { SortedKeys, prefixEnd } from './sorted-keys.ts';
 
 const DEFAULT_HISTORY_LIMIT = 10_000;
@@ -136,20 +136,20 @@ export class MemoryStore implements Store {
     return this.#listAt(end, from, exclusive, limit, at);
   }
 
-  async create(key: string, value: string): Promise<KeyValue> {
+  async create(key: string, value: string, onCommit?: CommitHook): Promise<KeyValue> {
     this.#checkOpen();
     const current = this.#current(key);
     if (current !== undefined) throw new StoreError('key-exists', key, { current });
     const rev = this.#revision + 1;
     const kv = Object.freeze({ key, value, createRevision: rev, modRevision: rev });
-    this.#commit(Object.freeze({ type: 'PUT', kv, prevKv: undefined, created: true }));
+    this.#commit(Object.freeze({ type: 'PUT', kv, prevKv: undefined, created: true }), onCommit);
     return kv;
   }
 
-  async update(key: string, value: string, expectedModRevision?: number): Promise<KeyValue> {
+  async update(key: string, value: string, expectedModRevision?: number, onCommit?: CommitHook): Promise<KeyValue> {
     const current = this.#checkWrite(key, expectedModRevision);
     const kv = Object.freeze({ key, value, createRevision: current.createRevision, modRevision: this.#revision + 1 });
-    this.#commit(Object.freeze({ type: 'PUT', kv, prevKv: current, created: false }));
+    this.#commit(Object.freeze({ type: 'PUT', kv, prevKv: current, created: false }), onCommit);
     return kv;
   }
 
@@ -270,9 +270,10 @@ export class MemoryStore implements Store {
     return { items, revision, more: remaining > 0, remaining };
   }
 
-  #commit(event: WatchEvent): void {
+  #commit(event: WatchEvent, onCommit?: CommitHook): void {
     this.#journal?.append(event);
     this.#apply(event);
+    onCommit?.(event.kv);
     this.#deliver(event);
   }
 

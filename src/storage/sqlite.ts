@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryStore } from './memory.ts';
 import type { Journal, ReplayedWrite } from './memory.ts';
-import type { KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchHandlers } from './store.ts';
+import type { CommitHook, KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchHandlers } from './store.ts';
 
 const DEFAULT_HISTORY_LIMIT = 10_000;
 
@@ -110,11 +110,11 @@ export class SqliteStore implements Store {
   count(prefix: string): Promise<number> {
     return this.#memory.count(prefix);
   }
-  create(key: string, value: string): Promise<KeyValue> {
-    return this.#memory.create(key, value);
+  create(key: string, value: string, onCommit?: CommitHook): Promise<KeyValue> {
+    return this.#memory.create(key, value, onCommit);
   }
-  update(key: string, value: string, expectedModRevision?: number): Promise<KeyValue> {
-    return this.#memory.update(key, value, expectedModRevision);
+  update(key: string, value: string, expectedModRevision?: number, onCommit?: CommitHook): Promise<KeyValue> {
+    return this.#memory.update(key, value, expectedModRevision, onCommit);
   }
   delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
     return this.#memory.delete(key, expectedModRevision);

@@ -95,14 +95,20 @@ export interface WatchHandlers {
   onError(error: StoreError | Error): void;
 }
 
+/**
+ * Runs with a write's new value once it is applied and before any watcher sees it: the API
+ * server attaches the decoded object it wrote, so no reader decodes the value again.
+ */
+export type CommitHook = (kv: KeyValue) => void;
+
 export interface Store {
   get(key: string): Promise<KeyValue | undefined>;
   list(prefix: string, options?: ListOptions): Promise<ListResult>;
   /** Counts live keys under a prefix (for metrics and remainingItemCount). */
   count(prefix: string): Promise<number>;
-  create(key: string, value: string): Promise<KeyValue>;
+  create(key: string, value: string, onCommit?: CommitHook): Promise<KeyValue>;
   /** expectedModRevision undefined means unconditional (the key must exist). */
-  update(key: string, value: string, expectedModRevision?: number): Promise<KeyValue>;
+  update(key: string, value: string, expectedModRevision?: number, onCommit?: CommitHook): Promise<KeyValue>;
   /** Returns the deleted value, with modRevision set to the delete's revision. */
   delete(key: string, expectedModRevision?: number): Promise<KeyValue>;
   watch(prefix: string, fromRevision: number, handlers: WatchHandlers): Watch;

@@ -117,8 +117,8 @@ export class CustomResources {
 
   async #writeStatus(name: string, conflict: { reason: string; message: string } | undefined): Promise<void> {
     const now = formatTime(this.#server.clock.now());
-    await this.#server.storage.update(customResourceDefinitionKind, '', name, (current) => {
-      const crd = current as CustomResourceDefinition;
+    await this.#server.storage.update(customResourceDefinitionKind, '', name, (_current, mutable) => {
+      const crd = mutable() as CustomResourceDefinition;
       const status = crd.status ?? {};
       const accepted: CustomResourceDefinitionNames = conflict ? (status.acceptedNames ?? { plural: '', kind: '' }) : crd.spec.names;
       const conditions = mergeConditions(status.conditions ?? [], [
@@ -155,10 +155,10 @@ export class CustomResources {
     this.#unserve(name);
     if (!(crd.metadata.finalizers ?? []).includes(crdCleanupFinalizer)) return;
     try {
-      await this.#server.storage.update(customResourceDefinitionKind, '', name, (current) => ({
-        ...current,
-        metadata: { ...current.metadata, finalizers: (current.metadata.finalizers ?? []).filter((f) => f !== crdCleanupFinalizer) },
-      }), { dryRun: false, fieldManager: '', subresource: '' });
+      await this.#server.storage.update(customResourceDefinitionKind, '', name, (_current, mutable) => {
+        const current = mutable();
+        return { ...current, metadata: { ...current.metadata, finalizers: (current.metadata.finalizers ?? []).filter((f) => f !== crdCleanupFinalizer) } };
+      }, { dryRun: false, fieldManager: '', subresource: '' });
     } catch (error) {
       if (!isApiError(error) || error.reason !== 'NotFound') throw error;
     }

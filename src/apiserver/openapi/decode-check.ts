@@ -104,7 +104,9 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
       if (w.prune) delete value[key];
       continue;
     }
-    value[key] = quantityFromNumber(sub, value[key]);
+    const decoded = quantityFromNumber(sub, value[key]);
+    // Written only when it changes: parts of the checked object may be shared, read-only live data.
+    if (decoded !== value[key]) value[key] = decoded;
     walkValue(w, sub, struct, value[key], at, goAt);
   }
 }
@@ -152,8 +154,9 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
         const itemRef = refName(items);
         const itemStruct = itemRef !== undefined && resolve(w.schemas, items)?.properties ? goName(itemRef) : struct;
         value.forEach((v, i) => {
-          value[i] = quantityFromNumber(items, v);
-          walkValue(w, items, itemStruct, value[i], `${path}[${i}]`, goPath);
+          const decoded = quantityFromNumber(items, v);
+          if (decoded !== v) value[i] = decoded;
+          walkValue(w, items, itemStruct, decoded, `${path}[${i}]`, goPath);
         });
       }
       return;
@@ -170,8 +173,9 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
         const values = s.additionalProperties;
         // encoding/json names no map keys in a field path.
         for (const [k, v] of Object.entries(obj)) {
-          obj[k] = quantityFromNumber(values, v);
-          walkValue(w, values, struct, obj[k], `${path}.${k}`, goPath);
+          const decoded = quantityFromNumber(values, v);
+          if (decoded !== v) obj[k] = decoded;
+          walkValue(w, values, struct, decoded, `${path}.${k}`, goPath);
         }
       }
       // An object schema with neither (RawExtension, FieldsV1) is opaque: anything goes.

@@ -35,49 +35,76 @@ export function insertPath(s: FieldSet, path: readonly string[]): void {
   node.member = true;
 }
 
-function prune(s: FieldSet): FieldSet {
-  for (const [k, c] of s.children) if (isEmptySet(prune(c))) s.children.delete(k);
-  return s;
-}
-
-/** A deep copy (every write to managedFields unions, so this runs for each field of each object). */
-export function cloneSet(a: FieldSet): FieldSet {
-  const out: FieldSet = { member: a.member, children: new Map() };
-  for (const [k, c] of a.children) out.children.set(k, cloneSet(c));
-  return out;
-}
+// Sets are persistent: once built (by the walks of typed-value.ts or by decoding) no set is
+// changed, so the algebra below returns its inputs, or shares their subtrees, wherever the result
+// is the same. A write that touches status then leaves every spec owner's set as it was, which
+// lets encodeManagedFields reuse its FieldsV1.
 
 export function union(a: FieldSet, b: FieldSet): FieldSet {
-  if (b.children.size === 0) return b.member && !a.member ? { ...cloneSet(a), member: true } : cloneSet(a);
-  if (a.children.size === 0) return a.member && !b.member ? { ...cloneSet(b), member: true } : cloneSet(b);
-  const out: FieldSet = { member: a.member || b.member, children: new Map() };
-  for (const [k, c] of a.children) {
-    const d = b.children.get(k);
-    out.children.set(k, d ? union(c, d) : cloneSet(c));
+  if (a === b || isEmptySet(b)) return a;
+  if (isEmptySet(a)) return b;
+  let children: Map<string, FieldSet> | undefined;
+  for (const [k, d] of b.children) {
+    const c = a.children.get(k);
+    const u = c ? union(c, d) : d;
+    if (u === c) continue;
+    children ??= new Map(a.children);
+    children.set(k, u);
   }
-  for (const [k, d] of b.children) if (!a.children.has(k)) out.children.set(k, cloneSet(d));
-  return out;
+  const member = a.member || b.member;
+  if (!children && member === a.member) return a;
+  return { member, children: children ?? new Map(a.children) };
 }
 
 export function intersection(a: FieldSet, b: FieldSet): FieldSet {
+  if (a === b) return a;
   const out: FieldSet = { member: a.member && b.member, children: new Map() };
-  for (const [k, c] of a.children) {
-    const d = b.children.get(k);
-    if (d) out.children.set(k, intersection(c, d));
+  const [small, large] = a.children.size <= b.children.size ? [a, b] : [b, a];
+  for (const [k, c] of small.children) {
+    const d = large.children.get(k);
+    if (!d) continue;
+    const i = intersection(c, d);
+    if (!isEmptySet(i)) out.children.set(k, i);
   }
-  return prune(out);
+  return out;
 }
 
 export function difference(a: FieldSet, b: FieldSet): FieldSet {
-  const out: FieldSet = { member: a.member && !b.member, children: new Map() };
-  for (const [k, c] of a.children) {
-    const d = b.children.get(k);
-    out.children.set(k, d ? difference(c, d) : cloneSet(c));
+  if (isEmptySet(b)) return a;
+  if (a === b) return emptySet();
+  let children: Map<string, FieldSet> | undefined;
+  for (const [k, d] of b.children) {
+    const c = a.children.get(k);
+    if (!c) continue;
+    const x = difference(c, d);
+    if (x === c) continue;
+    children ??= new Map(a.children);
+    if (isEmptySet(x)) children.delete(k);
+    else children.set(k, x);
   }
-  return prune(out);
+  const member = a.member && !b.member;
+  if (!children && member === a.member) return a;
+  return { member, children: children ?? new Map(a.children) };
+}
+
+/** `s` without the node at `path` and everything below it. */
+export function withoutPath(s: FieldSet, path: readonly string[]): FieldSet {
+  const [k, ...rest] = path;
+  if (k === undefined) return s;
+  const c = s.children.get(k);
+  if (!c) return s;
+  const children = new Map(s.children);
+  if (rest.length === 0) children.delete(k);
+  else {
+    const x = withoutPath(c, rest);
+    if (x === c) return s;
+    children.set(k, x);
+  }
+  return { member: s.member, children };
 }
 
 export function setEquals(a: FieldSet, b: FieldSet): boolean {
+  if (a === b) return true;
   if (a.member !== b.member || a.children.size !== b.children.size) return false;
   for (const [k, c] of a.children) {
     const d = b.children.get(k);
@@ -94,20 +121,46 @@ export function memberPaths(s: FieldSet, prefix: readonly string[] = []): string
   return out;
 }
 
+// Both directions are cached by identity: the FieldsV1 of a stored object's entries is never
+// changed (it is frozen under test), nor is a set, so a manager whose fields a write leaves alone
+// costs neither a decode nor an encode.
+const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
+const decoded = new WeakMap<object, FieldSet>();
+
 export function toFieldsV1(s: FieldSet): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (s.member && s.children.size > 0) out['.'] = {};
-  for (const k of [...s.children.keys()].sort()) out[k] = toFieldsV1(s.children.get(k) as FieldSet);
+  const out = encodeNode(s);
+  // Decoding a root `{}` gives the empty set, not a member: only roots that round-trip are remembered.
+  if (!s.member || s.children.size > 0) decoded.set(out, s);
+  return out;
+}
+
+function encodeNode(s: FieldSet): Record<string, unknown> {
+  let out = encoded.get(s);
+  if (out === undefined) {
+    out = {};
+    if (s.member && s.children.size > 0) out['.'] = {};
+    for (const k of [...s.children.keys()].sort()) out[k] = encodeNode(s.children.get(k) as FieldSet);
+    encoded.set(s, out);
+  }
   return out;
 }
 
 export function fromFieldsV1(v: unknown): FieldSet {
+  if (typeof v !== 'object' || v === null) return emptySet();
+  let s = decoded.get(v);
+  if (s === undefined) {
+    s = decodeFieldsV1(v);
+    decoded.set(v, s);
+  }
+  return s;
+}
+
+function decodeFieldsV1(v: object): FieldSet {
   const s = emptySet();
-  if (typeof v !== 'object' || v === null) return s;
   for (const [k, c] of Object.entries(v)) {
     if (k === '.') s.member = true;
     else {
-      const node = fromFieldsV1(c);
+      const node = typeof c === 'object' && c !== null ? decodeFieldsV1(c) : emptySet();
       // A key with no children is itself a member: {"f:image":{}}.
       if (node.children.size === 0) node.member = true;
       s.children.set(k, node);

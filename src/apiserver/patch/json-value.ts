@@ -35,17 +35,26 @@ export function kindOf(v: JsonValue): JsonKind {
   }
 }
 
-/** Structural equality of two JSON values (object key order ignored). */
-export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
+/**
+ * Structural equality of two JSON values (object key order ignored; a key set to undefined counts
+ * as absent, as it does once encoded). Shared subtrees compare by identity first.
+ */
+export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i] as JsonValue));
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
   }
-  if (isJsonObject(a)) {
-    if (!isJsonObject(b)) return false;
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => hasOwn(b, k) && jsonEqual(a[k] as JsonValue, b[k] as JsonValue));
+  if (Array.isArray(b)) return false;
+  let count = 0;
+  for (const k in a) {
+    const v = a[k];
+    if (v === undefined) continue;
+    count++;
+    if (!jsonEqual(v, b[k])) return false;
   }
-  return false;
+  for (const k in b) if (b[k] !== undefined) count--;
+  return count === 0;
 }

@@ -5,7 +5,7 @@
 // managedfieldsupdater.go, stripmeta.go, skipnonapplied.go) and structured-merge-diff merge/update.go.
 import type { PatchMeta } from '../../api/index.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../../core/index.ts';
-import { difference, emptySet, fromFieldsV1, insertPath, intersection, isEmptySet, setEquals, toFieldsV1, union } from './field-set.ts';
+import { difference, emptySet, fromFieldsV1, insertPath, intersection, isEmptySet, setEquals, toFieldsV1, union, withoutPath } from './field-set.ts';
 import type { FieldSet } from './field-set.ts';
 import type { JsonObject } from './json-value.ts';
 import { jsonEqual } from './json-value.ts';
@@ -63,13 +63,8 @@ export function stripMeta(s: FieldSet): FieldSet {
 /** Drops the ignored fields and everything below them. */
 export function withoutIgnored(s: FieldSet, ignore: readonly (readonly string[])[] | undefined): FieldSet {
   if (!ignore?.length) return s;
-  const out = union(s, emptySet());
-  for (const p of ignore) {
-    let node: FieldSet | undefined = out;
-    const keys = p.map((f) => `f:${f}`);
-    for (const k of keys.slice(0, -1)) node = node?.children.get(k);
-    node?.children.delete(keys[keys.length - 1] as string);
-  }
+  let out = s;
+  for (const p of ignore) out = withoutPath(out, p.map((f) => `f:${f}`));
   return out;
 }
 

@@ -12,10 +12,12 @@ export function applyMergePatch(original: unknown, patch: unknown): unknown {
   const p = structuredClone(patch) as JsonValue;
   if (!isJsonObject(p)) return pruneNulls(p);
   if (!isJsonObject(original)) return pruneNulls(p);
-  return mergeDocs(structuredClone(original) as JsonObject, p);
+  return mergeDocs(original, p);
 }
 
-function mergeDocs(doc: JsonObject, patch: JsonObject): JsonObject {
+/** Copies each object it changes; what the patch leaves alone stays shared with `live`. */
+function mergeDocs(live: JsonObject, patch: JsonObject): JsonObject {
+  const doc = { ...live };
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) {
       delete doc[k];

@@ -47,8 +47,9 @@ export function applyStrategicMergePatch(original: unknown, patch: unknown, meta
   }
   if (!isJsonObject(original)) return { ok: false, kind: 'malformed', message: 'invalid JSON document' };
   try {
-    // mergeMap works in place, as upstream; clones keep the caller's objects (often frozen store reads) intact.
-    return { ok: true, value: mergeMap(structuredClone(original), structuredClone(patch), meta) };
+    // mergeMap copies each map it changes and shares the rest with the original (often a frozen
+    // store read); the patch is cloned because its directives are consumed in place.
+    return { ok: true, value: mergeMap(original, structuredClone(patch), meta) };
   } catch (err) {
     if (err instanceof SmpError) return { ok: false, kind: err.kind, message: err.message };
     throw err;
@@ -75,8 +76,9 @@ function strategyOf(meta: PatchMeta | undefined): FieldStrategy {
   throw internal(`unexpected patch strategy: [${parts.join(' ')}]`);
 }
 
-function mergeMap(original: JsonObject, patch: JsonObject, meta: PatchMeta | undefined): JsonObject {
+function mergeMap(live: JsonObject, patch: JsonObject, meta: PatchMeta | undefined): JsonObject {
   if (hasOwn(patch, directiveMarker)) return handleDirectiveInMergeMap(patch[directiveMarker] as JsonValue, patch);
+  const original = { ...live };
   applyRetainKeysDirective(original, patch);
   mergePatchIntoOriginal(original, patch, meta);
 

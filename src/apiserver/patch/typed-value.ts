@@ -144,6 +144,8 @@ function walkCompare(
   label: string,
   isItem = false,
 ): void {
+  // One value on both sides (a subtree shared with the live object, or an equal scalar) changed nothing.
+  if (l === r) return;
   if (isLeaf(l, r, meta)) {
     if (l === undefined) insertPath(c.added, path);
     else if (r === undefined) insertPath(c.removed, path);
@@ -202,6 +204,8 @@ function addedNode(
   stripped: boolean,
   stripKids: ReadonlySet<string> | undefined,
 ): Record<string, unknown> | undefined {
+  // A key set to undefined is absent once encoded, as compare treats it.
+  if (r === undefined) return undefined;
   const kids: [string, Record<string, unknown>][] = [];
   let member: boolean;
   if (Array.isArray(r)) {

@@ -65,7 +65,7 @@ function keepOnlyResize(pod: Pod, old: Pod): void {
   if ((next?.containers?.length ?? 0) !== old.spec.containers.length || (next?.initContainers?.length ?? 0) !== (old.spec.initContainers?.length ?? 0)) return;
   const containers = mergeResizeFields(next?.containers, old.spec.containers) ?? [];
   const inits = mergeResizeFields(next?.initContainers, old.spec.initContainers);
-  pod.spec = { ...structuredClone(old.spec), containers };
+  pod.spec = { ...old.spec, containers };
   if (inits) pod.spec.initContainers = inits;
   keepField(pod, old, 'status');
   // metav1.ResetObjectMetaForStatus
