@@ -47,6 +47,19 @@ export function podMatchesNodeAffinity(pod: DeepReadonlyPod, node: Node): boolea
   });
 }
 
+// Each admission sums every admitted pod's requests, as upstream's generalFilter does; the pods are
+// the informer's shared objects, which never change, so each one's sum is computed once.
+const requestsOf = new WeakMap<DeepReadonlyPod, Record<string, number>>();
+
+function admittedRequests(pod: DeepReadonlyPod): Record<string, number> {
+  let requests = requestsOf.get(pod);
+  if (requests === undefined) {
+    requests = podEffectiveRequests(pod);
+    requestsOf.set(pod, requests);
+  }
+  return requests;
+}
+
 /** Admits `pod` onto `node` given the pods already admitted there. */
 export function admitPod(pod: DeepReadonlyPod, node: Node, admitted: readonly DeepReadonlyPod[]): AdmitResult {
   if (!podMatchesNodeAffinity(pod, node)) {
@@ -54,7 +67,7 @@ export function admitPod(pod: DeepReadonlyPod, node: Node, admitted: readonly De
   }
   const allocatable = node.status?.allocatable ?? {};
   const used: Record<string, number> = {};
-  for (const p of admitted) for (const [k, v] of Object.entries(podEffectiveRequests(p))) used[k] = (used[k] ?? 0) + v;
+  for (const p of admitted) for (const [k, v] of Object.entries(admittedRequests(p))) used[k] = (used[k] ?? 0) + v;
   const podsCap = resourceAmountOf('pods', allocatable.pods);
   if (podsCap !== undefined && admitted.length + 1 > podsCap) {
     return { admit: false, reason: 'OutOfpods', message: `Node didn't have enough resource: pods, requested: 1, used: ${admitted.length}, capacity: ${podsCap}` };

@@ -151,22 +151,42 @@ export function fromFieldsV1(v: unknown): FieldSet {
   if (s === undefined) {
     s = decodeFieldsV1(v);
     decoded.set(v, s);
+    if (canonicalNodes.has(s)) encoded.set(s, v as Record<string, unknown>);
   }
   return s;
 }
 
 function decodeFieldsV1(v: object): FieldSet {
   const s = emptySet();
+  let canonical = true;
+  let previous = '';
   for (const [k, c] of Object.entries(v)) {
+    if (k <= previous && previous !== '') canonical = false;
+    previous = k;
     if (k === '.') s.member = true;
-    else {
-      const node = typeof c === 'object' && c !== null ? decodeFieldsV1(c) : emptySet();
+    else if (typeof c === 'object' && c !== null) {
+      const node = decodeFieldsV1(c);
       // A key with no children is itself a member: {"f:image":{}}.
       if (node.children.size === 0) node.member = true;
+      if (encodesAs(node, c)) encoded.set(node, c as Record<string, unknown>);
+      else canonical = false;
       s.children.set(k, node);
+    } else {
+      canonical = false;
+      s.children.set(k, { member: true, children: new Map() });
     }
   }
+  if (canonical && !(s.member && s.children.size === 0)) canonicalNodes.add(s);
   return s;
+}
+
+// Sets decoded from FieldsV1 that toFieldsV1 would write the same way (keys in order at every level,
+// no stray "."):
+// encoding them again can hand back the decoded object itself.
+const canonicalNodes = new WeakSet<FieldSet>();
+
+function encodesAs(node: FieldSet, value: object): boolean {
+  return canonicalNodes.has(node) || (node.children.size === 0 && Object.keys(value).length === 0);
 }
 
 /** fieldpath.Path.String(): `.spec.containers[name="c"].ports[containerPort=80,protocol="TCP"]`. */

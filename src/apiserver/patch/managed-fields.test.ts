@@ -108,3 +108,12 @@ test('a create owns its fields, without identity metadata or reset fields', () =
   assert.match(fields, /"k:\{\\"containerPort\\":80,\\"protocol\\":\\"TCP\\"\}"/);
   assert.doesNotMatch(fields, /f:status|f:uid|f:name":\{\},"f:namespace/);
 });
+
+test('a decoded FieldsV1 encodes back to the same text, sorted, whether or not it was written in order', async () => {
+  const { fromFieldsV1, toFieldsV1 } = await import('./field-set.ts');
+  const sorted = { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {} } } } };
+  assert.equal(toFieldsV1(fromFieldsV1(sorted)), sorted, 'a canonical FieldsV1 is handed back as is');
+  const unsorted = { 'f:spec': { 'f:x': {}, 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:b': {}, '.': {} } } };
+  assert.equal(JSON.stringify(toFieldsV1(fromFieldsV1(unsorted))), '{"f:metadata":{"f:labels":{".":{},"f:b":{}}},"f:spec":{"f:a":{},"f:x":{}}}');
+  assert.equal(JSON.stringify(toFieldsV1(fromFieldsV1({ 'f:a': { '.': {} } }))), '{"f:a":{}}');
+});
