@@ -4,12 +4,14 @@ import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import type { Cluster } from './cluster.ts';
 import { NamespaceController } from '../controllers/index.ts';
-import { SimulatedNodes } from '../kubelet/index.ts';
+import { SimulatedNodes, poolLabel } from '../kubelet/index.ts';
 import { NodeLifecycleController, PodGCController, TaintEvictionController } from '../controllers/index.ts';
 import { NodePoolController } from './node-pool-controller.ts';
 import { simulatedNodeFleet } from './node-fleet.ts';
 import { Scheduler, dynamicResourcesFactory, inTreeRegistry } from '../scheduler/index.ts';
 import { allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds, startNvidiaDriver } from '../dra/index.ts';
+import type { NvidiaGpuConfig } from '../dra/index.ts';
+import type { ClusterConfig } from './config.ts';
 import { DeploymentController, GarbageCollector, ReplicaSetController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 import { LocalPathProvisioner, PersistentVolumeController } from '../controllers/index.ts';
@@ -38,6 +40,12 @@ export interface RunningComponents {
 
 type ComponentFactory = (ctx: ComponentContext) => Promise<RunningComponent | RunningComponent[]>;
 
+/** The GPUs a node of `pool` exposes through DRA (none for device-plugin pools and CPU pools). */
+function draGpusOfPool(pools: ClusterConfig['nodePools'], pool: string | undefined): NvidiaGpuConfig | undefined {
+  const gpus = pools.find((p) => p.name === pool)?.gpus;
+  return gpus?.expose === 'dra' ? gpus : undefined;
+}
+
 function started<T extends { start(): void; stop(): void | Promise<void> }>(name: string, component: T): RunningComponent {
   component.start();
   return { name, stop: () => component.stop() };
@@ -57,7 +65,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('taint-eviction-controller', new TaintEvictionController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('pod-garbage-collector', new PodGCController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('namespace-controller', new NamespaceController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => startNvidiaDriver({ client: ctx.client, clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) }),
+  async (ctx) => startNvidiaDriver({ client: ctx.client, clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, gpusOfNode: (node) => draGpusOfPool(ctx.cluster.config.nodePools, node.metadata.labels?.[poolLabel]), nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) }),
   async (ctx) => started('persistentvolume-controller', new PersistentVolumeController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('scheduler', new Scheduler({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),

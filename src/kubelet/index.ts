@@ -5,6 +5,7 @@ export type { SimulatedNodesOptions } from './nodes.ts';
 export { Kubelet } from './kubelet.ts';
 export type { KubeletOptions } from './kubelet.ts';
 export type { NodePoolSpec } from './node-object.ts';
+export { poolLabel } from './node-object.ts';
 export { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-skew.ts';
 export { podLogRoute } from './log-route.ts';
 export type { Route, PodLogRouteOptions } from './log-route.ts';

@@ -178,3 +178,38 @@ describe('GPU devices inside the container with kubectl', () => {
     assert.notEqual(whole.status?.allocation?.devices?.results?.[0]?.device, claim.status?.allocation?.devices?.results?.[0]?.device);
   });
 });
+
+describe('GPU nodes added and removed at run time with drydock node', () => {
+  test('an added H100 node publishes its slices, owned by its Node, and takes the claim that did not fit; removing it takes them away', async () => {
+    await using dd = await startDrydock({ config: `apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 1, mig: none}\n` });
+    type Slice = { metadata: { ownerReferences?: { kind: string; name: string; uid: string }[] }; spec: { nodeName: string } };
+    const slicesOf = async (node: string): Promise<Slice[]> => (await json<{ items: Slice[] }>(dd, ['get', 'resourceslices'])).items.filter((s) => s.spec.nodeName === node);
+    const node0 = await json<Item>(dd, ['get', 'node', 'h100-0']);
+    const first = await until(async () => { const s = await slicesOf('h100-0'); return s[0]?.metadata.ownerReferences ? s : undefined; }, 'h100-0 slices owned by their Node');
+    assert.deepEqual(first[0]?.metadata.ownerReferences?.map((o) => [o.kind, o.name, o.uid]), [['Node', 'h100-0', node0.metadata.uid]]);
+
+    for (const name of ['a', 'b']) {
+      assert.equal((await dd.kubectl(['create', '-f', '-'], { input: claimJson(`gpu-${name}`, 'gpu.nvidia.com') })).code, 0);
+      assert.equal((await dd.kubectl(['create', '-f', '-'], { input: pod(`trainer-${name}`, { resourceClaimName: `gpu-${name}` }) })).code, 0);
+    }
+    const running = async (name: string): Promise<Item | undefined> => { const p = await json<Item>(dd, ['get', 'pod', name]); return p.status?.phase === 'Running' ? p : undefined; };
+    const onFirst = await until(() => running('trainer-a'), 'trainer-a Running');
+    assert.equal(onFirst.spec?.nodeName, 'h100-0');
+    const waiting = await until(async () => { const p = await json<Item>(dd, ['get', 'pod', 'trainer-b']); return p.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False'); }, 'trainer-b unschedulable');
+    assert.match(waiting.message ?? '', /cannot allocate all claims/);
+
+    const added = await dd.node(['add', '--pool', 'h100']);
+    assert.deepEqual([added.code, added.stdout], [0, 'node/h100-1 added\n'], added.stderr);
+    const node1 = await until(async () => { const r = await dd.kubectl(['get', 'node', 'h100-1', '-o', 'json']); return r.code === 0 ? (JSON.parse(r.stdout) as Item) : undefined; }, 'node h100-1');
+    const second = await until(async () => { const s = await slicesOf('h100-1'); return s.length > 0 ? s : undefined; }, 'h100-1 slices');
+    assert.deepEqual(second[0]?.metadata.ownerReferences?.map((o) => [o.kind, o.name, o.uid]), [['Node', 'h100-1', node1.metadata.uid]]);
+    const onSecond = await until(() => running('trainer-b'), 'trainer-b Running on the new node');
+    assert.equal(onSecond.spec?.nodeName, 'h100-1');
+
+    assert.equal((await dd.kubectl(['delete', 'pod', 'trainer-b', '--wait=true'])).code, 0);
+    const removed = await dd.node(['remove', 'h100-1']);
+    assert.equal(removed.code, 0, removed.stderr);
+    await until(async () => (await slicesOf('h100-1')).length === 0, 'h100-1 slices removed');
+    assert.equal((await slicesOf('h100-0')).length, first.length, 'the other node keeps its slices');
+  });
+});

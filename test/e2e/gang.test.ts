@@ -5,14 +5,12 @@
 // The clock runs 60x, so the 5-minute gang deadline passes in 5 s.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startDrydock } from './harness.ts';
 import type { Drydock, KubectlResult } from './harness.ts';
 
-const mainScript = resolve(import.meta.dirname, '../../drydock.mjs');
 const fixtures = resolve(import.meta.dirname, '../fixtures/gang');
 const fixture = (name: string): string => readFileSync(resolve(fixtures, name), 'utf8');
 const config = `${fixture('cluster.yaml')}clock: scaled:60\n`;
@@ -47,15 +45,7 @@ function gangCase(form: string, manifests: readonly string[]): void {
     };
     const pods = async (): Promise<PodJson[]> => (JSON.parse((await kubectl(['get', 'pods', '-l', 'app=ddp', '-o', 'json'])).stdout) as { items: PodJson[] }).items;
     const events = async (): Promise<EventJson[]> => (JSON.parse((await kubectl(['get', 'events', '-o', 'json'])).stdout) as { items: EventJson[] }).items;
-    const drydockNode = (args: readonly string[]): Promise<KubectlResult> =>
-      new Promise((done) => {
-        const proc = spawn(process.execPath, [mainScript, 'node', ...args, '--kubeconfig', dd.kubeconfig], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        proc.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-      });
+    const drydockNode = (args: readonly string[]): Promise<KubectlResult> => dd.node(args);
 
     before(async () => {
       dd = await startDrydock({ config });

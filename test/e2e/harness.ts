@@ -31,6 +31,8 @@ export interface Drydock extends AsyncDisposable {
   readonly process: ChildProcess;
   readonly output: () => string;
   kubectl(args: readonly string[], options?: { input?: string; binary?: string; timeoutMs?: number }): Promise<KubectlResult>;
+  /** Runs `drydock node <args> --kubeconfig <this cluster's>`, as a user changes the running cluster. */
+  node(args: readonly string[]): Promise<KubectlResult>;
   /** Starts kubectl and returns it without waiting (for -w). */
   spawnKubectl(args: readonly string[], options?: { binary?: string; env?: Record<string, string> }): ChildProcess;
   writeFile(name: string, text: string): string;
@@ -67,9 +69,10 @@ export async function startDrydock(options: { config?: string; args?: readonly s
       reject(new Error(`drydock exited with ${code}:\n${output}`));
     });
   });
-  const run = (argv: readonly string[], opts: { input?: string; binary?: string; timeoutMs?: number } = {}): Promise<KubectlResult> =>
+  const run = (argv: readonly string[], opts: { input?: string; binary?: string; timeoutMs?: number; command?: readonly string[] } = {}): Promise<KubectlResult> =>
     new Promise((resolveRun) => {
-      const proc = spawn(opts.binary ?? kubectlBinary(), ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...argv], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const [file, ...prefix] = opts.command ?? [opts.binary ?? kubectlBinary(), '--kubeconfig', kubeconfig, '--cache-dir', cacheDir];
+      const proc = spawn(file ?? '', [...prefix, ...argv], { stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -96,6 +99,7 @@ export async function startDrydock(options: { config?: string; args?: readonly s
     process: child,
     output: () => output,
     kubectl: run,
+    node: (argv) => run([...argv, '--kubeconfig', kubeconfig], { command: [process.execPath, mainScript, 'node'] }),
     spawnKubectl: (argv, opts = {}) => spawn(opts.binary ?? kubectlBinary(), ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } }),
     writeFile: (name, text) => {
       const path = join(dir, name);

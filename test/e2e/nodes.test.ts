@@ -4,13 +4,10 @@
 // period passes in a few seconds.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startDrydock } from './harness.ts';
 import type { Drydock, KubectlResult } from './harness.ts';
 
-const mainScript = resolve(import.meta.dirname, '../../drydock.mjs');
 
 const config = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -38,15 +35,7 @@ describe('nodes with kubectl and drydock node', () => {
     await dd?.stop();
   });
 
-  const drydock = (args: readonly string[]): Promise<KubectlResult> =>
-    new Promise((done) => {
-      const proc = spawn(process.execPath, [mainScript, 'node', ...args, '--kubeconfig', dd.kubeconfig], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      proc.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-    });
+  const drydock = (args: readonly string[]): Promise<KubectlResult> => dd.node(args);
 
   const rows = async (): Promise<string[][]> => {
     const r = await dd.kubectl(['get', 'nodes']);

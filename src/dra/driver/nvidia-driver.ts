@@ -4,9 +4,10 @@
 // Upstream: k8s.io/dynamic-resource-allocation/resourceslice/resourceslicecontroller.go (what the
 // NVIDIA kubelet plugin uses to publish).
 import { refs } from '../../api/index.ts';
-import type { resourceV1 } from '../../api/index.ts';
+import type { Node, resourceV1 } from '../../api/index.ts';
 import type { Clock, Timer } from '../../core/index.ts';
 import { isApiError } from '../../core/index.ts';
+import { Informer } from '../../client/index.ts';
 import type { Client } from '../../client/index.ts';
 import { nvidiaDriverName } from './nvidia-devices.ts';
 import { nvidiaDeviceClasses, nvidiaResourceSlices } from './nvidia-slices.ts';
@@ -15,6 +16,8 @@ import type { NvidiaGpuConfig } from './nvidia-slices.ts';
 export interface NvidiaDriverNode {
   readonly name: string;
   readonly gpus: NvidiaGpuConfig;
+  /** The Node's uid, when known: node-local slices are owned by their Node, as upstream's publisher sets. */
+  readonly uid?: string | undefined;
 }
 
 export interface NvidiaDriverOptions {
@@ -27,6 +30,12 @@ export interface NvidiaDriverOptions {
    * registers after its node is Ready (`drydock up` uses it; in-process tests wait).
    */
   background?: boolean;
+  /**
+   * The GPUs a registered Node exposes through DRA, if any. When given, the driver watches Nodes
+   * and publishes the slices of every such Node as it appears (a node added at run time, as the
+   * driver's kubelet plugin starts on it), and removes them when the Node goes.
+   */
+  gpusOfNode?: (node: Node) => NvidiaGpuConfig | undefined;
 }
 
 export interface RunningNvidiaDriver {
@@ -65,18 +74,21 @@ async function publishNode(client: Client, node: NvidiaDriverNode): Promise<void
   const existing = await listNodeSlices(client, node.name);
   const byName = new Map(existing.map((s) => [s.metadata.name ?? '', s]));
   let desired = nvidiaResourceSlices(node.name, node.gpus);
-  const unchanged = desired.length === existing.length && desired.every((d) => {
+  const owner = node.uid ? [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: node.uid, controller: true }] : undefined;
+  const owned = (e: Slice): boolean => !owner || e.metadata.ownerReferences?.[0]?.uid === node.uid;
+  const sameLayout = desired.length === existing.length && desired.every((d) => {
     const e = byName.get(d.metadata.name ?? '');
     return e !== undefined && sameSpec(e.spec, d.spec);
   });
-  if (unchanged) return;
+  if (sameLayout && existing.every(owned)) return;
   // A changed layout is a new pool generation, so the allocator never mixes old and new slices.
-  const generation = Math.max(0, ...existing.map((s) => s.spec.pool.generation)) + 1;
+  const generation = Math.max(0, ...existing.map((s) => s.spec.pool.generation)) + (sameLayout ? 0 : 1);
   desired = nvidiaResourceSlices(node.name, node.gpus, generation);
   for (const slice of desired) {
     const current = byName.get(slice.metadata.name ?? '');
-    if (current) await client.update(refs.resourceSlices, { ...current, spec: slice.spec });
-    else await client.create(refs.resourceSlices, slice);
+    const metadata = owner ? { ...(current ?? slice).metadata, ownerReferences: owner } : (current ?? slice).metadata;
+    if (current) await client.update(refs.resourceSlices, { ...current, metadata, spec: slice.spec });
+    else await client.create(refs.resourceSlices, { ...slice, metadata });
   }
   const keep = new Set(desired.map((s) => s.metadata.name));
   for (const s of existing) if (!keep.has(s.metadata.name)) await deleteQuietly(client, s.metadata.name ?? '');
@@ -119,17 +131,54 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
   };
   if (options.background) void publishAll();
   else await publishAll();
+  const syncNode = (node: NvidiaDriverNode): Promise<void> => attempt(`publish slices of node ${node.name}`, () => publishNode(client, node));
+  const removeNode = (name: string): Promise<void> =>
+    attempt(`remove slices of node ${name}`, async () => {
+      for (const s of await listNodeSlices(client, name)) await deleteQuietly(client, s.metadata.name ?? '');
+    });
+  const nodes = options.gpusOfNode ? watchNodes(options, syncNode, removeNode) : undefined;
   return {
     name: 'nvidia-dra-driver',
-    syncNode: (node) => attempt(`publish slices of node ${node.name}`, () => publishNode(client, node)),
-    removeNode: (name) =>
-      attempt(`remove slices of node ${name}`, async () => {
-        for (const s of await listNodeSlices(client, name)) await deleteQuietly(client, s.metadata.name ?? '');
-      }),
+    syncNode,
+    removeNode,
     stop() {
       stopped = true;
+      nodes?.stop();
       for (const t of timers) t.cancel();
       timers.clear();
     },
   };
+}
+
+/**
+ * Publishes for every registered Node with DRA GPUs, the ones added at run time included, owned by
+ * the Node (a configured node's slices, published at start, gain their owner here), and unpublishes
+ * deleted Nodes: the kubelet plugin's life follows its node's.
+ */
+function watchNodes(
+  options: NvidiaDriverOptions,
+  syncNode: (node: NvidiaDriverNode) => Promise<void>,
+  removeNode: (name: string) => Promise<void>,
+): Informer<Node> {
+  const informer = new Informer<Node>({ client: options.client, ref: refs.nodes, clock: options.clock, log: options.log });
+  const published = new Set<string>();
+  const seen = (node: Node): void => {
+    const name = node.metadata.name ?? '';
+    if (published.has(name)) return;
+    const gpus = options.gpusOfNode?.(node);
+    if (!gpus) return;
+    published.add(name);
+    void syncNode({ name, gpus, uid: node.metadata.uid });
+  };
+  informer.addHandlers({
+    onAdd: seen,
+    onUpdate: (_old, node) => seen(node),
+    onDelete: (node) => {
+      const name = node.metadata.name ?? '';
+      if (!published.delete(name)) return;
+      void removeNode(name);
+    },
+  });
+  informer.start();
+  return informer;
 }
