@@ -150,6 +150,31 @@ test('a sidecar ignoring SIGTERM keeps the pod Terminating until the grace perio
   }
 });
 
+test('a second delete with a shorter grace period cuts the running termination short, as upstream', async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.pods, podObj('slow-stop', { terminationGracePeriodSeconds: 60, containers: [{ name: 'app', image: 'nginx' }] }, { 'sim.drydock.dev/app': 'onSigterm: ignore' }), { namespace: 'default' });
+    await clock.advance(2000);
+    await c.client.delete(refs.pods, 'default', 'slow-stop');
+    await clock.advance(5000);
+    assert.equal(podStatusCells(await pod(c, 'slow-stop')).status, 'Terminating', 'the first delete gives it 60 s');
+    const shortened = (await c.client.delete(refs.pods, 'default', 'slow-stop', { gracePeriodSeconds: 3 })) as Pod;
+    assert.equal(shortened.metadata.deletionGracePeriodSeconds, 3);
+    let last: Pod | undefined;
+    const w = c.client.watch<Pod>(refs.pods, { namespace: 'default' }, (e) => {
+      if (e.type === 'MODIFIED' || e.type === 'DELETED') last = e.object as Pod;
+    });
+    await clock.advance(2000);
+    assert.ok((await pod(c, 'slow-stop')).status?.containerStatuses?.[0]?.state?.running, 'still running 2 s into the 3 s');
+    await clock.advance(2000);
+    w.stop();
+    assert.equal(last?.status?.containerStatuses?.[0]?.state?.terminated?.exitCode, 137, 'killed once the shorter grace ran out');
+    await assert.rejects(pod(c, 'slow-stop'), /not found/);
+  } finally {
+    await c.stop();
+  }
+});
+
 test('a container whose modelled memory exceeds its limit is OOMKilled (exit 137) and restarted', async () => {
   const { c, clock } = await cluster();
   try {

@@ -73,6 +73,8 @@ export class PodWorker {
   readonly #live = new Map<string, Live>();
   readonly #timers = new Set<Timer>();
   readonly #exitWaiters = new Set<() => void>();
+  /** When a delete shortened the grace period while terminating: every container is killed by then. */
+  #killBy: number | undefined;
   readonly #status: PodStatusWriter;
   #busy = false;
   readonly #backoffFor = new Map<string, number>();
@@ -189,7 +191,7 @@ export class PodWorker {
         this.#syncRunning();
         return;
       case 'terminating':
-        return;
+        return this.#shortenGrace(state);
       case 'terminated':
         if (state.cause === 'completed' && this.#pod.metadata.deletionTimestamp) void this.#deleteFromApi();
         return;
@@ -447,6 +449,28 @@ export class PodWorker {
     return pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
   }
 
+  /**
+   * A second delete with a shorter grace period (the API server moved deletionTimestamp closer)
+   * cuts the running kills short, as the pod worker restarts termination with the smaller grace.
+   * Upstream: pkg/kubelet/pod_workers.go (UpdatePod, calculateEffectiveGracePeriod).
+   */
+  #shortenGrace(state: Extract<WorkerState, { kind: 'terminating' }>): void {
+    const grace = this.#pod.metadata.deletionGracePeriodSeconds;
+    if (grace === undefined || grace >= state.graceSeconds) return;
+    this.#state = { ...state, graceSeconds: grace };
+    const now = this.#d.clock.now();
+    const by = now + Math.max(grace, minimumGracePeriodSeconds) * 1000;
+    if (this.#killBy !== undefined && this.#killBy <= by) return;
+    this.#killBy = by;
+    this.#after(by - now, () => {
+      for (const w of [...this.#exitWaiters]) w();
+    });
+  }
+
+  #killDue(): boolean {
+    return this.#killBy !== undefined && this.#d.clock.now() >= this.#killBy;
+  }
+
   /** Resolves once `cond` holds (re-checked on every container exit) or `maxMs` passed; returns ms waited. */
   #waitUntil(cond: () => boolean, maxMs: number): Promise<number> {
     const start = this.#d.clock.now();
@@ -483,12 +507,12 @@ export class PodWorker {
     if (preStop && grace > 0) {
       const res = runHandler(preStop, live.sim?.isHealthy(clock.now()) ?? false, this.podIP);
       const ms = Math.min(res.durationMs, grace * 1000);
-      if (ms > 0) await clock.sleep(ms);
+      const ran = ms > 0 ? await this.#waitUntil(() => this.#killDue(), ms) : 0;
       if (!res.ok) this.#event(rec.name, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
-      grace -= Math.floor(ms / 1000);
+      grace -= Math.floor(ran / 1000);
     }
     if (ordered && rec.kind === 'sidecar' && grace > 0) {
-      const waited = await this.#waitUntil(() => this.#mayStop(rec.name), grace * 1000);
+      const waited = await this.#waitUntil(() => this.#mayStop(rec.name) || this.#killDue(), grace * 1000);
       grace -= Math.floor(waited / 1000);
     }
     grace = Math.max(grace, minimumGracePeriodSeconds);
@@ -496,7 +520,7 @@ export class PodWorker {
     if (!sim || instance.exit) return;
     sim.sigterm();
     if (instance.exit) return;
-    await this.#waitUntil(() => instance.exit !== undefined, grace * 1000);
+    await this.#waitUntil(() => instance.exit !== undefined || this.#killDue(), grace * 1000);
     if (!instance.exit) sim.sigkill();
   }
 
