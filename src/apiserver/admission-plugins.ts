@@ -1,9 +1,10 @@
 // The built-in admission plugins, in upstream's default order. The registry is this list.
-// Upstream: plugin/pkg/admission/{namespace/lifecycle,serviceaccount,defaulttolerationseconds,priority}.
+// Upstream: plugin/pkg/admission/{namespace/lifecycle,serviceaccount,defaulttolerationseconds,priority,
+// storage/storageclass/setdefault}.
 import type { KubeObject } from '../core/index.ts';
 import { ApiError, forbidden, invalid, notFound, randomString } from '../core/index.ts';
-import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, prepareService, sequentialServiceAllocator } from '../api/index.ts';
-import type { Pod, PriorityClassInfo, Service } from '../api/index.ts';
+import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
+import type { PersistentVolumeClaim, Pod, PriorityClassInfo, Service } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { storedObject } from './stored-object.ts';
 
@@ -117,6 +118,26 @@ export const serviceAllocation: AdmissionPlugin = {
   },
 };
 
+/**
+ * A claim created without any class (no storageClassName, not even "", and no beta annotation)
+ * gets the default StorageClass at once, so it is in the create response and never binds classless.
+ * Upstream: plugin/pkg/admission/storage/storageclass/setdefault/admission.go.
+ */
+export const defaultStorageClass: AdmissionPlugin = {
+  name: 'DefaultStorageClass',
+  async mutate(attrs) {
+    if (attrs.operation !== 'CREATE' || attrs.def.group !== '' || attrs.def.resource !== 'persistentvolumeclaims' || attrs.ctx.subresource) return;
+    const claim = attrs.object as unknown as PersistentVolumeClaim;
+    if (claim.spec?.storageClassName != null || claim.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] !== undefined) return;
+    const storage = attrs.storage;
+    const classes = storage.findDefinition('storage.k8s.io', 'v1', 'storageclasses');
+    if (!classes) return;
+    const { items } = await storage.store.list(storage.prefix(classes, ''));
+    const chosen = newestDefaultStorageClass(items.map((kv) => storedObject(kv)));
+    if (chosen) claim.spec = { ...claim.spec, storageClassName: chosen.metadata.name ?? '' };
+  },
+};
+
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
-  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, priority, serviceAllocation, ...extra];
+  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, defaultStorageClass, priority, serviceAllocation, ...extra];
 }

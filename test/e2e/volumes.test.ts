@@ -58,6 +58,15 @@ describe('volumes with kubectl', () => {
     return r.stdout.split('\n').filter(Boolean);
   };
 
+  test('DefaultStorageClass admission: a claim without a class has the default one in its create response; "" keeps none', async () => {
+    const claim = (name: string, cls?: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name }, spec: { ...(cls === undefined ? {} : { storageClassName: cls }), accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    let r = await dd.kubectl(['create', '-f', '-', '-o', 'jsonpath={.spec.storageClassName}'], { input: claim('classless') });
+    assert.deepEqual([r.code, r.stdout], [0, 'standard'], r.stderr);
+    r = await dd.kubectl(['create', '-f', '-', '-o', 'jsonpath={.spec.storageClassName}|'], { input: claim('no-class', '') });
+    assert.deepEqual([r.code, r.stdout], [0, '|'], r.stderr);
+    assert.equal((await dd.kubectl(['delete', 'pvc', 'classless', 'no-class'])).code, 0);
+  });
+
   test('default StorageClass: Pending until a pod uses the claim, then Bound to a volume on its node; deleted with the claim', async () => {
     let r = await dd.kubectl(['get', 'storageclass']);
     assert.deepEqual(rows(r.stdout), [

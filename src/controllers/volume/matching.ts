@@ -4,6 +4,7 @@
 // IsVolumeBoundToClaim, IsDelayBindingMode), pkg/controller/volume/persistentvolume/index.go
 // (findBestMatchForClaim), pv_controller.go (checkVolumeSatisfyClaim).
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../api/index.ts';
+import { newestDefaultStorageClass } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { compareQuantities, labelSelectorFromObject, parseQuantity, quantityFromValue } from '../../core/index.ts';
 import type { LabelSelector, Quantity } from '../../core/index.ts';
@@ -119,10 +120,5 @@ export function volumeSatisfyClaimError(pv: PV, claim: PVC): string | undefined 
 
 /** util.GetDefaultClass: the newest default class (ties by name), if any. */
 export function defaultClassOf(classes: readonly SC[]): SC | undefined {
-  const defaults = classes.filter((c) => {
-    const a = c.metadata.annotations ?? {};
-    return a['storageclass.kubernetes.io/is-default-class'] === 'true' || a['storageclass.beta.kubernetes.io/is-default-class'] === 'true';
-  });
-  defaults.sort((a, b) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
-  return defaults[0];
+  return newestDefaultStorageClass(classes);
 }

@@ -126,16 +126,30 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
   // The driver's chart (and its DeviceClasses) is installed where GPUs are exposed through DRA;
   // a device-plugin-only cluster has no class mapping nvidia.com/gpu.
   if (options.nodes.length > 0) await attempt('install device classes', () => ensureClasses(client));
+  // One reconcile of a node at a time: the start-up pass and the Node watch both publish a
+  // configured node, and two concurrent creates of the same slice would fail one of them.
+  const chains = new Map<string, Promise<void>>();
+  const serially = (name: string, fn: () => Promise<void>): Promise<void> => {
+    const next = (chains.get(name) ?? Promise.resolve()).then(fn);
+    chains.set(name, next);
+    void next.finally(() => {
+      if (chains.get(name) === next) chains.delete(name);
+    });
+    return next;
+  };
+  const publish = (node: NvidiaDriverNode): Promise<void> => serially(node.name, () => attempt(`publish slices of node ${node.name}`, () => publishNode(client, node)));
   const publishAll = async (): Promise<void> => {
-    for (const node of options.nodes) await attempt(`publish slices of node ${node.name}`, () => publishNode(client, node));
+    for (const node of options.nodes) await publish(node);
   };
   if (options.background) void publishAll();
   else await publishAll();
-  const syncNode = (node: NvidiaDriverNode): Promise<void> => attempt(`publish slices of node ${node.name}`, () => publishNode(client, node));
+  const syncNode = publish;
   const removeNode = (name: string): Promise<void> =>
-    attempt(`remove slices of node ${name}`, async () => {
-      for (const s of await listNodeSlices(client, name)) await deleteQuietly(client, s.metadata.name ?? '');
-    });
+    serially(name, () =>
+      attempt(`remove slices of node ${name}`, async () => {
+        for (const s of await listNodeSlices(client, name)) await deleteQuietly(client, s.metadata.name ?? '');
+      }),
+    );
   const nodes = options.gpusOfNode ? watchNodes(options, syncNode, removeNode) : undefined;
   return {
     name: 'nvidia-dra-driver',

@@ -45,6 +45,15 @@ export function isDefaultStorageClass(sc: { metadata: ObjectMeta }): boolean {
   return a[isDefaultStorageClassAnnotation] === 'true' || a[betaIsDefaultStorageClassAnnotation] === 'true';
 }
 
+/** util.GetDefaultClass: of the default classes, the newest (ties by name), if any. */
+export function newestDefaultStorageClass<T extends { readonly metadata: { readonly annotations?: Readonly<Record<string, string>>; readonly creationTimestamp?: string; readonly name?: string } }>(
+  classes: readonly T[],
+): T | undefined {
+  const defaults = classes.filter((c) => isDefaultStorageClass(c as { metadata: ObjectMeta }));
+  defaults.sort((a, b) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+  return defaults[0];
+}
+
 export function defaultStorageClass(sc: StorageClass): void {
   if (sc.reclaimPolicy === undefined) sc.reclaimPolicy = 'Delete';
   if (sc.volumeBindingMode === undefined) sc.volumeBindingMode = 'Immediate';
