@@ -73,9 +73,12 @@ export function rememberStoredObject(kv: KeyValue, obj: KubeObject): void {
     if (value !== undefined && (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0)) delete meta[field];
   }
   meta.resourceVersion = String(kv.modRevision);
+  // The write path deleted fields of metadata, which leaves V8 a dictionary-mode object several
+  // times the size of the one JSON.parse builds; a fresh copy is compact again.
+  obj.metadata = { ...meta };
   if (freezeSharedObjects) {
     const decoded = JSON.parse(kv.value) as KubeObject;
-    decoded.metadata.resourceVersion = meta.resourceVersion;
+    decoded.metadata.resourceVersion = String(kv.modRevision);
     if (!isDeepStrictEqual(decoded, obj)) throw new Error(`stored object for ${kv.key} differs from its encoding: ${JSON.stringify(obj)}`);
     deepFreeze(obj);
   }

@@ -121,25 +121,19 @@ export function memberPaths(s: FieldSet, prefix: readonly string[] = []): string
   return out;
 }
 
-// Both directions are cached by identity: the FieldsV1 of a stored object's entries is never
-// changed (it is frozen under test), nor is a set, so a manager whose fields a write leaves alone
-// costs neither a decode nor an encode.
+// Encodings are remembered per set, which is never changed once built: a set decoded from a
+// stored entry remembers that entry's FieldsV1 (when it is canonical), so a manager whose fields a
+// write leaves alone encodes back to the very object it came from. Decoded sets are not kept
+// beyond the write that made them: held for every stored object they would cost more memory
+// than the object itself.
 const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
-const decoded = new WeakMap<object, FieldSet>();
 
 export function toFieldsV1(s: FieldSet): Record<string, unknown> {
-  const out = encodeNode(s);
-  // Decoding a root `{}` gives the empty set, not a member: only roots that round-trip are remembered.
-  if (!s.member || s.children.size > 0) decoded.set(out, s);
-  return out;
-}
-
-function encodeNode(s: FieldSet): Record<string, unknown> {
   let out = encoded.get(s);
   if (out === undefined) {
     out = {};
     if (s.member && s.children.size > 0) out['.'] = {};
-    for (const k of [...s.children.keys()].sort()) out[k] = encodeNode(s.children.get(k) as FieldSet);
+    for (const k of [...s.children.keys()].sort()) out[k] = toFieldsV1(s.children.get(k) as FieldSet);
     encoded.set(s, out);
   }
   return out;
@@ -147,12 +141,8 @@ function encodeNode(s: FieldSet): Record<string, unknown> {
 
 export function fromFieldsV1(v: unknown): FieldSet {
   if (typeof v !== 'object' || v === null) return emptySet();
-  let s = decoded.get(v);
-  if (s === undefined) {
-    s = decodeFieldsV1(v);
-    decoded.set(v, s);
-    if (canonicalNodes.has(s)) encoded.set(s, v as Record<string, unknown>);
-  }
+  const s = decodeFieldsV1(v);
+  if (canonicalNodes.has(s)) encoded.set(s, v as Record<string, unknown>);
   return s;
 }
 
