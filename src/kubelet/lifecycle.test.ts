@@ -123,6 +123,23 @@ test('a failing liveness probe restarts the container with the upstream Killing 
   }
 });
 
+test('an exec liveness probe that outlasts timeoutSeconds fails with the runtime timeout; a longer timeout lets it pass', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const probe = (timeoutSeconds: number) => ({ exec: { command: ['sleep', '3'] }, periodSeconds: 5, failureThreshold: 2, timeoutSeconds });
+    await c.client.create(refs.pods, podObj('slow-probe', { containers: [{ name: 'web', image: 'nginx', livenessProbe: probe(1) }] }), { namespace: 'default' });
+    await c.client.create(refs.pods, podObj('patient-probe', { containers: [{ name: 'web', image: 'nginx', livenessProbe: probe(5) }] }), { namespace: 'default' });
+    await clock.advance(12_000);
+    assert.equal((await pod(c, 'slow-probe')).status?.containerStatuses?.[0]?.restartCount, 1);
+    const unhealthy = (await events(c, 'slow-probe')).find((e) => e.reason === 'Unhealthy');
+    assert.equal(unhealthy?.message, 'Liveness probe failed: command "sleep 3" timed out');
+    assert.equal((await pod(c, 'patient-probe')).status?.containerStatuses?.[0]?.restartCount, 0);
+    assert.equal((await events(c, 'patient-probe')).find((e) => e.reason === 'Unhealthy'), undefined);
+  } finally {
+    await c.stop();
+  }
+});
+
 test('a sidecar ignoring SIGTERM keeps the pod Terminating until the grace period, then exits 137; the pod is deleted', async () => {
   const { c, clock } = await cluster();
   try {
