@@ -23,8 +23,12 @@ const bitString = (b: Buffer): Buffer => tlv(0x03, Buffer.from([0]), b);
 const utf8 = (s: string): Buffer => tlv(0x0c, Buffer.from(s, 'utf8'));
 const explicit = (n: number, c: Buffer): Buffer => tlv(0xa0 + n, c);
 
+/** A non-negative DER INTEGER: minimal, so leading zero bytes go (OpenSSL rejects them as "illegal padding"), and a 0x00 keeps the sign. */
 function integer(bytes: Buffer): Buffer {
-  return tlv(0x02, (bytes[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const minimal = bytes.length === 0 ? Buffer.from([0]) : bytes.subarray(start);
+  return tlv(0x02, (minimal[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
 }
 
 function oid(text: string): Buffer {
