@@ -138,6 +138,22 @@ export const defaultStorageClass: AdmissionPlugin = {
   },
 };
 
+/**
+ * New claims and volumes carry the protection finalizers the pvc-protection and pv-protection
+ * controllers lift once nothing uses them.
+ * Upstream: plugin/pkg/admission/storage/storageobjectinuseprotection/admission.go.
+ */
+export const storageObjectInUseProtection: AdmissionPlugin = {
+  name: 'StorageObjectInUseProtection',
+  mutate(attrs) {
+    if (attrs.operation !== 'CREATE' || attrs.def.group !== '' || attrs.ctx.subresource) return;
+    const finalizer = attrs.def.resource === 'persistentvolumeclaims' ? 'kubernetes.io/pvc-protection' : attrs.def.resource === 'persistentvolumes' ? 'kubernetes.io/pv-protection' : undefined;
+    if (!finalizer) return;
+    const meta = attrs.object.metadata;
+    if (!(meta.finalizers ?? []).includes(finalizer)) meta.finalizers = [...(meta.finalizers ?? []), finalizer];
+  },
+};
+
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
-  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, defaultStorageClass, priority, serviceAllocation, ...extra];
+  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, serviceAllocation, ...extra];
 }

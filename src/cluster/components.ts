@@ -14,7 +14,7 @@ import type { NvidiaGpuConfig } from '../dra/index.ts';
 import type { ClusterConfig } from './config.ts';
 import { DeploymentController, GarbageCollector, ReplicaSetController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
-import { LocalPathProvisioner, PersistentVolumeController } from '../controllers/index.ts';
+import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
 import { ResourceClaimController } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
 import { VpaAdmission, VpaRecommender, VpaUpdater } from '../controllers/index.ts';
@@ -68,6 +68,8 @@ const factories: ComponentFactory[] = [
   async (ctx) => startNvidiaDriver({ client: ctx.client, clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, gpusOfNode: (node) => draGpusOfPool(ctx.cluster.config.nodePools, node.metadata.labels?.[poolLabel]), nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) }),
   async (ctx) => started('persistentvolume-controller', new PersistentVolumeController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('pvc-protection-controller', new PvcProtectionController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('pv-protection-controller', new PvProtectionController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('scheduler', new Scheduler({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),
   async (ctx) => started('garbage-collector', new GarbageCollector({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('replicaset-controller', new ReplicaSetController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),

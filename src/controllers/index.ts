@@ -11,6 +11,7 @@ export { TtlAfterFinishedController } from './ttl-after-finished/controller.ts';
 export { ResourceClaimController } from './resourceclaim/controller.ts';
 export { PersistentVolumeController } from './volume/controller.ts';
 export { LocalPathProvisioner } from './volume/local-path-provisioner.ts';
+export { PvProtectionController, PvcProtectionController } from './volume-protection/controller.ts';
 export { Recommender as VpaRecommender, VpaAdmission, Updater as VpaUpdater } from './vpa/index.ts';
 export { controllerRegistry } from './registry.ts';
 export type { ControllerDeps, RunnableController } from './registry.ts';

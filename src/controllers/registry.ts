@@ -14,6 +14,7 @@ import { ReplicaSetController } from './replicaset/controller.ts';
 import { ResourceClaimController } from './resourceclaim/controller.ts';
 import { TtlAfterFinishedController } from './ttl-after-finished/controller.ts';
 import { PersistentVolumeController } from './volume/controller.ts';
+import { PvProtectionController, PvcProtectionController } from './volume-protection/controller.ts';
 import { Recommender, Updater } from './vpa/index.ts';
 import { HorizontalController } from './hpa/index.ts';
 
@@ -41,6 +42,8 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   podgc: (d) => new PodGCController(d),
   'resourceclaim': (d) => new ResourceClaimController(d),
   'persistentvolume-binder': (d) => new PersistentVolumeController(d),
+  'pvc-protection': (d) => new PvcProtectionController(d),
+  'pv-protection': (d) => new PvProtectionController(d),
   horizontalpodautoscaling: (d) => new HorizontalController(d),
   'vpa-recommender': (d) => new Recommender(d),
   'vpa-updater': (d) => new Updater(d),

@@ -106,10 +106,18 @@ describe('volumes with kubectl', () => {
       ['persistentvolumeclaim/data', 'Bound', 'pvc-<uid>', '1Gi', 'RWO', 'standard', '<unset>', '<age>'],
     ]);
 
+    const protectedPv = await json<{ metadata: { finalizers?: string[] } }>(['get', 'pv', claim.spec.volumeName]);
+    assert.deepEqual(protectedPv.metadata.finalizers, ['kubernetes.io/pv-protection']);
+    // Deleting a claim a running pod mounts leaves it Terminating until the pod is gone (pvc-protection).
+    r = await dd.kubectl(['delete', 'pvc', 'data', '--wait=false']);
+    assert.equal(r.stdout.trim(), 'persistentvolumeclaim "data" deleted', r.stderr);
+    const held = await json<ClaimJson & { metadata: { finalizers?: string[]; deletionTimestamp?: string } }>(['get', 'pvc', 'data']);
+    assert.deepEqual(held.metadata.finalizers, ['kubernetes.io/pvc-protection']);
+    assert.deepEqual(rows((await dd.kubectl(['get', 'pvc', 'data'])).stdout)[1]?.slice(0, 2), ['data', 'Terminating']);
+    assert.equal((await json<{ status: { phase: string } }>(['get', 'pod', 'app'])).status.phase, 'Running');
     r = await dd.kubectl(['delete', 'pod', 'app', '--wait=true']);
     assert.equal(r.code, 0, r.stderr);
-    r = await dd.kubectl(['delete', 'pvc', 'data']);
-    assert.equal(r.stdout.trim(), 'persistentvolumeclaim "data" deleted', r.stderr);
+    await eventually('claim released and deleted', async () => (await dd.kubectl(['get', 'pvc', 'data'])).code !== 0);
     await eventually('PV deleted', async () => (await dd.kubectl(['get', 'pv', claim.spec.volumeName ?? ''])).code !== 0);
     r = await dd.kubectl(['get', 'pv', claim.spec.volumeName ?? '']);
     assert.equal(r.stderr.trim(), `Error from server (NotFound): persistentvolumes "${claim.spec.volumeName ?? ''}" not found`);
