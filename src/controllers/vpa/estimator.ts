@@ -17,6 +17,8 @@ export const cpuSampleWeight = 0.1;
 export const safetyMarginFraction = 0.15;
 export const podMinCpuMilli = 25;
 export const podMinMemoryBytes = 250 * 1024 * 1024;
+export const oomBumpUpRatio = 1.2;
+export const oomMinBumpUpBytes = 100 * 1024 * 1024;
 // ResourceAmount's ceiling (upstream MaxResourceAmount), reached by the unbounded confidence multiplier.
 const maxResourceAmount = 1e14;
 
@@ -54,6 +56,26 @@ export class AggregateState {
       this.memory.subtractSample(peak.value, 1, peak.at);
       this.memory.addSample(memoryBytes, 1, peak.at);
       peak.value = memoryBytes;
+    }
+  }
+
+  /**
+   * An OOM kill as an artificial memory sample (upstream ContainerState.RecordOOM): what the
+   * container used (its request, or this interval's peak if higher) bumped up by 20%, at least by
+   * 100 MiB, then treated as the interval's peak.
+   */
+  recordOom(instance: string, requestBytes: number, at: number): void {
+    const peak = this.#peaks.get(instance);
+    const inWindow = peak !== undefined && at < peak.windowEnd;
+    const used = Math.max(requestBytes, inWindow ? peak.value : 0);
+    const needed = Math.max(used + oomMinBumpUpBytes, used * oomBumpUpRatio);
+    if (!inWindow) {
+      this.memory.addSample(needed, 1, at);
+      this.#peaks.set(instance, { windowEnd: at + memoryAggregationIntervalMs, value: needed, at });
+    } else if (needed > peak.value) {
+      this.memory.subtractSample(peak.value, 1, peak.at);
+      this.memory.addSample(needed, 1, peak.at);
+      peak.value = needed;
     }
   }
 

@@ -1,6 +1,7 @@
 // The VPA recommender: every minute it reads metrics.k8s.io for the pods each VPA controls, feeds
 // one AggregateState per (VPA, container name), and writes status.recommendation with the
-// RecommendationProvided / NoPodsMatched conditions. State lives in memory (no checkpoints).
+// RecommendationProvided / NoPodsMatched conditions; OOM kills seen in pod statuses bump memory up.
+// State lives in memory (no checkpoints).
 // Upstream: vertical-pod-autoscaler/pkg/recommender/routines/recommender.go (RunOnce),
 // pkg/recommender/model/vpa.go (UpdateConditions).
 import { metricsRefs, refs } from '../../api/index.ts';
@@ -32,6 +33,8 @@ export class Recommender {
   readonly #selectors: TargetSelectors;
   /** VPA key -> container name -> aggregate. */
   readonly #states = new Map<string, Map<string, AggregateState>>();
+  /** Pod uid -> container -> finishedAt of the OOM termination last recorded. */
+  readonly #oomsSeen = new Map<string, Map<string, string>>();
   #timer: Timer | undefined;
   #stopped = false;
 
@@ -41,6 +44,7 @@ export class Recommender {
     this.#pods = new Informer<Pod>({ client: options.client, ref: refs.pods, clock: options.clock, log: options.log });
     this.#selectors = new TargetSelectors({ client: options.client, clock: options.clock });
     this.#vpas.addHandlers({ onDelete: (v) => this.#states.delete(keyOf(v)) });
+    this.#pods.addHandlers({ onDelete: (p) => this.#oomsSeen.delete(p.metadata.uid ?? '') });
   }
 
   start(): void {
@@ -85,6 +89,7 @@ export class Recommender {
     let states = this.#states.get(key);
     if (!states) this.#states.set(key, (states = new Map()));
     for (const pod of pods) {
+      this.#recordOoms(vpa, states, pod);
       const m = metrics.get(pod.metadata.name ?? '');
       if (!m) continue;
       const parsed = Date.parse(m.timestamp);
@@ -99,6 +104,28 @@ export class Recommender {
     const names = [...states.keys()].sort();
     const recommendations: RecommendedContainerResources[] = names.map((name) => containerRecommendation(name, estimate(states.get(name)!, names.length), containerPolicy(vpa, name)));
     await this.#writeStatus(vpa, pods.length > 0, recommendations);
+  }
+
+  /**
+   * The cluster feeder's OOM observer: a container whose last termination was OOMKilled adds one
+   * bumped-up memory sample, once per termination (its finishedAt). The cache shows the latest
+   * termination only, so OOMs closer together than the recommender's interval count once.
+   */
+  #recordOoms(vpa: Vpa, states: Map<string, AggregateState>, pod: DeepReadonly<Pod>): void {
+    for (const status of pod.status?.containerStatuses ?? []) {
+      const terminated = status.lastState?.terminated;
+      if (terminated?.reason !== 'OOMKilled' || !terminated.finishedAt) continue;
+      if (containerPolicy(vpa, status.name)?.mode === 'Off') continue;
+      const uid = pod.metadata.uid ?? '';
+      let seen = this.#oomsSeen.get(uid);
+      if (!seen) this.#oomsSeen.set(uid, (seen = new Map()));
+      if (seen.get(status.name) === terminated.finishedAt) continue;
+      seen.set(status.name, terminated.finishedAt);
+      const request = pod.spec.containers.find((c) => c.name === status.name)?.resources?.requests?.memory;
+      let state = states.get(status.name);
+      if (!state) states.set(status.name, (state = new AggregateState()));
+      state.recordOom(`${pod.metadata.uid ?? ''}/${status.name}`, amountOf('memory', request) ?? 0, Date.parse(terminated.finishedAt));
+    }
   }
 
   async #writeStatus(vpa: Vpa, podsMatched: boolean, recommendations: RecommendedContainerResources[]): Promise<void> {

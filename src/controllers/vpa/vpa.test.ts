@@ -69,6 +69,26 @@ test('VPA recommender: steady 200m / 300Mi gives the p90 bucket end plus 15%, bo
   }
 });
 
+test('VPA recommender: a container OOMKilled at its 256Mi limit gets a memory target above what usage alone gives', async () => {
+  const { c, clock } = await start();
+  try {
+    const d: Deployment = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'hungry', namespace: 'default' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'hungry' } }, template: { metadata: { labels: { app: 'hungry' }, annotations: { 'sim.drydock.dev/main': 'memory: 200Mi->400Mi/30s' } }, spec: { containers: [{ name: 'main', image: 'nginx', resources: { requests: { memory: '200Mi' }, limits: { memory: '256Mi' } } }] } } },
+    } as Deployment;
+    await c.client.create(refs.deployments, d, { namespace: 'default' });
+    await vpa(c, 'hungry', 'hungry', 'Off');
+    await clock.advance(3600_000);
+    const [pod] = await pods(c, 'hungry');
+    assert.equal(pod?.status?.containerStatuses?.[0]?.lastState?.terminated?.reason, 'OOMKilled');
+    const target = Number((await getVpa(c, 'hungry')).status?.recommendation?.containerRecommendations?.[0]?.target.memory);
+    // RecordOOM: max(request 200Mi, the interval's peak) bumped by max(+100Mi, x1.2), plus the 15% margin.
+    assert.ok(target >= 356 * 1024 * 1024 * 1.15, `target ${target} holds the OOM bump`);
+  } finally {
+    await c.stop();
+  }
+});
+
 test('VPA InPlaceOrRecreate: pods using 400m with 50m requests are resized in place, one at a time; same uid, no restart', async () => {
   const { c, clock } = await start();
   try {
