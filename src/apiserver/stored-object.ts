@@ -45,7 +45,7 @@ export function storedJson(kv: KeyValue): string {
 
 /**
  * The decoded object, shared by every in-process reader of this stored value. Callers must
- * not mutate it; writers build a new object (structuredClone on the write path).
+ * not mutate it; writers edit a private copy (mutableCopy) or build new objects that share it.
  */
 export function storedObject(kv: KeyValue): KubeObject {
   let obj = objectCache.get(kv)?.deref();
