@@ -128,11 +128,18 @@ export function memberPaths(s: FieldSet, prefix: readonly string[] = []): string
 // than the object itself.
 const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
 
+/**
+ * The `{}` of every leaf and every "." marker: one frozen object instead of one per field of every
+ * manager of every stored object (most FieldsV1 nodes are leaves).
+ */
+export const emptyFields: Readonly<Record<string, unknown>> = Object.freeze({});
+
 export function toFieldsV1(s: FieldSet): Record<string, unknown> {
+  if (s.member && s.children.size === 0) return emptyFields as Record<string, unknown>;
   let out = encoded.get(s);
   if (out === undefined) {
     out = {};
-    if (s.member && s.children.size > 0) out['.'] = {};
+    if (s.member && s.children.size > 0) out['.'] = emptyFields;
     for (const k of [...s.children.keys()].sort()) out[k] = toFieldsV1(s.children.get(k) as FieldSet);
     encoded.set(s, out);
   }

@@ -5,7 +5,7 @@
 // a merge primitive list a set, as the built-in types declare.
 // Upstream: structured-merge-diff typed/tofieldset.go, compare.go, merge.go, remove.go.
 import type { PatchMeta } from '../../api/index.ts';
-import { child, emptySet, insertPath } from './field-set.ts';
+import { child, emptyFields, emptySet, insertPath } from './field-set.ts';
 import type { FieldSet } from './field-set.ts';
 import { isJsonObject, jsonEqual } from './json-value.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
@@ -249,8 +249,9 @@ const byKey = (a: [string, unknown], b: [string, unknown]): number => (a[0] < b[
 
 function encodeNode(member: boolean, kids: [string, Record<string, unknown>][]): Record<string, unknown> | undefined {
   if (!member && kids.length === 0) return undefined;
+  if (kids.length === 0) return emptyFields as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  if (member && kids.length > 0) out['.'] = {};
+  if (member) out['.'] = emptyFields;
   if (kids.length > 1) kids.sort(byKey);
   for (const [k, f] of kids) out[k] = f;
   return out;
