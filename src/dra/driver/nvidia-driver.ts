@@ -94,6 +94,15 @@ async function publishNode(client: Client, node: NvidiaDriverNode): Promise<void
   for (const s of existing) if (!keep.has(s.metadata.name)) await deleteQuietly(client, s.metadata.name ?? '');
 }
 
+/** The Node's uid if it can be read now; if not, the Node watch publishes with it later. */
+async function nodeUid(client: Client, name: string): Promise<string | undefined> {
+  try {
+    return (await client.get<Node>(refs.nodes, undefined, name)).metadata.uid;
+  } catch {
+    return undefined;
+  }
+}
+
 async function deleteQuietly(client: Client, name: string): Promise<void> {
   try {
     await client.delete(refs.resourceSlices, undefined, name);
@@ -137,9 +146,15 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
     });
     return next;
   };
-  const publish = (node: NvidiaDriverNode): Promise<void> => serially(node.name, () => attempt(`publish slices of node ${node.name}`, () => publishNode(client, node)));
+  // Node name -> the Node uid its slices were last published for ('' before the Node registered).
+  const published = new Map<string, string>();
+  const publish = (node: NvidiaDriverNode): Promise<void> => {
+    published.set(node.name, node.uid ?? '');
+    return serially(node.name, () => attempt(`publish slices of node ${node.name}`, () => publishNode(client, node)));
+  };
+  // The configured nodes registered before the driver starts, so their slices are owned at once.
   const publishAll = async (): Promise<void> => {
-    for (const node of options.nodes) await publish(node);
+    for (const node of options.nodes) await publish({ ...node, uid: options.gpusOfNode ? await nodeUid(client, node.name) : undefined });
   };
   if (options.background) void publishAll();
   else await publishAll();
@@ -150,7 +165,7 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
         for (const s of await listNodeSlices(client, name)) await deleteQuietly(client, s.metadata.name ?? '');
       }),
     );
-  const nodes = options.gpusOfNode ? watchNodes(options, syncNode, removeNode) : undefined;
+  const nodes = options.gpusOfNode ? watchNodes(options, published, syncNode, removeNode) : undefined;
   return {
     name: 'nvidia-dra-driver',
     syncNode,
@@ -165,23 +180,22 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
 }
 
 /**
- * Publishes for every registered Node with DRA GPUs, the ones added at run time included, owned by
- * the Node (a configured node's slices, published at start, gain their owner here), and unpublishes
+ * Publishes for every registered Node with DRA GPUs that the start-up pass did not publish for
+ * (nodes added at run time, or re-registered with a new uid), owned by the Node, and unpublishes
  * deleted Nodes: the kubelet plugin's life follows its node's.
  */
 function watchNodes(
   options: NvidiaDriverOptions,
+  published: Map<string, string>,
   syncNode: (node: NvidiaDriverNode) => Promise<void>,
   removeNode: (name: string) => Promise<void>,
 ): Informer<Node> {
   const informer = new Informer<Node>({ client: options.client, ref: refs.nodes, clock: options.clock, log: options.log });
-  const published = new Set<string>();
   const seen = (node: Node): void => {
     const name = node.metadata.name ?? '';
-    if (published.has(name)) return;
+    if (published.get(name) === node.metadata.uid) return;
     const gpus = options.gpusOfNode?.(node);
     if (!gpus) return;
-    published.add(name);
     void syncNode({ name, gpus, uid: node.metadata.uid });
   };
   informer.addHandlers({
