@@ -33,6 +33,8 @@ export interface ClaimOptions<T> {
   candidates: readonly T[];
   /** Fresh check that the owner is not being deleted before adopting (RecheckDeletionTimestamp). */
   canAdopt: () => Promise<void>;
+  /** Finalizers an adopted object gains in the same patch (the Job's tracking finalizer). */
+  adoptFinalizers?: readonly string[];
 }
 
 /**
@@ -61,14 +63,14 @@ export async function claimObjects<T extends DeepReadonly<KubeObject>>(options: 
     if (obj.metadata.namespace !== owner.metadata.namespace) continue;
     adoptChecked ??= options.canAdopt();
     await adoptChecked;
-    const adopted = await adoptObject(client, ref, obj, options.controllerRef);
+    const adopted = await adoptObject(client, ref, obj, options.controllerRef, options.adoptFinalizers ?? []);
     if (adopted) claimed.push(adopted as unknown as T);
   }
   return claimed;
 }
 
-async function adoptObject(client: Client, ref: ResourceRef, obj: DeepReadonly<KubeObject>, controllerRef: OwnerReference): Promise<KubeObject | undefined> {
-  const patch = { metadata: { ownerReferences: [controllerRef], uid: obj.metadata.uid } };
+async function adoptObject(client: Client, ref: ResourceRef, obj: DeepReadonly<KubeObject>, controllerRef: OwnerReference, finalizers: readonly string[]): Promise<KubeObject | undefined> {
+  const patch = { metadata: { ownerReferences: [controllerRef], uid: obj.metadata.uid, ...(finalizers.length > 0 ? { finalizers: [...finalizers] } : {}) } };
   try {
     return await client.patch(ref, obj.metadata.namespace, obj.metadata.name ?? '', 'strategic', patch);
   } catch (error) {

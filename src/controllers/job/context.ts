@@ -27,6 +27,8 @@ export interface JobSyncDeps {
 
 /** Name of the pod informer index from a controller owner's uid to its pods. */
 export const controllerUidIndex = 'controllerUid';
+/** Pods without a controller, by namespace: the candidates a Job may adopt. */
+export const orphansByNamespaceIndex = 'orphansByNamespace';
 
 export interface SyncJobCtx {
   key: string;

@@ -6,13 +6,13 @@
 import type { Client } from '../../client/index.ts';
 import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
 import type { Clock, DeepReadonly, OwnerReference, Random } from '../../core/index.ts';
-import { keyOf, objectKey, splitObjectKey } from '../../core/index.ts';
+import { keyOf, labelSelectorFromObject, objectKey, splitObjectKey } from '../../core/index.ts';
 import type { Job, Pod } from '../../api/index.ts';
 import { refs } from '../../api/index.ts';
 import type { BackoffRecord } from './backoff.ts';
 import { isJobFinished } from './conditions.ts';
 import type { JobSyncDeps } from './context.ts';
-import { controllerUidIndex } from './context.ts';
+import { controllerUidIndex, orphansByNamespaceIndex } from './context.ts';
 import { createEventRecorder } from './events.ts';
 import { ControllerExpectations, UidTrackingExpectations } from './expectations.ts';
 import { syncJobBatchPeriodMs } from './manage.ts';
@@ -54,6 +54,7 @@ export class JobController {
       const ref = controllerOf(p);
       return ref?.kind === 'Job' ? [ref.uid] : [];
     });
+    pods.addIndex(orphansByNamespaceIndex, (p) => (controllerOf(p) ? [] : [p.metadata.namespace ?? '']));
     this.#deps = {
       client,
       clock,
@@ -137,9 +138,19 @@ export class JobController {
     if (job) {
       this.#deps.expectations.creationObserved(keyOf(job));
       this.#enqueueBatched(job);
-    } else if (hasJobTrackingFinalizer(pod)) {
-      this.#orphans.add(keyOf(pod));
+      return;
     }
+    if (hasJobTrackingFinalizer(pod)) this.#orphans.add(keyOf(pod));
+    // An orphan: the Jobs whose selector matches may adopt it (upstream getPodJobs).
+    if (!ref) for (const j of this.#jobsSelecting(pod)) this.#enqueueBatched(j);
+  }
+
+  #jobsSelecting(pod: DeepReadonly<Pod>): DeepReadonly<Job>[] {
+    return this.#deps.jobs.list().filter((j) => {
+      if (j.metadata.namespace !== pod.metadata.namespace) return false;
+      const selector = labelSelectorFromObject(j.spec.selector);
+      return !('error' in selector) && !selector.empty && selector.matches(pod.metadata.labels);
+    });
   }
 
   #updatePod(old: DeepReadonly<Pod>, pod: DeepReadonly<Pod>): void {
@@ -163,8 +174,9 @@ export class JobController {
     if (job) {
       if (finalizerRemoved) this.#deps.finalizerExpectations.finalizerRemovalObserved(keyOf(job), pod.metadata.uid ?? '');
       this.#enqueueBatched(job);
-    } else if (!ref && hasJobTrackingFinalizer(pod)) {
-      this.#orphans.add(keyOf(pod));
+    } else if (!ref) {
+      if (hasJobTrackingFinalizer(pod)) this.#orphans.add(keyOf(pod));
+      for (const j of this.#jobsSelecting(pod)) this.#enqueueBatched(j);
     }
   }
 

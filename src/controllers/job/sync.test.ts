@@ -268,3 +268,19 @@ test('a work-queue Job (parallelism 2, no completions) completes once a pod succ
   const done = await waitForCondition(s, 'queue', 'Complete');
   assert.equal(done.status?.succeeded, 2);
 });
+
+test('a Job with a manual selector adopts a matching orphan pod (ownerReference and tracking finalizer) instead of creating one', async () => {
+  await using s = await startScenario();
+  const orphan: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'leftover', namespace: 'default', labels: { app: 'batch' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } };
+  await s.cluster.client.create(refs.pods, orphan, { namespace: 'default' });
+  const created = await createJob(s, job('adopter', { manualSelector: true, selector: { matchLabels: { app: 'batch' } }, parallelism: 1, completions: 1, template: { metadata: { labels: { app: 'batch' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } }));
+  const adopted = await eventually(s.clock, async () => {
+    const p = await s.cluster.client.get<Pod>(refs.pods, 'default', 'leftover');
+    return p.metadata.ownerReferences?.length ? p : undefined;
+  }, 'the orphan adopted');
+  assert.deepEqual(adopted.metadata.ownerReferences?.map((r) => [r.kind, r.name, r.uid, r.controller]), [['Job', 'adopter', created.metadata.uid, true]]);
+  assert.deepEqual(adopted.metadata.finalizers, ['batch.kubernetes.io/job-tracking']);
+  await eventually(s.clock, async () => (await getJob(s, 'adopter')).status?.active === 1, 'active 1');
+  const all = (await s.cluster.client.list<Pod>(refs.pods, { namespace: 'default', labelSelector: 'app=batch' })).items;
+  assert.deepEqual(all.map((p) => p.metadata.name), ['leftover'], 'no second pod was created');
+});

@@ -5,11 +5,12 @@
 import type { DeepReadonly } from '../../core/index.ts';
 import { formatTime, labelSelectorFromObject, splitObjectKey } from '../../core/index.ts';
 import type { Job, JobCondition } from '../../api/index.ts';
-import { JobControllerName, JobConditionType } from '../../api/index.ts';
+import { JobControllerName, JobConditionType, JobTrackingFinalizer, refs } from '../../api/index.ts';
 import { nextBackoffRecord } from './backoff.ts';
 import { JobMessage, JobReason, ensureJobConditionStatus, findCondition, isJobFinished, newCondition } from './conditions.ts';
 import type { JobSyncDeps, SyncJobCtx } from './context.ts';
-import { controllerUidIndex, hasBackoffLimitPerIndex, isIndexedJob, jobGvk, newlyFinishedPods } from './context.ts';
+import { controllerUidIndex, hasBackoffLimitPerIndex, isIndexedJob, jobGvk, newlyFinishedPods, orphansByNamespaceIndex } from './context.ts';
+import { claimObjects, newControllerRef, recheckDeletionTimestamp } from '../controller-ref.ts';
 import { totalIndexes } from './indexes.ts';
 import { calculateFailedIndexes, calculateSucceededIndexes, podsWithDelayedDeletionPerIndex } from './indexed.ts';
 import { manageJob } from './manage.ts';
@@ -46,7 +47,7 @@ export async function syncJob(deps: JobSyncDeps, key: string): Promise<void> {
   status.uncountedTerminatedPods ??= {};
   // Checked before listing pods: a pod created after the check defers this sync to the next one.
   const satisfiedExpectations = deps.expectations.satisfied(key);
-  const pods = podsForJob(deps, job);
+  const pods = await podsForJob(deps, job);
   const activePods = pods.filter(isPodActive);
   const ctx: SyncJobCtx = {
     key,
@@ -176,11 +177,28 @@ function findSuccessCriteriaMet(job: Job): JobCondition | undefined {
   return c?.status === 'True' ? c : undefined;
 }
 
-/** Pods this Job controls (by controller uid) that still match its selector. */
-function podsForJob(deps: JobSyncDeps, job: Job): ReadonlyPod[] {
+/**
+ * getPodsForJob: the pods this Job controls after the claim protocol: orphans its selector matches
+ * are adopted (with the tracking finalizer, in the same patch), owned pods that stopped matching
+ * are released. Without orphans or strays there is nothing to write.
+ */
+async function podsForJob(deps: JobSyncDeps, job: Job): Promise<ReadonlyPod[]> {
   const selector = labelSelectorFromObject(job.spec.selector);
   if ('error' in selector) throw new Error(`couldn't convert Job selector: ${selector.error}`);
-  return deps.pods.byIndex(controllerUidIndex, job.metadata.uid ?? '').filter((p) => p.metadata.namespace === job.metadata.namespace && selector.matches(p.metadata.labels));
+  const owned = deps.pods.byIndex(controllerUidIndex, job.metadata.uid ?? '').filter((p) => p.metadata.namespace === job.metadata.namespace);
+  const orphans = selector.empty ? [] : deps.pods.byIndex(orphansByNamespaceIndex, job.metadata.namespace ?? '').filter((p) => selector.matches(p.metadata.labels));
+  if (orphans.length === 0 && owned.every((p) => selector.matches(p.metadata.labels))) return owned;
+  const claimed = await claimObjects<ReadonlyPod>({
+    client: deps.client,
+    ref: refs.pods,
+    owner: job,
+    controllerRef: newControllerRef(job, 'batch/v1', 'Job'),
+    selector,
+    candidates: [...owned, ...orphans],
+    canAdopt: recheckDeletionTimestamp(deps.client, refs.jobs, job),
+    adoptFinalizers: [JobTrackingFinalizer],
+  });
+  return claimed;
 }
 
 function failJobMessage(job: Job, pods: readonly ReadonlyPod[]): string | undefined {
