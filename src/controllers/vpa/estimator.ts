@@ -47,15 +47,19 @@ export class AggregateState {
     if (this.totalSamples === 0 || at < this.firstSampleStart) this.firstSampleStart = at;
     if (at > this.lastSampleStart) this.lastSampleStart = at;
     this.totalSamples++;
-    // Memory: one sample per aggregation interval, that interval's peak.
+    this.#addMemoryPeak(instance, memoryBytes, at);
+  }
+
+  /** Memory: one sample per aggregation interval, that interval's peak. */
+  #addMemoryPeak(instance: string, bytes: number, at: number): void {
     const peak = this.#peaks.get(instance);
     if (!peak || at >= peak.windowEnd) {
-      this.memory.addSample(memoryBytes, 1, at);
-      this.#peaks.set(instance, { windowEnd: at + memoryAggregationIntervalMs, value: memoryBytes, at });
-    } else if (memoryBytes > peak.value) {
+      this.memory.addSample(bytes, 1, at);
+      this.#peaks.set(instance, { windowEnd: at + memoryAggregationIntervalMs, value: bytes, at });
+    } else if (bytes > peak.value) {
       this.memory.subtractSample(peak.value, 1, peak.at);
-      this.memory.addSample(memoryBytes, 1, peak.at);
-      peak.value = memoryBytes;
+      this.memory.addSample(bytes, 1, peak.at);
+      peak.value = bytes;
     }
   }
 
@@ -68,15 +72,7 @@ export class AggregateState {
     const peak = this.#peaks.get(instance);
     const inWindow = peak !== undefined && at < peak.windowEnd;
     const used = Math.max(requestBytes, inWindow ? peak.value : 0);
-    const needed = Math.max(used + oomMinBumpUpBytes, used * oomBumpUpRatio);
-    if (!inWindow) {
-      this.memory.addSample(needed, 1, at);
-      this.#peaks.set(instance, { windowEnd: at + memoryAggregationIntervalMs, value: needed, at });
-    } else if (needed > peak.value) {
-      this.memory.subtractSample(peak.value, 1, peak.at);
-      this.memory.addSample(needed, 1, peak.at);
-      peak.value = needed;
-    }
+    this.#addMemoryPeak(instance, Math.max(used + oomMinBumpUpBytes, used * oomBumpUpRatio), at);
   }
 
   /** Days of history, bounded by samples at one per minute (upstream getConfidence). */
