@@ -9,6 +9,8 @@ export * from './apps/v1/replica-set.ts';
 export * from './apps/v1/scale.ts';
 export * from './batch/v1/job.ts';
 export * as resourceV1 from './resource/v1/types.ts';
+export { compileDeviceSelector, evaluate, toCelDevice } from './resource/v1/cel.ts';
+export type { CompileResult, DeviceSelectorProgram, EvalResult, CelDevice } from './resource/v1/cel.ts';
 export * from './sim/behaviour.ts';
 export type { Node, NodeAddress, NodeCondition, NodeStatus, NodeSystemInfo } from './core/v1/node.ts';
 export type { Lease, LeaseSpec } from './coordination/v1/lease.ts';

@@ -18,8 +18,9 @@ export { allocatedDeviceIds, resultDeviceIds } from './allocated.ts';
 export type { AllocatorNode } from './node-selector.ts';
 export { nodeSelectorMatches } from './node-selector.ts';
 export { toleratesTaint } from './taints.ts';
-export { compileDeviceSelector, evaluate, toCelDevice } from './cel.ts';
-export type { CompileResult, DeviceSelectorProgram, EvalResult, CelDevice } from './cel.ts';
+// The CEL environment lives in api/ (validation compiles selectors at create time, as upstream).
+export { compileDeviceSelector, evaluate, toCelDevice } from '../api/index.ts';
+export type { CompileResult, DeviceSelectorProgram, EvalResult, CelDevice } from '../api/index.ts';
 export { gpuModels, findGpuModel, findMigProfile, placeStaticMig } from './gpu-catalog.ts';
 export type { GpuModel, MigProfile, MigPlacement } from './gpu-catalog.ts';
 export { nvidiaResourceSlices, nvidiaDeviceClasses } from './driver/nvidia-slices.ts';

@@ -12,8 +12,8 @@
 import { parseQuantity, quantityNanoValue } from '../core/index.ts';
 import type { DeepReadonly } from '../core/index.ts';
 import type { resourceV1 } from '../api/index.ts';
-import { toCelDevice } from './cel.ts';
-import type { CelDevice, EvalResult } from './cel.ts';
+import { toCelDevice } from '../api/index.ts';
+import type { CelDevice, EvalResult } from '../api/index.ts';
 import { nodeMatches } from './node-selector.ts';
 import type { AllocatorNode } from './node-selector.ts';
 

@@ -4,7 +4,7 @@
 // Upstream: structured/internal/stable/allocator_stable.go (selectorsMatch).
 import type { DeepReadonly } from '../core/index.ts';
 import type { resourceV1 } from '../api/index.ts';
-import { compileDeviceSelector, evaluate } from './cel.ts';
+import { compileDeviceSelector, evaluate } from '../api/index.ts';
 import { celDeviceOf } from './inventory.ts';
 import type { DeviceRecord } from './inventory.ts';
 

@@ -139,6 +139,17 @@ describe('DRA on one dynamic-MIG H100 with kubectl', () => {
     for (const name of ['gpu.nvidia.com', 'mig.nvidia.com', 'mig-1g-10gb']) assert.match(blocks[2] ?? '', new RegExp(`\\ndeviceclass\\.resource\\.k8s\\.io/${name.replace(/\./g, '\\.')}\\s`));
     await dd.kubectl(['delete', 'resourceclaim', 'idle']);
   });
+
+  test('a selector that does not type-check is refused at create with the upstream compiler message', async () => {
+    const bad = JSON.stringify({
+      apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'typo', namespace: 'default' },
+      spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.nvidia.com', selectors: [{ cel: { expression: "device.attributes['gpu.nvidia.com'].productName == 'H100' && devcie.driver == 'gpu.nvidia.com'" } }] } }] } },
+    });
+    const r = await dd.kubectl(['create', '-f', '-'], { input: bad });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /The ResourceClaim "typo" is invalid: spec\.devices\.requests\[0\]\.exactly\.selectors\[0\]\.cel\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:\d+: undeclared reference to 'devcie' \(in container ''\)/);
+    assert.equal((await dd.kubectl(['get', 'resourceclaim', 'typo'])).code, 1);
+  });
 });
 
 describe('NVLink pairs with kubectl', () => {

@@ -10,7 +10,7 @@ import { isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
 import type { ValidateNameFunc } from '../../validation/names.ts';
 import type { DeviceClass, DeviceClassSpec } from './types.ts';
 import { ResourceLimits as L } from './types.ts';
-import { validateDeviceConfiguration, validateList, validateSelectors } from './validation.ts';
+import { storedExpressions, validateDeviceConfiguration, validateList, validateSelectors } from './validation.ts';
 
 const root = FieldPath.root;
 
@@ -23,14 +23,11 @@ function isExtendedResourceName(name: string): boolean {
   return isQualifiedName(`requests.${name}`).length === 0;
 }
 
-/**
- * Unchanged selectors and configs count as "stored" upstream (compiled leniently); syntax-only
- * checking makes that distinction moot here.
- */
-export function validateDeviceClassSpec(spec: DeviceClassSpec | undefined, path: FieldPath): FieldError[] {
+/** On update, the selectors the class already had count as "stored" and compile leniently, as upstream. */
+export function validateDeviceClassSpec(spec: DeviceClassSpec | undefined, path: FieldPath, old?: DeviceClassSpec): FieldError[] {
   const s = spec ?? {};
   const errs = [
-    ...validateSelectors(s.selectors, path.child('selectors')),
+    ...validateSelectors(s.selectors, path.child('selectors'), old ? storedExpressions(old.selectors) : undefined),
     ...validateList(s.config, L.DeviceConfigMaxSize, path.child('config'), validateDeviceConfiguration),
   ];
   if (s.extendedResourceName !== undefined && !isExtendedResourceName(s.extendedResourceName)) {
@@ -59,7 +56,7 @@ export const deviceClassDefinition: ResourceDefinition<DeviceClass> = {
     return [
       ...validateObjectMetaCreate(c.metadata, false, root('metadata'), longName),
       ...validateObjectMetaUpdate(c.metadata, old.metadata, root('metadata')),
-      ...validateDeviceClassSpec(c.spec, root('spec')),
+      ...validateDeviceClassSpec(c.spec, root('spec'), old.spec ?? {}),
     ];
   },
   table: deviceClassTable,

@@ -60,6 +60,22 @@ test('CEL selectors are checked for syntax at create time', () => {
   assert.deepEqual(messages(claimDef.validateCreate!(long, ctx)), ['spec.devices.requests[0].exactly.selectors[0].cel.expression: Too long: may not be more than 10240 bytes']);
 });
 
+test('CEL selectors are compiled against the DRA environment at create time, as upstream', () => {
+  const selectors = (...expressions: string[]) => expressions.map((expression) => ({ cel: { expression } }));
+  const c = claim({ devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'c', selectors: selectors("device.attributes['gpu.nvidia.com'].type == 'gpu'", 'foo == 1', 'device.driver') } }] } });
+  assert.deepEqual(messages(claimDef.validateCreate!(c, ctx)), [
+    "spec.devices.requests[0].exactly.selectors[1].cel.expression: Invalid value: \"foo == 1\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' (in container '')\n | foo == 1\n | ^",
+    'spec.devices.requests[0].exactly.selectors[2].cel.expression: Invalid value: "device.driver": must evaluate to bool or the unknown type, not string',
+  ]);
+  // A class stored before its expression stopped compiling stays updatable; a new expression does not.
+  const klass = (expressions: string[], label: string): DeviceClass => ({ metadata: { ...meta('gpu.example.com'), labels: { l: label } }, spec: { selectors: selectors(...expressions) } });
+  const stored = klass(['device.foo == 1'], 'a');
+  assert.deepEqual(messages(deviceClassDefinition.validateUpdate!(klass(['device.foo == 1'], 'b'), stored, ctx)), []);
+  assert.deepEqual(messages(deviceClassDefinition.validateUpdate!(klass(['device.foo == 1', 'device.bar == 2'], 'b'), stored, ctx)), [
+    "spec.selectors[1].cel.expression: Invalid value: \"device.bar == 2\": compilation failed: ERROR: <input>:1:8: undefined field 'bar'\n | device.bar == 2\n | .......^",
+  ]);
+});
+
 test('ResourceClaim spec is immutable and status follows the allocation rules', () => {
   const old = claim({ devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'c' } }] } });
   const changed = claim({ devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'd' } }] } });

@@ -1,8 +1,9 @@
 // Validation shared by the resource.k8s.io kinds: driver, pool and qualified names, CEL device
-// selectors (syntax and length only; the DRA CEL environment refines it), opaque config,
+// selectors (compiled against the DRA CEL environment), opaque config,
 // claim specs, tolerations and taints.
 // Upstream: pkg/apis/resource/validation/validation.go.
 import { parse } from '@marcbachmann/cel-js';
+import { compileDeviceSelector } from './cel.ts';
 import { FieldPath, duplicate, invalidValue, notSupported, required, tooLong, tooMany } from '../../../core/index.ts';
 import type { FieldError } from '../../../core/index.ts';
 import { byteLength, isCIdentifier, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../validation/names.ts';
@@ -92,41 +93,34 @@ export function validateSet<T>(items: readonly T[] | undefined, max: number, pat
 }
 
 /**
- * The CEL selector check at create time: length, then syntax. Upstream compiles against the DRA
- * environment and reports `compilation failed: <cel-go issues>`; the issue text here comes from
- * cel-js in cel-go's layout, so the wording after the position differs from cel-go's grammar.
+ * The CEL selector check: length, then compilation against the DRA environment (syntax, types,
+ * a bool result), reported as upstream's `compilation failed: <cel-go issue>`. An expression the
+ * object already had (`stored`, on update) is only parsed, as upstream compiles stored expressions
+ * leniently so that an object written by an older server stays updatable.
  */
-export function validateCELExpression(expression: string, path: FieldPath): Errs {
+export function validateCELExpression(expression: string, path: FieldPath, stored?: ReadonlySet<string>): Errs {
   const p = path.child('expression');
   if (byteLength(expression) > L.CELSelectorExpressionMaxLength) return [tooLong(p, L.CELSelectorExpressionMaxLength)];
-  try {
-    parse(expression);
-    return [];
-  } catch (e) {
-    return [invalidValue(p, expression, `compilation failed: ${celIssue(expression, e)}`)];
+  if (stored?.has(expression)) {
+    try {
+      parse(expression);
+      return [];
+    } catch {
+      // A stored expression that no longer parses gets the full compiler's message below.
+    }
   }
+  const compiled = compileDeviceSelector(expression);
+  return compiled.ok ? [] : [invalidValue(p, expression, compiled.message)];
 }
 
-function celIssue(expression: string, e: unknown): string {
-  const message = e instanceof Error ? e.message : String(e);
-  const first = message.split('\n')[0] ?? message;
-  // cel-js marks the failing column with a caret under a `>    1 | ` echo of the source.
-  const caretLine = message.split('\n').find((l) => /^\s*\^\s*$/.test(l));
-  const echo = message.split('\n').find((l) => /^>\s+\d+ \| /.test(l));
-  let line = 1;
-  let col = 1;
-  if (caretLine && echo) {
-    const prefix = echo.indexOf('| ') + 2;
-    col = caretLine.indexOf('^') - prefix + 1;
-    line = Number(/^>\s+(\d+)/.exec(echo)?.[1] ?? '1');
-  }
-  const src = expression.split('\n')[line - 1] ?? '';
-  return `ERROR: <input>:${line}:${col}: Syntax error: ${first}\n | ${src}\n | ${'.'.repeat(Math.max(0, col - 1))}^`;
+/** The selector expressions of an object before an update: they compile leniently. */
+export function storedExpressions(selectors: readonly DeviceSelector[] | undefined): ReadonlySet<string> {
+  return new Set((selectors ?? []).map((s) => s.cel?.expression ?? ''));
 }
 
-export function validateSelectors(selectors: readonly DeviceSelector[] | undefined, path: FieldPath): Errs {
+export function validateSelectors(selectors: readonly DeviceSelector[] | undefined, path: FieldPath, stored?: ReadonlySet<string>): Errs {
   return validateList(selectors, L.DeviceSelectorsMaxSize, path, (s, p) =>
-    s.cel ? validateCELExpression(s.cel.expression ?? '', p.child('cel')) : [required(p.child('cel'), '')],
+    s.cel ? validateCELExpression(s.cel.expression ?? '', p.child('cel'), stored) : [required(p.child('cel'), '')],
   );
 }
 

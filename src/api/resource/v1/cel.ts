@@ -5,9 +5,9 @@
 // staging/src/k8s.io/apiserver/pkg/cel/library/{quantity.go,semverlib.go}.
 import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js';
 import type { ParseResult } from '@marcbachmann/cel-js';
-import type { Quantity } from '../core/index.ts';
-import { addQuantities, compareQuantities, parseQuantity, quantityFromValue, quantityNanoValue, quantityParseError, subtractQuantities } from '../core/index.ts';
-import type { resourceV1 } from '../api/index.ts';
+import type { Quantity } from '../../../core/index.ts';
+import { addQuantities, compareQuantities, parseQuantity, quantityFromValue, quantityNanoValue, quantityParseError, subtractQuantities } from '../../../core/index.ts';
+import type * as resourceV1 from './types.ts';
 import { compareSemver, isSemverError, normalizeSemverText, parseSemver } from './semver.ts';
 import type { Semver } from './semver.ts';
 

@@ -1,7 +1,7 @@
 // CEL selectors: the device variable, quantity and semver functions, and upstream error texts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { resourceV1 } from '../api/index.ts';
+import type * as resourceV1 from './types.ts';
 import { compileDeviceSelector, evaluate, toCelDevice } from './cel.ts';
 import type { EvalResult } from './cel.ts';
 import { compareSemver, parseSemver } from './semver.ts';
