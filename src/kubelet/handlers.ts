@@ -1,6 +1,7 @@
 // Probe and lifecycle-hook handlers evaluated against the behaviour model: exec commands in the simple
 // command forms run as such (`exit 1` fails, `sleep 5` takes 5 s); other exec, httpGet, tcpSocket and
-// grpc actions succeed once the container is healthy (`ready:` after start). Pure.
+// grpc actions succeed once the container is healthy (`ready:` after start) and take its
+// `responseTime`; probes that outlast timeoutSeconds fail as upstream's probers do. Pure.
 // Upstream: pkg/kubelet/prober/prober.go, pkg/probe/{http,tcp,grpc,exec}, pkg/kubelet/lifecycle/handlers.go.
 import { commandFormBehaviour } from '../api/index.ts';
 import type { Probe } from './types.ts';
@@ -15,13 +16,26 @@ export interface HandlerResult {
 
 type Action = Pick<Probe, 'exec' | 'httpGet' | 'tcpSocket' | 'grpc'> & { sleep?: { seconds: number } };
 
-function portOf(port: number | string | undefined): string {
+/** The container a handler runs against: healthy now or not, its IP, how long it takes to answer. */
+export interface HandlerTarget {
+  healthy: boolean;
+  podIP: string;
+  /** The behaviour model's `responseTime`: exec outside the command forms, httpGet, tcpSocket and grpc take this long. */
+  responseTimeMs: number;
+  /** The container's ports, for handlers that name one. */
+  ports?: readonly { name?: string; containerPort: number }[];
+}
+
+/** A named port resolves against the container's ports, as the kubelet's prober does. */
+function portOf(port: number | string | undefined, target: HandlerTarget): string {
+  if (typeof port === 'string') return String(target.ports?.find((p) => p.name === port)?.containerPort ?? port);
   return port === undefined ? '' : String(port);
 }
 
-/** Runs `action` against a container that is (or is not) healthy now. */
-export function runHandler(action: Readonly<Action>, healthy: boolean, podIP: string): HandlerResult {
+/** Runs `action` against the container. */
+export function runHandler(action: Readonly<Action>, target: HandlerTarget): HandlerResult {
   if (action.sleep) return { ok: true, output: '', durationMs: Math.max(0, action.sleep.seconds) * 1000 };
+  const durationMs = target.responseTimeMs;
   if (action.exec) {
     const argv = [...(action.exec.command ?? [])];
     const form = argv.length ? commandFormBehaviour(argv) : undefined;
@@ -30,16 +44,52 @@ export function runHandler(action: Readonly<Action>, healthy: boolean, podIP: st
       const output = (form.logs ?? []).map((l) => `${l.text}\n`).join('');
       return { ok: code === 0, output, durationMs: form.runForMs ?? 0 };
     }
-    if (healthy) return { ok: true, output: '', durationMs: 0 };
+    if (target.healthy) return { ok: true, output: '', durationMs };
     const cat = argv[0] === 'cat' && argv[1] ? `cat: can't open '${argv[1]}': No such file or directory\n` : '';
-    return { ok: false, output: cat, durationMs: 0 };
+    return { ok: false, output: cat, durationMs };
   }
-  if (healthy) return { ok: true, output: '', durationMs: 0 };
-  if (action.httpGet) return { ok: false, output: 'HTTP probe failed with statuscode: 503', durationMs: 0 };
+  if (target.healthy) return { ok: true, output: '', durationMs };
+  if (action.httpGet) return { ok: false, output: 'HTTP probe failed with statuscode: 503', durationMs };
   if (action.tcpSocket) {
-    const host = action.tcpSocket.host ?? podIP;
-    return { ok: false, output: `dial tcp ${host}:${portOf(action.tcpSocket.port)}: connect: connection refused`, durationMs: 0 };
+    const host = action.tcpSocket.host ?? target.podIP;
+    return { ok: false, output: `dial tcp ${host}:${portOf(action.tcpSocket.port, target)}: connect: connection refused`, durationMs };
   }
-  if (action.grpc) return { ok: false, output: 'service unhealthy (responded with "NOT_SERVING")', durationMs: 0 };
-  return { ok: true, output: '', durationMs: 0 };
+  if (action.grpc) return { ok: false, output: 'service unhealthy (responded with "NOT_SERVING")', durationMs };
+  return { ok: true, output: '', durationMs };
+}
+
+/**
+ * A probe: the handler, bounded by timeoutSeconds (default 1). One that outlasts it fails with the
+ * error each upstream prober reports: the runtime's deadline for exec (ExecProbeTimeout, GA), Go's
+ * HTTP client timeout, the dial timeout, the gRPC health RPC deadline.
+ * Upstream: pkg/probe/{exec,http,tcp,grpc}, pkg/kubelet/cri/remote/remote_runtime.go ExecSync.
+ */
+export function runProbe(probe: Readonly<Probe>, target: HandlerTarget): HandlerResult {
+  const res = runHandler(probe, target);
+  const timeoutSeconds = probe.timeoutSeconds ?? 1;
+  const limitMs = timeoutSeconds * 1000;
+  if (res.durationMs <= limitMs) return res;
+  return { ok: false, output: timeoutOutput(probe, target, timeoutSeconds), durationMs: limitMs };
+}
+
+function timeoutOutput(probe: Readonly<Probe>, target: HandlerTarget, timeoutSeconds: number): string {
+  if (probe.httpGet) {
+    const h = probe.httpGet;
+    const path = h.path ?? '/';
+    const url = `${(h.scheme ?? 'HTTP').toLowerCase()}://${h.host ?? target.podIP}:${portOf(h.port, target)}${path.startsWith('/') ? path : `/${path}`}`;
+    return `Get ${JSON.stringify(url)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
+  }
+  if (probe.tcpSocket) return `dial tcp ${probe.tcpSocket.host ?? target.podIP}:${portOf(probe.tcpSocket.port, target)}: i/o timeout`;
+  if (probe.grpc) return `timeout: health rpc did not complete within ${goDuration(timeoutSeconds)}`;
+  return `command ${JSON.stringify((probe.exec?.command ?? []).join(' '))} timed out`;
+}
+
+/** time.Duration.String() of whole seconds: 1s, 1m30s, 1h0m0s. */
+function goDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h > 0) return `${h}h${m}m${s}s`;
+  if (m > 0) return `${m}m${s}s`;
+  return `${s}s`;
 }

@@ -140,6 +140,29 @@ test('an exec liveness probe that outlasts timeoutSeconds fails with the runtime
   }
 });
 
+test('httpGet, tcpSocket and grpc probes of a container slower than timeoutSeconds fail with the upstream probers\' timeout errors', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const slow = (name: string, readinessProbe: Record<string, unknown>, responseTime = '2s') =>
+      podObj(name, { containers: [{ name: 'web', image: 'nginx', ports: [{ name: 'http', containerPort: 8080 }], readinessProbe: { periodSeconds: 5, ...readinessProbe } }] }, { 'sim.drydock.dev/web': `responseTime: ${responseTime}` });
+    await c.client.create(refs.pods, slow('http-slow', { httpGet: { path: '/healthz', port: 'http' } }), { namespace: 'default' });
+    await c.client.create(refs.pods, slow('tcp-slow', { tcpSocket: { port: 8080 } }), { namespace: 'default' });
+    await c.client.create(refs.pods, slow('grpc-slow', { grpc: { port: 9090 }, timeoutSeconds: 1 }), { namespace: 'default' });
+    await c.client.create(refs.pods, slow('http-patient', { httpGet: { path: '/healthz', port: 8080 }, timeoutSeconds: 3 }), { namespace: 'default' });
+    await clock.advance(12_000);
+    const ip = (await pod(c, 'http-slow')).status?.podIP;
+    const unhealthy = async (name: string) => (await events(c, name)).find((e) => e.reason === 'Unhealthy')?.message;
+    assert.equal(await unhealthy('http-slow'), `Readiness probe failed: Get "http://${ip}:8080/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
+    assert.equal(await unhealthy('tcp-slow'), `Readiness probe failed: dial tcp ${(await pod(c, 'tcp-slow')).status?.podIP}:8080: i/o timeout`);
+    assert.equal(await unhealthy('grpc-slow'), 'Readiness probe failed: timeout: health rpc did not complete within 1s');
+    for (const name of ['http-slow', 'tcp-slow', 'grpc-slow']) assert.equal((await pod(c, name)).status?.containerStatuses?.[0]?.ready, false, name);
+    assert.equal(await unhealthy('http-patient'), undefined);
+    assert.equal((await pod(c, 'http-patient')).status?.containerStatuses?.[0]?.ready, true);
+  } finally {
+    await c.stop();
+  }
+});
+
 test('a sidecar ignoring SIGTERM keeps the pod Terminating until the grace period, then exits 137; the pod is deleted', async () => {
   const { c, clock } = await cluster();
   try {

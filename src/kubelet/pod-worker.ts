@@ -11,7 +11,8 @@ import { CrashLoopBackoff, formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { isRunning, isStarted } from './container-record.ts';
 import type { EventRecorder } from './events.ts';
-import { runHandler } from './handlers.ts';
+import { runHandler, runProbe } from './handlers.ts';
+import type { HandlerTarget } from './handlers.ts';
 import { imageSizeBytes } from './images.ts';
 import { LogBuffer } from './logs.ts';
 import { ProbeWorker, probeKindName } from './prober.ts';
@@ -377,7 +378,7 @@ export class PodWorker {
     this.#status.markDirty();
     const postStart = c.lifecycle?.postStart;
     if (postStart) {
-      const res = runHandler(postStart, live.sim.isHealthy(clock.now()), this.podIP);
+      const res = runHandler(postStart, this.#handlerTarget(live, c));
       if (res.durationMs > 0) await clock.sleep(res.durationMs);
       if (!res.ok && !instance.exit) {
         this.#event(rec.name, 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
@@ -400,6 +401,12 @@ export class PodWorker {
     return { ...env, ...(injected && injected !== 'pending' ? injected.get(c.name) : undefined) };
   }
 
+  #handlerTarget(live: Live, c: Readonly<Container>): HandlerTarget {
+    const target: HandlerTarget = { healthy: live.sim?.isHealthy(this.#d.clock.now()) ?? false, podIP: this.podIP, responseTimeMs: live.sim?.responseTimeMs ?? 0 };
+    if (c.ports) target.ports = c.ports;
+    return target;
+  }
+
   #startProbes(rec: ContainerRecord, instance: InstanceState, live: Live, c: Readonly<Container>): void {
     const kinds: [ProbeKind, Container['startupProbe']][] = [['startup', c.startupProbe], ['liveness', c.livenessProbe], ['readiness', c.readinessProbe]];
     for (const [kind, probe] of kinds) {
@@ -410,7 +417,7 @@ export class PodWorker {
         probe,
         startedAt: instance.startedAt ?? this.#d.clock.now(),
         isStarted: () => instance.startupPassed,
-        run: () => runHandler(probe, live.sim?.isHealthy(this.#d.clock.now()) ?? false, this.podIP),
+        run: () => runProbe(probe, this.#handlerTarget(live, c)),
         onFailedAttempt: (output) => this.#event(rec.name, 'Warning', 'Unhealthy', `${probeKindName[kind]} probe failed: ${output}`),
         onResult: (ok) => this.#onProbeResult(rec, instance, kind, ok),
       });
@@ -505,7 +512,7 @@ export class PodWorker {
     let grace = graceOverride ?? this.#gracePeriod();
     const preStop = spec.c.lifecycle?.preStop;
     if (preStop && grace > 0) {
-      const res = runHandler(preStop, live.sim?.isHealthy(clock.now()) ?? false, this.podIP);
+      const res = runHandler(preStop, this.#handlerTarget(live, spec.c));
       const ms = Math.min(res.durationMs, grace * 1000);
       const ran = ms > 0 ? await this.#waitUntil(() => this.#killDue(), ms) : 0;
       if (!res.ok) this.#event(rec.name, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');

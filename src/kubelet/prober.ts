@@ -15,6 +15,7 @@ export interface ProbeWorkerOptions {
   kind: ProbeKind;
   probe: Readonly<Probe>;
   startedAt: number;
+  /** One attempt, its timeout applied (handlers.ts runProbe). */
   run: () => HandlerResult;
   /** Liveness and readiness only probe once this is true. */
   isStarted: () => boolean;
@@ -57,7 +58,7 @@ export class ProbeWorker {
     if (kind === 'startup' && this.#result === true) return false;
     if (kind !== 'startup' && !this.#o.isStarted()) return true;
     if (Math.floor((clock.now() - startedAt) / 1000) < (probe.initialDelaySeconds ?? 0)) return true;
-    const res = withinTimeout(this.#o.run(), probe);
+    const res = this.#o.run();
     if (!res.ok) this.#o.onFailedAttempt(res.output);
     this.#run = this.#lastAttempt === res.ok ? this.#run + 1 : 1;
     this.#lastAttempt = res.ok;
@@ -70,15 +71,4 @@ export class ProbeWorker {
     if (!res.ok && kind !== 'readiness') return false;
     return !(kind === 'startup' && res.ok);
   }
-}
-
-/**
- * An exec probe whose command outlasts timeoutSeconds (default 1) fails with the runtime's
- * deadline error, as ExecProbeTimeout (GA) makes it. Other actions answer at once in the model.
- * Upstream: pkg/kubelet/cri/remote/remote_runtime.go ExecSync, pkg/probe/exec/exec.go.
- */
-function withinTimeout(res: HandlerResult, probe: Readonly<Probe>): HandlerResult {
-  const limitMs = (probe.timeoutSeconds ?? 1) * 1000;
-  if (!probe.exec || res.durationMs <= limitMs) return res;
-  return { ok: false, output: `command ${JSON.stringify((probe.exec.command ?? []).join(' '))} timed out`, durationMs: limitMs };
 }

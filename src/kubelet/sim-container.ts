@@ -75,6 +75,11 @@ export class SimContainer {
     this.#oom = this.#o.clock.after(Math.max(0, this.startedAt + at - this.#o.clock.now()), () => this.#finish(137, 'OOMKilled'));
   }
 
+  /** How long the process takes to answer a probe or hook (the behaviour's `responseTime`). */
+  get responseTimeMs(): number {
+    return this.#o.behaviour.responseTimeMs;
+  }
+
   /** Probes of every kind pass from `ready` after start while the process runs. */
   isHealthy(now: number): boolean {
     const ready = this.#o.behaviour.readyAfterMs;

@@ -22,6 +22,8 @@ export interface SimBehaviour {
   onSigterm: 'exit' | 'ignore';
   /** From SIGTERM until it exits. */
   stopDelayMs: number;
+  /** How long the process takes to answer a probe or hook handler (exec outside the command forms, httpGet, tcpSocket, grpc). */
+  responseTimeMs: number;
   memory?: MemoryModel;
   cpuMilli?: number;
   logs: readonly TimedLine[];
@@ -40,6 +42,7 @@ export interface BehaviourFields {
   exitCode?: number;
   onSigterm?: 'exit' | 'ignore';
   stopDelayMs?: number;
+  responseTimeMs?: number;
   memory?: MemoryModel;
   cpuMilli?: number;
   logs?: readonly TimedLine[];

@@ -14,7 +14,7 @@ const resolved = (c: Container, kind: ContainerKind = 'regular', annotations: Re
 
 test('validateSimBehaviourAnnotations names the annotation, its value and the field', () => {
   const cases: [string, string | undefined][] = [
-    ['startupDelay: 2s\nready: never\nrunFor: 30s\nexitCode: 3\nonSigterm: ignore\nstopDelay: 1s\nmemory: 200Mi->900Mi/60s\ncpu: 500m\nlogs: [a, b]\nlogEvery: 1s', undefined],
+    ['startupDelay: 2s\nready: never\nrunFor: 30s\nexitCode: 3\nonSigterm: ignore\nstopDelay: 1s\nresponseTime: 2s\nmemory: 200Mi->900Mi/60s\ncpu: 500m\nlogs: [a, b]\nlogEvery: 1s', undefined],
     ['{"runFor": "1m30s", "exitCode": 0}', undefined],
     ['startupDelay: soon', 'startupDelay: not a duration'],
     ['ready: later', 'ready: not a duration or "never"'],
@@ -22,10 +22,11 @@ test('validateSimBehaviourAnnotations names the annotation, its value and the fi
     ['onSigterm: shrug', 'onSigterm: must be "exit" or "ignore"'],
     ['memory: lots', 'memory: not a quantity or a ramp like "200Mi->900Mi/60s"'],
     ['cpu: fast', 'cpu: not a quantity'],
+    ['responseTime: slow', 'responseTime: not a duration'],
     ['logs: {a: 1}', 'logs: must be a list of strings'],
     ['logEvery: 0s', 'logEvery: must be greater than 0s'],
-    ['runfor: 3s', 'runfor: unknown field; known fields: startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, memory, cpu, logs, logEvery, stopLogs'],
-    ['- a', 'must be a map of behaviour fields (startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, memory, cpu, logs, logEvery, stopLogs)'],
+    ['runfor: 3s', 'runfor: unknown field; known fields: startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, responseTime, memory, cpu, logs, logEvery, stopLogs'],
+    ['- a', 'must be a map of behaviour fields (startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, responseTime, memory, cpu, logs, logEvery, stopLogs)'],
   ];
   for (const [text, detail] of cases) {
     const errs = validateSimBehaviourAnnotations(pod([{ name: 'worker', image: 'x' }], { 'sim.drydock.dev/worker': text }));

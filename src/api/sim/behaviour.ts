@@ -21,7 +21,7 @@ export const simAnnotationPrefix = 'sim.drydock.dev/';
 /** A regular init container's default run time ("a short delay"). */
 export const defaultInitRunMs = 1000;
 
-const fieldNames = ['startupDelay', 'ready', 'runFor', 'exitCode', 'onSigterm', 'stopDelay', 'memory', 'cpu', 'logs', 'logEvery', 'stopLogs'] as const;
+const fieldNames = ['startupDelay', 'ready', 'runFor', 'exitCode', 'onSigterm', 'stopDelay', 'responseTime', 'memory', 'cpu', 'logs', 'logEvery', 'stopLogs'] as const;
 type FieldName = (typeof fieldNames)[number];
 
 type Parsed = { ok: true; fields: BehaviourFields } | { ok: false; detail: string };
@@ -47,11 +47,13 @@ function parseField(name: FieldName, v: unknown, out: BehaviourFields): string |
   switch (name) {
     case 'startupDelay':
     case 'stopDelay':
+    case 'responseTime':
     case 'logEvery': {
       const ms = duration();
       if (ms === undefined) return `${name}: not a duration`;
       if (name === 'startupDelay') out.startupDelayMs = ms;
       else if (name === 'stopDelay') out.stopDelayMs = ms;
+      else if (name === 'responseTime') out.responseTimeMs = ms;
       else if (ms <= 0) return 'logEvery: must be greater than 0s';
       else out.logEveryMs = ms;
       return undefined;
@@ -167,6 +169,7 @@ function apply(into: SimBehaviour, f: BehaviourFields): void {
   if (f.exitCode !== undefined) into.exitCode = f.exitCode;
   if (f.onSigterm !== undefined) into.onSigterm = f.onSigterm;
   if (f.stopDelayMs !== undefined) into.stopDelayMs = f.stopDelayMs;
+  if (f.responseTimeMs !== undefined) into.responseTimeMs = f.responseTimeMs;
   if (f.memory !== undefined) into.memory = f.memory;
   if (f.cpuMilli !== undefined) into.cpuMilli = f.cpuMilli;
   if (f.logs !== undefined) into.logs = f.logs;
@@ -186,7 +189,7 @@ export function resolveBehaviour(
   catalog: readonly ImageCatalogEntry[] = defaultImageCatalog,
 ): SimBehaviour {
   const base = baseBehaviour(container, kind, catalog);
-  const out: SimBehaviour = { source: base.source, startupDelayMs: 0, readyAfterMs: 0, exitCode: 0, onSigterm: 'exit', stopDelayMs: 0, logs: [], stopLogs: [] };
+  const out: SimBehaviour = { source: base.source, startupDelayMs: 0, readyAfterMs: 0, exitCode: 0, onSigterm: 'exit', stopDelayMs: 0, responseTimeMs: 0, logs: [], stopLogs: [] };
   apply(out, base.fields);
   const text = pod.metadata?.annotations?.[simAnnotationPrefix + container.name];
   if (text !== undefined) {
