@@ -213,18 +213,18 @@ export class SchedulingQueue {
   onEvent(event: ClusterEvent, oldObj: EventObject | undefined, newObj: EventObject | undefined): void {
     this.#record(event, oldObj, newObj);
     if (this.#unschedulable.size === 0) return;
-    // A snapshot: a pod re-gated below is re-inserted, and a live Map iterator would visit it again.
-    for (const [uid, u] of [...this.#unschedulable]) {
-      if (u.qpi.gatedBy) {
-        // A gated pod is re-checked by PreEnqueue when its gating plugin's events fire.
-        if (!this.#matchesPlugin(u.qpi, u.qpi.gatedBy, event, oldObj, newObj)) continue;
-        this.#unschedulable.delete(uid);
-        this.#toActiveOrGated(u.qpi, 'event');
-        continue;
-      }
-      if (!this.#isWorthRequeuing(u.qpi, event, oldObj, newObj)) continue;
-      this.#unschedulable.delete(uid);
-      this.#requeue(u.qpi);
+    // Matches first, moves after: a pod re-gated by its move is re-inserted, and the live iterator
+    // would visit it again. (No snapshot of the pool: thousands of pods wait on each claim event.)
+    const moved: QueuedPodInfo[] = [];
+    for (const u of this.#unschedulable.values()) {
+      // A gated pod is re-checked by PreEnqueue when its gating plugin's events fire.
+      const matches = u.qpi.gatedBy ? this.#matchesPlugin(u.qpi, u.qpi.gatedBy, event, oldObj, newObj) : this.#isWorthRequeuing(u.qpi, event, oldObj, newObj);
+      if (matches) moved.push(u.qpi);
+    }
+    for (const qpi of moved) {
+      this.#unschedulable.delete(qpi.podInfo.uid);
+      if (qpi.gatedBy) this.#toActiveOrGated(qpi, 'event');
+      else this.#requeue(qpi);
     }
   }
 
@@ -345,9 +345,9 @@ export class SchedulingQueue {
 
   #isWorthRequeuing(qpi: QueuedPodInfo, event: ClusterEvent, oldObj: EventObject | undefined, newObj: EventObject | undefined): boolean {
     if (event === unschedulableTimeout) return qpi.pendingPlugins.size === 0;
-    const rejectors = [...qpi.unschedulablePlugins, ...qpi.pendingPlugins];
-    if (rejectors.length === 0) return true;
-    for (const plugin of rejectors) if (this.#matchesPlugin(qpi, plugin, event, oldObj, newObj)) return true;
+    if (qpi.unschedulablePlugins.size + qpi.pendingPlugins.size === 0) return true;
+    for (const plugin of qpi.unschedulablePlugins) if (this.#matchesPlugin(qpi, plugin, event, oldObj, newObj)) return true;
+    for (const plugin of qpi.pendingPlugins) if (this.#matchesPlugin(qpi, plugin, event, oldObj, newObj)) return true;
     return false;
   }
 

@@ -36,6 +36,15 @@ export function podResourceClaims(pod: PodRO, tracker: ClaimTracker): PodClaims 
   return { ok: true, claims };
 }
 
+/** Whether the pod refers to `claim` by name, directly or through its generated claims' statuses. */
+export function namesClaim(pod: PodRO, claim: ClaimRO): boolean {
+  if ((pod.metadata.namespace ?? '') !== (claim.metadata.namespace ?? '')) return false;
+  const name = claim.metadata.name;
+  for (const entry of pod.spec.resourceClaims ?? []) if (entry.resourceClaimName === name) return true;
+  for (const status of pod.status?.resourceClaimStatuses ?? []) if (status.resourceClaimName === name) return true;
+  return false;
+}
+
 export function isReservedForPod(pod: PodRO, claim: ClaimRO): boolean {
   return (claim.status?.reservedFor ?? []).some((r) => r.uid === pod.metadata.uid);
 }

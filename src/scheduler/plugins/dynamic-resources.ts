@@ -10,7 +10,7 @@ import { isApiError } from '../../core/index.ts';
 import type { DraAllocator, DraInventory, DraOutcome } from './dynamic-resources-allocator.ts';
 import type { ClusterEventWithHint, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
 import { ActionType, errorStatus, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
-import { canBeReserved, claimRef, isReservedForPod, podResourceClaims } from './dynamic-resources-claims.ts';
+import { canBeReserved, claimRef, isReservedForPod, namesClaim, podResourceClaims } from './dynamic-resources-claims.ts';
 import { ClaimTracker } from './dynamic-resources-tracker.ts';
 import type { ClaimRO } from './dynamic-resources-tracker.ts';
 import { defaultNormalizeScore } from './normalize.ts';
@@ -177,10 +177,15 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
     const original = oldObj as ClaimRO | undefined;
     const modified = newObj as ClaimRO | undefined;
     if (!modified) return 'Queue';
+    const deallocated = original?.status?.allocation !== undefined && !modified.status?.allocation;
+    // Upstream skips whenever the pod does not use the claim, unless it was deallocated: a pod that
+    // does not even name it is answered without resolving its claims (every waiting pod is asked
+    // about every claim event).
+    if (!deallocated && !namesClaim(pod, modified)) return 'QueueSkip';
     const r = podResourceClaims(pod, tracker);
     if (!r.ok) return 'QueueSkip';
     // A deallocated claim freed devices for everyone.
-    if (original?.status?.allocation && !modified.status?.allocation) return 'Queue';
+    if (deallocated) return 'Queue';
     if (!r.claims.some((c) => c.metadata.uid === modified.metadata.uid)) return 'QueueSkip';
     if (!original) return 'Queue';
     return JSON.stringify(original.status ?? {}) === JSON.stringify(modified.status ?? {}) ? 'QueueSkip' : 'Queue';
