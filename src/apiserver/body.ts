@@ -41,7 +41,12 @@ export function decodeBody(bytes: Buffer, type: BodyType, what: { kind: string; 
     if (!result.ok) throw badRequest(result.message);
     return result.object;
   }
-  const text = bytes.toString('utf8');
+  return decodeText(bytes.toString('utf8'), type, what);
+}
+
+/** decodeBody for a JSON or YAML body already read as text. */
+export function decodeText(text: string, type: Exclude<BodyType, 'protobuf'>, what: { kind: string; version: string }): unknown {
+  if (text.length === 0) throw badRequest('the body of the request is empty');
   if (type === 'json') {
     try {
       return JSON.parse(text) as unknown;

@@ -2,20 +2,51 @@
 // the last silently, as Go's decoder does; strict decoding reports each repeat by its path.
 // Upstream: sigs.k8s.io/json internal/golang/encoding/json (duplicate field strict errors).
 
+/**
+ * One open container. Paths are built only for a repeat (rare), so a frame remembers how it hangs
+ * off its parent instead of its path; an object's keys so far are a small array, cheaper than a Set.
+ */
+interface Frame {
+  readonly parent: Frame | undefined;
+  /** The key (parent object) or index (parent array) this container sits at. */
+  readonly at: string | number | undefined;
+  /** Keys so far for an object (an array while small, then a Set); undefined for an array. */
+  keys: string[] | Set<string> | undefined;
+  /** The next index, for an array. */
+  index: number;
+}
+
+function pathOf(frame: Frame | undefined): string {
+  if (!frame || frame.at === undefined) return '';
+  const parent = pathOf(frame.parent);
+  if (typeof frame.at === 'number') return `${parent}[${frame.at}]`;
+  return parent === '' ? frame.at : `${parent}.${frame.at}`;
+}
+
+const smallObject = 16;
+
+/** Whether `key` was seen before in the object `frame`; records it if not. */
+function seen(frame: Frame, key: string): boolean {
+  const keys = frame.keys;
+  if (keys instanceof Set) {
+    if (keys.has(key)) return true;
+    keys.add(key);
+    return false;
+  }
+  if (keys === undefined) return false;
+  if (keys.includes(key)) return true;
+  keys.push(key);
+  if (keys.length > smallObject) frame.keys = new Set(keys);
+  return false;
+}
+
 /** Paths of repeated keys in document order: `metadata.name`, `spec.containers[0].image`. Assumes valid JSON. */
 export function duplicateFields(text: string): string[] {
   const found: string[] = [];
-  // One frame per open container: its path, its keys so far (objects) or next index (arrays).
-  const stack: { path: string; keys: Set<string> | undefined; index: number }[] = [];
+  let top: Frame | undefined;
   let pendingKey: string | undefined;
   let i = 0;
   const n = text.length;
-  const childPath = (): string => {
-    const top = stack[stack.length - 1];
-    if (!top) return '';
-    if (top.keys) return top.path === '' ? (pendingKey ?? '') : `${top.path}.${pendingKey ?? ''}`;
-    return `${top.path}[${top.index}]`;
-  };
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
@@ -31,16 +62,18 @@ export function duplicateFields(text: string): string[] {
         if (d === 0x22) break;
         j++;
       }
-      const raw = text.slice(i, j + 1);
+      const start = i;
       i = j + 1;
-      const top = stack[stack.length - 1];
       if (top?.keys && pendingKey === undefined) {
         let k = i;
-        while (k < n && (text[k] === ' ' || text[k] === '\n' || text[k] === '\t' || text[k] === '\r')) k++;
-        if (text[k] === ':') {
-          const key = escaped ? (JSON.parse(raw) as string) : raw.slice(1, -1);
-          if (top.keys.has(key)) found.push(top.path === '' ? key : `${top.path}.${key}`);
-          top.keys.add(key);
+        let e = text.charCodeAt(k);
+        while (e === 0x20 || e === 0x0a || e === 0x09 || e === 0x0d) e = text.charCodeAt(++k);
+        if (e === 0x3a /* : */) {
+          const key = escaped ? (JSON.parse(text.slice(start, j + 1)) as string) : text.slice(start + 1, j);
+          if (seen(top, key)) {
+            const path = pathOf(top);
+            found.push(path === '' ? key : `${path}.${key}`);
+          }
           pendingKey = key;
           i = k + 1;
         }
@@ -48,14 +81,13 @@ export function duplicateFields(text: string): string[] {
       continue;
     }
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      const path = childPath();
-      stack.push({ path, keys: c === 0x7b ? new Set() : undefined, index: 0 });
+      const at = top === undefined ? undefined : top.keys ? pendingKey : top.index;
+      top = { parent: top, at, keys: c === 0x7b ? [] : undefined, index: 0 };
       pendingKey = undefined;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      stack.pop();
+      top = top?.parent;
       pendingKey = undefined;
     } else if (c === 0x2c /* , */) {
-      const top = stack[stack.length - 1];
       if (top && !top.keys) top.index++;
       pendingKey = undefined;
     }

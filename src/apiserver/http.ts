@@ -6,7 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { ResourceDefinition } from '../api/index.ts';
 import type { KubeObject, Status } from '../core/index.ts';
 import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
-import { decodeBody, readBody } from './body.ts';
+import { decodeBody, decodeText, readBody } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
 import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery.ts';
@@ -181,8 +181,9 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       if (!type) throw unsupportedPatchType(supportedPatchTypes(customResourceInfo(def) !== undefined));
       const bytes = await readBody(req);
       const write = parseWriteQuery(query);
-      const patchBody = decodeBody(bytes, type === 'apply' ? 'yaml' : 'json', { kind: def.kind, version: def.version });
-      const duplicates = write.fieldValidation === 'Ignore' || type === 'apply' ? [] : duplicateFields(bytes.toString('utf8'));
+      const text = bytes.toString('utf8');
+      const patchBody = decodeText(text, type === 'apply' ? 'yaml' : 'json', { kind: def.kind, version: def.version });
+      const duplicates = write.fieldValidation === 'Ignore' || type === 'apply' ? [] : duplicateFields(text);
       const warnings: string[] = [];
       const result = await server.patch(ref, t.namespace, t.name, type, patchBody, { ...write, subresource: t.subresource, warnings, userAgent: req.headers['user-agent'], duplicateFields: duplicates });
       setWarnings(res, warnings);
@@ -206,9 +207,17 @@ async function decodedBody(req: IncomingMessage, def: ResourceDefinition, fieldV
   const type = bodyType(req.headers['content-type']);
   if (!type) throw unsupportedMediaType(req.headers['content-type'] ?? '');
   const bytes = await readBody(req);
-  const value = decodeBody(bytes, type, { kind: def.kind, version: def.version });
-  // YAML bodies reject repeated keys while decoding; protobuf cannot repeat them.
-  const duplicates = type === 'json' && fieldValidation !== 'Ignore' ? duplicateFields(bytes.toString('utf8')) : [];
+  const what = { kind: def.kind, version: def.version };
+  let value: unknown;
+  let duplicates: string[] = [];
+  if (type === 'json') {
+    const text = bytes.toString('utf8');
+    value = decodeText(text, type, what);
+    // YAML bodies reject repeated keys while decoding; protobuf cannot repeat them.
+    if (fieldValidation !== 'Ignore') duplicates = duplicateFields(text);
+  } else {
+    value = decodeBody(bytes, type, what);
+  }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct`);
   }

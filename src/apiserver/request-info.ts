@@ -25,7 +25,8 @@ export interface ResourceTarget {
 const healthPaths = new Set(['healthz', 'livez', 'readyz']);
 
 export function parseRequestPath(pathname: string): RequestTarget {
-  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts: string[] = [];
+  for (const part of pathname.split('/')) if (part !== '') parts.push(part.includes('%') ? decodeURIComponent(part) : part);
   const [head] = parts;
   if (head === undefined) return { kind: 'other', path: pathname };
   if (head === 'version' && parts.length === 1) return { kind: 'version' };

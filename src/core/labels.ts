@@ -9,6 +9,24 @@ import type { LabelSelector } from './meta.ts';
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
+/**
+ * Wraps a format check so the values it found valid are remembered: the same label keys, resource
+ * names and namespaces are checked on every write, and most of a check's cost is its regex. Bounded,
+ * since the values are user data; invalid values are checked afresh (their messages are built then).
+ */
+export function rememberingValid(check: (value: string) => string[]): (value: string) => string[] {
+  const valid = new Set<string>();
+  return (value) => {
+    if (valid.has(value)) return [];
+    const errs = check(value);
+    if (errs.length === 0) {
+      if (valid.size >= 4096) valid.clear();
+      valid.add(value);
+    }
+    return errs;
+  };
+}
+
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
   let out = `${msg} (e.g. `;
@@ -29,12 +47,12 @@ const dns1123SubdomainRe = new RegExp(`^(?:${dns1123SubdomainFmt})$`);
 const dns1123SubdomainErrorMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
-export function isDNS1123Subdomain(value: string): string[] {
+export const isDNS1123Subdomain = rememberingValid(function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 253) errs.push(maxLenError(253));
   if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, 'example.com'));
   return errs;
-}
+});
 
 const labelKeyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const labelKeyErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -45,7 +63,7 @@ const labelValueErrMsg =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 /** IsQualifiedName / IsLabelKey: `[prefix/]name`, for label and annotation keys and finalizers. */
-export function isQualifiedName(value: string): string[] {
+export const isQualifiedName = rememberingValid(function isQualifiedName(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;
@@ -64,14 +82,14 @@ export function isQualifiedName(value: string): string[] {
   else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`);
   if (!labelKeyRe.test(name)) errs.push(`name part ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')}`);
   return errs;
-}
+});
 
-export function isValidLabelValue(value: string): string[] {
+export const isValidLabelValue = rememberingValid(function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 63) errs.push(maxLenError(63));
   if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
-}
+});
 
 /** Go's %q for the ASCII-ish strings selectors hold. */
 export function goQuote(s: string): string {
