@@ -21,7 +21,23 @@ function isMapElement(meta: PatchMeta | undefined, key: string): boolean {
   return meta?.values !== undefined && meta.fields?.[key] === undefined;
 }
 
+// Patch metadata is built once per kind and lives as long as the server: each list's kind is
+// worked out once, with its map keys sorted as item keys spell them.
+const listKinds = new WeakMap<PatchMeta, ListKind>();
+const atomicList: ListKind = { kind: 'atomic' };
+
 function listKind(meta: PatchMeta | undefined): ListKind {
+  if (meta === undefined) return atomicList;
+  let kind = listKinds.get(meta);
+  if (kind === undefined) {
+    kind = computeListKind(meta);
+    if (kind.kind === 'map') kind = { kind: 'map', keys: [...kind.keys].sort() };
+    listKinds.set(meta, kind);
+  }
+  return kind;
+}
+
+function computeListKind(meta: PatchMeta | undefined): ListKind {
   const merge = meta?.strategy?.split(',').includes('merge') ?? false;
   switch (meta?.listType) {
     case 'map':
@@ -51,7 +67,8 @@ function itemKey(kind: ListKind, item: JsonValue, index: number, path: string): 
   if (kind.kind !== 'map') return undefined;
   if (!isJsonObject(item)) throw new TypedValueError(`${path}: element ${index}: expected map, got ${JSON.stringify(item)}`);
   const key: Record<string, JsonValue> = {};
-  for (const k of [...kind.keys].sort()) {
+  // kind.keys are sorted (listKind).
+  for (const k of kind.keys) {
     const v = item[k] ?? keyDefaults[k];
     if (v === undefined) {
       throw new TypedValueError(`${path}: element ${index}: associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`);
