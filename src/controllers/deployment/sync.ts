@@ -56,7 +56,9 @@ export const orphansByNamespace = 'orphans';
 export async function syncDeployment(ctx: DeploymentSyncContext, key: string): Promise<void> {
   const cached = ctx.deployments.get(key);
   if (!cached) return;
-  await new DeploymentSync(ctx, key, structuredClone(cached) as Deployment).run();
+  // The sync edits only the Deployment's annotations in place (and builds new statuses), so a
+  // shallow copy with its own metadata keeps the shared cached object untouched.
+  await new DeploymentSync(ctx, key, { ...cached, metadata: { ...cached.metadata } } as Deployment).run();
 }
 
 class DeploymentSync {
@@ -213,8 +215,9 @@ class DeploymentSync {
     const d = this.#d;
     const newRevision = maxRevision(oldRSs) + 1;
     if (existing) {
-      const copy = structuredClone(existing) as ReplicaSet;
-      const annotations = (copy.metadata.annotations ??= {});
+      // Only the annotations and minReadySeconds may change: those parts are copied, the rest shared.
+      const copy = { ...existing, metadata: { ...existing.metadata, annotations: { ...existing.metadata.annotations } }, spec: { ...existing.spec } } as ReplicaSet;
+      const annotations = copy.metadata.annotations ?? {};
       const annotationsUpdated = setNewReplicaSetAnnotations(d, annotations, newRevision, true);
       if (annotationsUpdated || (copy.spec.minReadySeconds ?? 0) !== (d.spec.minReadySeconds ?? 0)) {
         if (d.spec.minReadySeconds !== undefined) copy.spec.minReadySeconds = d.spec.minReadySeconds;
