@@ -4,6 +4,7 @@
 // Upstream: pkg/registry/<group>/<kind>/strategy.go and pkg/printers/internalversion/printers.go.
 import type { FieldError } from '../core/index.ts';
 import type { KubeObject } from '../core/index.ts';
+import type { FeatureGates } from './features.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 export const allVerbs: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -53,6 +54,11 @@ export interface StrategyContext {
   now: number;
   /** The subresource being written, if any (status, resize, ...). */
   subresource?: string;
+  /**
+   * The server's feature gates: strategies drop the fields of disabled ones (dropDisabledFields).
+   * The API server always sets them; absent (a context built by hand) means defaultFeatureGates.
+   */
+  featureGates?: FeatureGates;
 }
 
 export interface SubresourceDefinition {

@@ -2,7 +2,7 @@
 // ResourceDefinition, with upstream's BeforeCreate/BeforeUpdate order, optimistic
 // concurrency, graceful deletion and finalizers.
 // Upstream: apiserver/pkg/registry/generic/registry/store.go, registry/rest/{create,update,delete}.go.
-import type { ResourceDefinition, StrategyContext } from '../api/index.ts';
+import type { FeatureGates, ResourceDefinition, StrategyContext } from '../api/index.ts';
 import type { Clock, FieldError, KubeObject, Random } from '../core/index.ts';
 import {
   ApiError,
@@ -60,6 +60,7 @@ export interface ResourceStorageOptions {
   admission: Admission;
   /** Looks up another served kind (admission plugins read namespaces, priority classes). */
   findDefinition: (group: string, version: string, resource: string) => ResourceDefinition | undefined;
+  featureGates: FeatureGates;
 }
 
 const maxGenerateNameAttempts = 8;
@@ -69,6 +70,7 @@ export class ResourceStorage {
   readonly #clock: Clock;
   readonly #random: Random;
   readonly #admission: Admission;
+  readonly #featureGates: FeatureGates;
   readonly findDefinition: ResourceStorageOptions['findDefinition'];
 
   constructor(options: ResourceStorageOptions) {
@@ -76,6 +78,7 @@ export class ResourceStorage {
     this.#clock = options.clock;
     this.#random = options.random;
     this.#admission = options.admission;
+    this.#featureGates = options.featureGates;
     this.findDefinition = options.findDefinition;
   }
 
@@ -340,7 +343,7 @@ export class ResourceStorage {
   }
 
   #strategyContext(ctx: WriteContext): StrategyContext {
-    const strategy: StrategyContext = { now: this.#clock.now() };
+    const strategy: StrategyContext = { now: this.#clock.now(), featureGates: this.#featureGates };
     if (ctx.subresource) strategy.subresource = ctx.subresource;
     return strategy;
   }

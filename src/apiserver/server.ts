@@ -1,8 +1,8 @@
 // ApiServer: the object-level request pipeline shared by the HTTP edge and LocalClient
 // (fastify `inject` style). Decoding and encoding live at the edges; everything between
 // — lookup, subresources, patch, admission, strategy, validation, storage — is here.
-import type { PatchMeta, ResourceDefinition, ResourceRef } from '../api/index.ts';
-import { apiVersionOf } from '../api/index.ts';
+import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef } from '../api/index.ts';
+import { apiVersionOf, defaultFeatureGates } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
 import { ApiError, badRequest, copyJson, formatTime, isApiError, methodNotSupported, notFound } from '../core/index.ts';
 import { unsupportedPatchType } from './patching.ts';
@@ -45,6 +45,8 @@ export interface ApiServerOptions {
    */
   decodeCheck?: (def: ResourceDefinition, obj: unknown, prune: boolean, keep?: ReadonlySet<string>) => { unknown: string[]; typeError: string | undefined };
   version?: ServerVersion;
+  /** Fields of disabled gates are dropped on write; default: defaultFeatureGates. */
+  featureGates?: FeatureGates;
 }
 
 export interface ServerVersion {
@@ -112,6 +114,7 @@ export class ApiServer {
       random: options.random,
       admission: new Admission(options.admissionPlugins ?? []),
       findDefinition: (group, version, resource) => this.index.find(group, version, resource),
+      featureGates: options.featureGates ?? defaultFeatureGates,
     });
     this.#patchMetaFor = options.patchMetaFor ?? ((def) => def.patchMeta);
     this.#unknownFields = options.unknownFields ?? (() => []);

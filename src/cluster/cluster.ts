@@ -87,6 +87,7 @@ export class Cluster {
       definitions: builtinDefinitions(),
       admissionPlugins: builtinAdmissionPlugins([this.podWebhooks.plugin]),
       version: { major: String(version.major), minor: String(version.minor), gitVersion: options.config.kubernetesVersion },
+      featureGates: options.config.featureGates,
       // One source for merge keys: the upstream struct tags the OpenAPI documents carry.
       patchMetaFor: (def) => patchMetaFor(def.group, def.version, def.kind) ?? def.patchMeta,
       unknownFields: (def, obj) => unknownFields(obj, def.group, def.version, def.kind),

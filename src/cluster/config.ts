@@ -3,6 +3,8 @@
 // values are rejected with a message naming the field path.
 import { parse as parseYaml } from 'yaml';
 import { parseQuantity } from '../core/index.ts';
+import { defaultFeatureGates, featureGateNames, isFeatureGate } from '../api/index.ts';
+import type { FeatureGate, FeatureGates } from '../api/index.ts';
 
 export interface GpuConfig {
   model: string;
@@ -41,6 +43,8 @@ export interface ClusterConfig {
   nodePools: NodePoolConfig[];
   scheduler: Record<string, unknown>;
   clock: string;
+  /** Upstream gate names; every gate Drydock knows is present (unset ones take their default). */
+  featureGates: FeatureGates;
 }
 
 export class ConfigError extends Error {}
@@ -183,6 +187,30 @@ function parsePool(v: unknown, path: string, kubernetesVersion: string): NodePoo
   return pool;
 }
 
+// Like kube's --feature-gates (KubeletConfiguration's featureGates map): gate name -> boolean.
+function parseFeatureGates(v: unknown): FeatureGates {
+  if (v === undefined) return defaultFeatureGates;
+  if (!isRecord(v)) throw new ConfigError('featureGates: must be a map of feature gate names to true or false');
+  const gates: Record<FeatureGate, boolean> = { ...defaultFeatureGates };
+  for (const [name, value] of Object.entries(v)) {
+    if (!isFeatureGate(name)) throw new ConfigError(`featureGates.${name}: unrecognized feature gate (known: ${featureGateNames.join(', ')})`);
+    if (typeof value !== 'boolean') throw new ConfigError(`featureGates.${name}: must be true or false`);
+    gates[name] = value;
+  }
+  return gates;
+}
+
+// NVIDIA's dynamic MIG advertises every placement as a device consuming shared counters, which the
+// API server drops and the allocator ignores without DRAPartitionableDevices.
+function checkPoolsAgainstGates(pools: readonly NodePoolConfig[], gates: FeatureGates): void {
+  if (gates.DRAPartitionableDevices) return;
+  pools.forEach((p, i) => {
+    if (p.gpus?.mig === 'dynamic' && p.gpus.expose === 'dra') {
+      throw new ConfigError(`nodePools[${i}].gpus.mig: dynamic needs the DRAPartitionableDevices feature gate (featureGates.DRAPartitionableDevices is false); use a static MIG list, none, or expose: device-plugin`);
+    }
+  });
+}
+
 export function parseClusterConfig(text: string): ClusterConfig {
   let raw: unknown;
   try {
@@ -195,7 +223,7 @@ export function parseClusterConfig(text: string): ClusterConfig {
 
 export function clusterConfigFrom(raw: unknown): ClusterConfig {
   if (!isRecord(raw)) throw new ConfigError('config: must be a map');
-  checkFields(raw, ['apiVersion', 'kind', 'kubernetesVersion', 'nodePools', 'scheduler', 'clock'], '');
+  checkFields(raw, ['apiVersion', 'kind', 'kubernetesVersion', 'nodePools', 'scheduler', 'clock', 'featureGates'], '');
   const apiVersion = raw.apiVersion ?? 'drydock.dev/v1alpha1';
   if (apiVersion !== 'drydock.dev/v1alpha1') throw new ConfigError('apiVersion: must be drydock.dev/v1alpha1');
   const kind = raw.kind ?? 'Cluster';
@@ -212,11 +240,15 @@ export function clusterConfigFrom(raw: unknown): ClusterConfig {
   });
   const scheduler = raw.scheduler ?? {};
   if (!isRecord(scheduler)) throw new ConfigError('scheduler: must be a map');
+  // One source of truth: the scheduler takes the cluster's gates, as kube-scheduler takes --feature-gates.
+  if (scheduler.featureGates !== undefined) throw new ConfigError('scheduler.featureGates: unknown field; set featureGates at the top level of the cluster config');
   const clock = raw.clock ?? 'real';
   if (typeof clock !== 'string' || !/^(real|virtual|scaled:\d+(\.\d+)?)$/.test(clock)) {
     throw new ConfigError('clock: must be real, virtual or scaled:<factor>');
   }
-  return { apiVersion: 'drydock.dev/v1alpha1', kind: 'Cluster', kubernetesVersion, nodePools, scheduler, clock };
+  const featureGates = parseFeatureGates(raw.featureGates);
+  checkPoolsAgainstGates(nodePools, featureGates);
+  return { apiVersion: 'drydock.dev/v1alpha1', kind: 'Cluster', kubernetesVersion, nodePools, scheduler, clock, featureGates };
 }
 
 export function defaultClusterConfig(): ClusterConfig {

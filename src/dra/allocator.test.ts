@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { resourceV1 } from '../api/index.ts';
-import { allocateClaims, AllocatorReason } from './allocator.ts';
+import { allocateClaims, AllocatorReason, defaultAllocatorFeatures } from './allocator.ts';
 import type { AllocationOutcome } from './allocator.ts';
 import { allocatedDeviceIds, resultDeviceIds } from './allocated.ts';
 import { buildInventory } from './inventory.ts';
@@ -32,10 +32,10 @@ const h100 = (count: number, mig: NvidiaGpuConfig['mig'], nvlinkDomainSize?: num
 const nodeA = { metadata: { name: 'node-a' } };
 
 /** Allocates claims one after another on node-a, as consecutive pods would; returns the outcomes. */
-function run(slices: Slice[], claims: resourceV1.ResourceClaim[], allocated = new Set<DeviceId>()): AllocationOutcome[] {
-  const inventory = buildInventory(slices);
+function run(slices: Slice[], claims: resourceV1.ResourceClaim[], allocated = new Set<DeviceId>(), features = defaultAllocatorFeatures): AllocationOutcome[] {
+  const inventory = buildInventory(slices, features);
   return claims.map((c) => {
-    const outcome = allocateClaims({ claims: [c], node: nodeA, inventory, getClass: (n) => classes.get(n), allocated });
+    const outcome = allocateClaims({ claims: [c], node: nodeA, inventory, getClass: (n) => classes.get(n), allocated, features });
     if (outcome.type === 'allocated') for (const id of resultDeviceIds(outcome.results[0])) allocated.add(id);
     return outcome;
   });
@@ -150,6 +150,20 @@ test('device taints: NoSchedule and NoExecute keep plain claims off; a toleratio
   }
 });
 
+test('each DRA feature gate off: subrequests and admin access are errors, counter-consuming devices unusable, taints ignored', () => {
+  const off = (gate: keyof typeof defaultAllocatorFeatures) => ({ ...defaultAllocatorFeatures, [gate]: false });
+  const prioritized = claim([{ name: 'gpu', firstAvailable: [{ name: 'any', deviceClassName: 'gpu.nvidia.com' }] }]);
+  assert.deepEqual(summary(run(nvidiaResourceSlices('node-a', h100(1, 'none')), [prioritized], new Set(), off('prioritizedList'))), [
+    `error: claim default/${prioritized.metadata.name}, request gpu: has subrequests, but the DRAPrioritizedList feature is disabled`,
+  ]);
+  const admin = claim([exactly('gpu', 'gpu.nvidia.com', { adminAccess: true })]);
+  assert.deepEqual(summary(run(nvidiaResourceSlices('node-a', h100(1, 'none')), [admin], new Set(), off('adminAccess'))), [
+    `error: claim default/${admin.metadata.name}, request gpu: admin access is requested, but the feature is disabled`,
+  ]);
+  assert.deepEqual(summary(run(nvidiaResourceSlices('node-a', h100(1, 'dynamic')), [mig('mig-1g-10gb'), fullGpu()], new Set(), off('partitionableDevices'))), [none, none]);
+  assert.deepEqual(summary(run(taintGpu0(nvidiaResourceSlices('node-a', h100(2, 'none')), 'NoSchedule'), [fullGpu()], new Set(), off('deviceTaints'))), [['gpu-0']]);
+});
+
 test('more than 32 devices in one claim is an error', () => {
   const out = summary(run(nvidiaResourceSlices('node-a', h100(8, 'none')), [claim([exactly('a', 'gpu.nvidia.com', { count: 30 }), exactly('b', 'gpu.nvidia.com', { count: 3 })])]));
   assert.deepEqual(out, [`error: claim default/c${claimCounter - 1}: number of requested devices 33 exceeds the claim limit of 32`]);
@@ -251,7 +265,7 @@ test('static MIG on A100-40GB (scenario 22): three 1g.5gb in order, then exhaust
 
 test('several claims of one pod are allocated together, or not at all', () => {
   const inventory = buildInventory(nvidiaResourceSlices('node-a', h100(1, 'dynamic')));
-  const allocate = (claims: resourceV1.ResourceClaim[]): AllocationOutcome => allocateClaims({ claims, node: nodeA, inventory, getClass: (n) => classes.get(n), allocated: new Set() });
+  const allocate = (claims: resourceV1.ResourceClaim[]): AllocationOutcome => allocateClaims({ claims, node: nodeA, inventory, getClass: (n) => classes.get(n), allocated: new Set(), features: defaultAllocatorFeatures });
   const ok = allocate([mig('mig-4g-40gb'), mig('mig-2g-20gb'), mig('mig-1g-10gb')]);
   assert.deepEqual(ok.type === 'allocated' ? ok.results.map((r) => r.devices?.results?.[0]?.device) : ok, ['gpu-0-mig-4g40gb-5-0', 'gpu-0-mig-2g20gb-14-4', 'gpu-0-mig-1g10gb-19-6']);
   assert.deepEqual(allocate([mig('mig-4g-40gb'), mig('mig-3g-40gb'), mig('mig-1g-10gb')]), { type: 'unschedulable', reason: none });

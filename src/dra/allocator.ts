@@ -20,7 +20,7 @@ import { taintPreventsAllocation } from './taints.ts';
 type Claim = DeepReadonly<resourceV1.ResourceClaim>;
 type DeviceClass = DeepReadonly<resourceV1.DeviceClass>;
 
-/** The DRA feature gates the allocator honours; Drydock turns them all on by default. */
+/** The DRA feature gates the allocator honours (upstream structured.Features). */
 export interface AllocatorFeatures {
   readonly prioritizedList: boolean;
   readonly adminAccess: boolean;
@@ -39,7 +39,7 @@ export interface AllocateInput {
   readonly getClass: (name: string) => DeviceClass | undefined;
   /** Devices in use by allocated (and assumed) claims, adminAccess results excluded. */
   readonly allocated: ReadonlySet<DeviceId>;
-  readonly features?: Partial<AllocatorFeatures>;
+  readonly features: AllocatorFeatures;
 }
 
 /** The unschedulable reasons the DynamicResources Filter reports. */
@@ -87,9 +87,8 @@ const claimRef = (c: Claim): string => `${c.metadata.namespace ?? ''}/${c.metada
 
 /** Allocate (upstream Allocator.Allocate) for one node. */
 export function allocateClaims(input: AllocateInput): AllocationOutcome {
-  const features = { ...defaultAllocatorFeatures, ...input.features };
   const pools = input.inventory.poolsForNode(input.node);
-  const state = new SearchState(input, features, pools);
+  const state = new SearchState(input, input.features, pools);
   const prepared = state.prepare();
   if (prepared) return { type: 'error', message: prepared };
   const step = state.allocateOne(0, 0, 0, false);

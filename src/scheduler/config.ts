@@ -2,6 +2,7 @@
 // enable/disable per extension point with upstream's merge rules, weights and pluginConfig.
 // Upstream: pkg/scheduler/apis/config/v1/default_plugins.go (getDefaultPlugins, mergePluginSet),
 // pkg/scheduler/framework/runtime/framework.go (expandMultiPointPlugins).
+import type { FeatureGates } from '../api/index.ts';
 import type { Handle, Plugin, PluginFactory } from './framework.ts';
 import type { PointLists, ScorePlugin } from './profile.ts';
 import { Profile } from './profile.ts';
@@ -185,7 +186,7 @@ const implementsPoint: Record<PointName, (p: Plugin) => boolean> = {
 };
 
 /** Instantiates a profile's plugins (each once) and lays them out per extension point. */
-export function buildProfile(cfg: ProfileConfig, registry: Readonly<Record<string, PluginFactory>>, handle: Handle): Profile {
+export function buildProfile(cfg: ProfileConfig, registry: Readonly<Record<string, PluginFactory>>, handle: Handle, features: FeatureGates): Profile {
   const multi = mergePluginSet(defaultPlugins.filter((p) => p.name in registry), cfg.plugins.multiPoint);
   const instances = new Map<string, Plugin>();
   const instantiate = (name: string): Plugin => {
@@ -193,7 +194,7 @@ export function buildProfile(cfg: ProfileConfig, registry: Readonly<Record<strin
     if (p) return p;
     const factory = registry[name];
     if (!factory) throw new SchedulerConfigError(`profile ${JSON.stringify(cfg.schedulerName)}: plugin ${JSON.stringify(name)} does not exist`);
-    p = factory(cfg.pluginConfig.get(name) ?? {}, handle);
+    p = factory(cfg.pluginConfig.get(name) ?? {}, handle, features);
     instances.set(name, p);
     return p;
   };

@@ -15,7 +15,7 @@
 // is asynchronous (API calls) and overlaps later scheduling cycles; a pod is "assumed" on its
 // node in the scheduler cache from reserve until the bind is seen (or undone), so the next
 // cycle already sees its resources as taken.
-import type { ResourceRef } from '../api/index.ts';
+import type { FeatureGates, ResourceRef } from '../api/index.ts';
 import type { Pod } from '../api/index.ts';
 import type { Client, Informer } from '../client/index.ts';
 import type { Clock, DeepReadonly, KubeObject, Random } from '../core/index.ts';
@@ -372,8 +372,11 @@ export interface Plugin {
   eventsToRegister?(): ClusterEventWithHint[];
 }
 
-/** Builds a plugin from its pluginConfig args (already an object, possibly empty). */
-export type PluginFactory = (args: Readonly<Record<string, unknown>>, handle: Handle) => Plugin;
+/**
+ * Builds a plugin from its pluginConfig args (already an object, possibly empty) and the
+ * scheduler's feature gates (upstream PluginFactoryWithFts); they stay fixed for its lifetime.
+ */
+export type PluginFactory = (args: Readonly<Record<string, unknown>>, handle: Handle, features: FeatureGates) => Plugin;
 
 export const maxNodeScore = 100;
 

@@ -2,8 +2,8 @@
 // the scheduling cycle of the pod's profile (spec.schedulerName); pods naming no profile here
 // are left alone. An ordinary API client: it reaches the API only through `client`.
 // Upstream: pkg/scheduler/scheduler.go, eventhandlers.go.
-import type { Node, Pod, ResourceRef } from '../api/index.ts';
-import { refs } from '../api/index.ts';
+import type { FeatureGates, Node, Pod, ResourceRef } from '../api/index.ts';
+import { defaultFeatureGates, refs } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import { Informer } from '../client/index.ts';
 import type { Clock, DeepReadonly, KubeObject, Random } from '../core/index.ts';
@@ -30,6 +30,8 @@ export interface SchedulerOptions {
   config?: Readonly<Record<string, unknown>>;
   /** name -> factory; defaults to the in-tree registry. */
   registry?: Readonly<Record<string, PluginFactory>>;
+  /** Handed to every plugin factory; default: defaultFeatureGates. */
+  featureGates?: FeatureGates;
   /** Called after each successful bind (benchmarks, tests). */
   onBound?: (pod: PodInfo, nodeName: string) => void;
 }
@@ -86,7 +88,7 @@ export class Scheduler {
     });
     const registry = options.registry ?? inTreeRegistry;
     for (const pc of this.config.profiles) {
-      const profile = buildProfile(pc, registry, this.#handleFor(pc.schedulerName));
+      const profile = buildProfile(pc, registry, this.#handleFor(pc.schedulerName), options.featureGates ?? defaultFeatureGates);
       this.profiles.set(pc.schedulerName, profile);
       const hints = new Map<string, ClusterEventWithHint[] | undefined>();
       for (const p of profile.plugins.values()) {

@@ -3,7 +3,10 @@
 // server-side columns of the resource.k8s.io kinds.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { startDrydock } from './harness.ts';
 import type { Drydock } from './harness.ts';
 
@@ -187,6 +190,38 @@ describe('GPU devices inside the container with kubectl', () => {
     const smiLogs = await dd.kubectl(['logs', 'cuda-smi']);
     assert.equal(smiLogs.stdout, `NVIDIA_VISIBLE_DEVICES=${uuidOf(claim.status?.allocation?.devices?.results?.[0]?.device) ?? '?'}\n`);
     assert.notEqual(whole.status?.allocation?.devices?.results?.[0]?.device, claim.status?.allocation?.devices?.results?.[0]?.device);
+  });
+});
+
+describe('DRA feature gates off in the cluster config with kubectl', () => {
+  test('DRAExtendedResource and DRADeviceTaints off: nvidia.com/gpu stays Pending as Insufficient; the class and a new slice lose the gated fields', async () => {
+    await using dd = await startDrydock({ config: `apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nfeatureGates: {DRAExtendedResource: false, DRADeviceTaints: false}\nnodePools:\n- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 1, mig: none}\n` });
+    assert.equal((await dd.kubectl(['apply', '-f', fixture('gpu-extended-resource-pod.yaml')])).code, 0);
+    const message = await until(async () => (await json<Item>(dd, ['get', 'pod', 'cuda-smi'])).status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False')?.message, 'cuda-smi unschedulable');
+    assert.equal(message, '0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+    assert.equal((await json<{ items: Item[] }>(dd, ['get', 'resourceclaims'])).items.length, 0);
+    const cls = await json<{ spec: { extendedResourceName?: string } }>(dd, ['get', 'deviceclass', 'gpu.nvidia.com']);
+    assert.equal(cls.spec.extendedResourceName, undefined);
+    const slice = JSON.stringify({
+      apiVersion: 'resource.k8s.io/v1', kind: 'ResourceSlice', metadata: { name: 'tainted' },
+      spec: { driver: 'example.com', nodeName: 'h100-0', pool: { name: 'tainted', generation: 1, resourceSliceCount: 1 }, devices: [{ name: 'd0', taints: [{ key: 'maintenance', effect: 'NoSchedule' }] }] },
+    });
+    const created = await dd.kubectl(['create', '-f', '-'], { input: slice });
+    assert.equal(created.code, 0, created.stderr);
+    assert.deepEqual((await json<{ spec: { devices: unknown[] } }>(dd, ['get', 'resourceslice', 'tainted'])).spec.devices, [{ name: 'd0' }]);
+  });
+
+  test('an unknown feature gate is a one-line config error with exit code 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'drydock-gates-'));
+    try {
+      const config = join(dir, 'cluster.yaml');
+      writeFileSync(config, 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nfeatureGates: {DRADeviceTaint: false}\n');
+      const r = spawnSync(process.execPath, [resolve(import.meta.dirname, '../../drydock.mjs'), 'up', '--port', '0', '--config', config], { encoding: 'utf8' });
+      assert.equal(r.status, 2);
+      assert.equal(r.stderr, `drydock: ${config}: featureGates.DRADeviceTaint: unrecognized feature gate (known: DRAAdminAccess, DRADeviceTaints, DRAExtendedResource, DRAPartitionableDevices, DRAPrioritizedList)\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -19,14 +19,24 @@ export type DraOutcome =
   | { readonly type: 'unschedulable'; readonly reason: string }
   | { readonly type: 'error'; readonly message: string };
 
+/** The DRA feature gates the allocator honours (upstream structured.Features). */
+export interface DraFeatures {
+  readonly prioritizedList: boolean;
+  readonly adminAccess: boolean;
+  readonly partitionableDevices: boolean;
+  readonly deviceTaints: boolean;
+}
+
 export interface DraAllocator {
-  buildInventory(slices: readonly DeepReadonly<resourceV1.ResourceSlice>[]): DraInventory;
+  /** Without partitionableDevices, slices with perDeviceNodeSelection are left out (GatherPools). */
+  buildInventory(slices: readonly DeepReadonly<resourceV1.ResourceSlice>[], options: { readonly partitionableDevices: boolean }): DraInventory;
   allocateClaims(input: {
     readonly claims: readonly DeepReadonly<resourceV1.ResourceClaim>[];
     readonly node: DraNode;
     readonly inventory: DraInventory;
     readonly getClass: (name: string) => DeepReadonly<resourceV1.DeviceClass> | undefined;
     readonly allocated: ReadonlySet<string>;
+    readonly features: DraFeatures;
   }): DraOutcome;
   nodeSelectorMatches(selector: DeepReadonly<NodeSelector>, node: DraNode): boolean;
   /** `<driver>/<pool>/<device>` of an allocation's results (adminAccess ones excluded). */

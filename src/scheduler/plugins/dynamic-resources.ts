@@ -7,7 +7,7 @@
 import { refs, resourceV1 } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { isApiError } from '../../core/index.ts';
-import type { DraAllocator, DraInventory, DraOutcome } from './dynamic-resources-allocator.ts';
+import type { DraAllocator, DraFeatures, DraInventory, DraOutcome } from './dynamic-resources-allocator.ts';
 import type { ClusterEventWithHint, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
 import { ActionType, errorStatus, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
 import { canBeReserved, claimRef, isReservedForPod, namesClaim, podResourceClaims } from './dynamic-resources-claims.ts';
@@ -57,7 +57,13 @@ const withStale = (c: ClaimRO | undefined): { stale?: ClaimRO } => (c ? { stale:
 const maxRetries = 5;
 
 /** The plugin factory, given dra/'s allocator (cluster/ wires it; see dynamic-resources-allocator.ts). */
-export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_args, handle) => {
+export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_args, handle, features) => {
+  const draFeatures: DraFeatures = {
+    prioritizedList: features.DRAPrioritizedList,
+    adminAccess: features.DRAAdminAccess,
+    partitionableDevices: features.DRAPartitionableDevices,
+    deviceTaints: features.DRADeviceTaints,
+  };
   const claimInformer = handle.informer<Claim>(refs.resourceClaims);
   const tracker = new ClaimTracker(claimInformer, dra.resultDeviceIds);
   const classes = handle.informer<resourceV1.DeviceClass>(refs.deviceClasses);
@@ -75,7 +81,7 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
   const getClass = (className: string): DeepReadonly<resourceV1.DeviceClass> | undefined => classes.getByName(undefined, className);
   const currentInventory = (): DraInventory => {
     if (!inventory) {
-      inventory = dra.buildInventory(slices.list());
+      inventory = dra.buildInventory(slices.list(), { partitionableDevices: features.DRAPartitionableDevices });
       inventoryGen++;
     }
     return inventory;
@@ -208,9 +214,11 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
       const pod = pi.pod;
       const st: DraState = { claims: [], availableOnNodes: [], toAllocate: [], unavailable: new Set(), shape: '', scored: false, nodeAllocations: new Map(), allocations: [], nodeSpecial: new Map() };
       state.write(key, st);
-      const m = currentMapping();
-      const resources = mappedPodResources(pod, m);
-      if (resources.length > 0) st.extended = { mapping: m, resources, ...withStale(findExtendedResourceClaim(pod, claimInformer.list())) };
+      if (features.DRAExtendedResource) {
+        const m = currentMapping();
+        const resources = mappedPodResources(pod, m);
+        if (resources.length > 0) st.extended = { mapping: m, resources, ...withStale(findExtendedResourceClaim(pod, claimInformer.list())) };
+      }
       if ((pod.spec.resourceClaims ?? []).length === 0 && !st.extended) return skip;
       const r = podResourceClaims(pod, tracker);
       if (!r.ok) return unresolvable(r.message);
@@ -226,6 +234,9 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
         toAllocate.push(i);
         if (tracker.hasPendingAllocation(claim.metadata.uid ?? '')) return unresolvable(`resource claim ${claimRef(claim)} is in the process of being allocated`);
         for (const request of claim.spec.devices?.requests ?? []) {
+          if (!request.exactly && (request.firstAvailable ?? []).length > 0 && !features.DRAPrioritizedList) {
+            return unresolvable(`resource claim ${claimRef(claim)}, request ${request.name}: has subrequests, but the DRAPrioritizedList feature is disabled`);
+          }
           const checks: [string, string][] = request.exactly
             ? [[request.exactly.deviceClassName, request.name]]
             : (request.firstAvailable ?? []).map((s) => [s.deviceClassName, `${request.name}/${s.name}`]);
@@ -269,7 +280,7 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
           if (special) claims.push(special);
           outcome = pools.length === 0
             ? { type: 'unschedulable', reason: errReasonCannotAllocate }
-            : dra.allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated });
+            : dra.allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated, features: draFeatures });
           if (outcome.type !== 'error') verdicts.set(nodeInfo.name, { shape, node, inventoryGen, classGen, epoch, outcome });
         }
         switch (outcome.type) {

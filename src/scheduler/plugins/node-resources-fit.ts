@@ -205,16 +205,17 @@ export function podRequestFor(s: Pick<AllocationScorer, 'useRequested'>, pod: Po
   return pod.requests.get(r);
 }
 
-export const newNodeResourcesFit: PluginFactory = (rawArgs, handle) => {
+export const newNodeResourcesFit: PluginFactory = (rawArgs, handle, features) => {
   const args = parseFitArgs(rawArgs);
   const ignored = new Set(args.ignoredResources);
   // DRAExtendedResource: a resource some DeviceClass maps is left to DynamicResources on nodes
   // whose allocatable lacks it (the node exposes those devices through DRA, not a device plugin).
-  const classes = handle.informer<resourceV1.DeviceClass>(refs.deviceClasses);
+  // With the gate off nothing is mapped, so such a request is `Insufficient <resource>` there.
+  const classes = features.DRAExtendedResource ? handle.informer<resourceV1.DeviceClass>(refs.deviceClasses) : undefined;
   let mapped: ReadonlyMap<string, string> | undefined;
-  classes.addHandlers({ onAdd: () => (mapped = undefined), onUpdate: () => (mapped = undefined), onDelete: () => (mapped = undefined) });
+  classes?.addHandlers({ onAdd: () => (mapped = undefined), onUpdate: () => (mapped = undefined), onDelete: () => (mapped = undefined) });
   const ignoredOn = (pod: PodInfo, nodeInfo: NodeInfo): ReadonlySet<string> => {
-    if (!pod.requests.scalar) return ignored;
+    if (!pod.requests.scalar || !classes) return ignored;
     mapped ??= deviceClassMapping(classes.list());
     let out: Set<string> | undefined;
     for (const [r, q] of pod.requests.scalar) {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from '../../api/index.ts';
+import { defaultFeatureGates } from '../../api/index.ts';
 import { VirtualClock } from '../../core/index.ts';
 import { CycleState } from '../framework.ts';
 import type { Handle, QueuedPodInfo } from '../framework.ts';
@@ -49,11 +50,11 @@ test('resource scorers follow upstream integer arithmetic', () => {
 
 test('TaintToleration and NodeAffinity filters give the upstream reasons', () => {
   const handle = {} as Handle;
-  const taints = newTaintToleration({}, handle);
+  const taints = newTaintToleration({}, handle, defaultFeatureGates);
   const tainted = node({ cpu: '1' }, { spec: { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] } });
   assert.deepEqual(taints.filter?.(new CycleState(), pod(), tainted), { code: 'UnschedulableAndUnresolvable', reasons: ['node(s) had untolerated taint(s)'] });
   assert.equal(taints.filter?.(new CycleState(), pod({ tolerations: [{ key: 'gpu', operator: 'Exists' }] }), tainted), success);
-  const aff = newNodeAffinity({}, handle);
+  const aff = newNodeAffinity({}, handle, defaultFeatureGates);
   assert.deepEqual(aff.filter?.(new CycleState(), pod({ nodeSelector: { zone: 'b' } }), node({})), { code: 'UnschedulableAndUnresolvable', reasons: ["node(s) didn't match Pod's node affinity/selector"] });
   assert.equal(aff.filter?.(new CycleState(), pod({ nodeSelector: { zone: 'a' } }), node({})), success);
 });

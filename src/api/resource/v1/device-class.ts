@@ -10,6 +10,7 @@ import { isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
 import type { ValidateNameFunc } from '../../validation/names.ts';
 import type { DeviceClass, DeviceClassSpec } from './types.ts';
 import { ResourceLimits as L } from './types.ts';
+import { dropDisabledClassFields } from './disabled-fields.ts';
 import { storedExpressions, validateDeviceConfiguration, validateList, validateSelectors } from './validation.ts';
 
 const root = FieldPath.root;
@@ -49,6 +50,8 @@ export const deviceClassDefinition: ResourceDefinition<DeviceClass> = {
   singular: 'deviceclass',
   namespaced: false,
   hasStatus: false,
+  prepareForCreate: (c, ctx) => dropDisabledClassFields(c, undefined, ctx.featureGates),
+  prepareForUpdate: (c, old, ctx) => dropDisabledClassFields(c, old, ctx.featureGates),
   validateCreate(c) {
     return [...validateObjectMetaCreate(c.metadata, false, root('metadata'), longName), ...validateDeviceClassSpec(c.spec, root('spec'))];
   },

@@ -11,6 +11,7 @@ import { isDeepEqual, validateImmutable, validateObjectMetaCreate, validateObjec
 import { nameIsDNSSubdomain, validateAnnotations, validateLabels } from '../../validation/names.ts';
 import type { DeviceSubRequest, ExactDeviceRequest, ResourceClaim, ResourceClaimSpec, ResourceClaimStatus, ResourceClaimTemplate } from './types.ts';
 import { ResourceLimits as L } from './types.ts';
+import { dropDisabledClaimSpecFields, dropDisabledClaimStatusFields } from './disabled-fields.ts';
 import {
   gatherRequestNames,
   validateDNSLabel,
@@ -124,16 +125,19 @@ export const resourceClaimDefinition: ResourceDefinition<ResourceClaim> = {
   subresources: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
   hasStatus: true,
   defaults: (c) => defaultResourceClaimSpec((c.spec ??= {})),
-  prepareForCreate(c) {
+  prepareForCreate(c, ctx) {
     c.status = {};
+    dropDisabledClaimSpecFields(c.spec, undefined, ctx.featureGates);
   },
   prepareForUpdate(c, old, ctx) {
     if (ctx.subresource === 'status') {
       c.spec = old.spec;
+      dropDisabledClaimStatusFields(c.status, old, ctx.featureGates);
       return;
     }
     if (old.status) c.status = old.status;
     else delete c.status;
+    dropDisabledClaimSpecFields(c.spec, old.spec, ctx.featureGates);
   },
   validateCreate(c) {
     return [...validateObjectMetaCreate(c.metadata, true, root('metadata'), nameIsDNSSubdomain), ...validateResourceClaimSpec(c.spec, root('spec'))];
@@ -171,6 +175,8 @@ export const resourceClaimTemplateDefinition: ResourceDefinition<ResourceClaimTe
   namespaced: true,
   hasStatus: false,
   defaults: (t) => defaultResourceClaimSpec(((t.spec ??= { spec: {} }).spec ??= {})),
+  prepareForCreate: (t, ctx) => dropDisabledClaimSpecFields(t.spec?.spec, undefined, ctx.featureGates),
+  prepareForUpdate: (t, old, ctx) => dropDisabledClaimSpecFields(t.spec?.spec, old.spec?.spec, ctx.featureGates),
   validateCreate(t) {
     const sp = root('spec');
     return [

@@ -10,6 +10,7 @@ import { validateImmutable, validateObjectMetaCreate, validateObjectMetaUpdate }
 import { isDNS1123Subdomain, nameIsDNSSubdomain } from '../../validation/names.ts';
 import type { Device, DeviceAttribute, ResourceSlice, ResourceSliceSpec } from './types.ts';
 import { ResourceLimits as L } from './types.ts';
+import { dropDisabledSliceFields } from './disabled-fields.ts';
 import { validateDNSLabel, validateDeviceTaint, validateDriverName, validateList, validatePoolName, validateQualifiedName, validateSet } from './validation.ts';
 
 const root = FieldPath.root;
@@ -168,8 +169,14 @@ export const resourceSliceDefinition: ResourceDefinition<ResourceSlice> = {
   singular: 'resourceslice',
   namespaced: false,
   hasStatus: false,
-  prepareForCreate: stampTaints,
-  prepareForUpdate: (s, _old, ctx) => stampTaints(s, ctx),
+  prepareForCreate(s, ctx) {
+    dropDisabledSliceFields(s, undefined, ctx.featureGates);
+    stampTaints(s, ctx);
+  },
+  prepareForUpdate(s, old, ctx) {
+    dropDisabledSliceFields(s, old, ctx.featureGates);
+    stampTaints(s, ctx);
+  },
   validateCreate(s) {
     return [...validateObjectMetaCreate(s.metadata, false, root('metadata'), nameIsDNSSubdomain), ...validateResourceSliceSpec(s.spec, undefined, root('spec'))];
   },

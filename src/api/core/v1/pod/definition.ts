@@ -4,6 +4,7 @@
 import type { FieldError } from '../../../../core/index.ts';
 import type { PatchMeta, ResourceDefinition, StrategyContext } from '../../../resource.ts';
 import { keepField } from '../keep-field.ts';
+import { defaultFeatureGates } from '../../../features.ts';
 import type { Container, Pod } from './types.ts';
 import { defaultPod } from './defaults.ts';
 import { computePodQOS } from './qos.ts';
@@ -80,6 +81,8 @@ function prepareForUpdate(pod: Pod, old: Pod, ctx: StrategyContext): void {
       else delete pod.metadata.deletionTimestamp;
       // Upstream: old kubelets corrupt ownerReferences through pods/status, so they are kept.
       keepField(pod.metadata, old.metadata, 'ownerReferences');
+      // dropDisabledPodStatusFields
+      if (!(ctx.featureGates ?? defaultFeatureGates).DRAExtendedResource && !old.status?.extendedResourceClaimStatus) delete pod.status?.extendedResourceClaimStatus;
       return;
     case 'resize':
       keepOnlyResize(pod, old);
