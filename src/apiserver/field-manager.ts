@@ -16,6 +16,8 @@ const fieldManagerMaxLength = 128;
 export function managerName(fieldManager: string | undefined, userAgent: string | undefined): string {
   if (fieldManager) return fieldManager;
   const head = (userAgent ?? '').split('/')[0] ?? '';
+  // Printable ASCII within the limit, as nearly every client sends, is the name as it is.
+  if (head.length <= fieldManagerMaxLength && /^[\x20-\x7e]*$/.test(head)) return head;
   let out = '';
   for (const ch of head) {
     if (/\p{C}/u.test(ch)) continue;

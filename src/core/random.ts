@@ -12,11 +12,14 @@ export interface Random {
   hex(bytes: number): string;
 }
 
+const hexOfByte: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** An RFC 4122 version 4 UUID from 16 random bytes (read, not changed): one per created object. */
 function uuidFrom(bytes: Uint8Array): string {
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = Buffer.from(bytes).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const h = (i: number): string => hexOfByte[bytes[i] ?? 0] ?? '00';
+  const version = hexOfByte[((bytes[6] ?? 0) & 0x0f) | 0x40] ?? '40';
+  const variant = hexOfByte[((bytes[8] ?? 0) & 0x3f) | 0x80] ?? '80';
+  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${version}${h(7)}-${variant}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
 }
 
 /** Draws from a pooled buffer: one randomBytes call per 4 KiB instead of one per value. */
@@ -39,7 +42,7 @@ export class CryptoRandom implements Random {
     return Math.floor(this.float() * n);
   }
   uuid(): string {
-    return uuidFrom(Buffer.from(this.#take(16)));
+    return uuidFrom(this.#take(16));
   }
   hex(bytes: number): string {
     return this.#take(bytes).toString('hex');
