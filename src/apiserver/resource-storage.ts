@@ -119,7 +119,7 @@ export class ResourceStorage {
     }
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     const strategy = this.#strategyContext(ctx);
-    const validate = (): FieldError[] => [...validateObjectMeta(meta, { namespaced: def.namespaced, nameValidator: nameValidatorOf(def) }), ...(def.validateCreate?.(obj, strategy) ?? [])];
+    const validate = (): FieldError[] => withoutRepeats([...validateObjectMeta(meta, { namespaced: def.namespaced, nameValidator: nameValidatorOf(def) }), ...(def.validateCreate?.(obj, strategy) ?? [])]);
     await explainFailure(def, meta.name ?? '', validate, async () => {
       def.defaults?.(obj);
       if (ctx.manageFields) {
@@ -253,7 +253,7 @@ export class ResourceStorage {
     // binding and finalize are server-side strategies with their own checks (BindingREST, finalizeStrategy).
     if (ctx.subresource === 'status') errors.push(...(def.validateStatusUpdate?.(obj, old, strategy) ?? []));
     else if (ctx.subresource !== 'binding' && ctx.subresource !== 'finalize') errors.push(...(def.validateUpdate?.(obj, old, strategy) ?? []));
-    if (errors.length > 0) throw invalid(def, old.metadata.name ?? '', errors);
+    if (errors.length > 0) throw invalid(def, old.metadata.name ?? '', withoutRepeats(errors));
     await this.#admission.validate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
     delete obj.metadata.resourceVersion;
     return { object: obj, encoded: encodeForStorage(obj) };
@@ -347,6 +347,21 @@ export class ResourceStorage {
     if (ctx.subresource) strategy.subresource = ctx.subresource;
     return strategy;
   }
+}
+
+/**
+ * Most kinds' validation checks their ObjectMeta too, as each upstream strategy's Validate does, and
+ * the generic checks here (upstream's BeforeCreate/BeforeUpdate) would report the same mistake again.
+ */
+function withoutRepeats(errors: FieldError[]): FieldError[] {
+  if (errors.length < 2) return errors;
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const key = `${e.type}\u0000${e.field}\u0000${e.detail}\u0000${e.omitValue ? '' : JSON.stringify(e.badValue) ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**

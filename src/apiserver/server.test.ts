@@ -66,6 +66,19 @@ describe('create', () => {
     assert.equal(rv.message, 'resourceVersion should not be set on objects to be created');
   });
 
+  test('a bad label is reported once, for kinds whose own validation checks metadata too', async () => {
+    const { client } = await setup();
+    const labelError = `metadata.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`;
+    const badPod = await rejection(client.create(refs.pods, { ...pod('p'), metadata: { name: 'p', namespace: 'default', labels: { 'bad key!': 'x' } } }));
+    assert.equal(badPod.message, `Pod "p" is invalid: ${labelError}`);
+    assert.equal(badPod.details?.causes?.length, 1);
+    const badMap = await rejection(client.create(refs.configMaps, configMap('m', {}, { 'bad key!': 'x' })));
+    assert.equal(badMap.message, `ConfigMap "m" is invalid: ${labelError}`);
+    await client.create(refs.configMaps, configMap('n'));
+    const badUpdate = await rejection(client.update(refs.configMaps, configMap('n', {}, { 'bad key!': 'x' })));
+    assert.equal(badUpdate.message, `ConfigMap "n" is invalid: ${labelError}`);
+  });
+
   test('dry run returns the object and stores nothing', async () => {
     const { client } = await setup();
     const result = await client.create(refs.configMaps, configMap('dry'), { dryRun: true });

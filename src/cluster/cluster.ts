@@ -109,8 +109,15 @@ export class Cluster {
       await bootstrapCluster(cluster.client, preinstalledCrds().map((crd) => [crdRef, crd]));
       await cluster.customResources.settled();
       if (options.components !== false) {
-        cluster.#components = await startComponents({ cluster, client: cluster.client, clock, random, log });
-        await waitForNodesReady(cluster);
+        let nodesReady!: { resolve: () => void; reject: (error: unknown) => void };
+        const ready = new Promise<void>((resolve, reject) => (nodesReady = { resolve, reject }));
+        // Components wait on it when they need to; a failed start is reported by the throw below.
+        ready.catch(() => {});
+        cluster.#components = await startComponents({ cluster, client: cluster.client, clock, random, log, nodesReady: ready });
+        await waitForNodesReady(cluster).then(nodesReady.resolve, (error: unknown) => {
+          nodesReady.reject(error);
+          throw error;
+        });
       }
       if (options.kubeconfigPath && cluster.#url) writeKubeconfig(options.kubeconfigPath, cluster.#url, cluster.token, cluster.#caPem);
       cluster.#scheduleCompaction();

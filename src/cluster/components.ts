@@ -26,6 +26,8 @@ export interface ComponentContext {
   clock: Clock;
   random: Random;
   log: (line: string) => void;
+  /** Settles once every configured node is Ready (or the start failed). */
+  nodesReady: Promise<void>;
 }
 
 export interface RunningComponent {
@@ -44,6 +46,28 @@ type ComponentFactory = (ctx: ComponentContext) => Promise<RunningComponent | Ru
 function draGpusOfPool(pools: ClusterConfig['nodePools'], pool: string | undefined): NvidiaGpuConfig | undefined {
   const gpus = pools.find((p) => p.name === pool)?.gpus;
   return gpus?.expose === 'dra' ? gpus : undefined;
+}
+
+/**
+ * Starts a node-local driver once the nodes are Ready, as a real driver's kubelet plugin registers
+ * after its node: its work (publishing ResourceSlices) then follows `drydock up`'s ready line
+ * instead of delaying it.
+ */
+function afterNodesReady(ctx: ComponentContext, name: string, start: () => Promise<RunningComponent>): RunningComponent {
+  let running: RunningComponent | undefined;
+  let stopped = false;
+  void ctx.nodesReady.then(async () => {
+    if (stopped) return;
+    running = await start();
+    if (stopped) await running.stop();
+  }, () => {});
+  return {
+    name,
+    stop: async () => {
+      stopped = true;
+      await running?.stop();
+    },
+  };
 }
 
 function started<T extends { start(): void; stop(): void | Promise<void> }>(name: string, component: T): RunningComponent {
@@ -65,7 +89,10 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('taint-eviction-controller', new TaintEvictionController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('pod-garbage-collector', new PodGCController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('namespace-controller', new NamespaceController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => startNvidiaDriver({ client: ctx.client, clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, gpusOfNode: (node) => draGpusOfPool(ctx.cluster.config.nodePools, node.metadata.labels?.[poolLabel]), nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) }),
+  async (ctx) => {
+    const start = (): Promise<RunningComponent> => startNvidiaDriver({ client: ctx.client, clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, gpusOfNode: (node) => draGpusOfPool(ctx.cluster.config.nodePools, node.metadata.labels?.[poolLabel]), nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) });
+    return ctx.cluster.driversInBackground ? afterNodesReady(ctx, 'nvidia-dra-driver', start) : start();
+  },
   async (ctx) => started('persistentvolume-controller', new PersistentVolumeController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('pvc-protection-controller', new PvcProtectionController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),

@@ -9,14 +9,22 @@
 // State at R = for each name, the row with MAX(id) <= R, unless it is a tombstone.
 // Unlike kine there is one writer (this process) and ids are assigned here, so there are no
 // gaps to fill and no unique (name, prev_revision) index to race on.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { MemoryStore } from './memory.ts';
 import type { Journal, ReplayedWrite } from './memory.ts';
 import type { CommitHook, KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchHandlers } from './store.ts';
 
 const DEFAULT_HISTORY_LIMIT = 10_000;
+
+// Loaded on first use: the native addon costs a start without --data-dir about 20 ms.
+let database: typeof Database | undefined;
+function openDatabase(file: string): Database.Database {
+  database ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  return new database(file);
+}
 
 // The compact revision lives beside the log, not in it (kine's compact_rev_key row), because
 // here compaction is not a write and must not consume a revision. It also bounds the
@@ -60,7 +68,7 @@ export class SqliteStore implements Store {
   /** Opens (or creates) `<dir>/drydock.db` and rebuilds the state and recent history from it. */
   static open(dir: string, options: SqliteStoreOptions = {}): SqliteStore {
     mkdirSync(dir, { recursive: true });
-    const db = new Database(join(dir, 'drydock.db'));
+    const db = openDatabase(join(dir, 'drydock.db'));
     try {
       // In WAL mode a commit is a write() of its frames to the -wal file before the statement
       // returns; synchronous=NORMAL only skips the fsync, which protects against power loss and
