@@ -290,12 +290,14 @@ export class MemoryStore implements Store {
   #apply(event: WatchEvent): void {
     const { key, modRevision } = event.kv;
     let record = this.#records.get(key);
+    // A key with no record was never written or has left the history: it is in neither key set.
+    const known = record !== undefined;
     if (record === undefined) this.#records.set(key, (record = { key, entries: [], current: undefined }));
     if (event.type === 'PUT') {
       record.entries.push(event.kv);
       record.current = event.kv;
       if (event.created) {
-        this.#dead.delete(key);
+        if (known) this.#dead.delete(key);
         this.#live.add(record);
       }
     } else {

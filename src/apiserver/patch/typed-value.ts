@@ -202,14 +202,16 @@ export function addedFieldsV1(
   skip: ReadonlySet<string>,
   strip: ReadonlyMap<string, ReadonlySet<string> | undefined>,
 ): Record<string, unknown> | undefined | false {
-  if (isAtomicMap(meta) || Object.keys(obj).length === 0) return false;
-  const kids: [string, Record<string, unknown>][] = [];
-  for (const k of Object.keys(obj)) {
+  const keys = Object.keys(obj);
+  if (isAtomicMap(meta) || keys.length === 0) return false;
+  let out: Record<string, unknown> | undefined;
+  // Field names sort as their `f:` elements do, so children are added in FieldsV1 order.
+  for (const k of keys.sort()) {
     if (skip.has(k)) continue;
     const f = addedNode(obj[k], fieldMeta(meta, k), pathLabel('', k), false, strip.has(k), strip.get(k));
-    if (f) kids.push([fieldElement(k), f]);
+    if (f) (out ??= {})[fieldElement(k)] = f;
   }
-  return encodeNode(false, kids);
+  return out;
 }
 
 /** walkCompare with the left side absent everywhere, encoded as toFieldsV1 after the prune. */
@@ -239,10 +241,17 @@ function addedNode(
   } else {
     const keys = Object.keys(r);
     member = keys.length === 0 || isItem || isMapType(meta);
-    for (const k of keys) {
+    if (keys.length === 0) return member && !stripped ? (emptyFields as Record<string, unknown>) : undefined;
+    const self = member && !stripped;
+    let out: Record<string, unknown> | undefined;
+    // "." sorts before every `f:` element, and field names sort as their elements do.
+    for (const k of keys.sort()) {
       const f = addedNode(r[k], fieldMeta(meta, k), pathLabel(label, k), false, stripKids?.has(k) ?? false, undefined);
-      if (f) kids.push([fieldElement(k), f]);
+      if (!f) continue;
+      out ??= self ? { '.': emptyFields } : {};
+      out[fieldElement(k)] = f;
     }
+    return out ?? (self ? (emptyFields as Record<string, unknown>) : undefined);
   }
   return encodeNode(member && !stripped, kids);
 }
