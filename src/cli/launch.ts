@@ -11,20 +11,27 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 
+type CommonJsWrapper = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
+
+/** Compiles the bundle (with the cache when there is one); the cache's buffer is not kept. */
+function compile(bundle: string, cacheFile: string): Script {
+  // A hashbang is not JavaScript inside the wrapper; blanking it keeps line numbers in stack traces.
+  const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
+  const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
+  return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundle,
+    ...(cachedData ? { cachedData } : {}),
+  });
+}
+
 const bundle = join(dirname(fileURLToPath(import.meta.url)), 'drydock.cjs');
 const cacheFile = `${bundle}.cache`;
-// A hashbang is not JavaScript inside the wrapper; blanking it keeps line numbers in stack traces.
-const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
-const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-  filename: bundle,
-  ...(cachedData ? { cachedData } : {}),
-});
+const script = compile(bundle, cacheFile);
 // The build runs the CLI once with this set and keeps the cache it leaves at exit: by then it
 // holds every function `drydock up` compiled, not only the top level.
 if (process.env.DRYDOCK_WRITE_CODE_CACHE === '1') {
   process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
 }
-const run = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
+const run = script.runInThisContext() as CommonJsWrapper;
 const module = { exports: {} };
 run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
