@@ -37,27 +37,45 @@ export interface FieldError {
   readonly omitValue?: boolean;
 }
 
-/** A field path such as `spec.containers[0].image`, built immutably. */
+/**
+ * A field path such as `spec.containers[0].image`, built immutably. Validation builds one for
+ * every field it looks at and needs the text only for the few that are wrong, so a path keeps its
+ * parent and its own step and spells itself out on first use.
+ */
 export class FieldPath {
-  readonly #text: string;
-  constructor(text: string) {
-    this.#text = text;
+  readonly #parent: FieldPath | undefined;
+  /** The root's text, a field name, an index or a map key. */
+  readonly #step: string | number;
+  /** How the step joins its parent: `.name`, `[index]` and `[key]` both print in brackets. */
+  readonly #bracketed: boolean;
+  #text: string | undefined;
+  constructor(text: string, parent?: FieldPath, step?: string | number, bracketed = false) {
+    this.#parent = parent;
+    this.#step = step ?? text;
+    this.#bracketed = bracketed;
+    if (parent === undefined) this.#text = text;
   }
   static root(name: string): FieldPath {
     return new FieldPath(name);
   }
   child(name: string, ...more: string[]): FieldPath {
-    let text = this.#text ? `${this.#text}.${name}` : name;
-    for (const m of more) text = `${text}.${m}`;
-    return new FieldPath(text);
+    let path = new FieldPath('', this, name);
+    for (const m of more) path = new FieldPath('', path, m);
+    return path;
   }
   index(i: number): FieldPath {
-    return new FieldPath(`${this.#text}[${i}]`);
+    return new FieldPath('', this, i, true);
   }
   key(k: string): FieldPath {
-    return new FieldPath(`${this.#text}[${k}]`);
+    return new FieldPath('', this, k, true);
   }
   toString(): string {
+    if (this.#text === undefined) {
+      const parent = String(this.#parent);
+      if (this.#bracketed) this.#text = `${parent}[${this.#step}]`;
+      // A child of the empty root has no leading dot: `metadata`, not `.metadata`.
+      else this.#text = parent === '' ? String(this.#step) : `${parent}.${this.#step}`;
+    }
     return this.#text;
   }
 }
