@@ -44,7 +44,31 @@ function isEmpty(value: unknown): boolean {
   return true;
 }
 
-const jsonCache = new WeakMap<KeyValue, string>();
+/**
+ * The few most recent entries of a computation per stored value. A watch event is encoded for
+ * every watcher in one go, so only values just written need to stay cached; a WeakMap keyed by the
+ * stored value would keep a second copy of every object any HTTP client ever read or watched for
+ * as long as that revision is the live one.
+ */
+export class RecentCache<V> {
+  readonly #entries = new Map<KeyValue, V>();
+  readonly #limit: number;
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+  get(kv: KeyValue): V | undefined {
+    return this.#entries.get(kv);
+  }
+  set(kv: KeyValue, value: V): void {
+    if (this.#entries.size >= this.#limit) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+    this.#entries.set(kv, value);
+  }
+}
+
+const jsonCache = new RecentCache<string>(256);
 // Weakly held: the decoded object lives while some reader (an informer's cache) holds it, and is
 // decoded again if read after every holder let go. Values nobody keeps (events, old revisions in the
 // watch history) would otherwise carry a decoded copy several times their stored size.
