@@ -223,6 +223,20 @@ export interface ClusterEventWithHint {
   event: ClusterEvent;
   /** Absent: always Queue. */
   hint?: QueueingHintFn;
+  /**
+   * Narrows which waiting pods the queue asks `hint` about, for events that concern few of many
+   * (a claim event, thousands of pods waiting on their own claims). `ofPod` gives the keys a
+   * waiting pod listens on, `ofEvent` the keys an event carries, or undefined when it may concern
+   * any pod. Contract: `hint` answers QueueSkip for every pod that shares no key with the event,
+   * so skipping those pods changes nothing but the cost. Only for a concrete `event.resource`
+   * (not '*', not 'Pod', which stands for AssignedPod and UnscheduledPod too).
+   */
+  keys?: EventKeys;
+}
+
+export interface EventKeys {
+  ofPod(pod: PodRO): readonly string[];
+  ofEvent(oldObj: EventObject | undefined, newObj: EventObject | undefined): readonly string[] | undefined;
 }
 
 // ---- What plugins get: the Handle -----------------------------------------------------------

@@ -13,6 +13,7 @@ import type { ClusterEvent, ClusterEventWithHint, EventObject, PodRO, QueuedPodI
 import { ActionType } from './framework.ts';
 import { KeyedHeap } from './heap.ts';
 import { PodInfo } from './node-info.ts';
+import { WaitingPods, listeningOf } from './waiting-pods.ts';
 
 export interface QueueOptions {
   clock: Clock;
@@ -21,6 +22,11 @@ export interface QueueOptions {
   preEnqueue: (pod: PodRO) => Status;
   /** The hints a plugin of the pod's profile registered; undefined means "every event". */
   hintsFor: (pod: PodRO, plugin: string) => readonly ClusterEventWithHint[] | undefined;
+  /**
+   * The keys an event carries for the hints registered with keys (ClusterEventWithHint.keys), or
+   * undefined when it may concern any pod listening by key. Absent: every event concerns every pod.
+   */
+  eventKeys?: (event: ClusterEvent, oldObj: EventObject | undefined, newObj: EventObject | undefined) => readonly string[] | undefined;
   podInitialBackoffMs?: number;
   podMaxBackoffMs?: number;
   podMaxInUnschedulablePodsDurationMs?: number;
@@ -34,20 +40,15 @@ interface InFlightEvent {
   newObj: EventObject | undefined;
 }
 
-interface Unschedulable {
-  qpi: QueuedPodInfo;
-  since: number;
-}
-
 export const unschedulableTimeout: ClusterEvent = { resource: '*', actionType: ActionType.All };
 const flushIntervalMs = 30_000;
 
 export class SchedulingQueue {
-  readonly #o: Required<Omit<QueueOptions, 'log'>> & Pick<QueueOptions, 'log'>;
+  readonly #o: Required<Omit<QueueOptions, 'log' | 'eventKeys'>> & Pick<QueueOptions, 'log' | 'eventKeys'>;
   readonly #active: KeyedHeap<QueuedPodInfo>;
   readonly #backoff: KeyedHeap<QueuedPodInfo>;
   readonly #errorBackoff: KeyedHeap<QueuedPodInfo>;
-  readonly #unschedulable = new Map<string, Unschedulable>();
+  readonly #unschedulable = new WaitingPods();
   readonly #inFlight = new Map<string, { qpi: QueuedPodInfo; seq: number }>();
   #events: InFlightEvent[] = [];
   #seq = 0;
@@ -120,7 +121,10 @@ export class SchedulingQueue {
     if (this.#isWorthRequeuing(u.qpi, event, oldPod, pod)) {
       this.#unschedulable.delete(uid);
       this.#requeue(u.qpi);
+      return;
     }
+    // Still waiting, but what it listens for may have changed with it (a claim it now names).
+    this.#park(u.qpi, u.since);
   }
 
   delete(pod: PodRO): void {
@@ -192,7 +196,7 @@ export class SchedulingQueue {
         return;
       }
     }
-    this.#unschedulable.set(uid, { qpi, since: qpi.timestamp });
+    this.#park(qpi, qpi.timestamp);
     this.#armFlushTimer();
   }
 
@@ -216,7 +220,8 @@ export class SchedulingQueue {
     // Matches first, moves after: a pod re-gated by its move is re-inserted, and the live iterator
     // would visit it again. (No snapshot of the pool: thousands of pods wait on each claim event.)
     const moved: QueuedPodInfo[] = [];
-    for (const u of this.#unschedulable.values()) {
+    const candidates = this.#o.eventKeys ? this.#unschedulable.candidates(event, this.#o.eventKeys(event, oldObj, newObj)) : this.#unschedulable.values();
+    for (const u of candidates) {
       // A gated pod is re-checked by PreEnqueue when its gating plugin's events fire.
       const matches = u.qpi.gatedBy ? this.#matchesPlugin(u.qpi, u.qpi.gatedBy, event, oldObj, newObj) : this.#isWorthRequeuing(u.qpi, event, oldObj, newObj);
       if (matches) moved.push(u.qpi);
@@ -296,11 +301,17 @@ export class SchedulingQueue {
     if (this.#inFlight.size > 0) this.#events.push({ seq: this.#seq, event, oldObj, newObj });
   }
 
+  /** Into the unschedulable pool, indexed by what the plugins it waits on listen for. */
+  #park(qpi: QueuedPodInfo, since: number): void {
+    const plugins = qpi.gatedBy !== undefined ? [qpi.gatedBy] : [...qpi.unschedulablePlugins, ...qpi.pendingPlugins];
+    this.#unschedulable.set(qpi.podInfo.uid, { qpi, since }, listeningOf(qpi, plugins, (plugin) => this.#o.hintsFor(qpi.podInfo.pod, plugin)));
+  }
+
   #toActiveOrGated(qpi: QueuedPodInfo, _why: string): void {
     const st = this.#o.preEnqueue(qpi.podInfo.pod);
     if (st.code !== 'Success') {
       qpi.gatedBy = st.plugin ?? '';
-      this.#unschedulable.set(qpi.podInfo.uid, { qpi, since: this.#o.clock.now() });
+      this.#park(qpi, this.#o.clock.now());
       return;
     }
     delete qpi.gatedBy;
@@ -313,7 +324,7 @@ export class SchedulingQueue {
     const st = this.#o.preEnqueue(qpi.podInfo.pod);
     if (st.code !== 'Success') {
       qpi.gatedBy = st.plugin ?? '';
-      this.#unschedulable.set(qpi.podInfo.uid, { qpi, since: this.#o.clock.now() });
+      this.#park(qpi, this.#o.clock.now());
       return;
     }
     this.#toBackoffOrActive(qpi);
@@ -408,7 +419,7 @@ export class SchedulingQueue {
     this.#flushTimer = this.#o.clock.setTimer(at, () => {
       this.#flushTimer = undefined;
       const now = this.#o.clock.now();
-      for (const [uid, u] of [...this.#unschedulable]) {
+      for (const [uid, u] of [...this.#unschedulable.entries()]) {
         if (u.qpi.gatedBy || now - u.since <= this.#o.podMaxInUnschedulablePodsDurationMs) continue;
         if (!this.#isWorthRequeuing(u.qpi, unschedulableTimeout, undefined, undefined)) continue;
         this.#unschedulable.delete(uid);

@@ -11,7 +11,7 @@ import { SchedulerCache } from './cache.ts';
 import { buildProfile, defaultSchedulerName, parseSchedulerConfig } from './config.ts';
 import type { SchedulerConfig } from './config.ts';
 import { EventRecorder } from './events.ts';
-import type { ClusterEventWithHint, Handle, PluginFactory, PodRO, Status } from './framework.ts';
+import type { ClusterEventWithHint, EventKeys, EventObject, Handle, PluginFactory, PodRO, Status } from './framework.ts';
 import { ActionType, success } from './framework.ts';
 import { PodInfo } from './node-info.ts';
 import type { NodeInfo } from './node-info.ts';
@@ -66,6 +66,8 @@ export class Scheduler {
   readonly #nodes: Informer<Node>;
   readonly #waiting = new Map<string, WaitingPodEntry>();
   readonly #hints = new Map<string, Map<string, ClusterEventWithHint[] | undefined>>();
+  /** event resource -> the key functions of every profile's hints registered for it with keys. */
+  readonly #keyedHints = new Map<string, EventKeys[]>();
   readonly #cycle: Scheduling;
   #stopped = true;
   #loop: Promise<void> | undefined;
@@ -82,6 +84,7 @@ export class Scheduler {
       less: (a, b) => this.#profileFor(a.podInfo.pod)?.points.queueSort?.less?.(a, b) ?? a.timestamp < b.timestamp,
       preEnqueue: (pod) => this.#profileFor(pod)?.runPreEnqueue(pod) ?? success,
       hintsFor: (pod, plugin) => this.#hints.get(pod.spec.schedulerName ?? defaultSchedulerName)?.get(plugin),
+      eventKeys: (event, oldObj, newObj) => eventKeysOf(this.#keyedHints.get(event.resource), oldObj, newObj),
       podInitialBackoffMs: this.config.podInitialBackoffSeconds * 1000,
       podMaxBackoffMs: this.config.podMaxBackoffSeconds * 1000,
       log: this.#log,
@@ -94,7 +97,10 @@ export class Scheduler {
       for (const p of profile.plugins.values()) {
         const events = p.eventsToRegister?.();
         hints.set(p.name, events);
-        for (const e of events ?? []) this.#watchResource(e.event.resource, e.event.ref);
+        for (const e of events ?? []) {
+          this.#watchResource(e.event.resource, e.event.ref);
+          if (e.keys) this.#keyedHints.set(e.event.resource, [...(this.#keyedHints.get(e.event.resource) ?? []), e.keys]);
+        }
       }
       this.#hints.set(pc.schedulerName, hints);
     }
@@ -313,4 +319,17 @@ export function nodeUpdateActions(o: NodeRO, n: NodeRO): number {
   if (conds(o) !== conds(n)) a |= ActionType.UpdateNodeCondition;
   if (j(o.metadata.annotations) !== j(n.metadata.annotations)) a |= ActionType.UpdateNodeAnnotation;
   return a;
+}
+
+/** The union of the keys an event carries for each keyed hint; undefined if any says "any pod". */
+function eventKeysOf(keyed: readonly EventKeys[] | undefined, oldObj: EventObject | undefined, newObj: EventObject | undefined): readonly string[] | undefined {
+  if (!keyed) return [];
+  if (keyed.length === 1) return keyed[0]?.ofEvent(oldObj, newObj);
+  const keys: string[] = [];
+  for (const k of keyed) {
+    const some = k.ofEvent(oldObj, newObj);
+    if (some === undefined) return undefined;
+    keys.push(...some);
+  }
+  return keys;
 }

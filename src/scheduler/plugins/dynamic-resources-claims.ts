@@ -37,6 +37,18 @@ export function podResourceClaims(pod: PodRO, tracker: ClaimTracker): PodClaims 
 }
 
 /** Whether the pod refers to `claim` by name, directly or through its generated claims' statuses. */
+/**
+ * The claims a pod names, as `namespace/name` (what namesClaim matches): the keys the queue files a
+ * waiting pod under, so a claim event is offered only to the pods that name that claim.
+ */
+export function claimKeysOfPod(pod: PodRO): string[] {
+  const ns = pod.metadata.namespace ?? '';
+  const keys: string[] = [];
+  for (const entry of pod.spec.resourceClaims ?? []) if (entry.resourceClaimName !== undefined) keys.push(`${ns}/${entry.resourceClaimName}`);
+  for (const status of pod.status?.resourceClaimStatuses ?? []) if (status.resourceClaimName !== undefined) keys.push(`${ns}/${status.resourceClaimName}`);
+  return keys;
+}
+
 export function namesClaim(pod: PodRO, claim: ClaimRO): boolean {
   if ((pod.metadata.namespace ?? '') !== (claim.metadata.namespace ?? '')) return false;
   const name = claim.metadata.name;

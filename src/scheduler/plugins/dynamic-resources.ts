@@ -8,9 +8,9 @@ import { refs, resourceV1 } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { isApiError } from '../../core/index.ts';
 import type { DraAllocator, DraFeatures, DraInventory, DraOutcome } from './dynamic-resources-allocator.ts';
-import type { ClusterEventWithHint, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
+import type { ClusterEventWithHint, EventKeys, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
 import { ActionType, errorStatus, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
-import { canBeReserved, claimRef, isReservedForPod, namesClaim, podResourceClaims } from './dynamic-resources-claims.ts';
+import { canBeReserved, claimKeysOfPod, claimRef, isReservedForPod, namesClaim, podResourceClaims } from './dynamic-resources-claims.ts';
 import { ClaimTracker } from './dynamic-resources-tracker.ts';
 import type { ClaimRO } from './dynamic-resources-tracker.ts';
 import { defaultNormalizeScore } from './normalize.ts';
@@ -177,6 +177,18 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
     } finally {
       tracker.removePendingAllocation(pendingUid);
     }
+  };
+
+  // The hint below skips every pod that does not name the claim, unless the claim went away or
+  // was deallocated: those events concern every waiting pod.
+  const claimEventKeys: EventKeys = {
+    ofPod: claimKeysOfPod,
+    ofEvent(oldObj, newObj) {
+      const original = oldObj as ClaimRO | undefined;
+      const modified = newObj as ClaimRO | undefined;
+      if (!modified || (original?.status?.allocation !== undefined && !modified.status?.allocation)) return undefined;
+      return [`${modified.metadata.namespace ?? ''}/${modified.metadata.name ?? ''}`];
+    },
   };
 
   const isSchedulableAfterClaimChange = (pod: PodRO, oldObj: object | undefined, newObj: object | undefined): QueueingHint => {
@@ -411,7 +423,7 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
     },
     eventsToRegister: (): ClusterEventWithHint[] => [
       { event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel | ActionType.UpdateNodeAllocatable } },
-      { event: { resource: 'ResourceClaim', actionType: ActionType.Add | ActionType.Update }, hint: isSchedulableAfterClaimChange },
+      { event: { resource: 'ResourceClaim', actionType: ActionType.Add | ActionType.Update }, hint: isSchedulableAfterClaimChange, keys: claimEventKeys },
       { event: { resource: 'Pod', actionType: ActionType.UpdatePodGeneratedResourceClaim }, hint: isSchedulableAfterPodChange },
       { event: { resource: 'DeviceClass', actionType: ActionType.Add | ActionType.Update } },
       { event: { resource: 'ResourceSlice', actionType: ActionType.Add | ActionType.Update } },
