@@ -6,7 +6,8 @@
 // internal/stable/allocator_stable.go (plus the partitionable-devices and taints parts of
 // internal/experimental).
 import type { DeepReadonly } from '../core/index.ts';
-import { resourceV1 } from '../api/index.ts';
+import { defaultFeatureGates, resourceV1 } from '../api/index.ts';
+import type { FeatureGates } from '../api/index.ts';
 import { buildAllocationResult } from './allocation-result.ts';
 import type { PickedDevice } from './allocation-result.ts';
 import { MatchAttributeConstraint } from './constraints.ts';
@@ -28,7 +29,12 @@ export interface AllocatorFeatures {
   readonly deviceTaints: boolean;
 }
 
-export const defaultAllocatorFeatures: AllocatorFeatures = { prioritizedList: true, adminAccess: true, partitionableDevices: true, deviceTaints: true };
+/** The allocator's part of the cluster's feature gates. */
+function allocatorFeaturesOf(gates: FeatureGates): AllocatorFeatures {
+  return { prioritizedList: gates.DRAPrioritizedList, adminAccess: gates.DRAAdminAccess, partitionableDevices: gates.DRAPartitionableDevices, deviceTaints: gates.DRADeviceTaints };
+}
+
+export const defaultAllocatorFeatures: AllocatorFeatures = allocatorFeaturesOf(defaultFeatureGates);
 
 export interface AllocateInput {
   /** Unallocated claims, in pod.spec.resourceClaims order (extended-resource claim last). */

@@ -218,7 +218,8 @@ export class SchedulingQueue {
     this.#record(event, oldObj, newObj);
     if (this.#unschedulable.size === 0) return;
     // Matches first, moves after: a pod re-gated by its move is re-inserted, and the live iterator
-    // would visit it again. (No snapshot of the pool: thousands of pods wait on each claim event.)
+    // would visit it again. Only the pods the event may concern are visited (WaitingPods): thousands
+    // of pods wait, each on its own claim, in the DRA template shape.
     const moved: QueuedPodInfo[] = [];
     const candidates = this.#o.eventKeys ? this.#unschedulable.candidates(event, this.#o.eventKeys(event, oldObj, newObj)) : this.#unschedulable.values();
     for (const u of candidates) {

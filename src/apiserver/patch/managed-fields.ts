@@ -10,6 +10,7 @@ import type { FieldSet } from './field-set.ts';
 import type { JsonObject } from './json-value.ts';
 import { jsonEqual } from './json-value.ts';
 import { addedFieldsV1, compare } from './typed-value.ts';
+import type { StrippedFields } from './typed-value.ts';
 
 /** One manager's ownership: the identity fields of its entry and its set. */
 export interface ManagerFields {
@@ -183,10 +184,10 @@ export function updateManagedFields(live: KubeObject | undefined, updated: KubeO
 }
 
 // strippedPaths as the walk of a create's fields takes them: top-level fields, and metadata's.
-const strippedOnCreate: ReadonlyMap<string, ReadonlySet<string> | undefined> = new Map([
+const strippedOnCreate: StrippedFields = new Map([
   ['apiVersion', undefined],
   ['kind', undefined],
-  ['metadata', new Set(strippedPaths.filter((p) => p.length === 2).map((p) => p[1] as string))],
+  ['metadata', new Map(strippedPaths.filter((p) => p.length === 2).map((p) => [p[1] as string, undefined]))],
 ]);
 
 /**

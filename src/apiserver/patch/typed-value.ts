@@ -200,18 +200,38 @@ export function addedFieldsV1(
   obj: JsonObject,
   meta: PatchMeta | undefined,
   skip: ReadonlySet<string>,
-  strip: ReadonlyMap<string, ReadonlySet<string> | undefined>,
+  strip: StrippedFields,
 ): Record<string, unknown> | undefined | false {
   const keys = Object.keys(obj);
   if (isAtomicMap(meta) || keys.length === 0) return false;
+  return addedFields(obj, keys, meta, '', false, strip, skip);
+}
+
+/** Fields never owned, by name, each with the names below it that are never owned either. */
+export type StrippedFields = ReadonlyMap<string, StrippedFields | undefined>;
+
+/**
+ * An object's fields in FieldsV1 order, "." first when the object is itself a member: field
+ * names sort as their `f:` elements do, and "." sorts before all of them.
+ */
+function addedFields(
+  r: JsonObject,
+  keys: string[],
+  meta: PatchMeta | undefined,
+  label: string,
+  self: boolean,
+  strip: StrippedFields | undefined,
+  skip?: ReadonlySet<string>,
+): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
-  // Field names sort as their `f:` elements do, so children are added in FieldsV1 order.
   for (const k of keys.sort()) {
-    if (skip.has(k)) continue;
-    const f = addedNode(obj[k], fieldMeta(meta, k), pathLabel('', k), false, strip.has(k), strip.get(k));
-    if (f) (out ??= {})[fieldElement(k)] = f;
+    if (skip?.has(k)) continue;
+    const f = addedNode(r[k], fieldMeta(meta, k), pathLabel(label, k), false, strip?.has(k) ?? false, strip?.get(k));
+    if (!f) continue;
+    out ??= self ? { '.': emptyFields } : {};
+    out[fieldElement(k)] = f;
   }
-  return out;
+  return out ?? (self ? (emptyFields as Record<string, unknown>) : undefined);
 }
 
 /** walkCompare with the left side absent everywhere, encoded as toFieldsV1 after the prune. */
@@ -221,7 +241,7 @@ function addedNode(
   label: string,
   isItem: boolean,
   stripped: boolean,
-  stripKids: ReadonlySet<string> | undefined,
+  strip: StrippedFields | undefined,
 ): Record<string, unknown> | undefined {
   // A key set to undefined is absent once encoded, as compare treats it.
   if (r === undefined) return undefined;
@@ -240,18 +260,7 @@ function addedNode(
     member = true;
   } else {
     const keys = Object.keys(r);
-    member = keys.length === 0 || isItem || isMapType(meta);
-    if (keys.length === 0) return member && !stripped ? (emptyFields as Record<string, unknown>) : undefined;
-    const self = member && !stripped;
-    let out: Record<string, unknown> | undefined;
-    // "." sorts before every `f:` element, and field names sort as their elements do.
-    for (const k of keys.sort()) {
-      const f = addedNode(r[k], fieldMeta(meta, k), pathLabel(label, k), false, stripKids?.has(k) ?? false, undefined);
-      if (!f) continue;
-      out ??= self ? { '.': emptyFields } : {};
-      out[fieldElement(k)] = f;
-    }
-    return out ?? (self ? (emptyFields as Record<string, unknown>) : undefined);
+    return addedFields(r, keys, meta, label, (keys.length === 0 || isItem || isMapType(meta)) && !stripped, strip);
   }
   return encodeNode(member && !stripped, kids);
 }
