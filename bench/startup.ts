@@ -2,39 +2,19 @@
 // kubectl's `get ns` answers, and the idle RSS of that process; beside the floor of the same
 // machine: a bare node:http server's spawn-to-answer time and RSS, and kubectl's own start-up.
 import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median, printTable } from './table.ts';
 import { processRssMb, runs } from './harness.ts';
+import { bareServerArgs, stopChild, waitForLine } from './child.ts';
 
 const main = resolve(import.meta.dirname, '../drydock.mjs');
 const kubectl = process.env.KUBECTL ?? 'kubectl';
 const profiling = process.env.DRYDOCK_PROF === '1';
 
-function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
-  return new Promise((res, rej) => {
-    let out = '';
-    const timer = setTimeout(() => rej(new Error(`no ${String(pattern)} within 30 s: ${out}`)), 30_000);
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = pattern.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        res(m[0]);
-      }
-    });
-  });
-}
-
 function run(cmd: string, args: string[]): Promise<number> {
   return new Promise((res) => spawn(cmd, args, { stdio: 'ignore' }).once('exit', (code) => res(code ?? 1)));
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  child.kill('SIGTERM');
-  if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
 }
 
 interface UpRun {
@@ -57,21 +37,20 @@ async function drydockUp(): Promise<UpRun> {
   // Idle: controllers and kubelets settled, leases ticking; read after 5 s.
   await new Promise((r) => setTimeout(r, 5000));
   const idleRssMb = processRssMb(child.pid ?? 0);
-  await stop(child);
+  await stopChild(child);
   rmSync(dir, { recursive: true, force: true });
   return { readyMs, getNsMs, idleRssMb };
 }
 
 async function bareHttp(): Promise<{ answerMs: number; rssMb: number }> {
-  const script = "require('http').createServer((q,s)=>s.end('{}')).listen(0,'127.0.0.1',function(){console.log('port '+this.address().port)})";
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, bareServerArgs, { stdio: ['ignore', 'pipe', 'ignore'] });
   const port = (await waitForLine(child, /port \d+/)).slice(5);
   await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
   const answerMs = performance.now() - t0;
   await new Promise((r) => setTimeout(r, 1000));
   const rssMb = processRssMb(child.pid ?? 0);
-  await stop(child);
+  await stopChild(child);
   return { answerMs, rssMb };
 }
 

@@ -5,7 +5,7 @@
 // cluster once. Without a cache (say the warm-up cannot listen on loopback) everything still
 // works, only the start is slower.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -23,6 +23,7 @@ await build({
   banner: { js: "const __drydockBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
+asciiOnly('dist/drydock.cjs');
 await build({
   entryPoints: ['src/cli/launch.ts'],
   bundle: true,
@@ -71,4 +72,15 @@ function warmUp(dir) {
       else reject(new Error(`warm-up cluster ended ${signal ?? `with code ${code}`} before it was ready: ${out.trim().split('\n').pop() ?? ''}`));
     });
   });
+}
+
+/**
+ * The launcher reads the bundle as latin1, half the time of decoding UTF-8, which gives the same
+ * text only for pure ASCII. esbuild escapes strings but leaves a few characters in comments and
+ * regular expressions (`µs`); a `\\uXXXX` escape per UTF-16 unit means the same there.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  const escaped = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (escaped !== text) writeFileSync(file, escaped);
 }

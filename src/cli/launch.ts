@@ -15,8 +15,9 @@ type CommonJsWrapper = (exports: object, require: NodeJS.Require, module: { expo
 
 /** Compiles the bundle (with the cache when there is one); the cache's buffer is not kept. */
 function compile(bundle: string, cacheFile: string): Script {
+  // The build leaves the bundle pure ASCII, so latin1 reads the same text without decoding UTF-8.
   // A hashbang is not JavaScript inside the wrapper; blanking it keeps line numbers in stack traces.
-  const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
+  const source = readFileSync(bundle, 'latin1').replace(/^#!.*/, '');
   const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
   return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,

@@ -1,0 +1,47 @@
+// Child processes for the start-up figures: spawn until a line shows on stdout, stop, and the
+// environment variants a start-up figure is printed for.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+
+export function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((res, rej) => {
+    let out = '';
+    const timer = setTimeout(() => rej(new Error(`no ${String(pattern)} within 30 s: ${out}`)), 30_000);
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = pattern.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        res(m[0]);
+      }
+    });
+  });
+}
+
+/** Runs `node args...` until stdout matches `pattern`; `ms` is from spawn to the match. */
+export async function spawnNodeUntil(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<{ ms: number; line: string; child: ChildProcess }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'], env });
+  const line = await waitForLine(child, pattern);
+  return { ms: performance.now() - t0, line, child };
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+}
+
+/** A bare node:http server's spawn until it listens: the floor of any Node server's start. */
+export const bareServerArgs = ['-e', "require('http').createServer((q,s)=>s.end('{}')).listen(0,'127.0.0.1',function(){console.log('port '+this.address().port)})"];
+
+/**
+ * The environments a start-up is measured in: as inherited, and, when it is set, without
+ * NODE_EXTRA_CA_CERTS, which Node 20 reads and parses at every process start whatever the program
+ * (a machine-wide CA bundle costs tens of ms before the first line of JavaScript runs).
+ */
+export function startEnvironments(): { name: string; env: NodeJS.ProcessEnv }[] {
+  const inherited = { name: 'inherited environment', env: process.env };
+  if (!process.env.NODE_EXTRA_CA_CERTS) return [inherited];
+  const { NODE_EXTRA_CA_CERTS: _, ...rest } = process.env;
+  return [{ name: 'inherited (NODE_EXTRA_CA_CERTS set)', env: process.env }, { name: 'NODE_EXTRA_CA_CERTS unset', env: rest }];
+}
