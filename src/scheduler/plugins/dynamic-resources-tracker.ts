@@ -26,8 +26,8 @@ export class ClaimTracker {
   readonly #assumed = new Map<string, ClaimRO>();
   /** Claim uid -> the claim with the allocation Reserve picked (until PreBind ends). */
   readonly #inFlight = new Map<string, ClaimRO>();
-  /** `<driver>/<pool>` -> bumped whenever a device of the pool is taken or freed. */
-  readonly poolEpoch = new Map<string, number>();
+  /** Told `<driver>/<pool>` whenever a device of the pool is taken or freed. */
+  readonly #poolListeners: ((pool: string) => void)[] = [];
 
   readonly #ids: ResultDeviceIds;
 
@@ -82,7 +82,11 @@ export class ClaimTracker {
 
   #bump(id: DeviceId): void {
     const pool = id.slice(0, id.lastIndexOf('/'));
-    this.poolEpoch.set(pool, (this.poolEpoch.get(pool) ?? 0) + 1);
+    for (const listener of this.#poolListeners) listener(pool);
+  }
+
+  onPoolChanged(listener: (pool: string) => void): void {
+    this.#poolListeners.push(listener);
   }
 
   /** The latest claim: the informer's, or the one PreBind wrote if that is newer. */

@@ -53,6 +53,15 @@ interface DraState {
 }
 
 const key = stateKey<DraState>('DynamicResources');
+
+/** The allocator's outcome on one node, and what it was computed from. */
+interface Verdict {
+  shape: string;
+  node: object;
+  inventoryGen: number;
+  classGen: number;
+  outcome: DraOutcome;
+}
 const withStale = (c: ClaimRO | undefined): { stale?: ClaimRO } => (c ? { stale: c } : {});
 const maxRetries = 5;
 
@@ -89,13 +98,34 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
   // Drydock addition (not upstream): the allocator is a pure function of the claim specs, the
   // node, the slices, the classes and which devices of the node's pools are taken. Its outcome
   // per node is kept until one of those changes, so a cycle re-runs it only on nodes whose pools
-  // changed (usually just the last pod's node) instead of on every node.
-  // Pool epochs only grow, so their sum changes whenever any of them does.
-  const verdicts = new Map<string, { shape: string; node: object; inventoryGen: number; classGen: number; epoch: number; outcome: DraOutcome }>();
-  const epochOf = (pools: readonly { readonly id: string }[]): number => {
-    let e = 0;
-    for (const p of pools) e += tracker.poolEpoch.get(p.id) ?? 0;
-    return e;
+  // changed (usually just the last pod's node) instead of on every node. A device taken or freed
+  // drops the verdicts of the nodes that see its pool, so a kept verdict needs no check of the
+  // pools themselves.
+  const verdicts = new Map<string, Verdict>();
+  const nodesOfPool = new Map<string, Set<string>>();
+  // Pods from one template have equal shapes in distinct strings; one string per shape makes the
+  // per-node comparison a pointer check instead of a walk over the claim specs' JSON.
+  const shapes = new Map<string, string>();
+  const internShape = (shape: string): string => {
+    const known = shapes.get(shape);
+    if (known !== undefined) return known;
+    if (shapes.size >= 1024) shapes.clear();
+    shapes.set(shape, shape);
+    return shape;
+  };
+  tracker.onPoolChanged((pool) => {
+    const nodes = nodesOfPool.get(pool);
+    if (!nodes) return;
+    for (const name of nodes) verdicts.delete(name);
+    nodesOfPool.delete(pool);
+  });
+  const keepVerdict = (nodeName: string, pools: readonly { readonly id: string }[], verdict: Verdict): void => {
+    verdicts.set(nodeName, verdict);
+    for (const p of pools) {
+      const nodes = nodesOfPool.get(p.id);
+      if (nodes) nodes.add(nodeName);
+      else nodesOfPool.set(p.id, new Set([nodeName]));
+    }
   };
 
   const client = handle.client;
@@ -261,7 +291,7 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
       }
       if (toAllocate.length > 0 || st.extended) {
         st.inventory = currentInventory();
-        st.shape = JSON.stringify(toAllocate.map((i) => r.claims[i]?.spec));
+        st.shape = internShape(JSON.stringify(toAllocate.map((i) => r.claims[i]?.spec)));
         st.scored = toAllocate.some((i) => (r.claims[i]?.spec.devices?.requests ?? []).some((q) => (q.firstAvailable ?? []).length > 0));
       }
       st.toAllocate = toAllocate;
@@ -274,26 +304,28 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
       if (!st || (st.claims.length === 0 && !st.extended) || !node) return success;
       // A special claim from an earlier cycle: PostFilter deletes it and the pod starts over.
       if (st.extended?.stale) return unschedulable(errReasonExtendedClaim);
-      const unavailable: number[] = [];
-      for (const [i, sel] of st.availableOnNodes.entries()) if (sel && !dra.nodeSelectorMatches(sel, node)) unavailable.push(i);
+      let unavailable: number[] | undefined;
+      for (let i = 0; i < st.availableOnNodes.length; i++) {
+        const sel = st.availableOnNodes[i];
+        if (sel && !dra.nodeSelectorMatches(sel, node)) (unavailable ??= []).push(i);
+      }
       let results: resourceV1.AllocationResult[] | undefined;
       // Mapped resources the node offers through a device plugin are NodeResourcesFit's.
-      const viaDra = st.extended?.resources.filter((r) => !((nodeInfo.allocatable.scalar?.get(r) ?? 0) > 0)) ?? [];
-      const special = viaDra.length > 0 && st.extended ? specialClaim(_pod.pod, createDeviceRequests(_pod.pod, viaDra, st.extended.mapping)) : undefined;
+      const viaDra = st.extended ? st.extended.resources.filter((r) => !((nodeInfo.allocatable.scalar?.get(r) ?? 0) > 0)) : undefined;
+      const special = viaDra && viaDra.length > 0 && st.extended ? specialClaim(_pod.pod, createDeviceRequests(_pod.pod, viaDra, st.extended.mapping)) : undefined;
       const shape = special ? `${st.shape}|${JSON.stringify(special.spec)}` : st.shape;
       if (st.inventory && (st.toAllocate.length > 0 || special)) {
-        const pools = st.inventory.poolsForNode(node);
-        const epoch = epochOf(pools);
         const known = verdicts.get(nodeInfo.name);
         let outcome: DraOutcome;
-        if (known && known.epoch === epoch && known.node === node && known.inventoryGen === inventoryGen && known.classGen === classGen && known.shape === shape) outcome = known.outcome;
+        if (known && known.node === node && known.inventoryGen === inventoryGen && known.classGen === classGen && known.shape === shape) outcome = known.outcome;
         else {
+          const pools = st.inventory.poolsForNode(node);
           const claims = st.toAllocate.map((i) => st.claims[i] as ClaimRO);
           if (special) claims.push(special);
           outcome = pools.length === 0
             ? { type: 'unschedulable', reason: errReasonCannotAllocate }
             : dra.allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated, features: draFeatures });
-          if (outcome.type !== 'error') verdicts.set(nodeInfo.name, { shape, node, inventoryGen, classGen, epoch, outcome });
+          if (outcome.type !== 'error') keepVerdict(nodeInfo.name, pools, { shape, node, inventoryGen, classGen, outcome });
         }
         switch (outcome.type) {
           case 'error':
@@ -309,13 +341,13 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
           }
         }
       }
-      if (unavailable.length > 0) {
+      if (unavailable) {
         for (const i of unavailable) st.unavailable.add(i);
         return unresolvable(errReasonNotAvailable);
       }
       if (results) st.nodeAllocations.set(nodeInfo.name, results);
       if (special) st.nodeSpecial.set(nodeInfo.name, special);
-      else st.nodeSpecial.delete(nodeInfo.name);
+      else if (st.nodeSpecial.size > 0) st.nodeSpecial.delete(nodeInfo.name);
       return success;
     },
     async postFilter(state, pi) {
