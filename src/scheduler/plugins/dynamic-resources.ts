@@ -139,24 +139,24 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
       for (let attempt = 0; ; attempt++) {
         if (attempt > 0) claim = await client.get<Claim>(refs.resourceClaims, claim.metadata.namespace, claim.metadata.name ?? '');
         if (claim.metadata.deletionTimestamp) throw new Error(`claim ${claimRef(claim)} got deleted in the meantime`);
-        let next = structuredClone(claim) as Claim;
+        // The client copies what it sends, so the writes below share the unchanged parts of the claim.
+        let base: ClaimRO = claim;
         try {
           if (allocation) {
             if (claim.status?.allocation) throw new Error(`claim ${claimRef(claim)} got allocated elsewhere in the meantime`);
             // The finalizer needs a normal update; an interrupted earlier attempt may have added it.
-            if (!(next.metadata.finalizers ?? []).includes(resourceV1.ResourceClaimDeleteProtectionFinalizer)) {
-              next.metadata.finalizers = [...(next.metadata.finalizers ?? []), resourceV1.ResourceClaimDeleteProtectionFinalizer];
+            const finalizers = claim.metadata.finalizers ?? [];
+            if (!finalizers.includes(resourceV1.ResourceClaimDeleteProtectionFinalizer)) {
               try {
-                // What the client returns is shared and may be frozen: copy before adding the status.
-                next = structuredClone(await client.update<Claim>(refs.resourceClaims, next));
+                base = await client.update<Claim>(refs.resourceClaims, { ...claim, metadata: { ...claim.metadata, finalizers: [...finalizers, resourceV1.ResourceClaimDeleteProtectionFinalizer] } } as Claim);
               } catch (error) {
                 if (isApiError(error) && error.reason === 'Conflict') throw error;
                 throw new Error(`add finalizer to claim ${claimRef(claim)}: ${error instanceof Error ? error.message : String(error)}`);
               }
             }
-            next.status = { ...next.status, allocation: structuredClone(allocation) };
           }
-          next.status = { ...next.status, reservedFor: [...(next.status?.reservedFor ?? []), { resource: 'pods', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' }] };
+          const reservedFor = [...(base.status?.reservedFor ?? []), { resource: 'pods', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' }];
+          const next = { ...base, status: allocation ? { ...base.status, allocation, reservedFor } : { ...base.status, reservedFor } } as Claim;
           try {
             claim = await client.updateStatus<Claim>(refs.resourceClaims, next);
           } catch (error) {
