@@ -17,11 +17,11 @@ export interface EventRecorderOptions {
   log: (line: string) => void;
 }
 
+/** What is kept of an event written: enough to patch its count, as client-go's correlator does. */
 interface Seen {
   name: string;
   namespace: string;
   count: number;
-  event: Event;
 }
 
 const maxRemembered = 4096;
@@ -45,9 +45,10 @@ export class EventRecorder {
       const seen = this.#seen.get(key);
       if (seen) {
         seen.count++;
-        const updated: Event = { ...seen.event, count: seen.count, lastTimestamp: formatTime(now) };
+        // Upstream sends the two-way strategic merge patch of count and lastTimestamp (message is
+        // part of the key, so it never changes); a failed patch falls back to a new event.
         try {
-          seen.event = await this.#o.client.update<Event>(refs.events, updated);
+          await this.#o.client.patch(refs.events, seen.namespace, seen.name, 'strategic', { count: seen.count, lastTimestamp: formatTime(now) });
           return;
         } catch {
           this.#seen.delete(key);
@@ -56,7 +57,7 @@ export class EventRecorder {
       const event = this.#event(pod, namespace, type, reason, message, fieldPath, now);
       const created = await this.#o.client.create<Event>(refs.events, event);
       if (this.#seen.size >= maxRemembered) this.#seen.delete(this.#seen.keys().next().value as string);
-      this.#seen.set(key, { name: created.metadata.name ?? '', namespace, count: 1, event: created });
+      this.#seen.set(key, { name: created.metadata.name ?? '', namespace, count: 1 });
     };
     this.#chain = this.#chain.then(write).catch((error: unknown) => {
       this.#o.log(`kubelet ${this.#o.node}: event ${reason} for pod ${namespace}/${pod.metadata.name}: ${error instanceof Error ? error.message : String(error)}`);

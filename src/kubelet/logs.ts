@@ -11,7 +11,8 @@ const maxLines = 10_000;
 
 export class LogBuffer {
   readonly #lines: LogLine[] = [];
-  #followers = new Set<(line: LogLine | undefined) => void>();
+  // Made on the first follow: a buffer per container instance lives as long as its pod.
+  #followers: Set<(line: LogLine | undefined) => void> | undefined;
   #closed = false;
 
   write(at: number, text: string): void {
@@ -19,15 +20,16 @@ export class LogBuffer {
     const line = { at, text };
     this.#lines.push(line);
     if (this.#lines.length > maxLines) this.#lines.shift();
-    for (const f of this.#followers) f(line);
+    if (this.#followers) for (const f of this.#followers) f(line);
   }
 
   /** The process exited: followers get `undefined` and are dropped. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const f of this.#followers) f(undefined);
-    this.#followers.clear();
+    const followers = this.#followers;
+    this.#followers = undefined;
+    if (followers) for (const f of followers) f(undefined);
   }
 
   get closed(): boolean {
@@ -43,8 +45,9 @@ export class LogBuffer {
       fn(undefined);
       return () => {};
     }
-    this.#followers.add(fn);
-    return () => this.#followers.delete(fn);
+    const followers = (this.#followers ??= new Set());
+    followers.add(fn);
+    return () => followers.delete(fn);
   }
 }
 

@@ -66,6 +66,9 @@ interface Live {
 
 export const minimumGracePeriodSeconds = 2;
 
+/** What a pod without claims gets injected: one shared empty map, never written. */
+const noInjectedEnv: InjectedEnv = new Map();
+
 export class PodWorker {
   readonly #d: PodWorkerDeps;
   #pod: DeepReadonlyPod;
@@ -73,7 +76,7 @@ export class PodWorker {
   readonly records = new Map<string, ContainerRecord>();
   readonly #live = new Map<string, Live>();
   readonly #timers = new Set<Timer>();
-  readonly #exitWaiters = new Set<() => void>();
+  readonly #exitWaiters: (() => void)[] = [];
   /** When a delete shortened the grace period while terminating: every container is killed by then. */
   #killBy: number | undefined;
   readonly #status: PodStatusWriter;
@@ -222,7 +225,7 @@ export class PodWorker {
   /** PrepareDynamicResources: no sandbox (ContainerCreating) until every claim is reserved for the pod. */
   #claimsPrepared(): boolean {
     if (this.#injected !== undefined) return this.#injected !== 'pending';
-    if (!this.#d.claims || !usesResourceClaims(this.#pod)) return (this.#injected = new Map()), true;
+    if (!this.#d.claims || !usesResourceClaims(this.#pod)) return (this.#injected = noInjectedEnv), true;
     this.#injected = 'pending';
     void this.#d.claims.prepare(this.#pod).then((r) => {
       if (this.#state.kind !== 'syncing') return;
@@ -484,7 +487,8 @@ export class PodWorker {
     if (cond() || maxMs <= 0) return Promise.resolve(0);
     return new Promise((resolve) => {
       const done = (): void => {
-        this.#exitWaiters.delete(check);
+        const i = this.#exitWaiters.indexOf(check);
+        if (i >= 0) this.#exitWaiters.splice(i, 1);
         timer.cancel();
         resolve(this.#d.clock.now() - start);
       };
@@ -492,7 +496,7 @@ export class PodWorker {
         if (cond()) done();
       };
       const timer = this.#d.clock.after(maxMs, done);
-      this.#exitWaiters.add(check);
+      this.#exitWaiters.push(check);
     });
   }
 

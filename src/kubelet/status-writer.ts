@@ -4,7 +4,7 @@
 import { refs } from '../api/index.ts';
 import type { Pod } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
-import type { Clock } from '../core/index.ts';
+import type { Clock, DeepReadonly } from '../core/index.ts';
 import { isApiError } from '../core/index.ts';
 import { generatePodStatus } from './pod-status.ts';
 import type { StatusInput } from './pod-status.ts';
@@ -25,7 +25,8 @@ export class PodStatusWriter {
   readonly #o: PodStatusWriterOptions;
   #dirty = false;
   #writing: Promise<void> | undefined;
-  #lastWritten = '';
+  /** The status of the last write's answer: shared with the pod the informers hold, not a copy. */
+  #lastWritten: DeepReadonly<PodStatus> | undefined;
   #stopped = false;
 
   constructor(options: PodStatusWriterOptions) {
@@ -72,10 +73,10 @@ export class PodStatusWriter {
       const pod = this.#o.pod();
       const status = generatePodStatus({ ...this.#o.input(), pod, now: this.#o.clock.now() });
       const text = JSON.stringify(status);
-      if (text === this.#lastWritten && JSON.stringify(pod.status) === text) return;
+      if (this.#lastWritten && JSON.stringify(pod.status) === text && (pod.status === this.#lastWritten || JSON.stringify(this.#lastWritten) === text)) return;
       try {
         const written = await client.updateStatus<Pod>(refs.pods, { ...(pod as Pod), status });
-        this.#lastWritten = JSON.stringify(written.status);
+        this.#lastWritten = written.status;
         this.#o.setPod(written);
         return;
       } catch (error) {

@@ -19,14 +19,16 @@ export interface VolumeSources {
 
 export type MountResult = { ok: true } | { ok: false; retryMs: number };
 
+// Kept for every pod on the node for its whole life, so the collections are made only when a
+// volume needs them (a pod has a few volumes; most mount at the first pass).
 interface PodMounts {
   firstAttempt: number;
   lastTimeout: number;
   /** volume name -> next retry time and current backoff. */
-  backoff: Map<string, { at: number; delayMs: number }>;
-  mounted: Set<string>;
+  backoff?: Map<string, { at: number; delayMs: number }>;
+  mounted: string[];
   /** PV names of ReadWriteOncePod volumes this pod holds. */
-  rwop: Set<string>;
+  rwop?: string[];
 }
 
 const initialDelayMs = 500;
@@ -54,13 +56,13 @@ export class VolumeMounter {
     const uid = pod.metadata.uid ?? '';
     const now = this.#clock.now();
     let st = this.#pods.get(uid);
-    if (!st) this.#pods.set(uid, (st = { firstAttempt: now, lastTimeout: now, backoff: new Map(), mounted: new Set(), rwop: new Set() }));
+    if (!st) this.#pods.set(uid, (st = { firstAttempt: now, lastTimeout: now, mounted: [] }));
     const unmounted: string[] = [];
     const unprocessed: string[] = [];
     let nextRetry = Infinity;
     for (const v of pod.spec.volumes ?? []) {
-      if (st.mounted.has(v.name)) continue;
-      const b = st.backoff.get(v.name);
+      if (st.mounted.includes(v.name)) continue;
+      const b = st.backoff?.get(v.name);
       if (b && b.at > now) {
         unmounted.push(v.name);
         nextRetry = Math.min(nextRetry, b.at);
@@ -68,10 +70,10 @@ export class VolumeMounter {
       }
       const outcome = this.#mount(pod, v, uid);
       if (outcome.kind === 'mounted') {
-        st.mounted.add(v.name);
-        st.backoff.delete(v.name);
+        st.mounted.push(v.name);
+        st.backoff?.delete(v.name);
         if (outcome.rwop) {
-          st.rwop.add(outcome.rwop);
+          if (!st.rwop?.includes(outcome.rwop)) (st.rwop ??= []).push(outcome.rwop);
           this.#rwopHolders.set(outcome.rwop, uid);
         }
         continue;
@@ -80,7 +82,7 @@ export class VolumeMounter {
       if (outcome.kind === 'unprocessed') unprocessed.push(v.name);
       else this.#events.record(pod, 'Warning', 'FailedMount', outcome.message);
       const delayMs = b ? Math.min(b.delayMs * 2, maxDelayMs) : initialDelayMs;
-      st.backoff.set(v.name, { at: now + delayMs, delayMs });
+      (st.backoff ??= new Map()).set(v.name, { at: now + delayMs, delayMs });
       nextRetry = Math.min(nextRetry, now + delayMs);
     }
     if (unmounted.length === 0) return { ok: true };
@@ -97,7 +99,7 @@ export class VolumeMounter {
   tearDown(uid: string): void {
     const st = this.#pods.get(uid);
     if (!st) return;
-    for (const pv of st.rwop) if (this.#rwopHolders.get(pv) === uid) this.#rwopHolders.delete(pv);
+    for (const pv of st.rwop ?? []) if (this.#rwopHolders.get(pv) === uid) this.#rwopHolders.delete(pv);
     this.#pods.delete(uid);
   }
 
