@@ -75,6 +75,7 @@ export class Kubelet {
       client: this.#o.client,
       partition: this.#partition,
       clock: options.clock,
+      random: options.random,
       log: options.log,
       identity: { name: options.name, ordinal: options.ordinal, pool: options.pool, machineID: options.random.hex(16), bootID: options.random.hex(16) },
     });

@@ -5,7 +5,7 @@ import type { PartitionGate } from './partition.ts';
 import { refs } from '../api/index.ts';
 import type { Lease, Node } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
-import type { Clock, Timer } from '../core/index.ts';
+import type { Clock, Random, Timer } from '../core/index.ts';
 import { formatMicroTime, isApiError } from '../core/index.ts';
 import { buildNode, nodeConditions } from './node-object.ts';
 import type { NodeIdentity } from './node-object.ts';
@@ -24,6 +24,18 @@ export interface NodeAgentOptions {
   log: (line: string) => void;
   /** Closed while the node is failed: the kubelet's other writes wait (see partition.ts). */
   partition?: PartitionGate;
+  /** Jitters the lease renewals as upstream does; without it they come exactly every 10 s. */
+  random?: Random;
+}
+
+/**
+ * The wait before the next renewal: upstream's lease controller runs wait.JitterUntil(sync,
+ * renewInterval, 0.04, sliding), so each wait is 10 s plus up to 4%. Kubelets that started
+ * together drift apart instead of renewing in one burst every 10 s.
+ * Upstream: component-helpers/apimachinery/lease/controller.go (Run).
+ */
+export function leaseRenewWaitMs(random: Random | undefined): number {
+  return leaseRenewIntervalMs + (random ? random.float() * 0.04 * leaseRenewIntervalMs : 0);
 }
 
 export class NodeAgent {
@@ -62,7 +74,7 @@ export class NodeAgent {
     }
     this.#lastStatusWrite = clock.now();
     await this.#renewLease();
-    this.#leaseTimer = clock.after(leaseRenewIntervalMs, () => this.#leaseTick());
+    this.#leaseTimer = clock.after(leaseRenewWaitMs(this.#o.random), () => this.#leaseTick());
     this.#statusTimer = clock.after(nodeStatusUpdateFrequencyMs, () => this.#statusTick());
     return this.#node;
   }
@@ -93,7 +105,7 @@ export class NodeAgent {
   #leaseTick(): void {
     if (this.#stopped) return;
     const next = (): void => {
-      if (!this.#stopped) this.#leaseTimer = this.#o.clock.after(leaseRenewIntervalMs, () => this.#leaseTick());
+      if (!this.#stopped) this.#leaseTimer = this.#o.clock.after(leaseRenewWaitMs(this.#o.random), () => this.#leaseTick());
     };
     if (this.#failed) return next();
     this.#renewLease().then(next, (error: unknown) => {
