@@ -11,6 +11,7 @@ import { runApiLoadBenchmark } from './api-load.ts';
 import { machine } from './harness.ts';
 import { runChurnBenchmark, runHoldBenchmark, runNodeBenchmarks } from './nodes.ts';
 import { runPodBenchmarks } from './pods.ts';
+import { runPodMemoryBenchmark } from './pod-memory.ts';
 import { summarize } from './profile-summary.ts';
 import { runResizeBenchmarks } from './resize.ts';
 import { runWritePathBenchmark } from './write-path.ts';
@@ -28,6 +29,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'api-load': runApiLoadBenchmark,
   scheduler: () => runSchedulerBenchmarks(),
   hold: runHoldBenchmark,
+  'pod-memory': runPodMemoryBenchmark,
   churn: runChurnBenchmark,
 };
 
