@@ -32,11 +32,20 @@ export async function serveCluster(options: { nodes: number | PoolShape; clock?:
   return { cluster, api: new HttpClient({ server: cluster.url, token: cluster.token, ca: cluster.certificateAuthority }) };
 }
 
-/** Runs fn(i) for i in [0, count) with at most `limit` in flight. */
+/**
+ * Runs fn(i) for i in [0, count) with at most `limit` in flight. In-process calls resolve in
+ * microtasks, so every 64 calls a worker yields to the event loop: otherwise no timer of the
+ * cluster (lease renewals, the node monitor) runs until the whole batch is done, and a long batch
+ * turns every node NotReady under it, as no real client could.
+ */
 export async function bounded(count: number, limit: number, fn: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < count) await fn(next++);
+    while (next < count) {
+      const i = next++;
+      await fn(i);
+      if (i % 64 === 63) await new Promise((r) => setImmediate(r));
+    }
   };
   await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }

@@ -18,7 +18,12 @@ const historyWindow = 10_000;
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 3000));
 
 async function fillHistory(client: Client): Promise<void> {
-  for (let k = 0; k < historyWindow; k++) await client.patch(refs.configMaps, 'default', 'pod-memory-tick', 'merge', { data: { n: String(k) } });
+  for (let k = 0; k < historyWindow; k++) {
+    await client.patch(refs.configMaps, 'default', 'pod-memory-tick', 'merge', { data: { n: String(k) } });
+    // In-process writes resolve in microtasks: yield, or no timer (lease renewals, the node
+    // monitor) runs for the whole loop and nodes go NotReady under it.
+    if (k % 100 === 99) await new Promise((r) => setImmediate(r));
+  }
 }
 
 async function podMemory(nodes: number, pods: number): Promise<Row> {
