@@ -10,7 +10,7 @@ import type { Client } from '../src/client/index.ts';
 import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
 import { bounded, gc, heapMb, isRunning, pausePod, watchUntil } from './harness.ts';
-import { storedFootprint } from './stored-footprint.ts';
+import { perPodKb, storedFootprint } from './stored-footprint.ts';
 import { printTable } from './table.ts';
 import type { Row } from './table.ts';
 
@@ -46,14 +46,12 @@ async function podMemory(nodes: number, pods: number): Promise<Row> {
     await fillHistory(client);
     gc();
     const heldKb = ((heapMb() - before) * 1024) / pods;
-    const stored = await storedFootprint(cluster.store, 'default');
-    const kb = (bytes: number): number => bytes / 1024 / pods;
-    const storedKb = kb(stored.textBytes + stored.recordBytes + stored.decodedBytes);
+    const stored = perPodKb(await storedFootprint(cluster.store, 'default'));
     return {
       'nodes / pods': `${nodes} / ${pods} (${Math.round(pods / nodes)} per node)`,
       'held KB/pod': heldKb,
-      'stored KB/pod (texts + records + decoded pod)': `${storedKb.toFixed(1)} (${kb(stored.textBytes).toFixed(1)} + ${kb(stored.recordBytes).toFixed(1)} + ${kb(stored.decodedBytes).toFixed(1)})`,
-      'beyond stored KB/pod': heldKb - storedKb,
+      'stored KB/pod (texts + records + decoded pod)': stored.parts,
+      'beyond stored KB/pod': heldKb - stored.total,
       goal: '<= 10 KB beyond the stored object',
     };
   } finally {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median, printTable } from './table.ts';
 import { processRssMb, runs } from './harness.ts';
-import { bareServerArgs, stopChild, waitForLine } from './child.ts';
+import { bareServerArgs, spawnNodeUntil, stopChild } from './child.ts';
 
 const main = resolve(import.meta.dirname, '../drydock.mjs');
 const kubectl = process.env.KUBECTL ?? 'kubectl';
@@ -28,9 +28,7 @@ async function drydockUp(): Promise<UpRun> {
   const kubeconfig = join(dir, 'kubeconfig');
   const t0 = performance.now();
   const flags = profiling ? ['--cpu-prof', `--cpu-prof-dir=${resolve(import.meta.dirname, '../../bench/profiles')}`] : [];
-  const child = spawn(process.execPath, [...flags, main, 'up', '--port', '0', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'pipe', 'ignore'] });
-  await waitForLine(child, /ready/);
-  const readyMs = performance.now() - t0;
+  const { ms: readyMs, child } = await spawnNodeUntil([...flags, main, 'up', '--port', '0', '--kubeconfig', kubeconfig], /ready/);
   // kubectl may race the ready line by a hair; retry until it answers, as a user script would.
   while ((await run(kubectl, ['--kubeconfig', kubeconfig, 'get', 'ns'])) !== 0) await new Promise((r) => setTimeout(r, 20));
   const getNsMs = performance.now() - t0;
@@ -44,8 +42,8 @@ async function drydockUp(): Promise<UpRun> {
 
 async function bareHttp(): Promise<{ answerMs: number; rssMb: number }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, bareServerArgs, { stdio: ['ignore', 'pipe', 'ignore'] });
-  const port = (await waitForLine(child, /port \d+/)).slice(5);
+  const { line, child } = await spawnNodeUntil(bareServerArgs, /port \d+/);
+  const port = line.slice(5);
   await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
   const answerMs = performance.now() - t0;
   await new Promise((r) => setTimeout(r, 1000));

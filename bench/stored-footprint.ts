@@ -37,3 +37,10 @@ export async function storedFootprint(store: Store, namespace: string): Promise<
   void copy.revision();
   return { pods: pods.length, textBytes: values.reduce((n, v) => n + v.length, 0), recordBytes: records, decodedBytes };
 }
+
+/** Per pod in KB: the whole stored footprint, and its parts spelled "total (texts + records + decoded pod)". */
+export function perPodKb(f: StoredFootprint): { total: number; parts: string } {
+  const kb = (bytes: number): number => bytes / 1024 / Math.max(f.pods, 1);
+  const total = kb(f.textBytes + f.recordBytes + f.decodedBytes);
+  return { total, parts: `${total.toFixed(1)} (${kb(f.textBytes).toFixed(1)} + ${kb(f.recordBytes).toFixed(1)} + ${kb(f.decodedBytes).toFixed(1)})` };
+}
