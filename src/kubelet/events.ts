@@ -45,10 +45,11 @@ export class EventRecorder {
       const seen = this.#seen.get(key);
       if (seen) {
         seen.count++;
-        // Upstream sends the two-way strategic merge patch of count and lastTimestamp (message is
-        // part of the key, so it never changes); a failed patch falls back to a new event.
+        // Upstream (client-go events_cache.go eventObserve) diffs the event against a copy with
+        // count, lastTimestamp and message blanked, so its strategic merge patch carries those
+        // three; a failed patch falls back to a new event.
         try {
-          await this.#o.client.patch(refs.events, seen.namespace, seen.name, 'strategic', { count: seen.count, lastTimestamp: formatTime(now) });
+          await this.#o.client.patch(refs.events, seen.namespace, seen.name, 'strategic', { message, count: seen.count, lastTimestamp: formatTime(now) });
           return;
         } catch {
           this.#seen.delete(key);
