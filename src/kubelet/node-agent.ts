@@ -38,6 +38,25 @@ export function leaseRenewWaitMs(random: Random | undefined): number {
   return leaseRenewIntervalMs + (random ? random.float() * 0.04 * leaseRenewIntervalMs : 0);
 }
 
+/**
+ * The status loop's wait: upstream runs wait.JitterUntil(syncNodeStatus, nodeStatusUpdateFrequency,
+ * 0.04, sliding) too. Upstream: pkg/kubelet/kubelet.go (Run).
+ */
+export function statusSyncWaitMs(random: Random | undefined): number {
+  return nodeStatusUpdateFrequencyMs + (random ? random.float() * 0.04 * nodeStatusUpdateFrequencyMs : 0);
+}
+
+/**
+ * The wait before a loop's first tick after registration: a random point of one interval. Real
+ * kubelets join at different moments, so their 10 s loops are out of phase; simulated nodes all
+ * register within a few milliseconds of each other, and without this 1,000 of them would renew in
+ * one burst every 10 s (and post the 5-minute status report together), stalling every other write
+ * behind ~1,000 lease updates. Renewals stay at most one interval (plus jitter) apart.
+ */
+export function firstTickWaitMs(intervalMs: number, random: Random | undefined): number {
+  return random ? Math.max(1, Math.floor(random.float() * intervalMs)) : intervalMs;
+}
+
 export class NodeAgent {
   readonly #o: NodeAgentOptions;
   #node: Node | undefined;
@@ -74,8 +93,8 @@ export class NodeAgent {
     }
     this.#lastStatusWrite = clock.now();
     await this.#renewLease();
-    this.#leaseTimer = clock.after(leaseRenewWaitMs(this.#o.random), () => this.#leaseTick());
-    this.#statusTimer = clock.after(nodeStatusUpdateFrequencyMs, () => this.#statusTick());
+    this.#leaseTimer = clock.after(firstTickWaitMs(leaseRenewIntervalMs, this.#o.random), () => this.#leaseTick());
+    this.#statusTimer = clock.after(firstTickWaitMs(nodeStatusUpdateFrequencyMs, this.#o.random), () => this.#statusTick());
     return this.#node;
   }
 
@@ -149,7 +168,7 @@ export class NodeAgent {
   #statusTick(): void {
     if (this.#stopped) return;
     const next = (): void => {
-      if (!this.#stopped) this.#statusTimer = this.#o.clock.after(nodeStatusUpdateFrequencyMs, () => this.#statusTick());
+      if (!this.#stopped) this.#statusTimer = this.#o.clock.after(statusSyncWaitMs(this.#o.random), () => this.#statusTick());
     };
     // Conditions never change on a healthy simulated node, so only the 5-minute report is due.
     if (this.#failed || this.#o.clock.now() - this.#lastStatusWrite < nodeStatusReportFrequencyMs) return next();
