@@ -1,8 +1,5 @@
 // Pod start-up latency as a client sees it: pods created at a fixed rate over HTTPS and one watch
-// noting when each reaches a state. The client runs on a worker thread, as a real client runs in its
-// own process: on the main thread its TLS, JSON and watch decoding took ~15% of the server's event
-// loop and queued the server's work behind the measurement's own.
-import { Worker } from 'node:worker_threads';
+// noting when each reaches a state. Runs on a worker thread (client-worker.ts).
 import { refs } from '../src/api/index.ts';
 import type { Pod } from '../src/api/index.ts';
 import type { Client } from '../src/client/index.ts';
@@ -42,24 +39,4 @@ export async function latencyAt(api: Client, run: LatencyRun): Promise<number[]>
   if (errors.length > 0) throw new Error(`${errors.length} creates failed at ${rate}/s: ${errors[0] ?? ''}`);
   await wait.finished;
   return seen.sort((a, b) => a - b);
-}
-
-export interface ServerAccess {
-  server: string;
-  token: string;
-  ca: string;
-}
-
-/** latencyAt on a worker thread (pod-latency-worker), against the cluster served at `access`. */
-export function latencyInWorker(access: ServerAccess, run: LatencyRun): Promise<number[]> {
-  const script = new URL(import.meta.url.endsWith('.ts') ? './pod-latency-worker.ts' : './pod-latency-worker.js', import.meta.url);
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: { access, run } });
-    worker.once('message', (m: { latencies?: number[]; error?: string }) => {
-      if (m.latencies) resolve(m.latencies);
-      else reject(new Error(m.error ?? 'latency worker failed'));
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`latency worker exited with ${code}`)));
-  });
 }

@@ -4,8 +4,8 @@
 import { refs } from '../src/api/index.ts';
 import type { Deployment, Pod } from '../src/api/index.ts';
 import { bounded, isRunning, pausePod, runs, serveCluster, watchUntil } from './harness.ts';
-import { latencyInWorker } from './pod-latency.ts';
-import type { ServerAccess } from './pod-latency.ts';
+import { runClientJob } from './client-worker.ts';
+import type { ServerAccess } from './client-worker.ts';
 import { median, percentile, printTable } from './table.ts';
 import type { Row } from './table.ts';
 
@@ -73,8 +73,8 @@ async function p8(): Promise<Row[]> {
       const fl: number[][] = [];
       try {
         for (let r = 0; r < runs; r++) {
-          dd.push(await latencyInWorker(access(cluster), { prefix: `r${rate}x${r}`, rate, seconds, until: 'Running' }));
-          fl.push(await latencyInWorker(access(floor.cluster), { prefix: `r${rate}x${r}`, rate, seconds, until: 'ADDED' }));
+          dd.push(await runClientJob(access(cluster), 'pod-latency', { prefix: `r${rate}x${r}`, rate, seconds, until: 'Running' }));
+          fl.push(await runClientJob(access(floor.cluster), 'pod-latency', { prefix: `r${rate}x${r}`, rate, seconds, until: 'ADDED' }));
         }
       } catch (error) {
         // HttpClient opens a connection per request in flight; at high rates loopback TLS can reset some.

@@ -1,13 +1,18 @@
-// In-place resize benchmark: 1,000 running pods resized at once through pods/resize (NotRequired cpu),
-// latency from the PATCH to the status showing the new resources (p50/p99) and the path's throughput.
-// Goal: p99 <= 100 ms (a real kubelet needs its sync loop, typically seconds).
+// In-place resize benchmark: 1,000 running pods resized at once through pods/resize (NotRequired cpu)
+// by a client on its own thread, over HTTPS. Latency until a watcher sees the status show the new
+// resources, from the API's answer to the PATCH (the kubelet's part, which the goal compares with a real
+// kubelet's sync loop) and from the moment the client sent it (which adds the wait behind the 999
+// other patches), and the path's throughput. Goal: p99 <= 100 ms (a real kubelet needs its sync loop,
+// typically seconds).
 // Run: npx tsx bench/resize.ts   (not a test; prints a table)
 import { performance } from 'node:perf_hooks';
 import type { Pod } from '../src/api/index.ts';
 import { refs } from '../src/api/index.ts';
 import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
+import { runClientJob } from './client-worker.ts';
 import { percentile, printTable } from './table.ts';
+import type { Row } from './table.ts';
 
 const pods = 1000;
 const nodes = 10;
@@ -19,8 +24,6 @@ const pod = (i: number): Pod => ({
   spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } } }] },
 });
 
-const cpuOf = (p: Pod): string | undefined => p.status?.containerStatuses?.[0]?.resources?.requests?.cpu;
-
 async function waitFor(done: () => boolean, what: string, ms = 120_000): Promise<void> {
   const start = performance.now();
   while (!done()) {
@@ -29,53 +32,50 @@ async function waitFor(done: () => boolean, what: string, ms = 120_000): Promise
   }
 }
 
-export async function runResizeBenchmarks(): Promise<void> {
+
+/** One cluster, 1,000 running pods, one burst of resizes from a client with `connections` connections. */
+async function resizeBurst(connections: number): Promise<Row> {
   const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: nodes, capacity: { cpu: '64', memory: '256Gi', pods: '200' } }] });
-  const cluster = await Cluster.start({ config, clock: new RealClock(), random: new SeededRandom(7), components: true });
+  const cluster = await Cluster.start({ config, clock: new RealClock(), random: new SeededRandom(7), port: 0, components: true });
   try {
     const c = cluster.client;
     const running = new Set<string>();
-    const sentAt = new Map<string, number>();
-    const latency = new Map<string, number>();
     const watch = c.watch<Pod>(refs.pods, { namespace: 'default' }, (e) => {
-      if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
       const p = e.object as Pod;
-      const name = p.metadata.name ?? '';
-      if (p.status?.containerStatuses?.[0]?.state?.running) running.add(name);
-      const t0 = sentAt.get(name);
-      if (t0 !== undefined && !latency.has(name) && cpuOf(p) === '150m') latency.set(name, performance.now() - t0);
+      if (p.status?.containerStatuses?.[0]?.state?.running) running.add(p.metadata.name ?? '');
     });
     for (let i = 0; i < pods; i += 100) await Promise.all(Array.from({ length: Math.min(100, pods - i) }, (_, j) => c.create(refs.pods, pod(i + j), { namespace: 'default' })));
     await waitFor(() => running.size >= pods, 'pods to run');
+    watch.stop();
     // Let the start-up backlog (status writes, Pulled/Created/Started events) drain first.
     await new Promise((res) => globalThis.setTimeout(res, 15000));
-    const body = { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '150m' } } }] } };
-    const start = performance.now();
-    await Promise.all(
-      Array.from({ length: pods }, (_, i) => {
-        sentAt.set(`r-${i}`, performance.now());
-        return c.patch(refs.pods, 'default', `r-${i}`, 'strategic', body, { subresource: 'resize' });
-      }),
-    );
-    const patched = performance.now();
-    await waitFor(() => latency.size >= pods, 'status resources');
-    const end = Math.max(...[...sentAt].map(([n, t]) => t + (latency.get(n) ?? 0)));
-    watch.stop();
-    const sorted = [...latency.values()].sort((a, b) => a - b);
-    printTable(`in-place resize: ${pods} pods on ${nodes} simulated nodes, cpu 100m -> 150m (NotRequired), in process`, [
-      {
-        pods,
-        'patch->status p50 (ms)': percentile(sorted, 50),
-        'patch->status p99 (ms)': percentile(sorted, 99),
-        'max (ms)': sorted.at(-1) ?? 0,
-        'all patches sent (ms)': patched - start,
-        'resizes/s': (pods * 1000) / (end - start),
-        goal: 'p99 <= 100 ms',
-      },
-    ]);
+    const access = { server: cluster.url, token: cluster.token, ca: cluster.certificateAuthority };
+    const names = Array.from({ length: pods }, (_, i) => `r-${i}`);
+    // The watch takes one of the client's connections, as it would in a real client's pool.
+    const t = await runClientJob(access, 'resize', { names, namespace: 'default', cpu: '150m', connections });
+    const fromSent = t.updated.map((u, i) => u - (t.sent[i] ?? 0)).sort((a, b) => a - b);
+    const fromAck = t.updated.map((u, i) => u - (t.acked[i] ?? 0)).sort((a, b) => a - b);
+    const first = Math.min(...t.sent);
+    const all = Math.max(...t.updated) - first;
+    return {
+      connections,
+      'ack->status p50 / p99 (ms)': `${percentile(fromAck, 50).toFixed(1)} / ${percentile(fromAck, 99).toFixed(1)}`,
+      'sent->status p50 / p99 (ms)': `${percentile(fromSent, 50).toFixed(0)} / ${percentile(fromSent, 99).toFixed(0)}`,
+      'all patches acked (ms)': Math.max(...t.acked) - first,
+      'all statuses updated (ms)': all,
+      'resizes/s': (pods * 1000) / all,
+      goal: 'p99 <= 100 ms',
+    };
   } finally {
     await cluster.stop();
   }
+}
+
+export async function runResizeBenchmarks(): Promise<void> {
+  // client-go multiplexes one HTTP/2 connection; HTTP/1.1 clients keep a small pool (8 here). With
+  // 64 the server reads 64 patches per event-loop turn and the watch lines wait behind them.
+  const rows = [await resizeBurst(8), await resizeBurst(64)];
+  printTable(`in-place resize: ${pods} pods on ${nodes} simulated nodes, cpu 100m -> 150m (NotRequired), all patched at once over HTTPS by a client on its own thread; latency until its watch sees the new status resources, from the PATCH's answer (ack) and from its sending (sent)`, rows);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
