@@ -32,7 +32,6 @@ async function waitFor(done: () => boolean, what: string, ms = 120_000): Promise
   }
 }
 
-
 /** One cluster, 1,000 running pods, one burst of resizes from a client with `connections` connections. */
 async function resizeBurst(connections: number): Promise<Row> {
   const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: nodes, capacity: { cpu: '64', memory: '256Gi', pods: '200' } }] });
