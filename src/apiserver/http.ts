@@ -22,6 +22,7 @@ import type { ApiServer, ObjectResult } from './server.ts';
 import { storedObject } from './stored-object.ts';
 import { tableRow, toTable, tableColumns } from './table.ts';
 import type { ServerWatchEvent } from './watch.ts';
+import { shortTurns } from './short-turns.ts';
 
 export interface OpenApiSource {
   root(): { body: string; etag: string };
@@ -53,7 +54,10 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: IncomingMe
       sendError(res, error, options.log);
     });
   };
-  return options.metrics ? options.metrics.instrument(handler) : handler;
+  // Outside the turns, the request metrics count the wait for a turn, as upstream's count the wait in
+  // priority-and-fairness queues.
+  const dispatched = shortTurns(handler);
+  return options.metrics ? options.metrics.instrument(dispatched) : dispatched;
 }
 
 function isAuthorized(tokens: Buffer[], header: string | undefined): boolean {
