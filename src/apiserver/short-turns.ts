@@ -6,6 +6,7 @@
 // left at its end (watchers saw events 100-260 ms late). Requests past the budget wait, in order,
 // for the next turn.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { monotonicMs } from '../core/index.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -27,7 +28,7 @@ export function shortTurns(handler: Handler, budgetMs = turnBudgetMs): Handler {
   // The first request of a turn always starts; the turn ends at the next check phase, after the
   // sockets' completed writes are reported (setImmediate runs behind them).
   const underBudget = (): boolean => {
-    const now = performance.now();
+    const now = monotonicMs();
     if (turnStart === undefined) {
       turnStart = now;
       setImmediate(endTurn);

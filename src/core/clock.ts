@@ -31,6 +31,14 @@ function sleepWith(clock: Clock, ms: number, signal?: AbortSignal): Promise<void
   });
 }
 
+/**
+ * Real elapsed milliseconds on a monotonic clock, for pacing the process's own work (the HTTP
+ * server's turns); never the cluster's time, which comes from a Clock.
+ */
+export function monotonicMs(): number {
+  return performance.now();
+}
+
 export class RealClock implements Clock {
   now(): number {
     return Date.now();
