@@ -30,6 +30,13 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('error', (error) => {
       if (!failed) reject(error);
     });
+    // A request that waited for a turn (short-turns.ts) may have lost its client before these
+    // listeners were attached: its 'error' and 'close' are gone, so settle here instead of never.
+    const closedEarly = (): boolean => !req.complete && (req.destroyed || req.socket?.destroyed === true);
+    if (closedEarly()) reject(new Error('the client closed the connection before sending the whole body'));
+    req.once('close', () => {
+      if (!failed && !req.complete) reject(new Error('the client closed the connection before sending the whole body'));
+    });
   });
 }
 
