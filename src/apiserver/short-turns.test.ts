@@ -20,10 +20,11 @@ test('requests past the turn budget start in later turns, in arrival order', asy
     busy(8);
   }, 20);
   for (let i = 0; i < 10; i++) dispatch(request(i), response);
-  // 0 starts at once, 1 and 2 while the turn is under 20 ms; the rest wait.
-  assert.deepEqual(started, ['/0', '/1', '/2']);
+  // 0 starts at once, then others while the turn is under 20 ms (1 and 2, on an unloaded machine).
+  const first = started.length;
+  assert.ok(first >= 1 && first <= 3, `the first turn starts 1 to 3 of 10: ${first}`);
   await nextTurn();
-  assert.ok(started.length > 3 && started.length < 10, `a later turn starts some more, not all: ${started.length}`);
+  assert.ok(started.length > first && started.length <= first + 3, `the next turn starts 1 to 3 more: ${started.length}`);
   for (let turns = 0; started.length < 10 && turns < 20; turns++) await nextTurn();
   assert.deepEqual(started, Array.from({ length: 10 }, (_, i) => `/${i}`));
 });
