@@ -34,17 +34,22 @@ export async function serveCluster(options: { nodes: number | PoolShape; clock?:
 
 /**
  * Runs fn(i) for i in [0, count) with at most `limit` in flight. In-process calls resolve in
- * microtasks, so every 64 calls a worker yields to the event loop: otherwise no timer of the
- * cluster (lease renewals, the node monitor) runs until the whole batch is done, and a long batch
- * turns every node NotReady under it, as no real client could.
+ * microtasks, so after every 64 calls started the workers start no more until the next event-loop
+ * turn: otherwise no timer of the cluster (lease renewals, the node monitor) runs until the whole
+ * batch is done, and a long batch turns nodes NotReady under it, as no real client could. (One
+ * worker pausing alone was not enough: the others kept the microtask queue full, and a 5,000-pod
+ * load ran 10 s with no timer firing.)
  */
 export async function bounded(count: number, limit: number, fn: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
+  let pause: Promise<void> | undefined;
   const worker = async (): Promise<void> => {
-    while (next < count) {
+    for (;;) {
+      while (pause) await pause;
+      if (next >= count) return;
       const i = next++;
+      if (i % 64 === 63) pause ??= new Promise((resolve) => setImmediate(() => ((pause = undefined), resolve())));
       await fn(i);
-      if (i % 64 === 63) await new Promise((r) => setImmediate(r));
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
