@@ -2,6 +2,7 @@
 // thread its TLS, JSON and watch decoding took ~15% of the event loop and queued the server's work
 // behind the measurement's own. The main thread calls runClientJob; the worker runs the named job
 // against the cluster at `access` and posts back its result.
+import { globalAgent } from 'node:https';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { HttpClient } from '../src/client/http-client.ts';
 import { latencyAt } from './pod-latency.ts';
@@ -13,6 +14,11 @@ export interface ServerAccess {
   server: string;
   token: string;
   ca: string;
+}
+
+/** How a client reaches a served cluster (Cluster.start with a port). */
+export function accessOf(cluster: { url: string; token: string; certificateAuthority: string }): ServerAccess {
+  return { server: cluster.url, token: cluster.token, ca: cluster.certificateAuthority };
 }
 
 interface Jobs {
@@ -35,6 +41,8 @@ export function runClientJob<J extends keyof Jobs>(access: ServerAccess, job: J,
 
 if (!isMainThread && (workerData as { job?: string } | undefined)?.job) {
   const { access, job, run } = workerData as { access: ServerAccess; job: keyof Jobs; run: never };
+  // HttpClient goes through the global agent: its pool is the job's client's connections.
+  globalAgent.maxSockets = (run as { connections: number }).connections;
   const api = new HttpClient(access);
   try {
     const result = job === 'resize' ? await resizeAll(api, run) : await latencyAt(api, run);

@@ -1,6 +1,5 @@
 // Pod start-up latency as a client sees it: pods created at a fixed rate over HTTPS and one watch
 // noting when each reaches a state. Runs on a worker thread (client-worker.ts).
-import { globalAgent } from 'node:https';
 import { refs } from '../src/api/index.ts';
 import type { Pod } from '../src/api/index.ts';
 import type { Client } from '../src/client/index.ts';
@@ -14,17 +13,15 @@ export interface LatencyRun {
   rate: number;
   seconds: number;
   until: Until;
+  /**
+   * The client's connection pool, as any HTTP/1.1 client keeps one: without a bound, 1,000 creates/s
+   * opened a TLS connection per request in flight and loopback reset hundreds of them.
+   */
+  connections: number;
 }
-
-/**
- * The client's connection pool, as any HTTP/1.1 client keeps one: without a bound, 1,000 creates/s
- * opened a TLS connection per request in flight and loopback reset hundreds of them.
- */
-const connections = 64;
 
 /** Creates pods at `rate`/s; latency from just before each POST to the watcher seeing `until`. Sorted, ms. */
 export async function latencyAt(api: Client, run: LatencyRun): Promise<number[]> {
-  globalAgent.maxSockets = connections;
   const { prefix, rate, seconds } = run;
   const done = run.until === 'Running' ? isRunning : (): boolean => true;
   const count = Math.round(rate * seconds);

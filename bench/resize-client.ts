@@ -1,6 +1,5 @@
 // The client half of the resize benchmark (runs on a worker thread, client-worker.ts): sends one
 // pods/resize PATCH per pod, all at once, and watches for each pod's status to show the new size.
-import { globalAgent } from 'node:https';
 import { refs } from '../src/api/index.ts';
 import type { Pod } from '../src/api/index.ts';
 import type { Client } from '../src/client/index.ts';
@@ -27,7 +26,6 @@ export interface ResizeTimes {
 const requestedCpu = (p: Pod): string | undefined => p.status?.containerStatuses?.[0]?.resources?.requests?.cpu;
 
 export async function resizeAll(api: Client, run: ResizeRun): Promise<ResizeTimes> {
-  globalAgent.maxSockets = run.connections;
   const t0 = performance.now();
   const index = new Map(run.names.map((n, i) => [n, i]));
   const times: ResizeTimes = { startedAt: performance.timeOrigin + t0, sent: [], acked: [], updated: [] };

@@ -10,7 +10,7 @@ import type { Pod } from '../src/api/index.ts';
 import { refs } from '../src/api/index.ts';
 import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
-import { runClientJob } from './client-worker.ts';
+import { accessOf, runClientJob } from './client-worker.ts';
 import { percentile, printTable } from './table.ts';
 import type { Row } from './table.ts';
 
@@ -48,10 +48,9 @@ async function resizeBurst(connections: number): Promise<Row> {
     watch.stop();
     // Let the start-up backlog (status writes, Pulled/Created/Started events) drain first.
     await new Promise((res) => globalThis.setTimeout(res, 15000));
-    const access = { server: cluster.url, token: cluster.token, ca: cluster.certificateAuthority };
     const names = Array.from({ length: pods }, (_, i) => `r-${i}`);
     // The watch takes one of the client's connections, as it would in a real client's pool.
-    const t = await runClientJob(access, 'resize', { names, namespace: 'default', cpu: '150m', connections });
+    const t = await runClientJob(accessOf(cluster), 'resize', { names, namespace: 'default', cpu: '150m', connections });
     const fromSent = t.updated.map((u, i) => u - (t.sent[i] ?? 0)).sort((a, b) => a - b);
     const fromAck = t.updated.map((u, i) => u - (t.acked[i] ?? 0)).sort((a, b) => a - b);
     const first = Math.min(...t.sent);

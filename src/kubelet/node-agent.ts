@@ -29,21 +29,12 @@ export interface NodeAgentOptions {
 }
 
 /**
- * The wait before the next renewal: upstream's lease controller runs wait.JitterUntil(sync,
- * renewInterval, 0.04, sliding), so each wait is 10 s plus up to 4%. Kubelets that started
- * together drift apart instead of renewing in one burst every 10 s.
- * Upstream: component-helpers/apimachinery/lease/controller.go (Run).
+ * The wait before a loop's next tick: both node loops run under wait.JitterUntil(f, interval, 0.04,
+ * sliding), so each wait is the interval plus up to 4%. Upstream: component-helpers/apimachinery/
+ * lease/controller.go (Run) for the lease, pkg/kubelet/kubelet.go (Run) for syncNodeStatus.
  */
-export function leaseRenewWaitMs(random: Random | undefined): number {
-  return leaseRenewIntervalMs + (random ? random.float() * 0.04 * leaseRenewIntervalMs : 0);
-}
-
-/**
- * The status loop's wait: upstream runs wait.JitterUntil(syncNodeStatus, nodeStatusUpdateFrequency,
- * 0.04, sliding) too. Upstream: pkg/kubelet/kubelet.go (Run).
- */
-export function statusSyncWaitMs(random: Random | undefined): number {
-  return nodeStatusUpdateFrequencyMs + (random ? random.float() * 0.04 * nodeStatusUpdateFrequencyMs : 0);
+export function jitteredWaitMs(intervalMs: number, random: Random | undefined): number {
+  return intervalMs + (random ? random.float() * 0.04 * intervalMs : 0);
 }
 
 /**
@@ -124,7 +115,7 @@ export class NodeAgent {
   #leaseTick(): void {
     if (this.#stopped) return;
     const next = (): void => {
-      if (!this.#stopped) this.#leaseTimer = this.#o.clock.after(leaseRenewWaitMs(this.#o.random), () => this.#leaseTick());
+      if (!this.#stopped) this.#leaseTimer = this.#o.clock.after(jitteredWaitMs(leaseRenewIntervalMs, this.#o.random), () => this.#leaseTick());
     };
     if (this.#failed) return next();
     this.#renewLease().then(next, (error: unknown) => {
@@ -168,7 +159,7 @@ export class NodeAgent {
   #statusTick(): void {
     if (this.#stopped) return;
     const next = (): void => {
-      if (!this.#stopped) this.#statusTimer = this.#o.clock.after(statusSyncWaitMs(this.#o.random), () => this.#statusTick());
+      if (!this.#stopped) this.#statusTimer = this.#o.clock.after(jitteredWaitMs(nodeStatusUpdateFrequencyMs, this.#o.random), () => this.#statusTick());
     };
     // Conditions never change on a healthy simulated node, so only the 5-minute report is due.
     if (this.#failed || this.#o.clock.now() - this.#lastStatusWrite < nodeStatusReportFrequencyMs) return next();
