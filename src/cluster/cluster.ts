@@ -27,6 +27,8 @@ import type { Node } from '../api/index.ts';
 import type { RunningComponents } from './components.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createServingCertificate } from './certificate.ts';
+import { readIdentity, servingFor, writeIdentity } from './identity.ts';
+import type { ClusterIdentity } from './identity.ts';
 import { PodWebhooks } from './webhooks.ts';
 
 export interface ClusterOptions {
@@ -101,10 +103,12 @@ export class Cluster {
     const clock = options.clock ?? clockFor(options.config.clock);
     const random = options.random ?? new CryptoRandom();
     const store = options.dataDir ? SqliteStore.open(options.dataDir) : new MemoryStore();
-    const cluster = new Cluster(options, store, clock, random);
+    const kept = options.dataDir ? readIdentity(options.dataDir) : undefined;
+    const token = options.token ?? kept?.token;
+    const cluster = new Cluster(token ? { ...options, token } : options, store, clock, random);
     const log = options.log ?? (() => {});
     try {
-      if (options.port !== undefined) await cluster.#listen(options, log);
+      if (options.port !== undefined) await cluster.#listen(options, log, kept);
       await cluster.customResources.start();
       await bootstrapCluster(cluster.client, preinstalledCrds().map((crd) => [crdRef, crd]));
       await cluster.customResources.settled();
@@ -128,13 +132,15 @@ export class Cluster {
     }
   }
 
-  async #listen(options: ClusterOptions, log: (line: string) => void): Promise<void> {
+  async #listen(options: ClusterOptions, log: (line: string) => void, kept: ClusterIdentity | undefined): Promise<void> {
     const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], log, metrics: this.metrics };
     handlerOptions.extraRoutes = [podLogRoute({ client: this.client, clock: this.clock, podLogs: this.podLogs })];
     handlerOptions.openapi = options.openapi ? options.openapi(this.server.index.all()) : dynamicOpenApi(this.server.index, this.customResources);
     const host = options.host ?? '127.0.0.1';
     // Certificates are checked against the wall clock by clients, whatever the cluster's clock.
-    const certificate = createServingCertificate({ nowMs: new RealClock().now(), serial: Buffer.from(this.random.hex(8), 'hex'), hosts: [...new Set([host, '127.0.0.1', '::1', 'localhost'])] });
+    const hosts = [...new Set([host, '127.0.0.1', '::1', 'localhost'])];
+    const certificate = servingFor(kept, hosts) ?? createServingCertificate({ nowMs: new RealClock().now(), serial: Buffer.from(this.random.hex(8), 'hex'), hosts });
+    if (options.dataDir) writeIdentity(options.dataDir, { token: this.token, serving: { ...certificate, hosts } });
     this.#caPem = certificate.certPem;
     const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, keepAlive: true, requestTimeout: 0 }, createHttpHandler(handlerOptions));
     http.keepAliveTimeout = 60_000;
