@@ -14,6 +14,7 @@ import { runPodBenchmarks } from './pods.ts';
 import { runPodMemoryBenchmark } from './pod-memory.ts';
 import { summarize } from './profile-summary.ts';
 import { runResizeBenchmarks } from './resize.ts';
+import { runRestartBenchmark } from './restart.ts';
 import { runWritePathBenchmark } from './write-path.ts';
 import { runSchedulerBenchmarks } from './scheduler.ts';
 import { runStartupBenchmarks } from './startup.ts';
@@ -27,6 +28,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   nodes: runNodeBenchmarks,
   pods: runPodBenchmarks,
   'api-load': runApiLoadBenchmark,
+  restart: runRestartBenchmark,
   scheduler: () => runSchedulerBenchmarks(),
   hold: runHoldBenchmark,
   'pod-memory': runPodMemoryBenchmark,
