@@ -1,4 +1,4 @@
-// P4, P8, P12 (issue 9) and issue 4's pod start-up latency: pods and Deployments driven through the
+// P4, P8, P12 (issue 9), issue 4's pod start-up latency and issue 8's Deployment throughput: pods and Deployments driven through the
 // public API (HTTPS on loopback) to Running / Available with the scheduler, kubelets and controllers,
 // beside a floor that only makes the API writes (and, for latency, waits for the create's watch event).
 import { refs } from '../src/api/index.ts';
@@ -99,62 +99,81 @@ async function p8(): Promise<Row[]> {
   return rows;
 }
 
-function deployment(i: number): Deployment {
+function deployment(i: number, replicas: number): Deployment {
   const labels = { app: `d-${i}` };
   return {
     apiVersion: 'apps/v1', kind: 'Deployment',
     metadata: { name: `d-${i}`, namespace: 'default' },
-    spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: pausePod('x').spec } },
+    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: pausePod('x').spec } },
   } as Deployment;
 }
 
-const isAvailable = (d: Deployment): boolean => (d.status?.availableReplicas ?? 0) >= 1 && (d.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') ?? false);
+const isAvailable = (d: Deployment): boolean => (d.status?.availableReplicas ?? 0) >= (d.spec?.replicas ?? 1) && (d.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') ?? false);
 
-async function p12(): Promise<Row[]> {
-  const count = env('BENCH_P12_DEPLOYMENTS', 600);
+interface DeploymentShape {
+  count: number;
+  replicas: number;
+  nodes: number;
+}
+
+/** `count` Deployments created over HTTPS, 32 in flight, until an HTTPS watch sees each Available. */
+async function deploymentsAvailable(shape: DeploymentShape): Promise<{ wallMs: number; cpuMs: number }> {
+  const { cluster, api } = await serveCluster({ nodes: shape.nodes });
+  try {
+    const wait = watchUntil<Deployment>(api, refs.deployments, { namespace: 'default', want: shape.count, done: isAvailable, timeoutMs: 900_000 });
+    await wait.ready;
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    await bounded(shape.count, 32, (i) => api.create(refs.deployments, deployment(i, shape.replicas)));
+    return { wallMs: (await wait.finished) - t0, cpuMs: cpuMs(cpu0) };
+  } finally {
+    await cluster.stop();
+  }
+}
+
+/** Floor: the creates each Deployment implies (Deployment, ReplicaSet, its pods), nothing else. */
+async function deploymentsFloor(shape: DeploymentShape): Promise<{ wallMs: number; cpuMs: number }> {
+  const { cluster, api } = await serveCluster({ nodes: 0, components: false });
+  try {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    await bounded(shape.count, 32, async (i) => {
+      const d = deployment(i, shape.replicas);
+      await api.create(refs.deployments, d);
+      await api.create(refs.replicaSets, { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: `d-${i}-abc`, namespace: 'default' }, spec: { replicas: shape.replicas, selector: d.spec?.selector, template: d.spec?.template } } as never);
+      for (let p = 0; p < shape.replicas; p++) await api.create(refs.pods, pausePod(`d-${i}-abc-${p}`));
+    });
+    return { wallMs: performance.now() - t0, cpuMs: cpuMs(cpu0) };
+  } finally {
+    await cluster.stop();
+  }
+}
+
+async function deploymentRow(label: string, shape: DeploymentShape, goal: string): Promise<Row> {
   const dd: { wallMs: number; cpuMs: number }[] = [];
   const fl: { wallMs: number; cpuMs: number }[] = [];
   for (let r = 0; r < runs; r++) {
-    {
-      const { cluster, api } = await serveCluster({ nodes: 20 });
-      try {
-        const wait = watchUntil<Deployment>(api, refs.deployments, { namespace: 'default', want: count, done: isAvailable });
-        await wait.ready;
-        const cpu0 = process.cpuUsage();
-        const t0 = performance.now();
-        await bounded(count, 32, (i) => api.create(refs.deployments, deployment(i)));
-        dd.push({ wallMs: (await wait.finished) - t0, cpuMs: cpuMs(cpu0) });
-      } finally {
-        await cluster.stop();
-      }
-    }
-    {
-      // Floor: the three creates each Deployment implies (Deployment, ReplicaSet, Pod), nothing else.
-      const { cluster, api } = await serveCluster({ nodes: 0, components: false });
-      try {
-        const cpu0 = process.cpuUsage();
-        const t0 = performance.now();
-        await bounded(count, 32, async (i) => {
-          const d = deployment(i);
-          await api.create(refs.deployments, d);
-          await api.create(refs.replicaSets, { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: `d-${i}-abc`, namespace: 'default' }, spec: { replicas: 1, selector: d.spec?.selector, template: d.spec?.template } } as never);
-          await api.create(refs.pods, pausePod(`d-${i}-abc-xyz`));
-        });
-        fl.push({ wallMs: performance.now() - t0, cpuMs: cpuMs(cpu0) });
-      } finally {
-        await cluster.stop();
-      }
-    }
+    dd.push(await deploymentsAvailable(shape));
+    fl.push(await deploymentsFloor(shape));
   }
   const w = median(dd.map((d) => d.wallMs));
   const f = median(fl.map((d) => d.wallMs));
-  return [{ '#': 'P12', what: `${count} one-replica Deployments Available (20 nodes)`, drydock: `${(w / 1000).toFixed(2)} s (cpu ${(median(dd.map((d) => d.cpuMs)) / 1000).toFixed(2)} s)`, floor: `${(f / 1000).toFixed(2)} s (Deployment+RS+Pod creates only)`, ratio: w / f, goal: '<= 2 s', anchor: 'KWOK ~5 Deployments/s' }];
+  const what = `${shape.count} Deployments x ${shape.replicas} replica${shape.replicas === 1 ? '' : 's'} Available (${shape.nodes} nodes)`;
+  return { '#': label, what, drydock: `${(w / 1000).toFixed(2)} s, ${((shape.count * 1000) / w).toFixed(1)} Deployments/s (cpu ${(median(dd.map((d) => d.cpuMs)) / 1000).toFixed(2)} s)`, floor: `${(f / 1000).toFixed(2)} s (Deployment+RS+pod creates only)`, ratio: w / f, goal, anchor: 'KWOK ~5 Deployments/s' };
 }
 
+const p12 = async (): Promise<Row[]> => [await deploymentRow('P12', { count: env('BENCH_P12_DEPLOYMENTS', 600), replicas: 1, nodes: 20 }, '<= 2 s')];
+
+// Issue 8's shape: 1,000 Deployments of 10 replicas on 1,000 nodes.
+const deploymentThroughput = async (): Promise<Row[]> => [
+  await deploymentRow('issue 8', { count: env('BENCH_I8_DEPLOYMENTS', 1000), replicas: env('BENCH_I8_REPLICAS', 10), nodes: env('BENCH_I8_NODES', 1000) }, '>= 200 Deployments/s'),
+];
+
 export async function runPodBenchmarks(): Promise<void> {
-  // BENCH_PODS=p4,p12 runs some of the three.
-  const only = new Set((process.env.BENCH_PODS ?? 'p4,p8,p12').split(','));
+  // BENCH_PODS=p4,p12 runs some of them.
+  const only = new Set((process.env.BENCH_PODS ?? 'p4,p8,p12,deployments').split(','));
   if (only.has('p4')) printTable(`P4: pods Running through the API, median of ${runs} runs`, await p4());
   if (only.has('p8')) printTable(`P8: pod start-up latency over HTTPS, median of ${runs} runs per rate`, await p8());
   if (only.has('p12')) printTable(`P12: Deployments Available, median of ${runs} runs`, await p12());
+  if (only.has('deployments')) printTable(`Issue 8: Deployment readiness throughput, median of ${runs} runs`, await deploymentThroughput());
 }
