@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { refs } from '../src/api/index.ts';
 import type { Pod } from '../src/api/index.ts';
 import { HttpClient } from '../src/client/index.ts';
-import type { Client } from '../src/client/index.ts';
+import type { Client, ClientWatch } from '../src/client/index.ts';
 import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
 import type { Clock, KubeObject } from '../src/core/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
@@ -68,24 +68,36 @@ export function watchUntil<T extends KubeObject>(client: Client, ref: ResourceRe
     const list = await client.list<T>(ref, { ...(options.namespace ? { namespace: options.namespace } : {}), ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}) });
     for (const o of list.items) if (options.done(o)) hit.add(o.metadata.name ?? '');
     const timer = setTimeout(() => rejectFinished(new Error(`timed out: ${hit.size}/${options.want} done`)), options.timeoutMs ?? 180_000);
-    const watch = client.watch<T>(ref, { ...(options.namespace ? { namespace: options.namespace } : {}), ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}), resourceVersion: list.metadata.resourceVersion ?? '' }, (event) => {
-      if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return;
-      const object = event.object as T;
-      const name = object.metadata.name ?? '';
-      if (hit.has(name) || !options.done(object)) return;
-      hit.add(name);
-      options.seen?.(name, performance.now());
-      if (hit.size >= options.want) {
-        clearTimeout(timer);
-        watch.stop();
-        resolveFinished(performance.now());
-      }
-    }, (error) => rejectFinished(error ?? new Error('watch closed')));
-    if (hit.size >= options.want) {
+    const scope = { ...(options.namespace ? { namespace: options.namespace } : {}), ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}) };
+    let revision = list.metadata.resourceVersion ?? '';
+    let watch: ClientWatch | undefined;
+    let done = false;
+    const finish = (): void => {
+      done = true;
       clearTimeout(timer);
-      watch.stop();
+      watch?.stop();
       resolveFinished(performance.now());
-    }
+    };
+    // The server ends a watch after its timeout (30-60 minutes of cluster time, minutes of a scaled
+    // clock's real time); an informer watches again from the last revision it saw, and so does this.
+    const open = (): void => {
+      watch = client.watch<T>(ref, { ...scope, resourceVersion: revision }, (event) => {
+        if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return;
+        const object = event.object as T;
+        revision = object.metadata.resourceVersion ?? revision;
+        const name = object.metadata.name ?? '';
+        if (hit.has(name) || !options.done(object)) return;
+        hit.add(name);
+        options.seen?.(name, performance.now());
+        if (hit.size >= options.want) finish();
+      }, (error) => {
+        if (done) return;
+        if (error) rejectFinished(error);
+        else open();
+      });
+    };
+    open();
+    if (hit.size >= options.want) finish();
   })();
   return { ready, finished };
 }
