@@ -5,7 +5,7 @@ import { refs } from '../api/index.ts';
 import type { Pod } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, DeepReadonly } from '../core/index.ts';
-import { isApiError } from '../core/index.ts';
+import { isApiError, jsonEqual } from '../core/index.ts';
 import { generatePodStatus } from './pod-status.ts';
 import type { StatusInput } from './pod-status.ts';
 import type { DeepReadonlyPod, PodStatus } from './types.ts';
@@ -72,8 +72,8 @@ export class PodStatusWriter {
     for (let attempt = 0; attempt < maxConflictRetries && !this.#stopped; attempt++) {
       const pod = this.#o.pod();
       const status = generatePodStatus({ ...this.#o.input(), pod, now: this.#o.clock.now() });
-      const text = JSON.stringify(status);
-      if (this.#lastWritten && JSON.stringify(pod.status) === text && (pod.status === this.#lastWritten || JSON.stringify(this.#lastWritten) === text)) return;
+      // Unchanged from the pod as the informers hold it and from the last write's answer: nothing to do.
+      if (this.#lastWritten && jsonEqual(pod.status, status) && (pod.status === this.#lastWritten || jsonEqual(this.#lastWritten, status))) return;
       try {
         const written = await client.updateStatus<Pod>(refs.pods, { ...(pod as Pod), status });
         this.#lastWritten = written.status;

@@ -9,6 +9,7 @@
 // t=1 s (or earlier, if activeQ runs empty: popping from backoffQ, KEP-5142). A second failure
 // backs off 2 s, then 4, 8, 10, 10, ...
 import type { Clock, Timer } from '../core/index.ts';
+import { jsonEqual } from '../core/index.ts';
 import type { ClusterEvent, ClusterEventWithHint, EventObject, PodRO, QueuedPodInfo, Status } from './framework.ts';
 import { ActionType } from './framework.ts';
 import { KeyedHeap } from './heap.ts';
@@ -446,9 +447,9 @@ export function podUpdateActions(oldPod: PodRO | undefined, newPod: PodRO): Acti
   if (!oldPod) return ActionType.UpdateOther;
   let a = 0;
   if (!shallowEqual(oldPod.metadata.labels, newPod.metadata.labels)) a |= ActionType.UpdatePodLabel;
-  if (JSON.stringify(oldPod.spec.tolerations ?? []) !== JSON.stringify(newPod.spec.tolerations ?? [])) a |= ActionType.UpdatePodToleration;
+  if (!jsonEqual(oldPod.spec.tolerations ?? [], newPod.spec.tolerations ?? [])) a |= ActionType.UpdatePodToleration;
   if ((oldPod.spec.schedulingGates?.length ?? 0) > 0 && (newPod.spec.schedulingGates?.length ?? 0) === 0) a |= ActionType.UpdatePodSchedulingGatesEliminated;
-  if (JSON.stringify(oldPod.status?.resourceClaimStatuses ?? []) !== JSON.stringify(newPod.status?.resourceClaimStatuses ?? [])) a |= ActionType.UpdatePodGeneratedResourceClaim;
+  if (!jsonEqual(oldPod.status?.resourceClaimStatuses ?? [], newPod.status?.resourceClaimStatuses ?? [])) a |= ActionType.UpdatePodGeneratedResourceClaim;
   const o = PodInfo.of(oldPod).requests;
   const n = PodInfo.of(newPod).requests;
   if (n.milliCPU < o.milliCPU || n.memory < o.memory || n.ephemeralStorage < o.ephemeralStorage) a |= ActionType.UpdatePodScaleDown;

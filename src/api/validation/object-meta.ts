@@ -5,6 +5,7 @@ import {
   FieldPath,
   forbiddenField,
   invalidValue,
+  jsonEqual,
   required,
   tooLong,
   type DeepReadonly,
@@ -122,9 +123,7 @@ export function validateImmutableField(newVal: unknown, oldVal: unknown, path: P
 }
 
 function isDeepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  return jsonEqual(a, b);
 }
 
 /**

@@ -35,26 +35,5 @@ export function kindOf(v: JsonValue): JsonKind {
   }
 }
 
-/**
- * Structural equality of two JSON values (object key order ignored; a key set to undefined counts
- * as absent, as it does once encoded). Shared subtrees compare by identity first.
- */
-export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  let count = 0;
-  for (const k in a) {
-    const v = a[k];
-    if (v === undefined) continue;
-    count++;
-    if (!jsonEqual(v, b[k])) return false;
-  }
-  for (const k in b) if (b[k] !== undefined) count--;
-  return count === 0;
-}
+// Structural equality lives in core, where components can use it too.
+export { jsonEqual } from '../../core/index.ts';

@@ -4,7 +4,7 @@
 import { refs } from '../../api/index.ts';
 import type { Deployment, Pod, ReplicaSet } from '../../api/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
-import { keyOf, labelSelectorFromObject } from '../../core/index.ts';
+import { jsonEqual, keyOf, labelSelectorFromObject } from '../../core/index.ts';
 import type { Client } from '../../client/index.ts';
 import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
@@ -114,7 +114,7 @@ export class DeploymentController {
       if (d) this.#queue.add(keyOf(d));
       return;
     }
-    const labelsChanged = !old || JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(rs.metadata.labels ?? {});
+    const labelsChanged = !old || !jsonEqual(old.metadata.labels ?? {}, rs.metadata.labels ?? {});
     if (labelsChanged || oldRef) for (const d of this.#matching(rs)) this.#queue.add(keyOf(d));
   }
 

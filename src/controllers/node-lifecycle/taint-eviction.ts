@@ -7,7 +7,7 @@ import type { Node, Pod, Taint } from '../../api/index.ts';
 import type { Client } from '../../client/index.ts';
 import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
 import type { Clock, DeepReadonly, Timer } from '../../core/index.ts';
-import { isApiError, keyOf, splitObjectKey } from '../../core/index.ts';
+import { isApiError, jsonEqual, keyOf, splitObjectKey } from '../../core/index.ts';
 import { eventRecorder } from './events.ts';
 import type { RecordEvent } from './events.ts';
 import { updatePodCondition } from './pod-conditions.ts';
@@ -58,14 +58,14 @@ export class TaintEvictionController {
     this.#nodes.addHandlers({
       onAdd: (n) => this.#nodeQueue.add(n.metadata.name ?? ''),
       onUpdate: (old, n) => {
-        if (JSON.stringify(noExecute(old.spec?.taints)) !== JSON.stringify(noExecute(n.spec?.taints))) this.#nodeQueue.add(n.metadata.name ?? '');
+        if (!jsonEqual(noExecute(old.spec?.taints), noExecute(n.spec?.taints))) this.#nodeQueue.add(n.metadata.name ?? '');
       },
       onDelete: (n) => this.#nodeQueue.add(n.metadata.name ?? ''),
     });
     this.#pods.addHandlers({
       onAdd: (p) => this.#podQueue.add(keyOf(p)),
       onUpdate: (old, p) => {
-        if (old.spec?.nodeName !== p.spec?.nodeName || JSON.stringify(old.spec?.tolerations ?? []) !== JSON.stringify(p.spec?.tolerations ?? [])) this.#podQueue.add(keyOf(p));
+        if (old.spec?.nodeName !== p.spec?.nodeName || !jsonEqual(old.spec?.tolerations ?? [], p.spec?.tolerations ?? [])) this.#podQueue.add(keyOf(p));
       },
       onDelete: (p) => this.#podQueue.add(keyOf(p)),
     });

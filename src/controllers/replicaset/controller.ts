@@ -4,7 +4,7 @@
 import { refs } from '../../api/index.ts';
 import type { Pod, ReplicaSet } from '../../api/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
-import { keyOf, labelSelectorFromObject, objectKey } from '../../core/index.ts';
+import { jsonEqual, keyOf, labelSelectorFromObject, objectKey } from '../../core/index.ts';
 import type { Client } from '../../client/index.ts';
 import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
@@ -118,7 +118,7 @@ export class ReplicaSetController {
 
   #updatePod(old: ReadonlyPod, pod: ReadonlyPod): void {
     if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
-    const labelsChanged = JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {});
+    const labelsChanged = !jsonEqual(old.metadata.labels ?? {}, pod.metadata.labels ?? {});
     if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) {
       // A graceful delete shows up as an update: count it as observed at once, as upstream.
       this.#deletePod(pod);

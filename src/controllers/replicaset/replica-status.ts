@@ -3,7 +3,7 @@
 // Upstream: pkg/controller/replicaset/replica_set_utils.go (calculateStatus, updateReplicaSetStatus).
 import type { Pod, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
-import { formatTime, selectorFromSet } from '../../core/index.ts';
+import { formatTime, jsonEqual, selectorFromSet } from '../../core/index.ts';
 import { isPodAvailable, isPodReady, podReadySince } from '../pod-state.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
@@ -60,7 +60,7 @@ export function isReplicaSetStatusChanged(rs: DeepReadonly<ReplicaSet>, next: Re
     n(cur.availableReplicas) !== n(next.availableReplicas) ||
     cur.terminatingReplicas !== next.terminatingReplicas ||
     n(cur.observedGeneration) !== n(rs.metadata.generation) ||
-    JSON.stringify(cur.conditions ?? []) !== JSON.stringify(next.conditions ?? [])
+    !jsonEqual(cur.conditions ?? [], next.conditions ?? [])
   );
 }
 

@@ -4,6 +4,7 @@
 // Upstream: pkg/scheduler/framework/plugins/interpodaffinity/filtering.go, scoring.go, plugin.go.
 import type { Node } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
+import { jsonEqual } from '../../core/index.ts';
 import type { Cloneable, CycleState, Plugin, PluginFactory, PodRO } from '../framework.ts';
 import { ActionType, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
 import type { AffinityTerm, NodeInfo, PodInfo, WeightedAffinityTerm } from '../node-info.ts';
@@ -199,7 +200,7 @@ export const newInterPodAffinity: PluginFactory = (raw, handle) => {
     },
     eventsToRegister: () => [
       { event: { resource: 'AssignedPod', actionType: ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete } },
-      { event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel }, hint: (_pod, oldObj, newObj) => (newObj && (!oldObj || JSON.stringify((oldObj as DeepReadonly<Node>).metadata.labels) !== JSON.stringify((newObj as DeepReadonly<Node>).metadata.labels)) ? 'Queue' : 'QueueSkip') },
+      { event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel }, hint: (_pod, oldObj, newObj) => (newObj && (!oldObj || !jsonEqual((oldObj as DeepReadonly<Node>).metadata.labels, (newObj as DeepReadonly<Node>).metadata.labels)) ? 'Queue' : 'QueueSkip') },
     ],
   } satisfies Plugin;
 };

@@ -6,6 +6,7 @@
 import { refs } from '../../api/index.ts';
 import type { Node, resourceV1 } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
+import { jsonEqual } from '../../core/index.ts';
 import type { Plugin, PluginFactory, PodRO, Status } from '../framework.ts';
 import { ActionType, maxNodeScore, success, unresolvable, unschedulable } from '../framework.ts';
 import type { NodeInfo, PodInfo } from '../node-info.ts';
@@ -234,7 +235,7 @@ export const newNodeResourcesFit: PluginFactory = (rawArgs, handle, features) =>
     const next = newObj as DeepReadonly<Node> | undefined;
     if (!next) return 'QueueSkip';
     const prev = oldObj as DeepReadonly<Node> | undefined;
-    if (prev && JSON.stringify(prev.status?.allocatable) === JSON.stringify(next.status?.allocatable)) return 'QueueSkip';
+    if (prev && jsonEqual(prev.status?.allocatable, next.status?.allocatable)) return 'QueueSkip';
     return 'Queue';
   };
   return {
