@@ -41,9 +41,6 @@ export async function up(args: string[], startedAt: number): Promise<void> {
     if (error instanceof KubeletVersionSkewError) throw new UsageError(error.message);
     throw error;
   });
-  process.stdout.write(`export KUBECONFIG=${kubeconfigPath}\n`);
-  const nodes = config.nodePools.reduce((n, p) => n + p.count, 0);
-  process.stdout.write(`drydock ready: ${cluster.url} (Kubernetes ${config.kubernetesVersion}, ${nodes} nodes) in ${Math.round(performance.now() - startedAt)} ms\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
@@ -56,8 +53,12 @@ export async function up(args: string[], startedAt: number): Promise<void> {
       },
     );
   };
+  // Before the ready line: whoever waits for it may signal at once (the build's warm-up does).
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.stdout.write(`export KUBECONFIG=${kubeconfigPath}\n`);
+  const nodes = config.nodePools.reduce((n, p) => n + p.count, 0);
+  process.stdout.write(`drydock ready: ${cluster.url} (Kubernetes ${config.kubernetesVersion}, ${nodes} nodes) in ${Math.round(performance.now() - startedAt)} ms\n`);
 }
 
 function loadConfig(path: string | undefined): ClusterConfig {
