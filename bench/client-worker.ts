@@ -5,8 +5,6 @@
 import { globalAgent } from 'node:https';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { HttpClient } from '../src/client/http-client.ts';
-import { createPods } from './pods-client.ts';
-import type { BulkCreateRun } from './pods-client.ts';
 import { latencyAt } from './pod-latency.ts';
 import type { LatencyRun } from './pod-latency.ts';
 import { resizeAll } from './resize-client.ts';
@@ -26,7 +24,6 @@ export function accessOf(cluster: { url: string; token: string; certificateAutho
 interface Jobs {
   'pod-latency': { run: LatencyRun; result: number[] };
   resize: { run: ResizeRun; result: Awaited<ReturnType<typeof resizeAll>> };
-  'create-pods': { run: BulkCreateRun; result: number };
 }
 
 export function runClientJob<J extends keyof Jobs>(access: ServerAccess, job: J, run: Jobs[J]['run']): Promise<Jobs[J]['result']> {
@@ -34,7 +31,7 @@ export function runClientJob<J extends keyof Jobs>(access: ServerAccess, job: J,
   return new Promise((resolve, reject) => {
     const worker = new Worker(script, { workerData: { access, job, run } });
     worker.once('message', (m: { result?: Jobs[J]['result']; error?: string }) => {
-      if (m.result !== undefined) resolve(m.result);
+      if (m.result) resolve(m.result);
       else reject(new Error(m.error ?? `${job} worker failed`));
     });
     worker.once('error', reject);
@@ -48,7 +45,7 @@ if (!isMainThread && (workerData as { job?: string } | undefined)?.job) {
   globalAgent.maxSockets = (run as { connections: number }).connections;
   const api = new HttpClient(access);
   try {
-    const result = job === 'resize' ? await resizeAll(api, run) : job === 'create-pods' ? await createPods(api, run) : await latencyAt(api, run);
+    const result = job === 'resize' ? await resizeAll(api, run) : await latencyAt(api, run);
     parentPort?.postMessage({ result });
   } catch (error) {
     parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
