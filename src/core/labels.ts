@@ -169,7 +169,10 @@ function selectorOf(requirements: LabelRequirement[]): LabelSelectorMatcher {
   // Stable sort by key; upstream's sort.Sort may order equal keys either way.
   const sorted = [...requirements].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return {
-    matches: (ls) => sorted.every((r) => requirementMatches(r, ls)),
+    matches: (ls) => {
+      for (const r of sorted) if (!requirementMatches(r, ls)) return false;
+      return true;
+    },
     empty: sorted.length === 0,
     requirements: sorted,
     toString: () => sorted.map(formatRequirement).join(','),

@@ -221,6 +221,11 @@ export class NodeInfo {
   taints: readonly DeepReadonly<Taint>[] = [];
   /** spec.unschedulable, cached: NodeUnschedulable reads it on every filter call. */
   unschedulable = false;
+  /**
+   * Pods per label (labelCountKey: namespace, key, value): a selector's equality requirements rule a
+   * node out without visiting its pods, where topology spreading counts over every node for each pod.
+   */
+  labelCounts = new Map<string, number>();
   generation = nextGeneration();
 
   constructor(name: string, node?: NodeRO) {
@@ -271,6 +276,9 @@ export class NodeInfo {
     this.nonZeroRequested.memory += sign * pi.nonZeroMemory;
     for (const p of pi.hostPorts) bump(this.usedPorts, `${p.ip}|${p.protocol}|${p.port}`, sign);
     for (const k of pi.pvcKeys) bump(this.pvcRefCounts, k, sign);
+    const labels = pi.pod.metadata.labels;
+    const ns = pi.pod.metadata.namespace ?? '';
+    for (const k in labels) bump(this.labelCounts, labelCountKey(ns, k, labels[k] ?? ''), sign);
     this.generation = nextGeneration();
   }
 
@@ -286,11 +294,17 @@ export class NodeInfo {
     c.allocatable = this.allocatable;
     c.usedPorts = new Map(this.usedPorts);
     c.pvcRefCounts = new Map(this.pvcRefCounts);
+    c.labelCounts = new Map(this.labelCounts);
     c.taints = this.taints;
     c.unschedulable = this.unschedulable;
     c.generation = this.generation;
     return c;
   }
+}
+
+/** The key of NodeInfo.labelCounts for pods in `namespace` labelled `key=value`. */
+export function labelCountKey(namespace: string, key: string, value: string): string {
+  return `${namespace}\0${key}\0${value}`;
 }
 
 function removeFrom(list: PodInfo[], uid: string): void {

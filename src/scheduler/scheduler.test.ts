@@ -128,3 +128,20 @@ test('required pod anti-affinity keeps replicas on distinct nodes and reports th
   assert.equal(pending?.status?.conditions?.find((c) => c.type === 'PodScheduled')?.message,
     "0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.");
 });
+
+test('ScheduleAnyway topology spread outweighs bin-packing: replicas alternate zones, then fill the emptiest node', async () => {
+  await using s = await startScenario({ scheduler: { profiles: [{ pluginConfig: [{ name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'MostAllocated', resources: [{ name: 'cpu', weight: 1 }] } } }] }] } });
+  await s.addNode('a', { cpu: '8', memory: '8Gi' }, { labels: { 'topology.kubernetes.io/zone': 'z1' } });
+  await s.addNode('b', { cpu: '8', memory: '8Gi' }, { labels: { 'topology.kubernetes.io/zone': 'z1' } });
+  await s.addNode('c', { cpu: '8', memory: '8Gi' }, { labels: { 'topology.kubernetes.io/zone': 'z2' } });
+  const spread = ['topology.kubernetes.io/zone', 'kubernetes.io/hostname'].map((topologyKey) => ({ maxSkew: 1, topologyKey, whenUnsatisfiable: 'ScheduleAnyway' as const, labelSelector: { matchLabels: { app: 'web' } } }));
+  const placed: string[] = [];
+  for (const name of ['w1', 'w2', 'w3', 'w4']) {
+    await s.addPod(name, { requests: { cpu: '100m' }, topologySpreadConstraints: spread }, { labels: { app: 'web' } });
+    await s.until(async () => !!(await s.pod(name)).spec.nodeName);
+    placed.push((await s.pod(name)).spec.nodeName ?? '');
+  }
+  // Without the spread, MostAllocated would stack all four on one node.
+  const perNode = Object.fromEntries(['a', 'b', 'c'].map((n) => [n, placed.filter((p) => p === n).length]));
+  assert.deepEqual(perNode, { a: 1, b: 1, c: 2 }, placed.join(','));
+});

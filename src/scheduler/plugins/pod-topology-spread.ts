@@ -9,6 +9,7 @@ import { labelSelectorFromObject } from '../../core/index.ts';
 import type { Cloneable, Plugin, PluginFactory, PodRO } from '../framework.ts';
 import { ActionType, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
 import type { NodeInfo, PodInfo } from '../node-info.ts';
+import { labelCountKey } from '../node-info.ts';
 import { podMatchesNodeSelectorAndAffinity } from './node-affinity.ts';
 import { findUntoleratedTaint } from './taint-toleration.ts';
 
@@ -24,6 +25,8 @@ interface Constraint {
   honorAffinity: boolean;
   honorTaints: boolean;
 }
+
+const hostnameKey = 'kubernetes.io/hostname';
 
 export const systemDefaultConstraints = [
   { maxSkew: 3, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway' },
@@ -57,7 +60,21 @@ function nodeIncluded(cs: readonly Constraint[], pod: PodRO, ni: NodeInfo): bool
   return true;
 }
 
-function countMatching(c: Constraint, ns: string, ni: NodeInfo): number {
+/**
+ * The labelCounts keys a matching pod must have: one per equality requirement (`=`, `==`, or `in`
+ * with one value). A node missing any of them holds no matching pod.
+ */
+function requiredLabelKeys(selector: LabelSelectorMatcher, ns: string): string[] {
+  const keys: string[] = [];
+  for (const r of selector.requirements) {
+    const single = r.operator === '=' || r.operator === '==' || (r.operator === 'in' && r.values.length === 1);
+    if (single && r.values[0] !== undefined) keys.push(labelCountKey(ns, r.key, r.values[0]));
+  }
+  return keys;
+}
+
+function countMatching(c: Constraint, ns: string, ni: NodeInfo, requiredKeys: readonly string[]): number {
+  for (const k of requiredKeys) if (!ni.labelCounts.has(k)) return 0;
   let n = 0;
   for (const p of ni.pods) {
     if ((p.pod.metadata.namespace ?? '') !== ns || p.pod.metadata.deletionTimestamp) continue;
@@ -120,12 +137,13 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
       const cs = hard.map((c) => toConstraint(c, parseSelector(c.labelSelector)));
       const counts = cs.map(() => new Map<string, number>());
       const ns = pod.pod.metadata.namespace ?? '';
+      const keys = cs.map((c) => requiredLabelKeys(c.selector, ns));
       for (const ni of nodes) {
         if (!nodeIncluded(cs, pod.pod, ni)) continue;
         cs.forEach((c, i) => {
           const v = ni.labels?.[c.topologyKey] as string;
           const m = counts[i] as Map<string, number>;
-          m.set(v, (m.get(v) ?? 0) + countMatching(c, ns, ni));
+          m.set(v, (m.get(v) ?? 0) + countMatching(c, ns, ni, keys[i] ?? []));
         });
       }
       state.write(filterKey, new FilterState(cs, counts));
@@ -173,18 +191,29 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
       if (ignored.size === nodes.length) return skip;
       const ns = pod.pod.metadata.namespace ?? '';
       const counts = cs.map(() => new Map<string, number>());
-      const all = handle.snapshot().list();
-      cs.forEach((c, i) => {
-        const m = counts[i] as Map<string, number>;
-        const domains = sizes[i] as Set<string>;
-        // Hostname domains are counted on the candidate nodes only; others on every node.
-        const scope = c.topologyKey === 'kubernetes.io/hostname' ? nodes : all;
-        for (const ni of scope) {
+      // Hostname domains are counted on the candidate nodes only; others on every node.
+      const candidates = new Set(nodes.map((ni) => ni.name));
+      const keys = cs.map((c) => requiredLabelKeys(c.selector, ns));
+      // One pass over the nodes, each node's pods counted once per distinct selector (the system
+      // defaults' two constraints share one) and its affinity checked once: the count walks every
+      // pod of the cluster for each pod scheduled, so it grows with the cluster.
+      for (const ni of handle.snapshot().list()) {
+        const node = ni.node;
+        if (!node) continue;
+        let affinity: boolean | undefined;
+        let counted: { selector: LabelSelectorMatcher; n: number } | undefined;
+        for (let i = 0; i < cs.length; i++) {
+          const c = cs[i] as Constraint;
+          if (c.topologyKey === hostnameKey && !candidates.has(ni.name)) continue;
           const v = ni.labels?.[c.topologyKey];
-          if (v === undefined || !domains.has(v) || !nodeIncluded([c], pod.pod, ni)) continue;
-          m.set(v, (m.get(v) ?? 0) + countMatching(c, ns, ni));
+          if (v === undefined || !(sizes[i] as Set<string>).has(v)) continue;
+          if (c.honorAffinity && !(affinity ??= podMatchesNodeSelectorAndAffinity(pod.pod, node))) continue;
+          if (c.honorTaints && findUntoleratedTaint(ni.taints, pod.pod.spec.tolerations)) continue;
+          if (counted?.selector !== c.selector) counted = { selector: c.selector, n: countMatching(c, ns, ni, keys[i] ?? []) };
+          const m = counts[i] as Map<string, number>;
+          m.set(v, (m.get(v) ?? 0) + counted.n);
         }
-      });
+      }
       state.write(scoreKey, { constraints: cs, ignored, counts, weights: sizes.map((s) => Math.log(s.size + 2)) });
       return success;
     },
