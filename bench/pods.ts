@@ -15,32 +15,34 @@ const cpuMs = (since: NodeJS.CpuUsage): number => {
   return (u.user + u.system) / 1000;
 };
 
-/** P4: `count` unbound pods created over HTTPS, 64 in flight; one HTTPS watch sees them Running. */
-async function podsRunning(count: number, nodes: number): Promise<{ wallMs: number; cpuMs: number }> {
-  const { cluster, api } = await serveCluster({ nodes });
+type Timed = { wallMs: number; cpuMs: number };
+type Client = Awaited<ReturnType<typeof serveCluster>>['api'];
+
+/**
+ * Times `count` creates over HTTPS (`limit` in flight) against a cluster served with `cluster`:
+ * until `watch` (opened before the first create) is done, or, without one, until the last create
+ * is answered (the floors).
+ */
+async function timedCreates(cluster: Parameters<typeof serveCluster>[0], count: number, limit: number, create: (api: Client, i: number) => Promise<unknown>, watch?: (api: Client) => ReturnType<typeof watchUntil>): Promise<Timed> {
+  const served = await serveCluster(cluster);
   try {
-    const wait = watchUntil<Pod>(api, refs.pods, { namespace: 'default', want: count, done: isRunning });
-    await wait.ready;
+    const wait = watch?.(served.api);
+    await wait?.ready;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    await bounded(count, 64, (i) => api.create(refs.pods, pausePod(`p-${i}`)));
-    return { wallMs: (await wait.finished) - t0, cpuMs: cpuMs(cpu0) };
+    await bounded(count, limit, (i) => create(served.api, i));
+    const end = wait ? await wait.finished : performance.now();
+    return { wallMs: end - t0, cpuMs: cpuMs(cpu0) };
   } finally {
-    await cluster.stop();
+    await served.cluster.stop();
   }
 }
 
-async function podsFloor(count: number): Promise<{ wallMs: number; cpuMs: number }> {
-  const { cluster, api } = await serveCluster({ nodes: 0, components: false });
-  try {
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    await bounded(count, 64, (i) => api.create(refs.pods, pausePod(`p-${i}`)));
-    return { wallMs: performance.now() - t0, cpuMs: cpuMs(cpu0) };
-  } finally {
-    await cluster.stop();
-  }
-}
+/** P4: `count` unbound pods created over HTTPS, 64 in flight; one HTTPS watch sees them Running. */
+const podsRunning = (count: number, nodes: number): Promise<Timed> =>
+  timedCreates({ nodes }, count, 64, (api, i) => api.create(refs.pods, pausePod(`p-${i}`)), (api) => watchUntil<Pod>(api, refs.pods, { namespace: 'default', want: count, done: isRunning }));
+
+const podsFloor = (count: number): Promise<Timed> => timedCreates({ nodes: 0, components: false }, count, 64, (api, i) => api.create(refs.pods, pausePod(`p-${i}`)));
 
 async function p4(): Promise<Row[]> {
   const count = env('BENCH_P4_PODS', 10_000);
@@ -117,37 +119,18 @@ interface DeploymentShape {
 }
 
 /** `count` Deployments created over HTTPS, 32 in flight, until an HTTPS watch sees each Available. */
-async function deploymentsAvailable(shape: DeploymentShape): Promise<{ wallMs: number; cpuMs: number }> {
-  const { cluster, api } = await serveCluster({ nodes: shape.nodes });
-  try {
-    const wait = watchUntil<Deployment>(api, refs.deployments, { namespace: 'default', want: shape.count, done: isAvailable, timeoutMs: 900_000 });
-    await wait.ready;
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    await bounded(shape.count, 32, (i) => api.create(refs.deployments, deployment(i, shape.replicas)));
-    return { wallMs: (await wait.finished) - t0, cpuMs: cpuMs(cpu0) };
-  } finally {
-    await cluster.stop();
-  }
-}
+const deploymentsAvailable = (shape: DeploymentShape): Promise<Timed> =>
+  timedCreates({ nodes: shape.nodes }, shape.count, 32, (api, i) => api.create(refs.deployments, deployment(i, shape.replicas)), (api) =>
+    watchUntil<Deployment>(api, refs.deployments, { namespace: 'default', want: shape.count, done: isAvailable, timeoutMs: 900_000 }));
 
 /** Floor: the creates each Deployment implies (Deployment, ReplicaSet, its pods), nothing else. */
-async function deploymentsFloor(shape: DeploymentShape): Promise<{ wallMs: number; cpuMs: number }> {
-  const { cluster, api } = await serveCluster({ nodes: 0, components: false });
-  try {
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    await bounded(shape.count, 32, async (i) => {
-      const d = deployment(i, shape.replicas);
-      await api.create(refs.deployments, d);
-      await api.create(refs.replicaSets, { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: `d-${i}-abc`, namespace: 'default' }, spec: { replicas: shape.replicas, selector: d.spec?.selector, template: d.spec?.template } } as never);
-      for (let p = 0; p < shape.replicas; p++) await api.create(refs.pods, pausePod(`d-${i}-abc-${p}`));
-    });
-    return { wallMs: performance.now() - t0, cpuMs: cpuMs(cpu0) };
-  } finally {
-    await cluster.stop();
-  }
-}
+const deploymentsFloor = (shape: DeploymentShape): Promise<Timed> =>
+  timedCreates({ nodes: 0, components: false }, shape.count, 32, async (api, i) => {
+    const d = deployment(i, shape.replicas);
+    await api.create(refs.deployments, d);
+    await api.create(refs.replicaSets, { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: `d-${i}-abc`, namespace: 'default' }, spec: { replicas: shape.replicas, selector: d.spec?.selector, template: d.spec?.template } } as never);
+    for (let p = 0; p < shape.replicas; p++) await api.create(refs.pods, pausePod(`d-${i}-abc-${p}`));
+  });
 
 async function deploymentRow(label: string, shape: DeploymentShape, goal: string): Promise<Row> {
   const dd: { wallMs: number; cpuMs: number }[] = [];
