@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { clientFromKubeconfig } from '../src/cli/kubeconfig-client.ts';
-import { checkRestart, loadPatch, PatchLoad, ResumingWatcher } from '../test/e2e/restart-load.ts';
+import { checkRestart, loadPatch, PatchLoad, ResumingWatcher, within } from '../test/e2e/restart-load.ts';
 import { spawnNodeUntil, stopChild } from './child.ts';
 import { bounded, pausePod, refs } from './harness.ts';
 import { percentile, printTable } from './table.ts';
@@ -55,7 +55,7 @@ export async function runRestartBenchmark(): Promise<void> {
     await sleep((seconds * 1000) / 2);
     await load.stop();
     const end = await client.patch(refs.pods, 'default', names[0] ?? '', 'merge', loadPatch('end'));
-    await Promise.race([Promise.all(watchers.map((w) => w.reached(Number(end.metadata.resourceVersion)))), sleep(60_000)]);
+    await within(Promise.all(watchers.map((w) => w.reached(Number(end.metadata.resourceVersion)))), 60_000);
     const list = await client.list(refs.pods, { namespace: 'default' });
     const current = new Map(list.items.map((p) => [p.metadata.name ?? '', Number(p.metadata.resourceVersion)]));
     const findings = checkRestart(load.acked, current, watchers, fromRevision);

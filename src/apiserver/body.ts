@@ -32,10 +32,10 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
     });
     // A request that waited for a turn (short-turns.ts) may have lost its client before these
     // listeners were attached: its 'error' and 'close' are gone, so settle here instead of never.
-    const closedEarly = (): boolean => !req.complete && (req.destroyed || req.socket?.destroyed === true);
-    if (closedEarly()) reject(new Error('the client closed the connection before sending the whole body'));
+    const closedEarly = (): Error => new Error('the client closed the connection before sending the whole body');
+    if (!req.complete && (req.destroyed || req.socket?.destroyed === true)) reject(closedEarly());
     req.once('close', () => {
-      if (!failed && !req.complete) reject(new Error('the client closed the connection before sending the whole body'));
+      if (!failed && !req.complete) reject(closedEarly());
     });
   });
 }

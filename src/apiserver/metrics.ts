@@ -4,6 +4,7 @@
 // Upstream: apiserver/pkg/endpoints/metrics/metrics.go, apiserver/pkg/storage/etcd3/metrics/metrics.go.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { monotonicMs } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
 import { parseRequestPath } from './request-info.ts';
 import { storagePrefix } from './stored-object.ts';
@@ -13,7 +14,7 @@ const storageBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 
 const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 
 /** Monotonic seconds for latency histograms: real elapsed time, whatever the cluster's Clock. */
-const seconds = (): number => Number(process.hrtime.bigint()) / 1e9;
+const seconds = (): number => monotonicMs() / 1000;
 
 export class ApiMetrics {
   readonly registry = new Registry();

@@ -157,6 +157,17 @@ export class PatchLoad {
   }
 }
 
+/** `promise`'s value, or 'timed out' after `ms`; the timer is cleared either way. */
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timed out'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timed out'>((resolve) => (timer = setTimeout(() => resolve('timed out'), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** What a run broke: acknowledged writes the store lost, events a watcher missed, revisions out of order. */
 export interface RestartFindings {
   /** Acked writes whose object now holds an older revision than the write's. */

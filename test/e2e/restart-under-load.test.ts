@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { refs } from '../../src/api/index.ts';
 import { clientFromKubeconfig } from '../../src/cli/kubeconfig-client.ts';
 import { readKubeconfigToken, startDrydock } from './harness.ts';
-import { checkRestart, loadPatch, PatchLoad, ResumingWatcher } from './restart-load.ts';
+import { checkRestart, loadPatch, PatchLoad, ResumingWatcher, within } from './restart-load.ts';
 
 const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n';
 
@@ -43,7 +43,8 @@ test('kill -9 under write and watch load, restart on the same port and --data-di
     await load.stop();
     const end = await client.patch(refs.configMaps, 'default', names[0] ?? '', 'merge', loadPatch('end'));
     const endRevision = Number(end.metadata.resourceVersion);
-    await Promise.race([Promise.all(watchers.map((w) => w.reached(endRevision))), sleep(10_000).then(() => assert.fail(`watchers stuck at ${watchers.map((w) => w.revision).join(', ')}, end at ${endRevision}`))]);
+    const reached = await within(Promise.all(watchers.map((w) => w.reached(endRevision))), 10_000);
+    assert.notEqual(reached, 'timed out', `watchers stuck at ${watchers.map((w) => w.revision).join(', ')}, end at ${endRevision}`);
 
     const afterRestart = load.acked.slice(ackedBeforeKill);
     assert.ok(ackedBeforeKill >= 20, `writes acknowledged before the kill: ${ackedBeforeKill}`);

@@ -119,11 +119,7 @@ function validateManagedFields(entries: NonNullable<Meta['managedFields']>, p: F
 
 /** ValidateImmutableField; Go has no undefined, so a missing string equals "". */
 export function validateImmutableField(newVal: unknown, oldVal: unknown, path: Path): FieldError[] {
-  return isDeepEqual(newVal ?? '', oldVal ?? '') ? [] : [invalidValue(path, newVal ?? '', FieldImmutableErrorMsg)];
-}
-
-function isDeepEqual(a: unknown, b: unknown): boolean {
-  return jsonEqual(a, b);
+  return jsonEqual(newVal ?? '', oldVal ?? '') ? [] : [invalidValue(path, newVal ?? '', FieldImmutableErrorMsg)];
 }
 
 /**

@@ -29,7 +29,7 @@ interface Constraint {
 const hostnameKey = 'kubernetes.io/hostname';
 
 export const systemDefaultConstraints = [
-  { maxSkew: 3, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway' },
+  { maxSkew: 3, topologyKey: hostnameKey, whenUnsatisfiable: 'ScheduleAnyway' },
   { maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' },
 ] as const;
 
@@ -195,8 +195,8 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
       const candidates = new Set(nodes.map((ni) => ni.name));
       const keys = cs.map((c) => requiredLabelKeys(c.selector, ns));
       // One pass over the nodes, each node's pods counted once per distinct selector (the system
-      // defaults' two constraints share one) and its affinity checked once: the count walks every
-      // pod of the cluster for each pod scheduled, so it grows with the cluster.
+      // defaults' two constraints share one) and its affinity checked once; countMatching visits the
+      // pods only of nodes whose label counts allow a match.
       for (const ni of handle.snapshot().list()) {
         const node = ni.node;
         if (!node) continue;
