@@ -28,6 +28,8 @@ export class SchedulerCache implements SnapshotLister {
   #antiAffinityList: NodeInfo[] | undefined;
   /** InterPodAffinity's counts, kept as pods land and nodes are relabelled. */
   readonly #affinity = new AffinityIndex();
+  /** Per labelCountKey, the nodes whose labelCounts have it: topology spreading visits only these. */
+  readonly #podLabelNodes = new Map<string, Set<NodeInfo>>();
 
   // ---- SnapshotLister
 
@@ -46,6 +48,9 @@ export class SchedulerCache implements SnapshotLister {
   }
   affinityIndex(): AffinityIndex {
     return this.#affinity;
+  }
+  nodesWithPodLabel(key: string): ReadonlySet<NodeInfo> {
+    return this.#podLabelNodes.get(key) ?? noNodes;
   }
   pvcRefCount(key: string): number {
     return this.#pvcUse.get(key) ?? 0;
@@ -147,6 +152,12 @@ export class SchedulerCache implements SnapshotLister {
     let ni = this.#nodes.get(nodeName);
     if (!ni) this.#nodes.set(nodeName, (ni = new NodeInfo(nodeName)));
     ni.addPod(pi);
+    for (const k of pi.labelCountKeys) {
+      if (ni.labelCounts.get(k) !== 1) continue;
+      let nodes = this.#podLabelNodes.get(k);
+      if (!nodes) this.#podLabelNodes.set(k, (nodes = new Set()));
+      nodes.add(ni);
+    }
     if (ni.node) this.#affinity.add(pi, ni.labels, 1);
     for (const k of pi.pvcKeys) this.#pvcUse.set(k, (this.#pvcUse.get(k) ?? 0) + 1);
     this.#pods.set(pi.uid, { pi, nodeName, assumed });
@@ -157,6 +168,12 @@ export class SchedulerCache implements SnapshotLister {
     const ni = this.#nodes.get(st.nodeName);
     if (ni) {
       if (ni.removePod(st.pi) && ni.node) this.#affinity.add(st.pi, ni.labels, -1);
+      for (const k of st.pi.labelCountKeys) {
+        if (ni.labelCounts.has(k)) continue;
+        const nodes = this.#podLabelNodes.get(k);
+        nodes?.delete(ni);
+        if (nodes?.size === 0) this.#podLabelNodes.delete(k);
+      }
       if (!ni.node && ni.pods.length === 0) this.#nodes.delete(st.nodeName);
     }
     for (const k of st.pi.pvcKeys) {
@@ -175,6 +192,8 @@ export class SchedulerCache implements SnapshotLister {
     this.#antiAffinityList = undefined;
   }
 }
+
+const noNodes: ReadonlySet<NodeInfo> = new Set();
 
 function sameLabels(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
   if (a === b) return true;

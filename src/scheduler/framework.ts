@@ -266,6 +266,11 @@ export interface SnapshotLister {
   havePodsWithRequiredAntiAffinity(): readonly NodeInfo[];
   /** Incremental InterPodAffinity counts over list()'s pods (the cache has them; what-if snapshots need not). */
   affinityIndex?(): AffinityIndex;
+  /**
+   * Nodes holding at least one pod with the labelCountKey (namespace, label, value); a node not in
+   * it has no such pod. Optional: what-if snapshots need not keep it.
+   */
+  nodesWithPodLabel?(key: string): ReadonlySet<NodeInfo>;
   /** Number of scheduled pods using each RWOP-relevant PVC key `ns/name`. */
   pvcRefCount(key: string): number;
 }

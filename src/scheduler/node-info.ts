@@ -149,6 +149,8 @@ export class PodInfo {
   readonly hostPorts: readonly HostPort[];
   /** `ns/claimName` of every PVC volume. */
   readonly pvcKeys: readonly string[];
+  /** labelCountKey of each of the pod's labels. */
+  readonly labelCountKeys: readonly string[];
 
   static of(pod: PodRO): PodInfo {
     let pi = podInfoCache.get(pod);
@@ -189,6 +191,10 @@ export class PodInfo {
       else if (v.ephemeral) pvcs.push(`${ns}/${pod.metadata.name ?? ''}-${v.name}`);
     }
     this.pvcKeys = pvcs;
+    const labels = pod.metadata.labels;
+    const labelKeys: string[] = [];
+    for (const k in labels) labelKeys.push(labelCountKey(ns, k, labels[k] ?? ''));
+    this.labelCountKeys = labelKeys;
   }
 
   get hasAffinity(): boolean {
@@ -276,9 +282,7 @@ export class NodeInfo {
     this.nonZeroRequested.memory += sign * pi.nonZeroMemory;
     for (const p of pi.hostPorts) bump(this.usedPorts, `${p.ip}|${p.protocol}|${p.port}`, sign);
     for (const k of pi.pvcKeys) bump(this.pvcRefCounts, k, sign);
-    const labels = pi.pod.metadata.labels;
-    const ns = pi.pod.metadata.namespace ?? '';
-    for (const k in labels) bump(this.labelCounts, labelCountKey(ns, k, labels[k] ?? ''), sign);
+    for (const k of pi.labelCountKeys) bump(this.labelCounts, k, sign);
     this.generation = nextGeneration();
   }
 

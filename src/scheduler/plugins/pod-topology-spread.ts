@@ -6,7 +6,7 @@ import type { Pod, TopologySpreadConstraint } from '../../api/index.ts';
 import { refs } from '../../api/index.ts';
 import type { DeepReadonly, KubeObject, LabelSelector, LabelSelectorMatcher } from '../../core/index.ts';
 import { labelSelectorFromObject } from '../../core/index.ts';
-import type { Cloneable, Plugin, PluginFactory, PodRO } from '../framework.ts';
+import type { Cloneable, Plugin, PluginFactory, PodRO, SnapshotLister } from '../framework.ts';
 import { ActionType, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
 import type { NodeInfo, PodInfo } from '../node-info.ts';
 import { labelCountKey } from '../node-info.ts';
@@ -71,6 +71,18 @@ function requiredLabelKeys(selector: LabelSelectorMatcher, ns: string): string[]
     if (single && r.values[0] !== undefined) keys.push(labelCountKey(ns, r.key, r.values[0]));
   }
   return keys;
+}
+
+/**
+ * The nodes preScore must count on: with an index, for each constraint those holding pods with its
+ * rarest required label; every node when a constraint has no equality requirement.
+ */
+function nodesToCount(snapshot: SnapshotLister, keys: readonly (readonly string[])[]): Iterable<NodeInfo> {
+  if (!snapshot.nodesWithPodLabel || keys.some((k) => k.length === 0)) return snapshot.list();
+  const lister = snapshot.nodesWithPodLabel.bind(snapshot);
+  const sets = keys.map((ks) => ks.map(lister).reduce((a, b) => (b.size < a.size ? b : a)));
+  if (sets.every((s) => s === sets[0])) return sets[0] as ReadonlySet<NodeInfo>;
+  return new Set(sets.flatMap((s) => [...s]));
 }
 
 function countMatching(c: Constraint, ns: string, ni: NodeInfo, requiredKeys: readonly string[]): number {
@@ -194,10 +206,11 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
       // Hostname domains are counted on the candidate nodes only; others on every node.
       const candidates = new Set(nodes.map((ni) => ni.name));
       const keys = cs.map((c) => requiredLabelKeys(c.selector, ns));
-      // One pass over the nodes, each node's pods counted once per distinct selector (the system
-      // defaults' two constraints share one) and its affinity checked once; countMatching visits the
-      // pods only of nodes whose label counts allow a match.
-      for (const ni of handle.snapshot().list()) {
+      // One pass over the nodes that may hold a matching pod (a node without one adds nothing to any
+      // count), each node's pods counted once per distinct selector (the system defaults' two
+      // constraints share one) and its affinity checked once; countMatching visits the pods only of
+      // nodes whose label counts allow a match.
+      for (const ni of nodesToCount(handle.snapshot(), keys)) {
         const node = ni.node;
         if (!node) continue;
         let affinity: boolean | undefined;
