@@ -66,16 +66,17 @@ function itemKey(kind: ListKind, item: JsonValue, index: number, path: string): 
   if (kind.kind === 'set') return `v:${JSON.stringify(item)}`;
   if (kind.kind !== 'map') return undefined;
   if (!isJsonObject(item)) throw new TypedValueError(`${path}: element ${index}: expected map, got ${JSON.stringify(item)}`);
-  const key: Record<string, JsonValue> = {};
-  // kind.keys are sorted (listKind).
-  for (const k of kind.keys) {
+  // JSON.stringify of {key: value, ...} in kind.keys' (sorted) order, spelled without building the object.
+  let out = 'k:{';
+  for (let i = 0; i < kind.keys.length; i++) {
+    const k = kind.keys[i] as string;
     const v = item[k] ?? keyDefaults[k];
     if (v === undefined) {
       throw new TypedValueError(`${path}: element ${index}: associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`);
     }
-    key[k] = v;
+    out += `${i > 0 ? ',' : ''}${JSON.stringify(k)}:${JSON.stringify(v)}`;
   }
-  return `k:${JSON.stringify(key)}`;
+  return `${out}}`;
 }
 
 /** List items by path element, first occurrence winning, in list order. */
@@ -207,6 +208,20 @@ export function addedFieldsV1(
   return addedFields(obj, keys, meta, '', false, strip, skip);
 }
 
+/** Sorts in place by UTF-16 code units, as Array.prototype.sort; insertion sort, faster for an object's few keys. */
+function sortStrings(keys: string[]): string[] {
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > k) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+  return keys;
+}
+
 /** Fields never owned, by name, each with the names below it that are never owned either. */
 export type StrippedFields = ReadonlyMap<string, StrippedFields | undefined>;
 
@@ -224,7 +239,7 @@ function addedFields(
   skip?: ReadonlySet<string>,
 ): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
-  for (const k of keys.sort()) {
+  for (const k of sortStrings(keys)) {
     if (skip?.has(k)) continue;
     const f = addedNode(r[k], fieldMeta(meta, k), pathLabel(label, k), false, strip?.has(k) ?? false, strip?.get(k));
     if (!f) continue;
@@ -245,24 +260,29 @@ function addedNode(
 ): Record<string, unknown> | undefined {
   // A key set to undefined is absent once encoded, as compare treats it.
   if (r === undefined) return undefined;
-  const kids: [string, Record<string, unknown>][] = [];
-  let member: boolean;
   if (Array.isArray(r)) {
     const kind = listKind(meta);
-    member = kind.kind === 'atomic' || r.length === 0 || isItem || isMapType(meta);
-    if (kind.kind !== 'atomic' && r.length > 0) {
-      for (const [pe, item] of indexItems(kind, r, label)) {
+    const member = kind.kind === 'atomic' || r.length === 0 || isItem || isMapType(meta);
+    const kids: [string, Record<string, unknown>][] = [];
+    if (kind.kind !== 'atomic') {
+      // Items by path element, the first occurrence winning (indexItems, without its Map for one item).
+      const seen = r.length > 1 ? new Set<string>() : undefined;
+      for (let i = 0; i < r.length; i++) {
+        const item = r[i] as JsonValue;
+        const pe = itemKey(kind, item, i, label) as string;
+        if (seen) {
+          if (seen.has(pe)) continue;
+          seen.add(pe);
+        }
         const f = addedNode(item, meta?.items, label, true, false, undefined);
         if (f) kids.push([pe, f]);
       }
     }
-  } else if (!isJsonObject(r) || isAtomicMap(meta)) {
-    member = true;
-  } else {
-    const keys = Object.keys(r);
-    return addedFields(r, keys, meta, label, (keys.length === 0 || isItem || isMapType(meta)) && !stripped, strip);
+    return encodeNode(member && !stripped, kids);
   }
-  return encodeNode(member && !stripped, kids);
+  if (!isJsonObject(r) || isAtomicMap(meta)) return stripped ? undefined : (emptyFields as Record<string, unknown>);
+  const keys = Object.keys(r);
+  return addedFields(r, keys, meta, label, (keys.length === 0 || isItem || isMapType(meta)) && !stripped, strip);
 }
 
 // `f:<name>` strings reused across objects: a fresh concatenation used as a property key is hashed
