@@ -105,6 +105,8 @@ export function withoutPath(s: FieldSet, path: readonly string[]): FieldSet {
 
 export function setEquals(a: FieldSet, b: FieldSet): boolean {
   if (a === b) return true;
+  // Two decodings of one FieldsV1 object (a live entry and the same entry written back).
+  if (a instanceof DecodedSet && b instanceof DecodedSet && a.source === b.source) return true;
   if (a.member !== b.member || a.children.size !== b.children.size) return false;
   for (const [k, c] of a.children) {
     const d = b.children.get(k);
@@ -121,11 +123,10 @@ export function memberPaths(s: FieldSet, prefix: readonly string[] = []): string
   return out;
 }
 
-// Encodings are remembered per set, which is never changed once built: a set decoded from a
-// stored entry remembers that entry's FieldsV1 (when it is canonical), so a manager whose fields a
-// write leaves alone encodes back to the very object it came from. Decoded sets are not kept
-// beyond the write that made them: held for every stored object they would cost more memory
-// than the object itself.
+// Encodings are remembered per built set, which is never changed once built. A decoded set keeps
+// the FieldsV1 it came from and encodes back to that very object when it is canonical, so a manager
+// whose fields a write leaves alone costs no encoding. Decoded sets are not kept beyond the write
+// that made them: held for every stored object they would cost more memory than the object itself.
 const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
 
 /**
@@ -135,6 +136,7 @@ const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
 export const emptyFields: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export function toFieldsV1(s: FieldSet): Record<string, unknown> {
+  if (s instanceof DecodedSet && isCanonical(s.source)) return s.source;
   if (s.member && s.children.size === 0) return emptyFields as Record<string, unknown>;
   let out = encoded.get(s);
   if (out === undefined) {
@@ -146,44 +148,76 @@ export function toFieldsV1(s: FieldSet): Record<string, unknown> {
   return out;
 }
 
+/**
+ * A set decoded from FieldsV1 one level at a time, when its children are first asked for: a write
+ * that touches status never expands what a spec owner's entry holds below `f:spec`.
+ */
+class DecodedSet implements FieldSet {
+  readonly source: Record<string, unknown>;
+  member: boolean;
+  #children: Map<string, FieldSet> | undefined;
+  constructor(source: Record<string, unknown>, member: boolean) {
+    this.source = source;
+    this.member = member;
+  }
+  get children(): Map<string, FieldSet> {
+    return (this.#children ??= decodeChildren(this.source));
+  }
+}
+
 export function fromFieldsV1(v: unknown): FieldSet {
   if (typeof v !== 'object' || v === null) return emptySet();
-  const s = decodeFieldsV1(v);
-  if (canonicalNodes.has(s)) encoded.set(s, v as Record<string, unknown>);
-  return s;
+  const source = v as Record<string, unknown>;
+  return new DecodedSet(source, Object.hasOwn(source, '.'));
 }
 
-function decodeFieldsV1(v: object): FieldSet {
-  const s = emptySet();
-  let canonical = true;
-  let previous = '';
-  for (const [k, c] of Object.entries(v)) {
-    if (k <= previous && previous !== '') canonical = false;
-    previous = k;
-    if (k === '.') s.member = true;
-    else if (typeof c === 'object' && c !== null) {
-      const node = decodeFieldsV1(c);
-      // A key with no children is itself a member: {"f:image":{}}.
-      if (node.children.size === 0) node.member = true;
-      if (encodesAs(node, c)) encoded.set(node, c as Record<string, unknown>);
-      else canonical = false;
-      s.children.set(k, node);
-    } else {
-      canonical = false;
-      s.children.set(k, { member: true, children: new Map() });
-    }
+function decodeChildren(v: Record<string, unknown>): Map<string, FieldSet> {
+  const children = new Map<string, FieldSet>();
+  for (const k in v) {
+    if (k === '.' || !Object.hasOwn(v, k)) continue;
+    const c = v[k];
+    if (typeof c === 'object' && c !== null) children.set(k, new DecodedSet(c as Record<string, unknown>, isMemberNode(c as Record<string, unknown>)));
+    else children.set(k, { member: true, children: new Map() });
   }
-  if (canonical && !(s.member && s.children.size === 0)) canonicalNodes.add(s);
-  return s;
+  return children;
 }
 
-// Sets decoded from FieldsV1 that toFieldsV1 would write the same way (keys in order at every level,
-// no stray "."):
-// encoding them again can hand back the decoded object itself.
-const canonicalNodes = new WeakSet<FieldSet>();
+/** Below the root a node is a member when it has "." or nothing else: {"f:image":{}}. */
+function isMemberNode(v: Record<string, unknown>): boolean {
+  for (const k in v) if (k !== '.' && Object.hasOwn(v, k)) return Object.hasOwn(v, '.');
+  return true;
+}
 
-function encodesAs(node: FieldSet, value: object): boolean {
-  return canonicalNodes.has(node) || (node.children.size === 0 && Object.keys(value).length === 0);
+// FieldsV1 objects found to be written as toFieldsV1 writes them. Stored entries are, and stay the
+// same objects from one write of an object to the next while its decoded form is cached.
+const canonicalSources = new WeakSet<object>();
+
+/** Whether toFieldsV1 would write `v` as it is: keys in order at every level, only objects, "." only beside other keys. */
+function isCanonical(v: Record<string, unknown>): boolean {
+  if (canonicalSources.has(v)) return true;
+  if (!checkCanonical(v)) return false;
+  canonicalSources.add(v);
+  return true;
+}
+
+function checkCanonical(v: Record<string, unknown>): boolean {
+  let previous: string | undefined;
+  let kids = 0;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k) || (previous !== undefined && k <= previous)) return false;
+    previous = k;
+    const c = v[k];
+    if (typeof c !== 'object' || c === null || Array.isArray(c)) return false;
+    const child = c as Record<string, unknown>;
+    if (k === '.') {
+      for (const _ in child) return false;
+      continue;
+    }
+    kids++;
+    if (!canonicalSources.has(child) && !checkCanonical(child)) return false;
+  }
+  // {".": {}} alone is a member leaf, written {}.
+  return !(previous === '.' && kids === 0);
 }
 
 /** fieldpath.Path.String(): `.spec.containers[name="c"].ports[containerPort=80,protocol="TCP"]`. */

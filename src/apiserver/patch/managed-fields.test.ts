@@ -116,4 +116,26 @@ test('a decoded FieldsV1 encodes back to the same text, sorted, whether or not i
   const unsorted = { 'f:spec': { 'f:x': {}, 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:b': {}, '.': {} } } };
   assert.equal(JSON.stringify(toFieldsV1(fromFieldsV1(unsorted))), '{"f:metadata":{"f:labels":{".":{},"f:b":{}}},"f:spec":{"f:a":{},"f:x":{}}}');
   assert.equal(JSON.stringify(toFieldsV1(fromFieldsV1({ 'f:a': { '.': {} } }))), '{"f:a":{}}');
+  // Out of order only below a level that is in order; a leaf written as a non-object.
+  assert.equal(JSON.stringify(toFieldsV1(fromFieldsV1({ 'f:a': {}, 'f:b': { 'f:z': {}, 'f:c': {} } }))), '{"f:a":{},"f:b":{"f:c":{},"f:z":{}}}');
+  assert.equal(JSON.stringify(toFieldsV1(fromFieldsV1({ 'f:a': true, 'f:b': { '.': {}, 'f:c': {} } }))), '{"f:a":{},"f:b":{".":{},"f:c":{}}}');
+});
+
+test('a write takes from other managers exactly the fields it changes, however deep, and leaves the others\' entries as they were', () => {
+  const meta = patchMetaFor('apps', 'v1', 'Deployment');
+  const container = { name: 'c', image: 'nginx:1', ports: [{ containerPort: 80 }] };
+  const live = updateManagedFields(undefined, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { replicas: 1, template: { spec: { containers: [container] } } } } as KubeObject, options('apps/v1', meta, { manager: 'creator' }));
+  const scaled = updateManagedFields(live, { ...live, spec: { replicas: 3, template: { spec: { containers: [container] } } } } as KubeObject, options('apps/v1', meta, { manager: 'scaler' }));
+  const [creator, scaler] = scaled.metadata.managedFields ?? [];
+  assert.equal(scaler?.manager, 'scaler');
+  assert.equal(JSON.stringify(scaler?.fieldsV1), '{"f:spec":{"f:replicas":{}}}');
+  assert.match(JSON.stringify(creator?.fieldsV1), /f:image.*f:containerPort/);
+  assert.doesNotMatch(JSON.stringify(creator?.fieldsV1), /f:replicas/);
+  const image = { ...container, image: 'nginx:2' };
+  const retagged = updateManagedFields(scaled, { ...scaled, spec: { replicas: 3, template: { spec: { containers: [image] } } } } as KubeObject, options('apps/v1', meta, { manager: 'retagger' }));
+  const byManager = Object.fromEntries((retagged.metadata.managedFields ?? []).map((e) => [e.manager, e.fieldsV1]));
+  assert.doesNotMatch(JSON.stringify(byManager.creator), /f:image/);
+  assert.match(JSON.stringify(byManager.creator), /f:containerPort/);
+  assert.equal(byManager.scaler, scaler?.fieldsV1, 'an entry the write does not reach is the same object');
+  assert.equal(JSON.stringify(byManager.retagger), '{"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\\"name\\":\\"c\\"}":{"f:image":{}}}}}}}');
 });

@@ -71,12 +71,10 @@ export function withoutIgnored(s: FieldSet, ignore: readonly (readonly string[])
 
 /** BuildManagerIdentifier: Apply entries are one per manager; Update entries one per manager and version. */
 export function managerKey(m: Pick<ManagerFields, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
-  return JSON.stringify({
-    manager: m.manager,
-    operation: m.operation,
-    ...(m.operation === 'Apply' ? {} : { apiVersion: m.apiVersion }),
-    ...(m.subresource ? { subresource: m.subresource } : {}),
-  });
+  // JSON of {manager, operation, apiVersion?, subresource?} in that order (conflicts sort by it), spelled directly.
+  const version = m.operation === 'Apply' ? '' : `,"apiVersion":${JSON.stringify(m.apiVersion)}`;
+  const subresource = m.subresource ? `,"subresource":${JSON.stringify(m.subresource)}` : '';
+  return `{"manager":${JSON.stringify(m.manager)},"operation":${JSON.stringify(m.operation)}${version}${subresource}}`;
 }
 
 export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): Map<string, ManagerFields> {

@@ -144,15 +144,31 @@ export function compare(lhs: JsonObject, rhs: JsonObject, meta: PatchMeta | unde
   return c;
 }
 
-function isLeaf(l: JsonValue | undefined, r: JsonValue | undefined, meta: PatchMeta | undefined): boolean {
-  const sides = [l, r].filter((v) => v !== undefined) as JsonValue[];
-  if (sides.every((v) => Array.isArray(v))) {
-    return listKind(meta).kind === 'atomic' || sides.every((v) => (v as JsonValue[]).length === 0);
-  }
-  if (sides.every((v) => isJsonObject(v))) return isAtomicMap(meta) || sides.every((v) => Object.keys(v as JsonObject).length === 0);
+function isLeafSide(v: JsonValue, meta: PatchMeta | undefined): boolean {
+  if (Array.isArray(v)) return listKind(meta).kind === 'atomic' || v.length === 0;
+  if (isJsonObject(v)) return isAtomicMap(meta) || isEmptyObject(v);
   return true;
 }
 
+function isLeaf(l: JsonValue | undefined, r: JsonValue | undefined, meta: PatchMeta | undefined): boolean {
+  if (l === undefined) return r === undefined || isLeafSide(r, meta);
+  if (r === undefined) return isLeafSide(l, meta);
+  const la = Array.isArray(l);
+  const ra = Array.isArray(r);
+  if (la && ra) return listKind(meta).kind === 'atomic' || (l.length === 0 && r.length === 0);
+  if (la || ra) return true;
+  const lo = isJsonObject(l);
+  const ro = isJsonObject(r);
+  if (lo && ro) return isAtomicMap(meta) || (isEmptyObject(l) && isEmptyObject(r));
+  return true;
+}
+
+function isEmptyObject(v: JsonObject): boolean {
+  for (const _ in v) return false;
+  return true;
+}
+
+/** `path` is one stack for the whole walk: pushed and popped around each step, copied by insertPath only where a change is found. */
 function walkCompare(
   c: Comparison,
   path: string[],
@@ -179,16 +195,20 @@ function walkCompare(
     const kind = listKind(meta);
     const li = indexItems(kind, (l as JsonValue[] | undefined) ?? [], label);
     const ri = indexItems(kind, (r as JsonValue[] | undefined) ?? [], label);
-    for (const pe of new Set([...li.keys(), ...ri.keys()])) {
-      walkCompare(c, [...path, pe], li.get(pe), ri.get(pe), meta?.items, label, true);
-    }
+    for (const [pe, item] of li) step(c, path, pe, item, ri.get(pe), meta?.items, label, true);
+    for (const [pe, item] of ri) if (!li.has(pe)) step(c, path, pe, undefined, item, meta?.items, label, true);
     return;
   }
   const lo = (l as JsonObject | undefined) ?? {};
   const ro = (r as JsonObject | undefined) ?? {};
-  for (const k of new Set([...Object.keys(lo), ...Object.keys(ro)])) {
-    walkCompare(c, [...path, `f:${k}`], lo[k], ro[k], fieldMeta(meta, k), pathLabel(label, k));
-  }
+  for (const k in lo) if (Object.hasOwn(lo, k)) step(c, path, fieldElement(k), lo[k], ro[k], fieldMeta(meta, k), pathLabel(label, k), false);
+  for (const k in ro) if (!Object.hasOwn(lo, k)) step(c, path, fieldElement(k), undefined, ro[k], fieldMeta(meta, k), pathLabel(label, k), false);
+}
+
+function step(c: Comparison, path: string[], pe: string, l: JsonValue | undefined, r: JsonValue | undefined, meta: PatchMeta | undefined, label: string, isItem: boolean): void {
+  path.push(pe);
+  walkCompare(c, path, l, r, meta, label, isItem);
+  path.pop();
 }
 
 /**
