@@ -223,7 +223,7 @@ export class ApiServer {
     this.checkFields(def, obj, params);
     // Without a resourceVersion a PUT is unconditional: it takes the current one.
     return this.storage.update(def, namespace, name, (current) => {
-      const desired = copyJson(obj);
+      const desired = attemptCopy(obj);
       desired.metadata ??= {};
       desired.metadata.resourceVersion ||= current.metadata.resourceVersion ?? '';
       return desired;
@@ -334,6 +334,20 @@ export class ApiServer {
     if (def.group === '' && def.resource === 'namespaces') checkNamespaceDeletion(name);
     return this.storage.delete(def, namespace, name, request, { dryRun: request.dryRun, fieldManager: '', subresource: '' });
   }
+}
+
+/**
+ * A private copy of a PUT body for one attempt of the read-modify-write, except that managedFields
+ * stays the body's: writers replace the list and never edit it (as editableCopy), and a client
+ * usually sends back the live entries, whose decoded sets the field manager then reuses.
+ */
+function attemptCopy(obj: KubeObject): KubeObject {
+  const managedFields = obj.metadata?.managedFields;
+  if (managedFields === undefined) return copyJson(obj);
+  const { managedFields: _shared, ...metadata } = obj.metadata;
+  const copy: KubeObject = copyJson({ ...obj, metadata });
+  copy.metadata.managedFields = managedFields;
+  return copy;
 }
 
 function writeContext(params: WriteParams): WriteContext {
