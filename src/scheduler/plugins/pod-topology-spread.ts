@@ -193,18 +193,23 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
       if (cs.length === 0) return skip;
       const ignored = new Set<string>();
       const sizes = cs.map(() => new Set<string>());
+      // Hostname domains are counted on the candidate nodes only; others on every node.
+      const candidates = new Set<string>();
+      // Plain loops: this one runs over every candidate node for each pod.
       for (const ni of nodes) {
-        if (!cs.every((c) => ni.labels?.[c.topologyKey] !== undefined)) {
+        candidates.add(ni.name);
+        const labels = ni.labels;
+        let labelled = labels !== undefined;
+        for (let i = 0; labelled && i < cs.length; i++) labelled = labels?.[(cs[i] as Constraint).topologyKey] !== undefined;
+        if (!labelled || labels === undefined) {
           ignored.add(ni.name);
           continue;
         }
-        cs.forEach((c, i) => sizes[i]?.add(ni.labels?.[c.topologyKey] as string));
+        for (let i = 0; i < cs.length; i++) (sizes[i] as Set<string>).add(labels[(cs[i] as Constraint).topologyKey] as string);
       }
       if (ignored.size === nodes.length) return skip;
       const ns = pod.pod.metadata.namespace ?? '';
       const counts = cs.map(() => new Map<string, number>());
-      // Hostname domains are counted on the candidate nodes only; others on every node.
-      const candidates = new Set(nodes.map((ni) => ni.name));
       const keys = cs.map((c) => requiredLabelKeys(c.selector, ns));
       // One pass over the nodes that may hold a matching pod (a node without one adds nothing to any
       // count), each node's pods counted once per distinct selector (the system defaults' two
