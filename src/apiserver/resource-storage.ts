@@ -18,7 +18,7 @@ import {
 } from '../core/index.ts';
 import type { KeyValue, Store } from '../storage/index.ts';
 import { StoreError } from '../storage/index.ts';
-import { encodeForStorage, encodeStored, mutableCopy, rememberStoredObject, storageKey, storagePrefix, storedObject, viewOf } from './stored-object.ts';
+import { encodeOwnedForStorage, encodeStored, mutableCopy, rememberStoredObject, storageKey, storagePrefix, storedObject, viewOf } from './stored-object.ts';
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../api/index.ts';
 import type { ValidateNameFunc } from '../api/index.ts';
 import { jsonEqual } from './patch/index.ts';
@@ -145,10 +145,14 @@ export class ResourceStorage {
       try {
         const key = this.key(def, meta.namespace ?? '', meta.name ?? '');
         if (def.storedAs) return { kind: 'stored', kv: viewOf(def, await this.#store.create(key, encodeStored(def, obj))) };
-        return { kind: 'stored', kv: await this.#store.create(key, encodeForStorage(obj), (written) => rememberStoredObject(written, obj)) };
+        return { kind: 'stored', kv: await this.#store.create(key, encodeOwnedForStorage(obj), (written) => rememberStoredObject(written, obj)) };
       } catch (error) {
         if (error instanceof StoreError && error.kind === 'key-exists') {
-          if (named && attempt < maxGenerateNameAttempts) continue;
+          if (named && attempt < maxGenerateNameAttempts) {
+            // The encoding swapped in the storable metadata; the next name goes on the request's.
+            obj.metadata = meta;
+            continue;
+          }
           throw alreadyExists(def, meta.name ?? '');
         }
         throw error;
@@ -255,8 +259,8 @@ export class ResourceStorage {
     else if (ctx.subresource !== 'binding' && ctx.subresource !== 'finalize') errors.push(...(def.validateUpdate?.(obj, old, strategy) ?? []));
     if (errors.length > 0) throw invalid(def, old.metadata.name ?? '', withoutRepeats(errors));
     await this.#admission.validate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
-    delete obj.metadata.resourceVersion;
-    return { object: obj, encoded: encodeForStorage(obj) };
+    // The storable metadata leaves resourceVersion out.
+    return { object: obj, encoded: encodeOwnedForStorage(obj) };
   }
 
   #keepServerMetadata(obj: KubeObject, old: KubeObject): void {

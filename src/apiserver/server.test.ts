@@ -53,6 +53,20 @@ describe('create', () => {
     assert.match(created.metadata.resourceVersion ?? '', /^\d+$/);
   });
 
+  test('a generated name that is taken is generated again, and the object is stored under the new one', async () => {
+    const { store, clock, client } = await setup();
+    const generated = { ...pod(''), metadata: { generateName: 'web-', namespace: 'default' } };
+    // Two servers whose randoms run in step generate the same first name.
+    const twin = () => createLocalClient(new ApiServer({ store, clock, random: new SeededRandom(5), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() }));
+    const first = await twin().create(refs.pods, generated);
+    const second = await twin().create(refs.pods, generated);
+    assert.notEqual(second.metadata.name, first.metadata.name);
+    assert.match(second.metadata.name ?? '', /^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    const stored = await client.get(refs.pods, 'default', second.metadata.name ?? '');
+    assert.equal(stored.metadata.uid, second.metadata.uid);
+    assert.equal(stored.metadata.generateName, 'web-');
+  });
+
   test('a duplicate name is AlreadyExists; a missing namespace is NotFound; a set resourceVersion is a BadRequest', async () => {
     const { client } = await setup();
     await client.create(refs.configMaps, configMap('a'));
