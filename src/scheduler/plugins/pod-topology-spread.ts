@@ -85,6 +85,18 @@ function nodesToCount(snapshot: SnapshotLister, keys: readonly (readonly string[
   return new Set(sets.flatMap((s) => [...s]));
 }
 
+/**
+ * The names of the candidate nodes among those to count: found by looking the few nodes to count up
+ * while passing over the candidates, rather than building a set of every candidate for each pod.
+ */
+function candidateNames(candidates: readonly NodeInfo[], toCount: Iterable<NodeInfo>): ReadonlySet<string> {
+  const counted = toCount instanceof Set && toCount.size * 4 < candidates.length ? new Set([...toCount].map((ni) => ni.name)) : undefined;
+  if (!counted) return new Set(candidates.map((ni) => ni.name));
+  const out = new Set<string>();
+  for (const ni of candidates) if (counted.has(ni.name)) out.add(ni.name);
+  return out;
+}
+
 function countMatching(c: Constraint, ns: string, ni: NodeInfo, requiredKeys: readonly string[]): number {
   for (const k of requiredKeys) if (!ni.labelCounts.has(k)) return 0;
   let n = 0;
@@ -193,11 +205,8 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
       if (cs.length === 0) return skip;
       const ignored = new Set<string>();
       const sizes = cs.map(() => new Set<string>());
-      // Hostname domains are counted on the candidate nodes only; others on every node.
-      const candidates = new Set<string>();
       // Plain loops: this one runs over every candidate node for each pod.
       for (const ni of nodes) {
-        candidates.add(ni.name);
         const labels = ni.labels;
         let labelled = labels !== undefined;
         for (let i = 0; labelled && i < cs.length; i++) labelled = labels?.[(cs[i] as Constraint).topologyKey] !== undefined;
@@ -215,7 +224,10 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
       // count), each node's pods counted once per distinct selector (the system defaults' two
       // constraints share one) and its affinity checked once; countMatching visits the pods only of
       // nodes whose label counts allow a match.
-      for (const ni of nodesToCount(handle.snapshot(), keys)) {
+      const toCount = nodesToCount(handle.snapshot(), keys);
+      // Hostname domains are counted on the candidate nodes only; others on every node.
+      const candidates = candidateNames(nodes, toCount);
+      for (const ni of toCount) {
         const node = ni.node;
         if (!node) continue;
         let affinity: boolean | undefined;
@@ -239,11 +251,13 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
       const s = state.read(scoreKey);
       if (!s || s.ignored.has(nodeInfo.name)) return 0;
       let score = 0;
-      s.constraints.forEach((c, i) => {
-        const v = nodeInfo.labels?.[c.topologyKey];
-        if (v === undefined) return;
-        score += (s.counts[i]?.get(v) ?? 0) * (s.weights[i] ?? 0) + (c.maxSkew - 1);
-      });
+      const labels = nodeInfo.labels;
+      for (let i = 0; i < s.constraints.length; i++) {
+        const c = s.constraints[i] as Constraint;
+        const v = labels?.[c.topologyKey];
+        if (v === undefined) continue;
+        score += ((s.counts[i] as Map<string, number>).get(v) ?? 0) * (s.weights[i] as number) + (c.maxSkew - 1);
+      }
       return Math.round(score);
     },
     normalizeScore(state, _pod, scores) {
