@@ -14,8 +14,7 @@ const omitEmptyFields: ReadonlySet<string> = new Set(['labels', 'annotations', '
 
 /** Serializes with apiVersion, kind and metadata first and metadata.resourceVersion removed. */
 export function encodeForStorage(obj: KubeObject): string {
-  const { apiVersion, kind, metadata, ...rest } = obj;
-  return JSON.stringify({ apiVersion, kind, metadata: storableMetadata(metadata), ...rest });
+  return stringifyStored(obj, storableMetadata(obj.metadata));
 }
 
 /**
@@ -24,7 +23,11 @@ export function encodeForStorage(obj: KubeObject): string {
  */
 export function encodeOwnedForStorage(obj: KubeObject): string {
   obj.metadata = storableMetadata(obj.metadata);
-  const { apiVersion, kind, metadata, ...rest } = obj;
+  return stringifyStored(obj, obj.metadata);
+}
+
+function stringifyStored(obj: KubeObject, metadata: KubeObject['metadata']): string {
+  const { apiVersion, kind, metadata: _replaced, ...rest } = obj;
   return JSON.stringify({ apiVersion, kind, metadata, ...rest });
 }
 
