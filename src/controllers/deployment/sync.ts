@@ -6,7 +6,7 @@
 import { DefaultDeploymentUniqueLabelKey, refs } from '../../api/index.ts';
 import type { Deployment, DeploymentStatus, Pod, ReplicaSet } from '../../api/index.ts';
 import type { Clock, DeepReadonly, KubeObject } from '../../core/index.ts';
-import { isApiError, labelSelectorFromObject } from '../../core/index.ts';
+import { copyJson, isApiError, labelSelectorFromObject } from '../../core/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
 import { claimObjects, getControllerOf, newControllerRef, recheckDeletionTimestamp } from '../controller-ref.ts';
 import type { EventRecorder } from '../event-recorder.ts';
@@ -139,12 +139,13 @@ class DeploymentSync {
     const cond = getCondition(d.status, 'Progressing');
     if (cond?.reason === Reason.TimedOut) return;
     const pausedCondExists = cond?.reason === Reason.PausedDeploy;
-    const status: DeploymentStatus = structuredClone(d.status ?? {});
-    if (d.spec.paused && !pausedCondExists) {
-      setCondition(status, newCondition('Progressing', 'Unknown', Reason.PausedDeploy, 'Deployment is paused', this.#now));
-    } else if (!d.spec.paused && pausedCondExists) {
-      setCondition(status, newCondition('Progressing', 'Unknown', Reason.ResumedDeploy, 'Deployment is resumed', this.#now));
-    } else return;
+    let condition: ReturnType<typeof newCondition>;
+    if (d.spec.paused && !pausedCondExists) condition = newCondition('Progressing', 'Unknown', Reason.PausedDeploy, 'Deployment is paused', this.#now);
+    else if (!d.spec.paused && pausedCondExists) condition = newCondition('Progressing', 'Unknown', Reason.ResumedDeploy, 'Deployment is resumed', this.#now);
+    else return;
+    // Copied only when written: this runs on every sync.
+    const status: DeploymentStatus = copyJson(d.status ?? {});
+    setCondition(status, condition);
     await this.#writeStatus(status);
   }
 
@@ -224,22 +225,21 @@ class DeploymentSync {
         else delete copy.spec.minReadySeconds;
         return this.#ctx.client.update<ReplicaSet>(refs.replicaSets, copy);
       }
-      let needsUpdate = await this.#setDeploymentRevision(annotations[RevisionAnnotation] ?? '');
-      const status: DeploymentStatus = structuredClone(this.#d.status ?? {});
-      if (hasProgressDeadline(d) && !getCondition(status, 'Progressing')) {
-        setCondition(status, newCondition('Progressing', 'True', Reason.FoundNewRS, `Found new replica set "${copy.metadata.name ?? ''}"`, this.#now));
-        needsUpdate = true;
-      }
-      if (needsUpdate) await this.#writeStatus(status);
+      const revisionUpdated = await this.#setDeploymentRevision(annotations[RevisionAnnotation] ?? '');
+      const found = hasProgressDeadline(d) && !getCondition(this.#d.status, 'Progressing');
+      if (!revisionUpdated && !found) return existing;
+      const status: DeploymentStatus = copyJson(this.#d.status ?? {});
+      if (found) setCondition(status, newCondition('Progressing', 'True', Reason.FoundNewRS, `Found new replica set "${copy.metadata.name ?? ''}"`, this.#now));
+      await this.#writeStatus(status);
       return existing;
     }
     if (!create) return undefined;
 
     const collisionCount = d.status?.collisionCount;
     const hash = computeHash(d.spec.template, collisionCount);
-    const template = structuredClone(d.spec.template);
+    const template = copyJson(d.spec.template);
     template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [DefaultDeploymentUniqueLabelKey]: hash } };
-    const selector = structuredClone(d.spec.selector ?? {});
+    const selector = copyJson(d.spec.selector ?? {});
     selector.matchLabels = { ...selector.matchLabels, [DefaultDeploymentUniqueLabelKey]: hash };
     const name = `${d.metadata.name ?? ''}-${hash}`;
     const rs: ReplicaSet = {
@@ -265,14 +265,14 @@ class DeploymentSync {
           created = found;
         } else {
           // A hash collision: bump collisionCount and retry with a new name on the next sync.
-          await this.#writeStatus({ ...structuredClone(this.#d.status ?? {}), collisionCount: (collisionCount ?? 0) + 1 });
+          await this.#writeStatus({ ...copyJson(this.#d.status ?? {}), collisionCount: (collisionCount ?? 0) + 1 });
           throw error;
         }
       } else {
         if (isApiError(error) && error.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) throw error;
         const msg = `Failed to create new replica set "${name}": ${error instanceof Error ? error.message : String(error)}`;
         if (hasProgressDeadline(d)) {
-          const status: DeploymentStatus = structuredClone(this.#d.status ?? {});
+          const status: DeploymentStatus = copyJson(this.#d.status ?? {});
           setCondition(status, newCondition('Progressing', 'False', Reason.FailedRSCreate, msg, this.#now));
           await this.#writeStatus(status).catch(() => undefined);
         }
@@ -284,7 +284,7 @@ class DeploymentSync {
       this.#ctx.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata.name ?? ''} from 0 to ${replicas}`);
     }
     let needsUpdate = await this.#setDeploymentRevision(String(newRevision));
-    const status: DeploymentStatus = structuredClone(this.#d.status ?? {});
+    const status: DeploymentStatus = copyJson(this.#d.status ?? {});
     if (!alreadyExists && hasProgressDeadline(d)) {
       setCondition(status, newCondition('Progressing', 'True', Reason.NewReplicaSet, `Created new replica set "${created.metadata.name ?? ''}"`, this.#now));
       needsUpdate = true;
@@ -362,7 +362,7 @@ class DeploymentSync {
     const max = desired + maxSurge(d);
     const sizeChanged = specReplicas(rs) !== replicas;
     if (!sizeChanged && !replicasAnnotationsNeedUpdate(rs, desired, max)) return false;
-    const copy = structuredClone(rs) as ReplicaSet;
+    const copy = copyJson(rs) as ReplicaSet;
     const oldScale = specReplicas(rs);
     copy.spec.replicas = replicas;
     setReplicasAnnotations((copy.metadata.annotations ??= {}), desired, max);

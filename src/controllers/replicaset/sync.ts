@@ -5,7 +5,7 @@
 import { refs } from '../../api/index.ts';
 import type { Pod, ReplicaSet } from '../../api/index.ts';
 import type { Clock, DeepReadonly, KubeObject } from '../../core/index.ts';
-import { isApiError, keyOf, labelSelectorFromObject } from '../../core/index.ts';
+import { copyJson, isApiError, keyOf, labelSelectorFromObject } from '../../core/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
 import { claimObjects, getControllerOf, isControlledBy, newControllerRef, recheckDeletionTimestamp } from '../controller-ref.ts';
 import type { EventRecorder } from '../event-recorder.ts';
@@ -128,7 +128,7 @@ export async function slowStartBatch(count: number, initial: number, fn: () => P
 
 /** GetPodFromTemplate: labels, annotations and finalizers from the template, `<rs>-` as generateName. */
 export function podFromTemplate(rs: ReadonlyRS): Pod {
-  const template = structuredClone(rs.spec.template) as NonNullable<ReplicaSet['spec']['template']>;
+  const template = copyJson(rs.spec.template) as NonNullable<ReplicaSet['spec']['template']>;
   const meta = template.metadata ?? {};
   const pod: Pod = {
     apiVersion: 'v1',
