@@ -86,13 +86,14 @@ export class ApiMetrics {
   }
 
   /** Times one storage call (`get`, `list`, `create`, `update`, `delete`) for a key. */
-  async timeStorage<T>(operation: string, key: string, call: () => Promise<T>): Promise<T> {
+  timeStorage<T>(operation: string, key: string, call: () => Promise<T>): Promise<T> {
     const start = seconds();
-    try {
-      return await call();
-    } finally {
-      this.#storage.observe({ operation, type: storageType(key) }, seconds() - start);
-    }
+    const observe = (): void => this.#storage.observe({ operation, type: storageType(key) }, seconds() - start);
+    // The store's own promise goes back to the caller: no async frame of ours between every write
+    // and its continuation.
+    const result = call();
+    result.then(observe, observe);
+    return result;
   }
 
   async serve(res: ServerResponse): Promise<void> {
@@ -116,12 +117,24 @@ export class ApiMetrics {
   }
 }
 
+// Per `/registry/<group>/<resource>` prefix: a storage call names its type without splitting its key.
+const storageTypes = new Map<string, string>();
+
 /** `/registry/core/pods/ns/name` -> `pods`; `/registry/apps/deployments/...` -> `deployments.apps`. */
 function storageType(key: string): string {
-  const parts = key.split('/', 4);
-  const group = parts[2] ?? '';
-  const resource = parts[3] ?? '';
-  return group === 'core' || group === '' ? resource : `${resource}.${group}`;
+  const groupEnd = key.indexOf('/', 1 + key.indexOf('/', 1));
+  const resourceEnd = groupEnd < 0 ? -1 : key.indexOf('/', groupEnd + 1);
+  const prefix = resourceEnd < 0 ? key : key.slice(0, resourceEnd);
+  let type = storageTypes.get(prefix);
+  if (type === undefined) {
+    const parts = key.split('/', 4);
+    const group = parts[2] ?? '';
+    const resource = parts[3] ?? '';
+    type = group === 'core' || group === '' ? resource : `${resource}.${group}`;
+    // Keys without the usual shape are not remembered: their prefixes are not bounded.
+    if (resourceEnd >= 0) storageTypes.set(prefix, type);
+  }
+  return type;
 }
 
 /** A Store whose calls are timed into `etcd_request_duration_seconds`. */
