@@ -37,12 +37,13 @@ test('topology spread scores match a count by hand, with and without the pod-lab
   const r = new SeededRandom(3);
   const cache = new SchedulerCache();
   for (let i = 0; i < 24; i++) cache.addNode(node(i));
+  const listOnly: SnapshotLister = { list: () => cache.list(), get: (n) => cache.get(n), havePodsWithAffinity: () => [], havePodsWithRequiredAntiAffinity: () => [], pvcRefCount: () => 0 };
+  // One plugin per snapshot for the whole test: what a preScore keeps between pods must not leak into the next.
+  const plugins = [cache, listOnly].map((snapshot) => ({ snapshot, plugin: newPodTopologySpread({ defaultingType: 'List' }, { snapshot: () => snapshot } as unknown as Handle, defaultFeatureGates) }));
   // Few matching pods first (the index's few nodes), then many (every node counted).
   for (let i = 0; i < 40; i++) {
     cache.addOrUpdatePod(PodInfo.of(pod(i, r.int(3) === 0 ? 'db' : 'web', `n${r.int(24)}`)));
-    const listOnly: SnapshotLister = { list: () => cache.list(), get: (n) => cache.get(n), havePodsWithAffinity: () => [], havePodsWithRequiredAntiAffinity: () => [], pvcRefCount: () => 0 };
-    for (const snapshot of [cache, listOnly]) {
-      const plugin = newPodTopologySpread({ defaultingType: 'List' }, { snapshot: () => snapshot } as unknown as Handle, defaultFeatureGates);
+    for (const { snapshot, plugin } of plugins) {
       const candidates = cache.list().filter(() => r.int(3) > 0);
       const incoming = PodInfo.of(pod(1000 + i, 'web'));
       const state = new CycleState();

@@ -107,6 +107,32 @@ function countMatching(c: Constraint, ns: string, ni: NodeInfo, requiredKeys: re
   return n;
 }
 
+/**
+ * The distinct values of a topology key among one preScore's candidates, without a new set for each
+ * pod (hundreds of candidates, every pod): each value keeps the stamp of the last tally that saw it,
+ * so a pass does lookups in a table that stays allocated.
+ */
+class DomainTally {
+  readonly #seen = new Map<string, number>();
+  #stamp = 0;
+  size = 0;
+  begin(nodes: number): this {
+    this.#stamp++;
+    this.size = 0;
+    // Values of nodes long gone would otherwise stay.
+    if (this.#seen.size > 2 * nodes + 64) this.#seen.clear();
+    return this;
+  }
+  add(value: string): void {
+    if (this.#seen.get(value) === this.#stamp) return;
+    this.#seen.set(value, this.#stamp);
+    this.size++;
+  }
+  has(value: string): boolean {
+    return this.#seen.get(value) === this.#stamp;
+  }
+}
+
 class FilterState implements Cloneable<FilterState> {
   constraints: readonly Constraint[];
   counts: Map<string, number>[];
@@ -131,6 +157,9 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
   const systemDefaulting = (raw.defaultingType ?? 'System') === 'System';
   const replicaSets = systemDefaulting ? handle.informer<KubeObject & { spec?: { selector?: LabelSelector } }>(refs.replicaSets) : undefined;
   const services = systemDefaulting ? handle.informer<KubeObject & { spec?: { selector?: Record<string, string> } }>(refs.services) : undefined;
+
+  // One per constraint position, reused by every preScore (the scheduling cycle is synchronous).
+  const tallies: DomainTally[] = [];
 
   /** helper.DefaultSelector: the selectors of the pod's Services and owning ReplicaSet, merged. */
   const defaultSelector = (pod: DeepReadonly<Pod>): LabelSelectorMatcher | undefined => {
@@ -204,7 +233,8 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
       }
       if (cs.length === 0) return skip;
       const ignored = new Set<string>();
-      const sizes = cs.map(() => new Set<string>());
+      const allNodes = handle.snapshot().list().length;
+      const sizes = cs.map((_, i) => (tallies[i] ??= new DomainTally()).begin(allNodes));
       // Plain loops: this one runs over every candidate node for each pod.
       for (const ni of nodes) {
         const labels = ni.labels;
@@ -214,7 +244,7 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
           ignored.add(ni.name);
           continue;
         }
-        for (let i = 0; i < cs.length; i++) (sizes[i] as Set<string>).add(labels[(cs[i] as Constraint).topologyKey] as string);
+        for (let i = 0; i < cs.length; i++) (sizes[i] as DomainTally).add(labels[(cs[i] as Constraint).topologyKey] as string);
       }
       if (ignored.size === nodes.length) return skip;
       const ns = pod.pod.metadata.namespace ?? '';
@@ -236,7 +266,7 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
           const c = cs[i] as Constraint;
           if (c.topologyKey === hostnameKey && !candidates.has(ni.name)) continue;
           const v = ni.labels?.[c.topologyKey];
-          if (v === undefined || !(sizes[i] as Set<string>).has(v)) continue;
+          if (v === undefined || !(sizes[i] as DomainTally).has(v)) continue;
           if (c.honorAffinity && !(affinity ??= podMatchesNodeSelectorAndAffinity(pod.pod, node))) continue;
           if (c.honorTaints && findUntoleratedTaint(ni.taints, pod.pod.spec.tolerations)) continue;
           if (counted?.selector !== c.selector) counted = { selector: c.selector, n: countMatching(c, ns, ni, keys[i] ?? []) };
