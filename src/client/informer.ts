@@ -59,7 +59,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.#indexers.set(name, fn);
     const index = new Map<string, Map<string, T>>();
     this.#indexes.set(name, index);
-    for (const [key, obj] of this.#items) this.#indexInsert(name, fn, key, obj);
+    for (const [key, obj] of this.#items) this.#indexInsert(name, fn(obj), key, obj);
   }
 
   start(): void {
@@ -182,8 +182,18 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (old === obj) return;
     this.#items.set(key, obj);
     for (const [name, fn] of this.#indexers) {
-      if (old) this.#indexRemove(name, fn, key, old);
-      this.#indexInsert(name, fn, key, obj);
+      const values = fn(obj);
+      if (old) {
+        const before = fn(old);
+        // Most updates leave the indexed values alone (a status write keeps nodeName and owner):
+        // the buckets then only take the new object.
+        if (sameValues(before, values)) {
+          this.#indexReplace(name, values, key, obj);
+          continue;
+        }
+        this.#indexRemove(name, before, key);
+      }
+      this.#indexInsert(name, values, key, obj);
     }
     for (const h of this.#handlers) {
       if (old) h.onUpdate?.(old, obj);
@@ -195,24 +205,31 @@ export class Informer<T extends KubeObject = KubeObject> {
     const old = this.#items.get(key);
     if (!old) return;
     this.#items.delete(key);
-    for (const [name, fn] of this.#indexers) this.#indexRemove(name, fn, key, old);
+    for (const [name, fn] of this.#indexers) this.#indexRemove(name, fn(old), key);
     for (const h of this.#handlers) h.onDelete?.(old);
   }
 
-  #indexInsert(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
+  #indexInsert(name: string, values: readonly string[], key: string, obj: T): void {
     const index = this.#indexes.get(name);
     if (!index) return;
-    for (const value of fn(obj)) {
+    for (const value of values) {
       let bucket = index.get(value);
       if (!bucket) index.set(value, (bucket = new Map()));
       bucket.set(key, obj);
     }
   }
 
-  #indexRemove(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
+  /** The object's buckets stay; each holds the new object under the same key. */
+  #indexReplace(name: string, values: readonly string[], key: string, obj: T): void {
     const index = this.#indexes.get(name);
     if (!index) return;
-    for (const value of fn(obj)) {
+    for (const value of values) index.get(value)?.set(key, obj);
+  }
+
+  #indexRemove(name: string, values: readonly string[], key: string): void {
+    const index = this.#indexes.get(name);
+    if (!index) return;
+    for (const value of values) {
       const bucket = index.get(value);
       bucket?.delete(key);
       if (bucket?.size === 0) index.delete(value);
@@ -229,4 +246,10 @@ export class Informer<T extends KubeObject = KubeObject> {
 /** Index function for the conventional namespace index. */
 export function namespaceIndex<T extends KubeObject>(obj: T): readonly string[] {
   return [obj.metadata.namespace ?? ''];
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -1,0 +1,47 @@
+// An informer's indexes follow the server through updates that keep an object's indexed values
+// (the bucket holds the newest object), updates that move it, and deletes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { builtinDefinitions, refs } from '../api/index.ts';
+import type { ConfigMap } from '../api/core/v1/config-map.ts';
+import { ApiServer, builtinAdmissionPlugins, createLocalClient } from '../apiserver/index.ts';
+import { SeededRandom, VirtualClock } from '../core/index.ts';
+import { MemoryStore } from '../storage/index.ts';
+import { Informer } from './informer.ts';
+
+const configMap = (name: string, tier: string, value: string): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { tier } }, data: { value } });
+
+test('an index holds the newest object under each value, moves it when its value changes, and drops it when deleted', async () => {
+  const clock = new VirtualClock();
+  const server = new ApiServer({ store: new MemoryStore(), clock, random: new SeededRandom(1), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
+  const client = createLocalClient(server);
+  await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+  await client.create(refs.configMaps, configMap('a', 'web', '1'));
+  const informer = new Informer<ConfigMap>({ client, ref: refs.configMaps, clock });
+  informer.addIndex('tier', (cm) => [cm.metadata.labels?.tier ?? '']);
+  informer.start();
+  await informer.waitForSync();
+  const settle = async (done: () => boolean): Promise<void> => {
+    for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(done(), 'the informer caught up');
+  };
+  const values = (tier: string): string[] => informer.byIndex('tier', tier).map((cm) => `${cm.metadata.name}=${cm.data?.value}`).sort();
+
+  const a = await client.get<ConfigMap>(refs.configMaps, 'default', 'a');
+  await client.update(refs.configMaps, { ...a, data: { value: '2' } });
+  await settle(() => informer.getByName('default', 'a')?.data?.value === '2');
+  assert.deepEqual(values('web'), ['a=2'], 'same value: the bucket holds the new object');
+
+  await client.create(refs.configMaps, configMap('b', 'web', '1'));
+  const a2 = await client.get<ConfigMap>(refs.configMaps, 'default', 'a');
+  await client.update(refs.configMaps, { ...a2, metadata: { ...a2.metadata, labels: { tier: 'db' } }, data: { value: '3' } });
+  await settle(() => informer.getByName('default', 'a')?.data?.value === '3' && informer.getByName('default', 'b') !== undefined);
+  assert.deepEqual(values('web'), ['b=1']);
+  assert.deepEqual(values('db'), ['a=3']);
+
+  await client.delete(refs.configMaps, 'default', 'a');
+  await settle(() => informer.getByName('default', 'a') === undefined);
+  assert.deepEqual(values('db'), []);
+  assert.deepEqual(values('web'), ['b=1']);
+  informer.stop();
+});
