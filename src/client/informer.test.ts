@@ -3,11 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinDefinitions, refs } from '../api/index.ts';
-import type { ConfigMap } from '../api/core/v1/config-map.ts';
 import { ApiServer, builtinAdmissionPlugins, createLocalClient } from '../apiserver/index.ts';
+import type { KubeObject } from '../core/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { MemoryStore } from '../storage/index.ts';
 import { Informer } from './informer.ts';
+
+type ConfigMap = KubeObject & { data?: Record<string, string> };
 
 const configMap = (name: string, tier: string, value: string): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { tier } }, data: { value } });
 
