@@ -10,7 +10,7 @@
 // - Objects handed out are shared and frozen: never mutate them.
 import type { ResourceRef } from '../api/index.ts';
 import type { Clock, KubeObject } from '../core/index.ts';
-import { keyOf } from '../core/index.ts';
+import { jsonEqual, keyOf } from '../core/index.ts';
 import type { Client, ClientWatch, ClientWatchEvent } from './client.ts';
 
 export interface InformerHandlers<T> {
@@ -187,7 +187,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         const before = fn(old);
         // Most updates leave the indexed values alone (a status write keeps nodeName and owner):
         // the buckets then only take the new object.
-        if (sameValues(before, values)) {
+        if (jsonEqual(before, values)) {
           this.#indexReplace(name, values, key, obj);
           continue;
         }
@@ -246,10 +246,4 @@ export class Informer<T extends KubeObject = KubeObject> {
 /** Index function for the conventional namespace index. */
 export function namespaceIndex<T extends KubeObject>(obj: T): readonly string[] {
   return [obj.metadata.namespace ?? ''];
-}
-
-function sameValues(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

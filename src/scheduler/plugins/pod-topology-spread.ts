@@ -86,14 +86,13 @@ function nodesToCount(snapshot: SnapshotLister, keys: readonly (readonly string[
 }
 
 /**
- * The names of the candidate nodes among those to count: found by looking the few nodes to count up
- * while passing over the candidates, rather than building a set of every candidate for each pod.
+ * The names of the candidate nodes among those to count: with the index, the candidates found in its
+ * few nodes (both are the cache's NodeInfos) rather than a set of every candidate for each pod.
  */
 function candidateNames(candidates: readonly NodeInfo[], toCount: Iterable<NodeInfo>): ReadonlySet<string> {
-  const counted = toCount instanceof Set && toCount.size * 4 < candidates.length ? new Set([...toCount].map((ni) => ni.name)) : undefined;
-  if (!counted) return new Set(candidates.map((ni) => ni.name));
+  if (!(toCount instanceof Set)) return new Set(candidates.map((ni) => ni.name));
   const out = new Set<string>();
-  for (const ni of candidates) if (counted.has(ni.name)) out.add(ni.name);
+  for (const ni of candidates) if (toCount.has(ni)) out.add(ni.name);
   return out;
 }
 
