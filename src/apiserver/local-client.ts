@@ -39,6 +39,10 @@ class LocalClient implements Client {
     this.#userAgent = userAgent;
   }
 
+  withUserAgent(userAgent: string): Client {
+    return new LocalClient(this.#server, userAgent);
+  }
+
   async discover(): Promise<DiscoveredResource[]> {
     return this.#server.index.all().map((def) => ({
       group: def.group,

@@ -1,7 +1,8 @@
 // `drydock controllers --kubeconfig FILE [--only a,b]`: runs Drydock's controllers as plain API
 // clients against any cluster (Drydock or a real one) until SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
-import { controllerRegistry } from '../cluster/index.ts';
+import { controllerProgram, controllerRegistry } from '../cluster/index.ts';
+import { kubernetesUserAgent } from '../client/index.ts';
 import type { RunnableController } from '../cluster/index.ts';
 import { CryptoRandom, RealClock } from '../core/index.ts';
 import { clientFromKubeconfig } from './kubeconfig-client.ts';
@@ -29,7 +30,8 @@ export async function controllers(args: string[]): Promise<void> {
   const deps = { client, clock: new RealClock(), random: new CryptoRandom(), log: (line: string) => process.stderr.write(`${line}\n`) };
   const running: RunnableController[] = [];
   for (const name of names) {
-    const controller = controllerRegistry[name]?.(deps);
+    // Each writes as its upstream program does, so a real cluster's managedFields name it as they would.
+    const controller = controllerRegistry[name]?.({ ...deps, client: client.withUserAgent(kubernetesUserAgent(controllerProgram(name), 'v1.35.0')) });
     if (!controller) continue;
     await controller.start();
     running.push(controller);

@@ -79,6 +79,12 @@ export interface DiscoveredResource {
 }
 
 export interface Client {
+  /**
+   * The same connection to the same server, identifying as another program: as with client-go's
+   * rest.Config.UserAgent, the part before the first `/` names the field manager of the writes
+   * that give no fieldManager (`kube-controller-manager`, `kubelet`, ...).
+   */
+  withUserAgent(userAgent: string): Client;
   /** The served resources (top-level only, no subresources), as discovery reports them. */
   discover(): Promise<DiscoveredResource[]>;
   get<T extends KubeObject = KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, options?: { subresource?: string }): Promise<T>;
@@ -104,4 +110,12 @@ export interface Client {
   ): Promise<T>;
   /** Resolves with the object when deletion is pending (finalizers, graceful pods), else with a Success Status. */
   delete(ref: ResourceRef, namespace: string | undefined, name: string, options?: DeleteOptions): Promise<KubeObject | Status>;
+}
+
+/**
+ * A program's User-Agent as client-go's DefaultKubernetesUserAgent spells it:
+ * `<program>/<gitVersion> (linux/amd64) kubernetes/<commit>`.
+ */
+export function kubernetesUserAgent(program: string, gitVersion: string): string {
+  return `${program}/${gitVersion} (linux/amd64) kubernetes/0000000`;
 }

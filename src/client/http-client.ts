@@ -28,7 +28,11 @@ export interface HttpClientOptions {
   insecure?: boolean;
   /** PEM certificates to trust (kubeconfig certificate-authority-data). */
   ca?: string;
+  /** Sent as User-Agent: its part before the first `/` names the field manager of writes (default `drydock/<version>`). */
+  userAgent?: string;
 }
+
+const defaultUserAgent = 'drydock/v1.35.0';
 
 const patchTypes: Record<PatchType, string> = {
   json: 'application/json-patch+json',
@@ -42,12 +46,18 @@ export class HttpClient implements Client {
   readonly #token: string | undefined;
   readonly #insecure: boolean;
   readonly #ca: string | undefined;
+  readonly #options: HttpClientOptions;
 
   constructor(options: HttpClientOptions) {
+    this.#options = options;
     this.#ca = options.ca;
     this.#base = new URL(options.server);
     this.#token = options.token;
     this.#insecure = options.insecure ?? false;
+  }
+
+  withUserAgent(userAgent: string): Client {
+    return new HttpClient({ ...this.#options, userAgent });
   }
 
   #path(ref: ResourceRef, namespace: string | undefined, name?: string, subresource?: string): string {
@@ -73,7 +83,7 @@ export class HttpClient implements Client {
 
   #open(method: string, path: string, contentType: string | undefined, onResponse: (res: IncomingMessage) => void): ReturnType<typeof httpRequest> {
     const url = new URL(path, this.#base);
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.#options.userAgent ?? defaultUserAgent };
     if (this.#token) headers.Authorization = `Bearer ${this.#token}`;
     if (contentType) headers['Content-Type'] = contentType;
     const options = { method, headers, rejectUnauthorized: !this.#insecure, ...(this.#ca ? { ca: this.#ca } : {}) };

@@ -1,6 +1,7 @@
 // The components a cluster runs (controllers, scheduler, kubelets), as an explicit list.
 // Each is an ordinary API client: it gets the Client, the Clock and the Random, nothing else.
 import type { Client } from '../client/index.ts';
+import { kubernetesUserAgent } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import type { Cluster } from './cluster.ts';
 import { NamespaceController } from '../controllers/index.ts';
@@ -17,7 +18,7 @@ import { JobController, TtlAfterFinishedController } from '../controllers/index.
 import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
 import { ResourceClaimController } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
-import { VpaAdmission, VpaRecommender, VpaUpdater } from '../controllers/index.ts';
+import { VpaAdmission, VpaRecommender, VpaUpdater, programs } from '../controllers/index.ts';
 import { HorizontalController } from '../controllers/index.ts';
 
 export interface ComponentContext {
@@ -70,6 +71,17 @@ function afterNodesReady(ctx: ComponentContext, name: string, start: () => Promi
   };
 }
 
+/**
+ * The client of one program of a real cluster, identified as that program: its writes carry the
+ * upstream field manager (`kubectl get -o yaml --show-managed-fields`, server-side apply conflicts).
+ */
+function clientOf(ctx: ComponentContext, program: string): Client {
+  return ctx.client.withUserAgent(kubernetesUserAgent(program, ctx.cluster.config.kubernetesVersion));
+}
+
+/** The controllers kube-controller-manager runs share its identity. */
+const controllerManager = (ctx: ComponentContext): Client => clientOf(ctx, programs.controllerManager);
+
 function started<T extends { start(): void; stop(): void | Promise<void> }>(name: string, component: T): RunningComponent {
   component.start();
   return { name, stop: () => component.stop() };
@@ -78,34 +90,34 @@ function started<T extends { start(): void; stop(): void | Promise<void> }>(name
 // The registry: the order components start in (and stop in reverse).
 const factories: ComponentFactory[] = [
   async (ctx) => {
-    const nodes = await SimulatedNodes.start({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, pools: ctx.cluster.config.nodePools, serverVersion: ctx.cluster.config.kubernetesVersion, podLogs: ctx.cluster.podLogs });
+    const nodes = await SimulatedNodes.start({ client: clientOf(ctx, 'kubelet'), clock: ctx.clock, random: ctx.random, log: ctx.log, pools: ctx.cluster.config.nodePools, serverVersion: ctx.cluster.config.kubernetesVersion, podLogs: ctx.cluster.podLogs });
     // The node-pool controller starts and stops kubelets as `drydock node add|remove|fail|heal` ask.
     const pools = new NodePoolController({ client: ctx.client, clock: ctx.clock, log: ctx.log, pools: ctx.cluster.config.nodePools, fleet: simulatedNodeFleet(nodes) });
     await pools.start();
     return [{ name: 'kubelets', stop: () => nodes.stop() }, { name: 'node-pools', stop: () => pools.stop() }];
   },
-  async (ctx) => { const m = new MetricsServer({ client: ctx.client, clock: ctx.clock, log: ctx.log, kubelets: ctx.cluster.podLogs }); await m.start(); for (const r of m.resources()) ctx.cluster.server.delegate(r); return { name: 'metrics-server', stop: () => m.stop() }; },
-  async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('taint-eviction-controller', new TaintEvictionController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('pod-garbage-collector', new PodGCController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('namespace-controller', new NamespaceController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
+  async (ctx) => { const m = new MetricsServer({ client: clientOf(ctx, 'metrics-server'), clock: ctx.clock, log: ctx.log, kubelets: ctx.cluster.podLogs }); await m.start(); for (const r of m.resources()) ctx.cluster.server.delegate(r); return { name: 'metrics-server', stop: () => m.stop() }; },
+  async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('taint-eviction-controller', new TaintEvictionController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('pod-garbage-collector', new PodGCController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('namespace-controller', new NamespaceController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
   async (ctx) => {
-    const start = (): Promise<RunningComponent> => startNvidiaDriver({ client: ctx.client, clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, gpusOfNode: (node) => draGpusOfPool(ctx.cluster.config.nodePools, node.metadata.labels?.[poolLabel]), nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) });
+    const start = (): Promise<RunningComponent> => startNvidiaDriver({ client: clientOf(ctx, 'gpu-kubelet-plugin'), clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, gpusOfNode: (node) => draGpusOfPool(ctx.cluster.config.nodePools, node.metadata.labels?.[poolLabel]), nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) });
     return ctx.cluster.driversInBackground ? afterNodesReady(ctx, 'nvidia-dra-driver', start) : start();
   },
-  async (ctx) => started('persistentvolume-controller', new PersistentVolumeController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('pvc-protection-controller', new PvcProtectionController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('pv-protection-controller', new PvProtectionController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('scheduler', new Scheduler({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, featureGates: ctx.cluster.config.featureGates, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),
-  async (ctx) => started('garbage-collector', new GarbageCollector({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('replicaset-controller', new ReplicaSetController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('deployment-controller', new DeploymentController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => { const a = new VpaAdmission({ client: ctx.client, clock: ctx.clock, log: ctx.log }); await a.start(); const off = ctx.cluster.podWebhooks.register('vpa', (pod) => a.admit(pod)); return [{ name: 'vpa-admission-controller', stop: () => { off(); a.stop(); } }, started('vpa-recommender', new VpaRecommender({ client: ctx.client, clock: ctx.clock, log: ctx.log })), started('vpa-updater', new VpaUpdater({ client: ctx.client, clock: ctx.clock, log: ctx.log }))]; },
-  async (ctx) => started('horizontal-pod-autoscaler', new HorizontalController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('job-controller', new JobController({ client: ctx.client, clock: ctx.clock, random: ctx.random, log: ctx.log })),
-  async (ctx) => started('resource-claim-controller', new ResourceClaimController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('ttl-after-finished-controller', new TtlAfterFinishedController({ client: ctx.client, clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('persistentvolume-controller', new PersistentVolumeController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: clientOf(ctx, 'local-path-provisioner'), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('pvc-protection-controller', new PvcProtectionController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('pv-protection-controller', new PvProtectionController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('scheduler', new Scheduler({ client: clientOf(ctx, 'kube-scheduler'), clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, featureGates: ctx.cluster.config.featureGates, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),
+  async (ctx) => started('garbage-collector', new GarbageCollector({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('replicaset-controller', new ReplicaSetController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('deployment-controller', new DeploymentController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => { const a = new VpaAdmission({ client: clientOf(ctx, programs.vpaAdmissionController), clock: ctx.clock, log: ctx.log }); await a.start(); const off = ctx.cluster.podWebhooks.register('vpa', (pod) => a.admit(pod)); return [{ name: 'vpa-admission-controller', stop: () => { off(); a.stop(); } }, started('vpa-recommender', new VpaRecommender({ client: clientOf(ctx, programs.vpaRecommender), clock: ctx.clock, log: ctx.log })), started('vpa-updater', new VpaUpdater({ client: clientOf(ctx, programs.vpaUpdater), clock: ctx.clock, log: ctx.log }))]; },
+  async (ctx) => started('horizontal-pod-autoscaler', new HorizontalController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('job-controller', new JobController({ client: controllerManager(ctx), clock: ctx.clock, random: ctx.random, log: ctx.log })),
+  async (ctx) => started('resource-claim-controller', new ResourceClaimController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('ttl-after-finished-controller', new TtlAfterFinishedController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
 ];
 
 export async function startComponents(ctx: ComponentContext): Promise<RunningComponents> {

@@ -5,5 +5,5 @@ export * from './kubeconfig.ts';
 export type { ComponentContext, RunningComponent, RunningComponents } from './components.ts';
 export { KubeletVersionSkewError } from '../kubelet/index.ts';
 export * from './node-pools.ts';
-export { controllerRegistry } from '../controllers/index.ts';
+export { controllerProgram, controllerRegistry } from '../controllers/index.ts';
 export type { ControllerDeps, RunnableController } from '../controllers/index.ts';

@@ -13,6 +13,6 @@ export { PersistentVolumeController } from './volume/controller.ts';
 export { LocalPathProvisioner } from './volume/local-path-provisioner.ts';
 export { PvProtectionController, PvcProtectionController } from './volume-protection/controller.ts';
 export { Recommender as VpaRecommender, VpaAdmission, Updater as VpaUpdater } from './vpa/index.ts';
-export { controllerRegistry } from './registry.ts';
+export { controllerProgram, controllerRegistry, programs } from './registry.ts';
 export type { ControllerDeps, RunnableController } from './registry.ts';
 export { HorizontalController } from './hpa/index.ts';

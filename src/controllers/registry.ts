@@ -30,6 +30,24 @@ export interface RunnableController {
   stop(): void | Promise<void>;
 }
 
+/**
+ * The upstream programs these controllers run in: their User-Agent names the field manager of what
+ * they write. VPA's images run their binaries by architecture-suffixed names (`recommender-amd64`).
+ */
+export const programs = {
+  controllerManager: 'kube-controller-manager',
+  vpaRecommender: 'recommender-amd64',
+  vpaUpdater: 'updater-amd64',
+  vpaAdmissionController: 'admission-controller-amd64',
+} as const;
+
+/** The program the registry's controller `name` belongs to. */
+export function controllerProgram(name: string): string {
+  if (name === 'vpa-recommender') return programs.vpaRecommender;
+  if (name === 'vpa-updater') return programs.vpaUpdater;
+  return programs.controllerManager;
+}
+
 export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) => RunnableController>> = {
   namespace: (d) => new NamespaceController(d),
   garbagecollector: (d) => new GarbageCollector(d),

@@ -29,6 +29,7 @@ export class PartitionGate {
 /** The client with every write held at the gate; reads and watches pass (informers are shared). */
 export function gatedClient(client: Client, gate: PartitionGate): Client {
   return {
+    withUserAgent: (userAgent) => gatedClient(client.withUserAgent(userAgent), gate),
     discover: () => client.discover(),
     get: (ref, namespace, name, options) => client.get(ref, namespace, name, options),
     list: (ref, options) => client.list(ref, options),

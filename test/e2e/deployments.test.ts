@@ -51,6 +51,16 @@ describe('Deployments with kubectl', () => {
     assert.deepEqual(rs?.metadata.ownerReferences?.map((o) => `${o.kind}/${o.name}`), ['Deployment/web']);
   });
 
+  test('managedFields name the programs that wrote each part, as upstream components identify', async () => {
+    const managers = async (args: string[]): Promise<string[]> =>
+      (await ok([...args, '--show-managed-fields', '-o', 'jsonpath={range .metadata.managedFields[*]}{.manager}/{.operation}/{.subresource}{"\\n"}{end}'])).trim().split('\n').sort();
+    assert.deepEqual(await managers(['get', 'deploy', 'web']), ['kube-controller-manager/Update/status', 'kubectl-create/Update/']);
+    const [rs] = await replicaSets();
+    assert.deepEqual(await managers(['get', 'rs', rs?.metadata.name ?? '']), ['kube-controller-manager/Update/', 'kube-controller-manager/Update/status']);
+    const pod = (await ok(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[0].metadata.name}'])).trim();
+    assert.deepEqual(await managers(['get', 'pod', pod]), ['kube-controller-manager/Update/', 'kubelet/Update/status']);
+  });
+
   test('scale changes the replica count', async () => {
     assert.equal((await ok(['scale', 'deployment', 'web', '--replicas=3'])).trim(), 'deployment.apps/web scaled');
     await rolledOut();
