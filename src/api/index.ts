@@ -4,6 +4,7 @@ export * from './features.ts';
 export * from './registry.ts';
 export * from './core/v1/pod.ts';
 export * from './refs.ts';
+export { emptyObject } from './empty-objects.ts';
 export * from './validation/index.ts';
 export * from './apps/v1/deployment.ts';
 export * from './apps/v1/replica-set.ts';

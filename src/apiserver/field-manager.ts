@@ -4,11 +4,11 @@
 // Upstream: apiserver/pkg/endpoints/handlers/{create,update,patch}.go (managerOrUserAgent, fieldManager),
 // managedfields/internal/conflict.go (NewConflictError), apimachinery/pkg/api/errors (NewApplyConflict).
 import type { PatchMeta, ResourceDefinition } from '../api/index.ts';
-import { apiVersionOf } from '../api/index.ts';
+import { apiVersionOf, emptyObject } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { ApiError } from '../core/index.ts';
 import { updateManagedFields } from './patch/index.ts';
-import type { ApplyResult, FieldManagerOptions } from './patch/index.ts';
+import type { ApplyResult, FieldManagerOptions, JsonObject } from './patch/index.ts';
 
 const fieldManagerMaxLength = 128;
 
@@ -49,6 +49,7 @@ export function fieldManagerOptions(o: TrackerOptions): FieldManagerOptions {
     now: o.now(),
     meta: o.meta,
     ignoreFields: ignoredFields(o.def, o.subresource),
+    emptyObject: emptyObject(o.def.group, o.def.version, o.def.kind) as JsonObject,
   };
   if (o.subresource) options.subresource = o.subresource;
   return options;

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PatchMeta } from '../../api/index.ts';
+import { emptyObject } from '../../api/index.ts';
+import type { JsonObject } from './json-value.ts';
 import type { KubeObject } from '../../core/index.ts';
 import { applyServerSide } from './apply.ts';
 import type { ApplyOptions } from './apply.ts';
@@ -183,6 +185,7 @@ test('Update entries: create owns everything it set, a later edit takes what it 
     apiVersion: 'apps/v1',
     now: T0,
     meta,
+    emptyObject: emptyObject('apps', 'v1', 'Deployment') as JsonObject,
   });
   assert.deepEqual(created.metadata.managedFields, [
     {

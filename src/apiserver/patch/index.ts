@@ -10,4 +10,4 @@ export type { ApplyConflict, ApplyOptions, ApplyResult } from './apply.ts';
 export { updateManagedFields } from './managed-fields.ts';
 export type { FieldManagerOptions } from './managed-fields.ts';
 export { jsonEqual } from './json-value.ts';
-export type { JsonValue } from './json-value.ts';
+export type { JsonObject, JsonValue } from './json-value.ts';

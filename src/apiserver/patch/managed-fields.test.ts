@@ -3,11 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PatchMeta } from '../../api/index.ts';
+import { emptyObject } from '../../api/index.ts';
 import type { KubeObject } from '../../core/index.ts';
 import { patchMetaFor } from '../openapi/index.ts';
 import { emptySet } from './field-set.ts';
 import { finish, recordUpdate, updateManagedFields, withoutManagedFields } from './managed-fields.ts';
 import type { FieldManagerOptions, ManagerFields } from './managed-fields.ts';
+import type { JsonObject } from './json-value.ts';
 
 function generalPath(obj: KubeObject, options: FieldManagerOptions): string {
   try {
@@ -15,7 +17,7 @@ function generalPath(obj: KubeObject, options: FieldManagerOptions): string {
     const writer: ManagerFields = { manager: options.manager, operation: 'Update', apiVersion: options.apiVersion, set: emptySet() };
     if (options.subresource) writer.subresource = options.subresource;
     const rhs = withoutManagedFields(obj);
-    recordUpdate(managers, writer, {}, rhs, options);
+    recordUpdate(managers, writer, options.emptyObject ?? {}, rhs, options);
     return JSON.stringify(finish(undefined, rhs, managers));
   } catch (error) {
     return `throws ${(error as Error).message}`;
@@ -39,6 +41,10 @@ const options = (apiVersion: string, meta: PatchMeta | undefined, extra: Partial
   ...extra,
 });
 
+/** Options for a built-in kind: its schema and its zero value, as the field tracker gets them. */
+const typedOptions = (group: string, version: string, kind: string, extra: Partial<FieldManagerOptions> = {}): FieldManagerOptions =>
+  options(group ? `${group}/${version}` : version, patchMetaFor(group, version, kind), { emptyObject: emptyObject(group, version, kind) as JsonObject, ...extra });
+
 const pod: KubeObject = {
   apiVersion: 'v1',
   kind: 'Pod',
@@ -56,43 +62,43 @@ const pod: KubeObject = {
 };
 
 const cases: { name: string; obj: KubeObject; options: FieldManagerOptions }[] = [
-  { name: 'pod', obj: pod, options: options('v1', patchMetaFor('', 'v1', 'Pod')) },
-  { name: 'pod status subresource', obj: pod, options: options('v1', patchMetaFor('', 'v1', 'Pod'), { subresource: 'status', ignoreFields: [['spec']] }) },
+  { name: 'pod', obj: pod, options: typedOptions('', 'v1', 'Pod') },
+  { name: 'pod status subresource', obj: pod, options: typedOptions('', 'v1', 'Pod', { subresource: 'status', ignoreFields: [['spec']] }) },
   { name: 'pod without schema', obj: pod, options: options('v1', undefined, { ignoreFields: [] }) },
   {
     name: 'deployment',
     obj: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 8080, name: 'http' }] }] } } } },
-    options: options('apps/v1', patchMetaFor('apps', 'v1', 'Deployment')),
+    options: typedOptions('apps', 'v1', 'Deployment'),
   },
   {
     name: 'service',
     obj: { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: { selector: { app: 's' }, ports: [{ port: 80, targetPort: 8080 }, { port: 53, protocol: 'UDP' }] } },
-    options: options('v1', patchMetaFor('', 'v1', 'Service')),
+    options: typedOptions('', 'v1', 'Service'),
   },
   {
     name: 'configmap',
     obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { a: '1', 'b.txt': 'x' }, binaryData: {} } as KubeObject,
-    options: options('v1', patchMetaFor('', 'v1', 'ConfigMap'), { ignoreFields: [] }),
+    options: typedOptions('', 'v1', 'ConfigMap', { ignoreFields: [] }),
   },
-  { name: 'identity only', obj: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', uid: 'u' } }, options: options('v1', patchMetaFor('', 'v1', 'Namespace')) },
+  { name: 'identity only', obj: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', uid: 'u' } }, options: typedOptions('', 'v1', 'Namespace') },
   {
     name: 'list-map item without its key',
     obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ image: 'i' }] } } as KubeObject,
-    options: options('v1', patchMetaFor('', 'v1', 'Pod')),
+    options: typedOptions('', 'v1', 'Pod'),
   },
   {
     name: 'undefined and null values',
     obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: undefined }, spec: { nodeName: null, containers: [{ name: 'c', image: undefined }] } } as unknown as KubeObject,
-    options: options('v1', patchMetaFor('', 'v1', 'Pod')),
+    options: typedOptions('', 'v1', 'Pod'),
   },
   {
     name: 'stripped fields with children, and key order by code unit',
     obj: { apiVersion: { x: 1 }, kind: 'Pod', metadata: { name: { a: 1 }, uid: [], labels: { b: '1', B: '2', 'é': '3', a_: '4', a: '5' } }, spec: { containers: [{ name: 'Z' }, { name: 'a' }, { name: '_' }] } } as unknown as KubeObject,
-    options: options('v1', patchMetaFor('', 'v1', 'Pod')),
+    options: typedOptions('', 'v1', 'Pod'),
   },
-  { name: 'nested reset field', obj: pod, options: options('v1', patchMetaFor('', 'v1', 'Pod'), { ignoreFields: [['spec', 'nodeName'], ['status']] }) },
+  { name: 'nested reset field', obj: pod, options: typedOptions('', 'v1', 'Pod', { ignoreFields: [['spec', 'nodeName'], ['status']] }) },
   { name: 'atomic root', obj: { apiVersion: 'v1', kind: 'X', metadata: { name: 'x' }, spec: { a: 1 } } as KubeObject, options: options('v1', { mapType: 'atomic' }) },
-  { name: 'managed fields sent are dropped', obj: { ...pod, metadata: { ...pod.metadata, managedFields: [] } }, options: options('v1', patchMetaFor('', 'v1', 'Pod')) },
+  { name: 'managed fields sent are dropped', obj: { ...pod, metadata: { ...pod.metadata, managedFields: [] } }, options: typedOptions('', 'v1', 'Pod') },
 ];
 
 for (const c of cases) {
@@ -101,12 +107,60 @@ for (const c of cases) {
   });
 }
 
-test('a create owns its fields, without identity metadata or reset fields', () => {
-  const out = updateManagedFields(undefined, pod, options('v1', patchMetaFor('', 'v1', 'Pod')));
-  const fields = JSON.stringify(out.metadata.managedFields?.[0]?.fieldsV1);
-  assert.match(fields, /"f:containers":\{"k:\{\\"name\\":\\"app\\"\}":\{"\.":\{\},/);
-  assert.match(fields, /"k:\{\\"containerPort\\":80,\\"protocol\\":\\"TCP\\"\}"/);
-  assert.doesNotMatch(fields, /f:status|f:uid|f:name":\{\},"f:namespace/);
+test('a create owns its fields, without identity metadata or reset fields, compared with the kind\'s zero value', () => {
+  const out = updateManagedFields(undefined, pod, typedOptions('', 'v1', 'Pod'));
+  // As upstream's create handler records it: spec and spec.containers are in Pod's zero value (a
+  // struct; a list without omitempty, null), so they own no "." of their own; every list item, and
+  // every struct or list the zero value lacks (ports, env, resources, requests, volumes), does.
+  assert.deepEqual(out.metadata.managedFields?.[0]?.fieldsV1, {
+    'f:metadata': {
+      'f:annotations': { '.': {}, 'f:a': {} },
+      'f:finalizers': { '.': {}, 'v:"x/y"': {} },
+      'f:generateName': {},
+      'f:labels': { '.': {}, 'f:app': {} },
+      'f:ownerReferences': { '.': {}, 'k:{"uid":"r"}': {} },
+    },
+    'f:spec': {
+      'f:containers': {
+        'k:{"name":"app"}': {
+          '.': {},
+          'f:args': {},
+          'f:env': { '.': {}, 'k:{"name":"A"}': { '.': {}, 'f:name': {}, 'f:value': {} } },
+          'f:image': {},
+          'f:name': {},
+          'f:ports': { '.': {}, 'k:{"containerPort":53,"protocol":"UDP"}': { '.': {}, 'f:containerPort': {}, 'f:protocol': {} }, 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
+          'f:resources': { '.': {}, 'f:requests': { '.': {}, 'f:cpu': {} } },
+        },
+        'k:{"name":"side"}': { '.': {}, 'f:command': {}, 'f:image': {}, 'f:name': {} },
+      },
+      'f:nodeName': {},
+      'f:tolerations': {},
+      'f:volumes': { '.': {}, 'k:{"name":"v"}': { '.': {}, 'f:emptyDir': {}, 'f:name': {} } },
+    },
+  });
+});
+
+test('a create leaves unowned what equals the zero value, and a custom resource starts from nothing', () => {
+  const meta = patchMetaFor('apps', 'v1', 'ReplicaSet');
+  const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { replicas: 1, template: { metadata: { creationTimestamp: null, labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } }, status: { replicas: 0 } } as unknown as KubeObject;
+  const created = updateManagedFields(undefined, rs, typedOptions('apps', 'v1', 'ReplicaSet', { subresource: 'status', ignoreFields: [['spec']] }));
+  assert.equal(created.metadata.managedFields, undefined, 'status.replicas 0 is the zero value: nothing to own');
+  const main = updateManagedFields(undefined, rs, options('apps/v1', meta, { emptyObject: emptyObject('apps', 'v1', 'ReplicaSet') as JsonObject }));
+  assert.deepEqual(main.metadata.managedFields?.[0]?.fieldsV1, {
+    'f:spec': { 'f:replicas': {}, 'f:template': { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } },
+  });
+  const custom = updateManagedFields(undefined, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: { cpu: 1 } } } as KubeObject, options('example.com/v1', undefined, { ignoreFields: [] }));
+  assert.deepEqual(custom.metadata.managedFields?.[0]?.fieldsV1, { 'f:spec': { '.': {}, 'f:size': { '.': {}, 'f:cpu': {} } } });
+});
+
+test('an update owns "." on whatever struct or list it adds, and nothing of its own on one that was there', () => {
+  const meta = patchMetaFor('apps', 'v1', 'Deployment');
+  const base = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { selector: { matchLabels: { a: 'b' } }, strategy: { type: 'Recreate' }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } } as unknown as KubeObject;
+  const live = updateManagedFields(undefined, base, typedOptions('apps', 'v1', 'Deployment', { manager: 'creator' }));
+  const next = { ...live, spec: { ...(base.spec as object), strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } } } as KubeObject;
+  const updated = updateManagedFields(live, next, typedOptions('apps', 'v1', 'Deployment', { manager: 'editor' }));
+  const editor = updated.metadata.managedFields?.find((e) => e.manager === 'editor');
+  assert.deepEqual(editor?.fieldsV1, { 'f:spec': { 'f:strategy': { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {} }, 'f:type': {} } } });
 });
 
 test('a decoded FieldsV1 encodes back to the same text, sorted, whether or not it was written in order', async () => {
@@ -124,15 +178,15 @@ test('a decoded FieldsV1 encodes back to the same text, sorted, whether or not i
 test('a write takes from other managers exactly the fields it changes, however deep, and leaves the others\' entries as they were', () => {
   const meta = patchMetaFor('apps', 'v1', 'Deployment');
   const container = { name: 'c', image: 'nginx:1', ports: [{ containerPort: 80 }] };
-  const live = updateManagedFields(undefined, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { replicas: 1, template: { spec: { containers: [container] } } } } as KubeObject, options('apps/v1', meta, { manager: 'creator' }));
-  const scaled = updateManagedFields(live, { ...live, spec: { replicas: 3, template: { spec: { containers: [container] } } } } as KubeObject, options('apps/v1', meta, { manager: 'scaler' }));
+  const live = updateManagedFields(undefined, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { replicas: 1, template: { spec: { containers: [container] } } } } as KubeObject, options('apps/v1', meta, { emptyObject: emptyObject('apps', 'v1', 'Deployment') as JsonObject, manager: 'creator' }));
+  const scaled = updateManagedFields(live, { ...live, spec: { replicas: 3, template: { spec: { containers: [container] } } } } as KubeObject, options('apps/v1', meta, { emptyObject: emptyObject('apps', 'v1', 'Deployment') as JsonObject, manager: 'scaler' }));
   const [creator, scaler] = scaled.metadata.managedFields ?? [];
   assert.equal(scaler?.manager, 'scaler');
   assert.equal(JSON.stringify(scaler?.fieldsV1), '{"f:spec":{"f:replicas":{}}}');
   assert.match(JSON.stringify(creator?.fieldsV1), /f:image.*f:containerPort/);
   assert.doesNotMatch(JSON.stringify(creator?.fieldsV1), /f:replicas/);
   const image = { ...container, image: 'nginx:2' };
-  const retagged = updateManagedFields(scaled, { ...scaled, spec: { replicas: 3, template: { spec: { containers: [image] } } } } as KubeObject, options('apps/v1', meta, { manager: 'retagger' }));
+  const retagged = updateManagedFields(scaled, { ...scaled, spec: { replicas: 3, template: { spec: { containers: [image] } } } } as KubeObject, options('apps/v1', meta, { emptyObject: emptyObject('apps', 'v1', 'Deployment') as JsonObject, manager: 'retagger' }));
   const byManager = Object.fromEntries((retagged.metadata.managedFields ?? []).map((e) => [e.manager, e.fieldsV1]));
   assert.doesNotMatch(JSON.stringify(byManager.creator), /f:image/);
   assert.match(JSON.stringify(byManager.creator), /f:containerPort/);

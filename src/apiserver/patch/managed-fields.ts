@@ -32,6 +32,8 @@ export interface FieldManagerOptions {
   subresource?: string;
   /** Top-level fields this endpoint does not own (reset fields), e.g. [['status']] for the main resource. */
   ignoreFields?: readonly (readonly string[])[];
+  /** What a create is compared against: the kind's zero value (api's emptyObject); {} when absent, as for custom resources. */
+  emptyObject?: JsonObject;
 }
 
 /** Never owned by anyone: identity and server-set metadata (stripMetaManager). */
@@ -177,7 +179,7 @@ export function updateManagedFields(live: KubeObject | undefined, updated: KubeO
     }
   }
   const managers = decodeManagedFields(base);
-  const lhs = withoutManagedFields(live);
+  const lhs = live ? withoutManagedFields(live) : (options.emptyObject ?? {});
   const writer: ManagerFields = { manager: options.manager, operation: 'Update', apiVersion: options.apiVersion, set: emptySet() };
   if (options.subresource) writer.subresource = options.subresource;
   recordUpdate(managers, writer, lhs, rhs, options);
@@ -200,7 +202,7 @@ const strippedOnCreate: StrippedFields = new Map([
 function createdEntry(rhs: JsonObject, options: FieldManagerOptions): ManagedFieldsEntry | undefined | false {
   const ignore = options.ignoreFields ?? [];
   if (ignore.some((p) => p.length !== 1)) return false;
-  const fields = addedFieldsV1(rhs, options.meta, new Set(ignore.map((p) => p[0] as string)), strippedOnCreate);
+  const fields = addedFieldsV1(rhs, options.meta, new Set(ignore.map((p) => p[0] as string)), strippedOnCreate, options.emptyObject ?? {});
   if (fields === false || fields === undefined) return fields;
   const e: ManagedFieldsEntry = { manager: options.manager, operation: 'Update', apiVersion: options.apiVersion, time: options.now, fieldsType: 'FieldsV1', fieldsV1: fields };
   if (options.subresource) e.subresource = options.subresource;

@@ -89,10 +89,6 @@ function indexItems(kind: ListKind, list: readonly JsonValue[], path: string): M
   return out;
 }
 
-function isMapType(meta: PatchMeta | undefined): boolean {
-  return meta?.values !== undefined && meta.fields === undefined;
-}
-
 function isAtomicMap(meta: PatchMeta | undefined): boolean {
   return meta?.mapType === 'atomic';
 }
@@ -151,8 +147,9 @@ function isLeafSide(v: JsonValue, meta: PatchMeta | undefined): boolean {
 }
 
 function isLeaf(l: JsonValue | undefined, r: JsonValue | undefined, meta: PatchMeta | undefined): boolean {
-  if (l === undefined) return r === undefined || isLeafSide(r, meta);
-  if (r === undefined) return isLeafSide(l, meta);
+  // A null side takes the other's shape (deduceAtom): null against a list is a list with no items.
+  if (l === undefined || l === null) return r === undefined || r === null || isLeafSide(r, meta);
+  if (r === undefined || r === null) return isLeafSide(l, meta);
   const la = Array.isArray(l);
   const ra = Array.isArray(r);
   if (la && ra) return listKind(meta).kind === 'atomic' || (l.length === 0 && r.length === 0);
@@ -176,7 +173,6 @@ function walkCompare(
   r: JsonValue | undefined,
   meta: PatchMeta | undefined,
   label: string,
-  isItem = false,
 ): void {
   // One value on both sides (a subtree shared with the live object, or an equal scalar) changed nothing.
   if (l === r) return;
@@ -186,46 +182,47 @@ function walkCompare(
     else if (!jsonEqual(l, r)) insertPath(c.modified, path);
     return;
   }
-  // A list item or a map-typed value counts as added or removed itself; a struct only through its fields.
-  if (isItem || isMapType(meta)) {
-    if (l === undefined) insertPath(c.added, path);
-    if (r === undefined) insertPath(c.removed, path);
-  }
+  // Compare's postItemHook: any non-leaf (list item, map, struct, list) absent on one side is itself
+  // added or removed; one present as null on that side is not.
+  if (l === undefined) insertPath(c.added, path);
+  if (r === undefined) insertPath(c.removed, path);
   if (Array.isArray(l) || Array.isArray(r)) {
     const kind = listKind(meta);
     const li = indexItems(kind, (l as JsonValue[] | undefined) ?? [], label);
     const ri = indexItems(kind, (r as JsonValue[] | undefined) ?? [], label);
-    for (const [pe, item] of li) step(c, path, pe, item, ri.get(pe), meta?.items, label, true);
-    for (const [pe, item] of ri) if (!li.has(pe)) step(c, path, pe, undefined, item, meta?.items, label, true);
+    for (const [pe, item] of li) step(c, path, pe, item, ri.get(pe), meta?.items, label);
+    for (const [pe, item] of ri) if (!li.has(pe)) step(c, path, pe, undefined, item, meta?.items, label);
     return;
   }
   const lo = (l as JsonObject | undefined) ?? {};
   const ro = (r as JsonObject | undefined) ?? {};
-  for (const k in lo) if (Object.hasOwn(lo, k)) step(c, path, fieldElement(k), lo[k], ro[k], fieldMeta(meta, k), pathLabel(label, k), false);
-  for (const k in ro) if (!Object.hasOwn(lo, k)) step(c, path, fieldElement(k), undefined, ro[k], fieldMeta(meta, k), pathLabel(label, k), false);
+  for (const k in lo) if (Object.hasOwn(lo, k)) step(c, path, fieldElement(k), lo[k], ro[k], fieldMeta(meta, k), pathLabel(label, k));
+  for (const k in ro) if (!Object.hasOwn(lo, k)) step(c, path, fieldElement(k), undefined, ro[k], fieldMeta(meta, k), pathLabel(label, k));
 }
 
-function step(c: Comparison, path: string[], pe: string, l: JsonValue | undefined, r: JsonValue | undefined, meta: PatchMeta | undefined, label: string, isItem: boolean): void {
+function step(c: Comparison, path: string[], pe: string, l: JsonValue | undefined, r: JsonValue | undefined, meta: PatchMeta | undefined, label: string): void {
   path.push(pe);
-  walkCompare(c, path, l, r, meta, label, isItem);
+  walkCompare(c, path, l, r, meta, label);
   path.pop();
 }
 
 /**
- * The FieldsV1 of compare({}, obj).added without the reset fields and stripped paths given,
- * in one walk: with no live object every field of `obj` is added, so a create's owned set
- * needs no comparison, copies or prune. Throws where compare would (a list-map item without
- * its keys); undefined when nothing is left; false for a root compare treats otherwise.
+ * The FieldsV1 of compare(zero, obj).added ∪ modified without the reset fields and stripped paths
+ * given, in one walk: a create compares the new object with the kind's zero value, which has no
+ * list items, so a create's owned set needs no comparison, copies or prune. Throws where compare
+ * would (a list-map item without its keys); undefined when nothing is left; false for a root
+ * compare treats otherwise.
  */
 export function addedFieldsV1(
   obj: JsonObject,
   meta: PatchMeta | undefined,
   skip: ReadonlySet<string>,
   strip: StrippedFields,
+  zero: JsonObject,
 ): Record<string, unknown> | undefined | false {
   const keys = Object.keys(obj);
   if (isAtomicMap(meta) || keys.length === 0) return false;
-  return addedFields(obj, keys, meta, '', false, strip, skip);
+  return addedFields(obj, keys, meta, '', false, strip, zero, skip);
 }
 
 /** Sorts in place by UTF-16 code units, as Array.prototype.sort; insertion sort, faster for an object's few keys. */
@@ -256,12 +253,13 @@ function addedFields(
   label: string,
   self: boolean,
   strip: StrippedFields | undefined,
+  zero: JsonObject | undefined,
   skip?: ReadonlySet<string>,
 ): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
   for (const k of sortStrings(keys)) {
     if (skip?.has(k)) continue;
-    const f = addedNode(r[k], fieldMeta(meta, k), pathLabel(label, k), false, strip?.has(k) ?? false, strip?.get(k));
+    const f = addedNode(r[k], fieldMeta(meta, k), pathLabel(label, k), strip?.has(k) ?? false, strip?.get(k), zero?.[k]);
     if (!f) continue;
     out ??= self ? { '.': emptyFields } : {};
     out[fieldElement(k)] = f;
@@ -269,40 +267,48 @@ function addedFields(
   return out ?? (self ? (emptyFields as Record<string, unknown>) : undefined);
 }
 
-/** walkCompare with the left side absent everywhere, encoded as toFieldsV1 after the prune. */
+/**
+ * walkCompare with `zero` on the left (the zero value's field here, undefined where it has none, as
+ * under every list item), encoded as toFieldsV1 after the prune: a non-leaf the zero value lacks is
+ * itself a member; a leaf is owned unless the zero value has it already.
+ */
 function addedNode(
   r: JsonValue | undefined,
   meta: PatchMeta | undefined,
   label: string,
-  isItem: boolean,
   stripped: boolean,
   strip: StrippedFields | undefined,
+  zero: JsonValue | undefined,
 ): Record<string, unknown> | undefined {
   // A key set to undefined is absent once encoded, as compare treats it.
   if (r === undefined) return undefined;
   if (Array.isArray(r)) {
     const kind = listKind(meta);
-    const member = kind.kind === 'atomic' || r.length === 0 || isItem || isMapType(meta);
+    if (kind.kind === 'atomic' || r.length === 0) return addedLeaf(r, stripped, zero);
     const kids: [string, Record<string, unknown>][] = [];
-    if (kind.kind !== 'atomic') {
-      // Items by path element, the first occurrence winning (indexItems, without its Map for one item).
-      const seen = r.length > 1 ? new Set<string>() : undefined;
-      for (let i = 0; i < r.length; i++) {
-        const item = r[i] as JsonValue;
-        const pe = itemKey(kind, item, i, label) as string;
-        if (seen) {
-          if (seen.has(pe)) continue;
-          seen.add(pe);
-        }
-        const f = addedNode(item, meta?.items, label, true, false, undefined);
-        if (f) kids.push([pe, f]);
+    // Items by path element, the first occurrence winning (indexItems, without its Map for one item).
+    const seen = r.length > 1 ? new Set<string>() : undefined;
+    for (let i = 0; i < r.length; i++) {
+      const item = r[i] as JsonValue;
+      const pe = itemKey(kind, item, i, label) as string;
+      if (seen) {
+        if (seen.has(pe)) continue;
+        seen.add(pe);
       }
+      const f = addedNode(item, meta?.items, label, false, undefined, undefined);
+      if (f) kids.push([pe, f]);
     }
-    return encodeNode(member && !stripped, kids);
+    return encodeNode(zero === undefined && !stripped, kids);
   }
-  if (!isJsonObject(r) || isAtomicMap(meta)) return stripped ? undefined : (emptyFields as Record<string, unknown>);
+  if (!isJsonObject(r) || isAtomicMap(meta)) return addedLeaf(r, stripped, zero);
   const keys = Object.keys(r);
-  return addedFields(r, keys, meta, label, (keys.length === 0 || isItem || isMapType(meta)) && !stripped, strip);
+  if (keys.length === 0) return addedLeaf(r, stripped, zero);
+  return addedFields(r, keys, meta, label, zero === undefined && !stripped, strip, isJsonObject(zero) ? zero : undefined);
+}
+
+function addedLeaf(r: JsonValue, stripped: boolean, zero: JsonValue | undefined): Record<string, unknown> | undefined {
+  if (stripped || (zero !== undefined && jsonEqual(zero, r))) return undefined;
+  return emptyFields as Record<string, unknown>;
 }
 
 // `f:<name>` strings reused across objects: a fresh concatenation used as a property key is hashed

@@ -41,6 +41,9 @@ function defaultHandler(h: LifecycleHandler | undefined): void {
 }
 
 function defaultContainer(c: Container): void {
+  // Not a default upstream but the Go type: ResourceRequirements is a struct, not a pointer, so every
+  // container serializes `resources: {}` (and a create's managed fields own `f:resources`).
+  if (!c.resources) c.resources = {};
   if (!c.imagePullPolicy) c.imagePullPolicy = imageTag(c.image ?? '') === 'latest' ? 'Always' : 'IfNotPresent';
   if (!c.terminationMessagePath) c.terminationMessagePath = terminationMessagePathDefault;
   if (!c.terminationMessagePolicy) c.terminationMessagePolicy = 'File';

@@ -334,7 +334,10 @@ function validateEphemeralContainers(spec: PodSpec, path: FieldPath, ctx: Contai
     else taken.add(c.name);
     if (c.targetContainerName && !others.has(c.targetContainerName)) errs.push(notFoundField(p.child('targetContainerName'), c.targetContainerName));
     for (const f of ['ports', 'resources', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resizePolicy', 'restartPolicy'] as const) {
-      if (c[f] !== undefined) errs.push(forbiddenField(p.child(f), 'cannot be set for an Ephemeral Container'));
+      // Upstream checks each field against Go's zero value: an empty resources struct is unset.
+      const value = c[f];
+      if (value === undefined || (f === 'resources' && Object.keys(value as object).length === 0)) continue;
+      errs.push(forbiddenField(p.child(f), 'cannot be set for an Ephemeral Container'));
     }
     (c.volumeMounts ?? []).forEach((m, j) => {
       if (m.subPath) errs.push(forbiddenField(p.child('volumeMounts').index(j).child('subPath'), 'cannot be set for an Ephemeral Container'));

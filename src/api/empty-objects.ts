@@ -1,0 +1,59 @@
+// Each built-in kind's Go zero value as the unstructured converter renders it: what a create's
+// managed fields are compared against (upstream's create handler tracks the new object against
+// `Creater.New(kind)`). Struct fields are always present, and fields without `omitempty` are present
+// as their zero ("", 0, null); pointers and omitempty slices, maps and scalars are absent. So a
+// create owns `f:strategy` without a "." of its own, but `f:rollingUpdate` (a pointer) with one, and
+// never a leaf left at its zero value. Custom resources start from an empty object.
+// Upstream: k8s.io/api <group>/<version>/types.go, runtime.DefaultUnstructuredConverter.
+type JsonObject = Readonly<Record<string, unknown>>;
+
+const objectMeta = { creationTimestamp: null };
+const podTemplateSpec = { metadata: objectMeta, spec: { containers: null } };
+const crossVersionObjectReference = { kind: '', name: '' };
+const customResourceDefinitionNames = { plural: '', kind: '' };
+
+const emptyObjects: Readonly<Record<string, JsonObject>> = {
+  'v1/Pod': { spec: { containers: null }, status: {} },
+  'v1/Namespace': { spec: {}, status: {} },
+  'v1/Node': {
+    spec: {},
+    status: {
+      daemonEndpoints: { kubeletEndpoint: { Port: 0 } },
+      nodeInfo: { machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '', kubeletVersion: '', kubeProxyVersion: '', operatingSystem: '', architecture: '' },
+    },
+  },
+  'v1/Event': { involvedObject: {}, source: {}, firstTimestamp: null, lastTimestamp: null, eventTime: null, reportingComponent: '', reportingInstance: '' },
+  'v1/ConfigMap': {},
+  'v1/Secret': {},
+  'v1/Service': { spec: {}, status: { loadBalancer: {} } },
+  'v1/ServiceAccount': {},
+  'v1/PersistentVolume': { spec: {}, status: {} },
+  'v1/PersistentVolumeClaim': { spec: { resources: {} }, status: {} },
+  'events.k8s.io/v1/Event': { eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null },
+  'apps/v1/Deployment': { spec: { selector: null, template: podTemplateSpec, strategy: {} }, status: {} },
+  'apps/v1/ReplicaSet': { spec: { selector: null, template: podTemplateSpec }, status: { replicas: 0 } },
+  'batch/v1/Job': { spec: { template: podTemplateSpec }, status: {} },
+  'coordination.k8s.io/v1/Lease': { spec: {} },
+  'storage.k8s.io/v1/StorageClass': { provisioner: '' },
+  'scheduling.k8s.io/v1/PriorityClass': { value: 0 },
+  'scheduling.k8s.io/v1alpha1/Workload': { spec: {} },
+  'policy/v1/PodDisruptionBudget': { spec: {}, status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } },
+  'autoscaling/v1/HorizontalPodAutoscaler': { spec: { scaleTargetRef: crossVersionObjectReference, maxReplicas: 0 }, status: { currentReplicas: 0, desiredReplicas: 0 } },
+  'autoscaling/v2/HorizontalPodAutoscaler': { spec: { scaleTargetRef: crossVersionObjectReference, maxReplicas: 0 }, status: { desiredReplicas: 0 } },
+  'resource.k8s.io/v1/DeviceClass': { spec: {} },
+  'resource.k8s.io/v1/ResourceSlice': { spec: { driver: '', pool: { name: '', generation: 0, resourceSliceCount: 0 } } },
+  'resource.k8s.io/v1/ResourceClaim': { spec: { devices: {} }, status: {} },
+  'resource.k8s.io/v1/ResourceClaimTemplate': { spec: { metadata: objectMeta, spec: { devices: {} } } },
+  'apiextensions.k8s.io/v1/CustomResourceDefinition': {
+    spec: { group: '', names: customResourceDefinitionNames, scope: '', versions: null },
+    status: { acceptedNames: customResourceDefinitionNames, storedVersions: null },
+  },
+};
+
+const none: JsonObject = {};
+
+/** The zero value of `group/version, Kind` (every typed object has ObjectMeta); {} for kinds served from CRDs. */
+export function emptyObject(group: string, version: string, kind: string): JsonObject {
+  const fields = emptyObjects[`${group ? `${group}/` : ''}${version}/${kind}`];
+  return fields ? { metadata: objectMeta, ...fields } : none;
+}
