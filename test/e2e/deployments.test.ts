@@ -61,6 +61,33 @@ describe('Deployments with kubectl', () => {
     assert.deepEqual(await managers(['get', 'pod', pod]), ['kube-controller-manager/Update/', 'kubelet/Update/status']);
   });
 
+  test('kubectl create owns what a real cluster records for it, "." markers included', async () => {
+    const entries = JSON.parse(await ok(['get', 'deploy', 'web', '--show-managed-fields', '-o', 'jsonpath={.metadata.managedFields}'])) as { manager: string; fieldsV1: unknown }[];
+    const leaf = {};
+    // What a 1.35 API server answers after `kubectl create deployment web --image=nginx`.
+    assert.deepEqual(entries.find((e) => e.manager === 'kubectl-create')?.fieldsV1, {
+      'f:metadata': { 'f:labels': { '.': leaf, 'f:app': leaf } },
+      'f:spec': {
+        'f:progressDeadlineSeconds': leaf,
+        'f:replicas': leaf,
+        'f:revisionHistoryLimit': leaf,
+        'f:selector': leaf,
+        'f:strategy': { 'f:rollingUpdate': { '.': leaf, 'f:maxSurge': leaf, 'f:maxUnavailable': leaf }, 'f:type': leaf },
+        'f:template': {
+          'f:metadata': { 'f:labels': { '.': leaf, 'f:app': leaf } },
+          'f:spec': {
+            'f:containers': { 'k:{"name":"nginx"}': { '.': leaf, 'f:image': leaf, 'f:imagePullPolicy': leaf, 'f:name': leaf, 'f:resources': leaf, 'f:terminationMessagePath': leaf, 'f:terminationMessagePolicy': leaf } },
+            'f:dnsPolicy': leaf,
+            'f:restartPolicy': leaf,
+            'f:schedulerName': leaf,
+            'f:securityContext': leaf,
+            'f:terminationGracePeriodSeconds': leaf,
+          },
+        },
+      },
+    });
+  });
+
   test('scale changes the replica count', async () => {
     assert.equal((await ok(['scale', 'deployment', 'web', '--replicas=3'])).trim(), 'deployment.apps/web scaled');
     await rolledOut();
