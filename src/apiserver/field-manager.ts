@@ -15,7 +15,9 @@ const fieldManagerMaxLength = 128;
 /** managerOrUserAgent: the fieldManager, else the User-Agent up to its first `/`, printable, at most 128 bytes. */
 export function managerName(fieldManager: string | undefined, userAgent: string | undefined): string {
   if (fieldManager) return fieldManager;
-  const head = (userAgent ?? '').split('/')[0] ?? '';
+  const agent = userAgent ?? '';
+  const slash = agent.indexOf('/');
+  const head = slash < 0 ? agent : agent.slice(0, slash);
   // Printable ASCII within the limit, as nearly every client sends, is the name as it is.
   if (head.length <= fieldManagerMaxLength && /^[\x20-\x7e]*$/.test(head)) return head;
   let out = '';
