@@ -95,3 +95,34 @@ test('dynamic MIG: the container sees the MIG device name (no uuid until the dri
   assert.ok(device);
   assert.deepEqual(logLines(s.cluster, await getPod(s.cluster, 'small'))[0], `GPUs: ${device}`);
 });
+
+test('nvidia-smi -L in the container lists what it was given: whole GPUs from 0, a MIG device under its parent GPU', async () => {
+  await using s = await start('dynamic');
+  const c = s.cluster.client;
+  const twoGpus: resourceV1.ResourceClaim = { ...claim('two', 'gpu.nvidia.com'), spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.nvidia.com', allocationMode: 'ExactCount', count: 2 } }] } } };
+  const smallSlice: resourceV1.ResourceClaim = { ...claim('small', 'mig.nvidia.com'), spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'mig.nvidia.com', selectors: [{ cel: { expression: "device.attributes['gpu.nvidia.com'].profile == '1g.10gb'" } }] } }] } } };
+  await c.create(refs.resourceClaims, twoGpus, { namespace: 'default' });
+  await c.create(refs.resourceClaims, smallSlice, { namespace: 'default' });
+  // The command of NVIDIA's DRA examples (gpu-test1.yaml and the like).
+  const smi = (name: string, claimName: string): Pod => {
+    const p = gpuPod(name, claimName);
+    return { ...p, metadata: { name, namespace: 'default' }, spec: { ...p.spec, containers: [{ name: 'app', image: 'ubuntu:22.04', command: ['bash', '-c'], args: ["nvidia-smi -L; trap 'exit 0' TERM; sleep 9999 & wait"], resources: { claims: [{ name: 'gpu' }] } }] } };
+  };
+  await c.create(refs.pods, smi('whole', 'two'), { namespace: 'default' });
+  await c.create(refs.pods, smi('mig', 'small'), { namespace: 'default' });
+  const running = async (name: string): Promise<boolean> => !!(await getPod(s.cluster, name)).status?.containerStatuses?.[0]?.state?.running;
+  await until(s.clock, async () => (await running('whole')) && (await running('mig')));
+  const slices = (await c.list<resourceV1.ResourceSlice>(refs.resourceSlices)).items.flatMap((sl) => sl.spec.devices ?? []);
+  const attribute = (device: string | undefined, name: string): string | undefined => slices.find((d) => d.name === device)?.attributes?.[name]?.string;
+  const devicesOf = async (claimName: string): Promise<string[]> => ((await c.get<resourceV1.ResourceClaim>(refs.resourceClaims, 'default', claimName)).status?.allocation?.devices?.results ?? []).map((r) => r.device);
+  const [a, b] = await devicesOf('two');
+  assert.deepEqual(logLines(s.cluster, await getPod(s.cluster, 'whole')), [
+    `GPU 0: NVIDIA H100 80GB HBM3 (UUID: ${attribute(a, 'uuid') ?? ''})`,
+    `GPU 1: NVIDIA H100 80GB HBM3 (UUID: ${attribute(b, 'uuid') ?? ''})`,
+  ]);
+  const [mig] = await devicesOf('small');
+  const lines = logLines(s.cluster, await getPod(s.cluster, 'mig'));
+  assert.equal(lines[0], `GPU 0: NVIDIA H100 80GB HBM3 (UUID: ${attribute(mig, 'parentUUID') ?? ''})`);
+  assert.match(lines[1] ?? '', /^ {2}MIG 1g\.10gb {5}Device {2}0: \(UUID: MIG-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)$/);
+  assert.equal(lines.length, 2);
+});

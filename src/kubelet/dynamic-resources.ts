@@ -1,12 +1,14 @@
 // The kubelet's DRA side: before a pod's sandbox is created, every ResourceClaim it uses must exist,
 // be allocated and list the pod in status.reservedFor; then each container's environment gets the
-// devices of the claims (and extended-resource requests) it references, as NVIDIA_VISIBLE_DEVICES.
+// devices of the claims (and extended-resource requests) it references, as NVIDIA_VISIBLE_DEVICES,
+// and the container sees those GPUs (what `nvidia-smi -L` in it lists).
 // Upstream: pkg/kubelet/cm/dra/manager.go (PrepareResources, GetResources),
 // pkg/kubelet/kuberuntime/kuberuntime_manager.go (SyncPod: FailedPrepareDynamicResources).
 import { refs } from '../api/index.ts';
 import type { Container, Pod, resourceV1 } from '../api/index.ts';
 import type { Client, Informer } from '../client/index.ts';
 import type { DeepReadonly } from '../core/index.ts';
+import { createHash } from 'node:crypto';
 
 type PodRO = DeepReadonly<Pod>;
 type ClaimRO = DeepReadonly<resourceV1.ResourceClaim>;
@@ -18,9 +20,14 @@ export const prepareRetryMs = 60_000;
 export const nvidiaDriverName = 'gpu.nvidia.com';
 export const nvidiaVisibleDevices = 'NVIDIA_VISIBLE_DEVICES';
 
-/** Container name -> environment the drivers inject. */
-export type InjectedEnv = ReadonlyMap<string, Readonly<Record<string, string>>>;
-export type PrepareOutcome = { ok: true; env: InjectedEnv } | { ok: false; message: string };
+/** What the drivers give one container: environment (their CDI edits), and the GPUs it sees as `nvidia-smi -L` lists them. */
+export interface ContainerDevices {
+  readonly env: Readonly<Record<string, string>>;
+  readonly gpuList: readonly string[];
+}
+/** Container name -> its devices. */
+export type PreparedDevices = ReadonlyMap<string, ContainerDevices>;
+export type PrepareOutcome = { ok: true; devices: PreparedDevices } | { ok: false; message: string };
 
 /** The index the slice informer needs: driver/pool -> slices. */
 export const slicePoolIndex = 'driverPool';
@@ -49,7 +56,7 @@ export class ClaimPreparer {
     try {
       const claims = await this.#claims(pod);
       if (typeof claims === 'string') return { ok: false, message: `Failed to prepare dynamic resources: prepare dynamic resources: ${claims}` };
-      return { ok: true, env: this.#env(pod, claims) };
+      return { ok: true, devices: this.#devices(pod, claims) };
     } catch (error) {
       return { ok: false, message: `Failed to prepare dynamic resources: prepare dynamic resources: ${error instanceof Error ? error.message : String(error)}` };
     }
@@ -91,27 +98,29 @@ export class ClaimPreparer {
     return out;
   }
 
-  #env(pod: PodRO, claims: ReadonlyMap<string, ClaimRO>): InjectedEnv {
-    const env = new Map<string, Record<string, string>>();
+  #devices(pod: PodRO, claims: ReadonlyMap<string, ClaimRO>): PreparedDevices {
+    const out = new Map<string, ContainerDevices>();
     const mappings = pod.status?.extendedResourceClaimStatus?.requestMappings ?? [];
     const containers: DeepReadonly<Container>[] = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
     for (const c of containers) {
-      const results: DeepReadonly<Result>[] = [];
+      const results: { claim: ClaimRO; result: DeepReadonly<Result> }[] = [];
       for (const ref of c.resources?.claims ?? []) {
         const claim = claims.get(ref.name);
         for (const r of claim?.status?.allocation?.devices?.results ?? []) {
-          if (!ref.request || r.request === ref.request || r.request.startsWith(`${ref.request}/`)) results.push(r);
+          if (!ref.request || r.request === ref.request || r.request.startsWith(`${ref.request}/`)) results.push({ claim: claim as ClaimRO, result: r });
         }
       }
       const extended = claims.get(extendedKey);
       for (const m of mappings) {
         if (m.containerName !== c.name) continue;
-        for (const r of extended?.status?.allocation?.devices?.results ?? []) if (r.request === m.requestName) results.push(r);
+        for (const r of extended?.status?.allocation?.devices?.results ?? []) if (r.request === m.requestName) results.push({ claim: extended as ClaimRO, result: r });
       }
-      const visible = results.filter((r) => r.driver === nvidiaDriverName).map((r) => this.#visibleName(r));
-      if (visible.length > 0) env.set(c.name, { [nvidiaVisibleDevices]: [...new Set(visible)].join(',') });
+      const gpus = results.filter((r) => r.result.driver === nvidiaDriverName);
+      if (gpus.length === 0) continue;
+      const visible = gpus.map((r) => this.#visibleName(r.result));
+      out.set(c.name, { env: { [nvidiaVisibleDevices]: [...new Set(visible)].join(',') }, gpuList: nvidiaSmiList(gpus.map((r) => this.#gpu(r.claim, r.result))) });
     }
-    return env;
+    return out;
   }
 
   /**
@@ -119,12 +128,58 @@ export class ClaimPreparer {
    * no uuid until the driver creates it, so its canonical device name stands in.
    */
   #visibleName(r: DeepReadonly<Result>): string {
-    for (const slice of this.#o.slices?.byIndex(slicePoolIndex, `${r.driver}/${r.pool}`) ?? []) {
-      const uuid = slice.spec.devices?.find((d) => d.name === r.device)?.attributes?.uuid?.string;
-      if (uuid !== undefined) return uuid;
-    }
-    return r.device;
+    return this.#device(r)?.attributes?.uuid?.string ?? r.device;
   }
+
+  #device(r: DeepReadonly<Result>): DeepReadonly<resourceV1.Device> | undefined {
+    for (const slice of this.#o.slices?.byIndex(slicePoolIndex, `${r.driver}/${r.pool}`) ?? []) {
+      const device = slice.spec.devices?.find((d) => d.name === r.device);
+      if (device) return device;
+    }
+    return undefined;
+  }
+
+  /** A GPU or MIG device as the container sees it; a dynamic MIG instance gets its uuid when prepared for the claim. */
+  #gpu(claim: ClaimRO, r: DeepReadonly<Result>): VisibleGpu {
+    const attributes = this.#device(r)?.attributes ?? {};
+    const text = (name: string): string | undefined => attributes[name]?.string;
+    const productName = text('productName') ?? 'NVIDIA GPU';
+    const uuid = text('uuid');
+    const parent = text('parentUUID');
+    if (parent === undefined) return { gpuUuid: uuid ?? r.device, productName };
+    return { gpuUuid: parent, productName, mig: { profile: text('profile') ?? '', uuid: uuid ?? `MIG-${deterministicUuid(`${parent}/${r.device}/${claim.metadata.uid ?? ''}`)}` } };
+  }
+}
+
+interface VisibleGpu {
+  readonly gpuUuid: string;
+  readonly productName: string;
+  readonly mig?: { readonly profile: string; readonly uuid: string };
+}
+
+/**
+ * `nvidia-smi -L` inside a container: the GPUs it sees numbered from 0, each MIG device under its
+ * parent GPU numbered from 0 within it.
+ */
+export function nvidiaSmiList(devices: readonly VisibleGpu[]): string[] {
+  const gpus = new Map<string, { productName: string; migs: { profile: string; uuid: string }[] }>();
+  for (const d of devices) {
+    let gpu = gpus.get(d.gpuUuid);
+    if (!gpu) gpus.set(d.gpuUuid, (gpu = { productName: d.productName, migs: [] }));
+    if (d.mig && !gpu.migs.some((m) => m.uuid === d.mig?.uuid)) gpu.migs.push(d.mig);
+  }
+  const lines: string[] = [];
+  let index = 0;
+  for (const [uuid, gpu] of gpus) {
+    lines.push(`GPU ${index++}: ${gpu.productName} (UUID: ${uuid})`);
+    gpu.migs.forEach((m, i) => lines.push(`  MIG ${m.profile.padEnd(11)} Device ${String(i).padStart(2)}: (UUID: ${m.uuid})`));
+  }
+  return lines;
+}
+
+function deterministicUuid(seed: string): string {
+  const h = createHash('sha1').update(seed).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
 /** Not a valid DNS label, so it never collides with a spec.resourceClaims name. */

@@ -27,7 +27,7 @@ import type { VolumeMounter } from './volumes.ts';
 import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
 import { failedPrepareDynamicResources, prepareRetryMs, usesResourceClaims } from './dynamic-resources.ts';
-import type { ClaimPreparer, InjectedEnv } from './dynamic-resources.ts';
+import type { ClaimPreparer, ContainerDevices, PreparedDevices } from './dynamic-resources.ts';
 
 export type WorkerState =
   | { kind: 'syncing' }
@@ -67,7 +67,7 @@ interface Live {
 export const minimumGracePeriodSeconds = 2;
 
 /** What a pod without claims gets injected: one shared empty map, never written. */
-const noInjectedEnv: InjectedEnv = new Map();
+const noDevices: PreparedDevices = new Map();
 
 export class PodWorker {
   readonly #d: PodWorkerDeps;
@@ -87,7 +87,7 @@ export class PodWorker {
   #mountRetry = false;
   #sandboxReady = true;
   /** Set once PrepareResources succeeded; 'pending' while a pass or its retry wait is running. */
-  #injected: InjectedEnv | 'pending' | undefined;
+  #devices: PreparedDevices | 'pending' | undefined;
   readonly startTime: number;
   readonly podIP: string;
   readonly resize: PodResize;
@@ -224,18 +224,18 @@ export class PodWorker {
 
   /** PrepareDynamicResources: no sandbox (ContainerCreating) until every claim is reserved for the pod. */
   #claimsPrepared(): boolean {
-    if (this.#injected !== undefined) return this.#injected !== 'pending';
-    if (!this.#d.claims || !usesResourceClaims(this.#pod)) return (this.#injected = noInjectedEnv), true;
-    this.#injected = 'pending';
+    if (this.#devices !== undefined) return this.#devices !== 'pending';
+    if (!this.#d.claims || !usesResourceClaims(this.#pod)) return (this.#devices = noDevices), true;
+    this.#devices = 'pending';
     void this.#d.claims.prepare(this.#pod).then((r) => {
       if (this.#state.kind !== 'syncing') return;
       if (r.ok) {
-        this.#injected = r.env;
+        this.#devices = r.devices;
         return this.#sync();
       }
       this.#event(undefined, 'Warning', failedPrepareDynamicResources, r.message);
       this.#after(prepareRetryMs, () => {
-        this.#injected = undefined;
+        this.#devices = undefined;
         this.#sync();
       });
     });
@@ -349,7 +349,7 @@ export class PodWorker {
     } else {
       this.#event(rec.name, 'Normal', 'Pulled', `Container image "${image}" already present on machine and can be accessed by the pod`);
     }
-    const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), this.#environment(c));
+    const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), this.#environment(c), this.#prepared(c)?.gpuList);
     const actual = structuredClone(this.resize.startWith(rec.name) ?? resourcesOf(c));
     const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;
@@ -400,8 +400,12 @@ export class PodWorker {
   #environment(c: Readonly<Container>): Record<string, string> {
     const env: Record<string, string> = {};
     for (const e of c.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
-    const injected = this.#injected;
-    return { ...env, ...(injected && injected !== 'pending' ? injected.get(c.name) : undefined) };
+    return { ...env, ...this.#prepared(c)?.env };
+  }
+
+  #prepared(c: Readonly<Container>): ContainerDevices | undefined {
+    const devices = this.#devices;
+    return devices && devices !== 'pending' ? devices.get(c.name) : undefined;
   }
 
   #handlerTarget(live: Live, c: Readonly<Container>): HandlerTarget {

@@ -7,6 +7,8 @@ import type { MemoryModel } from './values.ts';
 export interface TimedLine {
   atMs: number;
   text: string;
+  /** Stands for `nvidia-smi -L`: the kubelet writes the GPUs the container was given in its place. */
+  gpuList?: true;
 }
 
 export interface SimBehaviour {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatFieldError } from '../../core/index.ts';
 import type { Container, Pod } from '../core/v1/pod/types.ts';
-import { resolveBehaviour, validateSimBehaviourAnnotations } from './behaviour.ts';
+import { expandBehaviourEnv, resolveBehaviour, validateSimBehaviourAnnotations } from './behaviour.ts';
 import type { ContainerKind } from './behaviour.ts';
 import { memoryAt, memoryExceedsAt } from './values.ts';
 
@@ -65,6 +65,29 @@ test('simple command forms set run time, exit code and echoed lines', () => {
     assert.equal(b.exitCode, want.exitCode, command.join(' '));
     if (want.logs) assert.deepEqual(b.logs.map((l) => `${l.atMs}:${l.text}`), want.logs);
   }
+});
+
+test('NVIDIA\'s example script: nvidia-smi -L lists the GPUs, a trapped TERM exits, a background sleep is waited for', () => {
+  const c: Container = { name: 'ctr0', image: 'ubuntu:22.04', command: ['bash', '-c'], args: ["nvidia-smi -L; trap 'exit 0' TERM; sleep 9999 & wait"] };
+  const b = resolved(c);
+  assert.equal(b.source, 'command');
+  assert.equal(b.runForMs, 9_999_000);
+  assert.equal(b.onSigterm, 'exit');
+  const gpus = ['GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1)', '  MIG 1g.10gb     Device  0: (UUID: MIG-2)'];
+  assert.deepEqual(expandBehaviourEnv(b, {}, gpus).logs, gpus.map((text) => ({ atMs: 0, text })));
+  assert.deepEqual(expandBehaviourEnv(b, {}).logs, [{ atMs: 0, text: 'No devices were found' }], 'a container given no GPU');
+});
+
+test('background jobs run beside the script: its own time goes on, wait takes the longest, the shell exits without them', () => {
+  const run = (script: string) => resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', script] });
+  const waited = run('sleep 5 & echo started; sleep 1; wait; echo done');
+  assert.equal(waited.runForMs, 5000);
+  assert.deepEqual(waited.logs.map((l) => `${l.atMs}:${l.text}`), ['0:started', '5000:done']);
+  assert.equal(run('sleep 100 &').runForMs, 0, 'nothing waits for the job');
+  assert.equal(run('sleep infinity & wait').runForMs, undefined, 'waits forever');
+  assert.equal(run("trap '' TERM; sleep 9").onSigterm, 'ignore');
+  assert.equal(run("trap 'echo bye' TERM; sleep 9").source, 'default', 'a trap action outside the subset');
+  assert.equal(run('nvidia-smi; sleep 1').source, 'default', 'only the -L listing is simulated');
 });
 
 test('commands outside the subset fall through to the catalog or the default', () => {

@@ -1,5 +1,7 @@
 // The simple command forms the behaviour model understands: `sleep N`, `exit N`, `true`, `false`,
-// and `sh -c "..."` scripts made only of those plus `echo`. Anything else is not a simple form.
+// `nvidia-smi -L`, and `sh -c "..."` scripts made only of those plus `echo`, `trap` on TERM, and
+// jobs put in the background (`&`) and waited for (`wait`), as NVIDIA's DRA examples run
+// `nvidia-smi -L; trap 'exit 0' TERM; sleep 9999 & wait`. Anything else is not a simple form.
 import type { BehaviourFields, TimedLine } from './behaviour-types.ts';
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
@@ -57,7 +59,14 @@ interface ScriptState {
   lines: TimedLine[];
   exited: boolean;
   forever: boolean;
+  /** When the background jobs end (null: one never does); `wait` waits for them. */
+  jobsEndMs: number | null;
+  /** SIGTERM trapped with an empty action: the shell ignores it. */
+  ignoresSigterm: boolean;
 }
+
+const newState = (): ScriptState => ({ atMs: 0, status: 0, lines: [], exited: false, forever: false, jobsEndMs: 0, ignoresSigterm: false });
+const termSignals = new Set(['TERM', 'SIGTERM', '15']);
 
 /** Runs one simple statement; false when it is not part of the subset. */
 function runStatement(argv: readonly string[], st: ScriptState): boolean {
@@ -90,15 +99,53 @@ function runStatement(argv: readonly string[], st: ScriptState): boolean {
       st.lines.push({ atMs: st.atMs, text: rest.join(' ') });
       st.status = 0;
       return true;
+    case 'nvidia-smi':
+      if (rest.length !== 1 || (rest[0] !== '-L' && rest[0] !== '--list-gpus')) return false;
+      st.lines.push({ atMs: st.atMs, text: '', gpuList: true });
+      st.status = 0;
+      return true;
+    case 'wait':
+      if (rest.length > 0) return false;
+      if (st.jobsEndMs === null) st.forever = true;
+      else st.atMs = Math.max(st.atMs, st.jobsEndMs);
+      st.status = 0;
+      return true;
+    case 'trap':
+      return trap(rest, st);
     default:
       return false;
   }
 }
 
+/**
+ * `trap ACTION TERM`: an empty action ignores SIGTERM; `exit` or `exit 0` is what a simulated
+ * container does on SIGTERM anyway. Other actions or signals are outside the subset.
+ */
+function trap(args: readonly string[], st: ScriptState): boolean {
+  const [action, ...signals] = args;
+  if (action === undefined || signals.length === 0 || !signals.every((s) => termSignals.has(s))) return false;
+  const a = action.trim();
+  if (a === '') st.ignoresSigterm = true;
+  else if (a !== 'exit' && a !== 'exit 0') return false;
+  st.status = 0;
+  return true;
+}
+
+/** Runs a statement put in the background: its time passes beside the script's, until `wait`. */
+function runJob(argv: readonly string[], st: ScriptState): boolean {
+  const job: ScriptState = { ...newState(), atMs: st.atMs, lines: st.lines };
+  if (!runStatement(argv, job) || job.exited) return false;
+  if (job.forever) st.jobsEndMs = null;
+  else if (st.jobsEndMs !== null) st.jobsEndMs = Math.max(st.jobsEndMs, job.atMs);
+  st.status = 0;
+  return true;
+}
+
 function runScript(script: string): BehaviourFields | undefined {
-  const st: ScriptState = { atMs: 0, status: 0, lines: [], exited: false, forever: false };
-  // Statements separated by newlines, `;` and `&&` (a failed `&&` left side skips the right side).
-  const parts = script.split(/(;|&&|\n)/);
+  const st = newState();
+  // Statements separated by newlines, `;`, `&&` (a failed left side skips the right side) and `&`
+  // (the left side runs in the background).
+  const parts = script.split(/(;|&&|&|\n)/);
   let skip = false;
   for (let i = 0; i < parts.length; i += 2) {
     const text = (parts[i] ?? '').trim();
@@ -107,13 +154,15 @@ function runScript(script: string): BehaviourFields | undefined {
     else if (sep !== '&&') skip = false;
     if (text === '' || skip || st.exited || st.forever) continue;
     const argv = words(text);
-    if (!argv || !runStatement(argv, st)) return undefined;
+    if (!argv) return undefined;
+    if (!(parts[i + 1] === '&' ? runJob(argv, st) : runStatement(argv, st))) return undefined;
   }
   return finish(st);
 }
 
 function finish(st: ScriptState): BehaviourFields {
   const fields: BehaviourFields = { logs: st.lines };
+  if (st.ignoresSigterm) fields.onSigterm = 'ignore';
   if (!st.forever) {
     fields.runForMs = st.atMs;
     fields.exitCode = st.status;
@@ -130,6 +179,6 @@ export function commandFormBehaviour(argv: readonly string[]): BehaviourFields |
     if (flag === undefined || !/^-[a-z]*c[a-z]*$/.test(flag) || rest.length < 2) return undefined;
     return runScript(rest[1] ?? '');
   }
-  const st: ScriptState = { atMs: 0, status: 0, lines: [], exited: false, forever: false };
+  const st = newState();
   return runStatement(argv, st) ? finish(st) : undefined;
 }
