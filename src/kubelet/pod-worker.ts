@@ -349,7 +349,7 @@ export class PodWorker {
     } else {
       this.#event(rec.name, 'Normal', 'Pulled', `Container image "${image}" already present on machine and can be accessed by the pod`);
     }
-    const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), this.#environment(c), this.#prepared(c)?.gpuList);
+    const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), this.#environment(c), this.#gpuList(c));
     const actual = structuredClone(this.resize.startWith(rec.name) ?? resourcesOf(c));
     const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;
@@ -401,6 +401,14 @@ export class PodWorker {
     const env: Record<string, string> = {};
     for (const e of c.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
     return { ...env, ...this.#prepared(c)?.env };
+  }
+
+  /** What `nvidia-smi -L` lists in the container; undefined for GPUs a device plugin counts but this kubelet does not assign. */
+  #gpuList(c: Readonly<Container>): readonly string[] | undefined {
+    const prepared = this.#prepared(c);
+    if (prepared) return prepared.gpuList;
+    const limits = Object.keys(c.resources?.limits ?? {});
+    return limits.some((r) => r === 'nvidia.com/gpu' || r.startsWith('nvidia.com/mig-')) ? undefined : [];
   }
 
   #prepared(c: Readonly<Container>): ContainerDevices | undefined {

@@ -75,7 +75,8 @@ test('NVIDIA\'s example script: nvidia-smi -L lists the GPUs, a trapped TERM exi
   assert.equal(b.onSigterm, 'exit');
   const gpus = ['GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1)', '  MIG 1g.10gb     Device  0: (UUID: MIG-2)'];
   assert.deepEqual(expandBehaviourEnv(b, {}, gpus).logs, gpus.map((text) => ({ atMs: 0, text })));
-  assert.deepEqual(expandBehaviourEnv(b, {}).logs, [{ atMs: 0, text: 'No devices were found' }], 'a container given no GPU');
+  assert.deepEqual(expandBehaviourEnv(b, {}, []).logs, [{ atMs: 0, text: 'No devices were found' }], 'a container given no GPU');
+  assert.deepEqual(expandBehaviourEnv(b, {}, undefined).logs, [], 'GPUs the kubelet cannot name (a device plugin\'s) print nothing rather than a wrong list');
 });
 
 test('background jobs run beside the script: its own time goes on, wait takes the longest, the shell exits without them', () => {

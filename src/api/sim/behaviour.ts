@@ -207,13 +207,14 @@ export function resolveBehaviour(
  * environment (its literal `env` values plus what the kubelet injects, e.g. NVIDIA_VISIBLE_DEVICES
  * from DRA), so `logs: ["GPUs: $NVIDIA_VISIBLE_DEVICES"]` prints what `echo` would. An unset
  * variable expands to nothing, as in sh; `$$` is a literal `$`. An `nvidia-smi -L` of the command
- * becomes `gpuList`, the lines the kubelet built from the devices the container was given.
+ * becomes `gpuList`, the lines the kubelet built from the devices the container was given (undefined
+ * when the kubelet cannot tell: device-plugin GPUs are counted, not assigned).
  */
-export function expandBehaviourEnv(behaviour: SimBehaviour, env: Readonly<Record<string, string>>, gpuList: readonly string[] = []): SimBehaviour {
+export function expandBehaviourEnv(behaviour: SimBehaviour, env: Readonly<Record<string, string>>, gpuList: readonly string[] | undefined): SimBehaviour {
   const expand = (text: string): string =>
     text.includes('$') ? text.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, braced?: string, bare?: string) => (m === '$$' ? '$' : (env[braced ?? bare ?? ''] ?? ''))) : text;
-  // nvidia-smi's own words when the container sees no GPU.
-  const listing = gpuList.length > 0 ? gpuList : ['No devices were found'];
+  // nvidia-smi's own words when the container sees no GPU; nothing when which GPUs it sees is not known.
+  const listing = gpuList === undefined ? [] : gpuList.length > 0 ? gpuList : ['No devices were found'];
   const logs = behaviour.logs.flatMap((l) => (l.gpuList ? listing.map((text) => ({ atMs: l.atMs, text })) : [{ atMs: l.atMs, text: expand(l.text) }]));
   return { ...behaviour, logs, stopLogs: behaviour.stopLogs.map(expand) };
 }
