@@ -126,3 +126,29 @@ test('nvidia-smi -L in the container lists what it was given: whole GPUs from 0,
   assert.match(lines[1] ?? '', /^ {2}MIG 1g\.10gb {5}Device {2}0: \(UUID: MIG-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)$/);
   assert.equal(lines.length, 2);
 });
+
+test('nvidia-smi -L without DRA: nothing for device-plugin GPUs (counted, not assigned), "No devices were found" for a container without GPUs', async () => {
+  const clock = new VirtualClock();
+  const cluster = await Cluster.start({
+    config: clusterConfigFrom({ nodePools: [{ name: 'legacy', count: 1, capacity: { cpu: '32', memory: '256Gi' }, gpus: { model: 'A100-40GB', count: 4, mig: 'none', expose: 'device-plugin' } }] }),
+    clock,
+    random: new SeededRandom(5),
+    components: true,
+    log: () => {},
+  });
+  try {
+    const smi = (name: string, limits: Record<string, string>): Pod => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'default' },
+      spec: { containers: [{ name: 'app', image: 'ubuntu:22.04', command: ['sh', '-c', 'nvidia-smi -L; sleep infinity'], resources: { limits } }] },
+    });
+    await cluster.client.create(refs.pods, smi('legacy-gpu', { 'nvidia.com/gpu': '1' }), { namespace: 'default' });
+    await cluster.client.create(refs.pods, smi('cpu-only', { cpu: '1' }), { namespace: 'default' });
+    await until(clock, async () => !!(await getPod(cluster, 'legacy-gpu')).status?.containerStatuses?.[0]?.state?.running && !!(await getPod(cluster, 'cpu-only')).status?.containerStatuses?.[0]?.state?.running);
+    assert.deepEqual(logLines(cluster, await getPod(cluster, 'legacy-gpu')), []);
+    assert.deepEqual(logLines(cluster, await getPod(cluster, 'cpu-only')), ['No devices were found']);
+  } finally {
+    await cluster.stop();
+  }
+});
