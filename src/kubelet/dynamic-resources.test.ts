@@ -127,27 +127,53 @@ test('nvidia-smi -L in the container lists what it was given: whole GPUs from 0,
   assert.equal(lines.length, 2);
 });
 
-test('nvidia-smi -L without DRA: nothing for device-plugin GPUs (counted, not assigned), "No devices were found" for a container without GPUs', async () => {
+test('a device-plugin node hands whole GPUs to containers, lowest free first, and takes them back when the pod ends; MIG resources are only counted', async () => {
   const clock = new VirtualClock();
   const cluster = await Cluster.start({
-    config: clusterConfigFrom({ nodePools: [{ name: 'legacy', count: 1, capacity: { cpu: '32', memory: '256Gi' }, gpus: { model: 'A100-40GB', count: 4, mig: 'none', expose: 'device-plugin' } }] }),
+    config: clusterConfigFrom({
+      nodePools: [
+        { name: 'legacy', count: 1, capacity: { cpu: '32', memory: '256Gi' }, gpus: { model: 'A100-40GB', count: 4, mig: 'none', expose: 'device-plugin' } },
+        { name: 'migs', count: 1, capacity: { cpu: '32', memory: '256Gi' }, gpus: { model: 'A100-40GB', count: 1, mig: ['1g.5gb'], expose: 'device-plugin', migStrategy: 'mixed' } },
+      ],
+    }),
     clock,
     random: new SeededRandom(5),
     components: true,
     log: () => {},
   });
   try {
-    const smi = (name: string, limits: Record<string, string>): Pod => ({
+    const smi = (name: string, limits: Record<string, string>, script = 'nvidia-smi -L; echo "$NVIDIA_VISIBLE_DEVICES"; sleep infinity'): Pod => ({
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name, namespace: 'default' },
-      spec: { containers: [{ name: 'app', image: 'ubuntu:22.04', command: ['sh', '-c', 'nvidia-smi -L; sleep infinity'], resources: { limits } }] },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: 'ubuntu:22.04', command: ['sh', '-c', script], resources: { limits } }] },
     });
-    await cluster.client.create(refs.pods, smi('legacy-gpu', { 'nvidia.com/gpu': '1' }), { namespace: 'default' });
-    await cluster.client.create(refs.pods, smi('cpu-only', { cpu: '1' }), { namespace: 'default' });
-    await until(clock, async () => !!(await getPod(cluster, 'legacy-gpu')).status?.containerStatuses?.[0]?.state?.running && !!(await getPod(cluster, 'cpu-only')).status?.containerStatuses?.[0]?.state?.running);
-    assert.deepEqual(logLines(cluster, await getPod(cluster, 'legacy-gpu')), []);
-    assert.deepEqual(logLines(cluster, await getPod(cluster, 'cpu-only')), ['No devices were found']);
+    const started = async (name: string): Promise<boolean> => {
+      const s = (await getPod(cluster, name)).status?.containerStatuses?.[0]?.state;
+      return !!(s?.running ?? s?.terminated);
+    };
+    const c = cluster.client;
+    await c.create(refs.pods, smi('two', { 'nvidia.com/gpu': '2' }, 'nvidia-smi -L; echo "$NVIDIA_VISIBLE_DEVICES"; sleep 30'), { namespace: 'default' });
+    await until(clock, () => started('two'));
+    await c.create(refs.pods, smi('one', { 'nvidia.com/gpu': '1' }), { namespace: 'default' });
+    await c.create(refs.pods, smi('none', { cpu: '1' }), { namespace: 'default' });
+    await c.create(refs.pods, smi('mig', { 'nvidia.com/mig-1g.5gb': '1' }), { namespace: 'default' });
+    await until(clock, async () => (await started('one')) && (await started('none')) && (await started('mig')));
+    const two = logLines(cluster, await getPod(cluster, 'two'));
+    const one = logLines(cluster, await getPod(cluster, 'one'));
+    const uuid = (line: string | undefined): string => /\(UUID: (GPU-[0-9a-f-]+)\)$/.exec(line ?? '')?.[1] ?? '';
+    assert.match(two[0] ?? '', /^GPU 0: NVIDIA A100-SXM4-40GB \(UUID: GPU-[0-9a-f-]{36}\)$/);
+    assert.match(two[1] ?? '', /^GPU 1: NVIDIA A100-SXM4-40GB \(UUID: GPU-[0-9a-f-]{36}\)$/);
+    assert.equal(two[2], `${uuid(two[0])},${uuid(two[1])}`, 'the plugin names them in NVIDIA_VISIBLE_DEVICES');
+    assert.equal(one.length, 2);
+    assert.ok(![uuid(two[0]), uuid(two[1])].includes(uuid(one[0])), 'a GPU in use is not handed out twice');
+    assert.deepEqual(logLines(cluster, await getPod(cluster, 'none')), ['No devices were found', '']);
+    assert.deepEqual(logLines(cluster, await getPod(cluster, 'mig')), [''], 'MIG resources are counted, not assigned: nvidia-smi -L prints nothing');
+    // Once "two" has finished, its first GPU is the lowest free one again.
+    await until(clock, async () => (await getPod(cluster, 'two')).status?.phase === 'Succeeded');
+    await c.create(refs.pods, smi('next', { 'nvidia.com/gpu': '1' }), { namespace: 'default' });
+    await until(clock, () => started('next'));
+    assert.equal(uuid(logLines(cluster, await getPod(cluster, 'next'))[0]), uuid(two[0]));
   } finally {
     await cluster.stop();
   }

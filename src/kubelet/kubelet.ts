@@ -8,12 +8,13 @@ import type { Client, Informer } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import { formatTime } from '../core/index.ts';
 import { admitPod } from './admission.ts';
+import { DeviceManager, pluginGpus } from './device-manager.ts';
 import { compareResizePriority, decideResize } from './allocation.ts';
 import type { ResourceAmounts } from '../api/index.ts';
 import { CrashLoopBackoff } from './backoff.ts';
 import { EventRecorder } from './events.ts';
 import { NodeAgent } from './node-agent.ts';
-import { nodeInternalIP, nodePodCIDRBase } from './node-object.ts';
+import { gpuProductName, nodeInternalIP, nodePodCIDRBase } from './node-object.ts';
 import type { NodePoolSpec } from './node-object.ts';
 import { PodWorker } from './pod-worker.ts';
 import { VolumeMounter } from './volumes.ts';
@@ -51,6 +52,8 @@ export class Kubelet {
   readonly #events: EventRecorder;
   readonly #volumes: VolumeMounter | undefined;
   readonly #claims: ClaimPreparer | undefined;
+  /** Whole GPUs of a device-plugin node, handed to containers (MIG strategies are counted only). */
+  readonly #devices: DeviceManager | undefined;
   readonly #backoff = new CrashLoopBackoff();
   readonly #images = new Set<string>();
   readonly #workers = new Map<string, PodWorker>();
@@ -81,6 +84,10 @@ export class Kubelet {
     });
     this.#events = new EventRecorder({ client: this.#o.client, clock: options.clock, node: options.name, log: options.log });
     if (options.resourceSlices) this.#claims = new ClaimPreparer({ client: this.#o.client, slices: options.resourceSlices });
+    const gpus = options.pool.gpus;
+    if (gpus?.expose === 'device-plugin' && (!Array.isArray(gpus.mig) || gpus.mig.length === 0)) {
+      this.#devices = new DeviceManager(pluginGpus(options.name, gpus.count, gpuProductName(gpus.model)));
+    }
     if (options.volumeSources) this.#volumes = new VolumeMounter({ sources: options.volumeSources, events: this.#events, clock: options.clock });
   }
 
@@ -106,6 +113,8 @@ export class Kubelet {
   podChanged(pod: Pod): void {
     const uid = pod.metadata.uid ?? '';
     const existing = this.#workers.get(uid);
+    // A pod that has finished holds no devices (upstream's device manager keeps only active pods').
+    if (isTerminal(pod)) this.#devices?.release(uid);
     if (existing) {
       existing.update(pod);
       return this.#handleResizes(existing);
@@ -121,6 +130,8 @@ export class Kubelet {
     const admitted = [...this.#workers.values()].filter((w) => w.state.kind === 'syncing' || w.state.kind === 'terminating').map((w) => w.pod);
     const verdict = admitPod(pod, node, admitted);
     if (!verdict.admit) return this.#reject(pod, verdict.reason, verdict.message);
+    const devices = this.#devices?.allocate(pod);
+    if (devices && !devices.ok) return this.#reject(pod, 'UnexpectedAdmissionError', devices.message);
     const worker = new PodWorker(
       {
         client: this.#o.client,
@@ -135,12 +146,14 @@ export class Kubelet {
         onFinished: (id) => {
           const w = this.#workers.get(id);
           this.#workers.delete(id);
+          this.#devices?.release(id);
           if (w) this.#pendingResizes.delete(w);
           this.#handleResizes();
         },
         releaseIP: (ip) => this.#releaseIP(ip),
         ...(this.#volumes ? { volumes: this.#volumes } : {}),
         ...(this.#claims ? { claims: this.#claims } : {}),
+        ...(this.#devices ? { devices: this.#devices } : {}),
         onResourcesChanged: () => this.#handleResizes(),
       },
       pod,
@@ -152,6 +165,7 @@ export class Kubelet {
 
   podDeleted(pod: Pod): void {
     this.#rejected.delete(pod.metadata.uid ?? '');
+    this.#devices?.release(pod.metadata.uid ?? '');
     const w = this.#workers.get(pod.metadata.uid ?? '');
     w?.forget();
     if (w) this.#pendingResizes.delete(w);

@@ -24,6 +24,8 @@ export const region = 'drydock';
 export const zone = 'drydock-a';
 
 interface GpuModel {
+  /** As nvidia-smi names it. */
+  productName: string;
   product: string;
   memoryMiB: number;
   family: string;
@@ -32,15 +34,20 @@ interface GpuModel {
 
 // What NVIDIA GPU feature discovery reports per model (nvidia.com/gpu.product, .memory in MiB, .family).
 const gpuModels: Record<string, GpuModel> = {
-  'H100-80GB': { product: 'NVIDIA-H100-80GB-HBM3', memoryMiB: 81559, family: 'hopper', migCapable: true },
-  'H200-141GB': { product: 'NVIDIA-H200', memoryMiB: 143771, family: 'hopper', migCapable: true },
-  'A100-40GB': { product: 'NVIDIA-A100-SXM4-40GB', memoryMiB: 40960, family: 'ampere', migCapable: true },
-  'A100-80GB': { product: 'NVIDIA-A100-SXM4-80GB', memoryMiB: 81920, family: 'ampere', migCapable: true },
-  'B200-180GB': { product: 'NVIDIA-B200', memoryMiB: 183359, family: 'blackwell', migCapable: true },
-  'L4-24GB': { product: 'NVIDIA-L4', memoryMiB: 23034, family: 'ada-lovelace', migCapable: false },
-  'L40S-48GB': { product: 'NVIDIA-L40S', memoryMiB: 46068, family: 'ada-lovelace', migCapable: false },
-  'T4-16GB': { product: 'Tesla-T4', memoryMiB: 15360, family: 'turing', migCapable: false },
+  'H100-80GB': { productName: 'NVIDIA H100 80GB HBM3', product: 'NVIDIA-H100-80GB-HBM3', memoryMiB: 81559, family: 'hopper', migCapable: true },
+  'H200-141GB': { productName: 'NVIDIA H200', product: 'NVIDIA-H200', memoryMiB: 143771, family: 'hopper', migCapable: true },
+  'A100-40GB': { productName: 'NVIDIA A100-SXM4-40GB', product: 'NVIDIA-A100-SXM4-40GB', memoryMiB: 40960, family: 'ampere', migCapable: true },
+  'A100-80GB': { productName: 'NVIDIA A100-SXM4-80GB', product: 'NVIDIA-A100-SXM4-80GB', memoryMiB: 81920, family: 'ampere', migCapable: true },
+  'B200-180GB': { productName: 'NVIDIA B200', product: 'NVIDIA-B200', memoryMiB: 183359, family: 'blackwell', migCapable: true },
+  'L4-24GB': { productName: 'NVIDIA L4', product: 'NVIDIA-L4', memoryMiB: 23034, family: 'ada-lovelace', migCapable: false },
+  'L40S-48GB': { productName: 'NVIDIA L40S', product: 'NVIDIA-L40S', memoryMiB: 46068, family: 'ada-lovelace', migCapable: false },
+  'T4-16GB': { productName: 'Tesla T4', product: 'Tesla-T4', memoryMiB: 15360, family: 'turing', migCapable: false },
 };
+
+/** The model's name as nvidia-smi prints it. */
+export function gpuProductName(model: string): string {
+  return gpuModels[model]?.productName ?? `NVIDIA ${model}`;
+}
 
 /** Deterministic addresses: node k (in config order) gets 10.0.x.y for itself and 10.(128+)/24 for pods. */
 export function nodeInternalIP(k: number): string {

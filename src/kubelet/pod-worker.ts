@@ -28,6 +28,8 @@ import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
 import { failedPrepareDynamicResources, prepareRetryMs, usesResourceClaims } from './dynamic-resources.ts';
 import type { ClaimPreparer, ContainerDevices, PreparedDevices } from './dynamic-resources.ts';
+import { nvidiaSmiList, nvidiaVisibleDevices } from './dynamic-resources.ts';
+import type { DeviceManager } from './device-manager.ts';
 
 export type WorkerState =
   | { kind: 'syncing' }
@@ -54,6 +56,8 @@ export interface PodWorkerDeps {
   volumes?: VolumeMounter;
   /** Prepares the pod's ResourceClaims before any container starts (absent: claims are not checked). */
   claims?: ClaimPreparer;
+  /** The GPUs a device plugin gave the pod's containers at admission (absent: none are assigned). */
+  devices?: DeviceManager;
 }
 
 interface Live {
@@ -400,13 +404,20 @@ export class PodWorker {
   #environment(c: Readonly<Container>): Record<string, string> {
     const env: Record<string, string> = {};
     for (const e of c.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
-    return { ...env, ...this.#prepared(c)?.env };
+    const plugin = this.#d.devices?.gpusOf(this.uid, c.name);
+    const pluginEnv = plugin ? { [nvidiaVisibleDevices]: plugin.map((g) => g.uuid).join(',') } : undefined;
+    return { ...env, ...pluginEnv, ...this.#prepared(c)?.env };
   }
 
-  /** What `nvidia-smi -L` lists in the container; undefined for GPUs a device plugin counts but this kubelet does not assign. */
+  /**
+   * What `nvidia-smi -L` lists in the container: its DRA devices, else its device plugin's GPUs;
+   * undefined for MIG resources a device plugin counts but this kubelet does not assign.
+   */
   #gpuList(c: Readonly<Container>): readonly string[] | undefined {
     const prepared = this.#prepared(c);
     if (prepared) return prepared.gpuList;
+    const plugin = this.#d.devices?.gpusOf(this.uid, c.name);
+    if (plugin) return nvidiaSmiList(plugin.map((g) => ({ gpuUuid: g.uuid, productName: g.productName })));
     const limits = Object.keys(c.resources?.limits ?? {});
     return limits.some((r) => r === 'nvidia.com/gpu' || r.startsWith('nvidia.com/mig-')) ? undefined : [];
   }
