@@ -85,7 +85,7 @@ test('a pod bound to the node before its claim is reserved: ContainerCreating wi
   assert.equal(pod.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'ContainerCreating');
 });
 
-test('dynamic MIG: the container sees the MIG device name (no uuid until the driver creates it)', async () => {
+test('dynamic MIG: the container sees the MIG instance the driver created for the claim, by a uuid of its own', async () => {
   await using s = await start('dynamic');
   const c = s.cluster.client;
   await c.create(refs.resourceClaims, claim('slice', 'mig.nvidia.com'), { namespace: 'default' });
@@ -93,7 +93,10 @@ test('dynamic MIG: the container sees the MIG device name (no uuid until the dri
   await until(s.clock, async () => !!(await getPod(s.cluster, 'small')).status?.containerStatuses?.[0]?.state?.running);
   const device = (await c.get<resourceV1.ResourceClaim>(refs.resourceClaims, 'default', 'slice')).status?.allocation?.devices?.results?.[0]?.device;
   assert.ok(device);
-  assert.deepEqual(logLines(s.cluster, await getPod(s.cluster, 'small'))[0], `GPUs: ${device}`);
+  // A dynamic MIG device publishes no uuid; the instance made for this claim has one.
+  const slices = (await c.list<resourceV1.ResourceSlice>(refs.resourceSlices)).items.flatMap((sl) => sl.spec.devices ?? []);
+  assert.equal(slices.find((d) => d.name === device)?.attributes?.uuid, undefined);
+  assert.match(logLines(s.cluster, await getPod(s.cluster, 'small'))[0] ?? '', /^GPUs: MIG-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 });
 
 test('nvidia-smi -L in the container lists what it was given: whole GPUs from 0, a MIG device under its parent GPU', async () => {

@@ -1,7 +1,7 @@
 // The kubelet's DRA side: before a pod's sandbox is created, every ResourceClaim it uses must exist,
 // be allocated and list the pod in status.reservedFor; then each container's environment gets the
-// devices of the claims (and extended-resource requests) it references, as NVIDIA_VISIBLE_DEVICES,
-// and the container sees those GPUs (what `nvidia-smi -L` in it lists).
+// devices of the claims (and extended-resource requests) it references, as NVIDIA_VISIBLE_DEVICES
+// with their uuids, and the container sees those GPUs (what `nvidia-smi -L` in it lists).
 // Upstream: pkg/kubelet/cm/dra/manager.go (PrepareResources, GetResources),
 // pkg/kubelet/kuberuntime/kuberuntime_manager.go (SyncPod: FailedPrepareDynamicResources).
 import { refs } from '../api/index.ts';
@@ -115,20 +115,12 @@ export class ClaimPreparer {
         if (m.containerName !== c.name) continue;
         for (const r of extended?.status?.allocation?.devices?.results ?? []) if (r.request === m.requestName) results.push({ claim: extended as ClaimRO, result: r });
       }
-      const gpus = results.filter((r) => r.result.driver === nvidiaDriverName);
+      const gpus = results.filter((r) => r.result.driver === nvidiaDriverName).map((r) => this.#gpu(r.claim, r.result));
       if (gpus.length === 0) continue;
-      const visible = gpus.map((r) => this.#visibleName(r.result));
-      out.set(c.name, { env: { [nvidiaVisibleDevices]: [...new Set(visible)].join(',') }, gpuList: nvidiaSmiList(gpus.map((r) => this.#gpu(r.claim, r.result))) });
+      const visible = gpus.map((g) => g.mig?.uuid ?? g.gpuUuid);
+      out.set(c.name, { env: { [nvidiaVisibleDevices]: [...new Set(visible)].join(',') }, gpuList: nvidiaSmiList(gpus) });
     }
     return out;
-  }
-
-  /**
-   * The device's uuid attribute (GPU-…, or MIG-… for a static MIG instance); a dynamic MIG device has
-   * no uuid until the driver creates it, so its canonical device name stands in.
-   */
-  #visibleName(r: DeepReadonly<Result>): string {
-    return this.#device(r)?.attributes?.uuid?.string ?? r.device;
   }
 
   #device(r: DeepReadonly<Result>): DeepReadonly<resourceV1.Device> | undefined {
@@ -139,7 +131,11 @@ export class ClaimPreparer {
     return undefined;
   }
 
-  /** A GPU or MIG device as the container sees it; a dynamic MIG instance gets its uuid when prepared for the claim. */
+  /**
+   * A GPU or MIG device as the container sees it, by its uuid attribute (GPU-…, or MIG-… for a static
+   * MIG instance); a dynamic MIG instance has none until the driver creates it when the claim is
+   * prepared, so it gets one then.
+   */
   #gpu(claim: ClaimRO, r: DeepReadonly<Result>): VisibleGpu {
     const attributes = this.#device(r)?.attributes ?? {};
     const text = (name: string): string | undefined => attributes[name]?.string;
@@ -177,7 +173,8 @@ export function nvidiaSmiList(devices: readonly VisibleGpu[]): string[] {
   return lines;
 }
 
-function deterministicUuid(seed: string): string {
+/** A uuid's text from a hash of `seed`: the simulated devices' identities stay the same across runs. */
+export function deterministicUuid(seed: string): string {
   const h = createHash('sha1').update(seed).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
