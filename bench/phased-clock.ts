@@ -2,6 +2,7 @@
 // wall clock's pace, then holds on a faster clock. On a change every pending timer is re-armed at
 // the new speed, so none fires later in cluster time than it was set for.
 import type { Clock, Timer } from '../src/core/index.ts';
+import { sleepWith } from '../src/core/index.ts';
 
 interface Pending {
   readonly at: number;
@@ -55,18 +56,7 @@ export class PhasedClock implements Clock {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = (): void => {
-        timer.cancel();
-        reject(signal?.reason);
-      };
-      const timer = this.after(ms, () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return sleepWith(this, ms, signal);
   }
 
   #arm(pending: Pending): void {

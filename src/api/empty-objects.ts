@@ -51,9 +51,10 @@ const emptyObjects: Readonly<Record<string, JsonObject>> = {
 };
 
 const none: JsonObject = {};
+// Built once: every create asks (every typed object has ObjectMeta).
+const withMetadata = new Map(Object.entries(emptyObjects).map(([key, fields]) => [key, { metadata: objectMeta, ...fields } as JsonObject]));
 
-/** The zero value of `group/version, Kind` (every typed object has ObjectMeta); {} for kinds served from CRDs. */
+/** The zero value of `group/version, Kind`; {} for kinds served from CRDs. Shared: never mutate it. */
 export function emptyObject(group: string, version: string, kind: string): JsonObject {
-  const fields = emptyObjects[`${group ? `${group}/` : ''}${version}/${kind}`];
-  return fields ? { metadata: objectMeta, ...fields } : none;
+  return withMetadata.get(`${group ? `${group}/` : ''}${version}/${kind}`) ?? none;
 }

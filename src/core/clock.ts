@@ -16,7 +16,8 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-function sleepWith(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+/** Clock.sleep on any clock's `after`: resolves after `ms` of its time, or rejects when `signal` aborts. */
+export function sleepWith(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = clock.after(ms, () => {

@@ -5,9 +5,9 @@
 // Allocate answer (envvar strategy, uuid ids) names them in NVIDIA_VISIBLE_DEVICES.
 // Upstream: pkg/kubelet/cm/devicemanager/manager.go (allocateContainerResources, devicesToAllocate,
 // podDevices), NVIDIA/k8s-device-plugin (deviceListStrategy envvar, deviceIDStrategy uuid).
+import { simulatedGpuUuid } from '../api/index.ts';
 import type { Container, Pod } from '../api/index.ts';
 import type { DeepReadonly } from '../core/index.ts';
-import { deterministicUuid } from './dynamic-resources.ts';
 
 export const nvidiaGpuResource = 'nvidia.com/gpu';
 
@@ -19,7 +19,7 @@ export interface PluginGpu {
 
 /** The node's GPUs as the device plugin reports them: the same uuids the DRA driver publishes for a node's GPUs. */
 export function pluginGpus(node: string, count: number, productName: string): PluginGpu[] {
-  return Array.from({ length: count }, (_, index) => ({ index, uuid: `GPU-${deterministicUuid(`${node}/gpu-${index}`)}`, productName }));
+  return Array.from({ length: count }, (_, index) => ({ index, uuid: simulatedGpuUuid(node, index), productName }));
 }
 
 type PodRO = DeepReadonly<Pod>;

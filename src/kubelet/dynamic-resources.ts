@@ -4,11 +4,10 @@
 // with their uuids, and the container sees those GPUs (what `nvidia-smi -L` in it lists).
 // Upstream: pkg/kubelet/cm/dra/manager.go (PrepareResources, GetResources),
 // pkg/kubelet/kuberuntime/kuberuntime_manager.go (SyncPod: FailedPrepareDynamicResources).
-import { refs } from '../api/index.ts';
+import { deterministicUuid, refs } from '../api/index.ts';
 import type { Container, Pod, resourceV1 } from '../api/index.ts';
 import type { Client, Informer } from '../client/index.ts';
 import type { DeepReadonly } from '../core/index.ts';
-import { createHash } from 'node:crypto';
 
 type PodRO = DeepReadonly<Pod>;
 type ClaimRO = DeepReadonly<resourceV1.ResourceClaim>;
@@ -173,11 +172,6 @@ export function nvidiaSmiList(devices: readonly VisibleGpu[]): string[] {
   return lines;
 }
 
-/** A uuid's text from a hash of `seed`: the simulated devices' identities stay the same across runs. */
-export function deterministicUuid(seed: string): string {
-  const h = createHash('sha1').update(seed).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-}
 
 /** Not a valid DNS label, so it never collides with a spec.resourceClaims name. */
 const extendedKey = '<extended-resources>';

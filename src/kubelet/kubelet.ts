@@ -165,7 +165,6 @@ export class Kubelet {
 
   podDeleted(pod: Pod): void {
     this.#rejected.delete(pod.metadata.uid ?? '');
-    this.#devices?.release(pod.metadata.uid ?? '');
     const w = this.#workers.get(pod.metadata.uid ?? '');
     w?.forget();
     if (w) this.#pendingResizes.delete(w);

@@ -29,6 +29,7 @@ import { resourcesOf } from './allocation.ts';
 import { failedPrepareDynamicResources, prepareRetryMs, usesResourceClaims } from './dynamic-resources.ts';
 import type { ClaimPreparer, ContainerDevices, PreparedDevices } from './dynamic-resources.ts';
 import { nvidiaSmiList, nvidiaVisibleDevices } from './dynamic-resources.ts';
+import { nvidiaGpuResource } from './device-manager.ts';
 import type { DeviceManager } from './device-manager.ts';
 
 export type WorkerState =
@@ -419,7 +420,7 @@ export class PodWorker {
     const plugin = this.#d.devices?.gpusOf(this.uid, c.name);
     if (plugin) return nvidiaSmiList(plugin.map((g) => ({ gpuUuid: g.uuid, productName: g.productName })));
     const limits = Object.keys(c.resources?.limits ?? {});
-    return limits.some((r) => r === 'nvidia.com/gpu' || r.startsWith('nvidia.com/mig-')) ? undefined : [];
+    return limits.some((r) => r === nvidiaGpuResource || r.startsWith('nvidia.com/mig-')) ? undefined : [];
   }
 
   #prepared(c: Readonly<Container>): ContainerDevices | undefined {

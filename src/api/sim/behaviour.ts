@@ -15,6 +15,7 @@ export type { ImageCatalogEntry } from './image-catalog.ts';
 export type { MemoryModel } from './values.ts';
 export { defaultImageCatalog, imageRepositoryName } from './image-catalog.ts';
 export { memoryAt, memoryExceedsAt, parseDurationMs } from './values.ts';
+export { deterministicUuid, simulatedGpuUuid } from './gpu-identity.ts';
 export { commandFormBehaviour } from './command-forms.ts';
 
 export const simAnnotationPrefix = 'sim.drydock.dev/';

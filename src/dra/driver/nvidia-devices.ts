@@ -2,8 +2,8 @@
 // MIG instances, or every placement of every MIG profile for dynamic MIG, with the counters that
 // make the allocator enforce MIG placement rules. Spec: shared/spec/dra.md §8.
 // Upstream: NVIDIA/k8s-dra-driver-gpu cmd/gpu-kubelet-plugin/{deviceinfo.go,mig.go,partitions.go}.
-import { createHash } from 'node:crypto';
 import type { resourceV1 } from '../../api/index.ts';
+import { deterministicUuid, simulatedGpuUuid } from '../../api/index.ts';
 import { migCapacity, simulatedCudaDriverVersion, simulatedDriverVersion } from '../gpu-catalog.ts';
 import type { GpuEngines, GpuModel, MigPlacement, MigProfile } from '../gpu-catalog.ts';
 
@@ -13,12 +13,6 @@ export const nvlinkDomainAttribute = 'sim.drydock.dev/nvlinkDomain';
 
 type Attributes = Record<string, resourceV1.DeviceAttribute>;
 type Capacity = Record<string, resourceV1.DeviceCapacity>;
-
-/** `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` derived from the seed: stable across restarts. */
-export function deterministicUuid(seed: string): string {
-  const h = createHash('sha1').update(seed).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-}
 
 // PCI bus numbers of the eight GPUs of a DGX/HGX H100 board; further GPUs continue upwards.
 const busNumbers = [0x18, 0x2a, 0x3a, 0x5d, 0x9a, 0xab, 0xba, 0xdb];
@@ -36,7 +30,7 @@ export interface GpuIdentity {
 }
 
 export function gpuIdentity(node: string, index: number, model: GpuModel, nvlinkDomainSize: number): GpuIdentity {
-  return { index, uuid: `GPU-${deterministicUuid(`${node}/gpu-${index}`)}`, model, nvlinkDomain: Math.floor(index / Math.max(1, nvlinkDomainSize)) };
+  return { index, uuid: simulatedGpuUuid(node, index), model, nvlinkDomain: Math.floor(index / Math.max(1, nvlinkDomainSize)) };
 }
 
 const mib = (n: number): string => `${n}Mi`;
