@@ -36,17 +36,17 @@ const emptyObjects: Readonly<Record<string, JsonObject>> = {
   'coordination.k8s.io/v1/Lease': { spec: {} },
   'storage.k8s.io/v1/StorageClass': { provisioner: '' },
   'scheduling.k8s.io/v1/PriorityClass': { value: 0 },
-  'scheduling.k8s.io/v1alpha1/Workload': { spec: {} },
+  'scheduling.k8s.io/v1alpha1/Workload': { spec: { podGroups: null } },
   'policy/v1/PodDisruptionBudget': { spec: {}, status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } },
   'autoscaling/v1/HorizontalPodAutoscaler': { spec: { scaleTargetRef: crossVersionObjectReference, maxReplicas: 0 }, status: { currentReplicas: 0, desiredReplicas: 0 } },
-  'autoscaling/v2/HorizontalPodAutoscaler': { spec: { scaleTargetRef: crossVersionObjectReference, maxReplicas: 0 }, status: { desiredReplicas: 0 } },
+  'autoscaling/v2/HorizontalPodAutoscaler': { spec: { scaleTargetRef: crossVersionObjectReference, maxReplicas: 0 }, status: { desiredReplicas: 0, currentMetrics: null } },
   'resource.k8s.io/v1/DeviceClass': { spec: {} },
   'resource.k8s.io/v1/ResourceSlice': { spec: { driver: '', pool: { name: '', generation: 0, resourceSliceCount: 0 } } },
   'resource.k8s.io/v1/ResourceClaim': { spec: { devices: {} }, status: {} },
   'resource.k8s.io/v1/ResourceClaimTemplate': { spec: { metadata: objectMeta, spec: { devices: {} } } },
   'apiextensions.k8s.io/v1/CustomResourceDefinition': {
     spec: { group: '', names: customResourceDefinitionNames, scope: '', versions: null },
-    status: { acceptedNames: customResourceDefinitionNames, storedVersions: null },
+    status: { conditions: null, acceptedNames: customResourceDefinitionNames, storedVersions: null },
   },
 };
 
