@@ -248,3 +248,38 @@ test('a kubelet newer than the API server refuses to start and Cluster.start fai
     await c.stop();
   }
 });
+
+test('kubectl debug: an ephemeral container starts while the init container still runs, is never restarted, is not ready, and stops with the pod', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const spec = { initContainers: [{ name: 'wait-db', image: 'busybox', command: ['sh', '-c', 'sleep 3600'] }], containers: [{ name: 'app', image: 'nginx' }] };
+    await c.client.create(refs.pods, podObj('stuck', spec), { namespace: 'default' });
+    await clock.advance(5_000);
+    const debug = (name: string, script: string) => ({ spec: { ephemeralContainers: [{ name, image: 'busybox', command: ['sh', '-c', script], targetContainerName: 'wait-db', stdin: true, tty: true }] } });
+    await c.client.patch(refs.pods, 'default', 'stuck', 'strategic', debug('debugger', 'echo looking around; sleep 3600'), { subresource: 'ephemeralcontainers' });
+    await c.client.patch(refs.pods, 'default', 'stuck', 'strategic', debug('once', 'echo done'), { subresource: 'ephemeralcontainers' });
+    await clock.advance(60_000);
+    const p = await pod(c, 'stuck');
+    assert.equal(podStatusCells(p).status, 'Init:0/1');
+    const statusOf = (name: string) => p.status?.ephemeralContainerStatuses?.find((s) => s.name === name);
+    const [debugger_, once] = [statusOf('debugger'), statusOf('once')];
+    assert.deepEqual(p.status?.ephemeralContainerStatuses?.map((s) => s.name), p.spec.ephemeralContainers?.map((e) => e.name));
+    assert.ok(debugger_?.state?.running?.startedAt, JSON.stringify(debugger_));
+    assert.equal(debugger_?.ready, false);
+    assert.equal(debugger_?.started, undefined);
+    assert.equal(debugger_?.resources, undefined);
+    assert.match(debugger_?.containerID ?? '', /^drydock:\/\//);
+    assert.deepEqual([once?.state?.terminated?.reason, once?.state?.terminated?.exitCode, once?.restartCount], ['Completed', 0, 0]);
+    const logs = c.podLogs.kubelet('cpu-0')?.worker('default', 'stuck')?.logsOf('debugger')?.current?.lines().map((l) => l.text);
+    assert.deepEqual(logs, ['looking around']);
+    const ev = (await events(c, 'stuck')).map((e) => `${e.reason} ${e.involvedObject.fieldPath ?? ''}`);
+    for (const reason of ['Pulled', 'Created', 'Started']) assert.ok(ev.includes(`${reason} spec.ephemeralContainers{debugger}`), ev.join('\n'));
+    await c.client.delete(refs.pods, 'default', 'stuck');
+    await clock.advance(5_000);
+    const after = (await events(c, 'stuck')).map((e) => `${e.reason} ${e.involvedObject.fieldPath ?? ''} ${e.message}`);
+    assert.ok(after.includes('Killing spec.ephemeralContainers{debugger} Stopping container debugger'), after.join('\n'));
+    await assert.rejects(pod(c, 'stuck'), /not found/);
+  } finally {
+    await c.stop();
+  }
+});

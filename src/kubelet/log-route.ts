@@ -49,7 +49,7 @@ function chooseContainer(pod: Pod, requested: string | null): string {
 /** Which buffer to read, or the kubelet's error (validateContainerLogStatus). */
 function logSource(pod: Pod, container: string, previous: boolean, buffers: { current?: LogBuffer; previous?: LogBuffer } | undefined): LogBuffer {
   const podName = pod.metadata.name ?? '';
-  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])];
   const s = statuses.find((x) => x.name === container);
   if (!s) throw badRequest(`container "${container}" in pod "${podName}" is not available`);
   const state = s.state ?? {};

@@ -87,6 +87,17 @@ export function containerStatusOf(c: Readonly<Container> | DeepReadonlyPod['spec
   return status;
 }
 
+/**
+ * An ephemeral container's status: no resources (it has no allocation), and neither `ready` nor
+ * `started` from the prober, which only walks the init and regular containers.
+ */
+function ephemeralStatusOf(c: DeepReadonlyPod['spec']['containers'][number], rec: ContainerRecord | undefined, defaultWaiting: string): ContainerStatus {
+  const status = containerStatusOf(c, rec, defaultWaiting, false);
+  status.ready = false;
+  delete status.started;
+  return status;
+}
+
 const hasTerminated = (s: ContainerStatus | undefined): boolean => s?.lastState?.terminated !== undefined;
 
 /** getPhase (1.35, SidecarContainers GA). */
@@ -264,6 +275,7 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   }
   if (inits.length) status.initContainerStatuses = initStatuses;
   status.containerStatuses = statuses;
+  if (pod.spec.ephemeralContainers?.length) status.ephemeralContainerStatuses = pod.spec.ephemeralContainers.map((c) => ephemeralStatusOf(c, records.get(c.name), defaultWaiting));
   if (pod.status?.qosClass) status.qosClass = pod.status.qosClass;
   // Owned by the claim controller and the scheduler: carried over, never computed here.
   if (pod.status?.resourceClaimStatuses) status.resourceClaimStatuses = structuredClone(pod.status.resourceClaimStatuses) as NonNullable<PodStatus['resourceClaimStatuses']>;

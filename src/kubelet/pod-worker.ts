@@ -175,7 +175,9 @@ export class PodWorker {
     const init = this.#pod.spec.initContainers?.find((c) => c.name === name);
     if (init) return { c: init as Container, path: `spec.initContainers{${name}}` };
     const c = this.#pod.spec.containers.find((x) => x.name === name);
-    return c ? { c: c as Container, path: `spec.containers{${name}}` } : undefined;
+    if (c) return { c: c as Container, path: `spec.containers{${name}}` };
+    const debug = this.#pod.spec.ephemeralContainers?.find((x) => x.name === name);
+    return debug ? { c: debug as Container, path: `spec.ephemeralContainers{${name}}` } : undefined;
   }
 
   #event(name: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string): void {
@@ -251,6 +253,7 @@ export class PodWorker {
     if (this.#busy) return;
     if (!this.#volumesMounted() || !this.#claimsPrepared()) return;
     this.resize.reconcile();
+    if (this.#startEphemeral()) return;
     const pod = this.#pod;
     const inits = pod.spec.initContainers ?? [];
     if (!this.#podHasInitialized) {
@@ -295,6 +298,21 @@ export class PodWorker {
       }
     }
     if (!active) this.#terminate('completed');
+  }
+
+  /**
+   * Ephemeral containers (kubectl debug) start before the init containers, so a pod stuck in
+   * initialization can still be debugged, and run once: never restarted. True if a start began.
+   */
+  #startEphemeral(): boolean {
+    for (const c of this.#pod.spec.ephemeralContainers ?? []) {
+      let rec = this.records.get(c.name);
+      if (rec?.current) continue;
+      if (!rec) this.records.set(c.name, (rec = { name: c.name, kind: 'ephemeral', restartCount: 0 }));
+      void this.#startContainer(rec);
+      return true;
+    }
+    return false;
   }
 
   #key(rec: ContainerRecord): string {

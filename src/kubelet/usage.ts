@@ -34,7 +34,11 @@ export function podUsage(kubelet: Kubelet, namespace: string, name: string, now:
 export function workerUsage(worker: PodWorker, now: number): ContainerUsage[] {
   const pod = worker.pod;
   const out: ContainerUsage[] = [];
-  const containers = [...(pod.spec.initContainers ?? []).map((c) => ({ c, kind: (c.restartPolicy === 'Always' ? 'sidecar' : 'init') as ContainerKind })), ...pod.spec.containers.map((c) => ({ c, kind: 'regular' as ContainerKind }))];
+  const containers = [
+    ...(pod.spec.initContainers ?? []).map((c) => ({ c, kind: (c.restartPolicy === 'Always' ? 'sidecar' : 'init') as ContainerKind })),
+    ...pod.spec.containers.map((c) => ({ c, kind: 'regular' as ContainerKind })),
+    ...(pod.spec.ephemeralContainers ?? []).map((c) => ({ c, kind: 'ephemeral' as ContainerKind })),
+  ];
   for (const { c, kind } of containers) {
     const instance = worker.records.get(c.name)?.current;
     if (!isRunning(instance)) continue;

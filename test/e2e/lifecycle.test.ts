@@ -1,5 +1,6 @@
 // The pod lifecycle as a kubectl user sees it on simulated nodes: the sidecar Job pod's STATUS
-// sequence under `get -w`, `kubectl logs` and its flags, describe's events, and exec's refusal.
+// sequence under `get -w`, `kubectl logs` and its flags, describe's events, exec's refusal and
+// `kubectl debug`'s ephemeral containers.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -102,5 +103,26 @@ describe('pod lifecycle on simulated nodes', () => {
     r = await dd.kubectl(['exec', 'web', '--', 'ls']);
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /container exec is not supported on simulated node "cpu-0"/);
+  });
+
+  test('kubectl debug adds an ephemeral container the kubelet starts; logs -c shows its output; -it falls back to its logs', async () => {
+    let r = await dd.kubectl(['debug', 'web', '--image=busybox', '--target=web', '--container=debugger', '--', 'sh', '-c', 'echo looking at web; sleep 3600']);
+    assert.equal(r.code, 0, r.stderr);
+    let state = '';
+    for (let i = 0; i < 50 && !state.includes('running'); i++) {
+      state = (await dd.kubectl(['get', 'pod', 'web', '-o', 'jsonpath={.status.ephemeralContainerStatuses[0].state}'])).stdout;
+      if (!state.includes('running')) await new Promise((res) => globalThis.setTimeout(res, 50));
+    }
+    assert.match(state, /"running":\{"startedAt":"/);
+    r = await dd.kubectl(['logs', 'web', '-c', 'debugger']);
+    assert.equal(r.stdout, 'looking at web\n', r.stderr);
+    const d = await dd.kubectl(['describe', 'pod', 'web']);
+    assert.match(d.stdout, /Ephemeral Containers:\n  debugger:\n    Container ID:  drydock:\/\/[0-9a-f]{64}\n/);
+    // No attach on simulated nodes: kubectl says so and streams the container's logs until it exits.
+    r = await dd.kubectl(['debug', '-it', 'web', '--image=busybox', '--container=once', '--', 'sh', '-c', 'echo one look'], { timeoutMs: 20_000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /one look\n/);
+    const g = await dd.kubectl(['get', 'pod', 'web', '-o', 'jsonpath={.status.phase} {.status.ephemeralContainerStatuses[1].name} {.status.ephemeralContainerStatuses[1].state.terminated.reason}']);
+    assert.equal(g.stdout, 'Running once Completed');
   });
 });

@@ -52,5 +52,5 @@ export interface BehaviourFields {
   stopLogs?: readonly string[];
 }
 
-/** Which list a container comes from: a regular init container, a sidecar, or a main container. */
-export type ContainerKind = 'init' | 'sidecar' | 'regular';
+/** Which list a container comes from: a regular init container, a sidecar, a main container, or an ephemeral one (`kubectl debug`). */
+export type ContainerKind = 'init' | 'sidecar' | 'regular' | 'ephemeral';
