@@ -44,6 +44,10 @@ const emptyObjects: Readonly<Record<string, JsonObject>> = {
   'resource.k8s.io/v1/ResourceSlice': { spec: { driver: '', pool: { name: '', generation: 0, resourceSliceCount: 0 } } },
   'resource.k8s.io/v1/ResourceClaim': { spec: { devices: {} }, status: {} },
   'resource.k8s.io/v1/ResourceClaimTemplate': { spec: { metadata: objectMeta, spec: { devices: {} } } },
+  'rbac.authorization.k8s.io/v1/Role': { rules: null },
+  'rbac.authorization.k8s.io/v1/ClusterRole': { rules: null },
+  'rbac.authorization.k8s.io/v1/RoleBinding': { roleRef: { apiGroup: '', kind: '', name: '' } },
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': { roleRef: { apiGroup: '', kind: '', name: '' } },
   'apiextensions.k8s.io/v1/CustomResourceDefinition': {
     spec: { group: '', names: customResourceDefinitionNames, scope: '', versions: null },
     status: { conditions: null, acceptedNames: customResourceDefinitionNames, storedVersions: null },

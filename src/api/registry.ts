@@ -12,6 +12,9 @@ import { eventsV1Definitions } from './events/v1/index.ts';
 import { policyV1Definitions } from './policy/v1/index.ts';
 import { autoscalingV2Definitions } from './autoscaling/v2/index.ts';
 import { autoscalingV1Definitions } from './autoscaling/v1/index.ts';
+import { rbacV1Definitions } from './rbac/v1/index.ts';
+import { authenticationV1Definitions } from './authentication/v1/index.ts';
+import { authorizationV1Definitions } from './authorization/v1/index.ts';
 
 export function builtinDefinitions(): ResourceDefinition[] {
   return [
@@ -27,5 +30,8 @@ export function builtinDefinitions(): ResourceDefinition[] {
     ...policyV1Definitions,
     ...autoscalingV2Definitions,
     ...autoscalingV1Definitions,
+    ...rbacV1Definitions,
+    ...authenticationV1Definitions,
+    ...authorizationV1Definitions,
   ];
 }

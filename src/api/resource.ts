@@ -115,6 +115,12 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /** Validation for writes through the status subresource. */
   validateStatusUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
 
+  /**
+   * A kind whose create asks a question and stores nothing (SelfSubjectAccessReview,
+   * SelfSubjectReview): after defaults and validateCreate, the answer is `review(obj)`.
+   */
+  readonly review?: (obj: T) => T;
+
   readonly table?: TablePrinter<T>;
   /** Field selector labels beyond metadata.name and metadata.namespace (added for every kind). */
   readonly fieldLabels?: Readonly<Record<string, (obj: T) => string | undefined>>;

@@ -4,7 +4,7 @@
 import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef } from '../api/index.ts';
 import { apiVersionOf, defaultFeatureGates } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
-import { ApiError, badRequest, copyJson, formatTime, isApiError, methodNotSupported, notFound } from '../core/index.ts';
+import { ApiError, badRequest, copyJson, formatTime, invalid, isApiError, methodNotSupported, notFound } from '../core/index.ts';
 import { unsupportedPatchType } from './patching.ts';
 import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
@@ -209,7 +209,17 @@ export class ApiServer {
     if (ctx.subresource) throw methodNotSupported(def, 'create');
     checkVerb(def, 'create');
     this.checkFields(def, obj, params);
+    if (def.review) return this.#review(def, obj);
     return this.storage.create(def, namespace, obj, this.#tracked(def, ctx));
+  }
+
+  /** A review kind's create: the answer to the question the object asks, stored nowhere. */
+  #review(def: ResourceDefinition, obj: KubeObject): ObjectResult {
+    obj.metadata ??= {};
+    def.defaults?.(obj);
+    const errors = def.validateCreate?.(obj, { now: this.clock.now() }) ?? [];
+    if (errors.length > 0) throw invalid(def, '', errors);
+    return { kind: 'dry-run', object: def.review?.(obj) ?? obj };
   }
 
   async update(ref: ResourceRef, namespace: string, name: string, obj: KubeObject, params: WriteParams): Promise<ObjectResult> {

@@ -112,7 +112,19 @@ export function internalFieldError(path: Path, detail: string): FieldError {
 }
 
 /** Go's %#v-ish rendering upstream uses for bad values: strings quoted, numbers bare. */
+/**
+ * A bad value printed as Go's `%#v` prints it (`[]string{"/healthz"}`, `rbac.RoleRef{...}`): what
+ * upstream's field errors show for values that are neither scalars nor Stringers.
+ */
+export class GoSyntax {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 function formatValue(value: unknown): string {
+  if (value instanceof GoSyntax) return value.text;
   if (value === undefined || value === null) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);

@@ -227,7 +227,8 @@ export function aggregate(errs: readonly string[]): string | undefined {
   return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
 }
 
-function goStringSlice(values: readonly string[]): string {
+/** A string slice as Go's `%#v` prints it. */
+export function goStringSlice(values: readonly string[]): string {
   return `[]string{${values.map(goQuote).join(', ')}}`;
 }
 

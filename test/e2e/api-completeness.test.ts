@@ -1,6 +1,7 @@
 // API completeness as a kubectl user meets it, with the real kubectl 1.33 and 1.32 binaries:
 // explain, server-side apply (create, conflict, force), strict validation, server dry runs,
-// a CustomResourceDefinition from creation to use to deletion, api-resources and /metrics.
+// a CustomResourceDefinition from creation to use to deletion, RBAC objects and `kubectl auth`,
+// api-resources and /metrics.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
@@ -129,6 +130,46 @@ describe('API completeness with real kubectl', () => {
         assert.equal(r.stdout.trim(), `customresourcedefinition.apiextensions.k8s.io "crontabs.${group}.example.com" deleted`, r.stderr);
         r = await kubectl(['get', '--raw', `/apis/${group}.example.com/v1/namespaces/default/crontabs`]);
         assert.equal(r.code, 1, 'the group is no longer served');
+      });
+
+      test('RBAC objects: kubectl create role|clusterrole|rolebinding|clusterrolebinding, -o wide, apply, roleRef fixed; auth can-i and whoami', async () => {
+        const ns = 'default';
+        const id = v.replace('.', '-');
+        let r = await kubectl(['create', 'role', `pod-reader-${id}`, '--verb=get,list,watch', '--resource=pods']);
+        assert.equal(r.stdout.trim(), `role.rbac.authorization.k8s.io/pod-reader-${id} created`, r.stderr);
+        r = await kubectl(['create', 'rolebinding', `read-pods-${id}`, `--role=pod-reader-${id}`, '--user=alice', '--group=devs', `--serviceaccount=${ns}:builder`]);
+        assert.equal(r.stdout.trim(), `rolebinding.rbac.authorization.k8s.io/read-pods-${id} created`, r.stderr);
+        r = await kubectl(['get', 'rolebinding', `read-pods-${id}`, '-o', 'wide']);
+        assert.deepEqual(lines(r.stdout).map((l) => l.split(/\s{2,}/)), [
+          ['NAME', 'ROLE', 'AGE', 'USERS', 'GROUPS', 'SERVICEACCOUNTS'],
+          [`read-pods-${id}`, `Role/pod-reader-${id}`, lines(r.stdout)[1]?.split(/\s{2,}/)[2] ?? '', 'alice', 'devs', `${ns}/builder`],
+        ]);
+        r = await kubectl(['get', 'role', `pod-reader-${id}`]);
+        assert.match(r.stdout, /^NAME\s+CREATED AT\npod-reader-\S+\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/);
+        const manifest = (role: string): string => `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: ${id}-operator}
+rules:
+- {apiGroups: [ray.io], resources: [rayclusters, rayclusters/status], verbs: ["*"]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: ${id}-operator}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: ${role}}
+subjects:
+- {kind: ServiceAccount, name: operator, namespace: ${ns}}
+`;
+        r = await kubectl(['apply', '-f', '-'], manifest(`${id}-operator`));
+        assert.deepEqual(lines(r.stdout), [`clusterrole.rbac.authorization.k8s.io/${id}-operator created`, `clusterrolebinding.rbac.authorization.k8s.io/${id}-operator created`], r.stderr);
+        r = await kubectl(['apply', '-f', '-'], manifest('view'));
+        assert.equal(r.code, 1);
+        assert.match(r.stderr, new RegExp(`The ClusterRoleBinding "${id}-operator" is invalid: roleRef: Invalid value: rbac.RoleRef\\{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"view"\\}: cannot change roleRef`));
+        r = await kubectl(['create', '-f', '-'], `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"bad","namespace":"${ns}"},"rules":[{"verbs":["get"],"nonResourceURLs":["/healthz"]}]}`);
+        assert.equal(r.stderr.trim(), 'The Role "bad" is invalid: rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs');
+        r = await kubectl(['auth', 'can-i', 'create', 'pods']);
+        assert.equal(r.stdout.trim(), 'yes', r.stderr);
+        r = await kubectl(['auth', 'whoami']);
+        assert.deepEqual(lines(r.stdout).map((l) => l.split(/\s{2,}/)), [['ATTRIBUTE', 'VALUE'], ['Username', 'kubernetes-admin'], ['Groups', '[system:masters system:authenticated]']], r.stderr);
       });
 
       test('api-resources lists short names, kinds and verbs, including the pre-installed CRDs', async () => {

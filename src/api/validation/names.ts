@@ -150,6 +150,14 @@ export const nameIsDNSSubdomain: ValidateNameFunc = (name, prefix) => isDNS1123S
 export const nameIsDNSLabel: ValidateNameFunc = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 export const nameIsDNS1035Label: ValidateNameFunc = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
 export const validateNamespaceName: ValidateNameFunc = nameIsDNSLabel;
+
+/** IsValidPathSegmentName (apimachinery/pkg/api/validation/path): a name that is safe in a URL path. */
+export function isValidPathSegmentName(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  const errs: string[] = [];
+  for (const illegal of ['/', '%']) if (name.includes(illegal)) errs.push(`may not contain '${illegal}'`);
+  return errs;
+}
 export const validateServiceAccountName: ValidateNameFunc = nameIsDNSSubdomain;
 
 type Path = FieldPath | string;

@@ -50,6 +50,12 @@ export const rootKinds: readonly RootKind[] = [
   { model: 'ResourceV1ResourceClaim', group: 'resource.k8s.io', version: 'v1', kind: 'ResourceClaim' },
   { model: 'V1ResourceClaimList', group: 'resource.k8s.io', version: 'v1', kind: 'ResourceClaimList' },
   ...kinds('resource.k8s.io', 'V1ResourceClaimTemplate', 'ResourceClaimTemplate'),
+  ...kinds('rbac.authorization.k8s.io', 'V1ClusterRoleBinding', 'ClusterRoleBinding'),
+  ...kinds('rbac.authorization.k8s.io', 'V1ClusterRole', 'ClusterRole'),
+  ...kinds('rbac.authorization.k8s.io', 'V1RoleBinding', 'RoleBinding'),
+  ...kinds('rbac.authorization.k8s.io', 'V1Role', 'Role'),
+  ...kinds('authentication.k8s.io', 'V1SelfSubjectReview', 'SelfSubjectReview', false),
+  ...kinds('authorization.k8s.io', 'V1SelfSubjectAccessReview', 'SelfSubjectAccessReview', false),
 ];
 
 /** Go package of an API group's types: `resource.k8s.io` -> `resource`, `` -> `core`. */

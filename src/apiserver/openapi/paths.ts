@@ -160,7 +160,8 @@ export function resourcePaths(def: ResourceDefinition, names: KindSchemas): Reco
       },
     });
   }
-  paths[`${base}/{name}`] = item;
+  // A create-only kind (SelfSubjectAccessReview) has no item path at all.
+  if (['get', 'update', 'patch', 'delete'].some((v) => verbs.has(v as Verb)) || def.subresources?.length) paths[`${base}/{name}`] = item;
 
   for (const sub of def.subresources ?? []) paths[`${base}/{name}/${sub.name}`] = subresourcePath(sub);
   function subresourcePath(sub: SubresourceDefinition): PathItem {

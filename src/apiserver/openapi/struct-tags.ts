@@ -86,6 +86,8 @@ export const mapTypes: Readonly<Record<string, 'atomic' | 'granular'>> = {
 
 /** Structs marked `+structType=atomic` (x-kubernetes-map-type: atomic on the definition). */
 export const atomicStructs: ReadonlySet<string> = new Set([
+  'rbac.v1.RoleRef',
+  'rbac.v1.Subject',
   'meta.v1.LabelSelector',
   'meta.v1.OwnerReference',
   'core.v1.LocalObjectReference',

@@ -2,7 +2,7 @@
 // Upstream: pkg/apis/autoscaling/validation/validation.go (ValidateHorizontalPodAutoscaler*).
 import { FieldPath, forbiddenField, invalidValue, notSupported, parseQuantity, required } from '../../../core/index.ts';
 import type { FieldError } from '../../../core/index.ts';
-import { isDNS1123Label, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/index.ts';
+import { isDNS1123Label, isValidPathSegmentName, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/index.ts';
 import { IsNegativeErrorMsg } from '../../validation/index.ts';
 import { metricSourceTypes } from './types.ts';
 import type { CrossVersionObjectReference, HorizontalPodAutoscaler, HorizontalPodAutoscalerSpec, HPAScalingRules, MetricIdentifier, MetricSpec, MetricTarget } from './types.ts';
@@ -10,21 +10,12 @@ import type { CrossVersionObjectReference, HorizontalPodAutoscaler, HorizontalPo
 export const maxPeriodSeconds = 1800;
 export const maxStabilizationWindowSeconds = 3600;
 
-/** path.IsValidPathSegmentName. */
-function pathSegmentErrors(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  const errs: string[] = [];
-  if (name.includes('/')) errs.push("may not contain '/'");
-  if (name.includes('%')) errs.push("may not contain '%'");
-  return errs;
-}
-
 export function validateCrossVersionObjectReference(ref: CrossVersionObjectReference | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   for (const field of ['kind', 'name'] as const) {
     const v = ref?.[field] ?? '';
     if (!v) errs.push(required(path.child(field), ''));
-    else for (const msg of pathSegmentErrors(v)) errs.push(invalidValue(path.child(field), v, msg));
+    else for (const msg of isValidPathSegmentName(v)) errs.push(invalidValue(path.child(field), v, msg));
   }
   return errs;
 }
@@ -51,7 +42,7 @@ function validateMetricTarget(t: MetricTarget | undefined, path: FieldPath): Fie
 function validateMetricIdentifier(id: MetricIdentifier | undefined, path: FieldPath): FieldError[] {
   const name = id?.name ?? '';
   if (!name) return [required(path.child('name'), 'must specify a metric name')];
-  return pathSegmentErrors(name).map((msg) => invalidValue(path.child('name'), name, msg));
+  return isValidPathSegmentName(name).map((msg) => invalidValue(path.child('name'), name, msg));
 }
 
 function validateResourceTarget(t: MetricTarget | undefined, path: FieldPath): FieldError[] {

@@ -7,7 +7,7 @@
 import { FieldPath, duplicate, invalidValue, required, tooMany } from '../../../core/index.ts';
 import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition } from '../../resource.ts';
-import { isDNS1123Subdomain, nameIsDNSLabel, nameIsDNSSubdomain } from '../../validation/names.ts';
+import { isDNS1123Subdomain, isValidPathSegmentName, nameIsDNSLabel, nameIsDNSSubdomain } from '../../validation/names.ts';
 import { validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.ts';
 
 export interface TypedLocalObjectReference {
@@ -48,21 +48,13 @@ export interface Workload extends KubeObject {
 
 export const workloadMaxPodGroups = 8;
 
-/** IsValidPathSegmentName (apimachinery/pkg/api/validation/path). */
-function pathSegmentNameErrors(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  const errs: string[] = [];
-  for (const illegal of ['/', '%']) if (name.includes(illegal)) errs.push(`may not contain '${illegal}'`);
-  return errs;
-}
-
 function validateControllerRef(ref: TypedLocalObjectReference, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (ref.apiGroup) for (const msg of isDNS1123Subdomain(ref.apiGroup)) errs.push(invalidValue(path.child('apiGroup'), ref.apiGroup, msg));
   for (const field of ['kind', 'name'] as const) {
     const v = ref[field] ?? '';
     if (v === '') errs.push(required(path.child(field)));
-    else for (const msg of pathSegmentNameErrors(v)) errs.push(invalidValue(path.child(field), v, msg));
+    else for (const msg of isValidPathSegmentName(v)) errs.push(invalidValue(path.child(field), v, msg));
   }
   return errs;
 }

@@ -1,0 +1,8 @@
+// authentication.k8s.io/v1: every kind's ResourceDefinition in this group-version, in discovery order.
+import type { ResourceDefinition } from '../../resource.ts';
+import { selfSubjectReviewDefinition } from './self-subject-review.ts';
+
+export { clusterAdminUser } from './self-subject-review.ts';
+export type { SelfSubjectReview, UserInfo } from './self-subject-review.ts';
+
+export const authenticationV1Definitions: ResourceDefinition[] = [selfSubjectReviewDefinition as unknown as ResourceDefinition];

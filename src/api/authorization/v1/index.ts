@@ -1,0 +1,7 @@
+// authorization.k8s.io/v1: every kind's ResourceDefinition in this group-version, in discovery order.
+import type { ResourceDefinition } from '../../resource.ts';
+import { selfSubjectAccessReviewDefinition } from './self-subject-access-review.ts';
+
+export type { SelfSubjectAccessReview } from './self-subject-access-review.ts';
+
+export const authorizationV1Definitions: ResourceDefinition[] = [selfSubjectAccessReviewDefinition as unknown as ResourceDefinition];
