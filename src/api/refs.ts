@@ -19,6 +19,8 @@ export const refs = {
   eventsV1: ref('events.k8s.io', 'v1', 'events'),
   deployments: ref('apps', 'v1', 'deployments'),
   replicaSets: ref('apps', 'v1', 'replicasets'),
+  daemonSets: ref('apps', 'v1', 'daemonsets'),
+  controllerRevisions: ref('apps', 'v1', 'controllerrevisions'),
   jobs: ref('batch', 'v1', 'jobs'),
   leases: ref('coordination.k8s.io', 'v1', 'leases'),
   storageClasses: ref('storage.k8s.io', 'v1', 'storageclasses'),

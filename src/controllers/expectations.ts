@@ -30,11 +30,16 @@ export class Expectations {
   }
 
   expectCreations(key: string, count: number): void {
-    this.#items.set(key, { add: count, deletes: new Set(), at: this.#clock.now() });
+    this.expect(key, count, []);
   }
 
   expectDeletions(key: string, podKeys: readonly string[]): void {
-    this.#items.set(key, { add: 0, deletes: new Set(podKeys), at: this.#clock.now() });
+    this.expect(key, 0, podKeys);
+  }
+
+  /** SetExpectations: creations and deletions in flight at once (the DaemonSet controller's syncNodes). */
+  expect(key: string, creations: number, podKeys: readonly string[]): void {
+    this.#items.set(key, { add: creations, deletes: new Set(podKeys), at: this.#clock.now() });
   }
 
   creationObserved(key: string): void {

@@ -14,5 +14,6 @@ export { LocalPathProvisioner } from './volume/local-path-provisioner.ts';
 export { PvProtectionController, PvcProtectionController } from './volume-protection/controller.ts';
 export { Recommender as VpaRecommender, VpaAdmission, Updater as VpaUpdater } from './vpa/index.ts';
 export { controllerProgram, controllerRegistry, programs } from './registry.ts';
+export { DaemonSetController } from './daemonset/controller.ts';
 export type { ControllerDeps, RunnableController } from './registry.ts';
 export { HorizontalController } from './hpa/index.ts';

@@ -3,6 +3,7 @@
 // The registry is this map; each entry builds an unstarted controller from its collaborators.
 import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
+import { DaemonSetController } from './daemonset/controller.ts';
 import { DeploymentController } from './deployment/controller.ts';
 import { GarbageCollector } from './garbage-collector/controller.ts';
 import { JobController } from './job/controller.ts';
@@ -53,6 +54,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   garbagecollector: (d) => new GarbageCollector(d),
   replicaset: (d) => new ReplicaSetController(d),
   deployment: (d) => new DeploymentController(d),
+  daemonset: (d) => new DaemonSetController(d),
   job: (d) => new JobController(d),
   'ttl-after-finished': (d) => new TtlAfterFinishedController(d),
   'node-lifecycle': (d) => new NodeLifecycleController(d),

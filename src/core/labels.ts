@@ -507,3 +507,10 @@ export function parseLabelSelector(text: string): { ok: true; selector: LabelSel
     throw e;
   }
 }
+
+/** labels.FormatLabels: sorted `k=v` pairs, `<none>` when empty. */
+export function formatLabels(labels: Readonly<Record<string, string>> | undefined): string {
+  const keys = Object.keys(labels ?? {}).sort();
+  if (keys.length === 0) return '<none>';
+  return keys.map((k) => `${k}=${labels?.[k] ?? ''}`).join(',');
+}

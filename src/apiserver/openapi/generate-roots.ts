@@ -36,6 +36,8 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('events.k8s.io', 'EventsV1Event', 'Event'),
   ...kinds('apps', 'V1Deployment', 'Deployment'),
   ...kinds('apps', 'V1ReplicaSet', 'ReplicaSet'),
+  ...kinds('apps', 'V1DaemonSet', 'DaemonSet'),
+  ...kinds('apps', 'V1ControllerRevision', 'ControllerRevision'),
   ...kinds('batch', 'V1Job', 'Job'),
   ...kinds('coordination.k8s.io', 'V1Lease', 'Lease'),
   ...kinds('storage.k8s.io', 'V1StorageClass', 'StorageClass'),

@@ -10,7 +10,7 @@ import { copyJson, isApiError, labelSelectorFromObject } from '../../core/index.
 import type { Client, Informer } from '../../client/index.ts';
 import { claimObjects, getControllerOf, newControllerRef, recheckDeletionTimestamp } from '../controller-ref.ts';
 import type { EventRecorder } from '../event-recorder.ts';
-import { computeHash } from './hash.ts';
+import { computeHash } from '../template-hash.ts';
 import {
   RevisionAnnotation,
   findNewReplicaSet,

@@ -12,6 +12,7 @@ import type { EventRecorder } from '../event-recorder.ts';
 import type { Expectations } from '../expectations.ts';
 import { isPodActive, isPodTerminating } from '../pod-state.ts';
 import { podsToDelete } from './pod-ranking.ts';
+import { slowStartBatch, slowStartInitialBatchSize } from '../slow-start.ts';
 import { calculateReplicaSetStatus, isReplicaSetStatusChanged, nextAvailableIn } from './replica-status.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
@@ -19,7 +20,6 @@ type ReadonlyRS = DeepReadonly<ReplicaSet>;
 
 /** At most this many creations or deletions per sync (upstream BurstReplicas). */
 export const burstReplicas = 500;
-const slowStartInitialBatchSize = 1;
 
 export interface ReplicaSetSyncContext {
   client: Client;
@@ -110,20 +110,6 @@ function relatedPods(ctx: ReplicaSetSyncContext, rs: ReadonlyRS): ReadonlyPod[] 
   if (!owner) return ctx.pods.byIndex(podsByController, rs.metadata.uid ?? '');
   const siblings = ctx.replicaSets.list().filter((other) => other.metadata.namespace === rs.metadata.namespace && getControllerOf(other)?.uid === owner.uid);
   return siblings.flatMap((s) => ctx.pods.byIndex(podsByController, s.metadata.uid ?? ''));
-}
-
-/** Runs fn `count` times in batches of 1, 2, 4, ... stopping after the first batch with a failure. */
-export async function slowStartBatch(count: number, initial: number, fn: () => Promise<void>): Promise<{ successes: number; error?: unknown }> {
-  let remaining = count;
-  let successes = 0;
-  for (let batch = Math.min(remaining, initial); batch > 0; batch = Math.min(2 * batch, remaining)) {
-    const results = await Promise.allSettled(Array.from({ length: batch }, fn));
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    successes += results.filter((r) => r.status === 'fulfilled').length;
-    if (failed) return { successes, error: failed.reason };
-    remaining -= batch;
-  }
-  return { successes };
 }
 
 /** GetPodFromTemplate: labels, annotations and finalizers from the template, `<rs>-` as generateName. */

@@ -2,7 +2,8 @@
 // add their weights to the score. metadata.name matchFields narrow PreFilter to those nodes.
 // Upstream: pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go,
 // staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go.
-import type { Node, NodeSelectorRequirement, NodeSelectorTerm } from '../../api/index.ts';
+import type { Node, NodeSelectorTerm } from '../../api/index.ts';
+import { podMatchesNodeSelectorAndAffinity, termMatches } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import type { Plugin, PluginFactory, PodRO } from '../framework.ts';
 import { ActionType, maxNodeScore, skip, stateKey, success, unresolvable } from '../framework.ts';
@@ -13,65 +14,7 @@ export const name = 'NodeAffinity';
 export const errReasonPod = "node(s) didn't match Pod's node affinity/selector";
 export const errReasonConflict = 'pod affinity terms conflict';
 
-type Req = DeepReadonly<NodeSelectorRequirement>;
 type Term = DeepReadonly<NodeSelectorTerm>;
-type Labels = Readonly<Record<string, string>> | undefined;
-
-function intValue(s: string): number | undefined {
-  return /^-?\d+$/.test(s) ? Number(s) : undefined;
-}
-
-export function requirementMatches(r: Req, labels: Labels): boolean {
-  const has = labels !== undefined && Object.hasOwn(labels, r.key);
-  const v = has ? (labels as Record<string, string>)[r.key] ?? '' : '';
-  const values = r.values ?? [];
-  switch (r.operator) {
-    case 'In':
-      return has && values.includes(v);
-    case 'NotIn':
-      return !has || !values.includes(v);
-    case 'Exists':
-      return has;
-    case 'DoesNotExist':
-      return !has;
-    case 'Gt':
-    case 'Lt': {
-      if (!has || values.length !== 1) return false;
-      const a = intValue(v);
-      const b = intValue(values[0] ?? '');
-      if (a === undefined || b === undefined) return false;
-      return r.operator === 'Gt' ? a > b : a < b;
-    }
-    default:
-      return false;
-  }
-}
-
-/** A term matches when all its expressions and fields do; an empty term matches nothing. */
-export function termMatches(t: Term, node: DeepReadonly<Node>): boolean {
-  const exprs = t.matchExpressions ?? [];
-  const fields = t.matchFields ?? [];
-  if (exprs.length === 0 && fields.length === 0) return false;
-  for (const r of exprs) if (!requirementMatches(r, node.metadata.labels)) return false;
-  for (const r of fields) {
-    if (r.key !== 'metadata.name') return false;
-    if (!requirementMatches(r, { 'metadata.name': node.metadata.name ?? '' })) return false;
-  }
-  return true;
-}
-
-/** GetRequiredNodeAffinity(pod).Match(node): nodeSelector AND (any required term). */
-export function podMatchesNodeSelectorAndAffinity(pod: PodRO, node: DeepReadonly<Node>): boolean {
-  const sel = pod.spec.nodeSelector;
-  if (sel) {
-    const labels = node.metadata.labels ?? {};
-    for (const k in sel) if (labels[k] !== sel[k]) return false;
-  }
-  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (terms === undefined) return true;
-  for (const t of terms) if (termMatches(t, node)) return true;
-  return false;
-}
 
 const preScoreKey = stateKey<readonly { weight: number; term: Term }[]>('PreScoreNodeAffinity');
 

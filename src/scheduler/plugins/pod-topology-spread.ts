@@ -10,7 +10,7 @@ import type { Cloneable, Plugin, PluginFactory, PodRO, SnapshotLister } from '..
 import { ActionType, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
 import type { NodeInfo, PodInfo } from '../node-info.ts';
 import { labelCountKey } from '../node-info.ts';
-import { podMatchesNodeSelectorAndAffinity } from './node-affinity.ts';
+import { podMatchesNodeSelectorAndAffinity } from '../../api/index.ts';
 import { findUntoleratedTaint } from './taint-toleration.ts';
 
 export const name = 'PodTopologySpread';

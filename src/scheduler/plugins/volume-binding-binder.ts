@@ -7,7 +7,7 @@
 import type { Node, PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../api/index.ts';
 import type { DeepReadonly, LabelSelector } from '../../core/index.ts';
 import { compareQuantities, labelSelectorFromObject, parseQuantity, quantityFromValue } from '../../core/index.ts';
-import { termMatches } from './node-affinity.ts';
+import { termMatches } from '../../api/index.ts';
 
 export type PV = DeepReadonly<PersistentVolume>;
 export type PVC = DeepReadonly<PersistentVolumeClaim>;

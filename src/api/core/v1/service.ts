@@ -4,6 +4,7 @@
 // pkg/registry/core/service/strategy.go, pkg/registry/core/service/storage/alloc.go,
 // pkg/printers/internalversion/printers.go (printService).
 import type { FieldError } from '../../../core/index.ts';
+import { formatLabels } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { keepField } from './keep-field.ts';
@@ -198,13 +199,6 @@ function dropTypeDependentFields(svc: Service, old: Service): void {
     if (svc.spec.allocateLoadBalancerNodePorts === old.spec.allocateLoadBalancerNodePorts) delete svc.spec.allocateLoadBalancerNodePorts;
     if (svc.spec.loadBalancerClass === old.spec.loadBalancerClass) delete svc.spec.loadBalancerClass;
   }
-}
-
-/** labels.FormatLabels: sorted `k=v` pairs, `<none>` when empty. */
-export function formatLabels(labels: Readonly<Record<string, string>> | undefined): string {
-  const keys = Object.keys(labels ?? {}).sort();
-  if (keys.length === 0) return '<none>';
-  return keys.map((k) => `${k}=${labels?.[k] ?? ''}`).join(',');
 }
 
 function loadBalancerStatusText(svc: Service): string {

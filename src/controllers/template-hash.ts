@@ -1,10 +1,10 @@
-// pod-template-hash: FNV-32a over the pod template plus the collision count, its decimal
-// value spelled through the safe alphabet. Go hashes a spew dump of the struct, which
-// JavaScript cannot reproduce; we hash canonical JSON instead, so the format and stability
-// match upstream but the values do not.
+// pod-template-hash (Deployments) and controller-revision-hash (DaemonSets): FNV-32a over the pod
+// template plus the collision count, its decimal value spelled through the safe alphabet. Go
+// hashes a spew dump of the struct, which JavaScript cannot reproduce; we hash canonical JSON
+// instead, so the format and stability match upstream but the values do not.
 // Upstream: pkg/controller/controller_utils.go (ComputeHash), apimachinery/pkg/util/rand (SafeEncodeString).
-import type { PodTemplateSpec } from '../../api/index.ts';
-import type { DeepReadonly } from '../../core/index.ts';
+import type { PodTemplateSpec } from '../api/index.ts';
+import type { DeepReadonly } from '../core/index.ts';
 
 const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
 

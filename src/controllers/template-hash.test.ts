@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PodTemplateSpec } from '../../api/index.ts';
-import { computeHash, fnv32a, safeEncodeString } from './hash.ts';
+import type { PodTemplateSpec } from '../api/index.ts';
+import { computeHash, fnv32a, safeEncodeString } from './template-hash.ts';
 
 const template: PodTemplateSpec = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } };
 
