@@ -32,6 +32,7 @@ const emptyObjects: Readonly<Record<string, JsonObject>> = {
   'events.k8s.io/v1/Event': { eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null },
   'apps/v1/Deployment': { spec: { selector: null, template: podTemplateSpec, strategy: {} }, status: {} },
   'apps/v1/DaemonSet': { spec: { selector: null, template: podTemplateSpec, updateStrategy: {} }, status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 } },
+  'apps/v1/StatefulSet': { spec: { selector: null, template: podTemplateSpec, serviceName: '', updateStrategy: {} }, status: { replicas: 0, availableReplicas: 0 } },
   'apps/v1/ControllerRevision': { data: null, revision: 0 },
   'apps/v1/ReplicaSet': { spec: { selector: null, template: podTemplateSpec }, status: { replicas: 0 } },
   'batch/v1/Job': { spec: { template: podTemplateSpec }, status: {} },

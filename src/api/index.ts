@@ -10,6 +10,7 @@ export * from './apps/v1/deployment.ts';
 export * from './apps/v1/replica-set.ts';
 export * from './apps/v1/daemon-set.ts';
 export * from './apps/v1/controller-revision.ts';
+export * from './apps/v1/stateful-set.ts';
 export * from './apps/v1/scale.ts';
 export * from './batch/v1/job.ts';
 export * as resourceV1 from './resource/v1/types.ts';

@@ -20,6 +20,7 @@ export const refs = {
   deployments: ref('apps', 'v1', 'deployments'),
   replicaSets: ref('apps', 'v1', 'replicasets'),
   daemonSets: ref('apps', 'v1', 'daemonsets'),
+  statefulSets: ref('apps', 'v1', 'statefulsets'),
   controllerRevisions: ref('apps', 'v1', 'controllerrevisions'),
   jobs: ref('batch', 'v1', 'jobs'),
   leases: ref('coordination.k8s.io', 'v1', 'leases'),

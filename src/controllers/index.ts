@@ -15,5 +15,6 @@ export { PvProtectionController, PvcProtectionController } from './volume-protec
 export { Recommender as VpaRecommender, VpaAdmission, Updater as VpaUpdater } from './vpa/index.ts';
 export { controllerProgram, controllerRegistry, programs } from './registry.ts';
 export { DaemonSetController } from './daemonset/controller.ts';
+export { StatefulSetController } from './statefulset/controller.ts';
 export type { ControllerDeps, RunnableController } from './registry.ts';
 export { HorizontalController } from './hpa/index.ts';

@@ -4,6 +4,7 @@
 import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import { DaemonSetController } from './daemonset/controller.ts';
+import { StatefulSetController } from './statefulset/controller.ts';
 import { DeploymentController } from './deployment/controller.ts';
 import { GarbageCollector } from './garbage-collector/controller.ts';
 import { JobController } from './job/controller.ts';
@@ -55,6 +56,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   replicaset: (d) => new ReplicaSetController(d),
   deployment: (d) => new DeploymentController(d),
   daemonset: (d) => new DaemonSetController(d),
+  statefulset: (d) => new StatefulSetController(d),
   job: (d) => new JobController(d),
   'ttl-after-finished': (d) => new TtlAfterFinishedController(d),
   'node-lifecycle': (d) => new NodeLifecycleController(d),

@@ -38,6 +38,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('apps', 'V1ReplicaSet', 'ReplicaSet'),
   ...kinds('apps', 'V1DaemonSet', 'DaemonSet'),
   ...kinds('apps', 'V1ControllerRevision', 'ControllerRevision'),
+  ...kinds('apps', 'V1StatefulSet', 'StatefulSet'),
   ...kinds('batch', 'V1Job', 'Job'),
   ...kinds('coordination.k8s.io', 'V1Lease', 'Lease'),
   ...kinds('storage.k8s.io', 'V1StorageClass', 'StorageClass'),

@@ -61,6 +61,7 @@ export const listTags: Readonly<Record<string, ListTag>> = {
   'apps.v1.DeploymentStatus.conditions': byType,
   'apps.v1.ReplicaSetStatus.conditions': byType,
   'apps.v1.DaemonSetStatus.conditions': byType,
+  'apps.v1.StatefulSetStatus.conditions': byType,
   'batch.v1.JobStatus.conditions': { listType: 'atomic', patchStrategy: 'merge', patchMergeKey: 'type' },
   'batch.v1.PodFailurePolicyOnExitCodesRequirement.values': { listType: 'set' },
   'batch.v1.UncountedTerminatedPods.succeeded': { listType: 'set' },
