@@ -27,6 +27,8 @@ const emptyObjects: Readonly<Record<string, JsonObject>> = {
   'v1/Secret': {},
   'v1/Service': { spec: {}, status: { loadBalancer: {} } },
   'v1/ServiceAccount': {},
+  'v1/Endpoints': {},
+  'discovery.k8s.io/v1/EndpointSlice': { addressType: '', endpoints: null },
   'v1/PersistentVolume': { spec: {}, status: {} },
   'v1/PersistentVolumeClaim': { spec: { resources: {} }, status: {} },
   'events.k8s.io/v1/Event': { eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null },

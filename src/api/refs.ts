@@ -16,6 +16,8 @@ export const refs = {
   serviceAccounts: ref('', 'v1', 'serviceaccounts'),
   persistentVolumes: ref('', 'v1', 'persistentvolumes'),
   persistentVolumeClaims: ref('', 'v1', 'persistentvolumeclaims'),
+  endpoints: ref('', 'v1', 'endpoints'),
+  endpointSlices: ref('discovery.k8s.io', 'v1', 'endpointslices'),
   eventsV1: ref('events.k8s.io', 'v1', 'events'),
   deployments: ref('apps', 'v1', 'deployments'),
   replicaSets: ref('apps', 'v1', 'replicasets'),

@@ -13,6 +13,7 @@ import { policyV1Definitions } from './policy/v1/index.ts';
 import { autoscalingV2Definitions } from './autoscaling/v2/index.ts';
 import { autoscalingV1Definitions } from './autoscaling/v1/index.ts';
 import { rbacV1Definitions } from './rbac/v1/index.ts';
+import { discoveryV1Definitions } from './discovery/v1/index.ts';
 import { authenticationV1Definitions } from './authentication/v1/index.ts';
 import { authorizationV1Definitions } from './authorization/v1/index.ts';
 
@@ -31,6 +32,7 @@ export function builtinDefinitions(): ResourceDefinition[] {
     ...autoscalingV2Definitions,
     ...autoscalingV1Definitions,
     ...rbacV1Definitions,
+    ...discoveryV1Definitions,
     ...authenticationV1Definitions,
     ...authorizationV1Definitions,
   ];

@@ -115,6 +115,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /** Validation for writes through the status subresource. */
   validateStatusUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
 
+  /** Sent as a Warning header with every request for this resource (an API upstream deprecated). */
+  readonly deprecationWarning?: string;
   /**
    * A kind whose create asks a question and stores nothing (SelfSubjectAccessReview,
    * SelfSubjectReview): after defaults and validateCreate, the answer is `review(obj)`.

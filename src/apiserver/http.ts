@@ -141,6 +141,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
   if (t.namespace === '' && def.namespaced && t.name !== '' ) throw pathNotFound();
   if (!def.namespaced && t.namespace !== '') throw pathNotFound();
   const rep = negotiate(req.headers.accept, query, { table: true, discovery: false });
+  if (def.deprecationWarning) setWarnings(res, [def.deprecationWarning]);
   switch (method) {
     case 'GET': {
       if (t.name === '') {
@@ -251,8 +252,12 @@ async function deleteRequest(req: IncomingMessage, query: URLSearchParams): Prom
   return out;
 }
 
+/** Adds Warning headers, keeping any already set (a deprecated API's comes first). */
 function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
-  if (warnings.length > 0) res.setHeader('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  if (warnings.length === 0) return;
+  const previous = res.getHeader('Warning');
+  const kept = previous === undefined ? [] : Array.isArray(previous) ? previous : [String(previous)];
+  res.setHeader('Warning', [...kept, ...warnings.map((w) => `299 - ${JSON.stringify(w)}`)]);
 }
 
 function partialMetadata(obj: KubeObject): Record<string, unknown> {

@@ -16,5 +16,7 @@ export { Recommender as VpaRecommender, VpaAdmission, Updater as VpaUpdater } fr
 export { controllerProgram, controllerRegistry, programs } from './registry.ts';
 export { DaemonSetController } from './daemonset/controller.ts';
 export { StatefulSetController } from './statefulset/controller.ts';
+export { EndpointSliceController } from './endpointslice/controller.ts';
+export { EndpointsController } from './endpoints/controller.ts';
 export type { ControllerDeps, RunnableController } from './registry.ts';
 export { HorizontalController } from './hpa/index.ts';

@@ -5,6 +5,8 @@ import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import { DaemonSetController } from './daemonset/controller.ts';
 import { StatefulSetController } from './statefulset/controller.ts';
+import { EndpointSliceController } from './endpointslice/controller.ts';
+import { EndpointsController } from './endpoints/controller.ts';
 import { DeploymentController } from './deployment/controller.ts';
 import { GarbageCollector } from './garbage-collector/controller.ts';
 import { JobController } from './job/controller.ts';
@@ -57,6 +59,8 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   deployment: (d) => new DeploymentController(d),
   daemonset: (d) => new DaemonSetController(d),
   statefulset: (d) => new StatefulSetController(d),
+  endpoint: (d) => new EndpointsController(d),
+  endpointslice: (d) => new EndpointSliceController(d),
   job: (d) => new JobController(d),
   'ttl-after-finished': (d) => new TtlAfterFinishedController(d),
   'node-lifecycle': (d) => new NodeLifecycleController(d),

@@ -33,6 +33,8 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('', 'V1PersistentVolume', 'PersistentVolume'),
   ...kinds('', 'V1PersistentVolumeClaim', 'PersistentVolumeClaim'),
   ...kinds('', 'V1Binding', 'Binding', false),
+  ...kinds('', 'V1Endpoints', 'Endpoints'),
+  ...kinds('discovery.k8s.io', 'V1EndpointSlice', 'EndpointSlice'),
   ...kinds('events.k8s.io', 'EventsV1Event', 'Event'),
   ...kinds('apps', 'V1Deployment', 'Deployment'),
   ...kinds('apps', 'V1ReplicaSet', 'ReplicaSet'),

@@ -2,6 +2,7 @@
 import type { ResourceDefinition } from '../../resource.ts';
 import { podDefinition } from './pod/definition.ts';
 import { configMapDefinition } from './config-map.ts';
+import { endpointsDefinition } from './endpoints.ts';
 import { eventDefinition } from './event.ts';
 import { namespaceDefinition } from './namespace.ts';
 import { nodeDefinition } from './node.ts';
@@ -14,6 +15,7 @@ import { serviceDefinition } from './service.ts';
 export const coreV1Definitions: ResourceDefinition[] = [
   podDefinition as unknown as ResourceDefinition,
   configMapDefinition as unknown as ResourceDefinition,
+  endpointsDefinition as unknown as ResourceDefinition,
   eventDefinition as unknown as ResourceDefinition,
   namespaceDefinition as unknown as ResourceDefinition,
   nodeDefinition as unknown as ResourceDefinition,

@@ -1,0 +1,101 @@
+// The Endpoints controller: keeps an Endpoints object named after each selecting Service equal to the
+// addresses of the pods it selects (terminating pods left out), and deletes it with the Service.
+// Upstream: pkg/controller/endpoint/endpoints_controller.go (syncService, addPod/updatePod/deletePod).
+import { refs } from '../../api/index.ts';
+import type { Endpoints, Pod, Service } from '../../api/index.ts';
+import type { Clock, DeepReadonly } from '../../core/index.ts';
+import { copyJson, isApiError, jsonEqual, keyOf, splitObjectKey } from '../../core/index.ts';
+import type { Client } from '../../client/index.ts';
+import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import { endpointLabels, managesEndpoints, podEndpoints, selects } from '../service-endpoints.ts';
+import { endpointSubsets } from './subsets.ts';
+
+export interface EndpointsControllerOptions {
+  client: Client;
+  clock: Clock;
+  log: (line: string) => void;
+  /** Concurrent syncs (upstream --concurrent-endpoint-syncs, default 5). */
+  workers?: number;
+}
+
+const byNamespace = 'namespace';
+
+export class EndpointsController {
+  readonly #client: Client;
+  readonly #log: (line: string) => void;
+  readonly #workers: number;
+  readonly #pods: Informer<Pod>;
+  readonly #services: Informer<Service>;
+  readonly #endpoints: Informer<Endpoints>;
+  readonly #queue: WorkQueue<string>;
+
+  constructor(options: EndpointsControllerOptions) {
+    const { client, clock, log } = options;
+    this.#client = client;
+    this.#log = log;
+    this.#workers = options.workers ?? 5;
+    this.#pods = new Informer<Pod>({ client, ref: refs.pods, clock, log });
+    this.#services = new Informer<Service>({ client, ref: refs.services, clock, log });
+    this.#endpoints = new Informer<Endpoints>({ client, ref: refs.endpoints, clock, log });
+    this.#pods.addIndex(byNamespace, (p) => [p.metadata.namespace ?? '']);
+    this.#services.addIndex(byNamespace, (s) => [s.metadata.namespace ?? '']);
+    this.#queue = new WorkQueue<string>({ clock });
+    this.#services.addHandlers({ onAdd: (s) => this.#queue.add(keyOf(s)), onUpdate: (_o, s) => this.#queue.add(keyOf(s)), onDelete: (s) => this.#queue.add(keyOf(s)) });
+    this.#pods.addHandlers({
+      onAdd: (p) => this.#podChanged(undefined, p),
+      onUpdate: (o, p) => this.#podChanged(o, p),
+      onDelete: (p) => this.#podChanged(undefined, p),
+    });
+  }
+
+  start(): void {
+    const informers = [this.#pods, this.#services, this.#endpoints];
+    for (const i of informers) i.start();
+    void Promise.all(informers.map((i) => i.waitForSync())).then(() => {
+      if (this.#queue.shuttingDown) return;
+      void runWorkers(this.#queue, this.#workers, (key) => this.#sync(key), this.#log);
+    });
+  }
+
+  stop(): void {
+    this.#queue.shutDown();
+    for (const i of [this.#pods, this.#services, this.#endpoints]) i.stop();
+  }
+
+  #podChanged(old: DeepReadonly<Pod> | undefined, pod: DeepReadonly<Pod>): void {
+    if (old && old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
+    for (const svc of this.#services.byIndex(byNamespace, pod.metadata.namespace ?? '')) {
+      if (selects(svc, pod) || (old && selects(svc, old))) this.#queue.add(keyOf(svc));
+    }
+  }
+
+  async #sync(key: string): Promise<void> {
+    const { namespace, name } = splitObjectKey(key);
+    const svc = this.#services.get(key);
+    const current = this.#endpoints.get(key);
+    if (!svc) {
+      // The Service is gone: so is its Endpoints object (it has no owner reference).
+      if (current) await this.#client.delete(refs.endpoints, namespace, name).catch((error: unknown) => {
+        if (!(isApiError(error) && error.reason === 'NotFound')) throw error;
+      });
+      return;
+    }
+    if (!managesEndpoints(svc)) return;
+    const pods = this.#pods.byIndex(byNamespace, namespace).filter((p) => selects(svc, p));
+    const subsets = endpointSubsets(podEndpoints(svc, pods, false), svc.spec?.ports?.length ?? 0);
+    const labels = endpointLabels(svc);
+    if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata.labels ?? {}, labels)) return;
+    const body: Endpoints = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, ...(Object.keys(labels).length ? { labels } : {}) }, ...(subsets.length ? { subsets } : {}) };
+    if (!current) {
+      await this.#client.create(refs.endpoints, body, { namespace }).catch((error: unknown) => {
+        if (!(isApiError(error) && error.reason === 'AlreadyExists')) throw error;
+      });
+      return;
+    }
+    const next = copyJson(current) as Endpoints;
+    next.metadata.labels = labels;
+    if (subsets.length) next.subsets = subsets;
+    else delete next.subsets;
+    await this.#client.update(refs.endpoints, next);
+  }
+}
