@@ -2,7 +2,7 @@
 // clients against any cluster (Drydock or a real one) until SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
 import { controllerProgram, controllerRegistry } from '../cluster/index.ts';
-import { kubernetesUserAgent } from '../client/index.ts';
+import { SharedInformers, kubernetesUserAgent } from '../client/index.ts';
 import type { RunnableController } from '../cluster/index.ts';
 import { CryptoRandom, RealClock } from '../core/index.ts';
 import { clientFromKubeconfig } from './kubeconfig-client.ts';
@@ -29,9 +29,13 @@ export async function controllers(args: string[]): Promise<void> {
   const { client, server } = clientFromKubeconfig(values.kubeconfig ?? process.env.KUBECONFIG);
   const deps = { client, clock: new RealClock(), random: new CryptoRandom(), log: (line: string) => process.stderr.write(`${line}\n`) };
   const running: RunnableController[] = [];
+  // One set of informers per program, as each upstream binary shares its own.
+  const informers = new Map<string, SharedInformers>();
   for (const name of names) {
     // Each writes as its upstream program does, so a real cluster's managedFields name it as they would.
-    const controller = controllerRegistry[name]?.({ ...deps, client: client.withUserAgent(kubernetesUserAgent(controllerProgram(name), 'v1.35.0')) });
+    const program = controllerProgram(name);
+    if (!informers.has(program)) informers.set(program, new SharedInformers());
+    const controller = controllerRegistry[name]?.({ ...deps, client: client.withUserAgent(kubernetesUserAgent(program, 'v1.35.0')), informers: informers.get(program) as SharedInformers });
     if (!controller) continue;
     await controller.start();
     running.push(controller);

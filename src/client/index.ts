@@ -5,3 +5,4 @@ export * from './client.ts';
 export * from './informer.ts';
 export * from './work-queue.ts';
 export * from './http-client.ts';
+export * from './shared-informers.ts';

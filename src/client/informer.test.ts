@@ -8,6 +8,7 @@ import type { KubeObject } from '../core/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { MemoryStore } from '../storage/index.ts';
 import { Informer } from './informer.ts';
+import { SharedInformers, informerFor } from './shared-informers.ts';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
@@ -46,4 +47,36 @@ test('an index holds the newest object under each value, moves it when its value
   assert.deepEqual(values('db'), []);
   assert.deepEqual(values('web'), ['b=1']);
   informer.stop();
+});
+
+test('shared informers: one list and watch for every user, indexes added late are built, and it runs until the last user stops', async () => {
+  const clock = new VirtualClock();
+  const server = new ApiServer({ store: new MemoryStore(), clock, random: new SeededRandom(1), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
+  const base = createLocalClient(server);
+  let lists = 0;
+  const list = base.list.bind(base);
+  base.list = ((...args: Parameters<typeof base.list>) => (lists++, list(...args))) as typeof base.list;
+  const client = base;
+  await base.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+  await base.create(refs.configMaps, configMap('a', 'web', '1'));
+  const factory = new SharedInformers();
+  const first = informerFor<ConfigMap>(factory, { client, ref: refs.configMaps, clock });
+  const second = informerFor<ConfigMap>(factory, { client, ref: refs.configMaps, clock });
+  assert.equal(first, second);
+  assert.notEqual(informerFor<ConfigMap>(factory, { client, ref: refs.configMaps, clock, labelSelector: 'tier=db' }), first, 'other selectors, another informer');
+  first.start();
+  await first.waitForSync();
+  const seen: string[] = [];
+  second.addHandlers({ onAdd: (cm) => seen.push(cm.metadata.name ?? '') });
+  second.addIndex('tier', (cm) => [cm.metadata.labels?.tier ?? '']);
+  second.start();
+  assert.deepEqual([lists, seen, second.byIndex('tier', 'web').map((cm) => cm.metadata.name)], [1, ['a'], ['a']]);
+  first.stop();
+  await base.create(refs.configMaps, configMap('b', 'web', '1'));
+  for (let i = 0; i < 100 && !second.getByName('default', 'b'); i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.ok(second.getByName('default', 'b'), 'still watching after one of two users stopped');
+  second.stop();
+  await base.create(refs.configMaps, configMap('c', 'web', '1'));
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(second.getByName('default', 'c'), undefined, 'stopped with its last user');
 });

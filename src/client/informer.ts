@@ -29,6 +29,11 @@ export interface InformerOptions {
   log?: (line: string) => void;
   /** Delay before relisting after a watch ends with an error (default 1 s). */
   relistDelayMs?: number;
+  /**
+   * Shared by several components (SharedInformers): each calls start() and stop() once; it lists
+   * and watches from the first start until the last stop.
+   */
+  shared?: boolean;
 }
 
 export type IndexFunc<T> = (obj: T) => readonly string[];
@@ -44,6 +49,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   #watch: ClientWatch | undefined;
   #stopped = true;
   #resourceVersion = '';
+  #users = 0;
 
   constructor(options: InformerOptions) {
     this.#options = options;
@@ -54,7 +60,10 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (this.#synced) for (const obj of this.#items.values()) handlers.onAdd?.(obj);
   }
 
-  /** Adds a named index; lookups with byIndex(name, value). Add before start(). */
+  /**
+   * Adds a named index; lookups with byIndex(name, value). Built from the cached objects when added
+   * late. On a shared informer a name means one index for every user: the same name, the same function.
+   */
   addIndex(name: string, fn: IndexFunc<T>): void {
     this.#indexers.set(name, fn);
     const index = new Map<string, Map<string, T>>();
@@ -63,12 +72,14 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   start(): void {
+    if (this.#options.shared && this.#users++ > 0) return;
     if (!this.#stopped) return;
     this.#stopped = false;
     void this.#listAndWatch();
   }
 
   stop(): void {
+    if (this.#options.shared && --this.#users > 0) return;
     this.#stopped = true;
     this.#watch?.stop();
     this.#watch = undefined;

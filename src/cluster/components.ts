@@ -1,7 +1,7 @@
 // The components a cluster runs (controllers, scheduler, kubelets), as an explicit list.
 // Each is an ordinary API client: it gets the Client, the Clock and the Random, nothing else.
 import type { Client } from '../client/index.ts';
-import { kubernetesUserAgent } from '../client/index.ts';
+import { SharedInformers, kubernetesUserAgent } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import type { Cluster } from './cluster.ts';
 import { NamespaceController } from '../controllers/index.ts';
@@ -82,6 +82,15 @@ function clientOf(ctx: ComponentContext, program: string): Client {
 /** The controllers kube-controller-manager runs share its identity. */
 const controllerManager = (ctx: ComponentContext): Client => clientOf(ctx, programs.controllerManager);
 
+const controllerManagerInformers = new WeakMap<ComponentContext, SharedInformers>();
+
+/** What each of kube-controller-manager's controllers is built with: its client, and its informers, shared as that binary shares them. */
+function kcm(ctx: ComponentContext): { client: Client; clock: Clock; log: (line: string) => void; informers: SharedInformers } {
+  let informers = controllerManagerInformers.get(ctx);
+  if (!informers) controllerManagerInformers.set(ctx, (informers = new SharedInformers()));
+  return { client: controllerManager(ctx), clock: ctx.clock, log: ctx.log, informers };
+}
+
 function started<T extends { start(): void; stop(): void | Promise<void> }>(name: string, component: T): RunningComponent {
   component.start();
   return { name, stop: () => component.stop() };
@@ -97,31 +106,31 @@ const factories: ComponentFactory[] = [
     return [{ name: 'kubelets', stop: () => nodes.stop() }, { name: 'node-pools', stop: () => pools.stop() }];
   },
   async (ctx) => { const m = new MetricsServer({ client: clientOf(ctx, 'metrics-server'), clock: ctx.clock, log: ctx.log, kubelets: ctx.cluster.podLogs }); await m.start(); for (const r of m.resources()) ctx.cluster.server.delegate(r); return { name: 'metrics-server', stop: () => m.stop() }; },
-  async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('taint-eviction-controller', new TaintEvictionController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('pod-garbage-collector', new PodGCController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('namespace-controller', new NamespaceController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController(kcm(ctx))),
+  async (ctx) => started('taint-eviction-controller', new TaintEvictionController(kcm(ctx))),
+  async (ctx) => started('pod-garbage-collector', new PodGCController(kcm(ctx))),
+  async (ctx) => started('namespace-controller', new NamespaceController(kcm(ctx))),
   async (ctx) => {
     const start = (): Promise<RunningComponent> => startNvidiaDriver({ client: clientOf(ctx, 'gpu-kubelet-plugin'), clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, gpusOfNode: (node) => draGpusOfPool(ctx.cluster.config.nodePools, node.metadata.labels?.[poolLabel]), nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) });
     return ctx.cluster.driversInBackground ? afterNodesReady(ctx, 'nvidia-dra-driver', start) : start();
   },
-  async (ctx) => started('persistentvolume-controller', new PersistentVolumeController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('persistentvolume-controller', new PersistentVolumeController(kcm(ctx))),
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: clientOf(ctx, 'local-path-provisioner'), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('pvc-protection-controller', new PvcProtectionController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('pv-protection-controller', new PvProtectionController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('pvc-protection-controller', new PvcProtectionController(kcm(ctx))),
+  async (ctx) => started('pv-protection-controller', new PvProtectionController(kcm(ctx))),
   async (ctx) => started('scheduler', new Scheduler({ client: clientOf(ctx, 'kube-scheduler'), clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, featureGates: ctx.cluster.config.featureGates, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),
-  async (ctx) => started('garbage-collector', new GarbageCollector({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('replicaset-controller', new ReplicaSetController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('deployment-controller', new DeploymentController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('daemonset-controller', new DaemonSetController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('statefulset-controller', new StatefulSetController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('endpoints-controller', new EndpointsController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('endpointslice-controller', new EndpointSliceController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('garbage-collector', new GarbageCollector(kcm(ctx))),
+  async (ctx) => started('replicaset-controller', new ReplicaSetController(kcm(ctx))),
+  async (ctx) => started('deployment-controller', new DeploymentController(kcm(ctx))),
+  async (ctx) => started('daemonset-controller', new DaemonSetController(kcm(ctx))),
+  async (ctx) => started('statefulset-controller', new StatefulSetController(kcm(ctx))),
+  async (ctx) => started('endpoints-controller', new EndpointsController(kcm(ctx))),
+  async (ctx) => started('endpointslice-controller', new EndpointSliceController(kcm(ctx))),
   async (ctx) => { const a = new VpaAdmission({ client: clientOf(ctx, programs.vpaAdmissionController), clock: ctx.clock, log: ctx.log }); await a.start(); const off = ctx.cluster.podWebhooks.register('vpa', (pod) => a.admit(pod)); return [{ name: 'vpa-admission-controller', stop: () => { off(); a.stop(); } }, started('vpa-recommender', new VpaRecommender({ client: clientOf(ctx, programs.vpaRecommender), clock: ctx.clock, log: ctx.log })), started('vpa-updater', new VpaUpdater({ client: clientOf(ctx, programs.vpaUpdater), clock: ctx.clock, log: ctx.log }))]; },
-  async (ctx) => started('horizontal-pod-autoscaler', new HorizontalController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('job-controller', new JobController({ client: controllerManager(ctx), clock: ctx.clock, random: ctx.random, log: ctx.log })),
-  async (ctx) => started('resource-claim-controller', new ResourceClaimController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('ttl-after-finished-controller', new TtlAfterFinishedController({ client: controllerManager(ctx), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => started('horizontal-pod-autoscaler', new HorizontalController(kcm(ctx))),
+  async (ctx) => started('job-controller', new JobController({ ...kcm(ctx), random: ctx.random })),
+  async (ctx) => started('resource-claim-controller', new ResourceClaimController(kcm(ctx))),
+  async (ctx) => started('ttl-after-finished-controller', new TtlAfterFinishedController(kcm(ctx))),
 ];
 
 export async function startComponents(ctx: ComponentContext): Promise<RunningComponents> {

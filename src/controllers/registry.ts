@@ -1,7 +1,7 @@
 // The controllers that run as ordinary API clients anywhere — in Drydock or against another
 // cluster (`drydock controllers --kubeconfig FILE [--only a,b]`) — by their upstream names.
 // The registry is this map; each entry builds an unstarted controller from its collaborators.
-import type { Client } from '../client/index.ts';
+import type { Client, SharedInformers } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import { DaemonSetController } from './daemonset/controller.ts';
 import { StatefulSetController } from './statefulset/controller.ts';
@@ -27,6 +27,8 @@ export interface ControllerDeps {
   clock: Clock;
   random: Random;
   log: (line: string) => void;
+  /** Informers shared by the controllers of one program (absent: each controller has its own). */
+  informers?: SharedInformers;
 }
 
 export interface RunnableController {

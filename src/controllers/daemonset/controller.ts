@@ -6,8 +6,8 @@ import { refs } from '../../api/index.ts';
 import type { ControllerRevision, DaemonSet, Node, Pod } from '../../api/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
 import { jsonEqual, keyOf, labelSelectorFromObject, objectKey } from '../../core/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
 import { createEventRecorder } from '../event-recorder.ts';
 import { Expectations } from '../expectations.ts';
@@ -22,6 +22,8 @@ export interface DaemonSetControllerOptions {
   log: (line: string) => void;
   /** Concurrent syncs (upstream --concurrent-daemonset-syncs, default 2). */
   workers?: number;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 type ReadonlyPod = DeepReadonly<Pod>;
@@ -66,10 +68,10 @@ export class DaemonSetController {
     const { client, clock, log } = options;
     this.#log = log;
     this.#workers = options.workers ?? 2;
-    this.#pods = new Informer<Pod>({ client, ref: refs.pods, clock, log });
-    this.#nodes = new Informer<Node>({ client, ref: refs.nodes, clock, log });
-    this.#daemonSets = new Informer<DaemonSet>({ client, ref: refs.daemonSets, clock, log });
-    this.#revisions = new Informer<ControllerRevision>({ client, ref: refs.controllerRevisions, clock, log });
+    this.#pods = informerFor<Pod>(options.informers, { client, ref: refs.pods, clock, log });
+    this.#nodes = informerFor<Node>(options.informers, { client, ref: refs.nodes, clock, log });
+    this.#daemonSets = informerFor<DaemonSet>(options.informers, { client, ref: refs.daemonSets, clock, log });
+    this.#revisions = informerFor<ControllerRevision>(options.informers, { client, ref: refs.controllerRevisions, clock, log });
     this.#pods.addIndex(byController, controllerKey);
     this.#pods.addIndex(orphansByNamespace, (p) => (getControllerOf(p) ? [] : [p.metadata.namespace ?? '']));
     this.#revisions.addIndex(byController, (r) => {

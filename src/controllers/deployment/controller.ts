@@ -5,8 +5,8 @@ import { refs } from '../../api/index.ts';
 import type { Deployment, Pod, ReplicaSet } from '../../api/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
 import { jsonEqual, keyOf, labelSelectorFromObject } from '../../core/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
 import { createEventRecorder } from '../event-recorder.ts';
 import { byController, byNamespace, orphansByNamespace, syncDeployment } from './sync.ts';
@@ -18,6 +18,8 @@ export interface DeploymentControllerOptions {
   log: (line: string) => void;
   /** Concurrent syncs (upstream --concurrent-deployment-syncs, default 5). */
   workers?: number;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 type ReadonlyRS = DeepReadonly<ReplicaSet>;
@@ -35,9 +37,9 @@ export class DeploymentController {
     const { client, clock, log } = options;
     this.#log = log;
     this.#workers = options.workers ?? 5;
-    this.#deployments = new Informer<Deployment>({ client, ref: refs.deployments, clock, log });
-    this.#replicaSets = new Informer<ReplicaSet>({ client, ref: refs.replicaSets, clock, log });
-    this.#pods = new Informer<Pod>({ client, ref: refs.pods, clock, log });
+    this.#deployments = informerFor<Deployment>(options.informers, { client, ref: refs.deployments, clock, log });
+    this.#replicaSets = informerFor<ReplicaSet>(options.informers, { client, ref: refs.replicaSets, clock, log });
+    this.#pods = informerFor<Pod>(options.informers, { client, ref: refs.pods, clock, log });
     for (const inf of [this.#deployments, this.#replicaSets, this.#pods] as Informer<Deployment | ReplicaSet | Pod>[]) {
       inf.addIndex(byNamespace, (o) => [o.metadata.namespace ?? '']);
     }

@@ -5,8 +5,8 @@ import { refs } from '../../api/index.ts';
 import type { Endpoints, Pod, Service } from '../../api/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf, splitObjectKey } from '../../core/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import { endpointLabels, managesEndpoints, podEndpoints, selects } from '../service-endpoints.ts';
 import { endpointSubsets } from './subsets.ts';
 
@@ -16,6 +16,8 @@ export interface EndpointsControllerOptions {
   log: (line: string) => void;
   /** Concurrent syncs (upstream --concurrent-endpoint-syncs, default 5). */
   workers?: number;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 const byNamespace = 'namespace';
@@ -34,9 +36,9 @@ export class EndpointsController {
     this.#client = client;
     this.#log = log;
     this.#workers = options.workers ?? 5;
-    this.#pods = new Informer<Pod>({ client, ref: refs.pods, clock, log });
-    this.#services = new Informer<Service>({ client, ref: refs.services, clock, log });
-    this.#endpoints = new Informer<Endpoints>({ client, ref: refs.endpoints, clock, log });
+    this.#pods = informerFor<Pod>(options.informers, { client, ref: refs.pods, clock, log });
+    this.#services = informerFor<Service>(options.informers, { client, ref: refs.services, clock, log });
+    this.#endpoints = informerFor<Endpoints>(options.informers, { client, ref: refs.endpoints, clock, log });
     this.#pods.addIndex(byNamespace, (p) => [p.metadata.namespace ?? '']);
     this.#services.addIndex(byNamespace, (s) => [s.metadata.namespace ?? '']);
     this.#queue = new WorkQueue<string>({ clock });

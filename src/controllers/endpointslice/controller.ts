@@ -7,8 +7,8 @@ import { endpointSliceControllerName, managedByLabel, refs, serviceNameLabel } f
 import type { EndpointSlice, Node, Pod, Service } from '../../api/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf, objectKey, splitObjectKey } from '../../core/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import { newControllerRef } from '../controller-ref.ts';
 import { endpointLabels, managesEndpoints, podEndpoints, selects } from '../service-endpoints.ts';
 import { desiredSlices } from './desired.ts';
@@ -20,6 +20,8 @@ export interface EndpointSliceControllerOptions {
   log: (line: string) => void;
   /** Concurrent syncs (upstream --concurrent-service-endpoint-syncs, default 5). */
   workers?: number;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 type ReadonlyService = DeepReadonly<Service>;
@@ -45,10 +47,10 @@ export class EndpointSliceController {
     this.#client = client;
     this.#log = log;
     this.#workers = options.workers ?? 5;
-    this.#pods = new Informer<Pod>({ client, ref: refs.pods, clock, log });
-    this.#services = new Informer<Service>({ client, ref: refs.services, clock, log });
-    this.#slices = new Informer<EndpointSlice>({ client, ref: refs.endpointSlices, clock, log, labelSelector: `${managedByLabel}=${endpointSliceControllerName}` });
-    this.#nodes = new Informer<Node>({ client, ref: refs.nodes, clock, log });
+    this.#pods = informerFor<Pod>(options.informers, { client, ref: refs.pods, clock, log });
+    this.#services = informerFor<Service>(options.informers, { client, ref: refs.services, clock, log });
+    this.#slices = informerFor<EndpointSlice>(options.informers, { client, ref: refs.endpointSlices, clock, log, labelSelector: `${managedByLabel}=${endpointSliceControllerName}` });
+    this.#nodes = informerFor<Node>(options.informers, { client, ref: refs.nodes, clock, log });
     this.#pods.addIndex(byNamespace, (p) => [p.metadata.namespace ?? '']);
     this.#services.addIndex(byNamespace, (s) => [s.metadata.namespace ?? '']);
     this.#slices.addIndex(byService, (s) => [objectKey(s.metadata.namespace, s.metadata.labels?.[serviceNameLabel] ?? '')]);

@@ -4,8 +4,8 @@
 // Upstream: pkg/controller/podautoscaler/horizontal.go (NewHorizontalController, Run, reconcileKey).
 import { refs } from '../../api/index.ts';
 import type { HorizontalPodAutoscaler, Pod } from '../../api/index.ts';
-import type { Client, DiscoveredResource } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, DiscoveredResource, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import type { Clock } from '../../core/index.ts';
 import { keyOf } from '../../core/index.ts';
 import { createEventRecorder } from '../event-recorder.ts';
@@ -22,6 +22,8 @@ export interface HorizontalControllerOptions {
   clock: Clock;
   log: (line: string) => void;
   syncPeriodMs?: number;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 export class HorizontalController {
@@ -35,8 +37,8 @@ export class HorizontalController {
 
   constructor(options: HorizontalControllerOptions) {
     this.#o = options;
-    this.#hpas = new Informer<HorizontalPodAutoscaler>({ client: options.client, ref: hpaRef, clock: options.clock, log: options.log });
-    this.#pods = new Informer<Pod>({ client: options.client, ref: refs.pods, clock: options.clock, log: options.log });
+    this.#hpas = informerFor<HorizontalPodAutoscaler>(options.informers, { client: options.client, ref: hpaRef, clock: options.clock, log: options.log });
+    this.#pods = informerFor<Pod>(options.informers, { client: options.client, ref: refs.pods, clock: options.clock, log: options.log });
     this.#queue = new WorkQueue<string>({ clock: options.clock });
     this.#recorder = createEventRecorder({ client: options.client, clock: options.clock, component: 'horizontal-pod-autoscaler', log: options.log, typeOf: () => ({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' }) });
     const enqueue = (hpa: { metadata: { namespace?: string; name?: string } }): void => this.#queue.addAfter(keyOf(hpa), this.#period());

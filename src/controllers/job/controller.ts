@@ -3,8 +3,8 @@
 // strips the tracking finalizer from pods whose Job is gone or finished.
 // Upstream: pkg/controller/job/job_controller.go (NewController, add/update/deletePod,
 // add/update/deleteJob, syncOrphanPod).
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import type { Clock, DeepReadonly, OwnerReference, Random } from '../../core/index.ts';
 import { keyOf, labelSelectorFromObject, objectKey, splitObjectKey } from '../../core/index.ts';
 import type { Job, Pod } from '../../api/index.ts';
@@ -27,6 +27,8 @@ export interface JobControllerOptions {
   log: (line: string) => void;
   /** Parallel syncJob workers (kube-controller-manager's --concurrent-job-syncs, default 5). */
   workers?: number;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 /** DefaultJobApiBackOff and MaxJobApiBackOff: requeue delays after a failed sync. */
@@ -48,8 +50,8 @@ export class JobController {
     this.#workers = options.workers ?? 5;
     this.#queue = new WorkQueue<string>({ clock, baseDelayMs: apiBackoffBaseMs, maxDelayMs: apiBackoffMaxMs });
     this.#orphans = new WorkQueue<string>({ clock, baseDelayMs: apiBackoffBaseMs, maxDelayMs: apiBackoffMaxMs });
-    const jobs = new Informer<Job>({ client, ref: refs.jobs, clock, log });
-    const pods = new Informer<Pod>({ client, ref: refs.pods, clock, log });
+    const jobs = informerFor<Job>(options.informers, { client, ref: refs.jobs, clock, log });
+    const pods = informerFor<Pod>(options.informers, { client, ref: refs.pods, clock, log });
     pods.addIndex(controllerUidIndex, (p) => {
       const ref = controllerOf(p);
       return ref?.kind === 'Job' ? [ref.uid] : [];

@@ -4,13 +4,15 @@
 import { refs } from '../../api/index.ts';
 import type { Clock, KubeObject } from '../../core/index.ts';
 import { isApiError } from '../../core/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 
 export interface NamespaceControllerOptions {
   client: Client;
   clock: Clock;
   log: (line: string) => void;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 interface NamespaceObject extends KubeObject {
@@ -30,7 +32,7 @@ export class NamespaceController {
   constructor(options: NamespaceControllerOptions) {
     this.#client = options.client;
     this.#log = options.log;
-    this.#informer = new Informer<NamespaceObject>({ client: options.client, ref: refs.namespaces, clock: options.clock, log: options.log });
+    this.#informer = informerFor<NamespaceObject>(options.informers, { client: options.client, ref: refs.namespaces, clock: options.clock, log: options.log });
     this.#queue = new WorkQueue<string>({ clock: options.clock, baseDelayMs: 100 });
     const enqueue = (ns: NamespaceObject): void => {
       if (ns.metadata.deletionTimestamp) this.#queue.add(ns.metadata.name ?? '');

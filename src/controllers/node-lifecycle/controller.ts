@@ -4,8 +4,8 @@
 // controller then evicts). Upstream: pkg/controller/nodelifecycle/node_lifecycle_controller.go.
 import { refs } from '../../api/index.ts';
 import type { Lease, Node, NodeCondition, Pod } from '../../api/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import type { Clock, DeepReadonly, Timer } from '../../core/index.ts';
 import { formatTime, isApiError, keyOf, splitObjectKey } from '../../core/index.ts';
 import { eventRecorder } from './events.ts';
@@ -30,6 +30,8 @@ export interface NodeLifecycleControllerOptions {
   /** --node-startup-grace-period (default 60 s). */
   nodeStartupGracePeriodMs?: number;
   disruption?: Partial<DisruptionSettings>;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 export const nodeLeaseNamespace = 'kube-node-lease';
@@ -70,9 +72,9 @@ export class NodeLifecycleController {
     this.#period = options.nodeMonitorPeriodMs ?? 5000;
     this.#timings = { gracePeriodMs: options.nodeMonitorGracePeriodMs ?? 50_000, startupGracePeriodMs: options.nodeStartupGracePeriodMs ?? 60_000 };
     this.#settings = { ...defaultDisruptionSettings, ...options.disruption };
-    this.#nodes = new Informer<Node>({ client, clock, log, ref: refs.nodes });
-    this.#leases = new Informer<Lease>({ client, clock, log, ref: refs.leases, namespace: nodeLeaseNamespace });
-    this.#pods = new Informer<Pod>({ client, clock, log, ref: refs.pods });
+    this.#nodes = informerFor<Node>(options.informers, { client, clock, log, ref: refs.nodes });
+    this.#leases = informerFor<Lease>(options.informers, { client, clock, log, ref: refs.leases, namespace: nodeLeaseNamespace });
+    this.#pods = informerFor<Pod>(options.informers, { client, clock, log, ref: refs.pods });
     this.#pods.addIndex(byNodeName, (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []));
     this.#noScheduleQueue = new WorkQueue<string>({ clock, baseDelayMs: 100 });
     this.#podQueue = new WorkQueue<string>({ clock, baseDelayMs: 100 });

@@ -4,8 +4,8 @@
 // Upstream: pkg/controller/tainteviction/taint_eviction.go (separate controller since 1.29).
 import { refs } from '../../api/index.ts';
 import type { Node, Pod, Taint } from '../../api/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import type { Clock, DeepReadonly, Timer } from '../../core/index.ts';
 import { isApiError, jsonEqual, keyOf, splitObjectKey } from '../../core/index.ts';
 import { eventRecorder } from './events.ts';
@@ -17,6 +17,8 @@ export interface TaintEvictionControllerOptions {
   client: Client;
   clock: Clock;
   log: (line: string) => void;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 export const taintEvictionControllerName = 'taint-eviction-controller';
@@ -50,8 +52,8 @@ export class TaintEvictionController {
     this.#clock = clock;
     this.#log = log;
     this.#record = eventRecorder({ client, clock, component: taintEvictionControllerName, log });
-    this.#nodes = new Informer<Node>({ client, clock, log, ref: refs.nodes });
-    this.#pods = new Informer<Pod>({ client, clock, log, ref: refs.pods });
+    this.#nodes = informerFor<Node>(options.informers, { client, clock, log, ref: refs.nodes });
+    this.#pods = informerFor<Pod>(options.informers, { client, clock, log, ref: refs.pods });
     this.#pods.addIndex(byNodeName, (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []));
     this.#nodeQueue = new WorkQueue<string>({ clock, baseDelayMs: 100 });
     this.#podQueue = new WorkQueue<string>({ clock, baseDelayMs: 100 });

@@ -4,8 +4,8 @@
 // Upstream: pkg/controller/podgc/gc_controller.go.
 import { refs } from '../../api/index.ts';
 import type { Node, Pod, PodCondition } from '../../api/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { informerFor } from '../../client/index.ts';
 import type { Clock, DeepReadonly, Timer } from '../../core/index.ts';
 import { isApiError } from '../../core/index.ts';
 import { updatePodCondition } from '../node-lifecycle/pod-conditions.ts';
@@ -19,6 +19,8 @@ export interface PodGCControllerOptions {
   terminatedPodThreshold?: number;
   gcCheckPeriodMs?: number;
   quarantineMs?: number;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 const controllerName = 'pod-garbage-collector';
@@ -45,8 +47,8 @@ export class PodGCController {
     this.#threshold = options.terminatedPodThreshold ?? 12500;
     this.#period = options.gcCheckPeriodMs ?? 20_000;
     this.#quarantine = options.quarantineMs ?? 40_000;
-    this.#nodes = new Informer<Node>({ client, clock, log, ref: refs.nodes });
-    this.#pods = new Informer<Pod>({ client, clock, log, ref: refs.pods });
+    this.#nodes = informerFor<Node>(options.informers, { client, clock, log, ref: refs.nodes });
+    this.#pods = informerFor<Pod>(options.informers, { client, clock, log, ref: refs.pods });
   }
 
   start(): void {

@@ -5,8 +5,8 @@ import { refs } from '../../api/index.ts';
 import type { Pod, ReplicaSet } from '../../api/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
 import { jsonEqual, keyOf, labelSelectorFromObject, objectKey } from '../../core/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
 import { createEventRecorder } from '../event-recorder.ts';
 import { Expectations } from '../expectations.ts';
@@ -19,6 +19,8 @@ export interface ReplicaSetControllerOptions {
   log: (line: string) => void;
   /** Concurrent syncs (upstream --concurrent-replicaset-syncs, default 5). */
   workers?: number;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 type ReadonlyPod = DeepReadonly<Pod>;
@@ -36,8 +38,8 @@ export class ReplicaSetController {
     const { client, clock, log } = options;
     this.#log = log;
     this.#workers = options.workers ?? 5;
-    this.#pods = new Informer<Pod>({ client, ref: refs.pods, clock, log });
-    this.#replicaSets = new Informer<ReplicaSet>({ client, ref: refs.replicaSets, clock, log });
+    this.#pods = informerFor<Pod>(options.informers, { client, ref: refs.pods, clock, log });
+    this.#replicaSets = informerFor<ReplicaSet>(options.informers, { client, ref: refs.replicaSets, clock, log });
     this.#pods.addIndex(podsByNamespace, (p) => [p.metadata.namespace ?? '']);
     this.#pods.addIndex(podsByController, (p) => {
       const ref = getControllerOf(p);

@@ -4,8 +4,8 @@
 // Upstream: pkg/controller/resourceclaim/controller.go (NewController, enqueuePod, enqueueResourceClaim).
 import type { Pod } from '../../api/index.ts';
 import { refs, resourceV1 } from '../../api/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
 import { keyOf, objectKey } from '../../core/index.ts';
 import { createEventRecorder } from '../event-recorder.ts';
@@ -19,6 +19,8 @@ export interface ResourceClaimControllerOptions {
   clock: Clock;
   log: (line: string) => void;
   workers?: number;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 const podKeyPrefix = 'pod:';
@@ -48,9 +50,9 @@ export class ResourceClaimController {
   constructor(options: ResourceClaimControllerOptions) {
     this.#o = options;
     const { client, clock, log } = options;
-    this.#pods = new Informer<Pod>({ client, ref: refs.pods, clock, log });
-    this.#claims = new Informer<resourceV1.ResourceClaim>({ client, ref: refs.resourceClaims, clock, log });
-    this.#templates = new Informer<resourceV1.ResourceClaimTemplate>({ client, ref: refs.resourceClaimTemplates, clock, log });
+    this.#pods = informerFor<Pod>(options.informers, { client, ref: refs.pods, clock, log });
+    this.#claims = informerFor<resourceV1.ResourceClaim>(options.informers, { client, ref: refs.resourceClaims, clock, log });
+    this.#templates = informerFor<resourceV1.ResourceClaimTemplate>(options.informers, { client, ref: refs.resourceClaimTemplates, clock, log });
     this.#queue = new WorkQueue<string>({ clock });
     this.#pods.addIndex(podResourceClaimIndex, podClaimKeys);
     this.#claims.addIndex(claimPodOwnerIndex, (c) => (c.metadata.ownerReferences ?? []).filter((r) => r.controller === true && r.kind === 'Pod').map((r) => r.uid));

@@ -6,8 +6,8 @@ import { refs } from '../../api/index.ts';
 import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
 import { jsonEqual, keyOf, labelSelectorFromObject } from '../../core/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
 import { createEventRecorder } from '../event-recorder.ts';
 import { byController, orphansByNamespace, syncStatefulSet } from './sync.ts';
@@ -19,6 +19,8 @@ export interface StatefulSetControllerOptions {
   log: (line: string) => void;
   /** Concurrent syncs (upstream --concurrent-statefulset-syncs, default 5). */
   workers?: number;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 type ReadonlyPod = DeepReadonly<Pod>;
@@ -44,10 +46,10 @@ export class StatefulSetController {
     const { client, clock, log } = options;
     this.#log = log;
     this.#workers = options.workers ?? 5;
-    this.#pods = new Informer<Pod>({ client, ref: refs.pods, clock, log });
-    this.#sets = new Informer<StatefulSet>({ client, ref: refs.statefulSets, clock, log });
-    this.#revisions = new Informer<ControllerRevision>({ client, ref: refs.controllerRevisions, clock, log });
-    this.#claims = new Informer<PersistentVolumeClaim>({ client, ref: refs.persistentVolumeClaims, clock, log });
+    this.#pods = informerFor<Pod>(options.informers, { client, ref: refs.pods, clock, log });
+    this.#sets = informerFor<StatefulSet>(options.informers, { client, ref: refs.statefulSets, clock, log });
+    this.#revisions = informerFor<ControllerRevision>(options.informers, { client, ref: refs.controllerRevisions, clock, log });
+    this.#claims = informerFor<PersistentVolumeClaim>(options.informers, { client, ref: refs.persistentVolumeClaims, clock, log });
     this.#pods.addIndex(byController, controllerUid);
     this.#pods.addIndex(orphansByNamespace, (p) => (getControllerOf(p) ? [] : [p.metadata.namespace ?? '']));
     this.#revisions.addIndex(byController, controllerUid);

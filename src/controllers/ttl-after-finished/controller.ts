@@ -1,8 +1,8 @@
 // The TTL-after-finished controller: deletes finished Jobs ttlSecondsAfterFinished after
 // their Complete/Failed condition, in the foreground so their pods go first.
 // Upstream: pkg/controller/ttlafterfinished/ttlafterfinished_controller.go.
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
 import { keyOf } from '../../core/index.ts';
 import type { Job } from '../../api/index.ts';
@@ -14,6 +14,8 @@ export interface TtlAfterFinishedControllerOptions {
   client: Client;
   clock: Clock;
   log: (line: string) => void;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 export class TtlAfterFinishedController {
@@ -27,7 +29,7 @@ export class TtlAfterFinishedController {
     this.#client = options.client;
     this.#clock = options.clock;
     this.#log = options.log;
-    this.#jobs = new Informer<Job>({ client: options.client, ref: refs.jobs, clock: options.clock, log: options.log });
+    this.#jobs = informerFor<Job>(options.informers, { client: options.client, ref: refs.jobs, clock: options.clock, log: options.log });
     this.#queue = new WorkQueue<string>({ clock: options.clock, baseDelayMs: 5 });
     const enqueue = (job: DeepReadonly<Job>): void => {
       if (!job.metadata.deletionTimestamp && needsCleanup(job)) this.#queue.add(keyOf(job));

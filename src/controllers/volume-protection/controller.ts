@@ -5,8 +5,8 @@
 // Upstream: pkg/controller/volume/pvcprotection/pvc_protection_controller.go, pvprotection.
 import type { PersistentVolume, PersistentVolumeClaim, Pod } from '../../api/index.ts';
 import { refs } from '../../api/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
 import { isApiError, keyOf, splitObjectKey } from '../../core/index.ts';
 import { claimsOf, isDeletionCandidate, needsFinalizer, podUsesClaim, pvProtectionFinalizer, pvcProtectionFinalizer, volumeInUse, withFinalizer } from './protection.ts';
@@ -15,9 +15,12 @@ export interface ProtectionControllerOptions {
   client: Client;
   clock: Clock;
   log: (line: string) => void;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
-const byClaim = 'claim';
+// Not 'claim': the volume controller's index of that name on the shared pod informer leaves out ephemeral claims.
+const byClaim = 'claimInUse';
 
 export class PvcProtectionController {
   readonly #o: ProtectionControllerOptions;
@@ -28,8 +31,8 @@ export class PvcProtectionController {
   constructor(options: ProtectionControllerOptions) {
     const { client, clock, log } = options;
     this.#o = options;
-    this.#claims = new Informer<PersistentVolumeClaim>({ client, clock, log, ref: refs.persistentVolumeClaims });
-    this.#pods = new Informer<Pod>({ client, clock, log, ref: refs.pods });
+    this.#claims = informerFor<PersistentVolumeClaim>(options.informers, { client, clock, log, ref: refs.persistentVolumeClaims });
+    this.#pods = informerFor<Pod>(options.informers, { client, clock, log, ref: refs.pods });
     this.#pods.addIndex(byClaim, (p) => claimsOf(p).map((c) => `${p.metadata.namespace ?? ''}/${c}`));
     this.#queue = new WorkQueue<string>({ clock, baseDelayMs: 5 });
     const claimChanged = (c: DeepReadonly<PersistentVolumeClaim>): void => {
@@ -93,7 +96,7 @@ export class PvProtectionController {
   constructor(options: ProtectionControllerOptions) {
     const { client, clock, log } = options;
     this.#o = options;
-    this.#volumes = new Informer<PersistentVolume>({ client, clock, log, ref: refs.persistentVolumes });
+    this.#volumes = informerFor<PersistentVolume>(options.informers, { client, clock, log, ref: refs.persistentVolumes });
     this.#queue = new WorkQueue<string>({ clock, baseDelayMs: 5 });
     const changed = (v: DeepReadonly<PersistentVolume>): void => {
       if (needsFinalizer(v, pvProtectionFinalizer) || isDeletionCandidate(v, pvProtectionFinalizer)) this.#queue.add(v.metadata.name ?? '');

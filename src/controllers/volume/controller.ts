@@ -4,8 +4,8 @@
 // Upstream: pkg/controller/volume/persistentvolume/pv_controller_base.go.
 import { refs } from '../../api/index.ts';
 import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../api/index.ts';
-import type { Client } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import type { Clock, DeepReadonly, Timer } from '../../core/index.ts';
 import { keyOf, objectKey } from '../../core/index.ts';
 import { createEventRecorder } from '../event-recorder.ts';
@@ -20,6 +20,8 @@ export interface PersistentVolumeControllerOptions {
   log: (line: string) => void;
   /** Default 15 s. */
   resyncPeriodMs?: number;
+  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
+  informers?: SharedInformers;
 }
 
 const claimIndex = 'claim';
@@ -39,10 +41,10 @@ export class PersistentVolumeController {
   constructor(options: PersistentVolumeControllerOptions) {
     this.#o = options;
     const { client, clock, log } = options;
-    this.#claimInformer = new Informer<PersistentVolumeClaim>({ client, ref: refs.persistentVolumeClaims, clock, log });
-    this.#volumeInformer = new Informer<PersistentVolume>({ client, ref: refs.persistentVolumes, clock, log });
-    this.#classes = new Informer<StorageClass>({ client, ref: refs.storageClasses, clock, log });
-    this.#pods = new Informer<Pod>({ client, ref: refs.pods, clock, log });
+    this.#claimInformer = informerFor<PersistentVolumeClaim>(options.informers, { client, ref: refs.persistentVolumeClaims, clock, log });
+    this.#volumeInformer = informerFor<PersistentVolume>(options.informers, { client, ref: refs.persistentVolumes, clock, log });
+    this.#classes = informerFor<StorageClass>(options.informers, { client, ref: refs.storageClasses, clock, log });
+    this.#pods = informerFor<Pod>(options.informers, { client, ref: refs.pods, clock, log });
     this.#pods.addIndex(claimIndex, (p) => (p.spec?.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [objectKey(p.metadata.namespace, v.persistentVolumeClaim.claimName)] : [])));
     this.#claimQueue = new WorkQueue<string>({ clock, baseDelayMs: 5 });
     this.#volumeQueue = new WorkQueue<string>({ clock, baseDelayMs: 5 });
