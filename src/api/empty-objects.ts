@@ -28,6 +28,7 @@ const emptyObjects: Readonly<Record<string, JsonObject>> = {
   'v1/Service': { spec: {}, status: { loadBalancer: {} } },
   'v1/ServiceAccount': {},
   'v1/Endpoints': {},
+  'v1/ResourceQuota': { spec: {}, status: {} },
   'discovery.k8s.io/v1/EndpointSlice': { addressType: '', endpoints: null },
   'v1/PersistentVolume': { spec: {}, status: {} },
   'v1/PersistentVolumeClaim': { spec: { resources: {} }, status: {} },

@@ -17,6 +17,7 @@ export const refs = {
   persistentVolumes: ref('', 'v1', 'persistentvolumes'),
   persistentVolumeClaims: ref('', 'v1', 'persistentvolumeclaims'),
   endpoints: ref('', 'v1', 'endpoints'),
+  resourceQuotas: ref('', 'v1', 'resourcequotas'),
   endpointSlices: ref('discovery.k8s.io', 'v1', 'endpointslices'),
   eventsV1: ref('events.k8s.io', 'v1', 'events'),
   deployments: ref('apps', 'v1', 'deployments'),

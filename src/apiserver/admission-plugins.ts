@@ -7,6 +7,7 @@ import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, newe
 import type { PersistentVolumeClaim, Pod, PriorityClassInfo, Service } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { storedObject } from './stored-object.ts';
+import { resourceQuotaAdmission } from './resource-quota-admission.ts';
 
 const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
@@ -155,5 +156,6 @@ export const storageObjectInUseProtection: AdmissionPlugin = {
 };
 
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
-  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, serviceAllocation, ...extra];
+  // ResourceQuota validates last, after every mutation, as upstream orders it.
+  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, serviceAllocation, ...extra, resourceQuotaAdmission];
 }

@@ -82,6 +82,11 @@ export class ResourceStorage {
     this.findDefinition = options.findDefinition;
   }
 
+  /** The server's clock, for admission plugins that judge time (quota: pods past their grace period). */
+  get clock(): Clock {
+    return this.#clock;
+  }
+
   get store(): Store {
     return this.#store;
   }

@@ -18,5 +18,6 @@ export { DaemonSetController } from './daemonset/controller.ts';
 export { StatefulSetController } from './statefulset/controller.ts';
 export { EndpointSliceController } from './endpointslice/controller.ts';
 export { EndpointsController } from './endpoints/controller.ts';
+export { ResourceQuotaController } from './resourcequota/controller.ts';
 export type { ControllerDeps, RunnableController } from './registry.ts';
 export { HorizontalController } from './hpa/index.ts';

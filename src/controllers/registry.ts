@@ -7,6 +7,7 @@ import { DaemonSetController } from './daemonset/controller.ts';
 import { StatefulSetController } from './statefulset/controller.ts';
 import { EndpointSliceController } from './endpointslice/controller.ts';
 import { EndpointsController } from './endpoints/controller.ts';
+import { ResourceQuotaController } from './resourcequota/controller.ts';
 import { DeploymentController } from './deployment/controller.ts';
 import { GarbageCollector } from './garbage-collector/controller.ts';
 import { JobController } from './job/controller.ts';
@@ -63,6 +64,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   statefulset: (d) => new StatefulSetController(d),
   endpoint: (d) => new EndpointsController(d),
   endpointslice: (d) => new EndpointSliceController(d),
+  resourcequota: (d) => new ResourceQuotaController(d),
   job: (d) => new JobController(d),
   'ttl-after-finished': (d) => new TtlAfterFinishedController(d),
   'node-lifecycle': (d) => new NodeLifecycleController(d),

@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod } from './pod/types.ts';
+import type { ResourceQuota } from './resource-quota.ts';
+import { addUsage, exceededResources, objectUsage, podUsage, quotaCoversPod } from './quota-usage.ts';
+
+const pod = (spec: Partial<Pod['spec']>, phase = 'Running'): Pod => ({ metadata: { name: 'p', namespace: 'ns' }, spec: { containers: [], ...spec }, status: { phase } }) as Pod;
+const now = Date.parse('2026-01-01T00:00:00Z');
+
+test('a pod counts its effective requests (sidecars and init containers as the scheduler sums them), cpu and memory limits, and extended requests', () => {
+  const p = pod({
+    initContainers: [
+      { name: 'sidecar', image: 'x', restartPolicy: 'Always', resources: { requests: { cpu: '250m', memory: '128Mi' } } },
+      { name: 'migrate', image: 'x', resources: { requests: { cpu: '2' } } },
+    ],
+    containers: [{ name: 'app', image: 'x', resources: { requests: { cpu: '500m', memory: '1Gi', 'nvidia.com/gpu': '1' }, limits: { cpu: '1', memory: '1Gi', 'nvidia.com/gpu': '1' } } }],
+  });
+  assert.deepEqual(podUsage(p, now), {
+    'count/pods': '1',
+    pods: '1',
+    cpu: '2250m',
+    'requests.cpu': '2250m',
+    memory: '1152Mi',
+    'requests.memory': '1152Mi',
+    'requests.nvidia.com/gpu': '1',
+    'limits.cpu': '1',
+    'limits.memory': '1Gi',
+  });
+  assert.deepEqual(podUsage({ ...p, status: { phase: 'Succeeded' } }, now), { 'count/pods': '1' }, 'a finished pod keeps only its object count');
+});
+
+test('objects count under count/ and legacy names; claims add their storage; sums and overruns', () => {
+  assert.deepEqual(objectUsage('', 'persistentvolumeclaims', { spec: { resources: { requests: { storage: '10Gi' } } } }), { 'count/persistentvolumeclaims': '1', persistentvolumeclaims: '1', 'requests.storage': '10Gi' });
+  assert.deepEqual(objectUsage('apps', 'deployments', {}), { 'count/deployments.apps': '1' });
+  assert.deepEqual(addUsage({ 'requests.cpu': '500m' }, { 'requests.cpu': '1500m', pods: '1' }), { 'requests.cpu': '2', pods: '1' });
+  assert.deepEqual(exceededResources({ 'requests.cpu': '2', pods: '1' }, { 'requests.cpu': '1500m', pods: '3' }), ['requests.cpu']);
+});
+
+test('scopes: BestEffort, NotTerminating and PriorityClass select the pods a quota covers', () => {
+  const quota = (spec: NonNullable<ResourceQuota['spec']>): ResourceQuota => ({ metadata: { name: 'q' }, spec });
+  const besteffort = pod({ containers: [{ name: 'a', image: 'x' }] });
+  const high = pod({ priorityClassName: 'high', containers: [{ name: 'a', image: 'x', resources: { requests: { cpu: '1' } } }] });
+  assert.equal(quotaCoversPod(quota({ scopes: ['BestEffort'] }), besteffort), true);
+  assert.equal(quotaCoversPod(quota({ scopes: ['BestEffort'] }), high), false);
+  assert.equal(quotaCoversPod(quota({ scopes: ['NotTerminating'] }), high), true);
+  assert.equal(quotaCoversPod(quota({ scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } }), high), true);
+  assert.equal(quotaCoversPod(quota({ scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } }), besteffort), false);
+});

@@ -1,0 +1,148 @@
+// What an object counts against a ResourceQuota, shared by the quota admission and the quota
+// controller: a pod's compute usage (its effective requests and limits, with native sidecars and
+// overhead; nothing once it has finished), object counts (`count/<resource>`, `pods`, `services`,
+// ...), claims' requested storage, and which quotas a pod falls under by scope. Pure.
+// Upstream: pkg/quota/v1/evaluator/core/pods.go (PodUsageFunc, podComputeUsageHelper, Constraints,
+// podMatchesScopeFunc), persistent_volume_claims.go, services.go, pkg/quota/v1/generic, resources.go.
+import { addQuantities, compareQuantities, formatQuantity, parseQuantity, quantityFromMilli, quantityFromValue } from '../../../core/index.ts';
+import type { DeepReadonly, Quantity } from '../../../core/index.ts';
+import { computePodQOS } from './pod/qos.ts';
+import type { Container, Pod } from './pod/types.ts';
+import { podResourceLimits, podResourceRequests } from './pod-resources.ts';
+import type { ResourceAmounts } from './pod-resources.ts';
+import type { ResourceQuota } from './resource-quota.ts';
+
+export type Usage = Record<string, string>;
+
+/** Legacy names for object counts (resources.go). */
+const legacyCounts: Readonly<Record<string, string>> = { pods: 'pods', services: 'services', configmaps: 'configmaps', secrets: 'secrets', persistentvolumeclaims: 'persistentvolumeclaims', resourcequotas: 'resourcequotas', replicationcontrollers: 'replicationcontrollers' };
+const standardRequests = new Set(['cpu', 'memory', 'ephemeral-storage']);
+
+/** count/<resource>.<group>: what every stored object of a resource counts as. */
+export const objectCountName = (group: string, resource: string): string => `count/${resource}${group ? `.${group}` : ''}`;
+
+function amount(name: string, value: number): string {
+  if (name === 'cpu') return formatQuantity(quantityFromMilli(value));
+  return formatQuantity(quantityFromValue(value, value !== 0 && value % 1024 === 0 && name !== 'pods' ? 'BinarySI' : 'DecimalSI'));
+}
+
+/** podComputeUsageHelper: requests and limits under their quota names (extended resources: requests only). */
+function computeUsage(requests: ResourceAmounts, limits: ResourceAmounts): Usage {
+  const out: Usage = { pods: '1' };
+  for (const [name, v] of Object.entries(requests)) {
+    if (standardRequests.has(name)) {
+      out[name] = amount(name, v);
+      out[`requests.${name}`] = amount(name, v);
+    } else if (name.startsWith('hugepages-')) out[`requests.${name}`] = amount(name, v);
+    else if (name.includes('/') && !name.startsWith('kubernetes.io/')) out[`requests.${name}`] = amount(name, v);
+  }
+  for (const [name, v] of Object.entries(limits)) if (standardRequests.has(name)) out[`limits.${name}`] = amount(name, v);
+  return out;
+}
+
+/** QuotaV1Pod: a finished pod, or one past its deletion grace period, no longer counts its compute. */
+export function podCountsCompute(pod: DeepReadonly<Pod>, now: number): boolean {
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return false;
+  const deleted = pod.metadata.deletionTimestamp;
+  if (deleted && Date.parse(deleted) + (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000 < now) return false;
+  return true;
+}
+
+/** PodUsageFunc. */
+export function podUsage(pod: DeepReadonly<Pod>, now: number): Usage {
+  const count = { 'count/pods': '1' };
+  if (!podCountsCompute(pod, now)) return count;
+  return { ...count, ...computeUsage(podResourceRequests(pod, { useStatusResources: true }), podResourceLimits(pod, { useStatusResources: true })) };
+}
+
+/** What any other object counts: itself, under its count/ name and legacy name, plus a claim's storage. */
+export function objectUsage(group: string, resource: string, obj: { spec?: unknown }): Usage {
+  const out: Usage = { [objectCountName(group, resource)]: '1' };
+  if (group === '' && legacyCounts[resource]) out[resource] = '1';
+  if (group === '' && resource === 'persistentvolumeclaims') {
+    const storage = (obj.spec as { resources?: { requests?: Record<string, string> } } | undefined)?.resources?.requests?.storage;
+    if (storage) out['requests.storage'] = storage;
+  }
+  if (group === '' && resource === 'services') {
+    const type = (obj.spec as { type?: string } | undefined)?.type;
+    if (type === 'LoadBalancer') out['services.loadbalancers'] = '1';
+    if (type === 'LoadBalancer' || type === 'NodePort') out['services.nodeports'] = String(((obj.spec as { ports?: unknown[] }).ports ?? []).length);
+  }
+  return out;
+}
+
+export function addUsage(a: Readonly<Usage>, b: Readonly<Usage>): Usage {
+  const out: Usage = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out[k];
+    const x = parseQuantity(v);
+    const y = prev === undefined ? undefined : parseQuantity(prev);
+    out[k] = x && y ? formatQuantity(addQuantities(y, x)) : v;
+  }
+  return out;
+}
+
+const q = (text: string | undefined): Quantity | undefined => (text === undefined ? undefined : parseQuantity(text));
+
+/** The resources of `usage` that go above `hard` (quota.LessThanOrEqual). */
+export function exceededResources(usage: Readonly<Usage>, hard: Readonly<Usage>): string[] {
+  return Object.keys(usage).filter((k) => {
+    const limit = q(hard[k]);
+    const used = q(usage[k]);
+    return limit !== undefined && used !== undefined && compareQuantities(used, limit) > 0;
+  });
+}
+
+/** podMatchesScopeFunc plus the scope selector: does this quota's scope take in the pod? */
+export function quotaCoversPod(quota: DeepReadonly<ResourceQuota>, pod: DeepReadonly<Pod>): boolean {
+  const matches = (scope: string, op: string, values: readonly string[]): boolean => {
+    switch (scope) {
+      case 'Terminating':
+        return pod.spec.activeDeadlineSeconds !== undefined && pod.spec.activeDeadlineSeconds >= 0;
+      case 'NotTerminating':
+        return pod.spec.activeDeadlineSeconds === undefined;
+      case 'BestEffort':
+        return computePodQOS(pod) === 'BestEffort';
+      case 'NotBestEffort':
+        return computePodQOS(pod) !== 'BestEffort';
+      case 'PriorityClass': {
+        const name = pod.spec.priorityClassName ?? '';
+        if (op === 'Exists') return name !== '';
+        if (op === 'DoesNotExist') return name === '';
+        if (op === 'NotIn') return !values.includes(name);
+        return values.includes(name);
+      }
+      case 'CrossNamespacePodAffinity': {
+        const terms = [...(pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []), ...(pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [])];
+        return terms.some((t) => (t.namespaces?.length ?? 0) > 0 || t.namespaceSelector !== undefined);
+      }
+      default:
+        return false;
+    }
+  };
+  return (quota.spec?.scopes ?? []).every((s) => matches(s, 'Exists', [])) && (quota.spec?.scopeSelector?.matchExpressions ?? []).every((r) => matches(r.scopeName, r.operator, r.values ?? []));
+}
+
+const requiredForEveryContainer = ['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory'];
+
+/** Constraints: a quota on cpu or memory needs every container to say it (`must specify ...`), or undefined. */
+export function missingContainerResources(pod: DeepReadonly<Pod>, quotaResources: readonly string[]): string | undefined {
+  const required = requiredForEveryContainer.filter((r) => quotaResources.includes(r));
+  if (required.length === 0) return undefined;
+  const missing = new Map<string, string[]>();
+  const check = (c: DeepReadonly<Container>): void => {
+    const requests: ResourceAmounts = {};
+    const limits: ResourceAmounts = {};
+    for (const k of ['cpu', 'memory']) {
+      if (c.resources?.requests?.[k] !== undefined) requests[k] = 0;
+      if (c.resources?.limits?.[k] !== undefined) limits[k] = 0;
+    }
+    const has = new Set(Object.keys(computeUsage(requests, limits)));
+    for (const r of required) if (!has.has(r)) missing.set(r, [...(missing.get(r) ?? []), c.name]);
+  };
+  for (const c of pod.spec.containers) check(c);
+  for (const c of pod.spec.initContainers ?? []) check(c);
+  if (missing.size === 0) return undefined;
+  return `must specify ${[...missing.keys()].sort().map((r) => `${r} for: ${[...new Set(missing.get(r))].sort().join(',')}`).join('; ')}`;
+}
