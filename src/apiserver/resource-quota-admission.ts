@@ -17,10 +17,22 @@ function usageOf(attrs: AdmissionAttributes, now: number): Usage {
   return objectUsage(def.group, def.resource, object as { spec?: unknown });
 }
 
+/**
+ * Namespaces known to hold no ResourceQuota, per server: most never do, and every create would
+ * otherwise list them. A quota's create passes this plugin, which forgets the namespace then.
+ */
+const quotaFree = new WeakMap<object, Set<string>>();
+
 async function quotasOf(attrs: AdmissionAttributes, namespace: string): Promise<ResourceQuota[]> {
   const quotaDef = attrs.storage.findDefinition('', 'v1', 'resourcequotas');
   if (!quotaDef) return [];
+  let free = quotaFree.get(attrs.storage);
+  if (!free) quotaFree.set(attrs.storage, (free = new Set()));
+  const creatingQuota = attrs.def.group === '' && attrs.def.resource === 'resourcequotas';
+  if (creatingQuota) free.delete(namespace);
+  if (free.has(namespace)) return [];
   const page = await attrs.storage.store.list(attrs.storage.prefix(quotaDef, namespace));
+  if (page.items.length === 0 && !creatingQuota) free.add(namespace);
   return page.items.map((kv) => storedObject(kv) as ResourceQuota);
 }
 
@@ -29,7 +41,7 @@ export const resourceQuotaAdmission: AdmissionPlugin = {
   async validate(attrs) {
     const now = (): number => attrs.storage.clock.now();
     const namespace = attrs.object.metadata.namespace ?? '';
-    if (attrs.operation !== 'CREATE' || !attrs.def.namespaced || !namespace || attrs.ctx.subresource || attrs.ctx.dryRun) return;
+    if (attrs.operation !== 'CREATE' || !attrs.def.namespaced || !namespace || attrs.ctx.subresource) return;
     const quotas = await quotasOf(attrs, namespace);
     if (quotas.length === 0) return;
     const isPod = attrs.def.group === '' && attrs.def.resource === 'pods';
@@ -58,6 +70,8 @@ export const resourceQuotaAdmission: AdmissionPlugin = {
       }
       charged.push({ quota, requested });
     }
+    // A dry run is judged as a real create would be, and charged to nothing.
+    if (attrs.ctx.dryRun) return;
     for (const { quota, requested } of charged) await charge(attrs, quota, requested);
   },
 };

@@ -19,13 +19,16 @@ test('a GPU quota: counted by the controller, enforced and charged by admission,
   const c = await Cluster.start({ config, clock, random: new SeededRandom(2), components: true, log: () => {} });
   try {
     await c.client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+    // A pod from before the quota: admission has seen the namespace without one, and must notice the new one.
+    const early: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'early', namespace: 'team-a' }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '500m' } } }] } };
+    await c.client.create(refs.pods, early, { namespace: 'team-a' });
     await c.client.create(refs.resourceQuotas, fixture<ResourceQuota>('gpu-quota.yaml'), { namespace: 'team-a' });
     await clock.advance(1_000);
     const status = async (): Promise<ResourceQuota['status']> => (await c.client.get<ResourceQuota>(refs.resourceQuotas, 'team-a', 'gpu-quota')).status;
-    assert.deepEqual(await status(), { hard: { 'requests.nvidia.com/gpu': '2', 'requests.cpu': '4', pods: '5' }, used: { 'requests.nvidia.com/gpu': '0', 'requests.cpu': '0', pods: '0' } });
+    assert.deepEqual(await status(), { hard: { 'requests.nvidia.com/gpu': '2', 'requests.cpu': '4', pods: '5' }, used: { 'requests.nvidia.com/gpu': '0', 'requests.cpu': '500m', pods: '1' } });
     const trainer = fixture<Pod>('trainer.yaml');
     await c.client.create(refs.pods, trainer, { namespace: 'team-a' });
-    assert.deepEqual((await status())?.used, { 'requests.nvidia.com/gpu': '2', 'requests.cpu': '1', pods: '1' }, 'charged at admission');
+    assert.deepEqual((await status())?.used, { 'requests.nvidia.com/gpu': '2', 'requests.cpu': '1500m', pods: '2' }, 'charged at admission');
     await assert.rejects(c.client.create(refs.pods, { ...trainer, metadata: { ...trainer.metadata, name: 'trainer-1' } }, { namespace: 'team-a' }), {
       message: 'pods "trainer-1" is forbidden: exceeded quota: gpu-quota, requested: requests.nvidia.com/gpu=2, used: requests.nvidia.com/gpu=2, limited: requests.nvidia.com/gpu=2',
     });
@@ -36,7 +39,7 @@ test('a GPU quota: counted by the controller, enforced and charged by admission,
     const running = await c.client.get<Pod>(refs.pods, 'team-a', 'trainer-0');
     await c.client.updateStatus<Pod>(refs.pods, { ...running, status: { ...running.status, phase: 'Succeeded' } });
     await clock.advance(1_000);
-    assert.deepEqual((await status())?.used, { 'requests.nvidia.com/gpu': '0', 'requests.cpu': '0', pods: '0' });
+    assert.deepEqual((await status())?.used, { 'requests.nvidia.com/gpu': '0', 'requests.cpu': '500m', pods: '1' });
     await c.client.create(refs.pods, { ...trainer, metadata: { ...trainer.metadata, name: 'trainer-1' } }, { namespace: 'team-a' });
   } finally {
     await c.stop();
