@@ -77,3 +77,9 @@ export function endpointLabels(svc: ReadonlyService): Record<string, string> {
   if (svc.spec?.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
   return labels;
 }
+
+/** The services a pod change matters to: those that select it now or did before the change. */
+export function servicesTouched(services: readonly ReadonlyService[], old: ReadonlyPod | undefined, pod: ReadonlyPod): ReadonlyService[] {
+  if (old && old.metadata.resourceVersion === pod.metadata.resourceVersion) return [];
+  return services.filter((svc) => selects(svc, pod) || (old !== undefined && selects(svc, old)));
+}

@@ -547,7 +547,6 @@ export class PodWorker {
     const live = this.#live.get(rec.name);
     const instance = rec.current;
     if (!spec || !live || !instance || instance.exit) return;
-    const { clock } = this.#d;
     this.#event(rec.name, 'Normal', 'Killing', message ?? `Stopping container ${rec.name}`);
     if (live.creating) {
       live.creating.cancel();

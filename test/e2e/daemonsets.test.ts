@@ -30,11 +30,7 @@ describe('DaemonSets with kubectl', () => {
     await dd?.stop();
   });
 
-  const ok = async (args: string[]): Promise<string> => {
-    const r = await dd.kubectl(args, { timeoutMs: 90_000 });
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}\n${r.stderr}`);
-    return r.stdout;
-  };
+  const ok = (args: string[]): Promise<string> => dd.ok(args);
   const podNodes = async (): Promise<string[]> => (await ok(['get', 'pods', '-l', 'app.kubernetes.io/name=dcgm-exporter', '-o', 'jsonpath={range .items[*]}{.spec.nodeName}{"\\n"}{end}'])).trim().split('\n').sort();
 
   test('apply: one pod per GPU node, rollout status, the DESIRED ... NODE SELECTOR columns', async () => {

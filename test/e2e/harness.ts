@@ -31,6 +31,8 @@ export interface Drydock extends AsyncDisposable {
   readonly process: ChildProcess;
   readonly output: () => string;
   kubectl(args: readonly string[], options?: { input?: string; binary?: string; timeoutMs?: number }): Promise<KubectlResult>;
+  /** kubectl that must succeed: its stdout, or an assertion failure with the command and its stderr. */
+  ok(args: readonly string[], options?: { input?: string; timeoutMs?: number }): Promise<string>;
   /** Runs `drydock node <args> --kubeconfig <this cluster's>`, as a user changes the running cluster. */
   node(args: readonly string[]): Promise<KubectlResult>;
   /** Starts kubectl and returns it without waiting (for -w). */
@@ -99,6 +101,11 @@ export async function startDrydock(options: { config?: string; args?: readonly s
     process: child,
     output: () => output,
     kubectl: run,
+    ok: async (argv, opts = {}) => {
+      const r = await run(argv, { timeoutMs: 90_000, ...opts });
+      if (r.code !== 0) throw new Error(`kubectl ${argv.join(' ')} exited ${r.code}\n${r.stderr}`);
+      return r.stdout;
+    },
     node: (argv) => run([...argv, '--kubeconfig', kubeconfig], { command: [process.execPath, mainScript, 'node'] }),
     spawnKubectl: (argv, opts = {}) => spawn(opts.binary ?? kubectlBinary(), ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } }),
     writeFile: (name, text) => {

@@ -22,11 +22,7 @@ describe('Services with kubectl', () => {
     await dd?.stop();
   });
 
-  const ok = async (args: string[]): Promise<string> => {
-    const r = await dd.kubectl(args, { timeoutMs: 60_000 });
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}\n${r.stderr}`);
-    return r.stdout;
-  };
+  const ok = (args: string[]): Promise<string> => dd.ok(args);
   const podIPs = async (): Promise<string[]> => (await ok(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[*].status.podIP}'])).split(' ').filter(Boolean).sort();
 
   test('expose: the EndpointSlice, the Endpoints and describe svc list the pod IPs on the target port', async () => {

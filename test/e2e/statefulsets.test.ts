@@ -26,11 +26,7 @@ describe('StatefulSets with kubectl', () => {
     await dd?.stop();
   });
 
-  const ok = async (args: string[]): Promise<string> => {
-    const r = await dd.kubectl(args, { timeoutMs: 90_000 });
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}\n${r.stderr}`);
-    return r.stdout;
-  };
+  const ok = (args: string[]): Promise<string> => dd.ok(args);
   const jsonpath = async (what: string[], path: string): Promise<string> => (await ok(['get', ...what, '-o', `jsonpath=${path}`])).trim();
 
   test('apply: pods come up in ordinal order with stable hostnames and one claim each', async () => {

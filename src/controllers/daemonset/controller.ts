@@ -4,27 +4,21 @@
 // addNode, updateNode, shouldIgnoreNodeUpdate), update.go (addHistory and friends).
 import { refs } from '../../api/index.ts';
 import type { ControllerRevision, DaemonSet, Node, Pod } from '../../api/index.ts';
-import type { Clock, DeepReadonly } from '../../core/index.ts';
-import { jsonEqual, keyOf, labelSelectorFromObject, objectKey } from '../../core/index.ts';
-import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import type { DeepReadonly, KubeObject } from '../../core/index.ts';
+import { jsonEqual, keyOf, labelSelectorFromObject } from '../../core/index.ts';
+import type { Informer } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
+import { indexOwnedPods, ownedPodHandlers } from '../owned-pods.ts';
+import type { ControllerOptions } from '../controller-options.ts';
 import { createEventRecorder } from '../event-recorder.ts';
 import { Expectations } from '../expectations.ts';
 import { nodeShouldRunDaemonPod } from './placement.ts';
 import type { FailedPodBackoff } from './plan.ts';
-import { byController, byNamespace, orphansByNamespace, syncDaemonSet } from './sync.ts';
+import { byController, byNamespace, syncDaemonSet } from './sync.ts';
 import type { DaemonSetSyncContext } from './sync.ts';
 
-export interface DaemonSetControllerOptions {
-  client: Client;
-  clock: Clock;
-  log: (line: string) => void;
-  /** Concurrent syncs (upstream --concurrent-daemonset-syncs, default 2). */
-  workers?: number;
-  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
-  informers?: SharedInformers;
-}
+export type DaemonSetControllerOptions = ControllerOptions;
 
 type ReadonlyPod = DeepReadonly<Pod>;
 type ReadonlyDS = DeepReadonly<DaemonSet>;
@@ -48,8 +42,8 @@ function failedPodBackoff(): FailedPodBackoff {
   };
 }
 
-const controllerKey = (pod: ReadonlyPod): string[] => {
-  const ref = getControllerOf(pod);
+const controllerKey = (obj: { readonly metadata: DeepReadonly<KubeObject['metadata']> }): string[] => {
+  const ref = getControllerOf(obj);
   return ref ? [ref.uid] : [];
 };
 
@@ -72,12 +66,8 @@ export class DaemonSetController {
     this.#nodes = informerFor<Node>(options.informers, { client, ref: refs.nodes, clock, log });
     this.#daemonSets = informerFor<DaemonSet>(options.informers, { client, ref: refs.daemonSets, clock, log });
     this.#revisions = informerFor<ControllerRevision>(options.informers, { client, ref: refs.controllerRevisions, clock, log });
-    this.#pods.addIndex(byController, controllerKey);
-    this.#pods.addIndex(orphansByNamespace, (p) => (getControllerOf(p) ? [] : [p.metadata.namespace ?? '']));
-    this.#revisions.addIndex(byController, (r) => {
-      const ref = getControllerOf(r);
-      return ref ? [ref.uid] : [];
-    });
+    indexOwnedPods(this.#pods);
+    this.#revisions.addIndex(byController, controllerKey);
     this.#daemonSets.addIndex(byNamespace, (ds) => [ds.metadata.namespace ?? '']);
     this.#queue = new WorkQueue<string>({ clock });
     this.#expectations = new Expectations(clock);
@@ -102,11 +92,14 @@ export class DaemonSetController {
         this.#queue.add(keyOf(ds));
       },
     });
-    this.#pods.addHandlers({
-      onAdd: (pod) => this.#addPod(pod),
-      onUpdate: (old, pod) => this.#updatePod(old, pod),
-      onDelete: (pod) => this.#deletePod(pod),
-    });
+    this.#pods.addHandlers(
+      ownedPodHandlers({
+        resolve: (namespace, ref) => this.#resolve(namespace, ref),
+        selecting: (pod) => this.#matching(pod),
+        enqueue: (ds) => this.#queue.add(keyOf(ds)),
+        expectations: this.#expectations,
+      }),
+    );
     this.#nodes.addHandlers({
       onAdd: (node) => this.#nodeChanged(undefined, node),
       onUpdate: (old, node) => this.#nodeChanged(old, node),
@@ -143,43 +136,6 @@ export class DaemonSetController {
       const selector = labelSelectorFromObject(ds.spec.selector);
       return !('error' in selector) && !selector.empty && selector.matches(pod.metadata.labels);
     });
-  }
-
-  #addPod(pod: ReadonlyPod): void {
-    if (pod.metadata.deletionTimestamp) return this.#deletePod(pod);
-    const ref = getControllerOf(pod);
-    if (ref) {
-      const ds = this.#resolve(pod.metadata.namespace, ref);
-      if (!ds) return;
-      this.#expectations.creationObserved(keyOf(ds));
-      this.#queue.add(keyOf(ds));
-      return;
-    }
-    for (const ds of this.#matching(pod)) this.#queue.add(keyOf(ds));
-  }
-
-  #updatePod(old: ReadonlyPod, pod: ReadonlyPod): void {
-    if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
-    if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) return this.#deletePod(pod);
-    const curRef = getControllerOf(pod);
-    const oldRef = getControllerOf(old);
-    if (oldRef && oldRef.uid !== curRef?.uid) {
-      const ds = this.#resolve(old.metadata.namespace, oldRef);
-      if (ds) this.#queue.add(keyOf(ds));
-    }
-    if (curRef) {
-      const ds = this.#resolve(pod.metadata.namespace, curRef);
-      if (ds) this.#queue.add(keyOf(ds));
-      return;
-    }
-    if (oldRef || !jsonEqual(old.metadata.labels ?? {}, pod.metadata.labels ?? {})) for (const ds of this.#matching(pod)) this.#queue.add(keyOf(ds));
-  }
-
-  #deletePod(pod: ReadonlyPod): void {
-    const ds = this.#resolve(pod.metadata.namespace, getControllerOf(pod));
-    if (!ds) return;
-    this.#expectations.deletionObserved(keyOf(ds), objectKey(pod.metadata.namespace, pod.metadata.name ?? ''));
-    this.#queue.add(keyOf(ds));
   }
 
   /** Only label and taint changes can change where daemon pods belong (shouldIgnoreNodeUpdate). */

@@ -5,10 +5,11 @@
 // updateDaemonSetStatus, storeDaemonSetStatus), util/daemonset_util.go (CreatePodTemplate).
 import { DaemonSetTemplateGenerationKey, DefaultDaemonSetUniqueLabelKey, refs } from '../../api/index.ts';
 import type { ControllerRevision, DaemonSet, DaemonSetStatus, Node, Pod } from '../../api/index.ts';
-import type { Clock, DeepReadonly, KubeObject, LabelSelectorMatcher } from '../../core/index.ts';
+import type { Clock, DeepReadonly, KubeObject } from '../../core/index.ts';
 import { copyJson, isApiError, keyOf, labelSelectorFromObject } from '../../core/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
-import { claimObjects, newControllerRef, recheckDeletionTimestamp } from '../controller-ref.ts';
+import { newControllerRef } from '../controller-ref.ts';
+import { claimPods } from '../owned-pods.ts';
 import type { EventRecorder } from '../event-recorder.ts';
 import type { Expectations } from '../expectations.ts';
 import { slowStartBatch, slowStartInitialBatchSize } from '../slow-start.ts';
@@ -26,7 +27,6 @@ export const burstReplicas = 250;
 
 export const byNamespace = 'namespace';
 export const byController = 'controller';
-export const orphansByNamespace = 'orphans';
 
 export interface DaemonSetSyncContext {
   client: Client;
@@ -63,7 +63,7 @@ export async function syncDaemonSet(ctx: DaemonSetSyncContext, key: string): Pro
   const { current, old } = await constructHistory(ctx.client, ds, ctx.revisions.byIndex(byController, ds.metadata.uid ?? ''));
   const hash = current.metadata.labels?.[DefaultDaemonSetUniqueLabelKey] ?? '';
   const nodes = ctx.nodes.list();
-  const pods = await claimPods(ctx, ds, selector);
+  const pods = await claimPods({ client: ctx.client, pods: ctx.pods, owner: ds as DeepReadonly<KubeObject>, kind: 'DaemonSet', ownerRef: refs.daemonSets, selector });
   const byNode = podsByNode(pods);
   if (!ctx.expectations.isSatisfied(key)) return updateStatus(ctx, ds, nodes, byNode, hash, false);
   let failure: unknown;
@@ -79,19 +79,6 @@ export async function syncDaemonSet(ctx: DaemonSetSyncContext, key: string): Pro
   }
   await updateStatus(ctx, ds, nodes, byNode, hash, true);
   if (failure !== undefined) throw failure;
-}
-
-async function claimPods(ctx: DaemonSetSyncContext, ds: ReadonlyDS, selector: LabelSelectorMatcher): Promise<ReadonlyPod[]> {
-  const candidates = [...ctx.pods.byIndex(byController, ds.metadata.uid ?? ''), ...ctx.pods.byIndex(orphansByNamespace, ds.metadata.namespace ?? '')];
-  return claimObjects<ReadonlyPod>({
-    client: ctx.client,
-    ref: refs.pods,
-    owner: ds as DeepReadonly<KubeObject>,
-    controllerRef: newControllerRef(ds, 'apps/v1', 'DaemonSet'),
-    selector,
-    candidates,
-    canAdopt: recheckDeletionTimestamp(ctx.client, refs.daemonSets, ds as DeepReadonly<KubeObject>),
-  });
 }
 
 async function manage(ctx: DaemonSetSyncContext, key: string, ds: ReadonlyDS, nodes: readonly DeepReadonly<Node>[], byNode: ReadonlyMap<string, readonly ReadonlyPod[]>, hash: string): Promise<void> {

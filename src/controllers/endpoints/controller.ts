@@ -3,22 +3,15 @@
 // Upstream: pkg/controller/endpoint/endpoints_controller.go (syncService, addPod/updatePod/deletePod).
 import { refs } from '../../api/index.ts';
 import type { Endpoints, Pod, Service } from '../../api/index.ts';
-import type { Clock, DeepReadonly } from '../../core/index.ts';
+import type { DeepReadonly } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf, splitObjectKey } from '../../core/index.ts';
-import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import type { Client, Informer } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
-import { endpointLabels, managesEndpoints, podEndpoints, selects } from '../service-endpoints.ts';
+import type { ControllerOptions } from '../controller-options.ts';
+import { endpointLabels, managesEndpoints, podEndpoints, selects, servicesTouched } from '../service-endpoints.ts';
 import { endpointSubsets } from './subsets.ts';
 
-export interface EndpointsControllerOptions {
-  client: Client;
-  clock: Clock;
-  log: (line: string) => void;
-  /** Concurrent syncs (upstream --concurrent-endpoint-syncs, default 5). */
-  workers?: number;
-  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
-  informers?: SharedInformers;
-}
+export type EndpointsControllerOptions = ControllerOptions;
 
 const byNamespace = 'namespace';
 
@@ -65,10 +58,7 @@ export class EndpointsController {
   }
 
   #podChanged(old: DeepReadonly<Pod> | undefined, pod: DeepReadonly<Pod>): void {
-    if (old && old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
-    for (const svc of this.#services.byIndex(byNamespace, pod.metadata.namespace ?? '')) {
-      if (selects(svc, pod) || (old && selects(svc, old))) this.#queue.add(keyOf(svc));
-    }
+    for (const svc of servicesTouched(this.#services.byIndex(byNamespace, pod.metadata.namespace ?? ''), old, pod)) this.#queue.add(keyOf(svc));
   }
 
   async #sync(key: string): Promise<void> {

@@ -5,24 +5,17 @@
 // reconciler.go (reconcile, finalize).
 import { endpointSliceControllerName, managedByLabel, refs, serviceNameLabel } from '../../api/index.ts';
 import type { EndpointSlice, Node, Pod, Service } from '../../api/index.ts';
-import type { Clock, DeepReadonly } from '../../core/index.ts';
+import type { DeepReadonly } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf, objectKey, splitObjectKey } from '../../core/index.ts';
-import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import type { Client, Informer } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import { newControllerRef } from '../controller-ref.ts';
-import { endpointLabels, managesEndpoints, podEndpoints, selects } from '../service-endpoints.ts';
+import type { ControllerOptions } from '../controller-options.ts';
+import { endpointLabels, managesEndpoints, podEndpoints, selects, servicesTouched } from '../service-endpoints.ts';
 import { desiredSlices } from './desired.ts';
 import type { DesiredSlice } from './desired.ts';
 
-export interface EndpointSliceControllerOptions {
-  client: Client;
-  clock: Clock;
-  log: (line: string) => void;
-  /** Concurrent syncs (upstream --concurrent-service-endpoint-syncs, default 5). */
-  workers?: number;
-  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
-  informers?: SharedInformers;
-}
+export type EndpointSliceControllerOptions = ControllerOptions;
 
 type ReadonlyService = DeepReadonly<Service>;
 type ReadonlySlice = DeepReadonly<EndpointSlice>;
@@ -84,12 +77,8 @@ export class EndpointSliceController {
     for (const i of [this.#pods, this.#services, this.#slices, this.#nodes]) i.stop();
   }
 
-  /** A pod matters to the services that select it now or did before the change. */
   #podChanged(old: DeepReadonly<Pod> | undefined, pod: DeepReadonly<Pod>): void {
-    if (old && old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
-    for (const svc of this.#services.byIndex(byNamespace, pod.metadata.namespace ?? '')) {
-      if (selects(svc, pod) || (old && selects(svc, old))) this.#queue.add(keyOf(svc));
-    }
+    for (const svc of servicesTouched(this.#services.byIndex(byNamespace, pod.metadata.namespace ?? ''), old, pod)) this.#queue.add(keyOf(svc));
   }
 
   async #sync(key: string): Promise<void> {

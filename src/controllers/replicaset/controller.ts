@@ -4,10 +4,11 @@
 import { refs } from '../../api/index.ts';
 import type { Pod, ReplicaSet } from '../../api/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
-import { jsonEqual, keyOf, labelSelectorFromObject, objectKey } from '../../core/index.ts';
+import { keyOf, labelSelectorFromObject } from '../../core/index.ts';
 import type { Client, Informer, SharedInformers } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
+import { ownedPodHandlers } from '../owned-pods.ts';
 import { createEventRecorder } from '../event-recorder.ts';
 import { Expectations } from '../expectations.ts';
 import { orphansByNamespace, podsByController, podsByNamespace, syncReplicaSet } from './sync.ts';
@@ -67,11 +68,14 @@ export class ReplicaSetController {
         this.#queue.add(keyOf(rs));
       },
     });
-    this.#pods.addHandlers({
-      onAdd: (pod) => this.#addPod(pod),
-      onUpdate: (old, pod) => this.#updatePod(old, pod),
-      onDelete: (pod) => this.#deletePod(pod),
-    });
+    this.#pods.addHandlers(
+      ownedPodHandlers({
+        resolve: (namespace, ref) => this.#resolve(namespace, ref),
+        selecting: (pod) => this.#matching(pod),
+        enqueue: (rs) => this.#queue.add(keyOf(rs)),
+        expectations: this.#expectations,
+      }),
+    );
   }
 
   start(): void {
@@ -102,50 +106,5 @@ export class ReplicaSetController {
       const selector = labelSelectorFromObject(rs.spec.selector);
       return !('error' in selector) && !selector.empty && selector.matches(pod.metadata.labels);
     });
-  }
-
-  #addPod(pod: ReadonlyPod): void {
-    if (pod.metadata.deletionTimestamp) return this.#deletePod(pod);
-    const ref = getControllerOf(pod);
-    if (ref) {
-      const rs = this.#resolve(pod.metadata.namespace, ref);
-      if (!rs) return;
-      const key = keyOf(rs);
-      this.#expectations.creationObserved(key);
-      this.#queue.add(key);
-      return;
-    }
-    for (const rs of this.#matching(pod)) this.#queue.add(keyOf(rs));
-  }
-
-  #updatePod(old: ReadonlyPod, pod: ReadonlyPod): void {
-    if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
-    const labelsChanged = !jsonEqual(old.metadata.labels ?? {}, pod.metadata.labels ?? {});
-    if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) {
-      // A graceful delete shows up as an update: count it as observed at once, as upstream.
-      this.#deletePod(pod);
-      if (labelsChanged) this.#deletePod(old);
-      return;
-    }
-    const curRef = getControllerOf(pod);
-    const oldRef = getControllerOf(old);
-    if (oldRef && oldRef.uid !== curRef?.uid) {
-      const rs = this.#resolve(old.metadata.namespace, oldRef);
-      if (rs) this.#queue.add(keyOf(rs));
-    }
-    if (curRef) {
-      const rs = this.#resolve(pod.metadata.namespace, curRef);
-      if (rs) this.#queue.add(keyOf(rs));
-      return;
-    }
-    if (labelsChanged || oldRef) for (const rs of this.#matching(pod)) this.#queue.add(keyOf(rs));
-  }
-
-  #deletePod(pod: ReadonlyPod): void {
-    const rs = this.#resolve(pod.metadata.namespace, getControllerOf(pod));
-    if (!rs) return;
-    const key = keyOf(rs);
-    this.#expectations.deletionObserved(key, objectKey(pod.metadata.namespace, pod.metadata.name ?? ''));
-    this.#queue.add(key);
   }
 }

@@ -7,18 +7,11 @@ import { addUsage, objectCountName, objectUsage, podUsage, quotaCoversPod, refs 
 import type { Pod, ResourceQuota, ResourceRef, Usage } from '../../api/index.ts';
 import type { Clock, DeepReadonly, KubeObject } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf } from '../../core/index.ts';
-import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import type { Client, Informer } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
+import type { ControllerOptions } from '../controller-options.ts';
 
-export interface ResourceQuotaControllerOptions {
-  client: Client;
-  clock: Clock;
-  log: (line: string) => void;
-  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
-  informers?: SharedInformers;
-  /** Concurrent syncs (upstream --concurrent-resource-quota-syncs, default 5). */
-  workers?: number;
-}
+export type ResourceQuotaControllerOptions = ControllerOptions;
 
 /** Upstream's --resource-quota-sync-period. */
 export const fullResyncMs = 5 * 60 * 1000;

@@ -4,24 +4,18 @@
 // deletePod, getStatefulSetsForPod, enqueueSSAfter for minReadySeconds).
 import { refs } from '../../api/index.ts';
 import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '../../api/index.ts';
-import type { Clock, DeepReadonly } from '../../core/index.ts';
-import { jsonEqual, keyOf, labelSelectorFromObject } from '../../core/index.ts';
-import type { Client, Informer, SharedInformers } from '../../client/index.ts';
+import type { DeepReadonly } from '../../core/index.ts';
+import { keyOf, labelSelectorFromObject } from '../../core/index.ts';
+import type { Informer } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
+import { indexOwnedPods, ownedPodHandlers } from '../owned-pods.ts';
+import type { ControllerOptions } from '../controller-options.ts';
 import { createEventRecorder } from '../event-recorder.ts';
-import { byController, orphansByNamespace, syncStatefulSet } from './sync.ts';
+import { byController, syncStatefulSet } from './sync.ts';
 import type { StatefulSetSyncContext } from './sync.ts';
 
-export interface StatefulSetControllerOptions {
-  client: Client;
-  clock: Clock;
-  log: (line: string) => void;
-  /** Concurrent syncs (upstream --concurrent-statefulset-syncs, default 5). */
-  workers?: number;
-  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
-  informers?: SharedInformers;
-}
+export type StatefulSetControllerOptions = ControllerOptions;
 
 type ReadonlyPod = DeepReadonly<Pod>;
 type ReadonlySet = DeepReadonly<StatefulSet>;
@@ -50,8 +44,7 @@ export class StatefulSetController {
     this.#sets = informerFor<StatefulSet>(options.informers, { client, ref: refs.statefulSets, clock, log });
     this.#revisions = informerFor<ControllerRevision>(options.informers, { client, ref: refs.controllerRevisions, clock, log });
     this.#claims = informerFor<PersistentVolumeClaim>(options.informers, { client, ref: refs.persistentVolumeClaims, clock, log });
-    this.#pods.addIndex(byController, controllerUid);
-    this.#pods.addIndex(orphansByNamespace, (p) => (getControllerOf(p) ? [] : [p.metadata.namespace ?? '']));
+    indexOwnedPods(this.#pods);
     this.#revisions.addIndex(byController, controllerUid);
     this.#sets.addIndex(byNamespace, (s) => [s.metadata.namespace ?? '']);
     this.#queue = new WorkQueue<string>({ clock });
@@ -71,11 +64,13 @@ export class StatefulSetController {
       onUpdate: (_old, s) => this.#queue.add(keyOf(s)),
       onDelete: (s) => this.#queue.add(keyOf(s)),
     });
-    this.#pods.addHandlers({
-      onAdd: (pod) => this.#podChanged(undefined, pod),
-      onUpdate: (old, pod) => this.#podChanged(old, pod),
-      onDelete: (pod) => this.#podChanged(undefined, pod),
-    });
+    this.#pods.addHandlers(
+      ownedPodHandlers({
+        resolve: (namespace, ref) => this.#resolve(namespace, ref),
+        selecting: (pod) => this.#matching(pod),
+        enqueue: (set) => this.#queue.add(keyOf(set)),
+      }),
+    );
     const revisionChanged = (r: DeepReadonly<ControllerRevision>): void => {
       const set = this.#resolve(r.metadata.namespace, getControllerOf(r));
       if (set) this.#queue.add(keyOf(set));
@@ -103,21 +98,11 @@ export class StatefulSetController {
     return set && set.metadata.uid === ref.uid ? set : undefined;
   }
 
-  /** Owned pods enqueue their set; an orphan (or one just released) enqueues every set that selects it. */
-  #podChanged(old: ReadonlyPod | undefined, pod: ReadonlyPod): void {
-    if (old && old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
-    const sets = new Set<ReadonlySet>();
-    for (const p of old ? [old, pod] : [pod]) {
-      const owner = this.#resolve(p.metadata.namespace, getControllerOf(p));
-      if (owner) sets.add(owner);
-    }
-    const orphan = !getControllerOf(pod);
-    if (orphan && (!old || getControllerOf(old) || !jsonEqual(old.metadata.labels ?? {}, pod.metadata.labels ?? {}))) {
-      for (const set of this.#sets.byIndex(byNamespace, pod.metadata.namespace ?? '')) {
-        const selector = labelSelectorFromObject(set.spec.selector);
-        if (!('error' in selector) && !selector.empty && selector.matches(pod.metadata.labels)) sets.add(set);
-      }
-    }
-    for (const set of sets) this.#queue.add(keyOf(set));
+  /** getStatefulSetsForPod: the sets whose selector takes an orphan. */
+  #matching(pod: ReadonlyPod): ReadonlySet[] {
+    return this.#sets.byIndex(byNamespace, pod.metadata.namespace ?? '').filter((set) => {
+      const selector = labelSelectorFromObject(set.spec.selector);
+      return !('error' in selector) && !selector.empty && selector.matches(pod.metadata.labels);
+    });
   }
 }

@@ -7,10 +7,11 @@
 // stateful_pod_control.go (CreateStatefulPod, DeleteStatefulPod, events), stateful_set_utils.go.
 import { refs } from '../../api/index.ts';
 import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet, StatefulSetStatus } from '../../api/index.ts';
-import type { Clock, DeepReadonly, KubeObject, LabelSelectorMatcher } from '../../core/index.ts';
+import type { Clock, DeepReadonly, KubeObject } from '../../core/index.ts';
 import { copyJson, isApiError, labelSelectorFromObject } from '../../core/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
-import { claimObjects, newControllerRef, recheckDeletionTimestamp } from '../controller-ref.ts';
+import { newControllerRef } from '../controller-ref.ts';
+import { claimPods } from '../owned-pods.ts';
 import type { EventRecorder } from '../event-recorder.ts';
 import { isPodAvailable, isPodReady } from '../pod-state.ts';
 import { revisionTemplate, statefulSetRevisions, truncateHistory } from './history.ts';
@@ -21,7 +22,6 @@ type ReadonlyPod = DeepReadonly<Pod>;
 type ReadonlySet = DeepReadonly<StatefulSet>;
 
 export const byController = 'controller';
-export const orphansByNamespace = 'orphans';
 
 export interface StatefulSetSyncContext {
   client: Client;
@@ -47,7 +47,8 @@ export async function syncStatefulSet(ctx: StatefulSetSyncContext, key: string):
     ctx.log(`statefulset ${key}: invalid selector: ${selector.error}`);
     return;
   }
-  const pods = await claimPods(ctx, set, selector);
+  // getPodsForStatefulSet: only pods named after the set are adopted.
+  const pods = await claimPods({ client: ctx.client, pods: ctx.pods, owner: set as DeepReadonly<KubeObject>, kind: 'StatefulSet', ownerRef: refs.statefulSets, selector, candidate: (p) => ordinalOf(set, p) !== undefined });
   const revisions = await statefulSetRevisions(ctx.client, set, ctx.revisions.byIndex(byController, set.metadata.uid ?? ''));
   let failure: unknown;
   try {
@@ -60,20 +61,6 @@ export async function syncStatefulSet(ctx: StatefulSetSyncContext, key: string):
   const minReady = set.spec.minReadySeconds ?? 0;
   if (minReady > 0 && pods.some((p) => isRunningAndReady(p) && !isPodAvailable(p, minReady, ctx.clock.now()))) ctx.requeueAfter(key, minReady * 1000);
   if (failure !== undefined) throw failure;
-}
-
-/** getPodsForStatefulSet: only pods named after the set are adopted. */
-async function claimPods(ctx: StatefulSetSyncContext, set: ReadonlySet, selector: LabelSelectorMatcher): Promise<ReadonlyPod[]> {
-  const candidates = [...ctx.pods.byIndex(byController, set.metadata.uid ?? ''), ...ctx.pods.byIndex(orphansByNamespace, set.metadata.namespace ?? '')];
-  return claimObjects<ReadonlyPod>({
-    client: ctx.client,
-    ref: refs.pods,
-    owner: set as DeepReadonly<KubeObject>,
-    controllerRef: newControllerRef(set, 'apps/v1', 'StatefulSet'),
-    selector,
-    candidates: candidates.filter((p) => ordinalOf(set, p) !== undefined),
-    canAdopt: recheckDeletionTimestamp(ctx.client, refs.statefulSets, set as DeepReadonly<KubeObject>),
-  });
 }
 
 /** The template of the revision an ordinal's new pod is made from (newVersionedStatefulSetPod). */

@@ -5,7 +5,7 @@
 import type { Node, NodeSelectorTerm } from '../../api/index.ts';
 import { podMatchesNodeSelectorAndAffinity, termMatches } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
-import type { Plugin, PluginFactory, PodRO } from '../framework.ts';
+import type { Plugin, PluginFactory } from '../framework.ts';
 import { ActionType, maxNodeScore, skip, stateKey, success, unresolvable } from '../framework.ts';
 import type { NodeInfo } from '../node-info.ts';
 import { defaultNormalizeScore } from './normalize.ts';
