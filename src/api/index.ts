@@ -15,6 +15,7 @@ export type * from './discovery/v1/endpoint-slice.ts';
 export { endpointSliceControllerName, managedByLabel, serviceNameLabel } from './discovery/v1/endpoint-slice.ts';
 export type { EndpointAddress, EndpointPort, EndpointSubset, Endpoints } from './core/v1/endpoints.ts';
 export type { ResourceQuota } from './core/v1/resource-quota.ts';
+export type { PodDisruptionBudget, PodDisruptionBudgetStatus } from './policy/v1/pod-disruption-budget.ts';
 export { addUsage, exceededResources, missingContainerResources, objectCountName, objectUsage, podCountsCompute, podUsage, quotaCoversPod } from './core/v1/quota-usage.ts';
 export type { Usage } from './core/v1/quota-usage.ts';
 export * from './apps/v1/scale.ts';

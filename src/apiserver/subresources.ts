@@ -3,7 +3,7 @@
 // pkg/registry/core/pod/storage/{storage.go (BindingREST), eviction.go}.
 import type { ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, conflict, formatLabelSelector, formatTime, labelSelectorFromObject, notFound, successStatus, tooManyRequests } from '../core/index.ts';
+import { ApiError, conflict, copyJson, formatLabelSelector, formatTime, labelSelectorFromObject, notFound, successStatus, tooManyRequests } from '../core/index.ts';
 import type { LabelSelector } from '../core/index.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
 import type { WriteContext } from './resource-storage.ts';
@@ -111,8 +111,51 @@ export async function bindPod(server: ApiServer, def: ResourceDefinition, namesp
 }
 
 interface PodDisruptionBudgetLike extends KubeObject {
-  spec?: { selector?: LabelSelector };
-  status?: { disruptionsAllowed?: number; desiredHealthy?: number; currentHealthy?: number };
+  spec?: { selector?: LabelSelector; unhealthyPodEvictionPolicy?: string };
+  status?: {
+    observedGeneration?: number;
+    disruptionsAllowed?: number;
+    desiredHealthy?: number;
+    currentHealthy?: number;
+    disruptedPods?: Record<string, string>;
+    conditions?: { type: string; status: string; reason?: string; message?: string; observedGeneration?: number; lastTransitionTime?: string }[];
+  };
+}
+
+const budgetViolation = (message: string): ApiError => tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", [{ reason: 'DisruptionBudget', message }]);
+
+/** An eviction's pod is unhealthy (not Ready) and its budget lets such pods go without a count. */
+function evictsWithoutCount(pdb: PodDisruptionBudgetLike, pod: KubeObject): boolean {
+  const ready = (pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+  if (ready) return false;
+  if (pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow') return true;
+  const s = pdb.status ?? {};
+  return (s.desiredHealthy ?? 0) > 0 && (s.currentHealthy ?? 0) >= (s.desiredHealthy ?? 0);
+}
+
+/**
+ * checkAndDecrement, on the budget as stored when the write lands: it must have been processed at
+ * its generation and allow a disruption; it is spent at once (disruptionsAllowed - 1, the pod
+ * recorded in disruptedPods until the disruption controller sees it go), so parallel evictions
+ * (kubectl drain) cannot overrun it.
+ */
+async function spendDisruption(server: ApiServer, pdbDef: ResourceDefinition, namespace: string, name: string, podName: string, ctx: WriteContext): Promise<void> {
+  const now = formatTime(server.clock.now());
+  await server.storage.update(pdbDef, namespace, name, (current) => {
+    const pdb = copyJson(current) as PodDisruptionBudgetLike;
+    const status = (pdb.status ??= {});
+    if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) throw budgetViolation(`The disruption budget ${name} is still being processed by the server.`);
+    if ((status.disruptionsAllowed ?? 0) <= 0) throw budgetViolation(`The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`);
+    status.disruptionsAllowed = (status.disruptionsAllowed ?? 0) - 1;
+    status.disruptedPods = { ...status.disruptedPods, [podName]: now };
+    if (status.disruptionsAllowed === 0) {
+      const previous = status.conditions?.find((c) => c.type === 'DisruptionAllowed');
+      const conditions = (status.conditions ?? []).filter((c) => c.type !== 'DisruptionAllowed');
+      conditions.push({ type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods', message: '', observedGeneration: pdb.metadata.generation ?? 0, lastTransitionTime: previous?.status === 'False' && previous.lastTransitionTime ? previous.lastTransitionTime : now });
+      status.conditions = conditions;
+    }
+    return pdb;
+  }, { dryRun: ctx.dryRun, fieldManager: '', subresource: 'status' });
 }
 
 export async function evictPod(server: ApiServer, def: ResourceDefinition, namespace: string, name: string, eviction: KubeObject, ctx: WriteContext): Promise<ObjectResult> {
@@ -124,16 +167,17 @@ export async function evictPod(server: ApiServer, def: ResourceDefinition, names
   const pdbDef = server.index.find('policy', 'v1', 'poddisruptionbudgets');
   if (pdbDef && !terminal && !pod.metadata.deletionTimestamp) {
     const page = await server.list({ group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' }, namespace, {});
-    for (const kv of page.page.items) {
+    // policy/v1: no selector selects nothing, an empty one every pod.
+    const matching = page.page.items.filter((kv) => {
       const pdb = storedObject(kv) as PodDisruptionBudgetLike;
-      const selector = labelSelectorFromObject(pdb.spec?.selector);
-      if ('error' in selector || !selector.matches(pod.metadata.labels)) continue;
-      if ((pdb.status?.disruptionsAllowed ?? 0) <= 0) {
-        throw tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", [
-          { reason: 'DisruptionBudget', message: `The disruption budget ${pdb.metadata.name ?? ''} needs ${pdb.status?.desiredHealthy ?? 0} healthy pods and has ${pdb.status?.currentHealthy ?? 0} currently` },
-        ]);
-      }
-    }
+      if (!pdb.spec?.selector) return false;
+      const selector = labelSelectorFromObject(pdb.spec.selector);
+      return !('error' in selector) && selector.matches(pod.metadata.labels);
+    });
+    if (matching.length > 1) throw new ApiError('InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', undefined);
+    const only = matching[0];
+    const budget = only ? (storedObject(only) as PodDisruptionBudgetLike) : undefined;
+    if (budget && !evictsWithoutCount(budget, pod)) await spendDisruption(server, pdbDef, namespace, budget.metadata.name ?? '', pod.metadata.name ?? '', ctx);
   }
   const options = ((eviction as { deleteOptions?: { gracePeriodSeconds?: number; preconditions?: { uid?: string; resourceVersion?: string } } }).deleteOptions) ?? {};
   await server.storage.delete(def, namespace, name, {

@@ -8,6 +8,7 @@ import { StatefulSetController } from './statefulset/controller.ts';
 import { EndpointSliceController } from './endpointslice/controller.ts';
 import { EndpointsController } from './endpoints/controller.ts';
 import { ResourceQuotaController } from './resourcequota/controller.ts';
+import { DisruptionController } from './disruption/controller.ts';
 import { DeploymentController } from './deployment/controller.ts';
 import { GarbageCollector } from './garbage-collector/controller.ts';
 import { JobController } from './job/controller.ts';
@@ -65,6 +66,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   endpoint: (d) => new EndpointsController(d),
   endpointslice: (d) => new EndpointSliceController(d),
   resourcequota: (d) => new ResourceQuotaController(d),
+  disruption: (d) => new DisruptionController(d),
   job: (d) => new JobController(d),
   'ttl-after-finished': (d) => new TtlAfterFinishedController(d),
   'node-lifecycle': (d) => new NodeLifecycleController(d),

@@ -1,0 +1,61 @@
+// The disruption controller with evictions, in process: a budget's status follows its pods, an
+// eviction spends an allowed disruption at once (a second one in the same moment is refused in
+// upstream's words), and the budget recovers once the replacement pod is Ready.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { refs } from '../../api/index.ts';
+import type { Deployment, Pod, PodDisruptionBudget } from '../../api/index.ts';
+import { Cluster, clusterConfigFrom } from '../../cluster/index.ts';
+import { SeededRandom, VirtualClock } from '../../core/index.ts';
+import type { ResourceRef } from '../../api/index.ts';
+
+const evict = (c: Cluster, name: string): Promise<unknown> =>
+  c.client.create({ ...refs.pods } as ResourceRef, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } }, { namespace: 'default', name, subresource: 'eviction' });
+
+test('maxUnavailable 1 over a 3-replica Deployment: one eviction at a time, refused while spent, allowed again once the replacement is Ready', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 3, capacity: { cpu: '8', memory: '16Gi' } }] });
+  const c = await Cluster.start({ config, clock, random: new SeededRandom(4), components: true, log: () => {} });
+  try {
+    const d: Deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } } } };
+    await c.client.create(refs.deployments, d, { namespace: 'default' });
+    const pdb: PodDisruptionBudget = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web', namespace: 'default' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } } };
+    await c.client.create(refs.podDisruptionBudgets, pdb, { namespace: 'default' });
+    await clock.advance(5_000);
+    const status = async (): Promise<PodDisruptionBudget['status']> => (await c.client.get<PodDisruptionBudget>(refs.podDisruptionBudgets, 'default', 'web')).status;
+    const s = await status();
+    assert.deepEqual([s?.expectedPods, s?.desiredHealthy, s?.currentHealthy, s?.disruptionsAllowed, s?.conditions?.[0]?.reason], [3, 2, 3, 1, 'SufficientPods']);
+    const pods = (await c.client.list<Pod>(refs.pods, { namespace: 'default', labelSelector: 'app=web' })).items.map((p) => p.metadata.name ?? '');
+    await evict(c, pods[0] ?? '');
+    await assert.rejects(evict(c, pods[1] ?? ''), (e: Error & { code?: number; details?: { causes?: { message: string }[] } }) => {
+      assert.equal(e.message, "Cannot evict pod as it would violate the pod's disruption budget.");
+      assert.equal(e.code, 429);
+      assert.deepEqual(e.details?.causes?.map((x) => x.message), ['The disruption budget web needs 2 healthy pods and has 3 currently']);
+      return true;
+    });
+    const spent = await status();
+    assert.deepEqual([spent?.disruptionsAllowed, Object.keys(spent?.disruptedPods ?? {})], [0, [pods[0]]]);
+    await clock.advance(10_000);
+    const recovered = await status();
+    assert.deepEqual([recovered?.currentHealthy, recovered?.disruptionsAllowed, recovered?.disruptedPods], [3, 1, undefined]);
+    await evict(c, pods[1] ?? '');
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a budget over pods without a controller cannot take maxUnavailable: it fails safe with SyncFailed', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '8', memory: '16Gi' } }] });
+  const c = await Cluster.start({ config, clock, random: new SeededRandom(4), components: true, log: () => {} });
+  try {
+    await c.client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'solo', labels: { app: 'solo' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } as Pod, { namespace: 'default' });
+    await c.client.create(refs.podDisruptionBudgets, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'solo' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'solo' } } } } as PodDisruptionBudget, { namespace: 'default' });
+    await clock.advance(3_000);
+    const s = (await c.client.get<PodDisruptionBudget>(refs.podDisruptionBudgets, 'default', 'solo')).status;
+    assert.deepEqual([s?.disruptionsAllowed, s?.conditions?.[0]?.status, s?.conditions?.[0]?.reason, s?.conditions?.[0]?.message], [0, 'False', 'SyncFailed', 'found no controller ref for pod "solo"']);
+    await assert.rejects(evict(c, 'solo'), /Cannot evict pod as it would violate the pod's disruption budget/);
+  } finally {
+    await c.stop();
+  }
+});
