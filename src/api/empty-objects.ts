@@ -39,6 +39,7 @@ const emptyObjects: Readonly<Record<string, JsonObject>> = {
   'apps/v1/ControllerRevision': { data: null, revision: 0 },
   'apps/v1/ReplicaSet': { spec: { selector: null, template: podTemplateSpec }, status: { replicas: 0 } },
   'batch/v1/Job': { spec: { template: podTemplateSpec }, status: {} },
+  'batch/v1/CronJob': { spec: { schedule: '', jobTemplate: { metadata: objectMeta, spec: { template: podTemplateSpec } } }, status: {} },
   'coordination.k8s.io/v1/Lease': { spec: {} },
   'storage.k8s.io/v1/StorageClass': { provisioner: '' },
   'scheduling.k8s.io/v1/PriorityClass': { value: 0 },

@@ -20,6 +20,7 @@ export { addUsage, exceededResources, missingContainerResources, objectCountName
 export type { Usage } from './core/v1/quota-usage.ts';
 export * from './apps/v1/scale.ts';
 export * from './batch/v1/job.ts';
+export * from './batch/v1/cron-job.ts';
 export * as resourceV1 from './resource/v1/types.ts';
 export { compileDeviceSelector, evaluate, toCelDevice } from './resource/v1/cel.ts';
 export type { CompileResult, DeviceSelectorProgram, EvalResult, CelDevice } from './resource/v1/cel.ts';

@@ -26,6 +26,7 @@ export const refs = {
   statefulSets: ref('apps', 'v1', 'statefulsets'),
   controllerRevisions: ref('apps', 'v1', 'controllerrevisions'),
   jobs: ref('batch', 'v1', 'jobs'),
+  cronJobs: ref('batch', 'v1', 'cronjobs'),
   leases: ref('coordination.k8s.io', 'v1', 'leases'),
   storageClasses: ref('storage.k8s.io', 'v1', 'storageclasses'),
   priorityClasses: ref('scheduling.k8s.io', 'v1', 'priorityclasses'),

@@ -13,7 +13,7 @@ import { Scheduler, dynamicResourcesFactory, inTreeRegistry } from '../scheduler
 import { allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds, startNvidiaDriver } from '../dra/index.ts';
 import type { NvidiaGpuConfig } from '../dra/index.ts';
 import type { ClusterConfig } from './config.ts';
-import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ResourceQuotaController, StatefulSetController, DisruptionController } from '../controllers/index.ts';
+import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
 import { ResourceClaimController } from '../controllers/index.ts';
@@ -128,6 +128,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('endpointslice-controller', new EndpointSliceController(kcm(ctx))),
   async (ctx) => started('resourcequota-controller', new ResourceQuotaController(kcm(ctx))),
   async (ctx) => started('disruption-controller', new DisruptionController(kcm(ctx))),
+  async (ctx) => started('cronjob-controller', new CronJobController(kcm(ctx))),
   async (ctx) => { const a = new VpaAdmission({ client: clientOf(ctx, programs.vpaAdmissionController), clock: ctx.clock, log: ctx.log }); await a.start(); const off = ctx.cluster.podWebhooks.register('vpa', (pod) => a.admit(pod)); return [{ name: 'vpa-admission-controller', stop: () => { off(); a.stop(); } }, started('vpa-recommender', new VpaRecommender({ client: clientOf(ctx, programs.vpaRecommender), clock: ctx.clock, log: ctx.log })), started('vpa-updater', new VpaUpdater({ client: clientOf(ctx, programs.vpaUpdater), clock: ctx.clock, log: ctx.log }))]; },
   async (ctx) => started('horizontal-pod-autoscaler', new HorizontalController(kcm(ctx))),
   async (ctx) => started('job-controller', new JobController({ ...kcm(ctx), random: ctx.random })),

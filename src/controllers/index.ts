@@ -20,5 +20,6 @@ export { EndpointSliceController } from './endpointslice/controller.ts';
 export { EndpointsController } from './endpoints/controller.ts';
 export { ResourceQuotaController } from './resourcequota/controller.ts';
 export { DisruptionController } from './disruption/controller.ts';
+export { CronJobController } from './cronjob/controller.ts';
 export type { ControllerDeps, RunnableController } from './registry.ts';
 export { HorizontalController } from './hpa/index.ts';

@@ -9,6 +9,7 @@ import { EndpointSliceController } from './endpointslice/controller.ts';
 import { EndpointsController } from './endpoints/controller.ts';
 import { ResourceQuotaController } from './resourcequota/controller.ts';
 import { DisruptionController } from './disruption/controller.ts';
+import { CronJobController } from './cronjob/controller.ts';
 import { DeploymentController } from './deployment/controller.ts';
 import { GarbageCollector } from './garbage-collector/controller.ts';
 import { JobController } from './job/controller.ts';
@@ -67,6 +68,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   endpointslice: (d) => new EndpointSliceController(d),
   resourcequota: (d) => new ResourceQuotaController(d),
   disruption: (d) => new DisruptionController(d),
+  cronjob: (d) => new CronJobController(d),
   job: (d) => new JobController(d),
   'ttl-after-finished': (d) => new TtlAfterFinishedController(d),
   'node-lifecycle': (d) => new NodeLifecycleController(d),

@@ -43,6 +43,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('apps', 'V1ControllerRevision', 'ControllerRevision'),
   ...kinds('apps', 'V1StatefulSet', 'StatefulSet'),
   ...kinds('batch', 'V1Job', 'Job'),
+  ...kinds('batch', 'V1CronJob', 'CronJob'),
   ...kinds('coordination.k8s.io', 'V1Lease', 'Lease'),
   ...kinds('storage.k8s.io', 'V1StorageClass', 'StorageClass'),
   ...kinds('scheduling.k8s.io', 'V1PriorityClass', 'PriorityClass'),

@@ -94,7 +94,8 @@ export function validateJobSpec(spec: JobSpec, path: FieldPath): FieldError[] {
   return errs;
 }
 
-function validateJobSpecFields(spec: JobSpec, path: FieldPath): FieldError[] {
+/** validateJobSpec without the selector (a CronJob's jobTemplate has none: it is generated per Job). */
+export function validateJobSpecFields(spec: JobSpec, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   for (const f of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished', 'backoffLimitPerIndex'] as const) {
     errs.push(...nonneg(spec[f], path.child(f)));
