@@ -283,3 +283,25 @@ test('kubectl debug: an ephemeral container starts while the init container stil
     await c.stop();
   }
 });
+
+test('activeDeadlineSeconds: the kubelet fails the pod with DeadlineExceeded once it has run that long; lowering it on a running pod takes effect', async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.pods, podObj('bounded', { activeDeadlineSeconds: 30, containers: [{ name: 'work', image: 'busybox', command: ['sleep', '3600'] }] }), { namespace: 'default' });
+    await clock.advance(29_000);
+    assert.equal((await pod(c, 'bounded')).status?.phase, 'Running');
+    await clock.advance(5_000);
+    const p = await pod(c, 'bounded');
+    assert.deepEqual([p.status?.phase, p.status?.reason, p.status?.message], ['Failed', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline']);
+    assert.ok(p.status?.containerStatuses?.[0]?.state?.terminated, JSON.stringify(p.status?.containerStatuses));
+    assert.ok((await events(c, 'bounded')).some((e) => e.reason === 'DeadlineExceeded' && e.type === 'Normal'));
+
+    await c.client.create(refs.pods, podObj('lowered', { activeDeadlineSeconds: 600, containers: [{ name: 'work', image: 'busybox', command: ['sleep', '3600'] }] }), { namespace: 'default' });
+    await clock.advance(20_000);
+    await c.client.patch(refs.pods, 'default', 'lowered', 'strategic', { spec: { activeDeadlineSeconds: 10 } });
+    await clock.advance(3_000);
+    assert.equal((await pod(c, 'lowered')).status?.reason, 'DeadlineExceeded');
+  } finally {
+    await c.stop();
+  }
+});

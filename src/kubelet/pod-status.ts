@@ -23,6 +23,8 @@ export interface StatusInput {
   startTime: number;
   /** In-place resize state: allocated and actual resources per container, and the resize conditions. */
   resize?: ResizeStatus;
+  /** A pod sync handler evicted the pod (activeDeadlineSeconds): phase Failed with this reason and message. */
+  evicted?: { reason: string; message: string };
 }
 
 export interface ResizeStatus {
@@ -252,6 +254,8 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   let phase = getPhase(pod, all, input.podIsTerminal, input.podHasInitialized);
   // Terminal phases are sticky.
   if (oldPhase === 'Succeeded' || oldPhase === 'Failed') phase = oldPhase;
+  // generateAPIPodStatus: a pod sync handler's eviction overrides the phase.
+  if (input.evicted) phase = 'Failed';
   const byName = new Map(all.map((s) => [s.name, s]));
   const containersReady = containersReadyCondition(pod, byName, phase);
   const conds: Cond[] = [
@@ -264,6 +268,7 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const status: PodStatus = {
     ...(generation !== undefined ? { observedGeneration: generation } : {}),
     phase,
+    ...(input.evicted ? { reason: input.evicted.reason, message: input.evicted.message } : {}),
     conditions: mergeConditions((pod.status?.conditions ?? []) as PodCondition[], conds, input.now, generation, input.resize?.conditions ?? []),
     hostIP: input.hostIP,
     hostIPs: [{ ip: input.hostIP }],

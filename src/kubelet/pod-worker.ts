@@ -93,6 +93,9 @@ export class PodWorker {
   #sandboxReady = true;
   /** Set once PrepareResources succeeded; 'pending' while a pass or its retry wait is running. */
   #devices: PreparedDevices | 'pending' | undefined;
+  /** The active-deadline handler evicted the pod. */
+  #evicted: { reason: string; message: string } | undefined;
+  #deadline: Timer | undefined;
   readonly startTime: number;
   readonly podIP: string;
   readonly resize: PodResize;
@@ -133,6 +136,7 @@ export class PodWorker {
         podHasInitialized: this.#podHasInitialized,
         startTime: this.startTime,
         resize: this.resize.status(),
+        ...(this.#evicted ? { evicted: this.#evicted } : {}),
       }),
     });
   }
@@ -199,6 +203,7 @@ export class PodWorker {
     switch (state.kind) {
       case 'syncing':
         if (this.#pod.metadata.deletionTimestamp) return this.#terminate('deleted');
+        if (this.#pastActiveDeadline()) return;
         this.#syncRunning();
         return;
       case 'terminating':
@@ -213,6 +218,29 @@ export class PodWorker {
         throw new Error(`unknown worker state ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /**
+   * The active-deadline pod sync handler: once the pod has run activeDeadlineSeconds since its start
+   * it is evicted (event and status reason DeadlineExceeded) and its containers are stopped. A lowered
+   * deadline (the one spec change a running pod allows here) moves the timer.
+   * Upstream: pkg/kubelet/active_deadline.go, kubelet_pods.go (generateAPIPodStatus).
+   */
+  #pastActiveDeadline(): boolean {
+    const seconds = this.#pod.spec.activeDeadlineSeconds;
+    this.#deadline?.cancel();
+    this.#deadline = undefined;
+    if (seconds === undefined) return false;
+    const left = this.startTime + seconds * 1000 - this.#d.clock.now();
+    if (left > 0) {
+      this.#deadline = this.#d.clock.after(left, () => this.#sync());
+      return false;
+    }
+    const evicted = { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' };
+    this.#evicted = evicted;
+    this.#d.events.record(this.#pod, 'Normal', evicted.reason, evicted.message);
+    this.#terminate('completed');
+    return true;
   }
 
   /** WaitForAttachAndMount: containers wait (ContainerCreating) until every volume is set up. */
@@ -618,6 +646,7 @@ export class PodWorker {
   }
 
   #teardown(): void {
+    this.#deadline?.cancel();
     this.#d.volumes?.tearDown(this.uid);
     for (const t of this.#timers) t.cancel();
     this.#timers.clear();
