@@ -18,6 +18,8 @@ export const refs = {
   persistentVolumeClaims: ref('', 'v1', 'persistentvolumeclaims'),
   endpoints: ref('', 'v1', 'endpoints'),
   resourceQuotas: ref('', 'v1', 'resourcequotas'),
+  clusterRoles: ref('rbac.authorization.k8s.io', 'v1', 'clusterroles'),
+  clusterRoleBindings: ref('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings'),
   endpointSlices: ref('discovery.k8s.io', 'v1', 'endpointslices'),
   eventsV1: ref('events.k8s.io', 'v1', 'events'),
   deployments: ref('apps', 'v1', 'deployments'),

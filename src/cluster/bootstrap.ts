@@ -1,5 +1,6 @@
 // Objects every cluster starts with, created through the API like any client would:
-// the system namespaces, the system PriorityClasses and the default StorageClass.
+// the system namespaces, the system PriorityClasses, the kubernetes Service, the default
+// StorageClass, and RBAC's cluster-admin role bound to system:masters (the kubeconfig user's group).
 import { refs } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { isApiError } from '../core/index.ts';
@@ -9,6 +10,9 @@ import type { ResourceRef } from '../api/index.ts';
 const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export const defaultStorageClassName = 'standard';
+
+const rbacDefaults = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
+const autoUpdate = { 'rbac.authorization.kubernetes.io/autoupdate': 'true' };
 
 function bootstrapObjects(): [ResourceRef, KubeObject][] {
   const objects: [ResourceRef, KubeObject][] = systemNamespaces.map((name) => [refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }]);
@@ -20,6 +24,21 @@ function bootstrapObjects(): [ResourceRef, KubeObject][] {
       kind: 'Service',
       metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
       spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None' },
+    }],
+    // Upstream's bootstrap policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy): the role manifests
+    // bind to with --clusterrole=cluster-admin, and the binding that makes system:masters all-powerful.
+    [refs.clusterRoles, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'cluster-admin', labels: rbacDefaults, annotations: autoUpdate },
+      rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['*'] }],
+    }],
+    [refs.clusterRoleBindings, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'cluster-admin', labels: rbacDefaults, annotations: autoUpdate },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:masters' }],
     }],
     [refs.storageClasses, {
       apiVersion: 'storage.k8s.io/v1',

@@ -168,6 +168,8 @@ subjects:
         assert.equal(r.stderr.trim(), 'The Role "bad" is invalid: rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs');
         r = await kubectl(['auth', 'can-i', 'create', 'pods']);
         assert.equal(r.stdout.trim(), 'yes', r.stderr);
+        r = await kubectl(['describe', 'clusterrolebinding', 'cluster-admin']);
+        assert.match(r.stdout, /Role:\n  Kind:  ClusterRole\n  Name:  cluster-admin\nSubjects:\n  Kind\s+Name\s+Namespace\n  ----\s+----\s+---------\n  Group\s+system:masters\s*\n/, r.stdout);
         r = await kubectl(['auth', 'whoami']);
         assert.deepEqual(lines(r.stdout).map((l) => l.split(/\s{2,}/)), [['ATTRIBUTE', 'VALUE'], ['Username', 'kubernetes-admin'], ['Groups', '[system:masters system:authenticated]']], r.stderr);
       });
