@@ -9,6 +9,7 @@ export * from './validation/index.ts';
 export * from './apps/v1/deployment.ts';
 export * from './apps/v1/replica-set.ts';
 export * from './apps/v1/daemon-set.ts';
+export { scaledValue } from './apps/v1/workload-validation.ts';
 export * from './apps/v1/controller-revision.ts';
 export * from './apps/v1/stateful-set.ts';
 export type * from './discovery/v1/endpoint-slice.ts';
@@ -16,7 +17,7 @@ export { endpointSliceControllerName, managedByLabel, serviceNameLabel } from '.
 export type { EndpointAddress, EndpointPort, EndpointSubset, Endpoints } from './core/v1/endpoints.ts';
 export type { ResourceQuota } from './core/v1/resource-quota.ts';
 export type { PodDisruptionBudget, PodDisruptionBudgetStatus } from './policy/v1/pod-disruption-budget.ts';
-export { addUsage, exceededResources, missingContainerResources, objectCountName, objectUsage, podCountsCompute, podUsage, quotaCoversPod } from './core/v1/quota-usage.ts';
+export { addUsage, countedBy, exceededResources, missingContainerResources, objectCountName, objectUsage, podCountsCompute, podUsage, quotaCoversPod } from './core/v1/quota-usage.ts';
 export type { Usage } from './core/v1/quota-usage.ts';
 export * from './apps/v1/scale.ts';
 export * from './batch/v1/job.ts';

@@ -1,7 +1,7 @@
 // Subresources that speak another kind: scale (autoscaling/v1 Scale), binding and eviction.
 // Upstream: pkg/registry/apps/deployment/storage/storage.go (ScaleREST),
 // pkg/registry/core/pod/storage/{storage.go (BindingREST), eviction.go}.
-import type { ResourceDefinition } from '../api/index.ts';
+import type { PodDisruptionBudget, ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { ApiError, conflict, copyJson, formatLabelSelector, formatTime, labelSelectorFromObject, notFound, successStatus, tooManyRequests } from '../core/index.ts';
 import type { LabelSelector } from '../core/index.ts';
@@ -110,27 +110,15 @@ export async function bindPod(server: ApiServer, def: ResourceDefinition, namesp
   return { kind: 'dry-run', object: { ...successStatus(), code: 201 } as unknown as KubeObject };
 }
 
-interface PodDisruptionBudgetLike extends KubeObject {
-  spec?: { selector?: LabelSelector; unhealthyPodEvictionPolicy?: string };
-  status?: {
-    observedGeneration?: number;
-    disruptionsAllowed?: number;
-    desiredHealthy?: number;
-    currentHealthy?: number;
-    disruptedPods?: Record<string, string>;
-    conditions?: { type: string; status: string; reason?: string; message?: string; observedGeneration?: number; lastTransitionTime?: string }[];
-  };
-}
-
 const budgetViolation = (message: string): ApiError => tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", [{ reason: 'DisruptionBudget', message }]);
 
 /** An eviction's pod is unhealthy (not Ready) and its budget lets such pods go without a count. */
-function evictsWithoutCount(pdb: PodDisruptionBudgetLike, pod: KubeObject): boolean {
+function evictsWithoutCount(pdb: PodDisruptionBudget, pod: KubeObject): boolean {
   const ready = (pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
   if (ready) return false;
   if (pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow') return true;
-  const s = pdb.status ?? {};
-  return (s.desiredHealthy ?? 0) > 0 && (s.currentHealthy ?? 0) >= (s.desiredHealthy ?? 0);
+  const desired = pdb.status?.desiredHealthy ?? 0;
+  return desired > 0 && (pdb.status?.currentHealthy ?? 0) >= desired;
 }
 
 /**
@@ -142,8 +130,9 @@ function evictsWithoutCount(pdb: PodDisruptionBudgetLike, pod: KubeObject): bool
 async function spendDisruption(server: ApiServer, pdbDef: ResourceDefinition, namespace: string, name: string, podName: string, ctx: WriteContext): Promise<void> {
   const now = formatTime(server.clock.now());
   await server.storage.update(pdbDef, namespace, name, (current) => {
-    const pdb = copyJson(current) as PodDisruptionBudgetLike;
-    const status = (pdb.status ??= {});
+    const pdb = copyJson(current) as PodDisruptionBudget;
+    // Created with all four counts (prepareForCreate), so a stored budget always has a status.
+    const status = (pdb.status ??= { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
     if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) throw budgetViolation(`The disruption budget ${name} is still being processed by the server.`);
     if ((status.disruptionsAllowed ?? 0) <= 0) throw budgetViolation(`The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`);
     status.disruptionsAllowed = (status.disruptionsAllowed ?? 0) - 1;
@@ -169,14 +158,14 @@ export async function evictPod(server: ApiServer, def: ResourceDefinition, names
     const page = await server.list({ group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' }, namespace, {});
     // policy/v1: no selector selects nothing, an empty one every pod.
     const matching = page.page.items.filter((kv) => {
-      const pdb = storedObject(kv) as PodDisruptionBudgetLike;
+      const pdb = storedObject(kv) as PodDisruptionBudget;
       if (!pdb.spec?.selector) return false;
       const selector = labelSelectorFromObject(pdb.spec.selector);
       return !('error' in selector) && selector.matches(pod.metadata.labels);
     });
     if (matching.length > 1) throw new ApiError('InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', undefined);
     const only = matching[0];
-    const budget = only ? (storedObject(only) as PodDisruptionBudgetLike) : undefined;
+    const budget = only ? (storedObject(only) as PodDisruptionBudget) : undefined;
     if (budget && !evictsWithoutCount(budget, pod)) await spendDisruption(server, pdbDef, namespace, budget.metadata.name ?? '', pod.metadata.name ?? '', ctx);
   }
   const options = ((eviction as { deleteOptions?: { gracePeriodSeconds?: number; preconditions?: { uid?: string; resourceVersion?: string } } }).deleteOptions) ?? {};

@@ -95,7 +95,7 @@ export class PodWorker {
   #devices: PreparedDevices | 'pending' | undefined;
   /** The active-deadline handler evicted the pod. */
   #evicted: { reason: string; message: string } | undefined;
-  #deadline: Timer | undefined;
+  #deadline: { at: number; timer: Timer } | undefined;
   readonly startTime: number;
   readonly podIP: string;
   readonly resize: PodResize;
@@ -228,12 +228,16 @@ export class PodWorker {
    */
   #pastActiveDeadline(): boolean {
     const seconds = this.#pod.spec.activeDeadlineSeconds;
-    this.#deadline?.cancel();
-    this.#deadline = undefined;
-    if (seconds === undefined) return false;
-    const left = this.startTime + seconds * 1000 - this.#d.clock.now();
+    const at = seconds === undefined ? undefined : this.startTime + seconds * 1000;
+    // Every sync passes here: the timer is re-armed only when the deadline moved.
+    if (this.#deadline?.at !== at) {
+      this.#deadline?.timer.cancel();
+      this.#deadline = undefined;
+    }
+    if (at === undefined) return false;
+    const left = at - this.#d.clock.now();
     if (left > 0) {
-      this.#deadline = this.#d.clock.after(left, () => this.#sync());
+      this.#deadline ??= { at, timer: this.#d.clock.after(left, () => this.#sync()) };
       return false;
     }
     const evicted = { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' };
@@ -646,7 +650,7 @@ export class PodWorker {
   }
 
   #teardown(): void {
-    this.#deadline?.cancel();
+    this.#deadline?.timer.cancel();
     this.#d.volumes?.tearDown(this.uid);
     for (const t of this.#timers) t.cancel();
     this.#timers.clear();

@@ -3,7 +3,7 @@
 // Pure. Upstream: pkg/controller/daemon/daemon_controller.go (getNodesToDaemonPods,
 // updateDaemonSetStatus, podByCreationTimestampAndPhase), update.go (findUpdatedPodsOnNode,
 // updatedDesiredNodeCounts), util/daemonset_util.go (IsPodUpdated, SurgeCount, UnavailableCount).
-import { DaemonSetTemplateGenerationKey, DefaultDaemonSetUniqueLabelKey, templateGenerationAnnotation } from '../../api/index.ts';
+import { DaemonSetTemplateGenerationKey, DefaultDaemonSetUniqueLabelKey, scaledValue, templateGenerationAnnotation } from '../../api/index.ts';
 import type { DaemonSet, DaemonSetStatus, Node, Pod } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { isPodAvailable, isPodReady } from '../pod-state.ts';
@@ -69,19 +69,11 @@ export function updatedPodsOnNode(ds: ReadonlyDS, pods: readonly ReadonlyPod[], 
   return { ok: true, ...(current ? { current } : {}), ...(old ? { old } : {}) };
 }
 
-/** intstr.GetScaledValueFromIntOrPercent with rounding up. */
-function scaledUp(value: number | string | undefined, total: number): number {
-  if (value === undefined) return 0;
-  if (typeof value === 'number') return value;
-  if (value.endsWith('%')) return Math.ceil((Number(value.slice(0, -1)) * total) / 100);
-  return Number(value) || 0;
-}
-
 /** updatedDesiredNodeCounts: the rolling update's budgets, at least one unavailable when both are 0. */
 export function rolloutBudgets(ds: ReadonlyDS, desired: number): { maxSurge: number; maxUnavailable: number } {
   const ru = ds.spec.updateStrategy?.rollingUpdate;
-  let maxUnavailable = scaledUp(ru?.maxUnavailable, desired);
-  const maxSurge = scaledUp(ru?.maxSurge, desired);
+  let maxUnavailable = scaledValue(ru?.maxUnavailable, desired, true);
+  const maxSurge = scaledValue(ru?.maxSurge, desired, true);
   if (desired > 0 && maxUnavailable === 0 && maxSurge === 0) maxUnavailable = 1;
   return { maxSurge, maxUnavailable };
 }
@@ -89,7 +81,7 @@ export function rolloutBudgets(ds: ReadonlyDS, desired: number): { maxSurge: num
 /** AllowsSurge: a rolling update with a non-zero maxSurge. */
 export function allowsSurge(ds: ReadonlyDS): boolean {
   const ru = ds.spec.updateStrategy?.rollingUpdate;
-  return ds.spec.updateStrategy?.type === 'RollingUpdate' && scaledUp(ru?.maxSurge, 1) !== 0;
+  return ds.spec.updateStrategy?.type === 'RollingUpdate' && scaledValue(ru?.maxSurge, 1, true) !== 0;
 }
 
 /** updateDaemonSetStatus's counts: each node that should run the pod is judged by its oldest pod. */

@@ -10,31 +10,26 @@ import { copyJson, isApiError, jsonEqual } from '../../core/index.ts';
 import type { Client } from '../../client/index.ts';
 import { newControllerRef } from '../controller-ref.ts';
 import { computeHash } from '../template-hash.ts';
+import { templatePatch } from '../template-revision.ts';
 
 type ReadonlyDS = DeepReadonly<DaemonSet>;
 type ReadonlyRevision = DeepReadonly<ControllerRevision>;
 
-/** getPatch: a strategic merge patch that replaces spec.template with this DaemonSet's. */
-export function revisionData(ds: ReadonlyDS): unknown {
-  return { spec: { template: { ...copyJson(ds.spec.template), $patch: 'replace' } } };
-}
-
-export const revisionMatches = (ds: ReadonlyDS, revision: ReadonlyRevision): boolean => jsonEqual(revision.data, revisionData(ds));
-
 /** The revision the current template runs as, created or renumbered as needed; and the old ones. */
 export async function constructHistory(client: Client, ds: ReadonlyDS, revisions: readonly ReadonlyRevision[]): Promise<{ current: ReadonlyRevision; old: ReadonlyRevision[] }> {
-  const matching = revisions.filter((r) => revisionMatches(ds, r));
-  const old = revisions.filter((r) => !revisionMatches(ds, r));
+  const data = templatePatch(ds.spec.template);
+  const matching = revisions.filter((r) => jsonEqual(r.data, data));
+  const old = revisions.filter((r) => !matching.includes(r));
   const next = Math.max(0, ...old.map((r) => r.revision ?? 0)) + 1;
   const found = [...matching].sort((a, b) => (b.revision ?? 0) - (a.revision ?? 0))[0];
-  if (!found) return { current: await snapshot(client, ds, next), old };
+  if (!found) return { current: await snapshot(client, ds, data, next), old };
   if ((found.revision ?? 0) >= next) return { current: found, old };
   // A rollback to an old template makes its revision the newest again.
   const renumbered = await client.update<ControllerRevision>(refs.controllerRevisions, { ...(copyJson(found) as ControllerRevision), revision: next });
   return { current: renumbered, old };
 }
 
-async function snapshot(client: Client, ds: ReadonlyDS, revision: number): Promise<ReadonlyRevision> {
+async function snapshot(client: Client, ds: ReadonlyDS, data: unknown, revision: number): Promise<ReadonlyRevision> {
   const hash = computeHash(ds.spec.template, ds.status?.collisionCount);
   const name = `${ds.metadata.name ?? ''}-${hash}`;
   const labels = { ...ds.spec.template.metadata?.labels, [DefaultDaemonSetUniqueLabelKey]: hash };
@@ -48,7 +43,7 @@ async function snapshot(client: Client, ds: ReadonlyDS, revision: number): Promi
       ...(ds.metadata.annotations ? { annotations: { ...ds.metadata.annotations } } : {}),
       ownerReferences: [newControllerRef(ds, 'apps/v1', 'DaemonSet')],
     },
-    data: revisionData(ds),
+    data,
     revision,
   };
   try {
@@ -56,7 +51,7 @@ async function snapshot(client: Client, ds: ReadonlyDS, revision: number): Promi
   } catch (error) {
     if (!(isApiError(error) && error.reason === 'AlreadyExists')) throw error;
     const existing = await client.get<ControllerRevision>(refs.controllerRevisions, ds.metadata.namespace, name);
-    if (revisionMatches(ds, existing)) return existing;
+    if (jsonEqual(existing.data, data)) return existing;
     // A hash collision with another template: bump the collision count; the next sync hashes anew.
     const fresh = await client.get<DaemonSet>(refs.daemonSets, ds.metadata.namespace, ds.metadata.name ?? '');
     if ((fresh.status?.collisionCount ?? 0) === (ds.status?.collisionCount ?? 0) && fresh.status) {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Deployment, ReplicaSet } from '../../api/index.ts';
-import { findActiveOrLatest, getProportion, newRSNewReplicas, planOldScaleDown, planProportionalScale, resolveFenceposts, scaledValue } from './rollout.ts';
+import { findActiveOrLatest, getProportion, newRSNewReplicas, planOldScaleDown, planProportionalScale, resolveFenceposts } from './rollout.ts';
+import { scaledValue } from '../../api/index.ts';
 
 function deployment(replicas: number, maxSurge: number | string = '25%', maxUnavailable: number | string = '25%'): Deployment {
   return {

@@ -4,6 +4,7 @@
 // GetProportion, FindActiveOrLatest, IsSaturated), rolling.go (reconcileOldReplicaSets,
 // cleanupUnhealthyReplicas, scaleDownOldReplicaSetsForRollingUpdate), sync.go (scale).
 import type { Deployment, ReplicaSet } from '../../api/index.ts';
+import { scaledValue } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 
 export type RS = DeepReadonly<ReplicaSet>;
@@ -20,16 +21,6 @@ export interface ScaleStep {
 
 export const specReplicas = (rs: RS | undefined): number => rs?.spec.replicas ?? 0;
 export const deploymentReplicas = (d: DeploymentView): number => d.spec.replicas ?? 1;
-
-/** GetScaledValueFromIntOrPercent: percents of total, rounded up or down. */
-export function scaledValue(v: number | string | undefined, total: number, roundUp: boolean): number {
-  if (v === undefined) return 0;
-  if (typeof v === 'number') return v;
-  const m = /^(\d+)%$/.exec(v);
-  if (!m) throw new Error(`invalid value for IntOrString: invalid type: string is not a percentage`);
-  const exact = (Number(m[1]) * total) / 100;
-  return roundUp ? Math.ceil(exact) : Math.floor(exact);
-}
 
 /** ResolveFenceposts: surge rounds up, unavailable down; both zero means unavailable 1. */
 export function resolveFenceposts(maxSurge: number | string | undefined, maxUnavailable: number | string | undefined, desired: number): { surge: number; unavailable: number } {

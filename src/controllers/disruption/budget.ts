@@ -4,6 +4,7 @@
 // Upstream: pkg/controller/disruption/disruption.go (getExpectedPodCount, countHealthyPods,
 // buildDisruptedPodMap, updatePdbStatus, failSafe).
 import type { Pod, PodDisruptionBudget, PodDisruptionBudgetStatus } from '../../api/index.ts';
+import { scaledValue } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { formatTime } from '../../core/index.ts';
 import { isPodReady } from '../pod-state.ts';
@@ -15,8 +16,6 @@ type ReadonlyBudget = DeepReadonly<PodDisruptionBudget>;
 export const deletionTimeoutMs = 2 * 60 * 1000;
 
 const isPercent = (v: number | string | undefined): v is string => typeof v === 'string' && v.endsWith('%');
-const percentOf = (v: string, total: number): number => Math.ceil((Number(v.slice(0, -1)) * total) / 100);
-const intOf = (v: number | string | undefined): number => (typeof v === 'number' ? v : Number(v) || 0);
 
 /** The controllers' scale behind the pods: what a maxUnavailable or percentage budget is taken of. */
 export type ScaleOf = (pod: ReadonlyPod) => { uid: string; replicas: number } | string;
@@ -25,7 +24,7 @@ export type ScaleOf = (pod: ReadonlyPod) => { uid: string; replicas: number } | 
 export function expectedCounts(pdb: ReadonlyBudget, pods: readonly ReadonlyPod[], scaleOf: ScaleOf): { expected: number; desiredHealthy: number } | { error: string; reason: string } {
   const { minAvailable, maxUnavailable } = pdb.spec ?? {};
   if (maxUnavailable === undefined && !isPercent(minAvailable)) {
-    return { expected: pods.length, desiredHealthy: minAvailable === undefined ? 0 : intOf(minAvailable) };
+    return { expected: pods.length, desiredHealthy: scaledValue(minAvailable, pods.length, true) };
   }
   const scales = new Map<string, number>();
   for (const pod of pods) {
@@ -35,10 +34,10 @@ export function expectedCounts(pdb: ReadonlyBudget, pods: readonly ReadonlyPod[]
   }
   const expected = [...scales.values()].reduce((a, b) => a + b, 0);
   if (maxUnavailable !== undefined) {
-    const unavailable = isPercent(maxUnavailable) ? percentOf(maxUnavailable, expected) : intOf(maxUnavailable);
+    const unavailable = scaledValue(maxUnavailable, expected, true);
     return { expected, desiredHealthy: Math.max(0, expected - unavailable) };
   }
-  return { expected, desiredHealthy: percentOf(minAvailable as string, expected) };
+  return { expected, desiredHealthy: scaledValue(minAvailable, expected, true) };
 }
 
 /** buildDisruptedPodMap: evictions not yet seen through, dropped once the pod is gone, deleted or timed out. */

@@ -3,7 +3,7 @@
 // objects come and go, and on a full resync every five minutes.
 // Upstream: pkg/controller/resourcequota/resource_quota_controller.go (syncResourceQuota,
 // replenishment), pkg/quota/v1/evaluator/core.
-import { addUsage, objectCountName, objectUsage, podUsage, quotaCoversPod, refs } from '../../api/index.ts';
+import { addUsage, countedBy, objectCountName, objectUsage, podUsage, quotaCoversPod, refs } from '../../api/index.ts';
 import type { Pod, ResourceQuota, ResourceRef, Usage } from '../../api/index.ts';
 import type { Clock, DeepReadonly, KubeObject } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf } from '../../core/index.ts';
@@ -105,8 +105,7 @@ export class ResourceQuotaController {
     for (const pod of this.#pods.byIndex(byNamespace, namespace)) if (quotaCoversPod(quota, pod)) used = addUsage(used, podUsage(pod, now));
     const counted = new Set<string>();
     for (const name of hard) {
-      const legacy = { services: 'count/services', configmaps: 'count/configmaps', secrets: 'count/secrets', persistentvolumeclaims: 'count/persistentvolumeclaims', resourcequotas: 'count/resourcequotas', 'requests.storage': 'count/persistentvolumeclaims', 'services.loadbalancers': 'count/services', 'services.nodeports': 'count/services' }[name];
-      const countName = name.startsWith('count/') ? name : legacy;
+      const countName = countedBy(name);
       if (!countName || countName === 'count/pods' || counted.has(countName)) continue;
       counted.add(countName);
       const ref = await this.#countedResource(countName);

@@ -5,26 +5,18 @@
 // truncateHistory), stateful_set_utils.go (newRevision, getPatch, ApplyRevision),
 // pkg/controller/history/controller_history.go (HashControllerRevision, FindEqualRevisions).
 import { refs } from '../../api/index.ts';
-import type { ControllerRevision, PodTemplateSpec, StatefulSet } from '../../api/index.ts';
+import type { ControllerRevision, StatefulSet } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual } from '../../core/index.ts';
 import type { Client } from '../../client/index.ts';
 import { newControllerRef } from '../controller-ref.ts';
 import { fnv32a, safeEncodeString } from '../template-hash.ts';
+import { templatePatch } from '../template-revision.ts';
 
 type ReadonlySet = DeepReadonly<StatefulSet>;
 type ReadonlyRevision = DeepReadonly<ControllerRevision>;
 
 export const ControllerRevisionHashLabel = 'controller.kubernetes.io/hash';
-
-/** getPatch: the strategic merge patch that replaces spec.template with the set's. */
-export const revisionData = (set: ReadonlySet): unknown => ({ spec: { template: { ...copyJson(set.spec.template), $patch: 'replace' } } });
-
-/** The template a revision restores (ApplyRevision). */
-export function revisionTemplate(revision: ReadonlyRevision): DeepReadonly<PodTemplateSpec> {
-  const { $patch: _replace, ...template } = ((revision.data as { spec?: { template?: Record<string, unknown> } } | undefined)?.spec?.template ?? {}) as Record<string, unknown>;
-  return template as DeepReadonly<PodTemplateSpec>;
-}
 
 /** HashControllerRevision: FNV-32a of the data (canonical JSON here) and the collision count. */
 function revisionHash(data: unknown, collisionCount: number | undefined): string {
@@ -46,7 +38,7 @@ export interface Revisions {
 /** getStatefulSetRevisions: the update revision (created, reused or renumbered) and the current one. */
 export async function statefulSetRevisions(client: Client, set: ReadonlySet, owned: readonly ReadonlyRevision[]): Promise<Revisions> {
   const sorted = [...owned].sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
-  const data = revisionData(set);
+  const data = templatePatch(set.spec.template);
   const next = (sorted.at(-1)?.revision ?? 0) + 1;
   const equal = sorted.filter((r) => jsonEqual(r.data, data));
   let update: ReadonlyRevision;

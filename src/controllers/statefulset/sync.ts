@@ -5,7 +5,7 @@
 // Upstream: pkg/controller/statefulset/stateful_set_control.go (updateStatefulSet, processReplica,
 // processCondemned, updateStatefulSetAfterInvariantEstablished, completeRollingUpdate),
 // stateful_pod_control.go (CreateStatefulPod, DeleteStatefulPod, events), stateful_set_utils.go.
-import { refs } from '../../api/index.ts';
+import { refs, scaledValue } from '../../api/index.ts';
 import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet, StatefulSetStatus } from '../../api/index.ts';
 import type { Clock, DeepReadonly, KubeObject } from '../../core/index.ts';
 import { copyJson, isApiError, labelSelectorFromObject } from '../../core/index.ts';
@@ -14,7 +14,8 @@ import { newControllerRef } from '../controller-ref.ts';
 import { claimPods } from '../owned-pods.ts';
 import type { EventRecorder } from '../event-recorder.ts';
 import { isPodAvailable, isPodReady } from '../pod-state.ts';
-import { revisionTemplate, statefulSetRevisions, truncateHistory } from './history.ts';
+import { statefulSetRevisions, truncateHistory } from './history.ts';
+import { patchedTemplate } from '../template-revision.ts';
 import type { Revisions } from './history.ts';
 import { claimsFor, newStatefulSetPod, ordinalOf, podRevision, startOrdinal } from './identity.ts';
 
@@ -69,7 +70,7 @@ function newPodFor(set: ReadonlySet, revisions: Revisions, ordinal: number): Pod
   const partition = set.spec.updateStrategy?.rollingUpdate?.partition;
   const useCurrent = rolling && (partition === undefined ? ordinal < startOrdinal(set) + (set.status?.currentReplicas ?? 0) : ordinal < startOrdinal(set) + partition);
   const revision = useCurrent ? revisions.current : revisions.update;
-  return newStatefulSetPod(set, revisionTemplate(revision), ordinal, revision.metadata.name ?? '');
+  return newStatefulSetPod(set, patchedTemplate(revision.data), ordinal, revision.metadata.name ?? '');
 }
 
 async function updatePods(ctx: StatefulSetSyncContext, set: ReadonlySet, pods: readonly ReadonlyPod[], revisions: Revisions): Promise<void> {
@@ -126,9 +127,7 @@ async function updatePods(ctx: StatefulSetSyncContext, set: ReadonlySet, pods: r
 
 /** getStatefulSetMaxUnavailable: a count or a percentage of the replicas, rounded up, at least 1. */
 function maxUnavailableOf(set: ReadonlySet, count: number): number {
-  const v = set.spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1;
-  const n = typeof v === 'number' ? v : v.endsWith('%') ? Math.ceil((Number(v.slice(0, -1)) * count) / 100) : Number(v) || 0;
-  return Math.max(1, n);
+  return Math.max(1, scaledValue(set.spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, count, true));
 }
 
 /** The rolling update: delete out-of-date pods from the highest ordinal down to the partition. */

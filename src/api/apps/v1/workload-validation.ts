@@ -30,6 +30,16 @@ export function intOrPercentValue(v: IntOrString | undefined): number {
   return /^[+-]?\d+$/.test(v) ? Number(v) : 0;
 }
 
+/** GetScaledValueFromIntOrPercent: percents of total, rounded up or down. */
+export function scaledValue(v: number | string | undefined, total: number, roundUp: boolean): number {
+  if (v === undefined) return 0;
+  if (typeof v === 'number') return v;
+  const m = /^(\d+)%$/.exec(v);
+  if (!m) throw new Error(`invalid value for IntOrString: invalid type: string is not a percentage`);
+  const exact = (Number(m[1]) * total) / 100;
+  return roundUp ? Math.ceil(exact) : Math.floor(exact);
+}
+
 export function validatePositiveIntOrPercent(v: IntOrString | undefined, path: FieldPath): FieldError[] {
   if (v === undefined) return [];
   if (typeof v === 'string') return percentRe.test(v) ? [] : [invalidValue(path, v, percentErrMsg)];

@@ -21,6 +21,15 @@ const standardRequests = new Set(['cpu', 'memory', 'ephemeral-storage']);
 /** count/<resource>.<group>: what every stored object of a resource counts as. */
 export const objectCountName = (group: string, resource: string): string => `count/${resource}${group ? `.${group}` : ''}`;
 
+/** The object count a quota's hard resource is measured by (undefined for compute resources). */
+export function countedBy(hardName: string): string | undefined {
+  if (hardName.startsWith('count/')) return hardName;
+  if (legacyCounts[hardName]) return `count/${hardName}`;
+  if (hardName === 'requests.storage') return 'count/persistentvolumeclaims';
+  if (hardName === 'services.loadbalancers' || hardName === 'services.nodeports') return 'count/services';
+  return undefined;
+}
+
 function amount(name: string, value: number): string {
   if (name === 'cpu') return formatQuantity(quantityFromMilli(value));
   return formatQuantity(quantityFromValue(value, value !== 0 && value % 1024 === 0 && name !== 'pods' ? 'BinarySI' : 'DecimalSI'));

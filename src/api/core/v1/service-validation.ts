@@ -19,8 +19,9 @@ export const maxClientIPServiceAffinitySeconds = 86400;
 export const invalidIPMessage = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 
 const ipv4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+export const isIPv4 = (value: string): boolean => ipv4.test(value);
 export function isIP(value: string): boolean {
-  if (ipv4.test(value)) return true;
+  if (isIPv4(value)) return true;
   // IPv6: let URL parsing decide, it accepts exactly the RFC 4291 text forms.
   if (!value.includes(':') || value.includes('%') || value.includes('[')) return false;
   try {

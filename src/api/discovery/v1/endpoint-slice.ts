@@ -8,6 +8,7 @@ import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { isDNS1123Label, isValidPortNum, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/index.ts';
 import { validateImmutable } from '../../workload-template.ts';
+import { isIPv4 } from '../../core/v1/service-validation.ts';
 
 export type AddressType = 'IPv4' | 'IPv6' | 'FQDN';
 
@@ -51,7 +52,6 @@ const maxEndpoints = 1000;
 const maxAddresses = 100;
 const maxPorts = 20000;
 const addressTypes: AddressType[] = ['IPv4', 'IPv6', 'FQDN'];
-const ipv4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 /** SetDefaults_EndpointPort: a port's name defaults to "" and its protocol to TCP. */
 export function defaultEndpointSlice(slice: EndpointSlice): void {
@@ -63,7 +63,7 @@ export function defaultEndpointSlice(slice: EndpointSlice): void {
 }
 
 function validateAddress(address: string, type: AddressType, path: FieldPath): FieldError[] {
-  if (type === 'IPv4' && !ipv4.test(address)) return [invalidValue(path, address, 'must be a valid IPv4 address')];
+  if (type === 'IPv4' && !isIPv4(address)) return [invalidValue(path, address, 'must be a valid IPv4 address')];
   if (type === 'IPv6' && !address.includes(':')) return [invalidValue(path, address, 'must be a valid IPv6 address')];
   return [];
 }
