@@ -2,7 +2,7 @@
 // Upstream: plugin/pkg/admission/{namespace/lifecycle,serviceaccount,defaulttolerationseconds,priority,
 // storage/storageclass/setdefault}.
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, forbidden, invalid, notFound, randomString } from '../core/index.ts';
+import { ApiError, forbidden, invalid, namespaceTerminatingCause, notFound, randomString } from '../core/index.ts';
 import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
 import type { PersistentVolumeClaim, Pod, PriorityClassInfo, Service } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
@@ -28,7 +28,10 @@ export const namespaceLifecycle: AdmissionPlugin = {
     const ns = await namespaceOf(attrs, namespace);
     if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
     if (ns.metadata.deletionTimestamp && !(attrs.def.group === 'events.k8s.io' || attrs.def.resource === 'events')) {
-      throw forbidden({ group: attrs.def.group, resource: attrs.def.resource }, attrs.object.metadata.name ?? '', `unable to create new content in namespace ${namespace} because it is being terminated`);
+      const error = forbidden({ group: attrs.def.group, resource: attrs.def.resource }, attrs.object.metadata.name ?? '', `unable to create new content in namespace ${namespace} because it is being terminated`);
+      // The cause controllers test for (HasStatusCause) to give up on a namespace that is going away.
+      const causes = [{ reason: namespaceTerminatingCause, message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }];
+      throw new ApiError(error.reason, error.message, { ...error.details, causes });
     }
   },
 };

@@ -26,8 +26,8 @@ export async function controllers(args: string[]): Promise<void> {
   const names = values.only ? values.only.split(',').map((n) => n.trim()).filter(Boolean) : Object.keys(controllerRegistry);
   const unknown = names.filter((n) => !controllerRegistry[n]);
   if (unknown.length > 0) throw new UsageError(`--only: unknown controller ${unknown.map((n) => JSON.stringify(n)).join(', ')} (controllers: ${Object.keys(controllerRegistry).join(', ')})`);
-  const { client, server } = clientFromKubeconfig(values.kubeconfig ?? process.env.KUBECONFIG);
-  const deps = { client, clock: new RealClock(), random: new CryptoRandom(), log: (line: string) => process.stderr.write(`${line}\n`) };
+  const { client, server, ca } = clientFromKubeconfig(values.kubeconfig ?? process.env.KUBECONFIG);
+  const deps = { client, clock: new RealClock(), random: new CryptoRandom(), log: (line: string) => process.stderr.write(`${line}\n`), rootCA: ca };
   const running: RunnableController[] = [];
   // One set of informers per program, as each upstream binary shares its own.
   const informers = new Map<string, SharedInformers>();

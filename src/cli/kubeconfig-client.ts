@@ -22,7 +22,7 @@ function entry(list: unknown, key: string, name: string | undefined): Record<str
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-export function clientFromKubeconfig(path: string | undefined): { client: HttpClient; server: string } {
+export function clientFromKubeconfig(path: string | undefined): { client: HttpClient; server: string; ca: string | undefined } {
   if (!path) throw new UsageError('no kubeconfig: pass --kubeconfig PATH or set KUBECONFIG');
   // KUBECONFIG may list several files; the first one names the cluster we talk to.
   const file = resolve(path.split(':')[0] ?? path);
@@ -53,5 +53,5 @@ export function clientFromKubeconfig(path: string | undefined): { client: HttpCl
     ...(ca ? { ca } : {}),
     ...(cluster['insecure-skip-tls-verify'] === true ? { insecure: true } : {}),
   });
-  return { client, server };
+  return { client, server, ca };
 }

@@ -13,7 +13,7 @@ import { Scheduler, dynamicResourcesFactory, inTreeRegistry } from '../scheduler
 import { allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds, startNvidiaDriver } from '../dra/index.ts';
 import type { NvidiaGpuConfig } from '../dra/index.ts';
 import type { ClusterConfig } from './config.ts';
-import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController } from '../controllers/index.ts';
+import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
 import { ResourceClaimController } from '../controllers/index.ts';
@@ -110,6 +110,9 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('taint-eviction-controller', new TaintEvictionController(kcm(ctx))),
   async (ctx) => started('pod-garbage-collector', new PodGCController(kcm(ctx))),
   async (ctx) => started('namespace-controller', new NamespaceController(kcm(ctx))),
+  async (ctx) => started('serviceaccount-controller', new ServiceAccountsController(kcm(ctx))),
+  // The CA is the serving certificate's: a cluster that serves no HTTPS has none to publish.
+  async (ctx) => (ctx.cluster.certificateAuthority ? started('root-ca-certificate-publisher-controller', new RootCaCertPublisher({ ...kcm(ctx), rootCA: ctx.cluster.certificateAuthority })) : []),
   async (ctx) => {
     const start = (): Promise<RunningComponent> => startNvidiaDriver({ client: clientOf(ctx, 'gpu-kubelet-plugin'), clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, gpusOfNode: (node) => draGpusOfPool(ctx.cluster.config.nodePools, node.metadata.labels?.[poolLabel]), nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) });
     return ctx.cluster.driversInBackground ? afterNodesReady(ctx, 'nvidia-dra-driver', start) : start();

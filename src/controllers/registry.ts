@@ -24,6 +24,8 @@ import { PersistentVolumeController } from './volume/controller.ts';
 import { PvProtectionController, PvcProtectionController } from './volume-protection/controller.ts';
 import { Recommender, Updater } from './vpa/index.ts';
 import { HorizontalController } from './hpa/index.ts';
+import { RootCaCertPublisher } from './root-ca-cert-publisher/controller.ts';
+import { ServiceAccountsController } from './serviceaccount/controller.ts';
 
 export interface ControllerDeps {
   client: Client;
@@ -32,6 +34,8 @@ export interface ControllerDeps {
   log: (line: string) => void;
   /** Informers shared by the controllers of one program (absent: each controller has its own). */
   informers?: SharedInformers;
+  /** The CA bundle that verifies the API server, for the root CA publisher (the client's CA data). */
+  rootCA?: string | undefined;
 }
 
 export interface RunnableController {
@@ -78,6 +82,8 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   'persistentvolume-binder': (d) => new PersistentVolumeController(d),
   'pvc-protection': (d) => new PvcProtectionController(d),
   'pv-protection': (d) => new PvProtectionController(d),
+  serviceaccount: (d) => new ServiceAccountsController(d),
+  'root-ca-cert-publisher': (d) => new RootCaCertPublisher({ ...d, rootCA: d.rootCA ?? '' }),
   horizontalpodautoscaling: (d) => new HorizontalController(d),
   'vpa-recommender': (d) => new Recommender(d),
   'vpa-updater': (d) => new Updater(d),

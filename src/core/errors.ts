@@ -192,6 +192,14 @@ export function forbidden(gr: GroupResource, name: string, why: string): ApiErro
   return new ApiError('Forbidden', `${target} is forbidden: ${why}`, { name, group: gr.group, kind: gr.resource });
 }
 
+/** The cause of a write refused because its namespace is being deleted (core/v1 NamespaceTerminatingCause). */
+export const namespaceTerminatingCause = 'NamespaceTerminating';
+
+/** Whether the error carries a cause of `reason` (apimachinery's errors.HasStatusCause). */
+export function hasStatusCause(error: unknown, reason: string): boolean {
+  return error instanceof ApiError && (error.details?.causes ?? []).some((c) => c.reason === reason);
+}
+
 export function requestEntityTooLarge(message: string): ApiError {
   return new ApiError('RequestEntityTooLarge', `Request entity too large: ${message}`);
 }

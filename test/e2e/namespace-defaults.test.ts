@@ -1,0 +1,63 @@
+// What every namespace holds without being asked, as kubectl shows it: the `default` ServiceAccount
+// (service account controller) and the `kube-root-ca.crt` ConfigMap with the CA the kubeconfig
+// trusts (root CA publisher), both put back when deleted.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n';
+
+describe('what a namespace holds from the start', () => {
+  let dd: Drydock;
+  before(async () => {
+    dd = await startDrydock({ config });
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  /** Polls `kubectl get` until it prints `want` (the controllers act within milliseconds). */
+  const eventually = async (args: readonly string[], want: string): Promise<void> => {
+    let last = '';
+    for (let i = 0; i < 50; i++) {
+      const r = await dd.kubectl(args);
+      last = r.stdout.trim() || r.stderr.trim();
+      if (last === want) return;
+      await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    assert.equal(last, want, `kubectl ${args.join(' ')}`);
+  };
+
+  test('the system namespaces and a new one get the default ServiceAccount and kube-root-ca.crt', async () => {
+    const listed = await dd.ok(['get', 'serviceaccounts,configmaps', '-A', '-o', 'custom-columns=NAMESPACE:.metadata.namespace,KIND:.kind,NAME:.metadata.name', '--no-headers']);
+    for (const ns of ['default', 'kube-node-lease', 'kube-public', 'kube-system']) {
+      assert.match(listed, new RegExp(`^${ns}\\s+ServiceAccount\\s+default$`, 'm'), listed);
+      assert.match(listed, new RegExp(`^${ns}\\s+ConfigMap\\s+kube-root-ca\\.crt$`, 'm'), listed);
+    }
+    assert.equal((await dd.ok(['create', 'namespace', 'team-a'])).trim(), 'namespace/team-a created');
+    await eventually(['get', 'serviceaccounts', '-n', 'team-a', '-o', 'name'], 'serviceaccount/default');
+    await eventually(['get', 'configmaps', '-n', 'team-a', '-o', 'name'], 'configmap/kube-root-ca.crt');
+    const trusted = Buffer.from(await dd.ok(['config', 'view', '--raw', '-o', 'jsonpath={.clusters[0].cluster.certificate-authority-data}']), 'base64').toString('utf8');
+    assert.match(trusted, /^-----BEGIN CERTIFICATE-----/);
+    assert.equal(await dd.ok(['get', 'configmap', 'kube-root-ca.crt', '-n', 'team-a', '-o', 'jsonpath={.data.ca\\.crt}']), trusted);
+    const table = await dd.ok(['get', 'serviceaccount', 'default', '-n', 'team-a']);
+    assert.match(table, /^NAME\s+SECRETS\s+AGE\ndefault\s+0\s+\S+\n$/, table);
+  });
+
+  test('deleted, they come back; an edited kube-root-ca.crt gets its data back', async () => {
+    await dd.ok(['delete', 'serviceaccount', 'default', '-n', 'team-a']);
+    await dd.ok(['delete', 'configmap', 'kube-root-ca.crt', '-n', 'team-a']);
+    await eventually(['get', 'serviceaccounts', '-n', 'team-a', '-o', 'name'], 'serviceaccount/default');
+    await eventually(['get', 'configmaps', '-n', 'team-a', '-o', 'name'], 'configmap/kube-root-ca.crt');
+    await dd.ok(['patch', 'configmap', 'kube-root-ca.crt', '-n', 'team-a', '--type=merge', '-p', '{"data":{"ca.crt":"tampered"}}']);
+    const trusted = Buffer.from(await dd.ok(['config', 'view', '--raw', '-o', 'jsonpath={.clusters[0].cluster.certificate-authority-data}']), 'base64').toString('utf8');
+    await eventually(['get', 'configmap', 'kube-root-ca.crt', '-n', 'team-a', '-o', 'jsonpath={.data.ca\\.crt}'], trusted.trim());
+  });
+
+  test('a pod that names no service account runs as default, which exists', async () => {
+    await dd.ok(['run', 'web', '-n', 'team-a', '--image=nginx:1.27']);
+    assert.equal(await dd.ok(['get', 'pod', 'web', '-n', 'team-a', '-o', 'jsonpath={.spec.serviceAccountName} {.spec.volumes[0].projected.sources[1].configMap.name}']), 'default kube-root-ca.crt');
+    assert.equal((await dd.ok(['get', 'serviceaccount', 'default', '-n', 'team-a', '-o', 'name'])).trim(), 'serviceaccount/default');
+  });
+});
