@@ -5,6 +5,7 @@
 import type { FieldError } from '../core/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import type { FeatureGates } from './features.ts';
+import type { UserInfo } from './authentication/v1/self-subject-review.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 export const allVerbs: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -119,9 +120,10 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly deprecationWarning?: string;
   /**
    * A kind whose create asks a question and stores nothing (SelfSubjectAccessReview,
-   * SelfSubjectReview): after defaults and validateCreate, the answer is `review(obj)`.
+   * SelfSubjectReview): after defaults and validateCreate, the answer is `review(obj, user)` for the
+   * user the request authenticated as.
    */
-  readonly review?: (obj: T) => T;
+  readonly review?: (obj: T, user: UserInfo) => T;
 
   readonly table?: TablePrinter<T>;
   /** Field selector labels beyond metadata.name and metadata.namespace (added for every kind). */

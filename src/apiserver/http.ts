@@ -3,7 +3,8 @@
 // Upstream: apiserver/pkg/endpoints/handlers/{get,create,update,patch,delete,watch}.go.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import type { ResourceDefinition } from '../api/index.ts';
+import type { ResourceDefinition, UserInfo } from '../api/index.ts';
+import { clusterAdminUser } from '../api/index.ts';
 import type { KubeObject, Status } from '../core/index.ts';
 import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
 import { decodeBody, decodeText, readBody } from './body.ts';
@@ -60,6 +61,12 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: IncomingMe
   return options.metrics ? options.metrics.instrument(dispatched) : dispatched;
 }
 
+/** A service account token's user (`kubectl create token`), when the bearer token is one. */
+async function tokenUser(server: ApiServer, header: string | undefined): Promise<UserInfo | undefined> {
+  if (!header?.startsWith('Bearer ')) return undefined;
+  return server.authenticateToken(header.slice(7).trim());
+}
+
 function isAuthorized(tokens: Buffer[], header: string | undefined): boolean {
   if (tokens.length === 0) return true;
   if (!header?.startsWith('Bearer ')) return false;
@@ -70,7 +77,11 @@ function isAuthorized(tokens: Buffer[], header: string | undefined): boolean {
 async function handle(options: HttpHandlerOptions, tokens: Buffer[], req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://drydock.local');
   const path = url.pathname.replace(/\/+$/, '') || '/';
-  if (!publicPaths.has(path) && !isAuthorized(tokens, req.headers.authorization)) throw unauthorized();
+  let user: UserInfo | undefined;
+  if (!publicPaths.has(path)) {
+    user = isAuthorized(tokens, req.headers.authorization) ? clusterAdminUser : await tokenUser(options.server, req.headers.authorization);
+    if (!user) throw unauthorized();
+  }
   for (const route of options.extraRoutes ?? []) if (await route(req, res, url)) return;
   const server = options.server;
   const target = parseRequestPath(path);
@@ -101,7 +112,7 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], req: Incomi
       return sendJson(res, 200, JSON.stringify(doc));
     }
     case 'resource':
-      return handleResource(options, target.target, method, url, req, res);
+      return handleResource(options, target.target, method, url, req, res, user);
     case 'metrics':
       if (options.metrics) return options.metrics.serve(res);
       throw pathNotFound();
@@ -133,7 +144,7 @@ function versionInfo(server: ApiServer): Record<string, string> {
   };
 }
 
-async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, method: string, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, method: string, url: URL, req: IncomingMessage, res: ServerResponse, user: UserInfo | undefined): Promise<void> {
   const server = options.server;
   const ref = { group: t.group, version: t.version, resource: t.resource };
   const def = server.resolve(ref);
@@ -166,7 +177,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       const { obj: body, duplicates } = await decodedBody(req, def, write.fieldValidation);
       if (t.name !== '' && t.subresource === '') throw methodNotAllowed();
       const warnings: string[] = [];
-      const result = await server.create(ref, t.namespace, body, { ...write, subresource: t.subresource, name: t.name, warnings, userAgent: req.headers['user-agent'], duplicateFields: duplicates });
+      const result = await server.create(ref, t.namespace, body, { ...write, subresource: t.subresource, name: t.name, warnings, userAgent: req.headers['user-agent'], duplicateFields: duplicates, user });
       setWarnings(res, warnings);
       return sendObject(server, def, res, 201, result, rep, t.subresource);
     }

@@ -1,8 +1,8 @@
 // ApiServer: the object-level request pipeline shared by the HTTP edge and LocalClient
 // (fastify `inject` style). Decoding and encoding live at the edges; everything between
 // — lookup, subresources, patch, admission, strategy, validation, storage — is here.
-import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef } from '../api/index.ts';
-import { apiVersionOf, defaultFeatureGates } from '../api/index.ts';
+import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef, UserInfo } from '../api/index.ts';
+import { apiVersionOf, clusterAdminUser, defaultFeatureGates } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
 import { ApiError, badRequest, copyJson, formatTime, invalid, isApiError, methodNotSupported, notFound } from '../core/index.ts';
 import { unsupportedPatchType } from './patching.ts';
@@ -28,6 +28,7 @@ import { startWatch } from './watch.ts';
 import { delegatedList } from './delegated.ts';
 import type { DelegatedResource } from './delegated.ts';
 import type { ActiveWatch, WatchSink } from './watch.ts';
+import { ServiceAccountTokens, authenticateServiceAccountToken, createServiceAccountKey, requestServiceAccountToken } from './service-account-tokens.ts';
 
 export interface ApiServerOptions {
   store: Store;
@@ -35,6 +36,8 @@ export interface ApiServerOptions {
   random: Random;
   definitions: readonly ResourceDefinition[];
   admissionPlugins?: readonly AdmissionPlugin[];
+  /** The PKCS#8 PEM key service account tokens are signed with; absent: a new one for this server. */
+  serviceAccountKey?: string;
   /** Patch metadata by kind, for strategic merge patch and server-side apply. */
   patchMetaFor?: (def: ResourceDefinition) => PatchMeta | undefined;
   /** Fields of a decoded object its schema does not know, for fieldValidation (paths like `spec.foo`). */
@@ -84,6 +87,8 @@ export interface WriteParams {
   force?: boolean | undefined;
   /** Duplicate keys found while decoding the body (`metadata.name`), for fieldValidation. */
   duplicateFields?: readonly string[];
+  /** Who the request authenticated as, for the review kinds (absent: the cluster admin). */
+  user?: UserInfo | undefined;
 }
 
 /** A patch result; `created` when an apply created the object (201). */
@@ -102,6 +107,7 @@ export class ApiServer {
   readonly #unknownFields: (def: ResourceDefinition, obj: unknown) => string[];
   readonly #decodeCheck: ApiServerOptions['decodeCheck'];
   readonly #delegated = new Map<ResourceDefinition, DelegatedResource>();
+  readonly #tokens: ServiceAccountTokens;
 
   constructor(options: ApiServerOptions) {
     this.index = new ResourceIndex(options.definitions);
@@ -119,6 +125,16 @@ export class ApiServer {
     this.#patchMetaFor = options.patchMetaFor ?? ((def) => def.patchMeta);
     this.#unknownFields = options.unknownFields ?? (() => []);
     this.#decodeCheck = options.decodeCheck;
+    this.#tokens = new ServiceAccountTokens(options.serviceAccountKey ?? createServiceAccountKey());
+  }
+
+  /** The user a bearer token other than the kubeconfig's names: a service account's, or none. */
+  authenticateToken(token: string): Promise<UserInfo | undefined> {
+    return authenticateServiceAccountToken(this.#tokenDeps(), token);
+  }
+
+  #tokenDeps(): Parameters<typeof requestServiceAccountToken>[0] {
+    return { storage: this.storage, clock: this.clock, random: this.random, tokens: this.#tokens };
   }
 
   /**
@@ -206,20 +222,21 @@ export class ApiServer {
     const ctx = writeContext(params);
     if (ctx.subresource === 'binding') return bindPod(this, def, namespace, params.name ?? '', obj, ctx);
     if (ctx.subresource === 'eviction') return evictPod(this, def, namespace, params.name ?? '', obj, ctx);
+    if (ctx.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts') return requestServiceAccountToken(this.#tokenDeps(), namespace, params.name ?? '', obj);
     if (ctx.subresource) throw methodNotSupported(def, 'create');
     checkVerb(def, 'create');
     this.checkFields(def, obj, params);
-    if (def.review) return this.#review(def, obj);
+    if (def.review) return this.#review(def, obj, params.user ?? clusterAdminUser);
     return this.storage.create(def, namespace, obj, this.#tracked(def, ctx));
   }
 
   /** A review kind's create: the answer to the question the object asks, stored nowhere. */
-  #review(def: ResourceDefinition, obj: KubeObject): ObjectResult {
+  #review(def: ResourceDefinition, obj: KubeObject, user: UserInfo): ObjectResult {
     obj.metadata ??= {};
     def.defaults?.(obj);
     const errors = def.validateCreate?.(obj, { now: this.clock.now() }) ?? [];
     if (errors.length > 0) throw invalid(def, '', errors);
-    return { kind: 'dry-run', object: def.review?.(obj) ?? obj };
+    return { kind: 'dry-run', object: def.review?.(obj, user) ?? obj };
   }
 
   async update(ref: ResourceRef, namespace: string, name: string, obj: KubeObject, params: WriteParams): Promise<ObjectResult> {

@@ -10,7 +10,7 @@ import type { Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { ResourceDefinition } from '../api/index.ts';
-import { ApiMetrics, ApiServer, CustomResources, buildOpenApi, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
+import { ApiMetrics, ApiServer, CustomResources, createServiceAccountKey, buildOpenApi, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
 import type { OpenApiSource } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
@@ -65,6 +65,7 @@ export class Cluster {
   #http: Server | undefined;
   #url = '';
   #caPem = '';
+  readonly #serviceAccountKey: string;
   #components: RunningComponents | undefined;
   #stopped = false;
   /** node -> kubelet, for the pod log and exec routes. */
@@ -73,13 +74,14 @@ export class Cluster {
   readonly podWebhooks = new PodWebhooks();
   #compaction: Timer | undefined;
 
-  private constructor(options: ClusterOptions, store: Store, clock: Clock, random: Random) {
+  private constructor(options: ClusterOptions, store: Store, clock: Clock, random: Random, serviceAccountKey: string) {
     this.config = options.config;
     this.driversInBackground = options.driversInBackground ?? false;
     this.clock = clock;
     this.random = random;
     this.store = store;
     this.token = options.token ?? random.hex(16);
+    this.#serviceAccountKey = serviceAccountKey;
     const version = parseVersion(options.config.kubernetesVersion) ?? { major: 1, minor: 35, patch: 0 };
     this.metrics = new ApiMetrics({ resources: () => this.server.index.all(), store });
     this.server = new ApiServer({
@@ -88,6 +90,7 @@ export class Cluster {
       random,
       definitions: builtinDefinitions(),
       admissionPlugins: builtinAdmissionPlugins([this.podWebhooks.plugin]),
+      serviceAccountKey,
       version: { major: String(version.major), minor: String(version.minor), gitVersion: options.config.kubernetesVersion },
       featureGates: options.config.featureGates,
       // One source for merge keys: the upstream struct tags the OpenAPI documents carry.
@@ -105,7 +108,8 @@ export class Cluster {
     const store = options.dataDir ? SqliteStore.open(options.dataDir) : new MemoryStore();
     const kept = options.dataDir ? readIdentity(options.dataDir) : undefined;
     const token = options.token ?? kept?.token;
-    const cluster = new Cluster(token ? { ...options, token } : options, store, clock, random);
+    const serviceAccountKey = kept?.serviceAccountKey ?? createServiceAccountKey();
+    const cluster = new Cluster(token ? { ...options, token } : options, store, clock, random, serviceAccountKey);
     const log = options.log ?? (() => {});
     try {
       if (options.port !== undefined) await cluster.#listen(options, log, kept);
@@ -140,7 +144,7 @@ export class Cluster {
     // Certificates are checked against the wall clock by clients, whatever the cluster's clock.
     const hosts = [...new Set([host, '127.0.0.1', '::1', 'localhost'])];
     const certificate = servingFor(kept, hosts) ?? createServingCertificate({ nowMs: new RealClock().now(), serial: Buffer.from(this.random.hex(8), 'hex'), hosts });
-    if (options.dataDir) writeIdentity(options.dataDir, { token: this.token, serving: { ...certificate, hosts } });
+    if (options.dataDir) writeIdentity(options.dataDir, { token: this.token, serving: { ...certificate, hosts }, serviceAccountKey: this.#serviceAccountKey });
     this.#caPem = certificate.certPem;
     const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, keepAlive: true, requestTimeout: 0 }, createHttpHandler(handlerOptions));
     http.keepAliveTimeout = 60_000;

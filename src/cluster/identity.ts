@@ -9,6 +9,8 @@ export interface ClusterIdentity {
   token: string;
   /** The serving certificate and the hosts it was made for. */
   serving?: ServingCertificate & { hosts: string[] };
+  /** The key service account tokens are signed with, so tokens issued before a restart stay good. */
+  serviceAccountKey?: string;
 }
 
 const fileName = 'identity.json';
@@ -22,7 +24,9 @@ export function readIdentity(dataDir: string): ClusterIdentity | undefined {
     if (typeof value.token !== 'string' || !value.token) return undefined;
     const s = value.serving;
     const serving = s && typeof s.certPem === 'string' && typeof s.keyPem === 'string' && Array.isArray(s.hosts) ? { certPem: s.certPem, keyPem: s.keyPem, hosts: s.hosts.map(String) } : undefined;
-    return serving ? { token: value.token, serving } : { token: value.token };
+    const identity: ClusterIdentity = serving ? { token: value.token, serving } : { token: value.token };
+    if (typeof value.serviceAccountKey === 'string') identity.serviceAccountKey = value.serviceAccountKey;
+    return identity;
   } catch {
     return undefined;
   }

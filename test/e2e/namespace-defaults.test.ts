@@ -1,6 +1,6 @@
 // What every namespace holds without being asked, as kubectl shows it: the `default` ServiceAccount
 // (service account controller) and the `kube-root-ca.crt` ConfigMap with the CA the kubeconfig
-// trusts (root CA publisher), both put back when deleted.
+// trusts (root CA publisher), both put back when deleted; and `kubectl create token` for an account.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDrydock } from './harness.ts';
@@ -53,6 +53,24 @@ describe('what a namespace holds from the start', () => {
     await dd.ok(['patch', 'configmap', 'kube-root-ca.crt', '-n', 'team-a', '--type=merge', '-p', '{"data":{"ca.crt":"tampered"}}']);
     const trusted = Buffer.from(await dd.ok(['config', 'view', '--raw', '-o', 'jsonpath={.clusters[0].cluster.certificate-authority-data}']), 'base64').toString('utf8');
     await eventually(['get', 'configmap', 'kube-root-ca.crt', '-n', 'team-a', '-o', 'jsonpath={.data.ca\\.crt}'], trusted.trim());
+  });
+
+  test('kubectl create token: the token authenticates as the account until the account is replaced', async () => {
+    const token = (await dd.ok(['create', 'token', 'default', '-n', 'team-a'])).trim();
+    assert.match(token, /^eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+$/);
+    const whoami = await dd.ok(['auth', 'whoami', '--token', token]);
+    assert.match(whoami, /^Username\s+system:serviceaccount:team-a:default$/m, whoami);
+    assert.match(whoami, /^Groups\s+\[system:serviceaccounts system:serviceaccounts:team-a system:authenticated\]$/m, whoami);
+    assert.match(whoami, /^Extra: authentication\.kubernetes\.io\/credential-id\s+\[JTI=[0-9a-f-]{36}\]$/m, whoami);
+    const short = await dd.kubectl(['create', 'token', 'default', '-n', 'team-a', '--duration=1m']);
+    assert.equal(short.stderr.trim(), 'error: failed to create token: TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes');
+    const missing = await dd.kubectl(['create', 'token', 'builder', '-n', 'team-a']);
+    assert.equal(missing.stderr.trim(), 'error: failed to create token: serviceaccounts "builder" not found');
+    // The controller makes `default` again, with another uid: the old token names an account that is gone.
+    await dd.ok(['delete', 'serviceaccount', 'default', '-n', 'team-a']);
+    await eventually(['get', 'serviceaccounts', '-n', 'team-a', '-o', 'name'], 'serviceaccount/default');
+    const refused = await dd.kubectl(['get', 'namespaces', '--token', token]);
+    assert.equal(refused.stderr.trim(), 'error: You must be logged in to the server (Unauthorized)');
   });
 
   test('a pod that names no service account runs as default, which exists', async () => {

@@ -6,3 +6,5 @@ export { clusterAdminUser } from './self-subject-review.ts';
 export type { SelfSubjectReview, UserInfo } from './self-subject-review.ts';
 
 export const authenticationV1Definitions: ResourceDefinition[] = [selfSubjectReviewDefinition as unknown as ResourceDefinition];
+export { defaultTokenRequest, serviceAccountUser, serviceAccountUsername, validateTokenRequest } from './token-request.ts';
+export type { BoundObjectReference, TokenRequest } from './token-request.ts';

@@ -1,8 +1,9 @@
 // SelfSubjectReview (authentication.k8s.io/v1, `kubectl auth whoami`): who the API server takes the
-// caller for. Drydock has one user, the holder of the kubeconfig's bearer token, an administrator as
-// kubeadm's `kubernetes-admin` is.
+// caller for: the holder of the kubeconfig's bearer token, an administrator as kubeadm's
+// `kubernetes-admin` is, or the service account a token from `kubectl create token` names.
 // Upstream: staging/src/k8s.io/api/authentication/v1/types.go, pkg/registry/authentication/selfsubjectreview/rest.go.
 import type { KubeObject, ObjectMeta } from '../../../core/index.ts';
+import { copyJson } from '../../../core/index.ts';
 import type { ResourceDefinition } from '../../resource.ts';
 
 export interface UserInfo {
@@ -29,5 +30,5 @@ export const selfSubjectReviewDefinition: ResourceDefinition<SelfSubjectReview> 
   namespaced: false,
   verbs: ['create'],
   hasStatus: false,
-  review: (obj) => ({ ...obj, status: { userInfo: { ...clusterAdminUser, groups: [...(clusterAdminUser.groups ?? [])] } } }),
+  review: (obj, user) => ({ ...obj, status: { userInfo: copyJson(user) } }),
 };

@@ -1,0 +1,78 @@
+// `kubectl create token` in process: serviceaccounts/<name>/token answers a TokenRequest with a
+// signed token, which authenticates as the account until it expires or what it names is gone;
+// upstream's validation and binding errors. VirtualClock, in-process cluster, no components.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { refs } from '../api/index.ts';
+import type { TokenRequest } from '../api/index.ts';
+import { Cluster, defaultClusterConfig } from '../cluster/index.ts';
+import { VirtualClock, isApiError } from '../core/index.ts';
+
+const tokenRequest = (spec: TokenRequest['spec'] = {}): TokenRequest => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: {}, spec });
+
+test('a service account token names the account until it expires or the account is replaced', async () => {
+  const clock = new VirtualClock(Date.parse('2026-12-04T10:00:00Z'));
+  await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock, components: false });
+  const client = cluster.client;
+  const account = await client.create(refs.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder', namespace: 'default' } });
+  const answer = await client.create<TokenRequest>(refs.serviceAccounts, tokenRequest({ expirationSeconds: 600 }), { namespace: 'default', name: 'builder', subresource: 'token' });
+  assert.deepEqual(answer.spec, { audiences: ['https://kubernetes.default.svc.cluster.local'], expirationSeconds: 600, boundObjectRef: null });
+  assert.equal(answer.status?.expirationTimestamp, '2026-12-04T10:10:00Z');
+  const token = answer.status?.token ?? '';
+  const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>);
+  assert.equal(header?.alg, 'ES256');
+  assert.deepEqual(payload?.['kubernetes.io'], { namespace: 'default', serviceaccount: { name: 'builder', uid: account.metadata.uid } });
+  assert.equal(payload?.sub, 'system:serviceaccount:default:builder');
+
+  const user = await cluster.server.authenticateToken(token);
+  assert.equal(user?.username, 'system:serviceaccount:default:builder');
+  assert.equal(user?.uid, account.metadata.uid);
+  assert.deepEqual(user?.groups, ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
+  assert.deepEqual(user?.extra, { 'authentication.kubernetes.io/credential-id': [`JTI=${String(payload?.jti)}`] });
+  const [h, p, signature = ''] = token.split('.');
+  assert.equal(await cluster.server.authenticateToken(`${h}.${p}.${signature.slice(0, -2)}AA`), undefined, 'a changed signature');
+  assert.equal(await cluster.server.authenticateToken('not-a-token'), undefined);
+
+  // Good for its ten minutes and upstream's minute of leeway, not after.
+  await clock.advance(660_000);
+  assert.ok(await cluster.server.authenticateToken(token));
+  await clock.advance(2_000);
+  assert.equal(await cluster.server.authenticateToken(token), undefined, 'expired');
+
+  const fresh = (await client.create<TokenRequest>(refs.serviceAccounts, tokenRequest(), { namespace: 'default', name: 'builder', subresource: 'token' })).status?.token ?? '';
+  await client.delete(refs.serviceAccounts, 'default', 'builder');
+  await client.create(refs.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder', namespace: 'default' } });
+  assert.equal(await cluster.server.authenticateToken(fresh), undefined, 'the account was replaced (another uid)');
+});
+
+test('TokenRequest errors: too short, missing account, a pod of another account, an unbindable kind', async () => {
+  await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
+  const client = cluster.client;
+  await client.create(refs.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder', namespace: 'default' } });
+  await client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec: { serviceAccountName: 'other', containers: [{ name: 'c', image: 'nginx' }] } });
+  const failure = async (name: string, spec: TokenRequest['spec']): Promise<string> => {
+    const error = await client.create(refs.serviceAccounts, tokenRequest(spec), { namespace: 'default', name, subresource: 'token' }).catch((e: unknown) => e);
+    assert.ok(isApiError(error), String(error));
+    return `${error.reason}: ${error.message}`;
+  };
+  assert.equal(await failure('builder', { expirationSeconds: 60 }), 'Invalid: TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes');
+  assert.equal(await failure('nope', {}), 'NotFound: serviceaccounts "nope" not found');
+  assert.equal(await failure('builder', { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'web' } }), 'BadRequest: cannot bind token for serviceaccount "builder" to pod running with serviceaccount "other"');
+  assert.equal(await failure('builder', { boundObjectRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'x' } }), 'BadRequest: cannot bind token to object of type /v1, Kind=ConfigMap');
+  assert.equal(await failure('builder', { boundObjectRef: { apiVersion: 'v1', kind: 'Secret', name: 'missing' } }), 'NotFound: secrets "missing" not found');
+});
+
+test('a token bound to a secret stops working when the secret goes', async () => {
+  await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
+  const client = cluster.client;
+  await client.create(refs.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder', namespace: 'default' } });
+  const secret = await client.create(refs.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'session', namespace: 'default' } });
+  const answer = await client.create<TokenRequest>(refs.serviceAccounts, tokenRequest({ boundObjectRef: { apiVersion: 'v1', kind: 'Secret', name: 'session' } }), { namespace: 'default', name: 'builder', subresource: 'token' });
+  assert.deepEqual(answer.spec?.boundObjectRef, { apiVersion: 'v1', kind: 'Secret', name: 'session' });
+  const token = answer.status?.token ?? '';
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { 'kubernetes.io': { secret?: { uid: string } } };
+  assert.equal(payload['kubernetes.io'].secret?.uid, secret.metadata.uid);
+  assert.ok(await cluster.server.authenticateToken(token));
+  await client.delete(refs.secrets, 'default', 'session');
+  assert.equal(await cluster.server.authenticateToken(token), undefined);
+});
