@@ -6,6 +6,15 @@ import type { FieldError } from '../core/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import type { FeatureGates } from './features.ts';
 import type { UserInfo } from './authentication/v1/self-subject-review.ts';
+import type { AccessAttributes, Decision } from './rbac/v1/authorization.ts';
+import type { PolicyRule } from './rbac/v1/types.ts';
+
+/** What the server tells a review kind about the caller: who it is, and what its question needed. */
+export interface ReviewContext {
+  user: UserInfo;
+  decision?: Decision | undefined;
+  rules?: { rules: PolicyRule[]; errors: string[] } | undefined;
+}
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 export const allVerbs: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -120,10 +129,13 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly deprecationWarning?: string;
   /**
    * A kind whose create asks a question and stores nothing (SelfSubjectAccessReview,
-   * SelfSubjectReview): after defaults and validateCreate, the answer is `review(obj, user)` for the
-   * user the request authenticated as.
+   * SelfSubjectReview): after defaults and validateCreate, the answer is `review(obj, context)` for the
+   * user the request acts as, with the authorizer's decision on what `reviewAccess` says it asks.
    */
-  readonly review?: (obj: T, user: UserInfo) => T;
+  readonly review?: (obj: T, context: ReviewContext) => T;
+  readonly reviewAccess?: (obj: T) => AccessAttributes;
+  /** For a rules review: the namespace whose rules (with the cluster-wide ones) `review` is given. */
+  readonly reviewRulesIn?: (obj: T) => string;
 
   readonly table?: TablePrinter<T>;
   /** Field selector labels beyond metadata.name and metadata.namespace (added for every kind). */

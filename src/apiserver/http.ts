@@ -4,7 +4,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { ResourceDefinition, UserInfo } from '../api/index.ts';
-import { clusterAdminUser } from '../api/index.ts';
+import { clusterAdminUser, privilegedGroup } from '../api/index.ts';
+import { authorize, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { KubeObject, Status } from '../core/index.ts';
 import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
 import { decodeBody, decodeText, readBody } from './body.ts';
@@ -61,6 +62,11 @@ export function createHttpHandler(options: HttpHandlerOptions): (req: IncomingMe
   return options.metrics ? options.metrics.instrument(dispatched) : dispatched;
 }
 
+function impersonates(req: IncomingMessage): boolean {
+  for (const name in req.headers) if (name.startsWith('impersonate-')) return true;
+  return false;
+}
+
 /** A service account token's user (`kubectl create token`), when the bearer token is one. */
 async function tokenUser(server: ApiServer, header: string | undefined): Promise<UserInfo | undefined> {
   if (!header?.startsWith('Bearer ')) return undefined;
@@ -77,15 +83,22 @@ function isAuthorized(tokens: Buffer[], header: string | undefined): boolean {
 async function handle(options: HttpHandlerOptions, tokens: Buffer[], req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://drydock.local');
   const path = url.pathname.replace(/\/+$/, '') || '/';
-  let user: UserInfo | undefined;
-  if (!publicPaths.has(path)) {
-    user = isAuthorized(tokens, req.headers.authorization) ? clusterAdminUser : await tokenUser(options.server, req.headers.authorization);
-    if (!user) throw unauthorized();
-  }
-  for (const route of options.extraRoutes ?? []) if (await route(req, res, url)) return;
   const server = options.server;
   const target = parseRequestPath(path);
   const method = req.method ?? 'GET';
+  let user: UserInfo | undefined;
+  if (!publicPaths.has(path)) {
+    user = isAuthorized(tokens, req.headers.authorization) ? clusterAdminUser : await tokenUser(server, req.headers.authorization);
+    if (!user) throw unauthorized();
+    if (impersonates(req)) user = await impersonatedUser(server.storage, user, req);
+    // The admin (system:masters) is allowed without looking at RBAC, as upstream's first authorizer does.
+    if (!user.groups?.includes(privilegedGroup)) {
+      const attributes = requestAttributes(target, method, url.pathname, url.searchParams);
+      const decision = await authorize(server.storage, user, attributes);
+      if (!decision.allowed) throw forbiddenError(user, attributes, decision.reason);
+    }
+  }
+  for (const route of options.extraRoutes ?? []) if (await route(req, res, url)) return;
   switch (target.kind) {
     case 'version':
       return sendJson(res, 200, JSON.stringify(versionInfo(server)));

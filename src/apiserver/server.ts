@@ -28,6 +28,7 @@ import { startWatch } from './watch.ts';
 import { delegatedList } from './delegated.ts';
 import type { DelegatedResource } from './delegated.ts';
 import type { ActiveWatch, WatchSink } from './watch.ts';
+import { authorize, rulesFor } from './authorization.ts';
 import { ServiceAccountTokens, authenticateServiceAccountToken, createServiceAccountKey, requestServiceAccountToken } from './service-account-tokens.ts';
 
 export interface ApiServerOptions {
@@ -231,12 +232,14 @@ export class ApiServer {
   }
 
   /** A review kind's create: the answer to the question the object asks, stored nowhere. */
-  #review(def: ResourceDefinition, obj: KubeObject, user: UserInfo): ObjectResult {
+  async #review(def: ResourceDefinition, obj: KubeObject, user: UserInfo): Promise<ObjectResult> {
     obj.metadata ??= {};
     def.defaults?.(obj);
     const errors = def.validateCreate?.(obj, { now: this.clock.now() }) ?? [];
     if (errors.length > 0) throw invalid(def, '', errors);
-    return { kind: 'dry-run', object: def.review?.(obj, user) ?? obj };
+    const decision = def.reviewAccess ? await authorize(this.storage, user, def.reviewAccess(obj)) : undefined;
+    const rules = def.reviewRulesIn ? await rulesFor(this.storage, user, def.reviewRulesIn(obj)) : undefined;
+    return { kind: 'dry-run', object: def.review?.(obj, { user, decision, rules }) ?? obj };
   }
 
   async update(ref: ResourceRef, namespace: string, name: string, obj: KubeObject, params: WriteParams): Promise<ObjectResult> {

@@ -30,5 +30,5 @@ export const selfSubjectReviewDefinition: ResourceDefinition<SelfSubjectReview> 
   namespaced: false,
   verbs: ['create'],
   hasStatus: false,
-  review: (obj, user) => ({ ...obj, status: { userInfo: copyJson(user) } }),
+  review: (obj, { user }) => ({ ...obj, status: { userInfo: copyJson(user) } }),
 };

@@ -1,11 +1,12 @@
 // SelfSubjectAccessReview (authorization.k8s.io/v1, `kubectl auth can-i`): may the caller do this?
-// Drydock's one user is in system:masters, which upstream's first authorizer allows outright, so
-// every well-formed question is answered `allowed: true` with no reason, as it is for a cluster admin.
+// The server's authorizer answers for the user the request acts as: the kubeconfig's admin (in
+// system:masters) is allowed everything with no reason; others as RBAC allows, with its reason.
 // Upstream: staging/src/k8s.io/api/authorization/v1/types.go, pkg/apis/authorization/validation/validation.go,
 // pkg/registry/authorization/selfsubjectaccessreview/rest.go.
 import { FieldPath, GoSyntax, invalidValue } from '../../../core/index.ts';
 import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition } from '../../resource.ts';
+import type { AccessAttributes } from '../../rbac/v1/authorization.ts';
 
 export interface ResourceAttributes {
   namespace?: string;
@@ -51,6 +52,14 @@ export function validateSelfSubjectAccessReview(review: SelfSubjectAccessReview)
   return errs;
 }
 
+/** The question a review asks, as request attributes (its verb and group taken as given). */
+function accessAsked(review: SelfSubjectAccessReview): AccessAttributes {
+  const spec = review.spec ?? {};
+  const r = spec.resourceAttributes;
+  if (r) return { resourceRequest: true, verb: r.verb ?? '', apiGroup: r.group ?? '', resource: r.resource ?? '', subresource: r.subresource ?? '', namespace: r.namespace ?? '', name: r.name ?? '' };
+  return { resourceRequest: false, verb: spec.nonResourceAttributes?.verb ?? '', path: spec.nonResourceAttributes?.path ?? '' };
+}
+
 function nonResourceAttributesText(a: NonResourceAttributes): string {
   return `&authorization.NonResourceAttributes{Path:${JSON.stringify(a.path ?? '')}, Verb:${JSON.stringify(a.verb ?? '')}}`;
 }
@@ -65,5 +74,6 @@ export const selfSubjectAccessReviewDefinition: ResourceDefinition<SelfSubjectAc
   verbs: ['create'],
   hasStatus: false,
   validateCreate: validateSelfSubjectAccessReview,
-  review: (obj) => ({ ...obj, status: { allowed: true } }),
+  reviewAccess: accessAsked,
+  review: (obj, { decision }) => ({ ...obj, status: { allowed: decision?.allowed ?? false, ...(decision?.reason ? { reason: decision.reason } : {}) } }),
 };

@@ -1,0 +1,164 @@
+// Authorization: system:masters is allowed outright (upstream's privileged-group authorizer), everyone
+// else by RBAC from the stored roles and bindings; plus the request attributes an HTTP request asks for
+// and impersonation (`kubectl --as`), which is itself authorized as the `impersonate` verb.
+// Upstream: plugin/pkg/auth/authorizer/rbac/rbac.go, apiserver/pkg/endpoints/request/requestinfo.go,
+// apiserver/pkg/endpoints/filters/{authorization,impersonation}.go.
+import type { IncomingMessage } from 'node:http';
+import type { AccessAttributes, ClusterRole, Decision, PolicyRule, ResourceDefinition, RoleBinding, UserInfo } from '../api/index.ts';
+import { describeBinding, forbiddenReason, privilegedGroup, ruleAllows, subjectIsUser } from '../api/index.ts';
+import { ApiError, forbidden } from '../core/index.ts';
+import type { ResourceStorage } from './resource-storage.ts';
+import type { RequestTarget } from './request-info.ts';
+import { storedObject } from './stored-object.ts';
+
+async function listRbac<T>(storage: ResourceStorage, resource: string, namespace: string): Promise<T[]> {
+  const def = storage.findDefinition('rbac.authorization.k8s.io', 'v1', resource) as ResourceDefinition;
+  const { items } = await storage.store.list(storage.prefix(def, namespace));
+  return items.map((kv) => storedObject(kv) as unknown as T);
+}
+
+/** GetRoleReferenceRules: the rules of the role a binding names, or an error text when it is missing. */
+async function roleRules(storage: ResourceStorage, binding: RoleBinding, namespace: string): Promise<PolicyRule[] | string> {
+  const { kind, name } = binding.roleRef;
+  if (kind !== 'Role' && kind !== 'ClusterRole') return `unsupported role reference kind: ${JSON.stringify(kind)}`;
+  const def = storage.findDefinition('rbac.authorization.k8s.io', 'v1', kind === 'Role' ? 'roles' : 'clusterroles') as ResourceDefinition;
+  const kv = await storage.store.get(storage.key(def, kind === 'Role' ? namespace : '', name));
+  if (!kv) return `${kind.toLowerCase()}.rbac.authorization.k8s.io ${JSON.stringify(name)} not found`;
+  return (storedObject(kv) as unknown as ClusterRole).rules ?? [];
+}
+
+/**
+ * Each binding that applies to the user, with its role's rules, cluster bindings first and then the
+ * namespace's (VisitRulesFor); `visit` returns true to stop. Missing roles are collected as errors.
+ */
+export async function visitRules(storage: ResourceStorage, user: UserInfo, namespace: string, visit: (rule: PolicyRule, source: string) => boolean): Promise<string[]> {
+  const errors: string[] = [];
+  const scopes: [string, RoleBinding[]][] = [['', await listRbac<RoleBinding>(storage, 'clusterrolebindings', '')]];
+  if (namespace) scopes.push([namespace, await listRbac<RoleBinding>(storage, 'rolebindings', namespace)]);
+  for (const [scope, bindings] of scopes) {
+    for (const binding of bindings) {
+      const subject = (binding.subjects ?? []).find((s) => subjectIsUser(s, user, scope));
+      if (!subject) continue;
+      const rules = await roleRules(storage, binding, scope);
+      if (typeof rules === 'string') {
+        errors.push(rules);
+        continue;
+      }
+      const source = describeBinding(binding, subject);
+      for (const rule of rules) if (visit(rule, source)) return errors;
+    }
+  }
+  return errors;
+}
+
+/** Every rule the user holds in `namespace` (cluster-wide ones included), for SelfSubjectRulesReview. */
+export async function rulesFor(storage: ResourceStorage, user: UserInfo, namespace: string): Promise<{ rules: PolicyRule[]; errors: string[] }> {
+  const rules: PolicyRule[] = [];
+  const errors = await visitRules(storage, user, namespace, (rule) => {
+    rules.push(rule);
+    return false;
+  });
+  return { rules, errors };
+}
+
+/** The authorizer chain: the privileged group, then RBAC (which never denies, only has no opinion). */
+export async function authorize(storage: ResourceStorage, user: UserInfo, attributes: AccessAttributes): Promise<Decision> {
+  if ((user.groups ?? []).includes(privilegedGroup)) return { allowed: true, reason: '' };
+  let allowedBy: string | undefined;
+  const namespace = attributes.resourceRequest ? attributes.namespace : '';
+  const errors = await visitRules(storage, user, namespace, (rule, source) => {
+    if (!ruleAllows(attributes, rule)) return false;
+    allowedBy = source;
+    return true;
+  });
+  if (allowedBy !== undefined) return { allowed: true, reason: `RBAC: allowed by ${allowedBy}` };
+  return { allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}` };
+}
+
+/** The 403 a refused request gets, as the authorization filter words it. */
+export function forbiddenError(user: UserInfo, attributes: AccessAttributes, reason: string): ApiError {
+  const why = forbiddenReason(user, attributes, reason);
+  if (!attributes.resourceRequest) return new ApiError('Forbidden', `forbidden: ${why}`, {});
+  return forbidden({ group: attributes.apiGroup, resource: attributes.resource }, attributes.name, why);
+}
+
+/** RequestInfo's attributes for an HTTP request: the verb from the method, `namespaces/x` scoped to x. */
+export function requestAttributes(target: RequestTarget, method: string, path: string, query: URLSearchParams): AccessAttributes {
+  if (target.kind !== 'resource') return { resourceRequest: false, verb: method.toLowerCase(), path };
+  const t = target.target;
+  const watch = ['1', 't', 'true', 'True', 'TRUE'].includes(query.get('watch') ?? '');
+  let verb: string;
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      verb = watch ? 'watch' : t.name === '' ? 'list' : 'get';
+      break;
+    case 'POST':
+      verb = 'create';
+      break;
+    case 'PUT':
+      verb = 'update';
+      break;
+    case 'PATCH':
+      verb = 'patch';
+      break;
+    case 'DELETE':
+      verb = t.name === '' ? 'deletecollection' : 'delete';
+      break;
+    default:
+      verb = method.toLowerCase();
+  }
+  const namespace = t.group === '' && t.resource === 'namespaces' && t.name !== '' ? t.name : t.namespace;
+  return { resourceRequest: true, verb, apiGroup: t.group, resource: t.resource, subresource: t.subresource, namespace, name: t.name };
+}
+
+const serviceAccountPrefix = 'system:serviceaccount:';
+
+/**
+ * The user a request acts as: the authenticated one, or the one its Impersonate-* headers name once
+ * the authenticated user may impersonate each part (users, groups, serviceaccounts, uids, userextras).
+ */
+export async function impersonatedUser(storage: ResourceStorage, requester: UserInfo, req: IncomingMessage): Promise<UserInfo> {
+  const headers = req.headersDistinct;
+  const username = headers['impersonate-user']?.[0];
+  const groups = headers['impersonate-group'] ?? [];
+  const uid = headers['impersonate-uid']?.[0];
+  const extraKeys = Object.keys(headers).filter((h) => h.startsWith('impersonate-extra-'));
+  if (username === undefined) {
+    if (groups.length > 0 || uid !== undefined || extraKeys.length > 0) throw new ApiError('InternalError', 'Internal error occurred: requested impersonation of groups, a uid or extras without impersonating a user', undefined, 500);
+    return requester;
+  }
+  const check = async (attributes: AccessAttributes): Promise<void> => {
+    const decision = await authorize(storage, requester, attributes);
+    if (!decision.allowed) throw forbiddenError(requester, attributes, decision.reason);
+  };
+  const impersonate = (resource: string, name: string, namespace = '', subresource = ''): AccessAttributes => ({ resourceRequest: true, verb: 'impersonate', apiGroup: resource === 'uids' || resource === 'userextras' ? 'authentication.k8s.io' : '', resource, subresource, namespace, name });
+  const user: UserInfo = { username, groups: [...groups] };
+  const account = username.startsWith(serviceAccountPrefix) ? username.slice(serviceAccountPrefix.length).split(':') : undefined;
+  if (account && account.length === 2 && account[0] && account[1]) {
+    await check(impersonate('serviceaccounts', account[1], account[0]));
+    if (groups.length === 0) user.groups = ['system:serviceaccounts', `system:serviceaccounts:${account[0]}`];
+  } else {
+    await check(impersonate('users', username));
+  }
+  for (const group of groups) await check(impersonate('groups', group));
+  if (uid !== undefined) {
+    await check(impersonate('uids', uid));
+    user.uid = uid;
+  }
+  for (const header of extraKeys) {
+    const key = decodeURIComponent(header.slice('impersonate-extra-'.length));
+    for (const value of headers[header] ?? []) {
+      await check(impersonate('userextras', value, '', key));
+      (user.extra ??= {})[key] = [...(user.extra[key] ?? []), value];
+    }
+  }
+  const all = user.groups ?? [];
+  if (username === 'system:anonymous') {
+    if (!all.includes('system:unauthenticated')) all.push('system:unauthenticated');
+  } else if (!all.includes('system:authenticated') && !all.includes('system:unauthenticated')) {
+    all.push('system:authenticated');
+  }
+  user.groups = all;
+  return user;
+}

@@ -1,0 +1,72 @@
+// RBAC as a kubectl user meets it: the admin may do anything; a service account's token or
+// `--as` may do what its roles allow, with upstream's 403 messages otherwise; `kubectl auth can-i`
+// (with --list) answers from the same roles; impersonation needs the impersonate verb.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n';
+const trainer = 'system:serviceaccount:ml:trainer';
+
+describe('RBAC enforced for everyone but the admin', () => {
+  let dd: Drydock;
+  let token = '';
+  before(async () => {
+    dd = await startDrydock({ config });
+    await dd.ok(['create', 'namespace', 'ml']);
+    await dd.ok(['create', 'serviceaccount', 'trainer', '-n', 'ml']);
+    token = (await dd.ok(['create', 'token', 'trainer', '-n', 'ml'])).trim();
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  test('a fresh service account may discover the API and ask about itself, nothing more', async () => {
+    const list = await dd.kubectl(['get', 'pods', '-n', 'ml', '--token', token]);
+    assert.equal(list.stderr.trim(), `Error from server (Forbidden): pods is forbidden: User "${trainer}" cannot list resource "pods" in API group "" in the namespace "ml"`);
+    const nodes = await dd.kubectl(['get', 'node', 'cpu-0', '--token', token]);
+    assert.equal(nodes.stderr.trim(), `Error from server (Forbidden): nodes "cpu-0" is forbidden: User "${trainer}" cannot get resource "nodes" in API group "" at the cluster scope`);
+    assert.match(await dd.ok(['auth', 'whoami', '--token', token]), new RegExp(`^Username\\s+${trainer}$`, 'm'));
+    const canI = await dd.kubectl(['auth', 'can-i', 'list', 'pods', '-n', 'ml', '--token', token]);
+    assert.equal(canI.stdout.trim(), 'no');
+    assert.equal((await dd.ok(['auth', 'can-i', 'list', 'pods', '-n', 'ml'])).trim(), 'yes', 'the admin');
+  });
+
+  test('a Role and RoleBinding grant what they say, in their namespace only', async () => {
+    await dd.ok(['create', 'role', 'job-runner', '-n', 'ml', '--verb=get,list,watch,create', '--resource=pods,jobs.batch']);
+    await dd.ok(['create', 'rolebinding', 'trainer-runs-jobs', '-n', 'ml', '--role=job-runner', '--serviceaccount=ml:trainer']);
+    assert.equal((await dd.ok(['auth', 'can-i', 'create', 'jobs', '-n', 'ml', '--as', trainer])).trim(), 'yes');
+    assert.equal((await dd.kubectl(['auth', 'can-i', 'delete', 'jobs', '-n', 'ml', '--as', trainer])).stdout.trim(), 'no');
+    assert.equal((await dd.kubectl(['auth', 'can-i', 'create', 'jobs', '-n', 'default', '--as', trainer])).stdout.trim(), 'no');
+    assert.equal((await dd.ok(['create', 'job', 'train', '-n', 'ml', '--image=busybox', '--token', token, '--', 'sleep', '1'])).trim(), 'job.batch/train created');
+    assert.match(await dd.ok(['get', 'jobs', '-n', 'ml', '--as', trainer]), /^train\s/m);
+    const remove = await dd.kubectl(['delete', 'job', 'train', '-n', 'ml', '--token', token]);
+    assert.equal(remove.stderr.trim(), `Error from server (Forbidden): jobs.batch "train" is forbidden: User "${trainer}" cannot delete resource "jobs" in API group "batch" in the namespace "ml"`);
+    const listed = await dd.ok(['auth', 'can-i', '--list', '-n', 'ml', '--token', token]);
+    assert.match(listed, /^pods\s+\[\]\s+\[\]\s+\[get list watch create\]$/m, listed);
+    assert.match(listed, /^jobs\.batch\s+\[\]\s+\[\]\s+\[get list watch create\]$/m, listed);
+    assert.match(listed, /^selfsubjectaccessreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]$/m, listed);
+  });
+
+  test('a binding to a missing role leaves the answer incomplete, with the reason', async () => {
+    await dd.ok(['create', 'clusterrolebinding', 'trainer-reads-nodes', '--clusterrole=node-reader', `--serviceaccount=ml:trainer`]);
+    const nodes = await dd.kubectl(['get', 'nodes', '--token', token]);
+    assert.equal(nodes.stderr.trim(), `Error from server (Forbidden): nodes is forbidden: User "${trainer}" cannot list resource "nodes" in API group "" at the cluster scope: RBAC: clusterrole.rbac.authorization.k8s.io "node-reader" not found`);
+    const listed = await dd.kubectl(['auth', 'can-i', '--list', '--token', token]);
+    assert.match(listed.stderr, /the list may be incomplete: clusterrole\.rbac\.authorization\.k8s\.io "node-reader" not found/);
+    await dd.ok(['create', 'clusterrole', 'node-reader', '--verb=get,list', '--resource=nodes']);
+    assert.match(await dd.ok(['get', 'nodes', '--token', token]), /^cpu-0\s+Ready/m);
+  });
+
+  test('impersonation: groups as given, and only for whoever may impersonate', async () => {
+    await dd.ok(['create', 'clusterrolebinding', 'ml-team-views-pods', '--clusterrole=view-pods', '--group=ml-team']);
+    await dd.ok(['create', 'clusterrole', 'view-pods', '--verb=list', '--resource=pods']);
+    assert.equal((await dd.ok(['auth', 'can-i', 'list', 'pods', '-A', '--as', 'alice', '--as-group', 'ml-team'])).trim(), 'yes');
+    assert.equal((await dd.kubectl(['auth', 'can-i', 'list', 'pods', '-A', '--as', 'alice'])).stdout.trim(), 'no');
+    const whoami = await dd.ok(['auth', 'whoami', '--as', 'alice', '--as-group', 'ml-team']);
+    assert.match(whoami, /^Groups\s+\[ml-team system:authenticated\]$/m, whoami);
+    const refused = await dd.kubectl(['get', 'pods', '-n', 'ml', '--token', token, '--as', 'alice']);
+    assert.equal(refused.stderr.trim(), `Error from server (Forbidden): users "alice" is forbidden: User "${trainer}" cannot impersonate resource "users" in API group "" at the cluster scope`);
+  });
+});
