@@ -13,7 +13,7 @@ import { Scheduler, dynamicResourcesFactory, inTreeRegistry } from '../scheduler
 import { allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds, startNvidiaDriver } from '../dra/index.ts';
 import type { NvidiaGpuConfig } from '../dra/index.ts';
 import type { ClusterConfig } from './config.ts';
-import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController } from '../controllers/index.ts';
+import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController, ClusterRoleAggregationController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
 import { ResourceClaimController } from '../controllers/index.ts';
@@ -111,6 +111,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('pod-garbage-collector', new PodGCController(kcm(ctx))),
   async (ctx) => started('namespace-controller', new NamespaceController(kcm(ctx))),
   async (ctx) => started('serviceaccount-controller', new ServiceAccountsController(kcm(ctx))),
+  async (ctx) => started('clusterrole-aggregation-controller', new ClusterRoleAggregationController(kcm(ctx))),
   // The CA is the serving certificate's: a cluster that serves no HTTPS has none to publish.
   async (ctx) => (ctx.cluster.certificateAuthority ? started('root-ca-certificate-publisher-controller', new RootCaCertPublisher({ ...kcm(ctx), rootCA: ctx.cluster.certificateAuthority })) : []),
   async (ctx) => {

@@ -22,6 +22,7 @@ export { ResourceQuotaController } from './resourcequota/controller.ts';
 export { DisruptionController } from './disruption/controller.ts';
 export { CronJobController } from './cronjob/controller.ts';
 export { ServiceAccountsController } from './serviceaccount/controller.ts';
+export { ClusterRoleAggregationController } from './clusterrole-aggregation/controller.ts';
 export { RootCaCertPublisher, rootCaConfigMapName } from './root-ca-cert-publisher/controller.ts';
 export type { ControllerDeps, RunnableController } from './registry.ts';
 export { HorizontalController } from './hpa/index.ts';

@@ -26,6 +26,7 @@ import { Recommender, Updater } from './vpa/index.ts';
 import { HorizontalController } from './hpa/index.ts';
 import { RootCaCertPublisher } from './root-ca-cert-publisher/controller.ts';
 import { ServiceAccountsController } from './serviceaccount/controller.ts';
+import { ClusterRoleAggregationController } from './clusterrole-aggregation/controller.ts';
 
 export interface ControllerDeps {
   client: Client;
@@ -83,6 +84,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   'pvc-protection': (d) => new PvcProtectionController(d),
   'pv-protection': (d) => new PvProtectionController(d),
   serviceaccount: (d) => new ServiceAccountsController(d),
+  'clusterrole-aggregation': (d) => new ClusterRoleAggregationController(d),
   'root-ca-cert-publisher': (d) => new RootCaCertPublisher({ ...d, rootCA: d.rootCA ?? '' }),
   horizontalpodautoscaling: (d) => new HorizontalController(d),
   'vpa-recommender': (d) => new Recommender(d),

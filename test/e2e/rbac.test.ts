@@ -59,6 +59,20 @@ describe('RBAC enforced for everyone but the admin', () => {
     assert.match(await dd.ok(['get', 'nodes', '--token', token]), /^cpu-0\s+Ready/m);
   });
 
+  test('the bootstrap edit and view roles, filled by aggregation, are what their bindings grant', async () => {
+    await dd.ok(['create', 'namespace', 'team-b']);
+    await dd.ok(['create', 'rolebinding', 'trainer-edits', '-n', 'team-b', '--clusterrole=edit', '--serviceaccount=ml:trainer']);
+    await dd.ok(['create', 'rolebinding', 'bob-views', '-n', 'team-b', '--clusterrole=view', '--user=bob']);
+    const can = async (args: string[]): Promise<string> => (await dd.kubectl(['auth', 'can-i', ...args, '-n', 'team-b'])).stdout.trim();
+    assert.equal(await can(['create', 'deployments.apps', '--as', trainer]), 'yes');
+    assert.equal(await can(['create', 'resourceclaims.resource.k8s.io', '--as', trainer]), 'yes');
+    assert.equal(await can(['create', 'rolebindings.rbac.authorization.k8s.io', '--as', trainer]), 'no', 'edit grants no RBAC');
+    assert.equal(await can(['list', 'pods', '--as', 'bob']), 'yes');
+    assert.equal(await can(['get', 'secrets', '--as', 'bob']), 'no', 'view reads no secrets');
+    assert.equal(await can(['delete', 'pods', '--as', 'bob']), 'no');
+    assert.equal((await dd.ok(['create', 'deployment', 'web', '-n', 'team-b', '--image=nginx', '--token', token])).trim(), 'deployment.apps/web created');
+  });
+
   test('impersonation: groups as given, and only for whoever may impersonate', async () => {
     await dd.ok(['create', 'clusterrolebinding', 'ml-team-views-pods', '--clusterrole=view-pods', '--group=ml-team']);
     await dd.ok(['create', 'clusterrole', 'view-pods', '--verb=list', '--resource=pods']);
