@@ -24,6 +24,7 @@ const emptyObjects: Readonly<Record<string, JsonObject>> = {
   },
   'v1/Event': { involvedObject: {}, source: {}, firstTimestamp: null, lastTimestamp: null, eventTime: null, reportingComponent: '', reportingInstance: '' },
   'v1/ConfigMap': {},
+  'node.k8s.io/v1/RuntimeClass': { handler: '' },
   'v1/Secret': {},
   'v1/Service': { spec: {}, status: { loadBalancer: {} } },
   'v1/ServiceAccount': {},

@@ -49,3 +49,5 @@ export { clusterAdminUser, defaultTokenRequest, serviceAccountUser, serviceAccou
 export type { BoundObjectReference, TokenRequest, UserInfo } from './authentication/v1/index.ts';
 export { describeBinding, forbiddenReason, privilegedGroup, ruleAllows, subjectIsUser } from './rbac/v1/index.ts';
 export type { AccessAttributes, ClusterRole, Decision, PolicyRule, Role, RoleBinding, Subject } from './rbac/v1/index.ts';
+export { mergeTolerations } from './node/v1/index.ts';
+export type { RuntimeClass } from './node/v1/index.ts';

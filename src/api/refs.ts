@@ -32,6 +32,7 @@ export const refs = {
   leases: ref('coordination.k8s.io', 'v1', 'leases'),
   storageClasses: ref('storage.k8s.io', 'v1', 'storageclasses'),
   priorityClasses: ref('scheduling.k8s.io', 'v1', 'priorityclasses'),
+  runtimeClasses: ref('node.k8s.io', 'v1', 'runtimeclasses'),
   workloads: ref('scheduling.k8s.io', 'v1alpha1', 'workloads'),
   podDisruptionBudgets: ref('policy', 'v1', 'poddisruptionbudgets'),
   deviceClasses: ref('resource.k8s.io', 'v1', 'deviceclasses'),

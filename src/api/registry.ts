@@ -16,6 +16,7 @@ import { rbacV1Definitions } from './rbac/v1/index.ts';
 import { discoveryV1Definitions } from './discovery/v1/index.ts';
 import { authenticationV1Definitions } from './authentication/v1/index.ts';
 import { authorizationV1Definitions } from './authorization/v1/index.ts';
+import { nodeV1Definitions } from './node/v1/index.ts';
 
 export function builtinDefinitions(): ResourceDefinition[] {
   return [
@@ -25,6 +26,7 @@ export function builtinDefinitions(): ResourceDefinition[] {
     ...coordinationV1Definitions,
     ...storageV1Definitions,
     ...schedulingV1Definitions,
+    ...nodeV1Definitions,
     ...schedulingV1alpha1Definitions,
     ...resourceV1Definitions,
     ...eventsV1Definitions,

@@ -2,9 +2,9 @@
 // Upstream: plugin/pkg/admission/{namespace/lifecycle,serviceaccount,defaulttolerationseconds,priority,
 // storage/storageclass/setdefault}.
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, forbidden, invalid, namespaceTerminatingCause, notFound, randomString } from '../core/index.ts';
-import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
-import type { PersistentVolumeClaim, Pod, PriorityClassInfo, Service } from '../api/index.ts';
+import { ApiError, forbidden, invalid, namespaceTerminatingCause, notFound, parseQuantity, randomString } from '../core/index.ts';
+import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, mergeTolerations, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
+import type { PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { storedObject } from './stored-object.ts';
 import { resourceQuotaAdmission } from './resource-quota-admission.ts';
@@ -95,6 +95,70 @@ export const priority: AdmissionPlugin = {
   },
 };
 
+/** Semantic equality of two resource lists (`100m` equals `0.1`), as apiequality.Semantic compares them. */
+function sameResources(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
+  const keys = new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})]);
+  for (const key of keys) {
+    const x = a?.[key] === undefined ? undefined : parseQuantity(a[key] as string);
+    const y = b?.[key] === undefined ? undefined : parseQuantity(b[key] as string);
+    if (x === undefined || y === undefined || x.milli !== y.milli) return false;
+  }
+  return true;
+}
+
+async function runtimeClassOf(attrs: AdmissionAttributes, pod: Pod): Promise<RuntimeClass | undefined> {
+  const name = pod.spec.runtimeClassName;
+  if (!name) return undefined;
+  const def = attrs.storage.findDefinition('node.k8s.io', 'v1', 'runtimeclasses');
+  const kv = def ? await attrs.storage.store.get(attrs.storage.key(def, '', name)) : undefined;
+  if (!kv) throw forbidden({ group: '', resource: 'pods' }, attrs.object.metadata.name ?? '', `pod rejected: RuntimeClass ${JSON.stringify(name)} not found`);
+  return storedObject(kv) as unknown as RuntimeClass;
+}
+
+const overheadMismatch = "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead";
+
+/**
+ * RuntimeClass: a pod naming one takes its overhead (a different one set by hand is refused) and its
+ * scheduling constraints (node selector merged, a conflicting value refused; tolerations merged);
+ * a name with no RuntimeClass is refused, and so is an overhead without one that defines it.
+ * Upstream: plugin/pkg/admission/runtimeclass/admission.go.
+ */
+export const runtimeClass: AdmissionPlugin = {
+  name: 'RuntimeClass',
+  async mutate(attrs) {
+    if (!isPodCreate(attrs)) return;
+    const pod = attrs.object as unknown as Pod;
+    const rc = await runtimeClassOf(attrs, pod);
+    const podFixed = rc?.overhead?.podFixed;
+    const deny = (why: string): ApiError => forbidden({ group: '', resource: 'pods' }, attrs.object.metadata.name ?? '', why);
+    if (podFixed) {
+      if (Object.keys(pod.spec.overhead ?? {}).length > 0 && !sameResources(pod.spec.overhead, podFixed)) throw deny(overheadMismatch);
+      pod.spec.overhead = { ...podFixed };
+    }
+    const scheduling = rc?.scheduling;
+    if (!scheduling) return;
+    const nodeSelector = { ...pod.spec.nodeSelector };
+    for (const [key, value] of Object.entries(scheduling.nodeSelector ?? {})) {
+      const existing = nodeSelector[key];
+      if (existing !== undefined && existing !== value) throw deny(`conflict: runtimeClass.scheduling.nodeSelector[${key}] = ${value}; pod.spec.nodeSelector[${key}] = ${existing}`);
+      nodeSelector[key] = value;
+    }
+    if (Object.keys(nodeSelector).length > 0) pod.spec.nodeSelector = nodeSelector;
+    if (scheduling.tolerations?.length) pod.spec.tolerations = mergeTolerations(pod.spec.tolerations ?? [], scheduling.tolerations);
+  },
+  async validate(attrs) {
+    if (!isPodCreate(attrs)) return;
+    const pod = attrs.object as unknown as Pod;
+    const rc = await runtimeClassOf(attrs, pod);
+    const deny = (why: string): ApiError => forbidden({ group: '', resource: 'pods' }, attrs.object.metadata.name ?? '', why);
+    if (rc?.overhead?.podFixed) {
+      if (!sameResources(rc.overhead.podFixed, pod.spec.overhead)) throw deny(overheadMismatch);
+    } else if (pod.spec.overhead !== undefined) {
+      throw deny('pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead');
+    }
+  },
+};
+
 interface ServiceObject extends KubeObject {
   spec?: { clusterIP?: string; clusterIPs?: string[]; ports?: { nodePort?: number }[] };
 }
@@ -160,5 +224,5 @@ export const storageObjectInUseProtection: AdmissionPlugin = {
 
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
   // ResourceQuota validates last, after every mutation, as upstream orders it.
-  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, serviceAllocation, ...extra, resourceQuotaAdmission];
+  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, serviceAllocation, ...extra, resourceQuotaAdmission];
 }

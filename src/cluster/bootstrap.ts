@@ -7,6 +7,7 @@ import { isApiError } from '../core/index.ts';
 import type { Client } from '../client/index.ts';
 import type { ResourceRef } from '../api/index.ts';
 import { bootstrapPolicy } from './bootstrap-policy.ts';
+import type { ClusterConfig } from './config.ts';
 
 const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -34,6 +35,15 @@ function bootstrapObjects(): [ResourceRef, KubeObject][] {
   );
   objects.push(...bootstrapPolicy());
   return objects;
+}
+
+/**
+ * The RuntimeClass the NVIDIA GPU operator installs on a GPU cluster, so manifests that ask for
+ * `runtimeClassName: nvidia` run as they do there (simulated nodes run every handler alike).
+ */
+export function gpuRuntimeClasses(config: ClusterConfig): [ResourceRef, KubeObject][] {
+  if (!config.nodePools.some((pool) => pool.gpus)) return [];
+  return [[refs.runtimeClasses, { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'nvidia' }, handler: 'nvidia' }]];
 }
 
 /** Creates what is missing; existing objects (a restart with --data-dir) are left alone. */

@@ -9,15 +9,15 @@ import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { builtinDefinitions, refs } from '../api/index.ts';
-import type { ResourceDefinition } from '../api/index.ts';
+import type { ResourceDefinition, ResourceRef } from '../api/index.ts';
 import { ApiMetrics, ApiServer, CustomResources, createServiceAccountKey, buildOpenApi, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
 import type { OpenApiSource } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
-import type { Clock, Random, Timer } from '../core/index.ts';
+import type { Clock, KubeObject, Random, Timer } from '../core/index.ts';
 import { CryptoRandom, RealClock, ScaledClock, VirtualClock } from '../core/index.ts';
 import { MemoryStore, SqliteStore } from '../storage/index.ts';
 import type { Store } from '../storage/index.ts';
-import { bootstrapCluster } from './bootstrap.ts';
+import { bootstrapCluster, gpuRuntimeClasses } from './bootstrap.ts';
 import { preinstalledCrds } from './preinstalled-crds.ts';
 import type { ClusterConfig } from './config.ts';
 import { parseVersion } from './config.ts';
@@ -114,7 +114,7 @@ export class Cluster {
     try {
       if (options.port !== undefined) await cluster.#listen(options, log, kept);
       await cluster.customResources.start();
-      await bootstrapCluster(cluster.client, preinstalledCrds().map((crd) => [crdRef, crd]));
+      await bootstrapCluster(cluster.client, [...preinstalledCrds().map((crd): [ResourceRef, KubeObject] => [crdRef, crd]), ...gpuRuntimeClasses(options.config)]);
       await cluster.customResources.settled();
       if (options.components !== false) {
         let nodesReady!: { resolve: () => void; reject: (error: unknown) => void };

@@ -47,6 +47,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('coordination.k8s.io', 'V1Lease', 'Lease'),
   ...kinds('storage.k8s.io', 'V1StorageClass', 'StorageClass'),
   ...kinds('scheduling.k8s.io', 'V1PriorityClass', 'PriorityClass'),
+  ...kinds('node.k8s.io', 'V1RuntimeClass', 'RuntimeClass'),
   ...kinds('policy', 'V1Eviction', 'Eviction', false),
   ...kinds('policy', 'V1PodDisruptionBudget', 'PodDisruptionBudget'),
   ...kinds('autoscaling', 'V1Scale', 'Scale', false),
@@ -63,6 +64,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('rbac.authorization.k8s.io', 'V1Role', 'Role'),
   ...kinds('authentication.k8s.io', 'V1SelfSubjectReview', 'SelfSubjectReview', false),
   ...kinds('authorization.k8s.io', 'V1SelfSubjectAccessReview', 'SelfSubjectAccessReview', false),
+  ...kinds('authorization.k8s.io', 'V1SelfSubjectRulesReview', 'SelfSubjectRulesReview', false),
 ];
 
 /** Go package of an API group's types: `resource.k8s.io` -> `resource`, `` -> `core`. */

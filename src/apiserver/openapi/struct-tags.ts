@@ -83,6 +83,7 @@ export const fieldPatchStrategies: Readonly<Record<string, string>> = {
 export const mapTypes: Readonly<Record<string, 'atomic' | 'granular'>> = {
   'core.v1.PodSpec.nodeSelector': 'atomic',
   'core.v1.ServiceSpec.selector': 'atomic',
+  'node.v1.Scheduling.nodeSelector': 'atomic',
   'core.v1.PersistentVolumeClaimStatus.allocatedResourceStatuses': 'granular',
 };
 
@@ -115,6 +116,7 @@ export const quantityFields: ReadonlySet<string> = new Set([
   'core.v1.NodeStatus.capacity',
   'core.v1.NodeStatus.allocatable',
   'core.v1.PodSpec.overhead',
+  'node.v1.Overhead.podFixed',
   'core.v1.PersistentVolumeSpec.capacity',
   'core.v1.PersistentVolumeClaimStatus.capacity',
   'core.v1.PersistentVolumeClaimStatus.allocatedResources',
