@@ -51,3 +51,5 @@ export { describeBinding, forbiddenReason, privilegedGroup, ruleAllows, subjectI
 export type { AccessAttributes, ClusterRole, Decision, PolicyRule, Role, RoleBinding, Subject } from './rbac/v1/index.ts';
 export { mergeTolerations } from './node/v1/index.ts';
 export type { RuntimeClass } from './node/v1/index.ts';
+export { defaultIngressClassAnnotation, ingressClassAnnotation } from './networking/v1/index.ts';
+export type { Ingress, IngressClass, NetworkPolicy } from './networking/v1/index.ts';

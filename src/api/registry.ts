@@ -17,6 +17,7 @@ import { discoveryV1Definitions } from './discovery/v1/index.ts';
 import { authenticationV1Definitions } from './authentication/v1/index.ts';
 import { authorizationV1Definitions } from './authorization/v1/index.ts';
 import { nodeV1Definitions } from './node/v1/index.ts';
+import { networkingV1Definitions } from './networking/v1/index.ts';
 
 export function builtinDefinitions(): ResourceDefinition[] {
   return [
@@ -35,6 +36,7 @@ export function builtinDefinitions(): ResourceDefinition[] {
     ...autoscalingV1Definitions,
     ...rbacV1Definitions,
     ...discoveryV1Definitions,
+    ...networkingV1Definitions,
     ...authenticationV1Definitions,
     ...authorizationV1Definitions,
   ];

@@ -3,8 +3,8 @@
 // storage/storageclass/setdefault}.
 import type { KubeObject } from '../core/index.ts';
 import { ApiError, forbidden, invalid, namespaceTerminatingCause, notFound, parseQuantity, randomString } from '../core/index.ts';
-import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, mergeTolerations, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
-import type { PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service } from '../api/index.ts';
+import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, mergeTolerations, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
+import type { Ingress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { storedObject } from './stored-object.ts';
 import { resourceQuotaAdmission } from './resource-quota-admission.ts';
@@ -159,6 +159,30 @@ export const runtimeClass: AdmissionPlugin = {
   },
 };
 
+/**
+ * DefaultIngressClass: an Ingress created without a class (no ingressClassName, no legacy annotation)
+ * gets the IngressClass marked default, the newest when several are.
+ * Upstream: plugin/pkg/admission/network/defaultingressclass/admission.go.
+ */
+export const defaultIngressClass: AdmissionPlugin = {
+  name: 'DefaultIngressClass',
+  async mutate(attrs) {
+    if (attrs.operation !== 'CREATE' || attrs.def.group !== 'networking.k8s.io' || attrs.def.resource !== 'ingresses' || attrs.ctx.subresource) return;
+    const ingress = attrs.object as unknown as Ingress;
+    if (ingress.spec?.ingressClassName !== undefined || ingress.metadata.annotations?.[ingressClassAnnotation] !== undefined) return;
+    const classes = attrs.storage.findDefinition('networking.k8s.io', 'v1', 'ingressclasses');
+    if (!classes) return;
+    const { items } = await attrs.storage.store.list(attrs.storage.prefix(classes, ''));
+    let chosen: KubeObject | undefined;
+    for (const kv of items) {
+      const ic = storedObject(kv);
+      if (ic.metadata.annotations?.[defaultIngressClassAnnotation] !== 'true') continue;
+      if (!chosen || (ic.metadata.creationTimestamp ?? '') > (chosen.metadata.creationTimestamp ?? '')) chosen = ic;
+    }
+    if (chosen) ingress.spec = { ...ingress.spec, ingressClassName: chosen.metadata.name ?? '' };
+  },
+};
+
 interface ServiceObject extends KubeObject {
   spec?: { clusterIP?: string; clusterIPs?: string[]; ports?: { nodePort?: number }[] };
 }
@@ -224,5 +248,5 @@ export const storageObjectInUseProtection: AdmissionPlugin = {
 
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
   // ResourceQuota validates last, after every mutation, as upstream orders it.
-  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, serviceAllocation, ...extra, resourceQuotaAdmission];
+  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, ...extra, resourceQuotaAdmission];
 }

@@ -188,3 +188,17 @@ export function validateAnnotations(annotations: Readonly<Record<string, string>
   if (total > TotalAnnotationSizeLimitB) errs.push(tooLong(path, TotalAnnotationSizeLimitB));
   return errs;
 }
+
+/** IsDomainPrefixedPath. */
+export function validateDomainPrefixedPath(value: string, path: FieldPath): FieldError[] {
+  const slash = value.indexOf('/');
+  if (slash < 0) return [invalidValue(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];
+  const host = value.slice(0, slash);
+  const rest = value.slice(slash);
+  const errs: FieldError[] = [];
+  for (const msg of isDNS1123Subdomain(host)) errs.push(invalidValue(path, host, msg));
+  if (!/^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/.test(rest)) {
+    errs.push(invalidValue(path, rest, "Invalid path: must contain only valid characters: \"A-Za-z0-9/-._~%!$&'()*+,;=:\""));
+  }
+  return errs;
+}

@@ -4,7 +4,7 @@
 // (validationOptionsForJob, getStatusValidationOptions).
 import { FieldPath, duplicate, invalidValue, notSupported, required, tooLong, tooMany } from '../../../core/index.ts';
 import type { FieldError } from '../../../core/index.ts';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../../validation/names.ts';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain, validateDomainPrefixedPath } from '../../validation/names.ts';
 import { selectorMatches } from '../../apps/v1/selector.ts';
 import {
   goStringMap,
@@ -162,20 +162,6 @@ function validateIndexedLimits(spec: JobSpec, path: FieldPath): FieldError[] {
     if (maxFailedIndexes !== undefined && maxFailedIndexes > maxFailedIndexesLimitForHighCompletions) {
       errs.push(invalidValue(path.child('maxFailedIndexes'), maxFailedIndexes, `must be less than or equal to ${maxFailedIndexesLimitForHighCompletions} ${high}`));
     }
-  }
-  return errs;
-}
-
-/** IsDomainPrefixedPath. */
-function validateDomainPrefixedPath(value: string, path: FieldPath): FieldError[] {
-  const slash = value.indexOf('/');
-  if (slash < 0) return [invalidValue(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];
-  const host = value.slice(0, slash);
-  const rest = value.slice(slash);
-  const errs: FieldError[] = [];
-  for (const msg of isDNS1123Subdomain(host)) errs.push(invalidValue(path, host, msg));
-  if (!/^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/.test(rest)) {
-    errs.push(invalidValue(path, rest, "Invalid path: must contain only valid characters: \"A-Za-z0-9/-._~%!$&'()*+,;=:\""));
   }
   return errs;
 }

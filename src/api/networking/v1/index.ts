@@ -1,0 +1,14 @@
+// networking.k8s.io/v1: every kind's ResourceDefinition in this group-version, in discovery order.
+import type { ResourceDefinition } from '../../resource.ts';
+import { ingressClassDefinition, ingressDefinition } from './ingress.ts';
+import { networkPolicyDefinition } from './network-policy.ts';
+
+export type { Ingress, IngressClass } from './ingress.ts';
+export { defaultIngressClassAnnotation, ingressClassAnnotation } from './ingress.ts';
+export type { NetworkPolicy } from './network-policy.ts';
+
+export const networkingV1Definitions: ResourceDefinition[] = [
+  ingressClassDefinition as unknown as ResourceDefinition,
+  ingressDefinition as unknown as ResourceDefinition,
+  networkPolicyDefinition as unknown as ResourceDefinition,
+];
