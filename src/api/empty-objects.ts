@@ -24,6 +24,7 @@ const emptyObjects: Readonly<Record<string, JsonObject>> = {
   },
   'v1/Event': { involvedObject: {}, source: {}, firstTimestamp: null, lastTimestamp: null, eventTime: null, reportingComponent: '', reportingInstance: '' },
   'v1/ConfigMap': {},
+  'v1/LimitRange': { spec: { limits: null } },
   'node.k8s.io/v1/RuntimeClass': { handler: '' },
   'networking.k8s.io/v1/Ingress': { spec: {}, status: { loadBalancer: {} } },
   'networking.k8s.io/v1/IngressClass': { spec: {} },

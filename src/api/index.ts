@@ -16,6 +16,7 @@ export type * from './discovery/v1/endpoint-slice.ts';
 export { endpointSliceControllerName, managedByLabel, serviceNameLabel } from './discovery/v1/endpoint-slice.ts';
 export type { EndpointAddress, EndpointPort, EndpointSubset, Endpoints } from './core/v1/endpoints.ts';
 export type { ResourceQuota } from './core/v1/resource-quota.ts';
+export type { LimitRange, LimitRangeItem } from './core/v1/limit-range.ts';
 export type { ConfigMap } from './core/v1/config-map.ts';
 export type { Namespace } from './core/v1/namespace.ts';
 export type { ServiceAccount } from './core/v1/service-account.ts';

@@ -11,6 +11,7 @@ export const refs = {
   nodes: ref('', 'v1', 'nodes'),
   events: ref('', 'v1', 'events'),
   configMaps: ref('', 'v1', 'configmaps'),
+  limitRanges: ref('', 'v1', 'limitranges'),
   secrets: ref('', 'v1', 'secrets'),
   services: ref('', 'v1', 'services'),
   serviceAccounts: ref('', 'v1', 'serviceaccounts'),

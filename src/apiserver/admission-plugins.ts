@@ -8,6 +8,7 @@ import type { Ingress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeCla
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { storedObject } from './stored-object.ts';
 import { resourceQuotaAdmission } from './resource-quota-admission.ts';
+import { limitRangerAdmission } from './limit-ranger-admission.ts';
 
 const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
@@ -248,5 +249,5 @@ export const storageObjectInUseProtection: AdmissionPlugin = {
 
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
   // ResourceQuota validates last, after every mutation, as upstream orders it.
-  return [namespaceLifecycle, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, ...extra, resourceQuotaAdmission];
+  return [namespaceLifecycle, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, ...extra, resourceQuotaAdmission];
 }

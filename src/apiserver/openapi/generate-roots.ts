@@ -35,6 +35,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('', 'V1Binding', 'Binding', false),
   ...kinds('', 'V1Endpoints', 'Endpoints'),
   ...kinds('', 'V1ResourceQuota', 'ResourceQuota'),
+  ...kinds('', 'V1LimitRange', 'LimitRange'),
   ...kinds('discovery.k8s.io', 'V1EndpointSlice', 'EndpointSlice'),
   ...kinds('events.k8s.io', 'EventsV1Event', 'Event'),
   ...kinds('apps', 'V1Deployment', 'Deployment'),

@@ -9,6 +9,7 @@ import { nodeDefinition } from './node.ts';
 import { persistentVolumeClaimDefinition } from './persistent-volume-claim.ts';
 import { persistentVolumeDefinition } from './persistent-volume.ts';
 import { resourceQuotaDefinition } from './resource-quota.ts';
+import { limitRangeDefinition } from './limit-range.ts';
 import { secretDefinition } from './secret.ts';
 import { serviceAccountDefinition } from './service-account.ts';
 import { serviceDefinition } from './service.ts';
@@ -22,6 +23,7 @@ export const coreV1Definitions: ResourceDefinition[] = [
   nodeDefinition as unknown as ResourceDefinition,
   persistentVolumeClaimDefinition as unknown as ResourceDefinition,
   persistentVolumeDefinition as unknown as ResourceDefinition,
+  limitRangeDefinition as unknown as ResourceDefinition,
   resourceQuotaDefinition as unknown as ResourceDefinition,
   secretDefinition as unknown as ResourceDefinition,
   serviceAccountDefinition as unknown as ResourceDefinition,

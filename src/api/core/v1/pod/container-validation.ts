@@ -107,7 +107,7 @@ function isNativeResource(name: string): boolean {
 function isHugePages(name: string): boolean {
   return name.startsWith('hugepages-');
 }
-function isOvercommitAllowed(name: string): boolean {
+export function isOvercommitAllowed(name: string): boolean {
   return isNativeResource(name) && !isHugePages(name);
 }
 const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
@@ -117,7 +117,7 @@ function isExtendedResource(name: string): boolean {
   return !isNativeResource(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`).length === 0;
 }
 
-function validateResourceName(name: string, path: FieldPath, scope: 'container' | 'pod'): FieldError[] {
+export function validateResourceName(name: string, path: FieldPath, scope: 'container' | 'pod'): FieldError[] {
   const errs = isQualifiedName(name).map((m) => invalidValue(path, name, m));
   if (errs.length) return errs;
   if (!name.includes('/')) {
