@@ -148,3 +148,22 @@ export function runWorkers<K>(queue: WorkQueue<K>, workers: number, sync: (key: 
   };
   return Promise.all(Array.from({ length: workers }, loop)).then(() => undefined);
 }
+
+/** What a controller starts and waits on before its workers run: an informer. */
+export interface SyncedSource {
+  start(): void;
+  waitForSync(): Promise<void>;
+}
+
+/**
+ * A controller's Run: starts its informers and, once every cache has synced (WaitForCacheSync),
+ * its workers, unless the queue was shut down meanwhile. `then` runs beside the workers.
+ */
+export function runWhenSynced<K>(sources: readonly SyncedSource[], queue: WorkQueue<K>, workers: number, sync: (key: K) => Promise<void>, log: (line: string) => void, then?: () => void): void {
+  for (const source of sources) source.start();
+  void Promise.all(sources.map((s) => s.waitForSync())).then(() => {
+    if (queue.shuttingDown) return;
+    void runWorkers(queue, workers, sync, log);
+    then?.();
+  });
+}

@@ -7,7 +7,7 @@ import { refs } from '../../api/index.ts';
 import type { ClusterRole, PolicyRule } from '../../api/index.ts';
 import { isApiError, jsonEqual, labelSelectorFromObject } from '../../core/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
-import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWhenSynced } from '../../client/index.ts';
 import type { ControllerOptions } from '../controller-options.ts';
 
 export type ClusterRoleAggregationControllerOptions = ControllerOptions;
@@ -49,11 +49,7 @@ export class ClusterRoleAggregationController {
   }
 
   start(): void {
-    this.#roles.start();
-    void this.#roles.waitForSync().then(() => {
-      if (this.#queue.shuttingDown) return;
-      void runWorkers(this.#queue, 1, (name) => this.syncClusterRole(name), this.#log);
-    });
+    runWhenSynced([this.#roles], this.#queue, 1, (name) => this.syncClusterRole(name), this.#log);
   }
 
   stop(): void {

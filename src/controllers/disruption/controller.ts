@@ -6,7 +6,7 @@ import type { Deployment, Pod, PodDisruptionBudget, ReplicaSet, StatefulSet } fr
 import type { DeepReadonly, LabelSelector } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf, labelSelectorFromObject } from '../../core/index.ts';
 import type { Informer } from '../../client/index.ts';
-import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWhenSynced } from '../../client/index.ts';
 import type { ControllerOptions } from '../controller-options.ts';
 import { getControllerOf } from '../controller-ref.ts';
 import { createEventRecorder } from '../event-recorder.ts';
@@ -54,12 +54,7 @@ export class DisruptionController {
   }
 
   start(): void {
-    const informers = [this.#pdbs, this.#pods, this.#replicaSets, this.#deployments, this.#statefulSets];
-    for (const i of informers) i.start();
-    void Promise.all(informers.map((i) => i.waitForSync())).then(() => {
-      if (this.#queue.shuttingDown) return;
-      void runWorkers(this.#queue, this.#o.workers ?? 2, (key) => this.#sync(key), this.#o.log);
-    });
+    runWhenSynced([this.#pdbs, this.#pods, this.#replicaSets, this.#deployments, this.#statefulSets], this.#queue, this.#o.workers ?? 2, (key) => this.#sync(key), this.#o.log);
   }
 
   stop(): void {

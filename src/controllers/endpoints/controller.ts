@@ -6,7 +6,7 @@ import type { Endpoints, Pod, Service } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf, splitObjectKey } from '../../core/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
-import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWhenSynced } from '../../client/index.ts';
 import type { ControllerOptions } from '../controller-options.ts';
 import { endpointLabels, managesEndpoints, podEndpoints, selects, servicesTouched } from '../service-endpoints.ts';
 import { endpointSubsets } from './subsets.ts';
@@ -44,12 +44,7 @@ export class EndpointsController {
   }
 
   start(): void {
-    const informers = [this.#pods, this.#services, this.#endpoints];
-    for (const i of informers) i.start();
-    void Promise.all(informers.map((i) => i.waitForSync())).then(() => {
-      if (this.#queue.shuttingDown) return;
-      void runWorkers(this.#queue, this.#workers, (key) => this.#sync(key), this.#log);
-    });
+    runWhenSynced([this.#pods, this.#services, this.#endpoints], this.#queue, this.#workers, (key) => this.#sync(key), this.#log);
   }
 
   stop(): void {

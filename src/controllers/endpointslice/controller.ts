@@ -8,7 +8,7 @@ import type { EndpointSlice, Node, Pod, Service } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf, objectKey, splitObjectKey } from '../../core/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
-import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWhenSynced } from '../../client/index.ts';
 import { newControllerRef } from '../controller-ref.ts';
 import type { ControllerOptions } from '../controller-options.ts';
 import { endpointLabels, managesEndpoints, podEndpoints, selects, servicesTouched } from '../service-endpoints.ts';
@@ -64,12 +64,7 @@ export class EndpointSliceController {
   }
 
   start(): void {
-    const informers = [this.#pods, this.#services, this.#slices, this.#nodes];
-    for (const i of informers) i.start();
-    void Promise.all(informers.map((i) => i.waitForSync())).then(() => {
-      if (this.#queue.shuttingDown) return;
-      void runWorkers(this.#queue, this.#workers, (key) => this.#sync(key), this.#log);
-    });
+    runWhenSynced([this.#pods, this.#services, this.#slices, this.#nodes], this.#queue, this.#workers, (key) => this.#sync(key), this.#log);
   }
 
   stop(): void {

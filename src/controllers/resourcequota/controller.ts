@@ -8,7 +8,7 @@ import type { Pod, ResourceQuota, ResourceRef, Usage } from '../../api/index.ts'
 import type { Clock, DeepReadonly, KubeObject } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf } from '../../core/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
-import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWhenSynced } from '../../client/index.ts';
 import type { ControllerOptions } from '../controller-options.ts';
 
 export type ResourceQuotaControllerOptions = ControllerOptions;
@@ -65,13 +65,7 @@ export class ResourceQuotaController {
   }
 
   start(): void {
-    const informers = [this.#quotas, this.#pods, ...this.#others];
-    for (const i of informers) i.start();
-    void Promise.all(informers.map((i) => i.waitForSync())).then(() => {
-      if (this.#queue.shuttingDown) return;
-      void runWorkers(this.#queue, this.#workers, (key) => this.#sync(key), this.#log);
-      this.#scheduleResync();
-    });
+    runWhenSynced([this.#quotas, this.#pods, ...this.#others], this.#queue, this.#workers, (key) => this.#sync(key), this.#log, () => this.#scheduleResync());
   }
 
   stop(): void {

@@ -6,7 +6,7 @@ import { refs } from '../../api/index.ts';
 import type { ConfigMap, Namespace } from '../../api/index.ts';
 import { copyJson, hasStatusCause, isApiError, jsonEqual, namespaceTerminatingCause } from '../../core/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
-import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWhenSynced } from '../../client/index.ts';
 import type { ControllerOptions } from '../controller-options.ts';
 
 export interface RootCaCertPublisherOptions extends ControllerOptions {
@@ -47,12 +47,7 @@ export class RootCaCertPublisher {
   }
 
   start(): void {
-    const informers = [this.#namespaces, this.#configMaps];
-    for (const i of informers) i.start();
-    void Promise.all(informers.map((i) => i.waitForSync())).then(() => {
-      if (this.#queue.shuttingDown) return;
-      void runWorkers(this.#queue, 1, (namespace) => this.syncNamespace(namespace), this.#log);
-    });
+    runWhenSynced([this.#namespaces, this.#configMaps], this.#queue, 1, (namespace) => this.syncNamespace(namespace), this.#log);
   }
 
   stop(): void {

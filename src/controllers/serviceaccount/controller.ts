@@ -5,7 +5,7 @@ import { refs } from '../../api/index.ts';
 import type { Namespace, ServiceAccount } from '../../api/index.ts';
 import { hasStatusCause, isApiError, namespaceTerminatingCause } from '../../core/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
-import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWhenSynced } from '../../client/index.ts';
 import type { ControllerOptions } from '../controller-options.ts';
 
 export type ServiceAccountsControllerOptions = ControllerOptions;
@@ -33,12 +33,7 @@ export class ServiceAccountsController {
   }
 
   start(): void {
-    const informers = [this.#namespaces, this.#serviceAccounts];
-    for (const i of informers) i.start();
-    void Promise.all(informers.map((i) => i.waitForSync())).then(() => {
-      if (this.#queue.shuttingDown) return;
-      void runWorkers(this.#queue, 1, (name) => this.syncNamespace(name), this.#log);
-    });
+    runWhenSynced([this.#namespaces, this.#serviceAccounts], this.#queue, 1, (name) => this.syncNamespace(name), this.#log);
   }
 
   stop(): void {

@@ -7,7 +7,7 @@ import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from
 import type { DeepReadonly } from '../../core/index.ts';
 import { keyOf, labelSelectorFromObject } from '../../core/index.ts';
 import type { Informer } from '../../client/index.ts';
-import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWhenSynced } from '../../client/index.ts';
 import { getControllerOf } from '../controller-ref.ts';
 import { indexOwnedPods, ownedPodHandlers } from '../owned-pods.ts';
 import type { ControllerOptions } from '../controller-options.ts';
@@ -79,12 +79,7 @@ export class StatefulSetController {
   }
 
   start(): void {
-    const informers = [this.#pods, this.#sets, this.#revisions, this.#claims];
-    for (const informer of informers) informer.start();
-    void Promise.all(informers.map((i) => i.waitForSync())).then(() => {
-      if (this.#queue.shuttingDown) return;
-      void runWorkers(this.#queue, this.#workers, (key) => syncStatefulSet(this.#ctx, key), this.#log);
-    });
+    runWhenSynced([this.#pods, this.#sets, this.#revisions, this.#claims], this.#queue, this.#workers, (key) => syncStatefulSet(this.#ctx, key), this.#log);
   }
 
   stop(): void {
