@@ -154,7 +154,12 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
   };
   // The configured nodes registered before the driver starts, so their slices are owned at once.
   const publishAll = async (): Promise<void> => {
-    for (const node of options.nodes) await publish({ ...node, uid: options.gpusOfNode ? await nodeUid(client, node.name) : undefined });
+    for (const node of options.nodes) {
+      const uid = options.gpusOfNode ? await nodeUid(client, node.name) : undefined;
+      // In the background the Node watch may have published this node already, for this very Node.
+      if (uid !== undefined && published.get(node.name) === uid) continue;
+      await publish({ ...node, uid });
+    }
   };
   if (options.background) void publishAll();
   else await publishAll();

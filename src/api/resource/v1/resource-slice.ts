@@ -11,7 +11,7 @@ import { isDNS1123Subdomain, nameIsDNSSubdomain } from '../../validation/names.t
 import type { Device, DeviceAttribute, ResourceSlice, ResourceSliceSpec } from './types.ts';
 import { ResourceLimits as L } from './types.ts';
 import { dropDisabledSliceFields } from './disabled-fields.ts';
-import { validateDNSLabel, validateDeviceTaint, validateDriverName, validateList, validatePoolName, validateQualifiedName, validateSet } from './validation.ts';
+import { validateDNSLabel, validateDeviceTaint, validateDriverName, validateList, validatePoolName, isValidQualifiedName, validateQualifiedName, validateSet } from './validation.ts';
 
 const root = FieldPath.root;
 type Errs = FieldError[];
@@ -51,11 +51,14 @@ function validateDevice(d: Device, path: FieldPath, perDevice: boolean): Errs {
   if (attrs.length + caps.length > L.ResourceSliceMaxAttributesAndCapacitiesPerDevice) {
     errs.push(invalidValue(path, attrs.length + caps.length, `the total number of attributes and capacities must not exceed ${L.ResourceSliceMaxAttributesAndCapacitiesPerDevice}`));
   }
+  // Paths are built only for a name or value that fails: valid ones are the rule, by the thousand.
   for (const [k, v] of attrs) {
+    if (isValidQualifiedName(k) && validateAttribute(v, path).length === 0) continue;
     const p = path.child('attributes').key(k);
     errs.push(...validateQualifiedName(k, p), ...validateAttribute(v, p));
   }
   for (const [k, v] of caps) {
+    if (isValidQualifiedName(k) && !v.requestPolicy) continue;
     const p = path.child('capacity').key(k);
     errs.push(...validateQualifiedName(k, p));
     if (v.requestPolicy && d.allowMultipleAllocations !== true) {

@@ -52,6 +52,22 @@ function validateCIdentifier(id: string, path: FieldPath): Errs {
   return errs;
 }
 
+/**
+ * Names already found valid: a driver publishes the same attribute and capacity names on every
+ * device of every slice, and checking them again was most of a slice's validation. Bounded, as the
+ * names are user data; invalid names are checked afresh (their messages are built then).
+ */
+const validQualifiedNames = new Set<string>();
+
+/** Whether validateQualifiedName finds nothing wrong with `name`. */
+export function isValidQualifiedName(name: string): boolean {
+  if (validQualifiedNames.has(name)) return true;
+  if (validateQualifiedName(name, FieldPath.root('')).length > 0) return false;
+  if (validQualifiedNames.size >= 4096) validQualifiedNames.clear();
+  validQualifiedNames.add(name);
+  return true;
+}
+
 /** A C identifier, or `<driver-like domain>/<C identifier>`. */
 export function validateQualifiedName(name: string, path: FieldPath): Errs {
   const parts = name.split('/');
