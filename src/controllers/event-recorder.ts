@@ -5,7 +5,7 @@
 import { refs } from '../api/index.ts';
 import type { Event, ObjectReference } from '../api/index.ts';
 import type { Clock, DeepReadonly, KubeObject } from '../core/index.ts';
-import { formatTime, isApiError } from '../core/index.ts';
+import { formatTime, isApiError, unixNanos } from '../core/index.ts';
 import type { Client } from '../client/index.ts';
 
 export type EventType = 'Normal' | 'Warning';
@@ -68,7 +68,7 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
       }
     }
     // Unique, increasing names even when the clock stands still (virtual time).
-    let nanos = BigInt(clock.now()) * 1_000_000n;
+    let nanos = unixNanos(clock.now());
     if (nanos <= lastNanos) nanos = lastNanos + 1n;
     lastNanos = nanos;
     const name = `${involvedObject.name}.${nanos.toString(16)}`;

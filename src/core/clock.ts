@@ -163,6 +163,15 @@ async function drain(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+/**
+ * A clock reading (ms, fractional on the virtual and scaled clocks) as Unix nanoseconds, for the
+ * `<object>.<nanos in hex>` event names; BigInt of a fractional number would throw.
+ */
+export function unixNanos(ms: number): bigint {
+  const whole = Math.floor(ms);
+  return BigInt(whole) * 1_000_000n + BigInt(Math.floor((ms - whole) * 1_000_000));
+}
+
 // Every write stamps one or two times, mostly within the same second: the last second's text is kept.
 let lastSecond = Number.NaN;
 let lastText = '';

@@ -1,7 +1,7 @@
 // formatTime keeps the last second's text; each value must still print as metav1.Time does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatTime } from './clock.ts';
+import { formatTime, unixNanos } from './clock.ts';
 
 test('formatTime prints RFC 3339 seconds, whatever came before', () => {
   const cases: [number, string][] = [
@@ -24,4 +24,13 @@ test('formatTime of an invalid time throws every time', () => {
   assert.throws(() => formatTime(Number.NaN), RangeError);
   assert.throws(() => formatTime(Number.NaN), RangeError);
   assert.throws(() => formatTime(9e15), RangeError);
+});
+
+test('unixNanos takes the fractional readings of the virtual and scaled clocks', () => {
+  assert.equal(unixNanos(1767225905596), 1767225905596000000n);
+  assert.equal(unixNanos(1767225905596.5), 1767225905596500000n);
+  // A jittered timer's reading: not representable exactly, still a whole number of nanoseconds.
+  const jittered = unixNanos(1767225905596.1113);
+  assert.ok(jittered > 1767225905596111000n && jittered < 1767225905596112000n, String(jittered));
+  assert.equal(unixNanos(0.5), 500000n);
 });

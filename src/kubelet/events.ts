@@ -5,7 +5,7 @@ import { refs } from '../api/index.ts';
 import type { Event } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock } from '../core/index.ts';
-import { formatTime } from '../core/index.ts';
+import { formatTime, unixNanos } from '../core/index.ts';
 import type { DeepReadonlyPod } from './types.ts';
 
 export type EventType = 'Normal' | 'Warning';
@@ -38,9 +38,31 @@ export class EventRecorder {
 
   /** `fieldPath` is `spec.containers{name}` / `spec.initContainers{name}` for container events. */
   record(pod: DeepReadonlyPod, type: EventType, reason: string, message: string, fieldPath?: string): void {
-    const now = this.#o.clock.now();
     const namespace = pod.metadata.namespace ?? 'default';
-    const key = [pod.metadata.uid, fieldPath ?? '', type, reason, message].join('\u0000');
+    const involvedObject: Event['involvedObject'] = {
+      kind: 'Pod',
+      namespace,
+      name: pod.metadata.name ?? '',
+      apiVersion: 'v1',
+      ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}),
+      ...(pod.metadata.resourceVersion ? { resourceVersion: pod.metadata.resourceVersion } : {}),
+      ...(fieldPath ? { fieldPath } : {}),
+    };
+    this.#record(involvedObject, namespace, `${pod.metadata.uid ?? ''}\u0000${fieldPath ?? ''}`, type, reason, message, `pod ${namespace}/${pod.metadata.name ?? ''}`);
+  }
+
+  /**
+   * An event about the kubelet's own Node. The kubelet refers to its node by name, with the name as
+   * uid and no namespace (kubelet.go nodeRef); events of cluster-scoped objects live in `default`.
+   */
+  recordNode(type: EventType, reason: string, message: string): void {
+    const node = this.#o.node;
+    this.#record({ kind: 'Node', name: node, uid: node }, 'default', `node\u0000${node}`, type, reason, message, `node ${node}`);
+  }
+
+  #record(involvedObject: Event['involvedObject'], namespace: string, objectKey: string, type: EventType, reason: string, message: string, what: string): void {
+    const now = this.#o.clock.now();
+    const key = [objectKey, type, reason, message].join('\u0000');
     const write = async (): Promise<void> => {
       const seen = this.#seen.get(key);
       if (seen) {
@@ -55,13 +77,13 @@ export class EventRecorder {
           this.#seen.delete(key);
         }
       }
-      const event = this.#event(pod, namespace, type, reason, message, fieldPath, now);
+      const event = this.#event(involvedObject, namespace, type, reason, message, now);
       const created = await this.#o.client.create<Event>(refs.events, event);
       if (this.#seen.size >= maxRemembered) this.#seen.delete(this.#seen.keys().next().value as string);
       this.#seen.set(key, { name: created.metadata.name ?? '', namespace, count: 1 });
     };
     this.#chain = this.#chain.then(write).catch((error: unknown) => {
-      this.#o.log(`kubelet ${this.#o.node}: event ${reason} for pod ${namespace}/${pod.metadata.name}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#o.log(`kubelet ${this.#o.node}: event ${reason} for ${what}: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 
@@ -70,18 +92,9 @@ export class EventRecorder {
     return this.#chain;
   }
 
-  #event(pod: DeepReadonlyPod, namespace: string, type: EventType, reason: string, message: string, fieldPath: string | undefined, now: number): Event {
+  #event(involvedObject: Event['involvedObject'], namespace: string, type: EventType, reason: string, message: string, now: number): Event {
     // Upstream names events <object>.<unix nanos in hex>.
-    const name = `${pod.metadata.name}.${(BigInt(now) * 1_000_000n + BigInt(this.#seq++ % 1_000_000)).toString(16)}`;
-    const involvedObject: Event['involvedObject'] = {
-      kind: 'Pod',
-      namespace,
-      name: pod.metadata.name ?? '',
-      apiVersion: 'v1',
-      ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}),
-      ...(pod.metadata.resourceVersion ? { resourceVersion: pod.metadata.resourceVersion } : {}),
-      ...(fieldPath ? { fieldPath } : {}),
-    };
+    const name = `${involvedObject.name ?? ''}.${(unixNanos(now) + BigInt(this.#seq++ % 1_000_000)).toString(16)}`;
     return {
       apiVersion: 'v1',
       kind: 'Event',

@@ -74,15 +74,16 @@ export class Kubelet {
     const problem = kubeletVersionSkewProblem(options.name, options.pool.kubeletVersion, options.serverVersion);
     if (problem) throw new KubeletVersionSkewError(problem);
     this.hostIP = nodeInternalIP(options.ordinal);
+    this.#events = new EventRecorder({ client: this.#o.client, clock: options.clock, node: options.name, log: options.log });
     this.agent = new NodeAgent({
       client: this.#o.client,
       partition: this.#partition,
       clock: options.clock,
       random: options.random,
       log: options.log,
+      events: this.#events,
       identity: { name: options.name, ordinal: options.ordinal, pool: options.pool, machineID: options.random.hex(16), bootID: options.random.hex(16) },
     });
-    this.#events = new EventRecorder({ client: this.#o.client, clock: options.clock, node: options.name, log: options.log });
     if (options.resourceSlices) this.#claims = new ClaimPreparer({ client: this.#o.client, slices: options.resourceSlices });
     const gpus = options.pool.gpus;
     if (gpus?.expose === 'device-plugin' && (!Array.isArray(gpus.mig) || gpus.mig.length === 0)) {

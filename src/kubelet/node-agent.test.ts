@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refs } from '../api/index.ts';
-import type { Lease } from '../api/index.ts';
+import type { Event, Lease } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 
@@ -34,4 +34,29 @@ test('nodes registered together renew their leases out of phase, each within 10.
   // Twenty nodes renewing at one instant is what a burst looks like; out of phase, they spread over the interval.
   assert.ok(firstRenewals.size >= 15, `first renewals at only ${firstRenewals.size} distinct times`);
   assert.ok(Math.max(...firstRenewals) - Math.min(...firstRenewals) >= 5_000, 'first renewals spread over at least half the interval');
+});
+
+test('a kubelet records its start and its node conditions as events about the Node; NodeNotReady and NodeReady only on a change', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '4', memory: '8Gi' } }] });
+  await using c = await Cluster.start({ config, clock, random: new SeededRandom(5), components: true });
+  const kubeletEvents = async (): Promise<string[]> => {
+    const events = await c.client.list<Event>(refs.events, { namespace: 'default', fieldSelector: 'involvedObject.kind=Node,involvedObject.name=cpu-0,source=kubelet' });
+    return events.items.map((e) => `${e.reason}: ${e.message}`);
+  };
+  await clock.advance(100);
+  assert.deepEqual(await kubeletEvents(), [
+    'Starting: Starting kubelet.',
+    'NodeAllocatableEnforced: Updated Node Allocatable limit across pods',
+    'NodeHasSufficientMemory: Node cpu-0 status is now: NodeHasSufficientMemory',
+    'NodeHasNoDiskPressure: Node cpu-0 status is now: NodeHasNoDiskPressure',
+    'NodeHasSufficientPID: Node cpu-0 status is now: NodeHasSufficientPID',
+  ], 'a new node\'s first Ready is no transition');
+  const events = await c.client.list<Event>(refs.events, { namespace: 'default', fieldSelector: 'reason=Starting' });
+  assert.deepEqual(events.items[0]?.involvedObject, { kind: 'Node', name: 'cpu-0', uid: 'cpu-0' }, 'the kubelet names its node by name, as uid too');
+  // Ready turned Unknown behind the kubelet's back: its next status report (every 5 minutes on a
+  // healthy node, on a 10 s tick) sets it True again, a transition, so NodeReady is recorded.
+  await c.client.patch(refs.nodes, undefined, 'cpu-0', 'strategic', { status: { conditions: [{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' }] } }, { subresource: 'status' });
+  for (let i = 0; i < 32; i++) await clock.advance(10_000);
+  assert.ok((await kubeletEvents()).includes('NodeReady: Node cpu-0 status is now: NodeReady'), (await kubeletEvents()).join('\n'));
 });

@@ -3,7 +3,7 @@
 // Upstream: pkg/kubelet/kubelet_node_status.go, pkg/kubelet/nodelease (controller.go), nodestatus/setters.go.
 import type { PartitionGate } from './partition.ts';
 import { refs } from '../api/index.ts';
-import type { Lease, Node } from '../api/index.ts';
+import type { Lease, Node, NodeCondition } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
 import { formatMicroTime, isApiError } from '../core/index.ts';
@@ -26,7 +26,16 @@ export interface NodeAgentOptions {
   partition?: PartitionGate;
   /** Jitters the lease renewals as upstream does; without it they come exactly every 10 s. */
   random?: Random;
+  /** Where the kubelet's events about its Node go. */
+  events?: { recordNode(type: 'Normal' | 'Warning', reason: string, message: string): void };
 }
+
+/** The event each kubelet-owned condition's setter records when it moves to the healthy status. */
+const healthyConditionEvents: Readonly<Record<string, string>> = {
+  MemoryPressure: 'NodeHasSufficientMemory',
+  DiskPressure: 'NodeHasNoDiskPressure',
+  PIDPressure: 'NodeHasSufficientPID',
+};
 
 /**
  * The wait before a loop's next tick: both node loops run under wait.JitterUntil(f, interval, 0.04,
@@ -71,17 +80,23 @@ export class NodeAgent {
   async register(): Promise<Node> {
     const { client, clock, identity } = this.#o;
     const wanted = buildNode(identity, clock.now());
+    // Kubelet.Run and the container manager's start, before the first status.
+    this.#o.events?.recordNode('Normal', 'Starting', 'Starting kubelet.');
+    this.#o.events?.recordNode('Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
+    let before: Node['status'] | undefined;
     try {
       this.#node = await client.create<Node>(refs.nodes, wanted);
     } catch (error) {
       if (!isApiError(error) || error.reason !== 'AlreadyExists') throw error;
       // A restart with --data-dir: keep the object, refresh what the kubelet owns.
       const existing = await client.get<Node>(refs.nodes, undefined, identity.name);
+      before = existing.status;
       this.#node = await client.updateStatus<Node>(refs.nodes, {
         ...existing,
         status: { ...existing.status, ...wanted.status, conditions: nodeConditions(clock.now(), existing.status?.conditions) },
       });
     }
+    this.#recordTransitions(before?.conditions, this.#node.status?.conditions);
     this.#lastStatusWrite = clock.now();
     await this.#renewLease();
     this.#leaseTimer = clock.after(firstTickWaitMs(leaseRenewIntervalMs, this.#o.random), () => this.#leaseTick());
@@ -169,6 +184,25 @@ export class NodeAgent {
     });
   }
 
+  /**
+   * The status setters' events: a pressure condition new or turning False records its healthy
+   * event; Ready records NodeReady / NodeNotReady only when an existing condition changes (a new
+   * node's first Ready is not an event upstream either). "Node <name> status is now: <event>".
+   */
+  #recordTransitions(old: readonly NodeCondition[] | undefined, now: readonly NodeCondition[] | undefined): void {
+    const events = this.#o.events;
+    if (!events) return;
+    const name = this.#o.identity.name;
+    for (const condition of now ?? []) {
+      const prev = old?.find((c) => c.type === condition.type);
+      const healthy = healthyConditionEvents[condition.type];
+      let reason: string | undefined;
+      if (healthy) reason = condition.status === 'False' && prev?.status !== 'False' ? healthy : undefined;
+      else if (condition.type === 'Ready' && prev && prev.status !== condition.status) reason = condition.status === 'True' ? 'NodeReady' : 'NodeNotReady';
+      if (reason) events.recordNode('Normal', reason, `Node ${name} status is now: ${reason}`);
+    }
+  }
+
   async #postStatus(): Promise<void> {
     const { client, clock, identity } = this.#o;
     const current = await client.get<Node>(refs.nodes, undefined, identity.name);
@@ -176,6 +210,7 @@ export class NodeAgent {
       ...current,
       status: { ...current.status, conditions: nodeConditions(clock.now(), current.status?.conditions) },
     });
+    this.#recordTransitions(current.status?.conditions, this.#node.status?.conditions);
     this.#lastStatusWrite = clock.now();
   }
 }

@@ -7,7 +7,7 @@ import type { Event } from '../api/index.ts';
 import { refs } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock } from '../core/index.ts';
-import { formatMicroTime } from '../core/index.ts';
+import { formatMicroTime, unixNanos } from '../core/index.ts';
 import type { EventRecord, PodRO } from './framework.ts';
 
 export const schedulerComponent = 'default-scheduler';
@@ -56,7 +56,7 @@ export class EventRecorder {
       return;
     }
     const component = this.#o.component ?? schedulerComponent;
-    const name = `${pod.metadata.name ?? ''}.${(BigInt(now) * 1_000_000n).toString(16)}`;
+    const name = `${pod.metadata.name ?? ''}.${unixNanos(now).toString(16)}`;
     const event: Event = {
       apiVersion: 'v1',
       kind: 'Event',

@@ -5,7 +5,7 @@ import { refs } from '../../api/index.ts';
 import type { Event } from '../../api/index.ts';
 import type { Client } from '../../client/index.ts';
 import type { Clock } from '../../core/index.ts';
-import { formatTime } from '../../core/index.ts';
+import { formatTime, unixNanos } from '../../core/index.ts';
 
 export interface EventTarget {
   kind: 'Node' | 'Pod';
@@ -23,7 +23,7 @@ export function eventRecorder(options: { client: Client; clock: Clock; component
     const now = options.clock.now();
     const namespace = target.namespace || 'default';
     // client-go names events <name>.<UnixNano in hex>; a counter keeps same-instant events apart.
-    const suffix = (BigInt(now) * 1_000_000n + BigInt(seq++ % 1_000_000)).toString(16);
+    const suffix = (unixNanos(now) + BigInt(seq++ % 1_000_000)).toString(16);
     const event: Event = {
       apiVersion: 'v1',
       kind: 'Event',
