@@ -51,9 +51,22 @@ function isPodCreate(attrs: AdmissionAttributes): boolean {
 /** Pods without a service account get `default` and the projected kube-api-access volume. */
 export const serviceAccount: AdmissionPlugin = {
   name: 'ServiceAccount',
-  mutate(attrs) {
+  async mutate(attrs) {
     if (!isPodCreate(attrs)) return;
-    addDefaultServiceAccount(attrs.object as unknown as Pod, { tokenVolumeSuffix: randomString(attrs.storage.random, 5) });
+    const pod = attrs.object as unknown as Pod;
+    const name = pod.spec.serviceAccountName || 'default';
+    const namespace = attrs.object.metadata.namespace ?? '';
+    const def = attrs.storage.findDefinition('', 'v1', 'serviceaccounts');
+    const kv = def ? await attrs.storage.store.get(attrs.storage.key(def, namespace, name)) : undefined;
+    // A named account must exist. Upstream also waits up to ~1.5 s for `default`, which its controller
+    // makes moments after the namespace; here a pod does not wait for it, nor need it (clusters
+    // without the controller, a pod created in the same instant as its namespace).
+    if (!kv && name !== 'default') {
+      const shown = attrs.object.metadata.name || attrs.object.metadata.generateName || 'Unknown';
+      throw forbidden({ group: '', resource: 'pods' }, shown, `error looking up service account ${namespace}/${name}: serviceaccount ${JSON.stringify(name)} not found`);
+    }
+    const account = kv ? (storedObject(kv) as { automountServiceAccountToken?: boolean; imagePullSecrets?: { name?: string }[] }) : undefined;
+    addDefaultServiceAccount(pod, { tokenVolumeSuffix: randomString(attrs.storage.random, 5), ...(account ? { account } : {}) });
   },
 };
 

@@ -49,6 +49,7 @@ test('TokenRequest errors: too short, missing account, a pod of another account,
   await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
   const client = cluster.client;
   await client.create(refs.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder', namespace: 'default' } });
+  await client.create(refs.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'other', namespace: 'default' } });
   await client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec: { serviceAccountName: 'other', containers: [{ name: 'c', image: 'nginx' }] } });
   const failure = async (name: string, spec: TokenRequest['spec']): Promise<string> => {
     const error = await client.create(refs.serviceAccounts, tokenRequest(spec), { namespace: 'default', name, subresource: 'token' }).catch((e: unknown) => e);

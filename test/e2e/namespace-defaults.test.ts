@@ -73,6 +73,13 @@ describe('what a namespace holds from the start', () => {
     assert.equal(refused.stderr.trim(), 'error: You must be logged in to the server (Unauthorized)');
   });
 
+  test('a pod naming a service account that does not exist is refused', async () => {
+    const r = await dd.kubectl(['run', 'job-runner', '-n', 'team-a', '--image=busybox', '--overrides={"spec":{"serviceAccountName":"builder"}}']);
+    assert.equal(r.stderr.trim(), 'Error from server (Forbidden): pods "job-runner" is forbidden: error looking up service account team-a/builder: serviceaccount "builder" not found');
+    await dd.ok(['create', 'serviceaccount', 'builder', '-n', 'team-a']);
+    await dd.ok(['run', 'job-runner', '-n', 'team-a', '--image=busybox', '--overrides={"spec":{"serviceAccountName":"builder"}}']);
+  });
+
   test('a pod that names no service account runs as default, which exists', async () => {
     await dd.ok(['run', 'web', '-n', 'team-a', '--image=nginx:1.27']);
     assert.equal(await dd.ok(['get', 'pod', 'web', '-n', 'team-a', '-o', 'jsonpath={.spec.serviceAccountName} {.spec.volumes[0].projected.sources[1].configMap.name}']), 'default kube-root-ca.crt');

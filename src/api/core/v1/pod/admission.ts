@@ -29,11 +29,16 @@ export const serviceAccountTokenMountPath = '/var/run/secrets/kubernetes.io/serv
  * characters from the caller's Random) it also adds the projected `kube-api-access-<suffix>` volume and
  * mounts it in every container, unless automountServiceAccountToken is false or a mount already sits there.
  */
-export function addDefaultServiceAccount(pod: Pod, opts: { tokenVolumeSuffix?: string } = {}): void {
+export function addDefaultServiceAccount(pod: Pod, opts: { tokenVolumeSuffix?: string; account?: { automountServiceAccountToken?: boolean; imagePullSecrets?: { name?: string }[] } } = {}): void {
   const spec = pod.spec;
   if (!spec.serviceAccountName) spec.serviceAccountName = 'default';
   spec.serviceAccount = spec.serviceAccountName;
-  if (opts.tokenVolumeSuffix === undefined || spec.automountServiceAccountToken === false) return;
+  // The account's pull secrets serve a pod that names none.
+  const pullSecrets = opts.account?.imagePullSecrets ?? [];
+  if (!spec.imagePullSecrets?.length && pullSecrets.length > 0) spec.imagePullSecrets = pullSecrets.map((s) => ({ name: s.name ?? '' }));
+  // shouldAutomount: the pod's own setting wins, then the account's.
+  const automount = spec.automountServiceAccountToken ?? opts.account?.automountServiceAccountToken ?? true;
+  if (opts.tokenVolumeSuffix === undefined || !automount) return;
   const name = `kube-api-access-${opts.tokenVolumeSuffix}`;
   const all = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
   if (all.some((c) => (c.volumeMounts ?? []).some((m) => m.mountPath === serviceAccountTokenMountPath))) return;
