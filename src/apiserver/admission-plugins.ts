@@ -9,6 +9,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { storedObject } from './stored-object.ts';
 import { resourceQuotaAdmission } from './resource-quota-admission.ts';
 import { limitRangerAdmission } from './limit-ranger-admission.ts';
+import { rbacEscalation } from './rbac-escalation.ts';
 
 const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
@@ -262,5 +263,5 @@ export const storageObjectInUseProtection: AdmissionPlugin = {
 
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
   // ResourceQuota validates last, after every mutation, as upstream orders it.
-  return [namespaceLifecycle, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, ...extra, resourceQuotaAdmission];
+  return [namespaceLifecycle, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, ...extra, resourceQuotaAdmission];
 }

@@ -199,7 +199,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       const write = parseWriteQuery(query);
       const { obj: body, duplicates } = await decodedBody(req, def, write.fieldValidation);
       const warnings: string[] = [];
-      const result = await server.update(ref, t.namespace, t.name, body, { ...write, subresource: t.subresource, warnings, userAgent: req.headers['user-agent'], duplicateFields: duplicates });
+      const result = await server.update(ref, t.namespace, t.name, body, { ...write, subresource: t.subresource, warnings, userAgent: req.headers['user-agent'], duplicateFields: duplicates, user });
       setWarnings(res, warnings);
       return sendObject(server, def, res, 200, result, rep, t.subresource);
     }
@@ -214,7 +214,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       const patchBody = decodeText(text, type === 'apply' ? 'yaml' : 'json', { kind: def.kind, version: def.version });
       const duplicates = write.fieldValidation === 'Ignore' || type === 'apply' ? [] : duplicateFields(text);
       const warnings: string[] = [];
-      const result = await server.patch(ref, t.namespace, t.name, type, patchBody, { ...write, subresource: t.subresource, warnings, userAgent: req.headers['user-agent'], duplicateFields: duplicates });
+      const result = await server.patch(ref, t.namespace, t.name, type, patchBody, { ...write, subresource: t.subresource, warnings, userAgent: req.headers['user-agent'], duplicateFields: duplicates, user });
       setWarnings(res, warnings);
       return sendObject(server, def, res, result.created ? 201 : 200, result, rep, t.subresource);
     }

@@ -2,7 +2,7 @@
 // ResourceDefinition, with upstream's BeforeCreate/BeforeUpdate order, optimistic
 // concurrency, graceful deletion and finalizers.
 // Upstream: apiserver/pkg/registry/generic/registry/store.go, registry/rest/{create,update,delete}.go.
-import type { FeatureGates, ResourceDefinition, StrategyContext } from '../api/index.ts';
+import type { FeatureGates, ResourceDefinition, StrategyContext, UserInfo } from '../api/index.ts';
 import type { Clock, FieldError, KubeObject, Random } from '../core/index.ts';
 import {
   ApiError,
@@ -29,6 +29,8 @@ export interface WriteContext {
   dryRun: boolean;
   fieldManager: string;
   subresource: string;
+  /** Who the request acts as; absent for in-process writers (the cluster's own components). */
+  user?: UserInfo | undefined;
   /**
    * Records the write's managedFields on the defaulted object, before admission and the
    * strategy (upstream's fieldManager.UpdateNoErrors); absent for applies, which did so.

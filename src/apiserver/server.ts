@@ -381,7 +381,7 @@ function attemptCopy(obj: KubeObject): KubeObject {
 }
 
 function writeContext(params: WriteParams): WriteContext {
-  return { dryRun: params.dryRun ?? false, fieldManager: managerName(params.fieldManager, params.userAgent), subresource: params.subresource ?? '' };
+  return { dryRun: params.dryRun ?? false, fieldManager: managerName(params.fieldManager, params.userAgent), subresource: params.subresource ?? '', user: params.user };
 }
 
 /** Strict fails with every strict error at once; Warn turns each into a warning; Ignore drops them. */

@@ -73,6 +73,24 @@ describe('RBAC enforced for everyone but the admin', () => {
     assert.equal((await dd.ok(['create', 'deployment', 'web', '-n', 'team-b', '--image=nginx', '--token', token])).trim(), 'deployment.apps/web created');
   });
 
+  test('no escalation: a user may grant only what it holds, unless it may escalate or bind', async () => {
+    await dd.ok(['create', 'role', 'rbac-writer', '-n', 'ml', '--verb=create,update', '--resource=roles.rbac.authorization.k8s.io,rolebindings.rbac.authorization.k8s.io']);
+    await dd.ok(['create', 'rolebinding', 'trainer-writes-rbac', '-n', 'ml', '--role=rbac-writer', '--serviceaccount=ml:trainer']);
+    const held = await dd.kubectl(['create', 'role', 'pod-reader', '-n', 'ml', '--verb=get,list', '--resource=pods', '--token', token]);
+    assert.equal(held.stdout.trim(), 'role.rbac.authorization.k8s.io/pod-reader created', held.stderr);
+    const more = await dd.kubectl(['create', 'role', 'pod-killer', '-n', 'ml', '--verb=get,delete', '--resource=pods', '--token', token]);
+    assert.equal(more.stderr.trim(), [
+      `Error from server (Forbidden): roles.rbac.authorization.k8s.io "pod-killer" is forbidden: user "${trainer}" (groups=["system:serviceaccounts" "system:serviceaccounts:ml" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:`,
+      '{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}',
+    ].join('\n'));
+    const bindAdmin = await dd.kubectl(['create', 'rolebinding', 'self-admin', '-n', 'ml', '--clusterrole=admin', `--serviceaccount=ml:trainer`, '--token', token]);
+    assert.match(bindAdmin.stderr, /rolebindings\.rbac\.authorization\.k8s\.io "self-admin" is forbidden: user "system:serviceaccount:ml:trainer" .* is attempting to grant RBAC permissions not currently held:\n/);
+    // With `bind` on the admin ClusterRole, in this namespace, the binding is allowed.
+    await dd.ok(['create', 'role', 'admin-binder', '-n', 'ml', '--verb=bind', '--resource=clusterroles.rbac.authorization.k8s.io', '--resource-name=admin']);
+    await dd.ok(['create', 'rolebinding', 'trainer-binds-admin', '-n', 'ml', '--role=admin-binder', '--serviceaccount=ml:trainer']);
+    assert.equal((await dd.ok(['create', 'rolebinding', 'self-admin', '-n', 'ml', '--clusterrole=admin', '--serviceaccount=ml:trainer', '--token', token])).trim(), 'rolebinding.rbac.authorization.k8s.io/self-admin created');
+  });
+
   test('impersonation: groups as given, and only for whoever may impersonate', async () => {
     await dd.ok(['create', 'clusterrolebinding', 'ml-team-views-pods', '--clusterrole=view-pods', '--group=ml-team']);
     await dd.ok(['create', 'clusterrole', 'view-pods', '--verb=list', '--resource=pods']);

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AccessAttributes } from './authorization.ts';
-import { describeBinding, forbiddenReason, ruleAllows, subjectIsUser } from './authorization.ts';
+import { describeBinding, escalationMessage, forbiddenReason, ruleAllows, subjectIsUser, uncoveredRules } from './authorization.ts';
 
 const request = (verb: string, resource: string, extra: Partial<Extract<AccessAttributes, { resourceRequest: true }>> = {}): AccessAttributes => ({ resourceRequest: true, verb, apiGroup: '', resource, subresource: '', namespace: 'ml', name: '', ...extra });
 const trainer = { username: 'system:serviceaccount:ml:trainer', groups: ['system:serviceaccounts', 'system:serviceaccounts:ml', 'system:authenticated'] };
@@ -43,4 +43,23 @@ test('descriptions and refusals in upstream words', () => {
   assert.equal(forbiddenReason(trainer, request('create', 'pods', { subresource: 'eviction', name: 'web' }), ''), 'User "system:serviceaccount:ml:trainer" cannot create resource "pods/eviction" in API group "" in the namespace "ml"');
   assert.equal(forbiddenReason(trainer, request('list', 'nodes', { namespace: '' }), 'RBAC: clusterrole.rbac.authorization.k8s.io "gone" not found'), 'User "system:serviceaccount:ml:trainer" cannot list resource "nodes" in API group "" at the cluster scope: RBAC: clusterrole.rbac.authorization.k8s.io "gone" not found');
   assert.equal(forbiddenReason(trainer, { resourceRequest: false, verb: 'get', path: '/metrics' }, ''), 'User "system:serviceaccount:ml:trainer" cannot get path "/metrics"');
+});
+
+test('escalation: the rules a user does not hold, compacted and worded as ConfirmNoEscalation words them', () => {
+  const held = [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods', 'pods/log'] }, { verbs: ['*'], apiGroups: ['batch'], resources: ['*'] }, { verbs: ['get'], nonResourceURLs: ['/api/*'] }];
+  assert.deepEqual(uncoveredRules(held, [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }, { verbs: ['create', 'delete'], apiGroups: ['batch'], resources: ['jobs'] }, { verbs: ['get'], nonResourceURLs: ['/api/v1'] }]), []);
+  const missing = uncoveredRules(held, [{ verbs: ['get', 'delete', 'watch'], apiGroups: [''], resources: ['pods'] }, { verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['token'] }, { verbs: ['get'], nonResourceURLs: ['/metrics'] }]);
+  assert.deepEqual(missing, [
+    { apiGroups: [''], resources: ['pods'], verbs: ['delete'] },
+    { apiGroups: [''], resources: ['pods'], verbs: ['watch'] },
+    { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['token'] },
+    { nonResourceURLs: ['/metrics'], verbs: ['get'] },
+  ]);
+  assert.equal(escalationMessage(trainer, missing, []), [
+    'user "system:serviceaccount:ml:trainer" (groups=["system:serviceaccounts" "system:serviceaccounts:ml" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:',
+    '{APIGroups:[""], Resources:["pods"], Verbs:["delete" "watch"]}',
+    '{APIGroups:[""], Resources:["secrets"], ResourceNames:["token"], Verbs:["get"]}',
+    '{NonResourceURLs:["/metrics"], Verbs:["get"]}',
+  ].join('\n'));
+  assert.deepEqual(uncoveredRules([{ verbs: ['get'], apiGroups: ['*'], resources: ['*/scale'] }], [{ verbs: ['get'], apiGroups: ['apps'], resources: ['deployments/scale'] }]), [], 'a */subresource rule covers it');
 });

@@ -5,7 +5,7 @@ import { clusterRoleBindingDefinition, clusterRoleDefinition, roleBindingDefinit
 export type * from './types.ts';
 export { rbacGroup } from './types.ts';
 export { subjectsStrings } from './definitions.ts';
-export { describeBinding, forbiddenReason, privilegedGroup, ruleAllows, subjectIsUser } from './authorization.ts';
+export { describeBinding, escalationMessage, forbiddenReason, privilegedGroup, ruleAllows, subjectIsUser, uncoveredRules } from './authorization.ts';
 export type { AccessAttributes, Decision } from './authorization.ts';
 
 export const rbacV1Definitions: ResourceDefinition[] = [
