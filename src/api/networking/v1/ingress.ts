@@ -52,19 +52,20 @@ function validateHost(host: string, path: FieldPath): FieldError[] {
   return check(host).map((msg) => invalidValue(path, host, msg));
 }
 
+/** validateIngressTypedLocalObjectReference: apiGroup a DNS subdomain, kind and name path segments. */
+function validateTypedReference(ref: { apiGroup?: string; kind: string; name: string }, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (ref.apiGroup !== undefined) for (const msg of isDNS1123Subdomain(ref.apiGroup)) errs.push(invalidValue(path.child('apiGroup'), ref.apiGroup, msg));
+  for (const field of ['kind', 'name'] as const) {
+    if (!ref[field]) errs.push(required(path.child(field), ''));
+    else for (const msg of isValidPathSegmentName(ref[field])) errs.push(invalidValue(path.child(field), ref[field], msg));
+  }
+  return errs;
+}
+
 function validateBackend(backend: IngressBackend, path: FieldPath): FieldError[] {
   if (backend.resource && backend.service) return [invalidValue(path, '', 'cannot set both resource and service backends')];
-  if (backend.resource) {
-    const r = backend.resource;
-    const p = path.child('resource');
-    const errs: FieldError[] = [];
-    if (r.apiGroup !== undefined) for (const msg of isDNS1123Subdomain(r.apiGroup)) errs.push(invalidValue(p.child('apiGroup'), r.apiGroup, msg));
-    for (const field of ['kind', 'name'] as const) {
-      if (!r[field]) errs.push(required(p.child(field), ''));
-      else for (const msg of isValidPathSegmentName(r[field])) errs.push(invalidValue(p.child(field), r[field], msg));
-    }
-    return errs;
-  }
+  if (backend.resource) return validateTypedReference(backend.resource, path.child('resource'));
   if (!backend.service) return [invalidValue(path, '', 'resource or service backend is required')];
   const service = backend.service;
   const errs: FieldError[] = [];
@@ -186,12 +187,7 @@ export const ingressDefinition: ResourceDefinition<Ingress> = {
 
 function validateParameters(params: NonNullable<IngressClass['spec']>['parameters'], path: FieldPath): FieldError[] {
   if (!params) return [];
-  const errs: FieldError[] = [];
-  if (params.apiGroup !== undefined) for (const msg of isDNS1123Subdomain(params.apiGroup)) errs.push(invalidValue(path.child('apiGroup'), params.apiGroup, msg));
-  for (const field of ['kind', 'name'] as const) {
-    if (!params[field]) errs.push(required(path.child(field), ''));
-    else for (const msg of isValidPathSegmentName(params[field])) errs.push(invalidValue(path.child(field), params[field], msg));
-  }
+  const errs = validateTypedReference(params, path);
   if (params.scope === undefined) return [...errs, required(path.child('scope'), '')];
   if (params.scope !== 'Cluster' && params.scope !== 'Namespace') return [...errs, notSupported(path.child('scope'), params.scope, ['Cluster', 'Namespace'])];
   if (params.scope === 'Namespace') {
