@@ -21,6 +21,8 @@ export const refs = {
   resourceQuotas: ref('', 'v1', 'resourcequotas'),
   clusterRoles: ref('rbac.authorization.k8s.io', 'v1', 'clusterroles'),
   clusterRoleBindings: ref('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings'),
+  roles: ref('rbac.authorization.k8s.io', 'v1', 'roles'),
+  roleBindings: ref('rbac.authorization.k8s.io', 'v1', 'rolebindings'),
   endpointSlices: ref('discovery.k8s.io', 'v1', 'endpointslices'),
   eventsV1: ref('events.k8s.io', 'v1', 'events'),
   deployments: ref('apps', 'v1', 'deployments'),

@@ -134,6 +134,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    */
   readonly review?: (obj: T, context: ReviewContext) => T;
   readonly reviewAccess?: (obj: T) => AccessAttributes;
+  /** For a review about another user (SubjectAccessReview): that user, instead of the caller. */
+  readonly reviewSubject?: (obj: T) => UserInfo;
   /** For a rules review: the namespace whose rules (with the cluster-wide ones) `review` is given. */
   readonly reviewRulesIn?: (obj: T) => string;
 

@@ -227,17 +227,22 @@ export class ApiServer {
     if (ctx.subresource) throw methodNotSupported(def, 'create');
     checkVerb(def, 'create');
     this.checkFields(def, obj, params);
-    if (def.review) return this.#review(def, obj, params.user ?? clusterAdminUser);
+    if (def.review) return this.#review(def, namespace, obj, params.user ?? clusterAdminUser);
     return this.storage.create(def, namespace, obj, this.#tracked(def, ctx));
   }
 
   /** A review kind's create: the answer to the question the object asks, stored nowhere. */
-  async #review(def: ResourceDefinition, obj: KubeObject, user: UserInfo): Promise<ObjectResult> {
+  async #review(def: ResourceDefinition, namespace: string, obj: KubeObject, user: UserInfo): Promise<ObjectResult> {
     obj.metadata ??= {};
     def.defaults?.(obj);
+    if (def.namespaced) {
+      // A local review asks within the request's namespace only.
+      if (obj.metadata.namespace && obj.metadata.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      obj.metadata.namespace = namespace;
+    }
     const errors = def.validateCreate?.(obj, { now: this.clock.now() }) ?? [];
     if (errors.length > 0) throw invalid(def, '', errors);
-    const decision = def.reviewAccess ? await authorize(this.storage, user, def.reviewAccess(obj)) : undefined;
+    const decision = def.reviewAccess ? await authorize(this.storage, def.reviewSubject?.(obj) ?? user, def.reviewAccess(obj)) : undefined;
     const rules = def.reviewRulesIn ? await rulesFor(this.storage, user, def.reviewRulesIn(obj)) : undefined;
     return { kind: 'dry-run', object: def.review?.(obj, { user, decision, rules }) ?? obj };
   }

@@ -69,6 +69,8 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('authentication.k8s.io', 'V1SelfSubjectReview', 'SelfSubjectReview', false),
   ...kinds('authorization.k8s.io', 'V1SelfSubjectAccessReview', 'SelfSubjectAccessReview', false),
   ...kinds('authorization.k8s.io', 'V1SelfSubjectRulesReview', 'SelfSubjectRulesReview', false),
+  ...kinds('authorization.k8s.io', 'V1SubjectAccessReview', 'SubjectAccessReview', false),
+  ...kinds('authorization.k8s.io', 'V1LocalSubjectAccessReview', 'LocalSubjectAccessReview', false),
 ];
 
 /** Go package of an API group's types: `resource.k8s.io` -> `resource`, `` -> `core`. */
