@@ -6,6 +6,7 @@ import { ApiError, forbidden, invalid, namespaceTerminatingCause, notFound, pars
 import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, mergeTolerations, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
 import type { Ingress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
+import { admissionName } from './admission.ts';
 import { storedObject } from './stored-object.ts';
 import { resourceQuotaAdmission } from './resource-quota-admission.ts';
 import { limitRangerAdmission } from './limit-ranger-admission.ts';
@@ -63,8 +64,7 @@ export const serviceAccount: AdmissionPlugin = {
     // makes moments after the namespace; here a pod does not wait for it, nor need it (clusters
     // without the controller, a pod created in the same instant as its namespace).
     if (!kv && name !== 'default') {
-      const shown = attrs.object.metadata.name || attrs.object.metadata.generateName || 'Unknown';
-      throw forbidden({ group: '', resource: 'pods' }, shown, `error looking up service account ${namespace}/${name}: serviceaccount ${JSON.stringify(name)} not found`);
+      throw forbidden({ group: '', resource: 'pods' }, admissionName(attrs.object), `error looking up service account ${namespace}/${name}: serviceaccount ${JSON.stringify(name)} not found`);
     }
     const account = kv ? (storedObject(kv) as { automountServiceAccountToken?: boolean; imagePullSecrets?: { name?: string }[] }) : undefined;
     addDefaultServiceAccount(pod, { tokenVolumeSuffix: randomString(attrs.storage.random, 5), ...(account ? { account } : {}) });

@@ -39,3 +39,11 @@ export class Admission {
     for (const plugin of this.#validating) await plugin.validate?.(attributes);
   }
 }
+
+/**
+ * The name an admission refusal gives (admission.NewForbidden's extractResourceName): the object's
+ * name, its generateName before a name is generated, else "Unknown".
+ */
+export function admissionName(obj: KubeObject): string {
+  return obj.metadata.name || obj.metadata.generateName || 'Unknown';
+}

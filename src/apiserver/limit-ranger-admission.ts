@@ -4,9 +4,10 @@
 // outside them is refused (403) in upstream's words. In-place resizes are checked too.
 // Upstream: plugin/pkg/admission/limitranger/admission.go.
 import type { LimitRange, LimitRangeItem, PersistentVolumeClaim, Pod } from '../api/index.ts';
-import type { KubeObject, Quantity } from '../core/index.ts';
+import type { Quantity } from '../core/index.ts';
 import { addQuantities, compareQuantities, forbidden, formatQuantity, parseQuantity, quantityMilliValue } from '../core/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
+import { admissionName } from './admission.ts';
 import { storedObject } from './stored-object.ts';
 
 type ResourceList = Record<string, string>;
@@ -26,11 +27,6 @@ async function limitRangesOf(attrs: AdmissionAttributes, namespace: string): Pro
   const { items } = await attrs.storage.store.list(attrs.storage.prefix(def, namespace));
   if (items.length === 0) free.add(namespace);
   return items.map((kv) => storedObject(kv) as unknown as LimitRange);
-}
-
-/** What a refusal names: the object's name, its generateName before one is generated, else Unknown. */
-function nameOf(obj: KubeObject): string {
-  return obj.metadata.name || obj.metadata.generateName || 'Unknown';
 }
 
 function quantity(text: string | undefined): Quantity | undefined {
@@ -206,7 +202,7 @@ export const limitRangerAdmission: AdmissionPlugin = {
     if (!kind) return;
     for (const range of await limitRangesOf(attrs, attrs.object.metadata.namespace ?? '')) {
       const errors = kind === 'pod' ? podErrors(range, attrs.object as unknown as Pod) : claimErrors(range, attrs.object as unknown as PersistentVolumeClaim);
-      if (errors.length > 0) throw forbidden({ group: '', resource: attrs.def.resource }, nameOf(attrs.object), errors.length === 1 ? (errors[0] as string) : `[${errors.join(', ')}]`);
+      if (errors.length > 0) throw forbidden({ group: '', resource: attrs.def.resource }, admissionName(attrs.object), errors.length === 1 ? (errors[0] as string) : `[${errors.join(', ')}]`);
     }
   },
 };
