@@ -8,6 +8,8 @@ import { HttpClient } from '../src/client/http-client.ts';
 import { latencyAt } from './pod-latency.ts';
 import type { LatencyRun } from './pod-latency.ts';
 import { resizeAll } from './resize-client.ts';
+import { bulkCreate } from './bulk-create.ts';
+import type { BulkCreateRun } from './bulk-create.ts';
 import type { ResizeRun } from './resize-client.ts';
 
 export interface ServerAccess {
@@ -24,6 +26,7 @@ export function accessOf(cluster: { url: string; token: string; certificateAutho
 interface Jobs {
   'pod-latency': { run: LatencyRun; result: number[] };
   resize: { run: ResizeRun; result: Awaited<ReturnType<typeof resizeAll>> };
+  'bulk-create': { run: BulkCreateRun & { connections: number }; result: number };
 }
 
 export function runClientJob<J extends keyof Jobs>(access: ServerAccess, job: J, run: Jobs[J]['run']): Promise<Jobs[J]['result']> {
@@ -45,7 +48,7 @@ if (!isMainThread && (workerData as { job?: string } | undefined)?.job) {
   globalAgent.maxSockets = (run as { connections: number }).connections;
   const api = new HttpClient(access);
   try {
-    const result = job === 'resize' ? await resizeAll(api, run) : await latencyAt(api, run);
+    const result = job === 'resize' ? await resizeAll(api, run) : job === 'bulk-create' ? await bulkCreate(api, run) : await latencyAt(api, run);
     parentPort?.postMessage({ result });
   } catch (error) {
     parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });

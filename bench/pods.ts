@@ -2,8 +2,9 @@
 // public API (HTTPS on loopback) to Running / Available with the scheduler, kubelets and controllers,
 // beside a floor that only makes the API writes (and, for latency, waits for the create's watch event).
 import { refs } from '../src/api/index.ts';
-import type { Deployment, Pod } from '../src/api/index.ts';
-import { bounded, isRunning, pausePod, runs, serveCluster, watchUntil } from './harness.ts';
+import { runs, serveCluster } from './harness.ts';
+import { bulkCreate } from './bulk-create.ts';
+import type { BulkCreateRun } from './bulk-create.ts';
 import { accessOf, runClientJob } from './client-worker.ts';
 import type { Until } from './pod-latency.ts';
 import { median, percentile, printTable } from './table.ts';
@@ -18,31 +19,31 @@ const cpuMs = (since: NodeJS.CpuUsage): number => {
 type Timed = { wallMs: number; cpuMs: number };
 type Client = Awaited<ReturnType<typeof serveCluster>>['api'];
 
+/** Which thread the bulk loads' client runs on: `BENCH_CLIENT=thread` keeps it on the server's. */
+const clientOnWorker = process.env.BENCH_CLIENT !== 'thread';
+
 /**
- * Times `count` creates over HTTPS (`limit` in flight) against a cluster served with `cluster`:
- * until `watch` (opened before the first create) is done, or, without one, until the last create
- * is answered (the floors).
+ * Times a bulk load (bulk-create.ts) against a cluster served with `cluster`; cpu is the whole
+ * process's (the server's threads and the client's).
  */
-async function timedCreates(cluster: Parameters<typeof serveCluster>[0], count: number, limit: number, create: (api: Client, i: number) => Promise<unknown>, watch?: (api: Client) => ReturnType<typeof watchUntil>): Promise<Timed> {
+async function timedCreates(cluster: Parameters<typeof serveCluster>[0], run: BulkCreateRun): Promise<Timed> {
   const served = await serveCluster(cluster);
   try {
-    const wait = watch?.(served.api);
-    await wait?.ready;
     const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    await bounded(count, limit, (i) => create(served.api, i));
-    const end = wait ? await wait.finished : performance.now();
-    return { wallMs: end - t0, cpuMs: cpuMs(cpu0) };
+    const wallMs = clientOnWorker ? await runClientJob(accessOf(served.cluster), 'bulk-create', { ...run, connections: run.inFlight }) : await bulkCreate(served.api, run);
+    return { wallMs, cpuMs: cpuMs(cpu0) };
   } finally {
     await served.cluster.stop();
   }
 }
 
-/** P4: `count` unbound pods created over HTTPS, 64 in flight; one HTTPS watch sees them Running. */
-const podsRunning = (count: number, nodes: number): Promise<Timed> =>
-  timedCreates({ nodes }, count, 64, (api, i) => api.create(refs.pods, pausePod(`p-${i}`)), (api) => watchUntil<Pod>(api, refs.pods, { namespace: 'default', want: count, done: isRunning }));
+const bulk = (what: BulkCreateRun['what'], count: number, inFlight: number, rest: Partial<BulkCreateRun> = {}): BulkCreateRun =>
+  ({ what, count, inFlight, replicas: 1, untilReady: true, implied: false, timeoutMs: 180_000, ...rest });
 
-const podsFloor = (count: number): Promise<Timed> => timedCreates({ nodes: 0, components: false }, count, 64, (api, i) => api.create(refs.pods, pausePod(`p-${i}`)));
+/** P4: `count` unbound pods created over HTTPS, 64 in flight; one HTTPS watch sees them Running. */
+const podsRunning = (count: number, nodes: number): Promise<Timed> => timedCreates({ nodes }, bulk('pods', count, 64));
+
+const podsFloor = (count: number): Promise<Timed> => timedCreates({ nodes: 0, components: false }, bulk('pods', count, 64, { untilReady: false }));
 
 async function p4(): Promise<Row[]> {
   const count = env('BENCH_P4_PODS', 10_000);
@@ -101,17 +102,6 @@ async function p8(): Promise<Row[]> {
   return rows;
 }
 
-function deployment(i: number, replicas: number): Deployment {
-  const labels = { app: `d-${i}` };
-  return {
-    apiVersion: 'apps/v1', kind: 'Deployment',
-    metadata: { name: `d-${i}`, namespace: 'default' },
-    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: pausePod('x').spec } },
-  } as Deployment;
-}
-
-const isAvailable = (d: Deployment): boolean => (d.status?.availableReplicas ?? 0) >= (d.spec?.replicas ?? 1) && (d.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True') ?? false);
-
 interface DeploymentShape {
   count: number;
   replicas: number;
@@ -120,17 +110,11 @@ interface DeploymentShape {
 
 /** `count` Deployments created over HTTPS, 32 in flight, until an HTTPS watch sees each Available. */
 const deploymentsAvailable = (shape: DeploymentShape): Promise<Timed> =>
-  timedCreates({ nodes: shape.nodes }, shape.count, 32, (api, i) => api.create(refs.deployments, deployment(i, shape.replicas)), (api) =>
-    watchUntil<Deployment>(api, refs.deployments, { namespace: 'default', want: shape.count, done: isAvailable, timeoutMs: 900_000 }));
+  timedCreates({ nodes: shape.nodes }, bulk('deployments', shape.count, 32, { replicas: shape.replicas, timeoutMs: 900_000 }));
 
 /** Floor: the creates each Deployment implies (Deployment, ReplicaSet, its pods), nothing else. */
 const deploymentsFloor = (shape: DeploymentShape): Promise<Timed> =>
-  timedCreates({ nodes: 0, components: false }, shape.count, 32, async (api, i) => {
-    const d = deployment(i, shape.replicas);
-    await api.create(refs.deployments, d);
-    await api.create(refs.replicaSets, { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: `d-${i}-abc`, namespace: 'default' }, spec: { replicas: shape.replicas, selector: d.spec?.selector, template: d.spec?.template } } as never);
-    for (let p = 0; p < shape.replicas; p++) await api.create(refs.pods, pausePod(`d-${i}-abc-${p}`));
-  });
+  timedCreates({ nodes: 0, components: false }, bulk('deployments', shape.count, 32, { replicas: shape.replicas, untilReady: false, implied: true }));
 
 async function deploymentRow(label: string, shape: DeploymentShape, goal: string): Promise<Row> {
   const dd: { wallMs: number; cpuMs: number }[] = [];

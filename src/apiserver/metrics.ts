@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { monotonicMs } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
+import { LatencyHistogram } from './latency-histogram.ts';
 import { parseRequestPath } from './request-info.ts';
 import { storagePrefix } from './stored-object.ts';
 
@@ -22,7 +23,7 @@ export class ApiMetrics {
   readonly #duration: Histogram<string>;
   readonly #longRunning: Gauge<string>;
   readonly #watchers: Gauge<string>;
-  readonly #storage: Histogram<string>;
+  readonly #storage: LatencyHistogram;
 
   /** `resources` lists what apiserver_storage_objects counts, read at each scrape. */
   constructor(options: { resources: () => readonly { group: string; resource: string }[]; store: Store }) {
@@ -31,7 +32,7 @@ export class ApiMetrics {
     this.#duration = new Histogram({ name: 'apiserver_request_duration_seconds', help: '[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.', labelNames: [...requestLabels], buckets: requestBuckets, registers });
     this.#longRunning = new Gauge({ name: 'apiserver_longrunning_requests', help: '[STABLE] Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.', labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], registers });
     this.#watchers = new Gauge({ name: 'apiserver_registered_watchers', help: '[ALPHA] Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], registers });
-    this.#storage = new Histogram({ name: 'etcd_request_duration_seconds', help: '[ALPHA] Etcd request latency in seconds for each operation and object type.', labelNames: ['operation', 'type'], buckets: storageBuckets, registers });
+    this.#storage = new LatencyHistogram({ name: 'etcd_request_duration_seconds', help: '[ALPHA] Etcd request latency in seconds for each operation and object type.', labelNames: ['operation', 'type'], buckets: storageBuckets, registry: this.registry });
     const { resources, store } = options;
     new Gauge({
       name: 'apiserver_storage_objects',
@@ -88,7 +89,7 @@ export class ApiMetrics {
   /** Times one storage call (`get`, `list`, `create`, `update`, `delete`) for a key. */
   timeStorage<T>(operation: string, key: string, call: () => Promise<T>): Promise<T> {
     const start = seconds();
-    const observe = (): void => this.#storage.observe({ operation, type: storageType(key) }, seconds() - start);
+    const observe = (): void => this.#storage.observe(operation, storageType(key), seconds() - start);
     // The store's own promise goes back to the caller: no async frame of ours between every write
     // and its continuation.
     const result = call();

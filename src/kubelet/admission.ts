@@ -67,7 +67,10 @@ export function admitPod(pod: DeepReadonlyPod, node: Node, admitted: readonly De
   }
   const allocatable = node.status?.allocatable ?? {};
   const used: Record<string, number> = {};
-  for (const p of admitted) for (const [k, v] of Object.entries(admittedRequests(p))) used[k] = (used[k] ?? 0) + v;
+  for (const p of admitted) {
+    const requests = admittedRequests(p);
+    for (const k in requests) used[k] = (used[k] ?? 0) + (requests[k] ?? 0);
+  }
   const podsCap = resourceAmountOf('pods', allocatable.pods);
   if (podsCap !== undefined && admitted.length + 1 > podsCap) {
     return { admit: false, reason: 'OutOfpods', message: `Node didn't have enough resource: pods, requested: 1, used: ${admitted.length}, capacity: ${podsCap}` };

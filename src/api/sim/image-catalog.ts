@@ -63,8 +63,15 @@ export function imageRepositoryName(image: string): string {
   return colon >= 0 ? last.slice(0, colon) : last;
 }
 
+// Every container start looks its image up: each pattern is compiled once.
+const compiledPatterns = new Map<string, RegExp>();
+
 function globMatch(pattern: string, text: string): boolean {
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  let re = compiledPatterns.get(pattern);
+  if (re === undefined) {
+    re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    compiledPatterns.set(pattern, re);
+  }
   return re.test(text);
 }
 

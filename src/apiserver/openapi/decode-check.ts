@@ -44,10 +44,17 @@ export function checkDecoded(obj: unknown, group: string, version: string, kind:
   return result;
 }
 
+// Asked for at every struct of every body; the definitions are a fixed set.
+const goNames = new Map<string, string>();
+
 /** `io.k8s.api.core.v1.PodSpec` -> `v1.PodSpec`, as reflect prints a named type. */
 function goName(definition: string): string {
-  const parts = definition.split('.');
-  return parts.slice(-2).join('.');
+  let name = goNames.get(definition);
+  if (name === undefined) {
+    name = definition.split('.').slice(-2).join('.');
+    goNames.set(definition, name);
+  }
+  return name;
 }
 
 function jsonKind(value: unknown): string {
