@@ -5,7 +5,7 @@
 // DeploymentProgressing, DeploymentTimedOut).
 import type { DeploymentCondition, DeploymentStatus } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
-import { formatTime } from '../../core/index.ts';
+import { formatTime, jsonEqual } from '../../core/index.ts';
 import type { DeploymentView, RS } from './rollout.ts';
 import { deploymentReplicas, maxUnavailable, sumReplicas, sumStatus } from './rollout.ts';
 
@@ -168,12 +168,5 @@ export function stuckRequeueIn(d: DeploymentView, s: DeploymentStatus, now: numb
 
 /** Deep comparison of two statuses as the wire would carry them. */
 export function isStatusEqual(a: DeepReadonly<DeploymentStatus> | undefined, b: DeploymentStatus): boolean {
-  return canonical(a ?? {}) === canonical(b);
-}
-
-function canonical(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
-  return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
+  return jsonEqual(a ?? {}, b);
 }

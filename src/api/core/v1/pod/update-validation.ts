@@ -20,20 +20,31 @@ export const updatablePodSpecFields = [
 
 const maxInt32 = 2147483647;
 
-/** apiequality.Semantic.DeepEqual on JSON: absent, null, empty list and empty map are all equal. */
+const isEmptyValue = (v: unknown): boolean => {
+  if (v === undefined || v === null) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v !== 'object') return false;
+  for (const _ in v) return false;
+  return true;
+};
+
+/**
+ * apiequality.Semantic.DeepEqual on JSON: absent, null, empty list and empty map are all equal.
+ * Every pod write compares whole specs with it, so it allocates nothing.
+ */
 export function isSemanticEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  const empty = (v: unknown): boolean =>
-    v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
-  if (empty(a) && empty(b)) return true;
+  if (isEmptyValue(a) && isEmptyValue(b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((v, i) => isSemanticEqual(v, b[i]));
+    for (let i = 0; i < a.length; i++) if (!isSemanticEqual(a[i], b[i])) return false;
+    return true;
   }
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  for (const k of new Set([...Object.keys(ra), ...Object.keys(rb)])) if (!isSemanticEqual(ra[k], rb[k])) return false;
+  for (const k in ra) if (!isSemanticEqual(ra[k], rb[k])) return false;
+  for (const k in rb) if (!(k in ra) && !isEmptyValue(rb[k])) return false;
   return true;
 }
 
