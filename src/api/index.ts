@@ -47,7 +47,7 @@ export type * from './autoscaling/v2/types.ts';
 export { toleratesTaint } from './core/v1/taints.ts';
 export { podMatchesNodeSelectorAndAffinity, requirementMatches as nodeSelectorRequirementMatches, termMatches } from './core/v1/node-affinity.ts';
 export { clusterAdminUser, defaultTokenRequest, serviceAccountUser, serviceAccountUsername, validateTokenRequest } from './authentication/v1/index.ts';
-export type { BoundObjectReference, TokenRequest, UserInfo } from './authentication/v1/index.ts';
+export type { BoundObjectReference, TokenRequest, TokenReview, UserInfo } from './authentication/v1/index.ts';
 export { describeBinding, escalationMessage, forbiddenReason, privilegedGroup, ruleAllows, subjectIsUser, uncoveredRules } from './rbac/v1/index.ts';
 export type { AccessAttributes, ClusterRole, Decision, PolicyRule, Role, RoleBinding, Subject } from './rbac/v1/index.ts';
 export { mergeTolerations } from './node/v1/index.ts';

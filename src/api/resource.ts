@@ -14,7 +14,14 @@ export interface ReviewContext {
   user: UserInfo;
   decision?: Decision | undefined;
   rules?: { rules: PolicyRule[]; errors: string[] } | undefined;
+  /** For a token review: what authenticating the token found. */
+  authentication?: TokenAuthentication | undefined;
 }
+
+/** What authenticating a bearer token finds (upstream's authenticator.Response, or its error). */
+export type TokenAuthentication =
+  | { authenticated: true; user: UserInfo; audiences: string[] }
+  | { authenticated: false; error: string };
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 export const allVerbs: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -138,6 +145,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly reviewSubject?: (obj: T) => UserInfo;
   /** For a rules review: the namespace whose rules (with the cluster-wide ones) `review` is given. */
   readonly reviewRulesIn?: (obj: T) => string;
+  /** For a token review: the bearer token to authenticate and the audiences it must be valid for (none: the API server's). */
+  readonly reviewToken?: (obj: T) => { token: string; audiences: readonly string[] };
 
   readonly table?: TablePrinter<T>;
   /** Field selector labels beyond metadata.name and metadata.namespace (added for every kind). */

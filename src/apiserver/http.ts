@@ -2,7 +2,7 @@
 // around the ApiServer pipeline. One funnel turns any thrown value into a metav1.Status.
 // Upstream: apiserver/pkg/endpoints/handlers/{get,create,update,patch,delete,watch}.go.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
+import { isStaticToken } from './token-review.ts';
 import type { ResourceDefinition, UserInfo } from '../api/index.ts';
 import { clusterAdminUser, privilegedGroup } from '../api/index.ts';
 import { authorize, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
@@ -75,9 +75,7 @@ async function tokenUser(server: ApiServer, header: string | undefined): Promise
 
 function isAuthorized(tokens: Buffer[], header: string | undefined): boolean {
   if (tokens.length === 0) return true;
-  if (!header?.startsWith('Bearer ')) return false;
-  const given = Buffer.from(header.slice(7).trim());
-  return tokens.some((t) => t.length === given.length && timingSafeEqual(t, given));
+  return header?.startsWith('Bearer ') === true && isStaticToken(tokens, header.slice(7).trim());
 }
 
 async function handle(options: HttpHandlerOptions, tokens: Buffer[], req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -29,6 +29,7 @@ import { delegatedList } from './delegated.ts';
 import type { DelegatedResource } from './delegated.ts';
 import type { ActiveWatch, WatchSink } from './watch.ts';
 import { authorize, rulesFor } from './authorization.ts';
+import { reviewBearerToken } from './token-review.ts';
 import { ServiceAccountTokens, authenticateServiceAccountToken, createServiceAccountKey, requestServiceAccountToken } from './service-account-tokens.ts';
 
 export interface ApiServerOptions {
@@ -39,6 +40,8 @@ export interface ApiServerOptions {
   admissionPlugins?: readonly AdmissionPlugin[];
   /** The PKCS#8 PEM key service account tokens are signed with; absent: a new one for this server. */
   serviceAccountKey?: string;
+  /** The kubeconfig's bearer tokens (the admin's), which a TokenReview recognises. */
+  staticTokens?: readonly string[];
   /** Patch metadata by kind, for strategic merge patch and server-side apply. */
   patchMetaFor?: (def: ResourceDefinition) => PatchMeta | undefined;
   /** Fields of a decoded object its schema does not know, for fieldValidation (paths like `spec.foo`). */
@@ -109,6 +112,7 @@ export class ApiServer {
   readonly #decodeCheck: ApiServerOptions['decodeCheck'];
   readonly #delegated = new Map<ResourceDefinition, DelegatedResource>();
   readonly #tokens: ServiceAccountTokens;
+  readonly #staticTokens: readonly Buffer[];
 
   constructor(options: ApiServerOptions) {
     this.index = new ResourceIndex(options.definitions);
@@ -127,6 +131,7 @@ export class ApiServer {
     this.#unknownFields = options.unknownFields ?? (() => []);
     this.#decodeCheck = options.decodeCheck;
     this.#tokens = new ServiceAccountTokens(options.serviceAccountKey ?? createServiceAccountKey());
+    this.#staticTokens = (options.staticTokens ?? []).map((t) => Buffer.from(t));
   }
 
   /** The user a bearer token other than the kubeconfig's names: a service account's, or none. */
@@ -244,7 +249,9 @@ export class ApiServer {
     if (errors.length > 0) throw invalid(def, '', errors);
     const decision = def.reviewAccess ? await authorize(this.storage, def.reviewSubject?.(obj) ?? user, def.reviewAccess(obj)) : undefined;
     const rules = def.reviewRulesIn ? await rulesFor(this.storage, user, def.reviewRulesIn(obj)) : undefined;
-    return { kind: 'dry-run', object: def.review?.(obj, { user, decision, rules }) ?? obj };
+    const asked = def.reviewToken?.(obj);
+    const authentication = asked ? await reviewBearerToken(this.#tokenDeps(), this.#staticTokens, asked.token, asked.audiences) : undefined;
+    return { kind: 'dry-run', object: def.review?.(obj, { user, decision, rules, authentication }) ?? obj };
   }
 
   async update(ref: ResourceRef, namespace: string, name: string, obj: KubeObject, params: WriteParams): Promise<ObjectResult> {

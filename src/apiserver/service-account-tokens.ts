@@ -5,7 +5,7 @@
 // Upstream: pkg/registry/core/serviceaccount/storage/token.go, pkg/serviceaccount/{claims,jwt}.go.
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import type { ResourceDefinition, TokenRequest, UserInfo } from '../api/index.ts';
+import type { ResourceDefinition, TokenAuthentication, TokenRequest, UserInfo } from '../api/index.ts';
 import { defaultTokenRequest, serviceAccountUser, serviceAccountUsername, validateTokenRequest } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
 import { ApiError, badRequest, formatTime, invalid, isApiError } from '../core/index.ts';
@@ -146,25 +146,58 @@ export async function requestServiceAccountToken(deps: TokenDeps, namespace: str
   return { kind: 'dry-run', object: answer };
 }
 
-/** The identity of a bearer token this server issued, while it is current and what it names exists. */
-export async function authenticateServiceAccountToken(deps: TokenDeps, token: string): Promise<UserInfo | undefined> {
+/** The audiences the API server itself answers to (--api-audiences, by default the issuer). */
+export const apiAudiences: readonly string[] = [serviceAccountIssuer];
+
+/** Go's %q of a []string: `["a" "b"]`. */
+const quotedList = (list: readonly string[]): string => `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
+
+const invalidated = 'service account token has been invalidated';
+
+/**
+ * Authenticates a bearer token this server issued for `audiences`, as upstream's service account JWT
+ * authenticator does: undefined when the token is not one of ours, else the account's identity or
+ * the reason it no longer holds (expired, another audience, the account or bound object gone).
+ */
+export async function reviewServiceAccountToken(deps: TokenDeps, token: string, audiences: readonly string[]): Promise<TokenAuthentication | undefined> {
   const claims = deps.tokens.claims(token);
-  if (!claims || claims.iss !== serviceAccountIssuer || !claims.aud?.includes(serviceAccountIssuer)) return undefined;
-  const now = Math.floor(deps.clock.now() / 1000);
-  // Upstream allows a minute of clock skew either way.
-  if (claims.exp + 60 < now || claims.nbf - 60 > now) return undefined;
+  if (!claims || claims.iss !== serviceAccountIssuer) return undefined;
+  const fail = (error: string): TokenAuthentication => ({ authenticated: false, error });
+  const tokenAudiences = claims.aud?.length ? claims.aud : apiAudiences;
+  const valid = tokenAudiences.filter((a) => audiences.includes(a));
+  if (valid.length === 0) return fail(`token audiences ${quotedList(tokenAudiences)} is invalid for the target audiences ${quotedList(audiences)}`);
+  const now = deps.clock.now();
+  // go-jose's default leeway: a minute either way.
+  if ((claims.exp + 60) * 1000 < now) return fail('service account token has expired');
+  if ((claims.nbf - 60) * 1000 > now) return fail('service account token is not valid yet');
   const k8s = claims['kubernetes.io'];
-  const current = async (resource: string, bound: Bound): Promise<boolean> => {
+  const live = async (resource: string, name: string): Promise<KubeObject | undefined> => {
     try {
-      return (await getObject(deps.storage, resource, resource === 'nodes' ? '' : k8s.namespace, bound.name)).metadata.uid === bound.uid;
+      return await getObject(deps.storage, resource, resource === 'nodes' ? '' : k8s.namespace, name);
     } catch (error) {
-      if (isApiError(error) && error.reason === 'NotFound') return false;
+      if (isApiError(error) && error.reason === 'NotFound') return undefined;
       throw error;
     }
   };
-  if (!(await current('serviceaccounts', k8s.serviceaccount))) return undefined;
-  if (k8s.pod && !(await current('pods', k8s.pod))) return undefined;
-  if (k8s.secret && !(await current('secrets', k8s.secret))) return undefined;
-  if (k8s.node && !k8s.pod && !(await current('nodes', k8s.node))) return undefined;
-  return serviceAccountUser({ namespace: k8s.namespace, name: k8s.serviceaccount.name, uid: k8s.serviceaccount.uid }, claims.jti);
+  // Deleted (awaiting finalizers) for longer than the leeway counts as gone.
+  const deleted = (obj: KubeObject): boolean => obj.metadata.deletionTimestamp !== undefined && Date.parse(obj.metadata.deletionTimestamp) < now - 60_000;
+  const serviceAccount = await live('serviceaccounts', k8s.serviceaccount.name);
+  if (!serviceAccount) return fail(`serviceaccounts ${JSON.stringify(k8s.serviceaccount.name)} not found`);
+  if (deleted(serviceAccount)) return fail(`service account ${k8s.namespace}/${k8s.serviceaccount.name} has been deleted`);
+  if (serviceAccount.metadata.uid !== k8s.serviceaccount.uid) return fail(`service account UID (${serviceAccount.metadata.uid ?? ''}) does not match claim (${k8s.serviceaccount.uid})`);
+  const bound: [resource: string, what: string, ref: Bound | undefined][] = [['secrets', 'secret', k8s.secret], ['pods', 'pod', k8s.pod], ['nodes', 'node', k8s.pod ? undefined : k8s.node]];
+  for (const [resource, what, ref] of bound) {
+    if (!ref) continue;
+    const obj = await live(resource, ref.name);
+    if (!obj || deleted(obj)) return fail(invalidated);
+    if (obj.metadata.uid !== ref.uid) return fail(`${what} UID (${obj.metadata.uid ?? ''}) does not match service account ${what} ref claim (${ref.uid})`);
+  }
+  const account = { namespace: k8s.namespace, name: k8s.serviceaccount.name, uid: k8s.serviceaccount.uid };
+  return { authenticated: true, user: serviceAccountUser(account, claims.jti, { pod: k8s.pod, node: k8s.node }), audiences: valid };
+}
+
+/** The identity of a bearer token this server issued, when it is valid against the API server. */
+export async function authenticateServiceAccountToken(deps: TokenDeps, token: string): Promise<UserInfo | undefined> {
+  const result = await reviewServiceAccountToken(deps, token, apiAudiences);
+  return result?.authenticated ? result.user : undefined;
 }

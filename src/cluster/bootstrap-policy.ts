@@ -1,5 +1,6 @@
 // Upstream's bootstrap RBAC policy, the part a user meets: cluster-admin for system:masters; the roles
-// every authenticated user holds (discovery, whoami and can-i, health and version); and the
+// every authenticated user holds (discovery, whoami and can-i, health and version); system:auth-delegator
+// (TokenReview and SubjectAccessReview, for proxies that authenticate their callers); and the
 // user-facing `admin`, `edit` and `view` roles, filled by the aggregation controller from the
 // `system:aggregate-to-*` roles (and from any role a CRD's installer labels the same way).
 // Upstream: plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (testdata/cluster-roles.yaml).
@@ -87,6 +88,10 @@ export function bootstrapPolicy(): [ResourceRef, KubeObject][] {
       { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
     ]),
     clusterRoleBinding('system:basic-user', groups('system:authenticated')),
+    clusterRole('system:auth-delegator', [
+      { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+      { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+    ]),
     clusterRole('system:public-info-viewer', [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }]),
     clusterRoleBinding('system:public-info-viewer', groups('system:authenticated', 'system:unauthenticated')),
     clusterRole('admin', undefined, {}, 'admin'),

@@ -91,6 +91,7 @@ export class Cluster {
       definitions: builtinDefinitions(),
       admissionPlugins: builtinAdmissionPlugins([this.podWebhooks.plugin]),
       serviceAccountKey,
+      staticTokens: [this.token],
       version: { major: String(version.major), minor: String(version.minor), gitVersion: options.config.kubernetesVersion },
       featureGates: options.config.featureGates,
       // One source for merge keys: the upstream struct tags the OpenAPI documents carry.

@@ -1,6 +1,7 @@
 // What every namespace holds without being asked, as kubectl shows it: the `default` ServiceAccount
 // (service account controller) and the `kube-root-ca.crt` ConfigMap with the CA the kubeconfig
-// trusts (root CA publisher), both put back when deleted; and `kubectl create token` for an account.
+// trusts (root CA publisher), both put back when deleted; `kubectl create token` for an account, and
+// TokenReview of such a token.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDrydock } from './harness.ts';
@@ -71,6 +72,24 @@ describe('what a namespace holds from the start', () => {
     await eventually(['get', 'serviceaccounts', '-n', 'team-a', '-o', 'name'], 'serviceaccount/default');
     const refused = await dd.kubectl(['get', 'namespaces', '--token', token]);
     assert.equal(refused.stderr.trim(), 'error: You must be logged in to the server (Unauthorized)');
+  });
+
+  test('kubectl create -f of a TokenReview: who a token is, for an account allowed by system:auth-delegator', async () => {
+    const review = (token: string, audiences = ''): string => `apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec:\n  token: ${token}\n${audiences}`;
+    await dd.ok(['create', 'serviceaccount', 'proxy', '-n', 'team-a']);
+    const token = (await dd.ok(['create', 'token', 'proxy', '-n', 'team-a'])).trim();
+    // kubectl validates create-only kinds against OpenAPI v2, which Drydock serves as JSON only.
+    const create = ['create', '-f', '-', '--validate=false', '-o', 'jsonpath={.status.authenticated} {.status.user.username} {.status.audiences} {.status.error}'];
+    assert.equal(await dd.ok(create, { input: review(token) }), 'true system:serviceaccount:team-a:proxy ["https://kubernetes.default.svc.cluster.local"] ');
+    assert.equal(await dd.ok(create, { input: review(token, '  audiences: [vault]\n') }), '   token audiences ["https://kubernetes.default.svc.cluster.local"] is invalid for the target audiences ["vault"]');
+    assert.equal(await dd.ok(create, { input: review('nonsense') }), '   invalid bearer token');
+    const asProxy = [...create, '--as', 'system:serviceaccount:team-a:proxy'];
+    const forbidden = await dd.kubectl(asProxy, { input: review(token) });
+    assert.equal(forbidden.stderr.trim(), 'Error from server (Forbidden): error when creating "STDIN": tokenreviews.authentication.k8s.io is forbidden: User "system:serviceaccount:team-a:proxy" cannot create resource "tokenreviews" in API group "authentication.k8s.io" at the cluster scope');
+    await dd.ok(['create', 'clusterrolebinding', 'proxy-auth', '--clusterrole', 'system:auth-delegator', '--serviceaccount', 'team-a:proxy']);
+    assert.equal(await dd.ok(asProxy, { input: review(token) }), 'true system:serviceaccount:team-a:proxy ["https://kubernetes.default.svc.cluster.local"] ');
+    const empty = await dd.kubectl(['create', '-f', '-', '--validate=false'], { input: 'apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec: {}\n' });
+    assert.equal(empty.stderr.trim(), 'Error from server (BadRequest): error when creating "STDIN": token is required for TokenReview in authentication');
   });
 
   test('a pod naming a service account that does not exist is refused', async () => {

@@ -67,6 +67,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('rbac.authorization.k8s.io', 'V1RoleBinding', 'RoleBinding'),
   ...kinds('rbac.authorization.k8s.io', 'V1Role', 'Role'),
   ...kinds('authentication.k8s.io', 'V1SelfSubjectReview', 'SelfSubjectReview', false),
+  ...kinds('authentication.k8s.io', 'V1TokenReview', 'TokenReview', false),
   ...kinds('authorization.k8s.io', 'V1SelfSubjectAccessReview', 'SelfSubjectAccessReview', false),
   ...kinds('authorization.k8s.io', 'V1SelfSubjectRulesReview', 'SelfSubjectRulesReview', false),
   ...kinds('authorization.k8s.io', 'V1SubjectAccessReview', 'SubjectAccessReview', false),

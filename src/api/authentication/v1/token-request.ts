@@ -42,12 +42,24 @@ export function serviceAccountUsername(namespace: string, name: string): string 
   return `system:serviceaccount:${namespace}:${name}`;
 }
 
-/** The identity of a service account token: its user, its groups, and the token's id as credential. */
-export function serviceAccountUser(account: { namespace: string; name: string; uid: string }, tokenId: string): UserInfo {
+/**
+ * The identity of a service account token: its user, its groups, and as extras the token's id and the
+ * pod and node it is bound to (ServiceAccountInfo.UserInfo; keys in the sorted order Go encodes a map in).
+ */
+export function serviceAccountUser(account: { namespace: string; name: string; uid: string }, tokenId: string, bound: { pod?: { name: string; uid: string } | undefined; node?: { name: string; uid: string } | undefined } = {}): UserInfo {
+  const extra: Record<string, string[]> = { 'authentication.kubernetes.io/credential-id': [`JTI=${tokenId}`] };
+  if (bound.node) {
+    extra['authentication.kubernetes.io/node-name'] = [bound.node.name];
+    if (bound.node.uid) extra['authentication.kubernetes.io/node-uid'] = [bound.node.uid];
+  }
+  if (bound.pod?.name && bound.pod.uid) {
+    extra['authentication.kubernetes.io/pod-name'] = [bound.pod.name];
+    extra['authentication.kubernetes.io/pod-uid'] = [bound.pod.uid];
+  }
   return {
     username: serviceAccountUsername(account.namespace, account.name),
     uid: account.uid,
     groups: ['system:serviceaccounts', `system:serviceaccounts:${account.namespace}`, 'system:authenticated'],
-    extra: { 'authentication.kubernetes.io/credential-id': [`JTI=${tokenId}`] },
+    extra,
   };
 }
