@@ -25,11 +25,13 @@ import { storedObject } from './stored-object.ts';
 import { tableRow, toTable, tableColumns } from './table.ts';
 import type { ServerWatchEvent } from './watch.ts';
 import { shortTurns } from './short-turns.ts';
+import { acceptsOpenApiV2Protobuf, openApiV2ProtobufType } from './openapi/swagger2-protobuf.ts';
 
 export interface OpenApiSource {
   root(): { body: string; etag: string };
   groupVersion(path: string): { body: string; etag: string } | undefined;
   v2(): string;
+  v2Protobuf(): Uint8Array;
 }
 
 export interface HttpHandlerOptions {
@@ -327,8 +329,11 @@ function serveOpenApi(source: OpenApiSource | undefined, path: string, req: Inco
   if (!source) throw pathNotFound();
   if (path === 'v2') {
     const accept = req.headers.accept ?? '';
-    if (accept.includes('protobuf') && !accept.includes('json')) throw pathNotFound();
-    return sendJson(res, 200, source.v2());
+    if (!acceptsOpenApiV2Protobuf(accept)) return sendJson(res, 200, source.v2());
+    const body = source.v2Protobuf();
+    res.writeHead(200, { 'Content-Type': openApiV2ProtobufType, 'Content-Length': body.byteLength });
+    res.end(body);
+    return;
   }
   if (path === 'v3') {
     const root = source.root();

@@ -220,7 +220,7 @@ function dynamicOpenApi(index: ApiServer['index'], crds: CustomResources): OpenA
     }
     return current;
   };
-  return { root: () => source().root(), groupVersion: (path) => source().groupVersion(path), v2: () => source().v2() };
+  return { root: () => source().root(), groupVersion: (path) => source().groupVersion(path), v2: () => source().v2(), v2Protobuf: () => source().v2Protobuf() };
 }
 
 function openApiSource(definitions: readonly ResourceDefinition[], custom?: Parameters<typeof buildOpenApi>[1]): OpenApiSource {
@@ -236,6 +236,7 @@ function openApiSource(definitions: readonly ResourceDefinition[], custom?: Para
     },
     groupVersion: (path) => docs.groupVersion(path),
     v2: () => docs.v2(),
+    v2Protobuf: () => docs.v2Protobuf(),
   };
 }
 

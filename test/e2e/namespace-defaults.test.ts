@@ -78,8 +78,7 @@ describe('what a namespace holds from the start', () => {
     const review = (token: string, audiences = ''): string => `apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec:\n  token: ${token}\n${audiences}`;
     await dd.ok(['create', 'serviceaccount', 'proxy', '-n', 'team-a']);
     const token = (await dd.ok(['create', 'token', 'proxy', '-n', 'team-a'])).trim();
-    // kubectl validates create-only kinds against OpenAPI v2, which Drydock serves as JSON only.
-    const create = ['create', '-f', '-', '--validate=false', '-o', 'jsonpath={.status.authenticated} {.status.user.username} {.status.audiences} {.status.error}'];
+    const create = ['create', '-f', '-', '-o', 'jsonpath={.status.authenticated} {.status.user.username} {.status.audiences} {.status.error}'];
     assert.equal(await dd.ok(create, { input: review(token) }), 'true system:serviceaccount:team-a:proxy ["https://kubernetes.default.svc.cluster.local"] ');
     assert.equal(await dd.ok(create, { input: review(token, '  audiences: [vault]\n') }), '   token audiences ["https://kubernetes.default.svc.cluster.local"] is invalid for the target audiences ["vault"]');
     assert.equal(await dd.ok(create, { input: review('nonsense') }), '   invalid bearer token');
@@ -88,8 +87,11 @@ describe('what a namespace holds from the start', () => {
     assert.equal(forbidden.stderr.trim(), 'Error from server (Forbidden): error when creating "STDIN": tokenreviews.authentication.k8s.io is forbidden: User "system:serviceaccount:team-a:proxy" cannot create resource "tokenreviews" in API group "authentication.k8s.io" at the cluster scope');
     await dd.ok(['create', 'clusterrolebinding', 'proxy-auth', '--clusterrole', 'system:auth-delegator', '--serviceaccount', 'team-a:proxy']);
     assert.equal(await dd.ok(asProxy, { input: review(token) }), 'true system:serviceaccount:team-a:proxy ["https://kubernetes.default.svc.cluster.local"] ');
-    const empty = await dd.kubectl(['create', '-f', '-', '--validate=false'], { input: 'apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec: {}\n' });
+    const empty = await dd.kubectl(['create', '-f', '-'], { input: 'apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec: {}\n' });
     assert.equal(empty.stderr.trim(), 'Error from server (BadRequest): error when creating "STDIN": token is required for TokenReview in authentication');
+    // A kind with no PATCH is validated by kubectl itself, against the definitions of /openapi/v2 in protobuf.
+    const misspelt = await dd.kubectl(['create', '-f', '-'], { input: 'apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec:\n  tokn: x\n' });
+    assert.equal(misspelt.stderr.trim(), 'error: error validating "STDIN": error validating data: ValidationError(TokenReview.spec): unknown field "tokn" in io.k8s.api.authentication.v1.TokenReviewSpec; if you choose to ignore these errors, turn validation off with --validate=false');
   });
 
   test('a pod naming a service account that does not exist is refused', async () => {

@@ -104,8 +104,7 @@ describe('RBAC enforced for everyone but the admin', () => {
 
   test('a SubjectAccessReview asks about another user (what a webhook or proxy sends)', async () => {
     const review = (attributes: string): string => `apiVersion: authorization.k8s.io/v1\nkind: SubjectAccessReview\nspec:\n  user: ${trainer}\n  groups: [system:serviceaccounts, system:serviceaccounts:ml, system:authenticated]\n  resourceAttributes: ${attributes}\n`;
-    // kubectl validates create-only kinds against OpenAPI v2 in protobuf, which is not served.
-    const ask = (attributes: string): Promise<string> => dd.ok(['create', '-f', '-', '--validate=false', '-o', 'jsonpath={.status}'], { input: review(attributes) });
+    const ask = (attributes: string): Promise<string> => dd.ok(['create', '-f', '-', '-o', 'jsonpath={.status}'], { input: review(attributes) });
     assert.match(await ask('{namespace: ml, verb: create, group: batch, resource: jobs}'), /^\{"allowed":true,"reason":"RBAC: allowed by RoleBinding \\"[a-z-]+\/ml\\" of (Cluster)?Role \\"[a-z-]+\\" to ServiceAccount \\"trainer\/ml\\""\}$/);
     assert.equal(await ask('{verb: delete, resource: nodes}'), '{"allowed":false}');
   });

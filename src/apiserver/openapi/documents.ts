@@ -1,5 +1,5 @@
 // Builds the /openapi/v3 root and one OpenAPI 3.0 document per served group-version, plus a swagger 2.0
-// rendering for /openapi/v2 JSON. Documents are built and serialized once, on first request; the hash is
+// rendering for /openapi/v2 in JSON and in the protobuf kubectl asks for. Documents are built and serialized once, on first request; the hash is
 // sha512 of the serialized body in upper-case hex, as kube-openapi's handler3 computes it.
 // Upstream: k8s.io/kube-openapi/pkg/handler3/handler.go, apiserver/pkg/server/routes/openapi.go.
 import { createHash } from 'node:crypto';
@@ -8,6 +8,7 @@ import { allSchemas, definitionNameFor } from './definitions.ts';
 import { resourcePaths, type KindSchemas, type PathItem } from './paths.ts';
 import { closure, type OpenApiSchema, type SchemaMap } from './schema.ts';
 import { toSwagger2 } from './swagger2.ts';
+import { swagger2Protobuf } from './swagger2-protobuf.ts';
 
 export interface GroupVersionDocument {
   /** The serialized document, written as is. */
@@ -23,8 +24,10 @@ export interface OpenApiDocuments {
   root(): { paths: Record<string, { serverRelativeURL: string }> };
   /** GET /openapi/v3/<path>, with path `api/v1` or `apis/<group>/<version>`; undefined when not served. */
   groupVersion(path: string): GroupVersionDocument | undefined;
-  /** GET /openapi/v2 as swagger 2.0 JSON (kubectl asks for protobuf there, which the server answers 404). */
+  /** GET /openapi/v2 as swagger 2.0 JSON. */
   v2(): string;
+  /** GET /openapi/v2 in gnostic's protobuf, as kubectl asks for it: swagger, info and the definitions. */
+  v2Protobuf(): Uint8Array;
 }
 
 const info = { title: 'Kubernetes', version: 'v1.35.0' };
@@ -50,7 +53,10 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?
   }
   const built = new Map<string, GroupVersionDocument>();
   let rootCache: ReturnType<OpenApiDocuments['root']> | undefined;
+  let swagger2: ReturnType<typeof toSwagger2> | undefined;
   let v2Cache: string | undefined;
+  let v2ProtobufCache: Uint8Array | undefined;
+  const v2Document = (): ReturnType<typeof toSwagger2> => (swagger2 ??= toSwagger2(openApiV3(definitions, allSchemas(), custom)));
 
   const document = (path: string): GroupVersionDocument | undefined => {
     const cached = built.get(path);
@@ -75,8 +81,12 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?
     },
     groupVersion: document,
     v2() {
-      v2Cache ??= JSON.stringify(toSwagger2(openApiV3(definitions, allSchemas(), custom)));
+      v2Cache ??= JSON.stringify(v2Document());
       return v2Cache;
+    },
+    v2Protobuf() {
+      v2ProtobufCache ??= swagger2Protobuf(v2Document());
+      return v2ProtobufCache;
     },
   };
 }
