@@ -1,7 +1,7 @@
 // Node-side admission: the kubelet re-checks that a pod bound to it fits (resources, node affinity)
 // before running it, and rejects it as phase Failed with upstream's reason and message. Pure.
 // Upstream: pkg/kubelet/lifecycle/predicate.go (generalFilter, OutOf<resource>), scheduler noderesources.Fits.
-import { podEffectiveRequests } from '../api/index.ts';
+import { podEffectiveRequests, sameResourceInputs } from '../api/index.ts';
 import type { Node, NodeSelectorRequirement } from '../api/index.ts';
 import { resourceAmountOf } from './quantities.ts';
 import type { DeepReadonlyPod } from './types.ts';
@@ -48,14 +48,20 @@ export function podMatchesNodeAffinity(pod: DeepReadonlyPod, node: Node): boolea
 }
 
 // Each admission sums every admitted pod's requests, as upstream's generalFilter does; the pods are
-// the informer's shared objects, which never change, so each one's sum is computed once.
+// the informer's shared objects, which never change, so each one's sum is computed once, and kept
+// through the status writes that leave what it is computed from alone.
 const requestsOf = new WeakMap<DeepReadonlyPod, Record<string, number>>();
+// The last version summed per spec object (a status write keeps the stored spec): gone with the pod.
+const lastSummed = new WeakMap<DeepReadonlyPod['spec'], DeepReadonlyPod>();
 
 function admittedRequests(pod: DeepReadonlyPod): Record<string, number> {
   let requests = requestsOf.get(pod);
   if (requests === undefined) {
-    requests = podEffectiveRequests(pod);
+    const earlier = lastSummed.get(pod.spec);
+    requests = earlier && sameResourceInputs(earlier, pod) ? requestsOf.get(earlier) : undefined;
+    requests ??= podEffectiveRequests(pod);
     requestsOf.set(pod, requests);
+    lastSummed.set(pod.spec, pod);
   }
   return requests;
 }

@@ -63,3 +63,29 @@ test('nodes indexed by pod label match a rescan through pod and node changes', (
     for (const key of keys) assert.deepEqual(indexed(cache, key), rescan(cache, key), `${key.replaceAll('\0', '/')} at step ${step}`);
   }
 });
+
+test("a status write keeps a pod's derived values; a resize's status recomputes its requests", () => {
+  const cache = new SchedulerCache();
+  cache.addNode(node('n0'));
+  const starting: Pod = {
+    ...pod('u1', 'a', 'n0'),
+    spec: { nodeName: 'n0', containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '500m' } } }] },
+    status: { phase: 'Pending', containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'i', imageID: '', resources: { requests: { cpu: '500m' } } }] },
+  };
+  const first = PodInfo.of(starting);
+  cache.addOrUpdatePod(first);
+  const ready: Pod = { ...starting, status: { phase: 'Running', containerStatuses: [{ name: 'c', ready: true, restartCount: 0, image: 'i', imageID: '', resources: { requests: { cpu: '500m' } } }] } };
+  const second = PodInfo.of(ready, cache.podInfo('u1'));
+  assert.ok(second.sameDerivedValues(first), 'the same spec object and status resources: nothing recomputed');
+  cache.addOrUpdatePod(second);
+  const [ni] = cache.list();
+  assert.equal(ni?.pods[0], second, 'the node holds the newer version');
+  assert.equal(ni?.requested.milliCPU, 500);
+  // The kubelet reports a larger allocation (an in-place resize): requests are recomputed and re-summed.
+  const resized: Pod = { ...ready, status: { ...ready.status, containerStatuses: [{ name: 'c', ready: true, restartCount: 0, image: 'i', imageID: '', allocatedResources: { cpu: '1' }, resources: { requests: { cpu: '1' } } }] } };
+  const third = PodInfo.of(resized, cache.podInfo('u1'));
+  assert.equal(third.sameDerivedValues(second), false);
+  cache.addOrUpdatePod(third);
+  assert.equal(cache.list()[0]?.requested.milliCPU, 1000);
+  assert.equal(PodInfo.of({ ...ready, spec: { ...ready.spec } }, second).sameDerivedValues(second), false, 'another spec object is not trusted to be the same');
+});

@@ -131,6 +131,14 @@ export class SchedulerCache implements SnapshotLister {
     const st = this.#pods.get(pi.uid);
     if (st) {
       if (st.pi === pi && st.nodeName === nodeName && !st.assumed) return;
+      // A status write (PodInfo.of kept every derived value): the node holds the new version, its sums stand.
+      if (st.nodeName === nodeName && !st.assumed && pi.sameDerivedValues(st.pi)) {
+        const ni = this.#nodes.get(nodeName);
+        ni?.replacePod(st.pi, pi);
+        this.#pods.set(pi.uid, { ...st, pi });
+        if (ni && pi.hasAffinity) this.#dirty(ni);
+        return;
+      }
       this.#unplace(st);
       this.#pods.delete(pi.uid);
     }

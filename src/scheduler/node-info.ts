@@ -2,9 +2,9 @@
 // aggregated requests, ports and PVC use), the data every plugin reads on the hot path.
 // Upstream: pkg/scheduler/framework/types.go (PodInfo, NodeInfo, Resource, AffinityTerm).
 import type { Node, Pod, Taint } from '../api/index.ts';
-import { podResourceRequests } from '../api/index.ts';
+import { podResourceRequests, sameResourceInputs } from '../api/index.ts';
 import type { DeepReadonly, LabelSelectorMatcher } from '../core/index.ts';
-import { labelSelectorFromObject, nothingSelector } from '../core/index.ts';
+import { jsonEqual, labelSelectorFromObject, nothingSelector } from '../core/index.ts';
 import { resourceAmountOf as amountOf } from './quantities.ts';
 
 type PodRO = DeepReadonly<Pod>;
@@ -131,6 +131,13 @@ export interface HostPort {
 
 const podInfoCache = new WeakMap<object, PodInfo>();
 
+/** What a PodInfo reads is the same in both versions of a pod: identity, labels, spec, status resources. */
+function sameInputs(a: PodRO, b: PodRO): boolean {
+  const am = a.metadata;
+  const bm = b.metadata;
+  return am.uid === bm.uid && am.name === bm.name && am.namespace === bm.namespace && (am.labels === bm.labels || jsonEqual(am.labels, bm.labels)) && sameResourceInputs(a, b);
+}
+
 /** The pod plus everything plugins derive from it, computed once per pod object. */
 export class PodInfo {
   readonly pod: PodRO;
@@ -152,13 +159,24 @@ export class PodInfo {
   /** labelCountKey of each of the pod's labels. */
   readonly labelCountKeys: readonly string[];
 
-  static of(pod: PodRO): PodInfo {
+  /**
+   * The PodInfo of `pod`, once per pod object. With `previous` (an earlier version's), what it derived
+   * is kept when nothing it reads changed, as on a kubelet's status write.
+   */
+  static of(pod: PodRO, previous?: PodInfo): PodInfo {
     let pi = podInfoCache.get(pod);
-    if (!pi) podInfoCache.set(pod, (pi = new PodInfo(pod)));
+    if (!pi) podInfoCache.set(pod, (pi = previous && sameInputs(previous.pod, pod) ? new PodInfo(pod, previous) : new PodInfo(pod)));
     return pi;
   }
 
-  private constructor(pod: PodRO) {
+  private constructor(pod: PodRO, same?: PodInfo) {
+    if (same) {
+      this.pod = pod;
+      ({ key: this.key, uid: this.uid, priority: this.priority, requests: this.requests, nonZeroMilliCPU: this.nonZeroMilliCPU, nonZeroMemory: this.nonZeroMemory } = same);
+      ({ requiredAffinityTerms: this.requiredAffinityTerms, requiredAntiAffinityTerms: this.requiredAntiAffinityTerms, preferredAffinityTerms: this.preferredAffinityTerms, preferredAntiAffinityTerms: this.preferredAntiAffinityTerms } = same);
+      ({ hostPorts: this.hostPorts, pvcKeys: this.pvcKeys, labelCountKeys: this.labelCountKeys } = same);
+      return;
+    }
     this.pod = pod;
     const ns = pod.metadata.namespace ?? '';
     this.key = `${ns}/${pod.metadata.name ?? ''}`;
@@ -195,6 +213,11 @@ export class PodInfo {
     const labelKeys: string[] = [];
     for (const k in labels) labelKeys.push(labelCountKey(ns, k, labels[k] ?? ''));
     this.labelCountKeys = labelKeys;
+  }
+
+  /** Derived from `other` by PodInfo.of without recomputing: every value is the same object. */
+  sameDerivedValues(other: PodInfo): boolean {
+    return this.requests === other.requests && this.labelCountKeys === other.labelCountKeys && this.pvcKeys === other.pvcKeys && this.hostPorts === other.hostPorts && this.requiredAffinityTerms === other.requiredAffinityTerms && this.requiredAntiAffinityTerms === other.requiredAntiAffinityTerms && this.preferredAffinityTerms === other.preferredAffinityTerms && this.preferredAntiAffinityTerms === other.preferredAntiAffinityTerms;
   }
 
   get hasAffinity(): boolean {
@@ -262,6 +285,18 @@ export class NodeInfo {
     if (pi.hasAffinity) this.podsWithAffinity.push(pi);
     if (pi.requiredAntiAffinityTerms.length > 0) this.podsWithRequiredAntiAffinity.push(pi);
     this.#account(pi, 1);
+  }
+
+  /** A newer version of a pod here whose derived values are the same (sameDerivedValues): sums stand. */
+  replacePod(old: PodInfo, next: PodInfo): void {
+    const swap = (list: PodInfo[]): void => {
+      const i = list.indexOf(old);
+      if (i >= 0) list[i] = next;
+    };
+    swap(this.pods);
+    if (next.hasAffinity) swap(this.podsWithAffinity);
+    if (next.requiredAntiAffinityTerms.length > 0) swap(this.podsWithRequiredAntiAffinity);
+    this.generation = nextGeneration();
   }
 
   /** Removes by uid; false if the pod was not here. */

@@ -222,7 +222,7 @@ export class Scheduler {
   }
 
   #onPodUpdate(old: PodRO, pod: PodRO): void {
-    const pi = PodInfo.of(pod);
+    const pi = PodInfo.of(pod, this.cache.podInfo(pod.metadata.uid ?? ''));
     if (pod.spec.nodeName) {
       if (!old.spec.nodeName) {
         this.queue.delete(old);

@@ -3,6 +3,7 @@
 // whole units (see ./pod/amount.ts), so callers compare and sum without parsing again.
 // Upstream: staging/src/k8s.io/component-helpers/resource/helpers.go (PodRequests, PodLimits).
 import type { DeepReadonly } from '../../../core/index.ts';
+import { jsonEqual } from '../../../core/index.ts';
 import type { Container, ContainerStatus, Pod, ResourceList } from './pod/types.ts';
 import { resourceAmount } from './pod/amount.ts';
 
@@ -53,6 +54,28 @@ export function isPodResizeInfeasible(pod: RPod): boolean {
   const conds = pod.status?.conditions;
   if (conds) for (const c of conds) if (c.type === 'PodResizePending') return c.reason === 'Infeasible';
   return false;
+}
+
+/**
+ * Whether podResourceRequests and podResourceLimits give the same for both versions of a pod: the same
+ * spec object (a status write keeps the stored one) and the same status resources per container. Lets
+ * the scheduler and kubelets keep what they derived through each status write instead of parsing
+ * every quantity again.
+ */
+export function sameResourceInputs(a: RPod, b: RPod): boolean {
+  if (a.spec !== b.spec) return false;
+  if (isPodResizeInfeasible(a) !== isPodResizeInfeasible(b)) return false;
+  return sameContainerResources(a.status?.containerStatuses, b.status?.containerStatuses) && sameContainerResources(a.status?.initContainerStatuses, b.status?.initContainerStatuses);
+}
+
+function sameContainerResources(x: readonly RStatus[] | undefined, y: readonly RStatus[] | undefined): boolean {
+  if ((x?.length ?? 0) !== (y?.length ?? 0)) return false;
+  for (let i = 0; i < (x?.length ?? 0); i++) {
+    const a = x?.[i];
+    const b = y?.[i];
+    if (a?.name !== b?.name || !jsonEqual(a?.allocatedResources, b?.allocatedResources) || !jsonEqual(a?.resources, b?.resources)) return false;
+  }
+  return true;
 }
 
 type Pick = (c: RContainer, cs: RStatus | undefined, infeasible: boolean) => RList;
