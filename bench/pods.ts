@@ -1,7 +1,6 @@
 // P4, P8, P12 (issue 9), issue 4's pod start-up latency and issue 8's Deployment throughput: pods and Deployments driven through the
 // public API (HTTPS on loopback) to Running / Available with the scheduler, kubelets and controllers,
 // beside a floor that only makes the API writes (and, for latency, waits for the create's watch event).
-import { refs } from '../src/api/index.ts';
 import { runs, serveCluster } from './harness.ts';
 import { bulkCreate } from './bulk-create.ts';
 import type { BulkCreateRun } from './bulk-create.ts';
@@ -21,7 +20,6 @@ type Timed = { wallMs: number; cpuMs: number; busyMs: number };
 
 /** `cpu <process> s, server thread busy <s> s`, medians. */
 const cpuText = (t: Timed[]): string => `cpu ${(median(t.map((d) => d.cpuMs)) / 1000).toFixed(2)} s, server thread busy ${(median(t.map((d) => d.busyMs)) / 1000).toFixed(2)} s`;
-type Client = Awaited<ReturnType<typeof serveCluster>>['api'];
 
 /** Which thread the bulk loads' client runs on: `BENCH_CLIENT=thread` keeps it on the server's. */
 const clientOnWorker = process.env.BENCH_CLIENT !== 'thread';

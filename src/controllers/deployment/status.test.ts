@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Deployment, DeploymentStatus, ReplicaSet } from '../../api/index.ts';
 import { formatTime } from '../../core/index.ts';
-import { calculateStatus, isDeploymentTimedOut, rolloutStatus, setCondition, stuckRequeueIn } from './status.ts';
+import { calculateStatus, isDeploymentTimedOut, rolloutStatus, setCondition, stuckRequeueIn, terminatingReplicas } from './status.ts';
 
 const now = Date.UTC(2026, 0, 1, 12);
 
@@ -28,6 +28,17 @@ test('calculateStatus counts replicas and sets Available from replicas - maxUnav
   const none = calculateStatus([rs(2, 2, 1)], rs(2, 2, 1), deployment(), now);
   assert.equal(none.unavailableReplicas, 1);
   assert.deepEqual(none.conditions?.map((c) => [c.status, c.reason, c.message]), [['False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.']]);
+});
+
+test('terminatingReplicas: a ReplicaSet not synced yet counts for nothing, one synced without the count leaves it unknown', () => {
+  const fresh: ReplicaSet = { metadata: { name: 'web-new' }, spec: { replicas: 1 }, status: { replicas: 0 } };
+  const synced: ReplicaSet = { ...fresh, status: { replicas: 1, observedGeneration: 1, terminatingReplicas: 2 } };
+  const older: ReplicaSet = { ...fresh, status: { replicas: 1, observedGeneration: 3 } };
+  assert.equal(terminatingReplicas([fresh]), 0, 'a new Deployment reports 0 before its ReplicaSet is synced');
+  assert.equal(terminatingReplicas([fresh, synced]), 2);
+  assert.equal(terminatingReplicas([synced, older]), undefined);
+  assert.equal(calculateStatus([fresh], fresh, deployment(), now).terminatingReplicas, 0);
+  assert.equal('terminatingReplicas' in calculateStatus([older], older, deployment(), now), false);
 });
 
 test('setCondition keeps lastTransitionTime while the status holds and skips identical reasons', () => {

@@ -52,6 +52,22 @@ export function removeCondition(status: DeploymentStatus, type: string): void {
   else delete status.conditions;
 }
 
+/**
+ * GetTerminatingReplicaCountForReplicaSets (DeploymentReplicaSetTerminatingReplicas, beta in 1.35): the sum
+ * over the ReplicaSets, where one the controller has not synced yet counts for nothing, and one it synced
+ * without reporting the field leaves the sum unknown.
+ */
+export function terminatingReplicas(allRSs: readonly RS[]): number | undefined {
+  let sum = 0;
+  for (const rs of allRSs) {
+    const reported = rs.status?.terminatingReplicas;
+    if (reported === undefined && !rs.status?.observedGeneration) continue;
+    if (reported === undefined) return undefined;
+    sum += reported;
+  }
+  return sum;
+}
+
 /** calculateStatus: counts from the ReplicaSets plus the Available condition. */
 export function calculateStatus(allRSs: readonly RS[], newRS: RS | undefined, d: DeploymentView, now: number): DeploymentStatus {
   const available = sumStatus(allRSs, 'availableReplicas');
@@ -66,8 +82,8 @@ export function calculateStatus(allRSs: readonly RS[], newRS: RS | undefined, d:
   set('readyReplicas', sumStatus(allRSs, 'readyReplicas'));
   set('availableReplicas', available);
   set('unavailableReplicas', unavailable);
-  const terminating = allRSs.map((rs) => rs.status?.terminatingReplicas).filter((n): n is number => n !== undefined);
-  if (terminating.length) status.terminatingReplicas = terminating.reduce((a, b) => a + b, 0);
+  const terminating = terminatingReplicas(allRSs);
+  if (terminating !== undefined) status.terminatingReplicas = terminating;
   if (d.status?.conditions?.length) status.conditions = d.status.conditions.map((c) => ({ ...c }) as DeploymentCondition);
   if (d.status?.collisionCount !== undefined) status.collisionCount = d.status.collisionCount;
   if (available >= deploymentReplicas(d) - maxUnavailable(d)) {
