@@ -30,8 +30,8 @@ import { acceptsOpenApiV2Protobuf, openApiV2ProtobufType } from './openapi/swagg
 export interface OpenApiSource {
   root(): { body: string; etag: string };
   groupVersion(path: string): { body: string; etag: string } | undefined;
-  v2(): string;
-  v2Protobuf(): Uint8Array;
+  v2(): { body: string; etag: string };
+  v2Protobuf(): { body: Uint8Array; etag: string };
 }
 
 export interface HttpHandlerOptions {
@@ -328,33 +328,27 @@ export function sendError(res: ServerResponse, error: unknown, log?: (line: stri
 function serveOpenApi(source: OpenApiSource | undefined, path: string, req: IncomingMessage, res: ServerResponse): void {
   if (!source) throw pathNotFound();
   if (path === 'v2') {
-    const accept = req.headers.accept ?? '';
-    if (!acceptsOpenApiV2Protobuf(accept)) return sendJson(res, 200, source.v2());
-    const body = source.v2Protobuf();
-    res.writeHead(200, { 'Content-Type': openApiV2ProtobufType, 'Content-Length': body.byteLength });
-    res.end(body);
-    return;
+    const protobuf = acceptsOpenApiV2Protobuf(req.headers.accept ?? '');
+    return sendDocument(req, res, protobuf ? source.v2Protobuf() : source.v2(), protobuf ? openApiV2ProtobufType : 'application/json');
   }
-  if (path === 'v3') {
-    const root = source.root();
-    if (req.headers['if-none-match'] === root.etag) {
-      res.writeHead(304, { ETag: root.etag });
-      res.end();
-      return;
-    }
-    return sendJson(res, 200, root.body, 'application/json', { ETag: root.etag });
-  }
+  if (path === 'v3') return sendDocument(req, res, source.root(), 'application/json');
   if (path.startsWith('v3/')) {
     const doc = source.groupVersion(path.slice(3));
     if (!doc) throw pathNotFound();
-    if (req.headers['if-none-match'] === doc.etag) {
-      res.writeHead(304, { ETag: doc.etag });
-      res.end();
-      return;
-    }
-    return sendJson(res, 200, doc.body, 'application/json', { ETag: doc.etag, 'Cache-Control': 'public, immutable', Expires: 'Thu, 01 Jan 2099 00:00:00 GMT' });
+    return sendDocument(req, res, doc, 'application/json', { 'Cache-Control': 'public, immutable', Expires: 'Thu, 01 Jan 2099 00:00:00 GMT' });
   }
   throw pathNotFound();
+}
+
+/** An OpenAPI document with its ETag; 304 when the client's cached copy (If-None-Match) is current. */
+function sendDocument(req: IncomingMessage, res: ServerResponse, doc: { body: string | Uint8Array; etag: string }, contentType: string, extra: Record<string, string> = {}): void {
+  if (req.headers['if-none-match'] === doc.etag) {
+    res.writeHead(304, { ETag: doc.etag });
+    res.end();
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(doc.body), ETag: doc.etag, ...extra });
+  res.end(doc.body);
 }
 
 async function serveWatch(

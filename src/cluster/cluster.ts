@@ -225,18 +225,16 @@ function dynamicOpenApi(index: ApiServer['index'], crds: CustomResources): OpenA
 
 function openApiSource(definitions: readonly ResourceDefinition[], custom?: Parameters<typeof buildOpenApi>[1]): OpenApiSource {
   const docs = buildOpenApi(definitions, custom);
+  // kube-openapi's ETag: the body's SHA-512 in upper-case hex, quoted.
+  const tagged = <B extends string | Uint8Array>(body: B): { body: B; etag: string } => ({ body, etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"` });
   let root: { body: string; etag: string } | undefined;
+  let v2: { body: string; etag: string } | undefined;
+  let v2Protobuf: { body: Uint8Array; etag: string } | undefined;
   return {
-    root() {
-      if (!root) {
-        const body = JSON.stringify(docs.root());
-        root = { body, etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"` };
-      }
-      return root;
-    },
+    root: () => (root ??= tagged(JSON.stringify(docs.root()))),
     groupVersion: (path) => docs.groupVersion(path),
-    v2: () => docs.v2(),
-    v2Protobuf: () => docs.v2Protobuf(),
+    v2: () => (v2 ??= tagged(docs.v2())),
+    v2Protobuf: () => (v2Protobuf ??= tagged(docs.v2Protobuf())),
   };
 }
 

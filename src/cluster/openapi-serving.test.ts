@@ -1,0 +1,43 @@
+// /openapi/v2 and /openapi/v3 as clients fetch them over HTTPS: the swagger document in JSON or in the
+// protobuf kubectl asks for, each with its ETag, and 304 Not Modified for a copy that is current.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:https';
+import { VirtualClock } from '../core/index.ts';
+import { Cluster, defaultClusterConfig } from './index.ts';
+
+type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
+
+function get(cluster: Cluster, path: string, headers: Record<string, string>): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${cluster.url}${path}`, { ca: cluster.certificateAuthority, headers: { Authorization: `Bearer ${cluster.token}`, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('/openapi/v2 answers protobuf or JSON with an ETag, and 304 to a current If-None-Match', async () => {
+  await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false, port: 0 });
+  const kubectlAccept = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+  const pb = await get(cluster, '/openapi/v2', { Accept: kubectlAccept });
+  assert.equal(pb.status, 200);
+  assert.equal(pb.headers['content-type'], 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+  assert.equal(pb.body.subarray(0, 5).toString('latin1'), '\n\u00032.0', 'Document.swagger (field 1) comes first');
+  const etag = String(pb.headers.etag);
+  assert.match(etag, /^"[0-9A-F]{128}"$/);
+  const again = await get(cluster, '/openapi/v2', { Accept: kubectlAccept, 'If-None-Match': etag });
+  assert.equal(again.status, 304);
+  assert.equal(again.body.length, 0);
+
+  const json = await get(cluster, '/openapi/v2', { Accept: 'application/json', 'If-None-Match': etag });
+  assert.equal(json.status, 200, 'the JSON document has an ETag of its own');
+  assert.equal((JSON.parse(json.body.toString('utf8')) as { swagger: string }).swagger, '2.0');
+  assert.notEqual(json.headers.etag, etag);
+
+  const v3 = await get(cluster, '/openapi/v3', {});
+  assert.equal((await get(cluster, '/openapi/v3', { 'If-None-Match': String(v3.headers.etag) })).status, 304);
+});
