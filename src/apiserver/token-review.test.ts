@@ -69,8 +69,10 @@ test('a reviewed token that expired, or whose account or pod is gone, says why',
   assert.deepEqual(await review(cluster, token), { user: {}, error: `service account UID (${replaced.metadata.uid}) does not match claim (${claimed})` });
 });
 
-test('a TokenReview without a token is a bad request', async () => {
+test('a TokenReview without a token is a bad request; a null audience list comes back omitted', async () => {
   await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
+  const answer = await cluster.client.create<TokenReview>(tokenReviews, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', metadata: {}, spec: { token: 'x', audiences: null } });
+  assert.deepEqual(answer.spec, { token: 'x' });
   const error = await review(cluster, '').catch((e: unknown) => e);
   assert.ok(isApiError(error) && error.reason === 'BadRequest', String(error));
   assert.equal(error.message, 'token is required for TokenReview in authentication');

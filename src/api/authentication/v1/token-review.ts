@@ -29,5 +29,9 @@ export const tokenReviewDefinition: ResourceDefinition<TokenReview> = {
   verbs: ['create'],
   hasStatus: false,
   reviewToken: (obj) => ({ token: obj.spec?.token ?? '', audiences: obj.spec?.audiences ?? [] }),
-  review: (obj, { authentication }) => ({ ...obj, spec: obj.spec ?? {}, status: statusOf(authentication) }),
+  // The spec comes back as Go re-encodes it: an empty or null audience list is omitted.
+  review: (obj, { authentication }) => {
+    const { token, audiences } = obj.spec ?? {};
+    return { ...obj, spec: { ...(token !== undefined ? { token } : {}), ...(audiences?.length ? { audiences } : {}) }, status: statusOf(authentication) };
+  },
 };
