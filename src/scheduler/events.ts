@@ -1,12 +1,14 @@
 // Scheduler events (core/v1 Event, from `default-scheduler`): FailedScheduling, Scheduled,
 // Preempted. Repeats of the same event for the same pod become a series (count,
-// lastObservedTime), which kubectl describe prints as "(x3 over 2m)".
-// Upstream: staging/src/k8s.io/client-go/tools/events/event_broadcaster.go (recordToSink),
-// pkg/scheduler/schedule_one.go (Eventf calls).
+// lastObservedTime), which kubectl describe prints as "(x3 over 2m)". As client-go's events
+// broadcaster: the first repeat patches the series (count 2); later ones are only counted, and the
+// series is sent every 30 minutes and once it has been idle for 6 minutes (when it leaves the cache).
+// Upstream: staging/src/k8s.io/client-go/tools/events/event_broadcaster.go (recordToSink,
+// refreshExistingEventSeries, finishSeries), pkg/scheduler/schedule_one.go (Eventf calls).
 import type { Event } from '../api/index.ts';
 import { refs } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
-import type { Clock } from '../core/index.ts';
+import type { Clock, Timer } from '../core/index.ts';
 import { formatMicroTime, unixNanos } from '../core/index.ts';
 import type { EventRecord, PodRO } from './framework.ts';
 
@@ -16,7 +18,9 @@ interface SeriesState {
   name: string;
   namespace: string;
   count: number;
-  firstAt: number;
+  eventTime: number;
+  lastObservedAt: number;
+  /** The last write of this event: a series patch never races ahead of the create. */
   write: Promise<unknown>;
 }
 
@@ -28,13 +32,15 @@ export interface EventRecorderOptions {
   instance?: string;
 }
 
-/** Isomorphic events within this window join a series (the recorder's 6-minute cache). */
-const seriesWindowMs = 6 * 60_000;
+/** finishTime and refreshTime of the broadcaster. */
+const finishMs = 6 * 60_000;
+const refreshMs = 30 * 60_000;
 
 export class EventRecorder {
   readonly #o: EventRecorderOptions;
   readonly #series = new Map<string, SeriesState>();
   #pending = new Set<Promise<unknown>>();
+  #timers: Timer[] = [];
   #stopped = false;
 
   constructor(options: EventRecorderOptions) {
@@ -47,12 +53,10 @@ export class EventRecorder {
     const namespace = pod.metadata.namespace ?? 'default';
     const key = `${pod.metadata.uid ?? ''}|${e.type}|${e.reason}|${e.action}|${e.message}`;
     const prev = this.#series.get(key);
-    if (prev && now - prev.firstAt < seriesWindowMs) {
+    if (prev) {
       prev.count++;
-      const count = prev.count;
-      // Chain on the create so the patch never races ahead of it.
-      prev.write = this.#track(prev.write.then(() =>
-        this.#o.client.patch(refs.events, prev.namespace, prev.name, 'merge', { series: { count, lastObservedTime: formatMicroTime(now) } })));
+      prev.lastObservedAt = now;
+      if (prev.count === 2) this.#sendSeries(prev);
       return;
     }
     const component = this.#o.component ?? schedulerComponent;
@@ -79,8 +83,39 @@ export class EventRecorder {
       reportingInstance: this.#o.instance ?? `${component}-drydock`,
     };
     const write = this.#track(this.#o.client.create(refs.events, event, { namespace }));
-    if (this.#series.size > 10_000) this.#series.clear();
-    this.#series.set(key, { name, namespace, count: 1, firstAt: now, write });
+    this.#series.set(key, { name, namespace, count: 1, eventTime: now, lastObservedAt: now, write });
+    if (this.#timers.length === 0) this.#timers = [this.#every(refreshMs, () => this.#refresh()), this.#every(finishMs, () => this.#finish())];
+  }
+
+  #sendSeries(s: SeriesState): void {
+    const series = { count: s.count, lastObservedTime: formatMicroTime(s.lastObservedAt) };
+    s.write = this.#track(s.write.then(() => this.#o.client.patch(refs.events, s.namespace, s.name, 'merge', { series })));
+  }
+
+  /** refreshExistingEventSeries: every series' current count. */
+  #refresh(): void {
+    for (const s of this.#series.values()) if (s.count >= 2) this.#sendSeries(s);
+  }
+
+  /** finishSeries: a series idle for finishTime is sent a last time; it and single events that old leave the cache. */
+  #finish(): void {
+    const cutoff = this.#o.clock.now() - finishMs;
+    for (const [key, s] of this.#series) {
+      if (s.count >= 2 ? s.lastObservedAt >= cutoff : s.eventTime >= cutoff) continue;
+      if (s.count >= 2) this.#sendSeries(s);
+      this.#series.delete(key);
+    }
+  }
+
+  #every(ms: number, fn: () => void): Timer {
+    let timer: Timer;
+    const tick = (): void => {
+      if (this.#stopped) return;
+      fn();
+      timer = this.#o.clock.after(ms, tick);
+    };
+    timer = this.#o.clock.after(ms, tick);
+    return { cancel: () => timer.cancel() };
   }
 
   #track(p: Promise<unknown>): Promise<unknown> {
@@ -99,5 +134,6 @@ export class EventRecorder {
 
   stop(): void {
     this.#stopped = true;
+    for (const t of this.#timers) t.cancel();
   }
 }
