@@ -14,13 +14,7 @@ import { rbacEscalation } from './rbac-escalation.ts';
 
 const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
-async function namespaceOf(attrs: AdmissionAttributes, name: string): Promise<KubeObject | undefined> {
-  const storage = attrs.storage;
-  const nsDef = storage.findDefinition('', 'v1', 'namespaces');
-  if (!nsDef) return undefined;
-  const kv = await storage.store.get(storage.key(nsDef, '', name));
-  return kv ? storedObject(kv) : undefined;
-}
+const namespaceOf = (attrs: AdmissionAttributes, name: string): Promise<KubeObject | undefined> => attrs.storage.lookup('', 'v1', 'namespaces', '', name);
 
 /** Refuses writes into missing or terminating namespaces. */
 export const namespaceLifecycle: AdmissionPlugin = {
@@ -58,16 +52,14 @@ export const serviceAccount: AdmissionPlugin = {
     const pod = attrs.object as unknown as Pod;
     const name = pod.spec.serviceAccountName || 'default';
     const namespace = attrs.object.metadata.namespace ?? '';
-    const def = attrs.storage.findDefinition('', 'v1', 'serviceaccounts');
-    const kv = def ? await attrs.storage.store.get(attrs.storage.key(def, namespace, name)) : undefined;
+    const account = await attrs.storage.lookup('', 'v1', 'serviceaccounts', namespace, name);
     // A named account must exist. Upstream also waits up to ~1.5 s for `default`, which its controller
     // makes moments after the namespace; here a pod does not wait for it, nor need it (clusters
     // without the controller, a pod created in the same instant as its namespace).
-    if (!kv && name !== 'default') {
+    if (!account && name !== 'default') {
       throw forbidden({ group: '', resource: 'pods' }, admissionName(attrs.object), `error looking up service account ${namespace}/${name}: serviceaccount ${JSON.stringify(name)} not found`);
     }
-    const account = kv ? (storedObject(kv) as { automountServiceAccountToken?: boolean; imagePullSecrets?: { name?: string }[] }) : undefined;
-    addDefaultServiceAccount(pod, { tokenVolumeSuffix: randomString(attrs.storage.random, 5), ...(account ? { account } : {}) });
+    addDefaultServiceAccount(pod, { tokenVolumeSuffix: randomString(attrs.storage.random, 5), ...(account ? { account: account as { automountServiceAccountToken?: boolean; imagePullSecrets?: { name?: string }[] } } : {}) });
   },
 };
 
@@ -124,10 +116,9 @@ function sameResources(a: Readonly<Record<string, string>> | undefined, b: Reado
 async function runtimeClassOf(attrs: AdmissionAttributes, pod: Pod): Promise<RuntimeClass | undefined> {
   const name = pod.spec.runtimeClassName;
   if (!name) return undefined;
-  const def = attrs.storage.findDefinition('node.k8s.io', 'v1', 'runtimeclasses');
-  const kv = def ? await attrs.storage.store.get(attrs.storage.key(def, '', name)) : undefined;
-  if (!kv) throw forbidden({ group: '', resource: 'pods' }, attrs.object.metadata.name ?? '', `pod rejected: RuntimeClass ${JSON.stringify(name)} not found`);
-  return storedObject(kv) as unknown as RuntimeClass;
+  const runtimeClass = await attrs.storage.lookup('node.k8s.io', 'v1', 'runtimeclasses', '', name);
+  if (!runtimeClass) throw forbidden({ group: '', resource: 'pods' }, attrs.object.metadata.name ?? '', `pod rejected: RuntimeClass ${JSON.stringify(name)} not found`);
+  return runtimeClass as unknown as RuntimeClass;
 }
 
 const overheadMismatch = "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead";

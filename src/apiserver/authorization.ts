@@ -18,13 +18,12 @@ async function listRbac<T>(storage: ResourceStorage, resource: string, namespace
 }
 
 /** GetRoleReferenceRules: the rules of the role a binding names, or an error text when it is missing. */
-async function roleRules(storage: ResourceStorage, binding: RoleBinding, namespace: string): Promise<PolicyRule[] | string> {
+export async function roleRules(storage: ResourceStorage, binding: RoleBinding, namespace: string): Promise<PolicyRule[] | string> {
   const { kind, name } = binding.roleRef;
   if (kind !== 'Role' && kind !== 'ClusterRole') return `unsupported role reference kind: ${JSON.stringify(kind)}`;
-  const def = storage.findDefinition('rbac.authorization.k8s.io', 'v1', kind === 'Role' ? 'roles' : 'clusterroles') as ResourceDefinition;
-  const kv = await storage.store.get(storage.key(def, kind === 'Role' ? namespace : '', name));
-  if (!kv) return `${kind.toLowerCase()}.rbac.authorization.k8s.io ${JSON.stringify(name)} not found`;
-  return (storedObject(kv) as unknown as ClusterRole).rules ?? [];
+  const role = await storage.lookup('rbac.authorization.k8s.io', 'v1', kind === 'Role' ? 'roles' : 'clusterroles', kind === 'Role' ? namespace : '', name);
+  if (!role) return `${kind.toLowerCase()}.rbac.authorization.k8s.io ${JSON.stringify(name)} not found`;
+  return (role as unknown as ClusterRole).rules ?? [];
 }
 
 /**

@@ -7,7 +7,7 @@ export type { HttpHandlerOptions, OpenApiSource, ExtraRoute } from './http.ts';
 export { createLocalClient } from './local-client.ts';
 export { builtinAdmissionPlugins, checkNamespaceDeletion } from './admission-plugins.ts';
 export type { AdmissionPlugin, AdmissionAttributes } from './admission.ts';
-export { buildOpenApi, checkDecoded, patchMetaFor, unknownFields } from './openapi/index.ts';
+export { buildOpenApi, checkDecoded, openApiHash, patchMetaFor, unknownFields } from './openapi/index.ts';
 export type { OpenApiDocuments } from './openapi/index.ts';
 export { CustomResources } from './crd/controller.ts';
 export { ApiMetrics, instrumentStore } from './metrics.ts';

@@ -8,9 +8,8 @@ import type { ClusterRole, PolicyRule, RoleBinding, UserInfo } from '../api/inde
 import { escalationMessage, privilegedGroup, uncoveredRules } from '../api/index.ts';
 import { ApiError, forbidden, jsonEqual } from '../core/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
-import { authorize, rulesFor } from './authorization.ts';
+import { authorize, roleRules, rulesFor } from './authorization.ts';
 import type { ResourceStorage } from './resource-storage.ts';
-import { storedObject } from './stored-object.ts';
 
 const rbacGroup = 'rbac.authorization.k8s.io';
 const fullAuthority: PolicyRule[] = [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }];
@@ -28,10 +27,8 @@ async function escalation(storage: ResourceStorage, user: UserInfo, namespace: s
 
 /** GetRoleReferenceRules for a binding's roleRef; a missing role has no rules (nothing to escalate). */
 async function referencedRules(storage: ResourceStorage, binding: RoleBinding, namespace: string): Promise<PolicyRule[]> {
-  const { kind, name } = binding.roleRef;
-  const def = storage.findDefinition(rbacGroup, 'v1', kind === 'Role' ? 'roles' : 'clusterroles');
-  const kv = def ? await storage.store.get(storage.key(def, kind === 'Role' ? namespace : '', name)) : undefined;
-  return kv ? ((storedObject(kv) as unknown as ClusterRole).rules ?? []) : [];
+  const rules = await roleRules(storage, binding, namespace);
+  return typeof rules === 'string' ? [] : rules;
 }
 
 export const rbacEscalation: AdmissionPlugin = {

@@ -107,6 +107,16 @@ export class ResourceStorage {
     return storagePrefix(at.group, at.resource, def.namespaced ? namespace : '');
   }
 
+  /**
+   * The stored object of another served kind (shared, read-only), or undefined when it is absent or
+   * the kind is not served: what admission plugins and authenticators look up in passing.
+   */
+  async lookup(group: string, version: string, resource: string, namespace: string, name: string): Promise<KubeObject | undefined> {
+    const def = this.findDefinition(group, version, resource);
+    const kv = def ? await this.#store.get(this.key(def, namespace, name)) : undefined;
+    return def && kv ? storedObject(viewOf(def, kv)) : undefined;
+  }
+
   async get(def: ResourceDefinition, namespace: string, name: string): Promise<KeyValue> {
     const kv = await this.#store.get(this.key(def, namespace, name));
     if (!kv) throw notFound(def, name);

@@ -8,7 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import type { ResourceDefinition, TokenAuthentication, TokenRequest, UserInfo } from '../api/index.ts';
 import { defaultTokenRequest, serviceAccountUser, serviceAccountUsername, validateTokenRequest } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
-import { ApiError, badRequest, formatTime, invalid, isApiError } from '../core/index.ts';
+import { ApiError, badRequest, formatTime, invalid } from '../core/index.ts';
 import type { ResourceStorage, WriteResult } from './resource-storage.ts';
 import { storedObject } from './stored-object.ts';
 
@@ -171,14 +171,7 @@ export async function reviewServiceAccountToken(deps: TokenDeps, token: string, 
   if ((claims.exp + 60) * 1000 < now) return fail('service account token has expired');
   if ((claims.nbf - 60) * 1000 > now) return fail('service account token is not valid yet');
   const k8s = claims['kubernetes.io'];
-  const live = async (resource: string, name: string): Promise<KubeObject | undefined> => {
-    try {
-      return await getObject(deps.storage, resource, resource === 'nodes' ? '' : k8s.namespace, name);
-    } catch (error) {
-      if (isApiError(error) && error.reason === 'NotFound') return undefined;
-      throw error;
-    }
-  };
+  const live = (resource: string, name: string): Promise<KubeObject | undefined> => deps.storage.lookup('', 'v1', resource, resource === 'nodes' ? '' : k8s.namespace, name);
   // Deleted (awaiting finalizers) for longer than the leeway counts as gone.
   const deleted = (obj: KubeObject): boolean => obj.metadata.deletionTimestamp !== undefined && Date.parse(obj.metadata.deletionTimestamp) < now - 60_000;
   const serviceAccount = await live('serviceaccounts', k8s.serviceaccount.name);

@@ -4,13 +4,12 @@
 // Example:
 //   await using cluster = await Cluster.start({ config: defaultClusterConfig(), port: 0 });
 //   const pods = await cluster.client.list(refs.pods, { namespace: 'default' });
-import { createHash } from 'node:crypto';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { ResourceDefinition, ResourceRef } from '../api/index.ts';
-import { ApiMetrics, ApiServer, CustomResources, createServiceAccountKey, buildOpenApi, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
+import { ApiMetrics, ApiServer, CustomResources, createServiceAccountKey, buildOpenApi, openApiHash, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
 import type { OpenApiSource } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, KubeObject, Random, Timer } from '../core/index.ts';
@@ -226,7 +225,7 @@ function dynamicOpenApi(index: ApiServer['index'], crds: CustomResources): OpenA
 function openApiSource(definitions: readonly ResourceDefinition[], custom?: Parameters<typeof buildOpenApi>[1]): OpenApiSource {
   const docs = buildOpenApi(definitions, custom);
   // kube-openapi's ETag: the body's SHA-512 in upper-case hex, quoted.
-  const tagged = <B extends string | Uint8Array>(body: B): { body: B; etag: string } => ({ body, etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"` });
+  const tagged = <B extends string | Uint8Array>(body: B): { body: B; etag: string } => ({ body, etag: `"${openApiHash(body)}"` });
   let root: { body: string; etag: string } | undefined;
   let v2: { body: string; etag: string } | undefined;
   let v2Protobuf: { body: Uint8Array; etag: string } | undefined;

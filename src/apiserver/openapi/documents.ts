@@ -40,6 +40,11 @@ const operationSchemas = [
   'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList',
 ];
 
+/** kube-openapi's document hash (its ETag, quoted, and the v3 root's `?hash=`): SHA-512, upper-case hex. */
+export function openApiHash(body: string | Uint8Array): string {
+  return createHash('sha512').update(body).digest('hex').toUpperCase();
+}
+
 const gvPath = (group: string, version: string): string => (group === '' ? `api/${version}` : `apis/${group}/${version}`);
 
 /** The component schema of a kind with no shipped schema (a custom resource), by its upstream name. */
@@ -64,7 +69,7 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?
     const defs = byGroupVersion.get(path);
     if (!defs) return undefined;
     const body = JSON.stringify(openApiV3(defs, allSchemas(), custom));
-    const hash = createHash('sha512').update(body).digest('hex').toUpperCase();
+    const hash = openApiHash(body);
     const doc = { body, hash, etag: `"${hash}"` };
     built.set(path, doc);
     return doc;

@@ -53,7 +53,7 @@ export function validateSelfSubjectAccessReview(review: SelfSubjectAccessReview)
 }
 
 /** The question a review asks, as request attributes (its verb and group taken as given). */
-function accessAsked(review: SelfSubjectAccessReview): AccessAttributes {
+export function accessAsked(review: { spec?: { resourceAttributes?: ResourceAttributes; nonResourceAttributes?: NonResourceAttributes } }): AccessAttributes {
   const spec = review.spec ?? {};
   const r = spec.resourceAttributes;
   if (r) return { resourceRequest: true, verb: r.verb ?? '', apiGroup: r.group ?? '', resource: r.resource ?? '', subresource: r.subresource ?? '', namespace: r.namespace ?? '', name: r.name ?? '' };

@@ -6,9 +6,9 @@
 import { FieldPath, GoSyntax, invalidValue } from '../../../core/index.ts';
 import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition } from '../../resource.ts';
-import type { AccessAttributes } from '../../rbac/v1/authorization.ts';
 import type { UserInfo } from '../../authentication/v1/self-subject-review.ts';
 import type { NonResourceAttributes, ResourceAttributes, SubjectAccessReviewStatus } from './self-subject-access-review.ts';
+import { accessAsked } from './self-subject-access-review.ts';
 
 export interface SubjectAccessReview extends KubeObject {
   metadata: ObjectMeta;
@@ -39,14 +39,6 @@ function validateSpec(review: SubjectAccessReview): FieldError[] {
 function metadataEmpty(meta: ObjectMeta | undefined, keepNamespace: boolean): boolean {
   const { managedFields: _m, namespace, ...rest } = meta ?? {};
   return Object.values(rest).every((v) => v === undefined || v === '') && (keepNamespace || !namespace);
-}
-
-/** The question, as request attributes, for the user the spec names. */
-function accessAsked(review: SubjectAccessReview): AccessAttributes {
-  const spec = review.spec ?? {};
-  const r = spec.resourceAttributes;
-  if (r) return { resourceRequest: true, verb: r.verb ?? '', apiGroup: r.group ?? '', resource: r.resource ?? '', subresource: r.subresource ?? '', namespace: r.namespace ?? '', name: r.name ?? '' };
-  return { resourceRequest: false, verb: spec.nonResourceAttributes?.verb ?? '', path: spec.nonResourceAttributes?.path ?? '' };
 }
 
 function subjectOf(review: SubjectAccessReview): UserInfo {
