@@ -7,14 +7,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { builtinDefinitions, refs } from '../src/api/index.ts';
 import { ApiServer, builtinAdmissionPlugins, createHttpHandler, createLocalClient } from '../src/apiserver/index.ts';
 import { CryptoRandom, RealClock } from '../src/core/index.ts';
 import type { KubeObject } from '../src/core/index.ts';
 import { MemoryStore } from '../src/storage/index.ts';
-import { bareServerArgs, spawnNodeUntil, startEnvironments, stopChild } from './child.ts';
+import { bareServerArgs, spawnDrydockUntil, spawnNodeUntil, startEnvironments, stopChild } from './child.ts';
 import { median, printTable } from './table.ts';
 import type { Row } from './table.ts';
 
@@ -151,14 +151,13 @@ async function memoryPerPod(): Promise<Row[]> {
 
 /** Spawn to ready line, interleaved with a bare node:http server's spawn to listening, per environment. */
 async function startupTime(): Promise<Row[]> {
-  const main = resolve(import.meta.dirname, '../drydock.mjs');
   const rows: Row[] = [];
   for (const { name, env } of startEnvironments()) {
     const up: number[] = [];
     const bare: number[] = [];
     for (let i = 0; i < 7; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'drydock-bench-'));
-      const started = await spawnNodeUntil([main, 'up', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], /ready/, env);
+      const started = await spawnDrydockUntil(['up', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], /ready/, env);
       up.push(started.ms);
       await stopChild(started.child);
       rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,8 @@
 // environment variants a start-up figure is printed for.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 export function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
   return new Promise((res, rej) => {
@@ -18,10 +20,31 @@ export function waitForLine(child: ChildProcess, pattern: RegExp): Promise<strin
   });
 }
 
+/** The `drydock` executable as `npm start` and npm's bin link run it: through its hashbang. */
+export const drydockExecutable = resolve(import.meta.dirname, '../drydock.mjs');
+
+/**
+ * The node flags the executable's hashbang (`#!/usr/bin/env -S node <flags>`) names, for the
+ * benchmarks that run a cluster in their own process: they measure it under the same V8 settings.
+ */
+export function drydockNodeFlags(): string[] {
+  const hashbang = readFileSync(drydockExecutable, 'utf8').split('\n', 1)[0] ?? '';
+  return hashbang.replace(/^#!\S*env -S node/, '').split(' ').filter((flag) => flag.startsWith('--'));
+}
+
 /** Runs `node args...` until stdout matches `pattern`; `ms` is from spawn to the match. */
-export async function spawnNodeUntil(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<{ ms: number; line: string; child: ChildProcess }> {
+export function spawnNodeUntil(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<{ ms: number; line: string; child: ChildProcess }> {
+  return spawnUntil(process.execPath, args, pattern, env);
+}
+
+/** Runs `drydock args...` until stdout matches `pattern`; `ms` is from spawn to the match. */
+export function spawnDrydockUntil(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<{ ms: number; line: string; child: ChildProcess }> {
+  return spawnUntil(drydockExecutable, args, pattern, env);
+}
+
+async function spawnUntil(command: string, args: string[], pattern: RegExp, env: NodeJS.ProcessEnv): Promise<{ ms: number; line: string; child: ChildProcess }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'], env });
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'ignore'], env });
   const line = await waitForLine(child, pattern);
   return { ms: performance.now() - t0, line, child };
 }

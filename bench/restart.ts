@@ -5,14 +5,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { clientFromKubeconfig } from '../src/cli/kubeconfig-client.ts';
 import { checkRestart, loadPatch, PatchLoad, ResumingWatcher, within } from '../test/e2e/restart-load.ts';
-import { spawnNodeUntil, stopChild } from './child.ts';
+import { spawnDrydockUntil, stopChild } from './child.ts';
 import { bounded, pausePod, refs } from './harness.ts';
 import { percentile, printTable } from './table.ts';
 
-const main = resolve(import.meta.dirname, '../drydock.mjs');
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -25,7 +24,7 @@ export async function runRestartBenchmark(): Promise<void> {
   const kubeconfig = join(dir, 'kubeconfig');
   const config = join(dir, 'cluster.yaml');
   writeFileSync(config, 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n');
-  const up = (port: string): Promise<{ ms: number; line: string; child: ChildProcess }> => spawnNodeUntil([main, 'up', '--port', port, '--kubeconfig', kubeconfig, '--config', config, '--data-dir', join(dir, 'data')], /ready: \S+/);
+  const up = (port: string): Promise<{ ms: number; line: string; child: ChildProcess }> => spawnDrydockUntil(['up', '--port', port, '--kubeconfig', kubeconfig, '--config', config, '--data-dir', join(dir, 'data')], /ready: \S+/);
   let server = await up('0');
   const watchers: ResumingWatcher[] = [];
   try {

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { runApiBenchmarks } from './api.ts';
 import { runDraBenchmarks } from './dra.ts';
 import { runApiLoadBenchmark } from './api-load.ts';
+import { drydockNodeFlags } from './child.ts';
 import { machine } from './harness.ts';
 import { runChurnBenchmark, runHoldBenchmark, runNodeBenchmarks } from './nodes.ts';
 import { runPodBenchmarks } from './pods.ts';
@@ -35,7 +36,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   churn: runChurnBenchmark,
 };
 
-/** Extra node flags per benchmark: P10 holds more than V8's default old space. */
+/** Node flags per benchmark beyond drydock's own: P10 holds more than V8's default old space. */
 const nodeFlags: Record<string, string[]> = { hold: ['--max-old-space-size=7680'] };
 
 const args = process.argv.slice(2);
@@ -58,7 +59,7 @@ for (const name of wanted.length > 0 ? wanted : Object.keys(benchmarks)) {
   process.stdout.write(`\n== ${name} (start: ${machine()})\n`);
   const profName = `${name}-${Date.now()}.cpuprofile`;
   if (profile) mkdirSync(profiles, { recursive: true });
-  const flags = ['--expose-gc', ...(nodeFlags[name] ?? []), ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profiles}`, `--cpu-prof-name=${profName}`] : [])];
+  const flags = ['--expose-gc', ...drydockNodeFlags(), ...(nodeFlags[name] ?? []), ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profiles}`, `--cpu-prof-name=${profName}`] : [])];
   const result = spawnSync(process.execPath, [...flags, process.argv[1] ?? '', '--child', name], { stdio: 'inherit', env: { ...process.env, DRYDOCK_PROF: profile ? '1' : '' } });
   if (result.status !== 0) {
     failed = true;

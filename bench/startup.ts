@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median, printTable } from './table.ts';
 import { processRssMb, runs } from './harness.ts';
-import { bareServerArgs, spawnNodeUntil, stopChild } from './child.ts';
+import { bareServerArgs, spawnDrydockUntil, spawnNodeUntil, stopChild } from './child.ts';
 
-const main = resolve(import.meta.dirname, '../drydock.mjs');
 const kubectl = process.env.KUBECTL ?? 'kubectl';
 const profiling = process.env.DRYDOCK_PROF === '1';
 
@@ -27,8 +26,9 @@ async function drydockUp(): Promise<UpRun> {
   const dir = mkdtempSync(join(tmpdir(), 'drydock-bench-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const t0 = performance.now();
-  const flags = profiling ? ['--cpu-prof', `--cpu-prof-dir=${resolve(import.meta.dirname, '../../bench/profiles')}`] : [];
-  const { ms: readyMs, child } = await spawnNodeUntil([...flags, main, 'up', '--port', '0', '--kubeconfig', kubeconfig], /ready/);
+  // Through NODE_OPTIONS: the executable's hashbang takes no more flags.
+  const env = profiling ? { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${resolve(import.meta.dirname, '../../bench/profiles')}` } : process.env;
+  const { ms: readyMs, child } = await spawnDrydockUntil(['up', '--port', '0', '--kubeconfig', kubeconfig], /ready/, env);
   // kubectl may race the ready line by a hair; retry until it answers, as a user script would.
   while ((await run(kubectl, ['--kubeconfig', kubeconfig, 'get', 'ns'])) !== 0) await new Promise((r) => setTimeout(r, 20));
   const getNsMs = performance.now() - t0;

@@ -49,7 +49,8 @@ try {
 /** Starts the default cluster with the cache writer on, waits for its ready line, and stops it. */
 function warmUp(dir) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/drydock.mjs', 'up', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], {
+    // Run through its hashbang, with the flags it names: V8 refuses a cache written under others.
+    const child = spawn('dist/drydock.mjs', ['up', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, DRYDOCK_WRITE_CODE_CACHE: '1' },
     });

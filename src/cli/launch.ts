@@ -1,10 +1,13 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 // The `drydock` executable (dist/drydock.mjs): runs the CLI bundle (dist/drydock.cjs) through V8's
 // code cache. Compiling the 2.4 MB bundle was about a third of `drydock up`'s start; with the cache
 // written at build time (scripts/bundle.mjs) V8 skips the parse and the compilation of every
 // function the start-up runs. A missing, stale or foreign cache (another Node version, another
 // bundle) is refused by V8 itself, and the bundle then compiles as usual.
 // The CLI bundle is CommonJS because Node 20 has no code cache for ES modules.
+// The hashbang's flag: a cluster's every write allocates short-lived copies, and with V8's default
+// 16 MB semi-space a tenth of the server thread went to scavenges (bench/README.md). V8 checks the
+// flags against the cache's, so the build writes the cache by running this file as it is run.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -8,14 +8,14 @@ import { startDrydock } from './harness.ts';
 const main = resolve(import.meta.dirname, '../../drydock.mjs');
 
 test('an unknown controller is a one-line usage error with exit code 2', () => {
-  const r = spawnSync(process.execPath, [main, 'controllers', '--kubeconfig', '/nonexistent', '--only', 'nope'], { encoding: 'utf8' });
+  const r = spawnSync(main, ['controllers', '--kubeconfig', '/nonexistent', '--only', 'nope'], { encoding: 'utf8' });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /^drydock: --only: unknown controller "nope" \(controllers: namespace, /);
 });
 
 test('the namespace controller run from outside empties and removes a namespace', async () => {
   await using dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n' });
-  const child = spawn(process.execPath, [main, 'controllers', '--kubeconfig', dd.kubeconfig, '--only', 'namespace,garbagecollector'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(main, ['controllers', '--kubeconfig', dd.kubeconfig, '--only', 'namespace,garbagecollector'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   try {

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
-// The shipped entry point (the bundle `npm run build` writes), as users run it.
+// The shipped executable (the bundle `npm run build` writes), run through its hashbang as users run it.
 const mainScript = resolve(import.meta.dirname, '../../drydock.mjs');
 
 export function kubectlBinary(): string {
@@ -45,12 +45,12 @@ export async function startDrydock(options: { config?: string; args?: readonly s
   const dir = mkdtempSync(join(tmpdir(), 'drydock-e2e-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const cacheDir = join(dir, 'cache');
-  const args = [mainScript, 'up', '--port', '0', '--kubeconfig', kubeconfig, ...(options.args ?? [])];
+  const args = ['up', '--port', '0', '--kubeconfig', kubeconfig, ...(options.args ?? [])];
   if (options.config) {
     writeFileSync(join(dir, 'cluster.yaml'), options.config);
     args.push('--config', join(dir, 'cluster.yaml'));
   }
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(mainScript, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = globalThis.setTimeout(() => reject(new Error(`drydock did not become ready:\n${output}`)), 30_000);
@@ -106,7 +106,7 @@ export async function startDrydock(options: { config?: string; args?: readonly s
       if (r.code !== 0) throw new Error(`kubectl ${argv.join(' ')} exited ${r.code}\n${r.stderr}`);
       return r.stdout;
     },
-    node: (argv) => run([...argv, '--kubeconfig', kubeconfig], { command: [process.execPath, mainScript, 'node'] }),
+    node: (argv) => run([...argv, '--kubeconfig', kubeconfig], { command: [mainScript, 'node'] }),
     spawnKubectl: (argv, opts = {}) => spawn(opts.binary ?? kubectlBinary(), ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } }),
     writeFile: (name, text) => {
       const path = join(dir, name);
