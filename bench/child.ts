@@ -37,9 +37,13 @@ export function spawnNodeUntil(args: string[], pattern: RegExp, env: NodeJS.Proc
   return spawnUntil(process.execPath, args, pattern, env);
 }
 
-/** Runs `drydock args...` until stdout matches `pattern`; `ms` is from spawn to the match. */
-export function spawnDrydockUntil(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<{ ms: number; line: string; child: ChildProcess }> {
-  return spawnUntil(drydockExecutable, args, pattern, env);
+/**
+ * Runs `drydock args...` until stdout matches `pattern`; `ms` is from spawn to the match. Extra node
+ * flags (`--cpu-prof`, which NODE_OPTIONS refuses) go to node beside the hashbang's own.
+ */
+export function spawnDrydockUntil(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = process.env, nodeFlags: string[] = []): Promise<{ ms: number; line: string; child: ChildProcess }> {
+  if (nodeFlags.length === 0) return spawnUntil(drydockExecutable, args, pattern, env);
+  return spawnUntil(process.execPath, [...drydockNodeFlags(), ...nodeFlags, drydockExecutable, ...args], pattern, env);
 }
 
 async function spawnUntil(command: string, args: string[], pattern: RegExp, env: NodeJS.ProcessEnv): Promise<{ ms: number; line: string; child: ChildProcess }> {

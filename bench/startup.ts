@@ -26,9 +26,8 @@ async function drydockUp(): Promise<UpRun> {
   const dir = mkdtempSync(join(tmpdir(), 'drydock-bench-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const t0 = performance.now();
-  // Through NODE_OPTIONS: the executable's hashbang takes no more flags.
-  const env = profiling ? { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${resolve(import.meta.dirname, '../../bench/profiles')}` } : process.env;
-  const { ms: readyMs, child } = await spawnDrydockUntil(['up', '--port', '0', '--kubeconfig', kubeconfig], /ready/, env);
+  const flags = profiling ? ['--cpu-prof', `--cpu-prof-dir=${resolve(import.meta.dirname, '../../bench/profiles')}`] : [];
+  const { ms: readyMs, child } = await spawnDrydockUntil(['up', '--port', '0', '--kubeconfig', kubeconfig], /ready/, process.env, flags);
   // kubectl may race the ready line by a hair; retry until it answers, as a user script would.
   while ((await run(kubectl, ['--kubeconfig', kubeconfig, 'get', 'ns'])) !== 0) await new Promise((r) => setTimeout(r, 20));
   const getNsMs = performance.now() - t0;
