@@ -3,7 +3,7 @@
 // objects per resource and storage call latency. A registry per server, never prom-client's global.
 // Upstream: apiserver/pkg/endpoints/metrics/metrics.go, apiserver/pkg/storage/etcd3/metrics/metrics.go.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from './prometheus.ts';
 import { monotonicMs } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
 import { LatencyHistogram } from './latency-histogram.ts';
