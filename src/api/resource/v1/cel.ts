@@ -3,29 +3,14 @@
 // on top of @marcbachmann/cel-js. Expressions compile once and are cached by their text.
 // Upstream: staging/src/k8s.io/dynamic-resource-allocation/cel/compile.go,
 // staging/src/k8s.io/apiserver/pkg/cel/library/{quantity.go,semverlib.go}.
-import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js';
+import { Environment } from '@marcbachmann/cel-js';
 import type { ParseResult } from '@marcbachmann/cel-js';
-import type { Quantity } from '../../../core/index.ts';
-import { addQuantities, compareQuantities, parseQuantity, quantityFromValue, quantityNanoValue, quantityParseError, subtractQuantities } from '../../../core/index.ts';
+import { parseQuantity, quantityParseError } from '../../../core/index.ts';
+import { CelQuantity, CelSemver, celGoTypeName, celRuntimeMessage, celTypeName, compilationIssue, withKubernetesLibraries } from '../../cel-libraries.ts';
 import type * as resourceV1 from './types.ts';
-import { compareSemver, isSemverError, normalizeSemverText, parseSemver } from './semver.ts';
-import type { Semver } from './semver.ts';
+import { isSemverError, parseSemver } from './semver.ts';
 
-/** A Kubernetes Quantity as CEL sees it (apiservercel.Quantity). */
-export class CelQuantity {
-  readonly q: Quantity;
-  constructor(q: Quantity) {
-    this.q = q;
-  }
-}
-
-/** A semantic version as CEL sees it (apiservercel.Semver). */
-export class CelSemver {
-  readonly v: Semver;
-  constructor(v: Semver) {
-    this.v = v;
-  }
-}
+export { CelQuantity, CelSemver } from '../../cel-libraries.ts';
 
 type AttributeValue = bigint | boolean | string | CelSemver;
 
@@ -46,43 +31,8 @@ export class CelDevice {
   }
 }
 
-const int64Max = 9_223_372_036_854_775_807n;
-const int64Min = -9_223_372_036_854_775_808n;
-const nano = 1_000_000_000n;
-
-function mustQuantity(text: string): CelQuantity {
-  const q = parseQuantity(text);
-  if (!q) throw new Error(quantityParseError(text) ?? 'quantities must match the regular expression');
-  return new CelQuantity(q);
-}
-
-function mustSemver(text: string, normalize: boolean): CelSemver {
-  const t = normalize ? normalizeSemverText(text) : text;
-  if (typeof t !== 'string') throw new Error(t.error);
-  const v = parseSemver(t);
-  if (isSemverError(v)) throw new Error(v.error);
-  return new CelSemver(v);
-}
-
-function isValidSemver(text: string, normalize: boolean): boolean {
-  const t = normalize ? normalizeSemverText(text) : text;
-  return typeof t === 'string' && !isSemverError(parseSemver(t));
-}
-
-function asInteger(q: Quantity): bigint | undefined {
-  const n = quantityNanoValue(q);
-  if (n % nano !== 0n) return undefined;
-  const v = n / nano;
-  return v > int64Max || v < int64Min ? undefined : v;
-}
-
-const cmp = (a: CelQuantity, b: CelQuantity): bigint => BigInt(compareQuantities(a.q, b.q));
-const scmp = (a: CelSemver, b: CelSemver): bigint => BigInt(compareSemver(a.v, b.v));
-
 function buildEnvironment(): Environment {
-  return new Environment({ homogeneousAggregateLiterals: false })
-    .registerType('Quantity', CelQuantity)
-    .registerType('Semver', CelSemver)
+  return withKubernetesLibraries(new Environment({ homogeneousAggregateLiterals: false }))
     .registerType('kubernetes.DRADevice', {
       ctor: CelDevice,
       fields: {
@@ -92,39 +42,7 @@ function buildEnvironment(): Environment {
         allowMultipleAllocations: 'bool',
       },
     })
-    .registerVariable('device', 'kubernetes.DRADevice')
-    // Quantity library.
-    .registerFunction('quantity(string): Quantity', (s: string) => mustQuantity(s))
-    .registerFunction('isQuantity(string): bool', (s: string) => parseQuantity(s) !== undefined)
-    .registerFunction('Quantity.compareTo(Quantity): int', cmp)
-    .registerFunction('Quantity.isGreaterThan(Quantity): bool', (a: CelQuantity, b: CelQuantity) => cmp(a, b) === 1n)
-    .registerFunction('Quantity.isLessThan(Quantity): bool', (a: CelQuantity, b: CelQuantity) => cmp(a, b) === -1n)
-    .registerFunction('Quantity.isInteger(): bool', (a: CelQuantity) => asInteger(a.q) !== undefined)
-    .registerFunction('Quantity.asInteger(): int', (a: CelQuantity) => {
-      const v = asInteger(a.q);
-      if (v === undefined) throw new Error('cannot convert value to integer');
-      return v;
-    })
-    .registerFunction('Quantity.asApproximateFloat(): double', (a: CelQuantity) => Number(quantityNanoValue(a.q)) / 1e9)
-    .registerFunction('Quantity.sign(): int', (a: CelQuantity) => BigInt(Math.sign(Number(quantityNanoValue(a.q)))))
-    .registerFunction('sign(Quantity): int', (a: CelQuantity) => BigInt(Math.sign(Number(quantityNanoValue(a.q)))))
-    .registerFunction('Quantity.add(Quantity): Quantity', (a: CelQuantity, b: CelQuantity) => new CelQuantity(addQuantities(a.q, b.q)))
-    .registerFunction('Quantity.add(int): Quantity', (a: CelQuantity, b: bigint) => new CelQuantity(addQuantities(a.q, quantityFromValue(b, 'DecimalExponent'))))
-    .registerFunction('Quantity.sub(Quantity): Quantity', (a: CelQuantity, b: CelQuantity) => new CelQuantity(subtractQuantities(a.q, b.q)))
-    .registerFunction('Quantity.sub(int): Quantity', (a: CelQuantity, b: bigint) => new CelQuantity(subtractQuantities(a.q, quantityFromValue(b, 'DecimalExponent'))))
-    .registerOperator('Quantity == Quantity', (a: CelQuantity, b: CelQuantity) => cmp(a, b) === 0n)
-    // Semver library.
-    .registerFunction('semver(string): Semver', (s: string) => mustSemver(s, false))
-    .registerFunction('semver(string, bool): Semver', (s: string, n: boolean) => mustSemver(s, n))
-    .registerFunction('isSemver(string): bool', (s: string) => isValidSemver(s, false))
-    .registerFunction('isSemver(string, bool): bool', (s: string, n: boolean) => isValidSemver(s, n))
-    .registerFunction('Semver.compareTo(Semver): int', scmp)
-    .registerFunction('Semver.isGreaterThan(Semver): bool', (a: CelSemver, b: CelSemver) => scmp(a, b) === 1n)
-    .registerFunction('Semver.isLessThan(Semver): bool', (a: CelSemver, b: CelSemver) => scmp(a, b) === -1n)
-    .registerFunction('Semver.major(): int', (a: CelSemver) => a.v.major)
-    .registerFunction('Semver.minor(): int', (a: CelSemver) => a.v.minor)
-    .registerFunction('Semver.patch(): int', (a: CelSemver) => a.v.patch)
-    .registerOperator('Semver == Semver', (a: CelSemver, b: CelSemver) => scmp(a, b) === 0n);
+    .registerVariable('device', 'kubernetes.DRADevice');
 }
 
 let environment: Environment | undefined;
@@ -168,37 +86,12 @@ function compile(expression: string): CompileResult {
   try {
     run = env().parse(expression);
   } catch (e) {
-    return { ok: false, message: `compilation failed: ${issue(expression, e, true)}` };
+    return { ok: false, message: `compilation failed: ${compilationIssue(expression, e, true)}` };
   }
   const checked = run.check();
-  if (!checked.valid) return { ok: false, message: `compilation failed: ${issue(expression, checked.error, false)}` };
+  if (!checked.valid) return { ok: false, message: `compilation failed: ${compilationIssue(expression, checked.error, false)}` };
   if (checked.type !== 'bool' && checked.type !== 'dyn') return { ok: false, message: `must evaluate to bool or the unknown type, not ${celGoTypeName(checked.type ?? 'unknown')}` };
   return { ok: true, program: { expression, run } };
-}
-
-/** cel-go's issue layout: `ERROR: <input>:line:col: msg`, the source line and a caret. */
-function issue(expression: string, e: unknown, syntax: boolean): string {
-  const summary = e instanceof ParseError || e instanceof CelTypeError ? e.summary : e instanceof Error ? e.message : String(e);
-  const start = e instanceof ParseError || e instanceof CelTypeError ? (e.range?.start ?? 0) : 0;
-  const before = expression.slice(0, start);
-  const line = before.split('\n').length;
-  const col = start - (before.lastIndexOf('\n') + 1) + 1;
-  const src = expression.split('\n')[line - 1] ?? '';
-  return `ERROR: <input>:${line}:${col}: ${syntax ? `Syntax error: ${summary}` : celGoWording(summary)}\n | ${src}\n | ${'.'.repeat(col - 1)}^`;
-}
-
-/** cel-go spells types `map(string, dyn)`, `kubernetes.Quantity`. */
-function celGoTypeName(t: string): string {
-  return t.replaceAll('<', '(').replaceAll('>', ')').replace(/\b(Quantity|Semver)\b/g, 'kubernetes.$1');
-}
-
-// The type-checker messages users meet most often, in cel-go's words.
-function celGoWording(summary: string): string {
-  const unknownVariable = /^Unknown variable: (.+)$/.exec(summary);
-  if (unknownVariable) return `undeclared reference to '${unknownVariable[1]}' (in container '')`;
-  const noKey = /^No such key: (.+)$/.exec(summary);
-  if (noKey) return `undefined field '${noKey[1]}'`;
-  return summary;
 }
 
 export type EvalResult = { ok: true; matches: boolean } | { ok: false; message: string };
@@ -209,28 +102,10 @@ export function evaluate(program: DeviceSelectorProgram, device: CelDevice): Eva
   try {
     value = program.run({ device });
   } catch (e) {
-    return { ok: false, message: runtimeMessage(e) };
+    return { ok: false, message: celRuntimeMessage(e) };
   }
   if (typeof value !== 'boolean') return { ok: false, message: `CEL result of type ${celTypeName(value)} could not be converted to bool` };
   return { ok: true, matches: value };
-}
-
-function runtimeMessage(e: unknown): string {
-  const summary = e instanceof Error && 'summary' in e && typeof e.summary === 'string' ? e.summary : e instanceof Error ? e.message : String(e);
-  // cel-go spells its runtime errors in lower case ("no such key: foo").
-  return summary.replace(/^No such key: /, 'no such key: ');
-}
-
-function celTypeName(v: unknown): string {
-  if (typeof v === 'bigint') return 'int';
-  if (typeof v === 'number') return 'double';
-  if (typeof v === 'string') return 'string';
-  if (v === null) return 'null_type';
-  if (v instanceof CelQuantity) return 'kubernetes.Quantity';
-  if (v instanceof CelSemver) return 'kubernetes.Semver';
-  if (v instanceof Map) return 'map';
-  if (Array.isArray(v)) return 'list';
-  return 'dyn';
 }
 
 const emptyDomain: ReadonlyMap<string, never> = new Map<string, never>();

@@ -1,0 +1,152 @@
+// The CEL libraries Kubernetes adds to every environment it compiles in (quantity, semver) on top of
+// @marcbachmann/cel-js, and cel-go's wording of compilation and runtime errors: shared by DRA device
+// selectors and admission policies.
+// Upstream: staging/src/k8s.io/apiserver/pkg/cel/library/{quantity.go,semverlib.go}, cel-go common/errors.go.
+import type { Environment } from '@marcbachmann/cel-js';
+import { ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js';
+import type { Quantity } from '../core/index.ts';
+import { addQuantities, compareQuantities, parseQuantity, quantityFromValue, quantityNanoValue, quantityParseError, subtractQuantities } from '../core/index.ts';
+import { compareSemver, isSemverError, normalizeSemverText, parseSemver } from './resource/v1/semver.ts';
+import type { Semver } from './resource/v1/semver.ts';
+
+/** A Kubernetes Quantity as CEL sees it (apiservercel.Quantity). */
+export class CelQuantity {
+  readonly q: Quantity;
+  constructor(q: Quantity) {
+    this.q = q;
+  }
+}
+
+/** A semantic version as CEL sees it (apiservercel.Semver). */
+export class CelSemver {
+  readonly v: Semver;
+  constructor(v: Semver) {
+    this.v = v;
+  }
+}
+
+const int64Max = 9_223_372_036_854_775_807n;
+const int64Min = -9_223_372_036_854_775_808n;
+const nano = 1_000_000_000n;
+
+function mustQuantity(text: string): CelQuantity {
+  const q = parseQuantity(text);
+  if (!q) throw new Error(quantityParseError(text) ?? 'quantities must match the regular expression');
+  return new CelQuantity(q);
+}
+
+function mustSemver(text: string, normalize: boolean): CelSemver {
+  const t = normalize ? normalizeSemverText(text) : text;
+  if (typeof t !== 'string') throw new Error(t.error);
+  const v = parseSemver(t);
+  if (isSemverError(v)) throw new Error(v.error);
+  return new CelSemver(v);
+}
+
+function isValidSemver(text: string, normalize: boolean): boolean {
+  const t = normalize ? normalizeSemverText(text) : text;
+  return typeof t === 'string' && !isSemverError(parseSemver(t));
+}
+
+function asInteger(q: Quantity): bigint | undefined {
+  const n = quantityNanoValue(q);
+  if (n % nano !== 0n) return undefined;
+  const v = n / nano;
+  return v > int64Max || v < int64Min ? undefined : v;
+}
+
+const cmp = (a: CelQuantity, b: CelQuantity): bigint => BigInt(compareQuantities(a.q, b.q));
+const scmp = (a: CelSemver, b: CelSemver): bigint => BigInt(compareSemver(a.v, b.v));
+
+/** lists.sum(): 0 for an empty list, else the elements added in order (ints, or doubles). */
+function sum(list: readonly unknown[]): unknown {
+  if (list.length === 0) return 0n;
+  return list.reduce((a, b) => (a as number) + (b as number));
+}
+
+/** Registers the Quantity and Semver types and libraries, and the lists library's sum(), on `env`. */
+export function withKubernetesLibraries(env: Environment): Environment {
+  return env
+    .registerFunction('list<int>.sum(): int', sum)
+    .registerFunction('list<double>.sum(): double', sum)
+    .registerFunction('list<dyn>.sum(): dyn', sum)
+    .registerType('Quantity', CelQuantity)
+    .registerType('Semver', CelSemver)
+    // Quantity library.
+    .registerFunction('quantity(string): Quantity', (s: string) => mustQuantity(s))
+    .registerFunction('isQuantity(string): bool', (s: string) => parseQuantity(s) !== undefined)
+    .registerFunction('Quantity.compareTo(Quantity): int', cmp)
+    .registerFunction('Quantity.isGreaterThan(Quantity): bool', (a: CelQuantity, b: CelQuantity) => cmp(a, b) === 1n)
+    .registerFunction('Quantity.isLessThan(Quantity): bool', (a: CelQuantity, b: CelQuantity) => cmp(a, b) === -1n)
+    .registerFunction('Quantity.isInteger(): bool', (a: CelQuantity) => asInteger(a.q) !== undefined)
+    .registerFunction('Quantity.asInteger(): int', (a: CelQuantity) => {
+      const v = asInteger(a.q);
+      if (v === undefined) throw new Error('cannot convert value to integer');
+      return v;
+    })
+    .registerFunction('Quantity.asApproximateFloat(): double', (a: CelQuantity) => Number(quantityNanoValue(a.q)) / 1e9)
+    .registerFunction('Quantity.sign(): int', (a: CelQuantity) => BigInt(Math.sign(Number(quantityNanoValue(a.q)))))
+    .registerFunction('sign(Quantity): int', (a: CelQuantity) => BigInt(Math.sign(Number(quantityNanoValue(a.q)))))
+    .registerFunction('Quantity.add(Quantity): Quantity', (a: CelQuantity, b: CelQuantity) => new CelQuantity(addQuantities(a.q, b.q)))
+    .registerFunction('Quantity.add(int): Quantity', (a: CelQuantity, b: bigint) => new CelQuantity(addQuantities(a.q, quantityFromValue(b, 'DecimalExponent'))))
+    .registerFunction('Quantity.sub(Quantity): Quantity', (a: CelQuantity, b: CelQuantity) => new CelQuantity(subtractQuantities(a.q, b.q)))
+    .registerFunction('Quantity.sub(int): Quantity', (a: CelQuantity, b: bigint) => new CelQuantity(subtractQuantities(a.q, quantityFromValue(b, 'DecimalExponent'))))
+    .registerOperator('Quantity == Quantity', (a: CelQuantity, b: CelQuantity) => cmp(a, b) === 0n)
+    // Semver library.
+    .registerFunction('semver(string): Semver', (s: string) => mustSemver(s, false))
+    .registerFunction('semver(string, bool): Semver', (s: string, n: boolean) => mustSemver(s, n))
+    .registerFunction('isSemver(string): bool', (s: string) => isValidSemver(s, false))
+    .registerFunction('isSemver(string, bool): bool', (s: string, n: boolean) => isValidSemver(s, n))
+    .registerFunction('Semver.compareTo(Semver): int', scmp)
+    .registerFunction('Semver.isGreaterThan(Semver): bool', (a: CelSemver, b: CelSemver) => scmp(a, b) === 1n)
+    .registerFunction('Semver.isLessThan(Semver): bool', (a: CelSemver, b: CelSemver) => scmp(a, b) === -1n)
+    .registerFunction('Semver.major(): int', (a: CelSemver) => a.v.major)
+    .registerFunction('Semver.minor(): int', (a: CelSemver) => a.v.minor)
+    .registerFunction('Semver.patch(): int', (a: CelSemver) => a.v.patch)
+    .registerOperator('Semver == Semver', (a: CelSemver, b: CelSemver) => scmp(a, b) === 0n);
+}
+
+/** cel-go's issue layout: `ERROR: <input>:line:col: msg`, the source line and a caret. */
+export function compilationIssue(expression: string, e: unknown, syntax: boolean): string {
+  const summary = e instanceof ParseError || e instanceof CelTypeError ? e.summary : e instanceof Error ? e.message : String(e);
+  const start = e instanceof ParseError || e instanceof CelTypeError ? (e.range?.start ?? 0) : 0;
+  const before = expression.slice(0, start);
+  const line = before.split('\n').length;
+  const col = start - (before.lastIndexOf('\n') + 1) + 1;
+  const src = expression.split('\n')[line - 1] ?? '';
+  return `ERROR: <input>:${line}:${col}: ${syntax ? `Syntax error: ${summary}` : celGoWording(summary)}\n | ${src}\n | ${'.'.repeat(col - 1)}^`;
+}
+
+/** cel-go spells types `map(string, dyn)`, `kubernetes.Quantity`. */
+export function celGoTypeName(t: string): string {
+  return t.replaceAll('<', '(').replaceAll('>', ')').replace(/\b(Quantity|Semver)\b/g, 'kubernetes.$1');
+}
+
+// The type-checker messages users meet most often, in cel-go's words.
+function celGoWording(summary: string): string {
+  const unknownVariable = /^Unknown variable: (.+)$/.exec(summary);
+  if (unknownVariable) return `undeclared reference to '${unknownVariable[1]}' (in container '')`;
+  const noKey = /^No such key: (.+)$/.exec(summary);
+  if (noKey) return `undefined field '${noKey[1]}'`;
+  return summary;
+}
+
+/** A runtime error as cel-go words it. */
+export function celRuntimeMessage(e: unknown): string {
+  const summary = e instanceof Error && 'summary' in e && typeof e.summary === 'string' ? e.summary : e instanceof Error ? e.message : String(e);
+  // cel-go spells its runtime errors in lower case ("no such key: foo").
+  return summary.replace(/^No such key: /, 'no such key: ');
+}
+
+export function celTypeName(v: unknown): string {
+  if (typeof v === 'bigint') return 'int';
+  if (typeof v === 'number') return 'double';
+  if (typeof v === 'string') return 'string';
+  if (v === null) return 'null_type';
+  if (v instanceof CelQuantity) return 'kubernetes.Quantity';
+  if (v instanceof CelSemver) return 'kubernetes.Semver';
+  if (v instanceof Map) return 'map';
+  if (Array.isArray(v)) return 'list';
+  return 'dyn';
+}
+
