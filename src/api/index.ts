@@ -51,6 +51,8 @@ export type { BoundObjectReference, TokenRequest, TokenReview, UserInfo } from '
 export { describeBinding, escalationMessage, forbiddenReason, privilegedGroup, ruleAllows, subjectIsUser, uncoveredRules } from './rbac/v1/index.ts';
 export type { AccessAttributes, ClusterRole, Decision, PolicyRule, Role, RoleBinding, Subject } from './rbac/v1/index.ts';
 export { mergeTolerations } from './node/v1/index.ts';
+export { compilePolicyExpression, evaluatePolicyExpression, toCelValue } from './admissionregistration/v1/index.ts';
+export type { MatchResources, NamedRuleWithOperations, PolicyProgram, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from './admissionregistration/v1/index.ts';
 export type { RuntimeClass } from './node/v1/index.ts';
 export { defaultIngressClassAnnotation, ingressClassAnnotation } from './networking/v1/index.ts';
 export type { Ingress, IngressClass, NetworkPolicy } from './networking/v1/index.ts';

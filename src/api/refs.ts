@@ -36,6 +36,8 @@ export const refs = {
   storageClasses: ref('storage.k8s.io', 'v1', 'storageclasses'),
   priorityClasses: ref('scheduling.k8s.io', 'v1', 'priorityclasses'),
   runtimeClasses: ref('node.k8s.io', 'v1', 'runtimeclasses'),
+  validatingAdmissionPolicies: ref('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies'),
+  validatingAdmissionPolicyBindings: ref('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicybindings'),
   ingresses: ref('networking.k8s.io', 'v1', 'ingresses'),
   ingressClasses: ref('networking.k8s.io', 'v1', 'ingressclasses'),
   networkPolicies: ref('networking.k8s.io', 'v1', 'networkpolicies'),

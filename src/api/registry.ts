@@ -18,6 +18,7 @@ import { authenticationV1Definitions } from './authentication/v1/index.ts';
 import { authorizationV1Definitions } from './authorization/v1/index.ts';
 import { nodeV1Definitions } from './node/v1/index.ts';
 import { networkingV1Definitions } from './networking/v1/index.ts';
+import { admissionregistrationV1Definitions } from './admissionregistration/v1/index.ts';
 
 export function builtinDefinitions(): ResourceDefinition[] {
   return [
@@ -37,6 +38,7 @@ export function builtinDefinitions(): ResourceDefinition[] {
     ...rbacV1Definitions,
     ...discoveryV1Definitions,
     ...networkingV1Definitions,
+    ...admissionregistrationV1Definitions,
     ...authenticationV1Definitions,
     ...authorizationV1Definitions,
   ];

@@ -11,6 +11,7 @@ import { storedObject } from './stored-object.ts';
 import { resourceQuotaAdmission } from './resource-quota-admission.ts';
 import { limitRangerAdmission } from './limit-ranger-admission.ts';
 import { rbacEscalation } from './rbac-escalation.ts';
+import { validatingAdmissionPolicy } from './validating-admission-policy.ts';
 
 const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
@@ -253,6 +254,6 @@ export const storageObjectInUseProtection: AdmissionPlugin = {
 };
 
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
-  // ResourceQuota validates last, after every mutation, as upstream orders it.
-  return [namespaceLifecycle, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, ...extra, resourceQuotaAdmission];
+  // ValidatingAdmissionPolicy and then ResourceQuota validate last, after every mutation, as upstream orders them.
+  return [namespaceLifecycle, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, ...extra, validatingAdmissionPolicy, resourceQuotaAdmission];
 }

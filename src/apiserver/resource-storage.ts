@@ -31,6 +31,13 @@ export interface WriteContext {
   subresource: string;
   /** Who the request acts as; absent for in-process writers (the cluster's own components). */
   user?: UserInfo | undefined;
+  /** Where admission's warnings go (the response's Warning headers), when the caller takes them. */
+  warnings?: string[] | undefined;
+  /**
+   * The subresource the request addressed, when the write lands on the main resource (a `scale`
+   * write updates the object itself): what admission predicates match, as upstream's attributes carry it.
+   */
+  requestSubresource?: string | undefined;
   /**
    * Records the write's managedFields on the defaulted object, before admission and the
    * strategy (upstream's fieldManager.UpdateNoErrors); absent for applies, which did so.
@@ -62,6 +69,8 @@ export interface ResourceStorageOptions {
   admission: Admission;
   /** Looks up another served kind (admission plugins read namespaces, priority classes). */
   findDefinition: (group: string, version: string, resource: string) => ResourceDefinition | undefined;
+  /** The served kind of a group-version (admission policies' paramKind). */
+  findKind?: (group: string, version: string, kind: string) => ResourceDefinition | undefined;
   featureGates: FeatureGates;
 }
 
@@ -74,6 +83,7 @@ export class ResourceStorage {
   readonly #admission: Admission;
   readonly #featureGates: FeatureGates;
   readonly findDefinition: ResourceStorageOptions['findDefinition'];
+  readonly findKind: NonNullable<ResourceStorageOptions['findKind']>;
 
   constructor(options: ResourceStorageOptions) {
     this.#store = options.store;
@@ -82,6 +92,7 @@ export class ResourceStorage {
     this.#admission = options.admission;
     this.#featureGates = options.featureGates;
     this.findDefinition = options.findDefinition;
+    this.findKind = options.findKind ?? (() => undefined);
   }
 
   /** The server's clock, for admission plugins that judge time (quota: pods past their grace period). */

@@ -125,6 +125,7 @@ export class ApiServer {
       random: options.random,
       admission: new Admission(options.admissionPlugins ?? []),
       findDefinition: (group, version, resource) => this.index.find(group, version, resource),
+      findKind: (group, version, kind) => this.index.findKind(group, version, kind),
       featureGates: options.featureGates ?? defaultFeatureGates,
     });
     this.#patchMetaFor = options.patchMetaFor ?? ((def) => def.patchMeta);
@@ -393,7 +394,7 @@ function attemptCopy(obj: KubeObject): KubeObject {
 }
 
 function writeContext(params: WriteParams): WriteContext {
-  return { dryRun: params.dryRun ?? false, fieldManager: managerName(params.fieldManager, params.userAgent), subresource: params.subresource ?? '', user: params.user };
+  return { dryRun: params.dryRun ?? false, fieldManager: managerName(params.fieldManager, params.userAgent), subresource: params.subresource ?? '', user: params.user, warnings: params.warnings };
 }
 
 /** Strict fails with every strict error at once; Warn turns each into a warning; Ignore drops them. */

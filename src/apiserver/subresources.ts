@@ -76,7 +76,7 @@ export async function writeScale(
     const rv = scale.metadata?.resourceVersion;
     next.metadata = { ...current.metadata, ...(rv ? { resourceVersion: rv } : {}) };
     return next;
-  }, { ...ctx, subresource: '' });
+  }, { ...ctx, subresource: '', requestSubresource: 'scale' });
   const obj = result.kind === 'stored' ? storedObject(result.kv) : result.object;
   return { kind: 'dry-run', object: readScale(def, obj) };
 }

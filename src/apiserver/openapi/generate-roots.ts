@@ -66,6 +66,8 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('rbac.authorization.k8s.io', 'V1ClusterRole', 'ClusterRole'),
   ...kinds('rbac.authorization.k8s.io', 'V1RoleBinding', 'RoleBinding'),
   ...kinds('rbac.authorization.k8s.io', 'V1Role', 'Role'),
+  ...kinds('admissionregistration.k8s.io', 'V1ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicy'),
+  ...kinds('admissionregistration.k8s.io', 'V1ValidatingAdmissionPolicyBinding', 'ValidatingAdmissionPolicyBinding'),
   ...kinds('authentication.k8s.io', 'V1SelfSubjectReview', 'SelfSubjectReview', false),
   ...kinds('authentication.k8s.io', 'V1TokenReview', 'TokenReview', false),
   ...kinds('authorization.k8s.io', 'V1SelfSubjectAccessReview', 'SelfSubjectAccessReview', false),

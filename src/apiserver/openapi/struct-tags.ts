@@ -23,6 +23,10 @@ export const listTags: Readonly<Record<string, ListTag>> = {
   'meta.v1.ObjectMeta.finalizers': { listType: 'set', patchStrategy: 'merge' },
   'meta.v1.ObjectMeta.ownerReferences': map(['uid'], ['merge', 'uid']),
 
+  'admissionregistration.v1.ValidatingAdmissionPolicySpec.matchConditions': byName,
+  'admissionregistration.v1.ValidatingAdmissionPolicyStatus.conditions': map(['type']),
+  'admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec.validationActions': { listType: 'set' },
+
   'core.v1.NamespaceStatus.conditions': byType,
   'core.v1.PodSpec.volumes': map(['name'], ['merge,retainKeys', 'name']),
   'core.v1.PodSpec.initContainers': byName,

@@ -1,0 +1,97 @@
+// The ValidatingAdmissionPolicy plugin's predicates and failure handling, in process: which
+// requests a rule selects (subresources, scope, excluded rules, resource names, object selector
+// on the old object too), an expression error under failurePolicy Fail and Ignore, a policy
+// taking effect within the write that creates it and leaving with its deletion.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { refs } from '../api/index.ts';
+import type { NamedRuleWithOperations, Pod, ValidatingAdmissionPolicy } from '../api/index.ts';
+import { Cluster, defaultClusterConfig } from '../cluster/index.ts';
+import { VirtualClock, isApiError } from '../core/index.ts';
+import type { KubeObject } from '../core/index.ts';
+
+const configMap = (name: string, namespace = 'default', labels: Record<string, string> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels }, data: { a: '1' } });
+
+async function withPolicy(rules: NamedRuleWithOperations[], extra: Partial<NonNullable<ValidatingAdmissionPolicy['spec']>> = {}, matchResources?: object): Promise<Cluster> {
+  const cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
+  await cluster.client.create(refs.validatingAdmissionPolicies, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'p' },
+    spec: { matchConstraints: { resourceRules: rules }, validations: [{ expression: 'false', message: 'refused' }], ...extra },
+  });
+  await cluster.client.create(refs.validatingAdmissionPolicyBindings, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: 'b' },
+    spec: { policyName: 'p', validationActions: ['Deny'], ...(matchResources ? { matchResources } : {}) },
+  });
+  return cluster;
+}
+
+const refusal = (p: Promise<unknown>): Promise<string | undefined> =>
+  p.then(
+    () => undefined,
+    (e: unknown) => (isApiError(e) ? e.message : String(e)),
+  );
+
+test("'*' selects resources but not their subresources; 'pods/status' only the status writes", async () => {
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+  const writes = async (c: Cluster['client']): Promise<{ status?: string; labels?: string }> => {
+    const live = await c.create<Pod>(refs.pods, pod);
+    const status = await refusal(c.updateStatus(refs.pods, { ...live, status: { ...live.status, phase: 'Running' } }));
+    const labels = await refusal(c.patch(refs.pods, 'default', 'p1', 'merge', { metadata: { labels: { a: 'b' } } }));
+    return { ...(status ? { status } : {}), ...(labels ? { labels } : {}) };
+  };
+  {
+    await using cluster = await withPolicy([{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['*'] }]);
+    assert.deepEqual(await writes(cluster.client), { labels: `pods "p1" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: refused` });
+  }
+  {
+    await using cluster = await withPolicy([{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['pods/status'] }]);
+    assert.deepEqual(await writes(cluster.client), { status: `pods "p1" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: refused` });
+  }
+});
+
+test('scope, excluded rules and resource names narrow what a rule selects', async () => {
+  const everything: NamedRuleWithOperations = { apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE'], resources: ['*'], scope: 'Cluster' };
+  await using cluster = await withPolicy([everything, { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'], resourceNames: ['named'] }], {
+    matchConstraints: { resourceRules: [everything, { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'], resourceNames: ['named'] }], excludeResourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['namespaces'], resourceNames: ['free'] }] },
+  });
+  const c = cluster.client;
+  assert.equal(await refusal(c.create(refs.configMaps, configMap('other'))), undefined, 'namespaced: not in scope Cluster, and not named');
+  assert.match((await refusal(c.create(refs.configMaps, configMap('named')))) ?? '', /configmaps "named" is forbidden/);
+  assert.match((await refusal(c.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } }))) ?? '', /namespaces "ns1" is forbidden/, 'a Namespace is cluster-scoped');
+  assert.equal(await refusal(c.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'free' } })), undefined, 'excluded by name');
+});
+
+test("an object selector also matches on the old object's labels", async () => {
+  await using cluster = await withPolicy([{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['configmaps'] }], {}, { objectSelector: { matchLabels: { locked: 'true' } } });
+  const c = cluster.client;
+  const free = await c.create(refs.configMaps, configMap('free'));
+  assert.match((await refusal(c.update(refs.configMaps, { ...free, metadata: { ...free.metadata, labels: { locked: 'true' } } }))) ?? '', /is forbidden/, 'the new object has the label');
+  assert.match((await refusal(c.create(refs.configMaps, configMap('locked', 'default', { locked: 'true' })))) ?? '', /is forbidden/);
+});
+
+test('an expression error denies under failurePolicy Fail and is skipped under Ignore', async () => {
+  const rules = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE' as const], resources: ['configmaps'] }];
+  {
+    await using cluster = await withPolicy(rules, { validations: [{ expression: 'object.data.missing == "x"' }] });
+    assert.equal(
+      await refusal(cluster.client.create(refs.configMaps, configMap('x'))),
+      `configmaps "x" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: expression 'object.data.missing == "x"' resulted in error: no such key: missing`,
+    );
+  }
+  {
+    await using cluster = await withPolicy(rules, { failurePolicy: 'Ignore', validations: [{ expression: 'object.data.missing == "x"' }] });
+    assert.equal(await refusal(cluster.client.create(refs.configMaps, configMap('x'))), undefined);
+  }
+});
+
+test('a policy applies from the write that binds it and stops with the binding deleted', async () => {
+  await using cluster = await withPolicy([{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }]);
+  const c = cluster.client;
+  assert.match((await refusal(c.create(refs.configMaps, configMap('one')))) ?? '', /is forbidden/);
+  await c.delete(refs.validatingAdmissionPolicyBindings, '', 'b');
+  assert.equal(await refusal(c.create(refs.configMaps, configMap('two'))), undefined);
+});
