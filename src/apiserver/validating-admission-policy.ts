@@ -18,6 +18,8 @@ import { readScale } from './subresources.ts';
 
 /** The policies and bindings of one store, as its watch last saw them. */
 class PolicySource {
+  /** Set once both lists are in: from then on a write with no binding returns at once. */
+  synced = false;
   readonly #policies = new Map<string, ValidatingAdmissionPolicy>();
   readonly #policyPrefix = storagePrefix(refs.validatingAdmissionPolicies.group, refs.validatingAdmissionPolicies.resource, '');
   readonly bindings = new Map<string, ValidatingAdmissionPolicyBinding>();
@@ -26,7 +28,9 @@ class PolicySource {
     this.ready = Promise.all([
       follow(store, this.#policyPrefix, this.#policies),
       follow(store, storagePrefix(refs.validatingAdmissionPolicyBindings.group, refs.validatingAdmissionPolicyBindings.resource, ''), this.bindings),
-    ]).then(() => undefined);
+    ]).then(() => {
+      this.synced = true;
+    });
   }
   policy(name: string | undefined): ValidatingAdmissionPolicy | undefined {
     return name ? this.#policies.get(`${this.#policyPrefix}${name}`) : undefined;
@@ -243,8 +247,7 @@ function admissionRequest(a: AdmissionAttributes, r: Request): Record<string, un
 }
 
 /** dispatcher.Dispatch: every binding in turn; the first denial, with its reason's code, fails the request. */
-async function dispatch(a: AdmissionAttributes): Promise<void> {
-  const source = sourceOf(a.storage);
+async function dispatch(a: AdmissionAttributes, source: PolicySource): Promise<void> {
   await source.ready;
   if (source.bindings.size === 0) return;
   const r = requestOf(a);
@@ -284,5 +287,9 @@ const reasonCode: Readonly<Record<string, number>> = { Forbidden: 403, Unauthori
 
 export const validatingAdmissionPolicy: AdmissionPlugin = {
   name: 'ValidatingAdmissionPolicy',
-  validate: dispatch,
+  validate(a) {
+    const source = sourceOf(a.storage);
+    if (source.synced && source.bindings.size === 0) return;
+    return dispatch(a, source);
+  },
 };
