@@ -17,26 +17,41 @@ export interface AdmissionAttributes {
   storage: ResourceStorage;
 }
 
+/** A DELETE as validating admission sees it: no new object, the one being deleted as the old. */
+export interface DeleteAdmissionAttributes {
+  def: ResourceDefinition;
+  old: KubeObject;
+  ctx: WriteContext;
+  storage: ResourceStorage;
+}
+
 export interface AdmissionPlugin {
   readonly name: string;
   /** Mutating phase; throw an ApiError to reject. */
   mutate?(attributes: AdmissionAttributes): void | Promise<void>;
   /** Validating phase; must not change the object; throw an ApiError to reject. */
   validate?(attributes: AdmissionAttributes): void | Promise<void>;
+  /** Validating phase of a DELETE, before the object is marked or removed; throw an ApiError to refuse. */
+  validateDelete?(attributes: DeleteAdmissionAttributes): void | Promise<void>;
 }
 
 export class Admission {
   readonly #mutating: AdmissionPlugin[];
   readonly #validating: AdmissionPlugin[];
+  readonly #validatingDeletes: AdmissionPlugin[];
   constructor(plugins: readonly AdmissionPlugin[]) {
     this.#mutating = plugins.filter((p) => p.mutate);
     this.#validating = plugins.filter((p) => p.validate);
+    this.#validatingDeletes = plugins.filter((p) => p.validateDelete);
   }
   async mutate(attributes: AdmissionAttributes): Promise<void> {
     for (const plugin of this.#mutating) await plugin.mutate?.(attributes);
   }
   async validate(attributes: AdmissionAttributes): Promise<void> {
     for (const plugin of this.#validating) await plugin.validate?.(attributes);
+  }
+  async validateDelete(attributes: DeleteAdmissionAttributes): Promise<void> {
+    for (const plugin of this.#validatingDeletes) await plugin.validateDelete?.(attributes);
   }
 }
 

@@ -221,7 +221,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
     case 'DELETE': {
       if (t.name === '') throw methodNotAllowed();
       const request = await deleteRequest(req, query);
-      const outcome = await server.delete(ref, t.namespace, t.name, request);
+      const outcome = await server.delete(ref, t.namespace, t.name, request, user);
       if (outcome.kind === 'pending') return sendObject(server, def, res, 200, outcome.result, rep, '');
       if (def.group === '' && def.resource === 'pods') return sendRepresentation(res, 200, JSON.stringify(outcome.last), rep);
       const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { name: t.name, group: def.group, kind: def.resource, uid: outcome.last.metadata.uid ?? '' } };

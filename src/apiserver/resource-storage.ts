@@ -313,6 +313,7 @@ export class ResourceStorage {
       const currentKv = viewOf(def, storedKv);
       const current = mutableCopy(currentKv);
       checkPreconditions(def, name, current, request);
+      await this.#admission.validateDelete({ def, old: current, ctx, storage: this });
       const plan = this.#planDeletion(def, current, request);
       if (plan.kind === 'delete-now') {
         if (request.dryRun) return { kind: 'deleted', last: current };

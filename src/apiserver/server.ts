@@ -371,11 +371,12 @@ export class ApiServer {
     };
   }
 
-  async delete(ref: ResourceRef, namespace: string, name: string, request: DeleteRequest): Promise<DeleteResult> {
+  /** `user` is who the request acts as (absent in process), for admission. */
+  async delete(ref: ResourceRef, namespace: string, name: string, request: DeleteRequest, user?: UserInfo): Promise<DeleteResult> {
     const def = this.resolve(ref);
     checkVerb(def, 'delete');
     if (def.group === '' && def.resource === 'namespaces') checkNamespaceDeletion(name);
-    return this.storage.delete(def, namespace, name, request, { dryRun: request.dryRun, fieldManager: '', subresource: '' });
+    return this.storage.delete(def, namespace, name, request, { dryRun: request.dryRun, fieldManager: '', subresource: '', user });
   }
 }
 

@@ -95,3 +95,17 @@ test('a policy applies from the write that binds it and stops with the binding d
   await c.delete(refs.validatingAdmissionPolicyBindings, '', 'b');
   assert.equal(await refusal(c.create(refs.configMaps, configMap('two'))), undefined);
 });
+
+test('a DELETE is judged with the deleted object as oldObject and no object', async () => {
+  const rules: NamedRuleWithOperations[] = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['namespaces'] }];
+  await using cluster = await withPolicy(rules, {
+    validations: [{ expression: "object == null && oldObject.metadata.labels['env'] != 'prod'", message: 'production namespaces are not deleted' }],
+    matchConditions: [{ name: 'labelled', expression: 'has(oldObject.metadata.labels)' }],
+  });
+  const c = cluster.client;
+  await c.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod', labels: { env: 'prod' } } });
+  await c.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dev', labels: { env: 'dev' } } });
+  assert.equal(await refusal(c.delete(refs.namespaces, '', 'prod')), `namespaces "prod" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: production namespaces are not deleted`);
+  assert.equal(await refusal(c.delete(refs.namespaces, '', 'dev')), undefined);
+  assert.equal((await c.get(refs.namespaces, '', 'prod')).metadata.deletionTimestamp, undefined, 'a refused delete leaves the object as it was');
+});

@@ -2,7 +2,8 @@
 // select the request has the policy's CEL validations run against it, with the binding's params;
 // a failure denies (Deny), warns (Warn) or is only counted (Audit), an expression error follows the
 // policy's failurePolicy. Policies and bindings are kept from a store watch, so a write with no
-// policy in the cluster costs one map lookup. DELETE and CONNECT are not admitted here at all.
+// policy in the cluster costs one map lookup. A DELETE is judged with no object and the deleted one
+// as oldObject; CONNECT is not admitted here.
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/validating (dispatcher.go,
 // validator.go), policy/matching/matching.go, webhook/predicates/{namespace,object,rules}.
 import type { MatchResources, NamedRuleWithOperations, PolicyProgram, ResourceDefinition, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../api/index.ts';
@@ -10,9 +11,9 @@ import { compilePolicyExpression, evaluatePolicyExpression, refs, toCelValue } f
 import { ApiError, forbidden, labelSelectorFromObject } from '../core/index.ts';
 import type { KubeObject, LabelSelector } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
-import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
+import type { AdmissionAttributes, AdmissionPlugin, DeleteAdmissionAttributes } from './admission.ts';
 import { admissionName } from './admission.ts';
-import type { ResourceStorage } from './resource-storage.ts';
+import type { ResourceStorage, WriteContext } from './resource-storage.ts';
 import { storedObject, storagePrefix } from './stored-object.ts';
 import { readScale } from './subresources.ts';
 
@@ -58,25 +59,30 @@ function sourceOf(storage: ResourceStorage): PolicySource {
   return source;
 }
 
-/** The request as the predicates and CEL's `request` see it. */
+/** The request as the predicates and CEL's `request` see it; a DELETE has no object, only the old one. */
 interface Request {
   operation: AdmissionAttributes['operation'];
   def: ResourceDefinition;
   subresource: string;
   namespace: string;
   name: string;
-  object: KubeObject;
+  object: KubeObject | undefined;
   old: KubeObject | undefined;
+  ctx: WriteContext;
+  storage: ResourceStorage;
 }
 
 /** The request's attributes; a `scale` write is seen as upstream's admission sees it, with Scale objects. */
 function requestOf(a: AdmissionAttributes): Request {
   const namespace = a.def.namespaced ? (a.object.metadata.namespace ?? '') : '';
-  const name = a.object.metadata.name ?? '';
-  if (a.ctx.requestSubresource === 'scale') {
-    return { operation: a.operation, def: a.def, subresource: 'scale', namespace, name, object: readScale(a.def, a.object), old: a.old && readScale(a.def, a.old) };
-  }
-  return { operation: a.operation, def: a.def, subresource: a.ctx.subresource, namespace, name, object: a.object, old: a.old };
+  const common = { operation: a.operation, def: a.def, namespace, name: a.object.metadata.name ?? '', ctx: a.ctx, storage: a.storage };
+  if (a.ctx.requestSubresource === 'scale') return { ...common, subresource: 'scale', object: readScale(a.def, a.object), old: a.old && readScale(a.def, a.old) };
+  return { ...common, subresource: a.ctx.subresource, object: a.object, old: a.old };
+}
+
+function deleteRequestOf(a: DeleteAdmissionAttributes): Request {
+  const namespace = a.def.namespaced ? (a.old.metadata.namespace ?? '') : '';
+  return { operation: 'DELETE', def: a.def, subresource: '', namespace, name: a.old.metadata.name ?? '', object: undefined, old: a.old, ctx: a.ctx, storage: a.storage };
 }
 
 const isNamespaceRequest = (r: Request): boolean => r.def.group === '' && r.def.resource === 'namespaces';
@@ -111,10 +117,10 @@ const isEmptySelector = (s: LabelSelector | undefined): boolean => !s || (Object
 /** matching.Matcher.Matches: namespace selector, object selector, excluded rules, then rules. */
 async function matches(m: MatchResources, r: Request, namespaceObject: () => Promise<KubeObject | undefined>, requireRules: boolean): Promise<boolean> {
   if (!isEmptySelector(m.namespaceSelector) && (r.namespace !== '' || isNamespaceRequest(r))) {
-    const labels = isNamespaceRequest(r) ? r.object.metadata.labels : (await namespaceObject())?.metadata.labels;
+    const labels = isNamespaceRequest(r) ? (r.object ?? r.old)?.metadata.labels : (await namespaceObject())?.metadata.labels;
     if (!selectorMatches(m.namespaceSelector, labels)) return false;
   }
-  if (!isEmptySelector(m.objectSelector) && !selectorMatches(m.objectSelector, r.object.metadata.labels) && !(r.old && selectorMatches(m.objectSelector, r.old.metadata.labels))) return false;
+  if (!isEmptySelector(m.objectSelector) && ![r.object, r.old].some((o) => o && selectorMatches(m.objectSelector, o.metadata.labels))) return false;
   if ((m.excludeResourceRules ?? []).some((rule) => ruleMatches(rule, r))) return false;
   const rules = m.resourceRules ?? [];
   return rules.length === 0 ? !requireRules : rules.some((rule) => ruleMatches(rule, r));
@@ -166,7 +172,7 @@ function run(expression: string, type: 'bool' | 'string' | 'any', activation: Re
 /** The CEL activation: the request's objects as CEL values, and the policy's variables evaluated on first use. */
 function activationFor(policy: ValidatingAdmissionPolicy, r: Request, request: Record<string, unknown>, param: KubeObject | undefined, namespaceObject: KubeObject | undefined): Record<string, unknown> {
   const activation: Record<string, unknown> = {
-    object: toCelValue(r.object),
+    object: r.object ? toCelValue(r.object) : null,
     oldObject: r.old ? toCelValue(r.old) : null,
     request,
     params: param ? toCelValue(param) : null,
@@ -226,12 +232,12 @@ function failureMessage(expression: string, message: string | undefined, message
   return message?.trim() || `failed expression: ${expression.trim()}`;
 }
 
-function admissionRequest(a: AdmissionAttributes, r: Request): Record<string, unknown> {
+function admissionRequest(r: Request): Record<string, unknown> {
   const kind = r.subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: r.def.group, version: r.def.version, kind: r.def.kind };
   const resource = { group: r.def.group, version: r.def.version, resource: r.def.resource };
-  const user = a.ctx.user;
+  const user = r.ctx.user;
   return toCelValue({
-    uid: a.storage.random.uuid(),
+    uid: r.storage.random.uuid(),
     kind,
     resource,
     ...(r.subresource ? { subResource: r.subresource } : {}),
@@ -242,17 +248,16 @@ function admissionRequest(a: AdmissionAttributes, r: Request): Record<string, un
     namespace: r.namespace,
     operation: r.operation,
     userInfo: user ? { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups ?? [], ...(user.extra ? { extra: user.extra } : {}) } : { username: '' },
-    dryRun: a.ctx.dryRun,
+    dryRun: r.ctx.dryRun,
   }) as Record<string, unknown>;
 }
 
 /** dispatcher.Dispatch: every binding in turn; the first denial, with its reason's code, fails the request. */
-async function dispatch(a: AdmissionAttributes, source: PolicySource): Promise<void> {
+async function dispatch(source: PolicySource, r: Request): Promise<void> {
   await source.ready;
   if (source.bindings.size === 0) return;
-  const r = requestOf(a);
   let namespaceObject: Promise<KubeObject | undefined> | undefined;
-  const getNamespace = (): Promise<KubeObject | undefined> => (namespaceObject ??= r.namespace ? a.storage.lookup('', 'v1', 'namespaces', '', r.namespace) : Promise.resolve(undefined));
+  const getNamespace = (): Promise<KubeObject | undefined> => (namespaceObject ??= r.namespace ? r.storage.lookup('', 'v1', 'namespaces', '', r.namespace) : Promise.resolve(undefined));
   const denials: Denial[] = [];
   const warnings: string[] = [];
   let request: Record<string, unknown> | undefined;
@@ -261,23 +266,23 @@ async function dispatch(a: AdmissionAttributes, source: PolicySource): Promise<v
     const constraints = policy?.spec?.matchConstraints;
     if (!policy || !constraints || !(await matches(constraints, r, getNamespace, true))) continue;
     if (binding.spec?.matchResources && !(await matches(binding.spec.matchResources, r, getNamespace, false))) continue;
-    const params = await paramsFor(a.storage, policy, binding, r);
+    const params = await paramsFor(r.storage, policy, binding, r);
     if (typeof params === 'string') {
       if ((policy.spec?.failurePolicy ?? 'Fail') === 'Fail') denials.push({ policy: policy.metadata.name ?? '', binding: binding.metadata.name ?? '', message: params, reason: '' });
       continue;
     }
-    request ??= admissionRequest(a, r);
+    request ??= admissionRequest(r);
     const namespace = await getNamespace();
     for (const param of params) validate(policy, binding, activationFor(policy, r, request, param, namespace), denials, warnings);
   }
-  a.ctx.warnings?.push(...warnings);
+  r.ctx.warnings?.push(...warnings);
   const denial = denials[0];
-  if (denial) throw denialError(a, denial);
+  if (denial) throw denialError(r, denial);
 }
 
-function denialError(a: AdmissionAttributes, d: Denial): ApiError {
+function denialError(r: Request, d: Denial): ApiError {
   const message = `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`;
-  const refused = forbidden({ group: a.def.group, resource: a.def.resource }, admissionName(a.object), message);
+  const refused = forbidden({ group: r.def.group, resource: r.def.resource }, r.object ? admissionName(r.object) : r.name, message);
   const reason = d.reason || 'Invalid';
   return new ApiError(reason as ApiError['reason'], refused.message, { ...refused.details, causes: [{ message }] }, reasonCode[reason] ?? 422);
 }
@@ -290,6 +295,11 @@ export const validatingAdmissionPolicy: AdmissionPlugin = {
   validate(a) {
     const source = sourceOf(a.storage);
     if (source.synced && source.bindings.size === 0) return;
-    return dispatch(a, source);
+    return dispatch(source, requestOf(a));
+  },
+  validateDelete(a) {
+    const source = sourceOf(a.storage);
+    if (source.synced && source.bindings.size === 0) return;
+    return dispatch(source, deleteRequestOf(a));
   },
 };
