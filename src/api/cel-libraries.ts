@@ -2,7 +2,7 @@
 // @marcbachmann/cel-js, and cel-go's wording of compilation and runtime errors: shared by DRA device
 // selectors and admission policies.
 // Upstream: staging/src/k8s.io/apiserver/pkg/cel/library/{quantity.go,semverlib.go}, cel-go common/errors.go.
-import type { Environment } from '@marcbachmann/cel-js';
+import type { Environment, ParseResult } from '@marcbachmann/cel-js';
 import { ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js';
 import type { Quantity } from '../core/index.ts';
 import { addQuantities, compareQuantities, parseQuantity, quantityFromValue, quantityNanoValue, quantityParseError, subtractQuantities } from '../core/index.ts';
@@ -106,8 +106,21 @@ export function withKubernetesLibraries(env: Environment): Environment {
     .registerOperator('Semver == Semver', (a: CelSemver, b: CelSemver) => scmp(a, b) === 0n);
 }
 
+/** Parses and type-checks `expression` in `env`: the program and its result type, or `compilation failed: ...` as cel-go reports it. */
+export function parseAndCheck(env: Environment, expression: string): { ok: true; run: ParseResult; type: string } | { ok: false; message: string } {
+  let run: ParseResult;
+  try {
+    run = env.parse(expression);
+  } catch (e) {
+    return { ok: false, message: `compilation failed: ${compilationIssue(expression, e, true)}` };
+  }
+  const checked = run.check();
+  if (!checked.valid) return { ok: false, message: `compilation failed: ${compilationIssue(expression, checked.error, false)}` };
+  return { ok: true, run, type: checked.type ?? 'dyn' };
+}
+
 /** cel-go's issue layout: `ERROR: <input>:line:col: msg`, the source line and a caret. */
-export function compilationIssue(expression: string, e: unknown, syntax: boolean): string {
+function compilationIssue(expression: string, e: unknown, syntax: boolean): string {
   const summary = e instanceof ParseError || e instanceof CelTypeError ? e.summary : e instanceof Error ? e.message : String(e);
   const start = e instanceof ParseError || e instanceof CelTypeError ? (e.range?.start ?? 0) : 0;
   const before = expression.slice(0, start);

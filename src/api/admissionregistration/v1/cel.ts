@@ -5,7 +5,7 @@
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/cel/compile.go, filter.go.
 import { Environment } from '@marcbachmann/cel-js';
 import type { ParseResult } from '@marcbachmann/cel-js';
-import { celRuntimeMessage, compilationIssue, withKubernetesLibraries } from '../../cel-libraries.ts';
+import { celRuntimeMessage, parseAndCheck, withKubernetesLibraries } from '../../cel-libraries.ts';
 
 export const policyVariables = ['object', 'oldObject', 'request', 'params', 'namespaceObject', 'variables'] as const;
 
@@ -45,17 +45,10 @@ export function compilePolicyExpression(expression: string, resultType: ResultTy
 }
 
 function compile(expression: string, resultType: ResultType): PolicyCompileResult {
-  let run: ParseResult;
-  try {
-    run = env().parse(expression);
-  } catch (e) {
-    return { ok: false, message: `compilation failed: ${compilationIssue(expression, e, true)}` };
-  }
-  const checked = run.check();
-  if (!checked.valid) return { ok: false, message: `compilation failed: ${compilationIssue(expression, checked.error, false)}` };
-  const type = checked.type ?? 'dyn';
-  if (resultType !== 'any' && type !== resultType && type !== 'dyn') return { ok: false, message: `must evaluate to ${resultType}` };
-  return { ok: true, program: { expression, resultType, run } };
+  const checked = parseAndCheck(env(), expression);
+  if (!checked.ok) return checked;
+  if (resultType !== 'any' && checked.type !== resultType && checked.type !== 'dyn') return { ok: false, message: `must evaluate to ${resultType}` };
+  return { ok: true, program: { expression, resultType, run: checked.run } };
 }
 
 export type PolicyEvalResult = { ok: true; value: unknown } | { ok: false; message: string };

@@ -6,7 +6,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { parseQuantity, quantityParseError } from '../../../core/index.ts';
-import { CelQuantity, CelSemver, celGoTypeName, celRuntimeMessage, celTypeName, compilationIssue, withKubernetesLibraries } from '../../cel-libraries.ts';
+import { CelQuantity, CelSemver, celGoTypeName, celRuntimeMessage, celTypeName, parseAndCheck, withKubernetesLibraries } from '../../cel-libraries.ts';
 import type * as resourceV1 from './types.ts';
 import { isSemverError, parseSemver } from './semver.ts';
 
@@ -82,16 +82,10 @@ export function compileDeviceSelector(expression: string): CompileResult {
 }
 
 function compile(expression: string): CompileResult {
-  let run: ParseResult;
-  try {
-    run = env().parse(expression);
-  } catch (e) {
-    return { ok: false, message: `compilation failed: ${compilationIssue(expression, e, true)}` };
-  }
-  const checked = run.check();
-  if (!checked.valid) return { ok: false, message: `compilation failed: ${compilationIssue(expression, checked.error, false)}` };
-  if (checked.type !== 'bool' && checked.type !== 'dyn') return { ok: false, message: `must evaluate to bool or the unknown type, not ${celGoTypeName(checked.type ?? 'unknown')}` };
-  return { ok: true, program: { expression, run } };
+  const checked = parseAndCheck(env(), expression);
+  if (!checked.ok) return checked;
+  if (checked.type !== 'bool' && checked.type !== 'dyn') return { ok: false, message: `must evaluate to bool or the unknown type, not ${celGoTypeName(checked.type)}` };
+  return { ok: true, program: { expression, run: checked.run } };
 }
 
 export type EvalResult = { ok: true; matches: boolean } | { ok: false; message: string };
