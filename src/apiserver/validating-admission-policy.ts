@@ -47,7 +47,11 @@ async function follow<T extends KubeObject>(store: Store, prefix: string, into: 
       if (event.type === 'DELETE') into.delete(event.kv.key);
       else into.set(event.kv.key, storedObject(event.kv) as T);
     },
-    onError: () => into.clear(),
+    onError: () => {
+      // A watch that ends (its history compacted away) starts over from a fresh list; a closed store ends it.
+      into.clear();
+      follow(store, prefix, into).catch(() => undefined);
+    },
   });
 }
 
