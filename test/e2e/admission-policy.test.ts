@@ -2,7 +2,7 @@
 // a Deployment of 6 replicas in a test namespace in upstream's words; a GPU limit read from a
 // ConfigMap denies in one namespace and only warns in another, exempts by label, and refuses
 // everything while its param is missing; a scale through deployments/scale is judged as a Scale;
-// a policy with mistakes is refused with upstream's field errors.
+// a protected namespace is not deleted; a policy with mistakes is refused with upstream's field errors.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -87,6 +87,26 @@ describe('ValidatingAdmissionPolicy', () => {
     assert.equal(await dd.ok(['scale', 'deployment', 'web', '--replicas=3']), 'deployment.apps/web scaled\n');
     const refused = await dd.kubectl(['scale', 'deployment', 'web', '--replicas=4']);
     assert.equal(refused.stderr, `Error from server (Forbidden): deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'scale-cap' with binding 'scale-cap' denied request: at most 3 replicas through scale\n`);
+  });
+
+  test('a DELETE is judged too: a protected namespace is not deleted', async () => {
+    const policy = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'protect-prod' },
+      spec: {
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['namespaces'] }], objectSelector: { matchLabels: { env: 'prod' } } },
+        validations: [{ expression: 'request.userInfo.username == "ops-bot"', messageExpression: "'namespace ' + oldObject.metadata.name + ' is protected; ' + request.userInfo.username + ' may not delete it'", reason: 'Forbidden' }],
+      },
+    };
+    const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'protect-prod' }, spec: { policyName: 'protect-prod', validationActions: ['Deny'] } };
+    await dd.ok(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [policy, binding] }) });
+    await dd.ok(['create', 'namespace', 'prod']);
+    await dd.ok(['label', 'namespace', 'prod', 'env=prod']);
+    const refused = await dd.kubectl(['delete', 'namespace', 'prod']);
+    assert.equal(refused.stderr, `Error from server (Forbidden): namespaces "prod" is forbidden: ValidatingAdmissionPolicy 'protect-prod' with binding 'protect-prod' denied request: namespace prod is protected; kubernetes-admin may not delete it\n`);
+    assert.match(await dd.ok(['get', 'namespace', 'prod']), /prod\s+Active/);
+    assert.equal(await dd.ok(['delete', 'namespace', 'staging']), 'namespace "staging" deleted\n', 'an unlabelled namespace goes as usual');
   });
 
   test('a policy or binding with mistakes is refused with upstream field errors', async () => {
