@@ -6,16 +6,17 @@
 // as oldObject; CONNECT is not admitted here.
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/validating (dispatcher.go,
 // validator.go), policy/matching/matching.go, webhook/predicates/{namespace,object,rules}.
-import type { MatchResources, NamedRuleWithOperations, PolicyProgram, ResourceDefinition, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../api/index.ts';
+import type { PolicyProgram, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../api/index.ts';
 import { compilePolicyExpression, evaluatePolicyExpression, refs, toCelValue } from '../api/index.ts';
-import { ApiError, forbidden, labelSelectorFromObject } from '../core/index.ts';
-import type { KubeObject, LabelSelector } from '../core/index.ts';
+import { ApiError, forbidden } from '../core/index.ts';
+import type { KubeObject } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
-import type { AdmissionAttributes, AdmissionPlugin, DeleteAdmissionAttributes } from './admission.ts';
+import type { AdmissionPlugin } from './admission.ts';
 import { admissionName } from './admission.ts';
-import type { ResourceStorage, WriteContext } from './resource-storage.ts';
+import { admissionRequestOf, deleteRequestOf, follow, matches, requestOf, selectorMatches } from './admission-request.ts';
+import type { Request } from './admission-request.ts';
+import type { ResourceStorage } from './resource-storage.ts';
 import { storedObject, storagePrefix } from './stored-object.ts';
-import { readScale } from './subresources.ts';
 
 /** The policies and bindings of one store, as its watch last saw them. */
 class PolicySource {
@@ -38,96 +39,12 @@ class PolicySource {
   }
 }
 
-/** Lists `prefix` into `into` and keeps it current; the watch delivers within the write that changes it. */
-async function follow<T extends KubeObject>(store: Store, prefix: string, into: Map<string, T>): Promise<void> {
-  const list = await store.list(prefix);
-  for (const kv of list.items) into.set(kv.key, storedObject(kv) as T);
-  store.watch(prefix, list.revision, {
-    onEvent: (event) => {
-      if (event.type === 'DELETE') into.delete(event.kv.key);
-      else into.set(event.kv.key, storedObject(event.kv) as T);
-    },
-    onError: () => {
-      // A watch that ends (its history compacted away) starts over from a fresh list; a closed store ends it.
-      into.clear();
-      follow(store, prefix, into).catch(() => undefined);
-    },
-  });
-}
-
 const sources = new WeakMap<Store, PolicySource>();
 
 function sourceOf(storage: ResourceStorage): PolicySource {
   let source = sources.get(storage.store);
   if (!source) sources.set(storage.store, (source = new PolicySource(storage.store)));
   return source;
-}
-
-/** The request as the predicates and CEL's `request` see it; a DELETE has no object, only the old one. */
-interface Request {
-  operation: AdmissionAttributes['operation'];
-  def: ResourceDefinition;
-  subresource: string;
-  namespace: string;
-  name: string;
-  object: KubeObject | undefined;
-  old: KubeObject | undefined;
-  ctx: WriteContext;
-  storage: ResourceStorage;
-}
-
-/** The request's attributes; a `scale` write is seen as upstream's admission sees it, with Scale objects. */
-function requestOf(a: AdmissionAttributes): Request {
-  const namespace = a.def.namespaced ? (a.object.metadata.namespace ?? '') : '';
-  const common = { operation: a.operation, def: a.def, namespace, name: a.object.metadata.name ?? '', ctx: a.ctx, storage: a.storage };
-  if (a.ctx.requestSubresource === 'scale') return { ...common, subresource: 'scale', object: readScale(a.def, a.object), old: a.old && readScale(a.def, a.old) };
-  return { ...common, subresource: a.ctx.subresource, object: a.object, old: a.old };
-}
-
-function deleteRequestOf(a: DeleteAdmissionAttributes): Request {
-  const namespace = a.def.namespaced ? (a.old.metadata.namespace ?? '') : '';
-  return { operation: 'DELETE', def: a.def, subresource: '', namespace, name: a.old.metadata.name ?? '', object: undefined, old: a.old, ctx: a.ctx, storage: a.storage };
-}
-
-const isNamespaceRequest = (r: Request): boolean => r.def.group === '' && r.def.resource === 'namespaces';
-
-/** rules.Matcher: operation, group, version, resource/subresource, scope, then resourceNames. */
-function ruleMatches(rule: NamedRuleWithOperations, r: Request): boolean {
-  const operations = rule.operations ?? [];
-  if (!operations.includes('*') && !operations.includes(r.operation as never)) return false;
-  const oneOf = (list: readonly string[] | undefined, value: string): boolean => (list ?? []).some((v) => v === '*' || v === value);
-  if (!oneOf(rule.apiGroups, r.def.group) || !oneOf(rule.apiVersions, r.def.version)) return false;
-  const resourceMatches = (rule.resources ?? []).some((entry) => {
-    const slash = entry.indexOf('/');
-    const res = slash < 0 ? entry : entry.slice(0, slash);
-    const sub = slash < 0 ? '' : entry.slice(slash + 1);
-    return (res === '*' || res === r.def.resource) && (sub === '*' || sub === r.subresource);
-  });
-  if (!resourceMatches) return false;
-  const scope = rule.scope ?? '*';
-  if (scope === 'Namespaced' && (isNamespaceRequest(r) || r.namespace === '')) return false;
-  if (scope === 'Cluster' && !isNamespaceRequest(r) && r.namespace !== '') return false;
-  const names = rule.resourceNames ?? [];
-  return names.length === 0 || names.includes(r.name);
-}
-
-function selectorMatches(selector: LabelSelector | undefined, labels: Readonly<Record<string, string>> | undefined): boolean {
-  const matcher = labelSelectorFromObject(selector ?? {});
-  return 'error' in matcher ? false : matcher.matches(labels);
-}
-
-const isEmptySelector = (s: LabelSelector | undefined): boolean => !s || (Object.keys(s.matchLabels ?? {}).length === 0 && (s.matchExpressions ?? []).length === 0);
-
-/** matching.Matcher.Matches: namespace selector, object selector, excluded rules, then rules. */
-async function matches(m: MatchResources, r: Request, namespaceObject: () => Promise<KubeObject | undefined>, requireRules: boolean): Promise<boolean> {
-  if (!isEmptySelector(m.namespaceSelector) && (r.namespace !== '' || isNamespaceRequest(r))) {
-    const labels = isNamespaceRequest(r) ? (r.object ?? r.old)?.metadata.labels : (await namespaceObject())?.metadata.labels;
-    if (!selectorMatches(m.namespaceSelector, labels)) return false;
-  }
-  if (!isEmptySelector(m.objectSelector) && ![r.object, r.old].some((o) => o && selectorMatches(m.objectSelector, o.metadata.labels))) return false;
-  if ((m.excludeResourceRules ?? []).some((rule) => ruleMatches(rule, r))) return false;
-  const rules = m.resourceRules ?? [];
-  return rules.length === 0 ? !requireRules : rules.some((rule) => ruleMatches(rule, r));
 }
 
 /** A decision that is not an admit: the first denial fails the request, warnings ride on the response. */
@@ -236,26 +153,6 @@ function failureMessage(expression: string, message: string | undefined, message
   return message?.trim() || `failed expression: ${expression.trim()}`;
 }
 
-function admissionRequest(r: Request): Record<string, unknown> {
-  const kind = r.subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: r.def.group, version: r.def.version, kind: r.def.kind };
-  const resource = { group: r.def.group, version: r.def.version, resource: r.def.resource };
-  const user = r.ctx.user;
-  return toCelValue({
-    uid: r.storage.random.uuid(),
-    kind,
-    resource,
-    ...(r.subresource ? { subResource: r.subresource } : {}),
-    requestKind: kind,
-    requestResource: resource,
-    ...(r.subresource ? { requestSubResource: r.subresource } : {}),
-    name: r.name,
-    namespace: r.namespace,
-    operation: r.operation,
-    userInfo: user ? { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups ?? [], ...(user.extra ? { extra: user.extra } : {}) } : { username: '' },
-    dryRun: r.ctx.dryRun,
-  }) as Record<string, unknown>;
-}
-
 /** dispatcher.Dispatch: every binding in turn; the first denial, with its reason's code, fails the request. */
 async function dispatch(source: PolicySource, r: Request): Promise<void> {
   await source.ready;
@@ -275,7 +172,7 @@ async function dispatch(source: PolicySource, r: Request): Promise<void> {
       if ((policy.spec?.failurePolicy ?? 'Fail') === 'Fail') denials.push({ policy: policy.metadata.name ?? '', binding: binding.metadata.name ?? '', message: params, reason: '' });
       continue;
     }
-    request ??= admissionRequest(r);
+    request ??= toCelValue(admissionRequestOf(r)) as Record<string, unknown>;
     const namespace = await getNamespace();
     for (const param of params) validate(policy, binding, activationFor(policy, r, request, param, namespace), denials, warnings);
   }

@@ -1,0 +1,119 @@
+// What admission predicates and callers see of a request (upstream's admission.Attributes), the
+// predicates ValidatingAdmissionPolicy and admission webhooks share (rules, namespace and object
+// selectors), the AdmissionRequest they are sent or read, and a store-watched map of their configuration.
+// Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/predicates/{namespace,object,rules},
+// policy/matching/matching.go, admission/plugin/webhook/request/admissionreview.go.
+import type { MatchResources, NamedRuleWithOperations, ResourceDefinition } from '../api/index.ts';
+import { labelSelectorFromObject } from '../core/index.ts';
+import type { KubeObject, LabelSelector } from '../core/index.ts';
+import type { Store } from '../storage/index.ts';
+import type { AdmissionAttributes, DeleteAdmissionAttributes } from './admission.ts';
+import type { ResourceStorage, WriteContext } from './resource-storage.ts';
+import { storedObject } from './stored-object.ts';
+import { readScale } from './subresources.ts';
+
+/** Lists `prefix` into `into` and keeps it current; the watch delivers within the write that changes it. */
+export async function follow<T extends KubeObject>(store: Store, prefix: string, into: Map<string, T>): Promise<void> {
+  const list = await store.list(prefix);
+  for (const kv of list.items) into.set(kv.key, storedObject(kv) as T);
+  store.watch(prefix, list.revision, {
+    onEvent: (event) => {
+      if (event.type === 'DELETE') into.delete(event.kv.key);
+      else into.set(event.kv.key, storedObject(event.kv) as T);
+    },
+    onError: () => {
+      // A watch that ends (its history compacted away) starts over from a fresh list; a closed store ends it.
+      into.clear();
+      follow(store, prefix, into).catch(() => undefined);
+    },
+  });
+}
+
+/** The request as the predicates and CEL's `request` see it; a DELETE has no object, only the old one. */
+export interface Request {
+  operation: AdmissionAttributes['operation'];
+  def: ResourceDefinition;
+  subresource: string;
+  namespace: string;
+  name: string;
+  object: KubeObject | undefined;
+  old: KubeObject | undefined;
+  ctx: WriteContext;
+  storage: ResourceStorage;
+}
+
+/** The request's attributes; a `scale` write is seen as upstream's admission sees it, with Scale objects. */
+export function requestOf(a: AdmissionAttributes): Request {
+  const namespace = a.def.namespaced ? (a.object.metadata.namespace ?? '') : '';
+  const common = { operation: a.operation, def: a.def, namespace, name: a.object.metadata.name ?? '', ctx: a.ctx, storage: a.storage };
+  if (a.ctx.requestSubresource === 'scale') return { ...common, subresource: 'scale', object: readScale(a.def, a.object), old: a.old && readScale(a.def, a.old) };
+  return { ...common, subresource: a.ctx.subresource, object: a.object, old: a.old };
+}
+
+export function deleteRequestOf(a: DeleteAdmissionAttributes): Request {
+  const namespace = a.def.namespaced ? (a.old.metadata.namespace ?? '') : '';
+  return { operation: 'DELETE', def: a.def, subresource: '', namespace, name: a.old.metadata.name ?? '', object: undefined, old: a.old, ctx: a.ctx, storage: a.storage };
+}
+
+const isNamespaceRequest = (r: Request): boolean => r.def.group === '' && r.def.resource === 'namespaces';
+
+/** rules.Matcher: operation, group, version, resource/subresource, scope, then resourceNames. */
+export function ruleMatches(rule: NamedRuleWithOperations, r: Request): boolean {
+  const operations = rule.operations ?? [];
+  if (!operations.includes('*') && !operations.includes(r.operation as never)) return false;
+  const oneOf = (list: readonly string[] | undefined, value: string): boolean => (list ?? []).some((v) => v === '*' || v === value);
+  if (!oneOf(rule.apiGroups, r.def.group) || !oneOf(rule.apiVersions, r.def.version)) return false;
+  const resourceMatches = (rule.resources ?? []).some((entry) => {
+    const slash = entry.indexOf('/');
+    const res = slash < 0 ? entry : entry.slice(0, slash);
+    const sub = slash < 0 ? '' : entry.slice(slash + 1);
+    return (res === '*' || res === r.def.resource) && (sub === '*' || sub === r.subresource);
+  });
+  if (!resourceMatches) return false;
+  const scope = rule.scope ?? '*';
+  if (scope === 'Namespaced' && (isNamespaceRequest(r) || r.namespace === '')) return false;
+  if (scope === 'Cluster' && !isNamespaceRequest(r) && r.namespace !== '') return false;
+  const names = rule.resourceNames ?? [];
+  return names.length === 0 || names.includes(r.name);
+}
+
+export function selectorMatches(selector: LabelSelector | undefined, labels: Readonly<Record<string, string>> | undefined): boolean {
+  const matcher = labelSelectorFromObject(selector ?? {});
+  return 'error' in matcher ? false : matcher.matches(labels);
+}
+
+const isEmptySelector = (s: LabelSelector | undefined): boolean => !s || (Object.keys(s.matchLabels ?? {}).length === 0 && (s.matchExpressions ?? []).length === 0);
+
+/** matching.Matcher.Matches: namespace selector, object selector, excluded rules, then rules. */
+export async function matches(m: MatchResources, r: Request, namespaceObject: () => Promise<KubeObject | undefined>, requireRules: boolean): Promise<boolean> {
+  if (!isEmptySelector(m.namespaceSelector) && (r.namespace !== '' || isNamespaceRequest(r))) {
+    const labels = isNamespaceRequest(r) ? (r.object ?? r.old)?.metadata.labels : (await namespaceObject())?.metadata.labels;
+    if (!selectorMatches(m.namespaceSelector, labels)) return false;
+  }
+  if (!isEmptySelector(m.objectSelector) && ![r.object, r.old].some((o) => o && selectorMatches(m.objectSelector, o.metadata.labels))) return false;
+  if ((m.excludeResourceRules ?? []).some((rule) => ruleMatches(rule, r))) return false;
+  const rules = m.resourceRules ?? [];
+  return rules.length === 0 ? !requireRules : rules.some((rule) => ruleMatches(rule, r));
+}
+
+/** The AdmissionRequest of `r` (admission.k8s.io/v1) without its objects: what webhooks are sent and CEL's `request` reads. */
+export function admissionRequestOf(r: Request): Record<string, unknown> {
+  const kind = r.subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: r.def.group, version: r.def.version, kind: r.def.kind };
+  const resource = { group: r.def.group, version: r.def.version, resource: r.def.resource };
+  const user = r.ctx.user;
+  return {
+    uid: r.storage.random.uuid(),
+    kind,
+    resource,
+    ...(r.subresource ? { subResource: r.subresource } : {}),
+    requestKind: kind,
+    requestResource: resource,
+    ...(r.subresource ? { requestSubResource: r.subresource } : {}),
+    name: r.name,
+    namespace: r.namespace,
+    operation: r.operation,
+    userInfo: user ? { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups ?? [], ...(user.extra ? { extra: user.extra } : {}) } : { username: '' },
+    dryRun: r.ctx.dryRun,
+  };
+}
+
