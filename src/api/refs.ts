@@ -38,6 +38,8 @@ export const refs = {
   runtimeClasses: ref('node.k8s.io', 'v1', 'runtimeclasses'),
   validatingAdmissionPolicies: ref('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies'),
   validatingAdmissionPolicyBindings: ref('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicybindings'),
+  validatingWebhookConfigurations: ref('admissionregistration.k8s.io', 'v1', 'validatingwebhookconfigurations'),
+  mutatingWebhookConfigurations: ref('admissionregistration.k8s.io', 'v1', 'mutatingwebhookconfigurations'),
   ingresses: ref('networking.k8s.io', 'v1', 'ingresses'),
   ingressClasses: ref('networking.k8s.io', 'v1', 'ingressclasses'),
   networkPolicies: ref('networking.k8s.io', 'v1', 'networkpolicies'),

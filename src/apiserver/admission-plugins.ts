@@ -12,6 +12,7 @@ import { resourceQuotaAdmission } from './resource-quota-admission.ts';
 import { limitRangerAdmission } from './limit-ranger-admission.ts';
 import { rbacEscalation } from './rbac-escalation.ts';
 import { validatingAdmissionPolicy } from './validating-admission-policy.ts';
+import { admissionWebhooks } from './admission-webhooks.ts';
 
 const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
@@ -254,6 +255,7 @@ export const storageObjectInUseProtection: AdmissionPlugin = {
 };
 
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
-  // ValidatingAdmissionPolicy and then ResourceQuota validate last, after every mutation, as upstream orders them.
-  return [namespaceLifecycle, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, ...extra, validatingAdmissionPolicy, resourceQuotaAdmission];
+  // Mutating webhooks mutate last; ValidatingAdmissionPolicy, the validating webhooks and then ResourceQuota
+  // validate last, after every mutation, as upstream orders them.
+  return [namespaceLifecycle, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
 }

@@ -53,7 +53,7 @@ async function loadModel(dir: string, name: string): Promise<Model | undefined> 
   return { attributes, fieldDescriptions, required, ...(description ? { description } : {}) };
 }
 
-const prefixed = /^(Core|Events|Resource|Storage|Discovery|Authentication|Rbac)(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
+const prefixed = /^(Core|Events|Resource|Storage|Discovery|Authentication|Rbac|Admissionregistration)(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
 const plain = /^(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
 
 /** Generates the component schemas, keyed by upstream definition name. */

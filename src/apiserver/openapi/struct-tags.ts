@@ -26,6 +26,10 @@ export const listTags: Readonly<Record<string, ListTag>> = {
   'admissionregistration.v1.ValidatingAdmissionPolicySpec.matchConditions': byName,
   'admissionregistration.v1.ValidatingAdmissionPolicyStatus.conditions': map(['type']),
   'admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec.validationActions': { listType: 'set' },
+  'admissionregistration.v1.ValidatingWebhookConfiguration.webhooks': byName,
+  'admissionregistration.v1.MutatingWebhookConfiguration.webhooks': byName,
+  'admissionregistration.v1.ValidatingWebhook.matchConditions': byName,
+  'admissionregistration.v1.MutatingWebhook.matchConditions': byName,
 
   'core.v1.NamespaceStatus.conditions': byType,
   'core.v1.PodSpec.volumes': map(['name'], ['merge,retainKeys', 'name']),

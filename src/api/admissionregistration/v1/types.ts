@@ -97,3 +97,53 @@ export interface ValidatingAdmissionPolicyBinding extends KubeObject {
   metadata: ObjectMeta;
   spec?: ValidatingAdmissionPolicyBindingSpec;
 }
+
+export type SideEffectClass = 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
+export type ReinvocationPolicyType = 'Never' | 'IfNeeded';
+
+export interface ServiceReference {
+  namespace?: string;
+  name?: string;
+  path?: string;
+  port?: number;
+}
+
+export interface WebhookClientConfig {
+  url?: string;
+  service?: ServiceReference;
+  /** PEM bundle, base64 on the wire. */
+  caBundle?: string;
+}
+
+/** The fields ValidatingWebhook and MutatingWebhook share. */
+export interface Webhook {
+  name: string;
+  clientConfig?: WebhookClientConfig;
+  rules?: NamedRuleWithOperations[];
+  failurePolicy?: FailurePolicyType;
+  matchPolicy?: MatchPolicyType;
+  namespaceSelector?: LabelSelector;
+  objectSelector?: LabelSelector;
+  sideEffects?: SideEffectClass;
+  timeoutSeconds?: number;
+  admissionReviewVersions?: string[];
+  matchConditions?: MatchCondition[];
+}
+
+export interface MutatingWebhook extends Webhook {
+  reinvocationPolicy?: ReinvocationPolicyType;
+}
+
+export interface ValidatingWebhookConfiguration extends KubeObject {
+  apiVersion?: 'admissionregistration.k8s.io/v1';
+  kind?: 'ValidatingWebhookConfiguration';
+  metadata: ObjectMeta;
+  webhooks?: Webhook[];
+}
+
+export interface MutatingWebhookConfiguration extends KubeObject {
+  apiVersion?: 'admissionregistration.k8s.io/v1';
+  kind?: 'MutatingWebhookConfiguration';
+  metadata: ObjectMeta;
+  webhooks?: MutatingWebhook[];
+}

@@ -13,7 +13,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../../validation/o
 import { validateLabelSelectorStrict } from '../../workload-template.ts';
 import { compilePolicyExpression } from './cel.ts';
 import type { ResultType } from './cel.ts';
-import type { MatchResources, NamedRuleWithOperations, ParamKind, ParamRef, Validation, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from './types.ts';
+import type { MatchCondition, MatchResources, NamedRuleWithOperations, ParamKind, ParamRef, Validation, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from './types.ts';
 
 const group = 'admissionregistration.k8s.io';
 const supportedOperations = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
@@ -82,7 +82,7 @@ function validateResources(resources: readonly string[], path: FieldPath): Field
 }
 
 /** validateNamedRuleWithOperations: resource names, operations, then the rule (validateRule with subresources). */
-function validateRule(rule: NamedRuleWithOperations, path: FieldPath): FieldError[] {
+export function validateRule(rule: NamedRuleWithOperations, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
   (rule.resourceNames ?? []).forEach((name, i) => {
@@ -110,7 +110,7 @@ function validateRule(rule: NamedRuleWithOperations, path: FieldPath): FieldErro
   return errs;
 }
 
-function validateSelector(selector: LabelSelector | undefined, path: FieldPath): FieldError[] {
+export function validateSelector(selector: LabelSelector | undefined, path: FieldPath): FieldError[] {
   return selector === undefined ? [required(path)] : validateLabelSelectorStrict(selector, path);
 }
 
@@ -162,6 +162,23 @@ function validateValidation(v: Validation, path: FieldPath): FieldError[] {
   return errs;
 }
 
+/** validateMatchConditions: at most 64, each a named bool expression, names unique. */
+export function validateMatchConditions(conditions: readonly MatchCondition[], path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (conditions.length > 64) errs.push(tooMany(path, conditions.length, 64));
+  const conditionNames = new Set<string>();
+  conditions.forEach((c, i) => {
+    const at = path.index(i);
+    if ((c.expression ?? '').trim() === '') errs.push(required(at.child('expression')));
+    else errs.push(...validateExpression(c.expression.trim(), 'bool', at.child('expression')));
+    if (!c.name) errs.push(required(at.child('name')));
+    else errs.push(...validateLabelName(c.name, at.child('name')));
+    if (c.name && conditionNames.has(c.name)) errs.push(duplicate(at.child('name'), c.name));
+    if (c.name) conditionNames.add(c.name);
+  });
+  return errs;
+}
+
 const celIdentifier = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
 const celReserved = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 
@@ -177,18 +194,7 @@ export function validateValidatingAdmissionPolicy(p: ValidatingAdmissionPolicy):
     errs.push(...validateMatchResources(spec.matchConstraints, path.child('matchConstraints')));
     if ((spec.matchConstraints.resourceRules ?? []).length === 0) errs.push(required(path.child('matchConstraints', 'resourceRules')));
   }
-  const conditions = spec.matchConditions ?? [];
-  if (conditions.length > 64) errs.push(tooMany(path.child('matchConditions'), conditions.length, 64));
-  const conditionNames = new Set<string>();
-  conditions.forEach((c, i) => {
-    const at = path.child('matchConditions').index(i);
-    if ((c.expression ?? '').trim() === '') errs.push(required(at.child('expression')));
-    else errs.push(...validateExpression(c.expression.trim(), 'bool', at.child('expression')));
-    if (!c.name) errs.push(required(at.child('name')));
-    else errs.push(...validateLabelName(c.name, at.child('name')));
-    if (c.name && conditionNames.has(c.name)) errs.push(duplicate(at.child('name'), c.name));
-    if (c.name) conditionNames.add(c.name);
-  });
+  errs.push(...validateMatchConditions(spec.matchConditions ?? [], path.child('matchConditions')));
   (spec.variables ?? []).forEach((v, i) => {
     const at = path.child('variables').index(i);
     if (!v.name || v.name.trim() === '') errs.push(required(at.child('name'), 'name is not specified'));

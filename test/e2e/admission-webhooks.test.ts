@@ -1,0 +1,145 @@
+// Admission webhooks as an operator developer meets them with kubectl: webhooks served by the test
+// itself over HTTPS on loopback (a `url` client config with its caBundle, as envtest runs them)
+// refuse a pod in upstream's words, add a label through a JSON patch with a warning, and see the
+// AdmissionReview upstream sends; a `service` webhook has no pod serving it, so it fails closed
+// (Fail) or open (Ignore); a configuration with mistakes is refused with upstream's field errors.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:https';
+import type { Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { createServingCertificate } from '../../src/cluster/certificate.ts';
+import { startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+interface Review {
+  request: { uid: string; operation: string; kind: { kind: string }; namespace: string; userInfo: { username: string }; object: { metadata: { labels?: Record<string, string> } } };
+}
+
+const seen: Review[] = [];
+
+function answer(path: string, review: Review): Record<string, unknown> {
+  const labels = review.request.object.metadata.labels ?? {};
+  if (path === '/validate') {
+    if (labels.team === 'blocked') return { uid: review.request.uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: 'team blocked is out of GPU budget' } };
+    return { uid: review.request.uid, allowed: true };
+  }
+  const patch = [{ op: 'add', path: '/metadata/labels/injected', value: 'true' }];
+  return { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings: ['label injected by mutate.example.com'] };
+}
+
+describe('admission webhooks', () => {
+  let dd: Drydock;
+  let server: Server;
+  let base = '';
+  let caBundle = '';
+  before(async () => {
+    const cert = createServingCertificate({ nowMs: Date.now(), serial: randomBytes(8), hosts: ['127.0.0.1'] });
+    caBundle = Buffer.from(cert.certPem).toString('base64');
+    server = createServer({ cert: cert.certPem, key: cert.keyPem }, (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const review = JSON.parse(body) as Review;
+        seen.push(review);
+        res.setHeader('Content-Type', 'application/json');
+        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: answer(new URL(req.url ?? '/', 'https://x').pathname, review) }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    dd = await startDrydock();
+  });
+  after(async () => {
+    await dd?.stop();
+    server?.close();
+  });
+
+  const webhook = (name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    name,
+    clientConfig: { url: `${base}${path}`, caBundle },
+    rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    namespaceSelector: { matchLabels: { webhooks: 'on' } },
+    ...extra,
+  });
+
+  test('a validating webhook refuses a pod in its words; a mutating one patches and warns', async () => {
+    await dd.ok(['create', 'namespace', 'ml']);
+    await dd.ok(['label', 'namespace', 'ml', 'webhooks=on']);
+    const configs = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'budget' }, webhooks: [webhook('validate.example.com', '/validate')] },
+        { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'inject' }, webhooks: [webhook('mutate.example.com', '/mutate')] },
+      ],
+    };
+    assert.equal(
+      await dd.ok(['create', '-f', '-'], { input: JSON.stringify(configs) }),
+      'validatingwebhookconfiguration.admissionregistration.k8s.io/budget created\nmutatingwebhookconfiguration.admissionregistration.k8s.io/inject created\n',
+    );
+    assert.match(await dd.ok(['get', 'validatingwebhookconfigurations']), /^NAME\s+WEBHOOKS\s+AGE\nbudget\s+1\s+\S+\n$/);
+
+    const refused = await dd.kubectl(['run', 'train', '-n', 'ml', '--image=pytorch/pytorch', '--labels=team=blocked']);
+    assert.equal(refused.stderr, 'Error from server (Forbidden): admission webhook "validate.example.com" denied the request: team blocked is out of GPU budget\n');
+
+    const created = await dd.kubectl(['run', 'infer', '-n', 'ml', '--image=vllm/vllm-openai', '--labels=team=serving']);
+    assert.equal(created.stdout, 'pod/infer created\n');
+    assert.equal(created.stderr, 'Warning: label injected by mutate.example.com\n');
+    assert.equal(await dd.ok(['get', 'pod', 'infer', '-n', 'ml', '-o', 'jsonpath={.metadata.labels}']), '{"injected":"true","team":"serving"}');
+    // The validating webhook saw the mutated pod, in an admission.k8s.io/v1 review with the caller's name.
+    const last = seen.filter((r) => r.request.object.metadata.labels?.team === 'serving').at(-1);
+    assert.equal(last?.request.operation, 'CREATE');
+    assert.equal(last?.request.kind.kind, 'Pod');
+    assert.equal(last?.request.userInfo.username, 'kubernetes-admin');
+    assert.ok(seen.some((r) => r.request.object.metadata.labels?.injected === 'true'));
+    assert.equal(await dd.ok(['run', 'elsewhere', '-n', 'default', '--image=busybox', '--labels=team=blocked']), 'pod/elsewhere created\n', 'the namespace selector leaves default alone');
+  });
+
+  test('a service webhook has no pod serving it: Fail refuses, Ignore lets the write through', async () => {
+    const config = (failurePolicy: string): string =>
+      JSON.stringify({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name: 'operator' },
+        webhooks: [{ name: 'vconfigmap.operator.io', clientConfig: { service: { namespace: 'default', name: 'operator-webhook', path: '/validate' } }, rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }], sideEffects: 'None', admissionReviewVersions: ['v1'], failurePolicy, objectSelector: { matchLabels: { checked: 'yes' } } }],
+      });
+    await dd.ok(['apply', '-f', '-'], { input: config('Fail') });
+    const refused = await dd.kubectl(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1', labels: { checked: 'yes' } } }) });
+    assert.equal(refused.stderr, 'Error from server (InternalError): error when creating "STDIN": Internal error occurred: failed calling webhook "vconfigmap.operator.io": failed to call webhook: Post "https://operator-webhook.default.svc:443/validate?timeout=10s": service "operator-webhook" not found\n');
+    await dd.ok(['apply', '-f', '-'], { input: config('Ignore') });
+    assert.equal(await dd.ok(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1', labels: { checked: 'yes' } } }) }), 'configmap/c1 created\n');
+  });
+
+  test('a configuration with mistakes is refused with upstream field errors', async () => {
+    const bad = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'bad' },
+      webhooks: [
+        { name: 'short', clientConfig: { url: 'http://127.0.0.1/x?y=1' }, rules: [], timeoutSeconds: 31, admissionReviewVersions: [] },
+        { name: 'a.b.c', clientConfig: { service: { namespace: 'ns', name: 'svc' }, url: 'https://x' }, sideEffects: 'Some', admissionReviewVersions: ['v2'] },
+      ],
+    };
+    const r = await dd.kubectl(['create', '-f', '-'], { input: JSON.stringify(bad) });
+    assert.equal(
+      r.stderr,
+      [
+        'The ValidatingWebhookConfiguration "bad" is invalid: ',
+        '* webhooks[0].name: Invalid value: "short": should be a domain with at least three segments separated by dots',
+        '* webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun',
+        '* webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds',
+        `* webhooks[0].clientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
+        '* webhooks[0].clientConfig.url: Invalid value: "y=1": query parameters are not permitted in the URL',
+        '* webhooks[0].admissionReviewVersions: Required value: must specify one of v1, v1beta1',
+        '* webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
+        '* webhooks[1].clientConfig: Required value: exactly one of url or service is required',
+        '* webhooks[1].admissionReviewVersions: Invalid value: ["v2"]: must include at least one of v1, v1beta1',
+        '',
+      ].join('\n'),
+    );
+  });
+});
