@@ -252,14 +252,15 @@ async function validate(r: Request, hooks: readonly Webhook[]): Promise<void> {
 
 export const admissionWebhooks: AdmissionPlugin = {
   name: 'AdmissionWebhooks',
-  async mutate(a) {
+  mutate(a) {
     const source = sourceOf(a.storage.store);
     if (source.synced && source.mutating.size === 0) return;
-    await source.ready;
-    const hooks = hooksOf(source.mutating);
-    const r = requestOf(a);
-    // A scale write is reviewed as a Scale, which this write path does not store: its patches would go nowhere.
-    if (hooks.length > 0 && r.object === a.object) await mutate(r, a.object, hooks);
+    return source.ready.then(() => {
+      const hooks = hooksOf(source.mutating);
+      const r = requestOf(a);
+      // A scale write is reviewed as a Scale, which this write path does not store: its patches would go nowhere.
+      return hooks.length > 0 && r.object === a.object ? mutate(r, a.object, hooks) : undefined;
+    });
   },
   validate(a) {
     const source = sourceOf(a.storage.store);
