@@ -34,8 +34,8 @@ describe('admission webhooks', () => {
   let server: Server;
   let base = '';
   let caBundle = '';
+  const cert = createServingCertificate({ nowMs: Date.now(), serial: randomBytes(8), hosts: ['127.0.0.1'] });
   before(async () => {
-    const cert = createServingCertificate({ nowMs: Date.now(), serial: randomBytes(8), hosts: ['127.0.0.1'] });
     caBundle = Buffer.from(cert.certPem).toString('base64');
     server = createServer({ cert: cert.certPem, key: cert.keyPem }, (req, res) => {
       let body = '';
@@ -112,6 +112,31 @@ describe('admission webhooks', () => {
     assert.equal(refused.stderr, 'Error from server (InternalError): error when creating "STDIN": Internal error occurred: failed calling webhook "vconfigmap.operator.io": failed to call webhook: Post "https://operator-webhook.default.svc:443/validate?timeout=10s": service "operator-webhook" not found\n');
     await dd.ok(['apply', '-f', '-'], { input: config('Ignore') });
     assert.equal(await dd.ok(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1', labels: { checked: 'yes' } } }) }), 'configmap/c1 created\n');
+  });
+
+  test('a url webhook that refuses the connection, or does not answer in time, fails the call in Go words', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const silent = createServer({ cert: cert.certPem, key: cert.keyPem }, () => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const silentPort = (silent.address() as AddressInfo).port;
+    try {
+      const hook = (name: string, url: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ name, clientConfig: { url, caBundle }, rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['secrets'] }], sideEffects: 'None', admissionReviewVersions: ['v1'], ...extra });
+      const config = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'down' }, webhooks: [hook('refused.example.com', `https://127.0.0.1:${closedPort}/v`)] };
+      await dd.ok(['create', '-f', '-'], { input: JSON.stringify(config) });
+      const refused = await dd.kubectl(['create', 'secret', 'generic', 's1', '--from-literal=a=b']);
+      assert.equal(refused.stderr, `error: failed to create secret Internal error occurred: failed calling webhook "refused.example.com": failed to call webhook: Post "https://127.0.0.1:${closedPort}/v?timeout=10s": dial tcp 127.0.0.1:${closedPort}: connect: connection refused\n`);
+      const slow = { ...config, webhooks: [hook('slow.example.com', `https://127.0.0.1:${silentPort}/v`, { timeoutSeconds: 1 })] };
+      await dd.ok(['replace', '-f', '-'], { input: JSON.stringify(slow) });
+      const timedOut = await dd.kubectl(['create', 'secret', 'generic', 's2', '--from-literal=a=b']);
+      assert.equal(timedOut.stderr, `error: failed to create secret Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "https://127.0.0.1:${silentPort}/v?timeout=1s": context deadline exceeded\n`);
+      await dd.ok(['delete', 'validatingwebhookconfiguration', 'down']);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 
   test('a configuration with mistakes is refused with upstream field errors', async () => {
