@@ -5,12 +5,12 @@
 // `service` webhook is addressed as the cluster would, and since no simulated pod serves anything
 // the call fails the way a cluster's would without a serving pod: service not found, no endpoints,
 // or connection refused. A failed call denies under failurePolicy Fail and is skipped under Ignore.
-// Mutating webhooks run once (reinvocationPolicy IfNeeded is not honoured), not on DELETE and not on a
-// scale write.
+// A mutating webhook with reinvocationPolicy IfNeeded is called once more when a later one changed the
+// object; mutating webhooks are not called on DELETE or on a scale write.
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook (mutating/dispatcher.go,
 // validating/dispatcher.go, errors/statuserror.go, request/admissionreview.go), pkg/util/webhook/error.go.
 import { request as httpsRequest } from 'node:https';
-import type { Endpoints, MutatingWebhookConfiguration, ValidatingWebhookConfiguration, Webhook } from '../api/index.ts';
+import type { Endpoints, MutatingWebhook, MutatingWebhookConfiguration, ValidatingWebhookConfiguration, Webhook } from '../api/index.ts';
 import { compilePolicyExpression, evaluatePolicyExpression, refs, toCelValue } from '../api/index.ts';
 import { ApiError } from '../core/index.ts';
 import type { KubeObject, Status } from '../core/index.ts';
@@ -200,34 +200,46 @@ async function selected(hooks: readonly Webhook[], r: Request): Promise<{ hook: 
 
 const failsOpen = (hook: Webhook): boolean => hook.failurePolicy === 'Ignore';
 
-/** The mutating dispatcher: each selected webhook in turn, its patch applied before the next is called. */
+/**
+ * The mutating dispatcher: each selected webhook in turn, its patch applied before the next is called;
+ * then, once, each `reinvocationPolicy: IfNeeded` webhook whose object a later webhook changed.
+ */
 async function mutate(r: Request, object: KubeObject, hooks: readonly Webhook[]): Promise<void> {
+  const after = new Map<Webhook, string>();
   for (const { hook, error } of await selected(hooks, r)) {
-    let response: AdmissionResponse;
-    try {
-      if (error) throw error;
-      response = await call(hook, r, reviewOf(hook, r, admissionRequestOf(r)));
-    } catch (e) {
-      if (e instanceof CallError) {
-        if (failsOpen(hook)) continue;
-        throw internalError(e.message);
-      }
-      throw e;
-    }
-    r.ctx.warnings?.push(...(response.warnings ?? []));
-    if (!response.allowed) throw rejection(hook, response.status);
-    if (!response.patch) continue;
-    if (response.patchType !== 'JSONPatch') throw internalError(`unsupported patch type "${response.patchType ?? ''}"`);
-    let operations: unknown;
-    try {
-      operations = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'));
-    } catch (e) {
-      throw internalError(e instanceof Error ? e.message : String(e));
-    }
-    const patched = applyJsonPatch(object, operations);
-    if (!patched.ok) throw internalError(patched.message);
-    replaceInPlace(object as unknown as Record<string, unknown>, patched.value as Record<string, unknown>, 'metadata');
+    await invokeMutating(hook, error, r, object);
+    if ((hook as MutatingWebhook).reinvocationPolicy === 'IfNeeded') after.set(hook, JSON.stringify(object));
   }
+  const final = JSON.stringify(object);
+  for (const [hook, seen] of after) if (seen !== final) await invokeMutating(hook, undefined, r, object);
+}
+
+/** One mutating call: its warnings kept, a refusal thrown, its JSON patch applied to `object` in place. */
+async function invokeMutating(hook: Webhook, selectError: CallError | undefined, r: Request, object: KubeObject): Promise<void> {
+  let response: AdmissionResponse;
+  try {
+    if (selectError) throw selectError;
+    response = await call(hook, r, reviewOf(hook, r, admissionRequestOf(r)));
+  } catch (e) {
+    if (e instanceof CallError) {
+      if (failsOpen(hook)) return;
+      throw internalError(e.message);
+    }
+    throw e;
+  }
+  r.ctx.warnings?.push(...(response.warnings ?? []));
+  if (!response.allowed) throw rejection(hook, response.status);
+  if (!response.patch) return;
+  if (response.patchType !== 'JSONPatch') throw internalError(`unsupported patch type "${response.patchType ?? ''}"`);
+  let operations: unknown;
+  try {
+    operations = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'));
+  } catch (e) {
+    throw internalError(e instanceof Error ? e.message : String(e));
+  }
+  const patched = applyJsonPatch(object, operations);
+  if (!patched.ok) throw internalError(patched.message);
+  replaceInPlace(object as unknown as Record<string, unknown>, patched.value as Record<string, unknown>, 'metadata');
 }
 
 /** The validating dispatcher: every selected webhook (upstream calls them in parallel); the first refusal fails the request. */

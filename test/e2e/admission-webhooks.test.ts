@@ -19,8 +19,20 @@ interface Review {
 
 const seen: Review[] = [];
 
+const calls = new Map<string, number>();
+
+const patched = (review: Review, patch: unknown[]): Record<string, unknown> => ({ uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+
 function answer(path: string, review: Review): Record<string, unknown> {
   const labels = review.request.object.metadata.labels ?? {};
+  const meta = review.request.object.metadata as { name?: string; annotations?: Record<string, string> };
+  if (path === '/count') {
+    // Counts its calls for the object in an annotation: a reinvocation shows as 2.
+    const n = (calls.get(meta.name ?? '') ?? 0) + 1;
+    calls.set(meta.name ?? '', n);
+    return patched(review, meta.annotations ? [{ op: 'add', path: '/metadata/annotations/count-calls', value: String(n) }] : [{ op: 'add', path: '/metadata/annotations', value: { 'count-calls': String(n) } }]);
+  }
+  if (path === '/label') return patched(review, labels.sidecar ? [] : [{ op: 'add', path: '/metadata/labels/sidecar', value: 'injected' }]);
   if (path === '/validate') {
     if (labels.team === 'blocked') return { uid: review.request.uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: 'team blocked is out of GPU budget' } };
     return { uid: review.request.uid, allowed: true };
@@ -97,6 +109,19 @@ describe('admission webhooks', () => {
     assert.equal(last?.request.userInfo.username, 'kubernetes-admin');
     assert.ok(seen.some((r) => r.request.object.metadata.labels?.injected === 'true'));
     assert.equal(await dd.ok(['run', 'elsewhere', '-n', 'default', '--image=busybox', '--labels=team=blocked']), 'pod/elsewhere created\n', 'the namespace selector leaves default alone');
+  });
+
+  test('a reinvocationPolicy IfNeeded webhook is called again when a later webhook changed the object', async () => {
+    const hook = (name: string, path: string, extra: Record<string, unknown>): Record<string, unknown> => ({ ...webhook(name, path), rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }], namespaceSelector: {}, objectSelector: { matchLabels: { reinvoke: 'test' } }, ...extra });
+    const config = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'order' }, webhooks: [hook('count.example.com', '/count', { reinvocationPolicy: 'IfNeeded' }), hook('label.example.com', '/label', {})] };
+    await dd.ok(['create', '-f', '-'], { input: JSON.stringify(config) });
+    await dd.ok(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'twice', labels: { reinvoke: 'test' } } }) });
+    assert.equal(await dd.ok(['get', 'configmap', 'twice', '-o', 'jsonpath={.metadata.annotations.count-calls} {.metadata.labels.sidecar}']), '2 injected');
+    const once = { ...config, webhooks: [hook('count.example.com', '/count', { reinvocationPolicy: 'Never' }), hook('label.example.com', '/label', {})] };
+    await dd.ok(['replace', '-f', '-'], { input: JSON.stringify(once) });
+    await dd.ok(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'once', labels: { reinvoke: 'test' } } }) });
+    assert.equal(await dd.ok(['get', 'configmap', 'once', '-o', 'jsonpath={.metadata.annotations.count-calls}']), '1');
+    await dd.ok(['delete', 'mutatingwebhookconfiguration', 'order']);
   });
 
   test('a service webhook has no pod serving it: Fail refuses, Ignore lets the write through', async () => {
