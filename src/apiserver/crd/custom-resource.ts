@@ -7,6 +7,7 @@ import type { PatchMeta, ResourceDefinition, SubresourceDefinition, TableColumnD
 import type { FieldError, KubeObject } from '../../core/index.ts';
 import { translateTimestampSince } from '../../core/index.ts';
 import { applyDefaults, validateValue } from './schema.ts';
+import { blockingError, hasRules, validateRules } from './validation-rules.ts';
 import { evaluateJsonPath, parseJsonPath } from './json-path.ts';
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceSubresourceScale, JSONSchemaProps } from './types.ts';
 
@@ -42,7 +43,14 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
   if (hasStatus) subresources.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
   if (scale) subresources.push({ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
   const columns = (version.additionalPrinterColumns?.length ? version.additionalPrinterColumns : [ageColumn]).map((c) => ({ ...c, steps: parseJsonPath(c.jsonPath) ?? [] }));
-  const validate = (obj: KubeObject): FieldError[] => validateValue(withoutMetadata(obj), schema, '');
+  const withRules = hasRules(schema);
+  const validate = (obj: KubeObject, old?: KubeObject): FieldError[] => {
+    const errors = validateValue(withoutMetadata(obj), schema, '');
+    if (!withRules) return errors;
+    const blocked = blockingError(errors);
+    if (blocked) return [...errors, blocked];
+    return [...errors, ...validateRules(ruleView(obj), old && ruleView(old), schema, '')];
+  };
   const def: ResourceDefinition = {
     group: spec.group,
     version: version.name,
@@ -58,9 +66,9 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
     prepareForCreate: (obj) => {
       if (hasStatus) delete obj.status;
     },
-    validateCreate: validate,
-    validateUpdate: validate,
-    validateStatusUpdate: validate,
+    validateCreate: (obj) => validate(obj),
+    validateUpdate: (obj, old) => validate(obj, old),
+    validateStatusUpdate: (obj, old) => validate(obj, old),
     table: {
       columns: [nameColumn, ...columns.map((c) => ({ name: c.name, type: columnType(c.type), format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 }))],
       cells: (obj, now) => [obj.metadata.name ?? '', ...columns.map((c) => cell(c.type, evaluateJsonPath(c.steps, obj), now))],
@@ -96,6 +104,14 @@ function goString(value: unknown): string {
 function withoutMetadata(obj: KubeObject): Record<string, unknown> {
   const { metadata: _m, ...rest } = obj;
   return rest;
+}
+
+/** The object as root validation rules see it: of metadata, only name and generateName. */
+function ruleView(obj: KubeObject): Record<string, unknown> {
+  const metadata: Record<string, string> = {};
+  if (obj.metadata.name !== undefined) metadata.name = obj.metadata.name;
+  if (obj.metadata.generateName !== undefined) metadata.generateName = obj.metadata.generateName;
+  return { ...withoutMetadata(obj), metadata };
 }
 
 /** SSA and merge metadata from the schema's x-kubernetes-* extensions; metadata is ObjectMeta's. */

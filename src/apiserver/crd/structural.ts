@@ -4,6 +4,7 @@
 import type { FieldError } from '../../core/index.ts';
 import { forbiddenField, invalidValue, required } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
+import { compileRule } from './validation-rules.ts';
 
 type Level = 'root' | 'item' | 'field';
 
@@ -43,6 +44,19 @@ function walk(s: JSONSchemaProps, path: string, level: Level, errors: FieldError
       if (sub.properties?.metadata) errors.push(forbiddenField(`${path}.${key}[${i}].properties[metadata]`, 'must not be specified in a nested context'));
     });
   }
+  ((s['x-kubernetes-validations'] ?? []) as { rule?: string; messageExpression?: string }[]).forEach((rule, i) => {
+    const at = `${path}.x-kubernetes-validations[${i}]`;
+    if (!rule.rule?.trim()) {
+      errors.push(required(`${at}.rule`, ''));
+      return;
+    }
+    const compiled = compileRule(rule.rule);
+    if ('message' in compiled) errors.push(invalidValue(`${at}.rule`, rule.rule, compiled.message));
+    if (rule.messageExpression !== undefined) {
+      const message = compileRule(rule.messageExpression);
+      if ('message' in message) errors.push(invalidValue(`${at}.messageExpression`, rule.messageExpression, message.message));
+    }
+  });
   if (s.pattern !== undefined) {
     try {
       new RegExp(s.pattern, 'u');

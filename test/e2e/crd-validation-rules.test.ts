@@ -1,0 +1,54 @@
+// CRD validation rules (x-kubernetes-validations) as an operator's user meets them: the
+// documentation's CronTab refuses replicas outside [minReplicas, maxReplicas] in the rules' own
+// messages, a transition rule keeps a field immutable on update (and is not run on create), a
+// messageExpression and a reason shape the error, and a type error stops the rules.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+const crd = readFileSync(join(import.meta.dirname, '../../../test/fixtures/crd/crontab-validation-rules.yaml'), 'utf8');
+
+const cronTab = (name: string, spec: Record<string, unknown>): string => JSON.stringify({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name }, spec });
+
+describe('CRD validation rules', () => {
+  let dd: Drydock;
+  before(async () => {
+    dd = await startDrydock();
+    await dd.ok(['apply', '-f', dd.writeFile('crd.yaml', crd)]);
+    await dd.ok(['wait', '--for=condition=Established', 'crd/crontabs.stable.example.com']);
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  test("replicas outside the bounds are refused in the rules' messages", async () => {
+    const r = await dd.kubectl(['create', '-f', '-'], { input: cronTab('my-new-cron-object', { cronSpec: '* * * * */5', image: 'my-awesome-cron-image', minReplicas: 0, replicas: 20, maxReplicas: 10 }) });
+    assert.equal(r.stderr, 'The CronTab "my-new-cron-object" is invalid: spec: Invalid value: "object": replicas should be smaller than or equal to maxReplicas.\n');
+    assert.equal(await dd.ok(['create', '-f', '-'], { input: cronTab('ok', { image: 'a', minReplicas: 1, replicas: 2, maxReplicas: 3 }) }), 'crontab.stable.example.com/ok created\n');
+  });
+
+  test('a transition rule keeps a field immutable on update, and is not run on create', async () => {
+    const changed = await dd.kubectl(['patch', 'crontab', 'ok', '--type=merge', '-p', '{"spec":{"image":"b"}}']);
+    assert.equal(changed.stderr, 'The CronTab "ok" is invalid: spec.image: Invalid value: "string": Value is immutable\n');
+    assert.equal(await dd.ok(['patch', 'crontab', 'ok', '--type=merge', '-p', '{"spec":{"replicas":3}}']), 'crontab.stable.example.com/ok patched\n');
+  });
+
+  test('a messageExpression and a reason shape the error; a type error stops the rules', async () => {
+    const gpus = await dd.kubectl(['create', '-f', '-'], { input: cronTab('gpus', { minReplicas: 1, replicas: 1, maxReplicas: 1, gpus: 12 }) });
+    assert.equal(gpus.stderr, 'The CronTab "gpus" is invalid: spec.gpus: Forbidden: gpus must be a whole number of 8-GPU nodes past 8, not 12\n');
+    const typed = await dd.kubectl(['create', '-f', '-', '--validate=false'], { input: cronTab('typed', { minReplicas: 'one', replicas: 1, maxReplicas: 1 }) });
+    assert.equal(
+      typed.stderr,
+      'The CronTab "typed" is invalid: \n* spec.minReplicas: Invalid value: "string": spec.minReplicas in body must be of type integer: "string"\n* <nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation\n',
+    );
+  });
+
+  test('a CRD whose rule does not compile is refused', async () => {
+    const bad = crd.replace('crontabs.stable.example.com', 'widgets.stable.example.com').replace('plural: crontabs', 'plural: widgets').replace('singular: crontab', 'singular: widget').replace('kind: CronTab', 'kind: Widget').replace('"self.minReplicas <= self.replicas"', '"self.minReplicas <="');
+    const r = await dd.kubectl(['apply', '-f', dd.writeFile('bad-crd.yaml', bad)]);
+    assert.match(r.stderr, /^The CustomResourceDefinition "widgets\.stable\.example\.com" is invalid: spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: "self\.minReplicas <=": compilation failed: ERROR: <input>:1:/);
+  });
+});
