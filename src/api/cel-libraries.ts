@@ -64,12 +64,65 @@ function sum(list: readonly unknown[]): unknown {
   return list.reduce((a, b) => (a as number) + (b as number));
 }
 
-/** Registers the Quantity and Semver types and libraries, and the lists library's sum(), on `env`. */
+type Ordered = bigint | number | string;
+
+/** lists.min()/max(): the least (greatest) element; an empty list is an error, as upstream's. */
+function extreme(list: readonly unknown[], name: 'min' | 'max'): unknown {
+  if (list.length === 0) throw new Error(`${name} called on empty list`);
+  return list.reduce((a, b) => ((name === 'min' ? (b as Ordered) < (a as Ordered) : (b as Ordered) > (a as Ordered)) ? b : a));
+}
+
+const sorted = (list: readonly unknown[]): boolean => list.every((v, i) => i === 0 || (list[i - 1] as Ordered) <= (v as Ordered));
+
+/** regex.find / findAll: the first (up to n, all when n < 0) matches of `pattern` in `s`. */
+function findAll(s: string, pattern: string, n: bigint): string[] {
+  if (n === 0n) return [];
+  const out: string[] = [];
+  for (const m of s.matchAll(new RegExp(pattern, 'gu'))) {
+    out.push(m[0]);
+    if (n > 0n && BigInt(out.length) >= n) break;
+  }
+  return out;
+}
+
+/** strings.replace: `n` replacements from the left, all when n < 0. */
+function replace(s: string, from: string, to: string, n: bigint): string {
+  if (n < 0n) return s.split(from).join(to);
+  let out = s;
+  let at = 0;
+  for (let i = 0n; i < n; i++) {
+    const found = out.indexOf(from, at);
+    if (found < 0) break;
+    out = out.slice(0, found) + to + out.slice(found + from.length);
+    at = found + to.length;
+  }
+  return out;
+}
+
+/**
+ * Registers the Quantity and Semver types and libraries, and the parts of Kubernetes' lists, regex
+ * and strings libraries cel-js lacks (sum, min, max, isSorted, indexOf, lastIndexOf; find, findAll;
+ * replace, charAt), on `env`.
+ */
 export function withKubernetesLibraries(env: Environment): Environment {
   return env
     .registerFunction('list<int>.sum(): int', sum)
     .registerFunction('list<double>.sum(): double', sum)
     .registerFunction('list<dyn>.sum(): dyn', sum)
+    .registerFunction('list<dyn>.min(): dyn', (l: unknown[]) => extreme(l, 'min'))
+    .registerFunction('list<dyn>.max(): dyn', (l: unknown[]) => extreme(l, 'max'))
+    .registerFunction('list<dyn>.isSorted(): bool', sorted)
+    .registerFunction('list<dyn>.indexOf(dyn): int', (l: unknown[], v: unknown) => BigInt(l.findIndex((x) => x === v)))
+    .registerFunction('list<dyn>.lastIndexOf(dyn): int', (l: unknown[], v: unknown) => BigInt(l.findLastIndex((x) => x === v)))
+    .registerFunction('string.find(string): string', (s: string, p: string) => findAll(s, p, 1n)[0] ?? '')
+    .registerFunction('string.findAll(string): list<string>', (s: string, p: string) => findAll(s, p, -1n))
+    .registerFunction('string.findAll(string, int): list<string>', findAll)
+    .registerFunction('string.replace(string, string): string', (s: string, a: string, b: string) => replace(s, a, b, -1n))
+    .registerFunction('string.replace(string, string, int): string', replace)
+    .registerFunction('string.charAt(int): string', (s: string, i: bigint) => {
+      if (i < 0n || i > BigInt(s.length)) throw new Error(`index out of range: ${i}`);
+      return s.charAt(Number(i));
+    })
     .registerType('Quantity', CelQuantity)
     .registerType('Semver', CelSemver)
     // Quantity library.

@@ -1,0 +1,39 @@
+// The Kubernetes CEL library functions Drydock adds to cel-js, through the admission policy
+// environment: lists (sum, min, max, isSorted, indexOf, lastIndexOf), regex (find, findAll) and
+// strings (replace, charAt), with upstream's results and errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compilePolicyExpression, evaluatePolicyExpression, toCelValue } from './index.ts';
+
+function run(expression: string, object: unknown = {}): unknown {
+  const compiled = compilePolicyExpression(expression, 'any');
+  assert.ok(compiled.ok, expression);
+  const result = evaluatePolicyExpression(compiled.program, { object: toCelValue(object) });
+  return result.ok ? result.value : `error: ${result.message}`;
+}
+
+test('lists: sum, min, max, isSorted, indexOf, lastIndexOf', () => {
+  const o = { gpus: [2, 8, 4], names: ['a', 'b', 'a'] };
+  assert.equal(run('object.gpus.sum()', o), 14n);
+  assert.equal(run('[].sum()'), 0n);
+  assert.equal(run('[1.5, 2.0].sum()'), 3.5);
+  assert.equal(run('object.gpus.min()', o), 2n);
+  assert.equal(run('object.gpus.max()', o), 8n);
+  assert.equal(run('[].max()'), 'error: max called on empty list');
+  assert.equal(run('object.gpus.isSorted()', o), false);
+  assert.equal(run('[1, 2, 2].isSorted()'), true);
+  assert.equal(run("object.names.indexOf('a')", o), 0n);
+  assert.equal(run("object.names.lastIndexOf('a')", o), 2n);
+  assert.equal(run("object.names.indexOf('z')", o), -1n);
+});
+
+test('regex find and findAll; strings replace and charAt', () => {
+  const o = { image: 'registry.example.com/team/app:1.2', name: 'web-app-v2' };
+  assert.equal(run("object.image.find('[0-9.]+$')", o), '1.2');
+  assert.equal(run("object.image.find('^x')", o), '');
+  assert.deepEqual(run("object.name.findAll('[a-z]+')", o), ['web', 'app', 'v']);
+  assert.deepEqual(run("object.name.findAll('[a-z]+', 2)", o), ['web', 'app']);
+  assert.equal(run("object.name.replace('-', '_')", o), 'web_app_v2');
+  assert.equal(run("object.name.replace('-', '_', 1)", o), 'web_app-v2');
+  assert.equal(run('object.name.charAt(4)', o), 'a');
+});
