@@ -109,3 +109,31 @@ test('a DELETE is judged with the deleted object as oldObject and no object', as
   assert.equal(await refusal(c.delete(refs.namespaces, '', 'dev')), undefined);
   assert.equal((await c.get(refs.namespaces, '', 'prod')).metadata.deletionTimestamp, undefined, 'a refused delete leaves the object as it was');
 });
+
+test('params by selector: each matching param is checked; none found with Allow admits', async () => {
+  const rules: NamedRuleWithOperations[] = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['secrets'] }];
+  const cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
+  await using _ = cluster;
+  const c = cluster.client;
+  await c.create(refs.validatingAdmissionPolicies, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'banned-keys' },
+    spec: { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, matchConstraints: { resourceRules: rules }, validations: [{ expression: '!(params.data.key in object.data)', messageExpression: "'key ' + params.data.key + ' is banned by ' + params.metadata.name" }] },
+  });
+  await c.create(refs.validatingAdmissionPolicyBindings, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: 'banned-keys' },
+    spec: { policyName: 'banned-keys', validationActions: ['Deny'], paramRef: { selector: { matchLabels: { ban: 'key' } }, parameterNotFoundAction: 'Allow' } },
+  });
+  const secret = (name: string, data: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'default' }, data });
+  const b64 = Buffer.from('x').toString('base64');
+  assert.equal(await refusal(c.create(refs.secrets, secret('s0', { password: b64 }))), undefined, 'no param in the namespace: Allow');
+  await c.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ban-password', namespace: 'default', labels: { ban: 'key' } }, data: { key: 'password' } });
+  await c.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ban-token', namespace: 'default', labels: { ban: 'key' } }, data: { key: 'token' } });
+  await c.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unlabelled', namespace: 'default' }, data: { key: 'user' } });
+  assert.equal(await refusal(c.create(refs.secrets, secret('s1', { token: b64 }))), `secrets "s1" is forbidden: ValidatingAdmissionPolicy 'banned-keys' with binding 'banned-keys' denied request: key token is banned by ban-token`);
+  assert.match((await refusal(c.create(refs.secrets, secret('s2', { password: b64 })))) ?? '', /key password is banned by ban-password$/);
+  assert.equal(await refusal(c.create(refs.secrets, secret('s3', { user: b64 }))), undefined, 'the unlabelled ConfigMap is no param');
+});
