@@ -59,7 +59,7 @@ async function selects(hook: Webhook, r: Request, namespace: () => Promise<KubeO
   for (const condition of hook.matchConditions ?? []) {
     const compiled = compilePolicyExpression(condition.expression, 'bool');
     const result = compiled.ok ? evaluatePolicyExpression(compiled.program, { object: r.object ? toCelValue(r.object) : null, oldObject: r.old ? toCelValue(r.old) : null, request: celRequest() }) : { ok: false as const, message: compiled.message };
-    if (!result.ok) throw callError(hook, `failed to evaluate match condition "${condition.name}": ${result.message}`);
+    if (!result.ok) throw callError(hook, `failed evaluating match conditions: ${result.message}`);
     if (result.value === false) return false;
   }
   return true;
@@ -206,9 +206,12 @@ const failsOpen = (hook: Webhook): boolean => hook.failurePolicy === 'Ignore';
  */
 async function mutate(r: Request, object: KubeObject, hooks: readonly Webhook[]): Promise<void> {
   const after = new Map<Webhook, string>();
-  for (const { hook, error } of await selected(hooks, r)) {
-    await invokeMutating(hook, error, r, object);
-    if ((hook as MutatingWebhook).reinvocationPolicy === 'IfNeeded') after.set(hook, JSON.stringify(object));
+  // Each webhook is matched against the object as the ones before it left it.
+  for (const candidate of hooks) {
+    for (const { hook, error } of await selected([candidate], r)) {
+      await invokeMutating(hook, error, r, object);
+      if ((hook as MutatingWebhook).reinvocationPolicy === 'IfNeeded') after.set(hook, JSON.stringify(object));
+    }
   }
   const final = JSON.stringify(object);
   for (const [hook, seen] of after) if (seen !== final) await invokeMutating(hook, undefined, r, object);
