@@ -1,7 +1,7 @@
 // The in-process Client: calls the ApiServer pipeline directly, without sockets or JSON
 // encoding. Results are the shared decoded objects of the stored values; watch events are
 // delivered on a microtask, never inside the writer's call stack.
-import type { ResourceRef } from '../api/index.ts';
+import type { ResourceRef, UserInfo } from '../api/index.ts';
 import type { KubeObject, Status } from '../core/index.ts';
 import type {
   Client,
@@ -27,20 +27,27 @@ import type { ServerWatchEvent } from './watch.ts';
  * `userAgent` names the caller as HTTP clients do; without a fieldManager, its prefix before
  * the first `/` becomes the manager of the fields a write sets (default `drydock`).
  */
-export function createLocalClient(server: ApiServer, options: { userAgent?: string } = {}): Client {
-  return new LocalClient(server, options.userAgent ?? 'drydock/v1.35.0 (in-process)');
+/**
+ * `user` is who the writes are made as, as a program's credentials say who it is (the kubelet of a node is
+ * `system:node:<name>`): admission (policies, webhooks) sees it. Without one the writes carry no user,
+ * as the cluster's own plumbing does.
+ */
+export function createLocalClient(server: ApiServer, options: { userAgent?: string; user?: UserInfo } = {}): Client {
+  return new LocalClient(server, options.userAgent ?? 'drydock/v1.35.0 (in-process)', options.user);
 }
 
 class LocalClient implements Client {
   readonly #server: ApiServer;
   readonly #userAgent: string;
-  constructor(server: ApiServer, userAgent: string) {
+  readonly #user: UserInfo | undefined;
+  constructor(server: ApiServer, userAgent: string, user: UserInfo | undefined) {
     this.#server = server;
     this.#userAgent = userAgent;
+    this.#user = user;
   }
 
   withUserAgent(userAgent: string): Client {
-    return new LocalClient(this.#server, userAgent);
+    return new LocalClient(this.#server, userAgent, this.#user);
   }
 
   async discover(): Promise<DiscoveredResource[]> {
@@ -124,12 +131,12 @@ class LocalClient implements Client {
 
   async create<T extends KubeObject>(ref: ResourceRef, obj: KubeObject, options: WriteOptions & { namespace?: string; name?: string } = {}): Promise<T> {
     const namespace = options.namespace ?? obj.metadata?.namespace ?? '';
-    return object<T>(await this.#server.create(ref, namespace, copyJson(obj), writeParams(options, { name: options.name ?? obj.metadata?.name ?? '', userAgent: this.#userAgent })));
+    return object<T>(await this.#server.create(ref, namespace, copyJson(obj), writeParams(options, { name: options.name ?? obj.metadata?.name ?? '', userAgent: this.#userAgent, user: this.#user })));
   }
 
   async update<T extends KubeObject>(ref: ResourceRef, obj: T, options: WriteOptions = {}): Promise<T> {
     // No copy here: the server's update clones the body for each attempt, as it must for retries.
-    return object<T>(await this.#server.update(ref, obj.metadata.namespace ?? '', obj.metadata.name ?? '', obj as KubeObject, writeParams(options, { userAgent: this.#userAgent })));
+    return object<T>(await this.#server.update(ref, obj.metadata.namespace ?? '', obj.metadata.name ?? '', obj as KubeObject, writeParams(options, { userAgent: this.#userAgent, user: this.#user })));
   }
 
   updateStatus<T extends KubeObject>(ref: ResourceRef, obj: T, options: WriteOptions = {}): Promise<T> {
@@ -137,7 +144,7 @@ class LocalClient implements Client {
   }
 
   async patch<T extends KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, type: PatchType, body: unknown, options: PatchOptions = {}): Promise<T> {
-    const params = writeParams(options, { userAgent: this.#userAgent });
+    const params = writeParams(options, { userAgent: this.#userAgent, user: this.#user });
     if (options.force !== undefined) params.force = options.force;
     return object<T>(await this.#server.patch(ref, namespace ?? '', name, type, body, params));
   }
@@ -148,7 +155,7 @@ class LocalClient implements Client {
       propagationPolicy: options.propagationPolicy,
       preconditions: options.preconditions,
       dryRun: options.dryRun ?? false,
-    });
+    }, this.#user);
     if (outcome.kind === 'pending') return resultObject(outcome.result);
     const def = this.#server.resolve(ref);
     return successStatus({ name, group: def.group, kind: def.resource, uid: outcome.last.metadata.uid ?? '' });
@@ -159,11 +166,12 @@ function object<T extends KubeObject>(result: ObjectResult): T {
   return resultObject(result) as T;
 }
 
-type LocalWriteParams = { dryRun?: boolean; fieldManager?: string; subresource?: string; force?: boolean; name?: string; userAgent?: string };
+type LocalWriteParams = { dryRun?: boolean; fieldManager?: string; subresource?: string; force?: boolean; name?: string; userAgent?: string; user?: UserInfo };
 
-function writeParams(options: WriteOptions, extra: { name?: string; userAgent?: string } = {}): LocalWriteParams {
+function writeParams(options: WriteOptions, extra: { name?: string; userAgent?: string; user?: UserInfo | undefined } = {}): LocalWriteParams {
   const params: LocalWriteParams = {};
   if (extra.userAgent !== undefined) params.userAgent = extra.userAgent;
+  if (extra.user !== undefined) params.user = extra.user;
   if (options.dryRun !== undefined) params.dryRun = options.dryRun;
   if (options.fieldManager !== undefined) params.fieldManager = options.fieldManager;
   if (options.subresource !== undefined) params.subresource = options.subresource;

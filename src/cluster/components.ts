@@ -1,5 +1,7 @@
 // The components a cluster runs (controllers, scheduler, kubelets), as an explicit list.
 // Each is an ordinary API client: it gets the Client, the Clock and the Random, nothing else.
+import type { UserInfo } from '../api/index.ts';
+import { createLocalClient } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import { SharedInformers, kubernetesUserAgent } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
@@ -79,6 +81,18 @@ function clientOf(ctx: ComponentContext, program: string): Client {
   return ctx.client.withUserAgent(kubernetesUserAgent(program, ctx.cluster.config.kubernetesVersion));
 }
 
+/**
+ * A program's client that authenticates as `user`, as its credentials make it in a cluster: admission
+ * policies and webhooks see who writes (the kube-controller-manager's controllers still write as no one:
+ * their service accounts would need the bootstrap controller roles Drydock does not create).
+ */
+function clientAs(ctx: ComponentContext, program: string, user: UserInfo): Client {
+  return createLocalClient(ctx.cluster.server, { userAgent: kubernetesUserAgent(program, ctx.cluster.config.kubernetesVersion), user });
+}
+
+const nodeUser = (node: string): UserInfo => ({ username: `system:node:${node}`, groups: ['system:nodes', 'system:authenticated'] });
+const schedulerUser: UserInfo = { username: 'system:kube-scheduler', groups: ['system:authenticated'] };
+
 /** The controllers kube-controller-manager runs share its identity. */
 const controllerManager = (ctx: ComponentContext): Client => clientOf(ctx, programs.controllerManager);
 
@@ -99,7 +113,7 @@ function started<T extends { start(): void; stop(): void | Promise<void> }>(name
 // The registry: the order components start in (and stop in reverse).
 const factories: ComponentFactory[] = [
   async (ctx) => {
-    const nodes = await SimulatedNodes.start({ client: clientOf(ctx, 'kubelet'), clock: ctx.clock, random: ctx.random, log: ctx.log, pools: ctx.cluster.config.nodePools, serverVersion: ctx.cluster.config.kubernetesVersion, podLogs: ctx.cluster.podLogs });
+    const nodes = await SimulatedNodes.start({ client: clientOf(ctx, 'kubelet'), clientForNode: (node) => clientAs(ctx, 'kubelet', nodeUser(node)), clock: ctx.clock, random: ctx.random, log: ctx.log, pools: ctx.cluster.config.nodePools, serverVersion: ctx.cluster.config.kubernetesVersion, podLogs: ctx.cluster.podLogs });
     // The node-pool controller starts and stops kubelets as `drydock node add|remove|fail|heal` ask.
     const pools = new NodePoolController({ client: ctx.client, clock: ctx.clock, log: ctx.log, pools: ctx.cluster.config.nodePools, fleet: simulatedNodeFleet(nodes) });
     await pools.start();
@@ -122,7 +136,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: clientOf(ctx, 'local-path-provisioner'), clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('pvc-protection-controller', new PvcProtectionController(kcm(ctx))),
   async (ctx) => started('pv-protection-controller', new PvProtectionController(kcm(ctx))),
-  async (ctx) => started('scheduler', new Scheduler({ client: clientOf(ctx, 'kube-scheduler'), clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, featureGates: ctx.cluster.config.featureGates, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),
+  async (ctx) => started('scheduler', new Scheduler({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, featureGates: ctx.cluster.config.featureGates, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),
   async (ctx) => started('garbage-collector', new GarbageCollector(kcm(ctx))),
   async (ctx) => started('replicaset-controller', new ReplicaSetController(kcm(ctx))),
   async (ctx) => started('deployment-controller', new DeploymentController(kcm(ctx))),

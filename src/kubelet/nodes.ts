@@ -26,7 +26,10 @@ export class PodLogs {
 }
 
 export interface SimulatedNodesOptions {
+  /** Reads and the shared informers; a kubelet writes with clientForNode's client when there is one. */
   client: Client;
+  /** The client a node's kubelet writes with, authenticated as that node (system:node:<name>). */
+  clientForNode?: (node: string) => Client;
   clock: Clock;
   random: Random;
   log: (line: string) => void;
@@ -65,7 +68,8 @@ export class SimulatedNodes {
     let ordinal = 0;
     for (const pool of options.pools) {
       for (let i = 0; i < pool.count; i++) {
-        nodes.kubelets.push(new Kubelet({ ...options, name: `${pool.name}-${i}`, ordinal: ordinal++, pool, pods: nodes.#pods, volumeSources: nodes.#volumeSources, resourceSlices: nodes.#slices }));
+        const name = `${pool.name}-${i}`;
+        nodes.kubelets.push(new Kubelet({ ...options, client: options.clientForNode?.(name) ?? options.client, name, ordinal: ordinal++, pool, pods: nodes.#pods, volumeSources: nodes.#volumeSources, resourceSlices: nodes.#slices }));
       }
     }
     const batch = 64;
@@ -96,7 +100,7 @@ export class SimulatedNodes {
   async addNode(pool: NodePoolSpec, name: string): Promise<Kubelet> {
     const existing = this.#byName.get(name);
     if (existing) return existing;
-    const kubelet = new Kubelet({ ...this.#o, name, ordinal: this.#nextOrdinal++, pool, pods: this.#pods, volumeSources: this.#volumeSources, resourceSlices: this.#slices });
+    const kubelet = new Kubelet({ ...this.#o, client: this.#o.clientForNode?.(name) ?? this.#o.client, name, ordinal: this.#nextOrdinal++, pool, pods: this.#pods, volumeSources: this.#volumeSources, resourceSlices: this.#slices });
     await kubelet.start();
     this.kubelets.push(kubelet);
     this.#byName.set(name, kubelet);

@@ -14,7 +14,7 @@ import { startDrydock } from './harness.ts';
 import type { Drydock } from './harness.ts';
 
 interface Review {
-  request: { uid: string; operation: string; kind: { kind: string }; namespace: string; userInfo: { username: string }; object: { metadata: { labels?: Record<string, string> } } };
+  request: { uid: string; operation: string; kind: { kind: string }; namespace: string; name: string; subResource?: string; userInfo: { username: string; groups?: string[] }; object: { metadata: { labels?: Record<string, string> } } };
 }
 
 const seen: Review[] = [];
@@ -32,6 +32,7 @@ function answer(path: string, review: Review): Record<string, unknown> {
     calls.set(meta.name ?? '', n);
     return patched(review, meta.annotations ? [{ op: 'add', path: '/metadata/annotations/count-calls', value: String(n) }] : [{ op: 'add', path: '/metadata/annotations', value: { 'count-calls': String(n) } }]);
   }
+  if (path === '/record') return { uid: review.request.uid, allowed: true };
   if (path === '/label') return patched(review, labels.sidecar ? [] : [{ op: 'add', path: '/metadata/labels/sidecar', value: 'injected' }]);
   if (path === '/validate') {
     if (labels.team === 'blocked') return { uid: review.request.uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: 'team blocked is out of GPU budget' } };
@@ -109,6 +110,29 @@ describe('admission webhooks', () => {
     assert.equal(last?.request.userInfo.username, 'kubernetes-admin');
     assert.ok(seen.some((r) => r.request.object.metadata.labels?.injected === 'true'));
     assert.equal(await dd.ok(['run', 'elsewhere', '-n', 'default', '--image=busybox', '--labels=team=blocked']), 'pod/elsewhere created\n', 'the namespace selector leaves default alone');
+  });
+
+  test("the cluster's own writes come as their programs: the scheduler binds, the node's kubelet writes status", async () => {
+    const config = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'record' },
+      webhooks: [{ ...webhook('record.example.com', '/record'), rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods/binding', 'pods/status'] }] }],
+    };
+    await dd.ok(['create', '-f', '-'], { input: JSON.stringify(config) });
+    await dd.ok(['run', 'watched', '-n', 'ml', '--image=busybox', '--labels=team=serving']);
+    await dd.ok(['wait', '--for=condition=Ready', 'pod/watched', '-n', 'ml', '--timeout=20s']);
+    const node = await dd.ok(['get', 'pod', 'watched', '-n', 'ml', '-o', 'jsonpath={.spec.nodeName}']);
+    const about = seen.filter((r) => r.request.name === 'watched' && r.request.subResource);
+    const binding = about.find((r) => r.request.subResource === 'binding');
+    assert.equal(binding?.request.userInfo.username, 'system:kube-scheduler');
+    const status = about.filter((r) => r.request.subResource === 'status');
+    assert.ok(status.length > 0);
+    for (const r of status) {
+      assert.equal(r.request.userInfo.username, `system:node:${node}`);
+      assert.deepEqual(r.request.userInfo.groups, ['system:nodes', 'system:authenticated']);
+    }
+    await dd.ok(['delete', 'validatingwebhookconfiguration', 'record']);
   });
 
   test('a reinvocationPolicy IfNeeded webhook is called again when a later webhook changed the object', async () => {
