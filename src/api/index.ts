@@ -53,7 +53,7 @@ export type { AccessAttributes, ClusterRole, Decision, PolicyRule, Role, RoleBin
 export { mergeTolerations } from './node/v1/index.ts';
 export { compilePolicyExpression, evaluatePolicyExpression, toCelValue } from './admissionregistration/v1/index.ts';
 export { celRuntimeMessage, parseAndCheck, withKubernetesLibraries } from './cel-libraries.ts';
-export type { MatchResources, MutatingWebhook, MutatingWebhookConfiguration, NamedRuleWithOperations, PolicyProgram, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration, Webhook } from './admissionregistration/v1/index.ts';
+export type { MatchCondition, MatchResources, MutatingWebhook, MutatingWebhookConfiguration, NamedRuleWithOperations, PolicyProgram, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration, Webhook } from './admissionregistration/v1/index.ts';
 export type { RuntimeClass } from './node/v1/index.ts';
 export { defaultIngressClassAnnotation, ingressClassAnnotation } from './networking/v1/index.ts';
 export type { Ingress, IngressClass, NetworkPolicy } from './networking/v1/index.ts';

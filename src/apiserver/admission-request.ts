@@ -3,7 +3,8 @@
 // selectors), the AdmissionRequest they are sent or read, and a store-watched map of their configuration.
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/predicates/{namespace,object,rules},
 // policy/matching/matching.go, admission/plugin/webhook/request/admissionreview.go.
-import type { MatchResources, NamedRuleWithOperations, ResourceDefinition } from '../api/index.ts';
+import type { MatchCondition, MatchResources, NamedRuleWithOperations, ResourceDefinition } from '../api/index.ts';
+import { compilePolicyExpression, evaluatePolicyExpression } from '../api/index.ts';
 import { labelSelectorFromObject } from '../core/index.ts';
 import type { KubeObject, LabelSelector } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
@@ -117,3 +118,26 @@ export function admissionRequestOf(r: Request): Record<string, unknown> {
   };
 }
 
+/** Runs a policy expression: its value, or upstream's `expression '<e>' resulted in error: ...` (or the compile error). */
+export function runExpression(expression: string, type: 'bool' | 'string' | 'any', activation: Readonly<Record<string, unknown>>): { value: unknown } | { error: string } {
+  const compiled = compilePolicyExpression(expression, type);
+  if (!compiled.ok) return { error: compiled.message };
+  const result = evaluatePolicyExpression(compiled.program, activation);
+  return result.ok ? { value: result.value } : { error: `expression '${expression}' resulted in error: ${result.message}` };
+}
+
+/**
+ * matchconditions.Matcher: a condition that is false means no match, whatever the others did; else an
+ * error in any is the matcher's error (an aggregate: one message, or `[a, b]`), for the failure policy
+ * to decide; else the request matches.
+ */
+export function evaluateMatchConditions(conditions: readonly MatchCondition[], activation: Readonly<Record<string, unknown>>): { matches: boolean; error?: string } {
+  const errors: string[] = [];
+  for (const condition of conditions) {
+    const result = runExpression(condition.expression, 'bool', activation);
+    if ('error' in result) errors.push(result.error);
+    else if (result.value === false) return { matches: false };
+  }
+  if (errors.length === 0) return { matches: true };
+  return { matches: false, error: errors.length === 1 ? (errors[0] as string) : `[${errors.join(', ')}]` };
+}

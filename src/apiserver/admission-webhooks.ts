@@ -11,12 +11,12 @@
 // validating/dispatcher.go, errors/statuserror.go, request/admissionreview.go), pkg/util/webhook/error.go.
 import { request as httpsRequest } from 'node:https';
 import type { Endpoints, MutatingWebhook, MutatingWebhookConfiguration, ValidatingWebhookConfiguration, Webhook } from '../api/index.ts';
-import { compilePolicyExpression, evaluatePolicyExpression, refs, toCelValue } from '../api/index.ts';
-import { ApiError } from '../core/index.ts';
+import { refs, toCelValue } from '../api/index.ts';
+import { ApiError, forbidden, internalError } from '../core/index.ts';
 import type { KubeObject, Status } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
 import type { AdmissionPlugin } from './admission.ts';
-import { admissionRequestOf, deleteRequestOf, follow, matches, requestOf } from './admission-request.ts';
+import { admissionRequestOf, deleteRequestOf, evaluateMatchConditions, follow, matches, requestOf } from './admission-request.ts';
 import type { Request } from './admission-request.ts';
 import { applyJsonPatch } from './patch/json-patch.ts';
 import { storagePrefix } from './stored-object.ts';
@@ -53,16 +53,17 @@ class CallError extends Error {}
 
 const callError = (hook: Webhook, reason: string): CallError => new CallError(`failed calling webhook "${hook.name}": ${reason}`);
 
-/** Whether the hook selects the request; a match condition that fails to evaluate is a call error. */
+/**
+ * Whether the hook selects the request. Match conditions that fail to evaluate skip the hook under
+ * Ignore and refuse the request under Fail, as upstream's `<resource> "<name>" is forbidden: <errors>`.
+ */
 async function selects(hook: Webhook, r: Request, namespace: () => Promise<KubeObject | undefined>, celRequest: () => Record<string, unknown>): Promise<boolean> {
   if (!(await matches({ namespaceSelector: hook.namespaceSelector ?? {}, objectSelector: hook.objectSelector ?? {}, resourceRules: hook.rules ?? [] }, r, namespace, true))) return false;
-  for (const condition of hook.matchConditions ?? []) {
-    const compiled = compilePolicyExpression(condition.expression, 'bool');
-    const result = compiled.ok ? evaluatePolicyExpression(compiled.program, { object: r.object ? toCelValue(r.object) : null, oldObject: r.old ? toCelValue(r.old) : null, request: celRequest() }) : { ok: false as const, message: compiled.message };
-    if (!result.ok) throw callError(hook, `failed evaluating match conditions: ${result.message}`);
-    if (result.value === false) return false;
-  }
-  return true;
+  const conditions = hook.matchConditions ?? [];
+  if (conditions.length === 0) return true;
+  const match = evaluateMatchConditions(conditions, { object: r.object ? toCelValue(r.object) : null, oldObject: r.old ? toCelValue(r.old) : null, request: celRequest() });
+  if (match.error !== undefined && !failsOpen(hook)) throw forbidden({ group: r.def.group, resource: r.def.resource }, r.name, match.error);
+  return match.matches;
 }
 
 /** Where the hook is called: its URL, or its service's cluster address (with the failure a sim's service gives). */
@@ -159,8 +160,6 @@ function rejection(hook: Webhook, status: Partial<Status> | undefined): ApiError
   const code = (status?.code ?? 0) < 400 ? 400 : (status?.code as number);
   return new ApiError((status?.reason ?? '') as ApiError['reason'], message, status?.details, code);
 }
-
-const internalError = (message: string): ApiError => new ApiError('InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
 
 function reviewOf(hook: Webhook, r: Request, request: Record<string, unknown>): Record<string, unknown> {
   const version = (hook.admissionReviewVersions ?? []).includes('v1') ? 'v1' : 'v1beta1';

@@ -137,3 +137,23 @@ test('params by selector: each matching param is checked; none found with Allow 
   assert.match((await refusal(c.create(refs.secrets, secret('s2', { password: b64 })))) ?? '', /key password is banned by ban-password$/);
   assert.equal(await refusal(c.create(refs.secrets, secret('s3', { user: b64 }))), undefined, 'the unlabelled ConfigMap is no param');
 });
+
+test('match conditions: one false skips the policy even beside an error; errors alone follow the failure policy', async () => {
+  const rules: NamedRuleWithOperations[] = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }];
+  const broken = { name: 'broken', expression: 'object.data.missing == "x"' };
+  {
+    await using cluster = await withPolicy(rules, { matchConditions: [broken, { name: 'never', expression: 'false' }] });
+    assert.equal(await refusal(cluster.client.create(refs.configMaps, configMap('x'))), undefined);
+  }
+  {
+    await using cluster = await withPolicy(rules, { matchConditions: [broken, { name: 'always', expression: 'true' }] });
+    assert.equal(await refusal(cluster.client.create(refs.configMaps, configMap('x'))), `configmaps "x" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: expression 'object.data.missing == "x"' resulted in error: no such key: missing`);
+  }
+});
+
+test("a binding's param column shows a selector as upstream's printer does", async () => {
+  await using cluster = await withPolicy([{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }]);
+  const table = (await cluster.server.list(refs.validatingAdmissionPolicyBindings, '', {})).def.table;
+  const cells = table?.cells({ metadata: { name: 'b' }, spec: { policyName: 'p', paramRef: { selector: { matchLabels: { ban: 'key', a: 'b' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['x', 'y'] }] }, parameterNotFoundAction: 'Allow' } } } as never, Date.now());
+  assert.equal(cells?.[2], '&LabelSelector{MatchLabels:map[string]string{a: b,ban: key,},MatchExpressions:[]LabelSelectorRequirement{LabelSelectorRequirement{Key:tier,Operator:In,Values:[x y],},},}');
+});

@@ -6,14 +6,14 @@
 // as oldObject; CONNECT is not admitted here.
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/validating (dispatcher.go,
 // validator.go), policy/matching/matching.go, webhook/predicates/{namespace,object,rules}.
-import type { PolicyProgram, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../api/index.ts';
-import { compilePolicyExpression, evaluatePolicyExpression, refs, toCelValue } from '../api/index.ts';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../api/index.ts';
+import { refs, toCelValue } from '../api/index.ts';
 import { ApiError, forbidden } from '../core/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
 import type { AdmissionPlugin } from './admission.ts';
 import { admissionName } from './admission.ts';
-import { admissionRequestOf, deleteRequestOf, follow, matches, requestOf, selectorMatches } from './admission-request.ts';
+import { admissionRequestOf, deleteRequestOf, evaluateMatchConditions, follow, matches, requestOf, runExpression, selectorMatches } from './admission-request.ts';
 import type { Request } from './admission-request.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import { storedObject, storagePrefix } from './stored-object.ts';
@@ -77,19 +77,6 @@ async function paramsFor(storage: ResourceStorage, policy: ValidatingAdmissionPo
   return params;
 }
 
-const compiled = (expression: string, type: 'bool' | 'string' | 'any'): PolicyProgram | string => {
-  const c = compilePolicyExpression(expression, type);
-  return c.ok ? c.program : c.message;
-};
-
-/** Runs `expression`: its value, or upstream's error text for a CEL error. */
-function run(expression: string, type: 'bool' | 'string' | 'any', activation: Record<string, unknown>): { value: unknown } | { error: string } {
-  const program = compiled(expression, type);
-  if (typeof program === 'string') return { error: program };
-  const result = evaluatePolicyExpression(program, activation);
-  return result.ok ? { value: result.value } : { error: `expression '${expression}' resulted in error: ${result.message}` };
-}
-
 /** The CEL activation: the request's objects as CEL values, and the policy's variables evaluated on first use. */
 function activationFor(policy: ValidatingAdmissionPolicy, r: Request, request: Record<string, unknown>, param: KubeObject | undefined, namespaceObject: KubeObject | undefined): Record<string, unknown> {
   const activation: Record<string, unknown> = {
@@ -105,7 +92,7 @@ function activationFor(policy: ValidatingAdmissionPolicy, r: Request, request: R
     Object.defineProperty(variables, v.name, {
       enumerable: true,
       get: () => {
-        cached ??= run(v.expression, 'any', activation);
+        cached ??= runExpression(v.expression, 'any', activation);
         if ('error' in cached) throw new Error(cached.error);
         return cached.value;
       },
@@ -119,17 +106,12 @@ function activationFor(policy: ValidatingAdmissionPolicy, r: Request, request: R
 function validate(policy: ValidatingAdmissionPolicy, binding: ValidatingAdmissionPolicyBinding, activation: Record<string, unknown>, denials: Denial[], warnings: string[]): void {
   const failClosed = (policy.spec?.failurePolicy ?? 'Fail') === 'Fail';
   const ids = { policy: policy.metadata.name ?? '', binding: binding.metadata.name ?? '' };
-  for (const condition of policy.spec?.matchConditions ?? []) {
-    const result = run(condition.expression, 'bool', activation);
-    if ('error' in result) {
-      if (failClosed) denials.push({ ...ids, message: result.error, reason: '' });
-      return;
-    }
-    if (result.value === false) return;
-  }
+  const match = evaluateMatchConditions(policy.spec?.matchConditions ?? [], activation);
+  if (match.error !== undefined && failClosed) denials.push({ ...ids, message: match.error, reason: '' });
+  if (!match.matches) return;
   const actions = binding.spec?.validationActions ?? [];
   for (const v of policy.spec?.validations ?? []) {
-    const result = run(v.expression, 'bool', activation);
+    const result = runExpression(v.expression, 'bool', activation);
     let message: string;
     let reason = v.reason ?? 'Invalid';
     if ('error' in result) {
@@ -146,7 +128,7 @@ function validate(policy: ValidatingAdmissionPolicy, binding: ValidatingAdmissio
 /** The messageExpression's single line of at most 5,000 bytes, else the message, else the expression. */
 function failureMessage(expression: string, message: string | undefined, messageExpression: string | undefined, activation: Record<string, unknown>): string {
   if (messageExpression?.trim()) {
-    const result = run(messageExpression, 'string', activation);
+    const result = runExpression(messageExpression, 'string', activation);
     const text = 'value' in result && typeof result.value === 'string' ? result.value.trim() : '';
     if (text && Buffer.byteLength(text) <= 5000 && !text.includes('\n')) return text;
   }
