@@ -2,8 +2,8 @@
 // @marcbachmann/cel-js, and cel-go's wording of compilation and runtime errors: shared by DRA device
 // selectors and admission policies.
 // Upstream: staging/src/k8s.io/apiserver/pkg/cel/library/{quantity.go,semverlib.go}, cel-go common/errors.go.
-import type { Environment, ParseResult } from '@marcbachmann/cel-js';
-import { ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js';
+import type { ParseResult } from '@marcbachmann/cel-js';
+import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js';
 import type { Quantity } from '../core/index.ts';
 import { addQuantities, compareQuantities, parseQuantity, quantityFromValue, quantityNanoValue, quantityParseError, subtractQuantities } from '../core/index.ts';
 import { compareSemver, isSemverError, normalizeSemverText, parseSemver } from './resource/v1/semver.ts';
@@ -157,6 +157,37 @@ export function withKubernetesLibraries(env: Environment): Environment {
     .registerFunction('Semver.minor(): int', (a: CelSemver) => a.v.minor)
     .registerFunction('Semver.patch(): int', (a: CelSemver) => a.v.patch)
     .registerOperator('Semver == Semver', (a: CelSemver, b: CelSemver) => scmp(a, b) === 0n);
+}
+
+/** An environment with Kubernetes' libraries and each of `variables` declared dyn (JSON values as CEL sees them). */
+export function dynEnvironment(variables: readonly string[]): Environment {
+  let env = withKubernetesLibraries(new Environment({ homogeneousAggregateLiterals: false }));
+  for (const name of variables) env = env.registerVariable(name, 'dyn');
+  return env;
+}
+
+/**
+ * `compute`, remembered for the last `limit` keys. Upstream's cel.Cache keeps a bounded LRU; expressions
+ * come from a handful of objects, so a generous bound only guards against unbounded growth.
+ */
+export function boundedMemo<V>(compute: (key: string) => V, limit = 4096): (key: string) => V {
+  const cache = new Map<string, V>();
+  return (key) => {
+    if (cache.has(key)) return cache.get(key) as V;
+    const value = compute(key);
+    if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
+    cache.set(key, value);
+    return value;
+  };
+}
+
+/** Runs a checked program: its value, or the CEL error in cel-go's words. Never throws for CEL errors. */
+export function runProgram(run: ParseResult, activation: Readonly<Record<string, unknown>>): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: run(activation) };
+  } catch (e) {
+    return { ok: false, message: celRuntimeMessage(e) };
+  }
 }
 
 /** Parses and type-checks `expression` in `env`: the program and its result type, or `compilation failed: ...` as cel-go reports it. */

@@ -52,7 +52,7 @@ export { describeBinding, escalationMessage, forbiddenReason, privilegedGroup, r
 export type { AccessAttributes, ClusterRole, Decision, PolicyRule, Role, RoleBinding, Subject } from './rbac/v1/index.ts';
 export { mergeTolerations } from './node/v1/index.ts';
 export { compilePolicyExpression, evaluatePolicyExpression, toCelValue } from './admissionregistration/v1/index.ts';
-export { celRuntimeMessage, parseAndCheck, withKubernetesLibraries } from './cel-libraries.ts';
+export { boundedMemo, dynEnvironment, parseAndCheck, runProgram } from './cel-libraries.ts';
 export type { MatchCondition, MatchResources, MutatingWebhook, MutatingWebhookConfiguration, NamedRuleWithOperations, PolicyProgram, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration, Webhook } from './admissionregistration/v1/index.ts';
 export type { RuntimeClass } from './node/v1/index.ts';
 export { defaultIngressClassAnnotation, ingressClassAnnotation } from './networking/v1/index.ts';

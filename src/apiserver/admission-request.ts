@@ -13,8 +13,33 @@ import type { ResourceStorage, WriteContext } from './resource-storage.ts';
 import { storedObject } from './stored-object.ts';
 import { readScale } from './subresources.ts';
 
+/** Objects under some storage prefixes of one store, listed and then kept current by a watch. */
+export class WatchedObjects<K extends string> {
+  /** Set once every list is in: from then on a caller may trust the maps without waiting. */
+  synced = false;
+  readonly ready: Promise<void>;
+  readonly maps = {} as Record<K, Map<string, KubeObject>>;
+  constructor(store: Store, prefixes: Readonly<Record<K, string>>) {
+    const lists: Promise<void>[] = [];
+    for (const name of Object.keys(prefixes) as K[]) lists.push(follow(store, prefixes[name], (this.maps[name] = new Map())));
+    this.ready = Promise.all(lists).then(() => {
+      this.synced = true;
+    });
+  }
+}
+
+/** One WatchedObjects of `prefixes` per store, made when first asked for. */
+export function watchedPerStore<K extends string>(prefixes: Readonly<Record<K, string>>): (store: Store) => WatchedObjects<K> {
+  const byStore = new WeakMap<Store, WatchedObjects<K>>();
+  return (store) => {
+    let watched = byStore.get(store);
+    if (!watched) byStore.set(store, (watched = new WatchedObjects(store, prefixes)));
+    return watched;
+  };
+}
+
 /** Lists `prefix` into `into` and keeps it current; the watch delivers within the write that changes it. */
-export async function follow<T extends KubeObject>(store: Store, prefix: string, into: Map<string, T>): Promise<void> {
+async function follow<T extends KubeObject>(store: Store, prefix: string, into: Map<string, T>): Promise<void> {
   const list = await store.list(prefix);
   for (const kv of list.items) into.set(kv.key, storedObject(kv) as T);
   store.watch(prefix, list.revision, {
@@ -95,6 +120,12 @@ export async function matches(m: MatchResources, r: Request, namespaceObject: ()
   if ((m.excludeResourceRules ?? []).some((rule) => ruleMatches(rule, r))) return false;
   const rules = m.resourceRules ?? [];
   return rules.length === 0 ? !requireRules : rules.some((rule) => ruleMatches(rule, r));
+}
+
+/** The request's namespace object, looked up once however many predicates ask (undefined when cluster-scoped or absent). */
+export function namespaceLookup(r: Request): () => Promise<KubeObject | undefined> {
+  let namespace: Promise<KubeObject | undefined> | undefined;
+  return () => (namespace ??= r.namespace ? r.storage.lookup('', 'v1', 'namespaces', '', r.namespace) : Promise.resolve(undefined));
 }
 
 /** The AdmissionRequest of `r` (admission.k8s.io/v1) without its objects: what webhooks are sent and CEL's `request` reads. */

@@ -14,38 +14,18 @@ import type { Endpoints, MutatingWebhook, MutatingWebhookConfiguration, Validati
 import { refs, toCelValue } from '../api/index.ts';
 import { ApiError, forbidden, internalError } from '../core/index.ts';
 import type { KubeObject, Status } from '../core/index.ts';
-import type { Store } from '../storage/index.ts';
 import type { AdmissionPlugin } from './admission.ts';
-import { admissionRequestOf, deleteRequestOf, evaluateMatchConditions, follow, matches, requestOf } from './admission-request.ts';
+import { admissionRequestOf, deleteRequestOf, evaluateMatchConditions, matches, namespaceLookup, requestOf, watchedPerStore } from './admission-request.ts';
 import type { Request } from './admission-request.ts';
 import { applyJsonPatch } from './patch/json-patch.ts';
 import { storagePrefix } from './stored-object.ts';
 
 const prefixOf = (ref: { group: string; resource: string }): string => storagePrefix(ref.group, ref.resource, '');
-
-class WebhookSource {
-  synced = false;
-  readonly validating = new Map<string, ValidatingWebhookConfiguration>();
-  readonly mutating = new Map<string, MutatingWebhookConfiguration>();
-  readonly ready: Promise<void>;
-  constructor(store: Store) {
-    this.ready = Promise.all([follow(store, prefixOf(refs.validatingWebhookConfigurations), this.validating), follow(store, prefixOf(refs.mutatingWebhookConfigurations), this.mutating)]).then(() => {
-      this.synced = true;
-    });
-  }
-}
-
-const sources = new WeakMap<Store, WebhookSource>();
-
-function sourceOf(store: Store): WebhookSource {
-  let source = sources.get(store);
-  if (!source) sources.set(store, (source = new WebhookSource(store)));
-  return source;
-}
+const watched = watchedPerStore({ validating: prefixOf(refs.validatingWebhookConfigurations), mutating: prefixOf(refs.mutatingWebhookConfigurations) });
 
 /** The webhooks of every configuration, configurations in name order (as upstream sorts them). */
-function hooksOf(configs: ReadonlyMap<string, { metadata: KubeObject['metadata']; webhooks?: Webhook[] }>): Webhook[] {
-  return [...configs.values()].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1)).flatMap((c) => c.webhooks ?? []);
+function hooksOf(configs: ReadonlyMap<string, KubeObject>): Webhook[] {
+  return ([...configs.values()] as (ValidatingWebhookConfiguration | MutatingWebhookConfiguration)[]).sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1)).flatMap((c) => c.webhooks ?? []);
 }
 
 /** ErrCallingWebhook: `failed calling webhook "<name>": <reason>`. */
@@ -57,11 +37,11 @@ const callError = (hook: Webhook, reason: string): CallError => new CallError(`f
  * Whether the hook selects the request. Match conditions that fail to evaluate skip the hook under
  * Ignore and refuse the request under Fail, as upstream's `<resource> "<name>" is forbidden: <errors>`.
  */
-async function selects(hook: Webhook, r: Request, namespace: () => Promise<KubeObject | undefined>, celRequest: () => Record<string, unknown>): Promise<boolean> {
-  if (!(await matches({ namespaceSelector: hook.namespaceSelector ?? {}, objectSelector: hook.objectSelector ?? {}, resourceRules: hook.rules ?? [] }, r, namespace, true))) return false;
+async function selects(hook: Webhook, r: Request, context: Selection): Promise<boolean> {
+  if (!(await matches({ namespaceSelector: hook.namespaceSelector ?? {}, objectSelector: hook.objectSelector ?? {}, resourceRules: hook.rules ?? [] }, r, context.namespace, true))) return false;
   const conditions = hook.matchConditions ?? [];
   if (conditions.length === 0) return true;
-  const match = evaluateMatchConditions(conditions, { object: r.object ? toCelValue(r.object) : null, oldObject: r.old ? toCelValue(r.old) : null, request: celRequest() });
+  const match = evaluateMatchConditions(conditions, { object: r.object ? toCelValue(r.object) : null, oldObject: r.old ? toCelValue(r.old) : null, request: context.celRequest() });
   if (match.error !== undefined && !failsOpen(hook)) throw forbidden({ group: r.def.group, resource: r.def.resource }, r.name, match.error);
   return match.matches;
 }
@@ -180,21 +160,15 @@ function replaceInPlace(target: Record<string, unknown>, source: Record<string, 
   }
 }
 
-/** The selected hooks of a request, with its namespace looked up once. */
-async function selected(hooks: readonly Webhook[], r: Request): Promise<{ hook: Webhook; error?: CallError }[]> {
-  let namespace: Promise<KubeObject | undefined> | undefined;
-  const getNamespace = (): Promise<KubeObject | undefined> => (namespace ??= r.namespace ? r.storage.lookup('', 'v1', 'namespaces', '', r.namespace) : Promise.resolve(undefined));
+/** What selecting webhooks for one request looks up or builds once: its namespace and CEL's `request`. */
+interface Selection {
+  namespace: () => Promise<KubeObject | undefined>;
+  celRequest: () => Record<string, unknown>;
+}
+
+function selectionOf(r: Request): Selection {
   let celRequest: Record<string, unknown> | undefined;
-  const out: { hook: Webhook; error?: CallError }[] = [];
-  for (const hook of hooks) {
-    try {
-      if (await selects(hook, r, getNamespace, () => (celRequest ??= toCelValue(admissionRequestOf(r)) as Record<string, unknown>))) out.push({ hook });
-    } catch (error) {
-      if (error instanceof CallError) out.push({ hook, error });
-      else throw error;
-    }
-  }
-  return out;
+  return { namespace: namespaceLookup(r), celRequest: () => (celRequest ??= toCelValue(admissionRequestOf(r)) as Record<string, unknown>) };
 }
 
 const failsOpen = (hook: Webhook): boolean => hook.failurePolicy === 'Ignore';
@@ -205,22 +179,21 @@ const failsOpen = (hook: Webhook): boolean => hook.failurePolicy === 'Ignore';
  */
 async function mutate(r: Request, object: KubeObject, hooks: readonly Webhook[]): Promise<void> {
   const after = new Map<Webhook, string>();
+  const selection = selectionOf(r);
   // Each webhook is matched against the object as the ones before it left it.
-  for (const candidate of hooks) {
-    for (const { hook, error } of await selected([candidate], r)) {
-      await invokeMutating(hook, error, r, object);
-      if ((hook as MutatingWebhook).reinvocationPolicy === 'IfNeeded') after.set(hook, JSON.stringify(object));
-    }
+  for (const hook of hooks) {
+    if (!(await selects(hook, r, selection))) continue;
+    await invokeMutating(hook, r, object);
+    if ((hook as MutatingWebhook).reinvocationPolicy === 'IfNeeded') after.set(hook, JSON.stringify(object));
   }
   const final = JSON.stringify(object);
-  for (const [hook, seen] of after) if (seen !== final) await invokeMutating(hook, undefined, r, object);
+  for (const [hook, seen] of after) if (seen !== final) await invokeMutating(hook, r, object);
 }
 
 /** One mutating call: its warnings kept, a refusal thrown, its JSON patch applied to `object` in place. */
-async function invokeMutating(hook: Webhook, selectError: CallError | undefined, r: Request, object: KubeObject): Promise<void> {
+async function invokeMutating(hook: Webhook, r: Request, object: KubeObject): Promise<void> {
   let response: AdmissionResponse;
   try {
-    if (selectError) throw selectError;
     response = await call(hook, r, reviewOf(hook, r, admissionRequestOf(r)));
   } catch (e) {
     if (e instanceof CallError) {
@@ -247,10 +220,12 @@ async function invokeMutating(hook: Webhook, selectError: CallError | undefined,
 /** The validating dispatcher: every selected webhook (upstream calls them in parallel); the first refusal fails the request. */
 async function validate(r: Request, hooks: readonly Webhook[]): Promise<void> {
   const request = admissionRequestOf(r);
+  const selection = selectionOf(r);
+  const chosen: Webhook[] = [];
+  for (const hook of hooks) if (await selects(hook, r, selection)) chosen.push(hook);
   const outcomes = await Promise.all(
-    (await selected(hooks, r)).map(async ({ hook, error }): Promise<ApiError | undefined> => {
+    chosen.map(async (hook): Promise<ApiError | undefined> => {
       try {
-        if (error) throw error;
         const response = await call(hook, r, reviewOf(hook, r, request));
         r.ctx.warnings?.push(...(response.warnings ?? []));
         return response.allowed ? undefined : rejection(hook, response.status);
@@ -267,23 +242,23 @@ async function validate(r: Request, hooks: readonly Webhook[]): Promise<void> {
 export const admissionWebhooks: AdmissionPlugin = {
   name: 'AdmissionWebhooks',
   mutate(a) {
-    const source = sourceOf(a.storage.store);
-    if (source.synced && source.mutating.size === 0) return;
+    const source = watched(a.storage.store);
+    if (source.synced && source.maps.mutating.size === 0) return;
     return source.ready.then(() => {
-      const hooks = hooksOf(source.mutating);
+      const hooks = hooksOf(source.maps.mutating);
       const r = requestOf(a);
       // A scale write is reviewed as a Scale, which this write path does not store: its patches would go nowhere.
       return hooks.length > 0 && r.object === a.object ? mutate(r, a.object, hooks) : undefined;
     });
   },
   validate(a) {
-    const source = sourceOf(a.storage.store);
-    if (source.synced && source.validating.size === 0) return;
-    return source.ready.then(() => validate(requestOf(a), hooksOf(source.validating)));
+    const source = watched(a.storage.store);
+    if (source.synced && source.maps.validating.size === 0) return;
+    return source.ready.then(() => validate(requestOf(a), hooksOf(source.maps.validating)));
   },
   validateDelete(a) {
-    const source = sourceOf(a.storage.store);
-    if (source.synced && source.validating.size === 0) return;
-    return source.ready.then(() => validate(deleteRequestOf(a), hooksOf(source.validating)));
+    const source = watched(a.storage.store);
+    if (source.synced && source.maps.validating.size === 0) return;
+    return source.ready.then(() => validate(deleteRequestOf(a), hooksOf(source.maps.validating)));
   },
 };

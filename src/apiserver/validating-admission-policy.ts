@@ -10,42 +10,20 @@ import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from
 import { refs, toCelValue } from '../api/index.ts';
 import { ApiError, forbidden } from '../core/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import type { Store } from '../storage/index.ts';
 import type { AdmissionPlugin } from './admission.ts';
 import { admissionName } from './admission.ts';
-import { admissionRequestOf, deleteRequestOf, evaluateMatchConditions, follow, matches, requestOf, runExpression, selectorMatches } from './admission-request.ts';
+import { admissionRequestOf, deleteRequestOf, evaluateMatchConditions, matches, namespaceLookup, requestOf, runExpression, selectorMatches, watchedPerStore } from './admission-request.ts';
 import type { Request } from './admission-request.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import { storedObject, storagePrefix } from './stored-object.ts';
 
-/** The policies and bindings of one store, as its watch last saw them. */
-class PolicySource {
-  /** Set once both lists are in: from then on a write with no binding returns at once. */
-  synced = false;
-  readonly #policies = new Map<string, ValidatingAdmissionPolicy>();
-  readonly #policyPrefix = storagePrefix(refs.validatingAdmissionPolicies.group, refs.validatingAdmissionPolicies.resource, '');
-  readonly bindings = new Map<string, ValidatingAdmissionPolicyBinding>();
-  readonly ready: Promise<void>;
-  constructor(store: Store) {
-    this.ready = Promise.all([
-      follow(store, this.#policyPrefix, this.#policies),
-      follow(store, storagePrefix(refs.validatingAdmissionPolicyBindings.group, refs.validatingAdmissionPolicyBindings.resource, ''), this.bindings),
-    ]).then(() => {
-      this.synced = true;
-    });
-  }
-  policy(name: string | undefined): ValidatingAdmissionPolicy | undefined {
-    return name ? this.#policies.get(`${this.#policyPrefix}${name}`) : undefined;
-  }
-}
+const policyPrefix = storagePrefix(refs.validatingAdmissionPolicies.group, refs.validatingAdmissionPolicies.resource, '');
+const watched = watchedPerStore({ policies: policyPrefix, bindings: storagePrefix(refs.validatingAdmissionPolicyBindings.group, refs.validatingAdmissionPolicyBindings.resource, '') });
+type PolicySource = ReturnType<typeof watched>;
 
-const sources = new WeakMap<Store, PolicySource>();
-
-function sourceOf(storage: ResourceStorage): PolicySource {
-  let source = sources.get(storage.store);
-  if (!source) sources.set(storage.store, (source = new PolicySource(storage.store)));
-  return source;
-}
+const bindingsOf = (source: PolicySource): Iterable<ValidatingAdmissionPolicyBinding> => source.maps.bindings.values() as Iterable<ValidatingAdmissionPolicyBinding>;
+const policyOf = (source: PolicySource, name: string | undefined): ValidatingAdmissionPolicy | undefined =>
+  name ? (source.maps.policies.get(`${policyPrefix}${name}`) as ValidatingAdmissionPolicy | undefined) : undefined;
 
 /** A decision that is not an admit: the first denial fails the request, warnings ride on the response. */
 interface Denial {
@@ -77,15 +55,17 @@ async function paramsFor(storage: ResourceStorage, policy: ValidatingAdmissionPo
   return params;
 }
 
-/** The CEL activation: the request's objects as CEL values, and the policy's variables evaluated on first use. */
-function activationFor(policy: ValidatingAdmissionPolicy, r: Request, request: Record<string, unknown>, param: KubeObject | undefined, namespaceObject: KubeObject | undefined): Record<string, unknown> {
-  const activation: Record<string, unknown> = {
-    object: r.object ? toCelValue(r.object) : null,
-    oldObject: r.old ? toCelValue(r.old) : null,
-    request,
-    params: param ? toCelValue(param) : null,
-    namespaceObject: namespaceObject ? toCelValue(namespaceObject) : null,
-  };
+/** What every policy's activation shares for one request: its objects, request and namespace as CEL values. */
+interface RequestValues {
+  object: unknown;
+  oldObject: unknown;
+  request: unknown;
+  namespaceObject: unknown;
+}
+
+/** The CEL activation: the request's values, the param, and the policy's variables evaluated on first use. */
+function activationFor(policy: ValidatingAdmissionPolicy, values: RequestValues, param: KubeObject | undefined): Record<string, unknown> {
+  const activation: Record<string, unknown> = { ...values, params: param ? toCelValue(param) : null };
   const variables: Record<string, unknown> = {};
   for (const v of policy.spec?.variables ?? []) {
     let cached: { value: unknown } | { error: string } | undefined;
@@ -104,7 +84,7 @@ function activationFor(policy: ValidatingAdmissionPolicy, r: Request, request: R
 
 /** One policy against one param: match conditions, then validations. Denials and warnings are collected. */
 function validate(policy: ValidatingAdmissionPolicy, binding: ValidatingAdmissionPolicyBinding, activation: Record<string, unknown>, denials: Denial[], warnings: string[]): void {
-  const failClosed = (policy.spec?.failurePolicy ?? 'Fail') === 'Fail';
+  const failClosed = failsClosed(policy);
   const ids = { policy: policy.metadata.name ?? '', binding: binding.metadata.name ?? '' };
   const match = evaluateMatchConditions(policy.spec?.matchConditions ?? [], activation);
   if (match.error !== undefined && failClosed) denials.push({ ...ids, message: match.error, reason: '' });
@@ -135,28 +115,33 @@ function failureMessage(expression: string, message: string | undefined, message
   return message?.trim() || `failed expression: ${expression.trim()}`;
 }
 
+const failsClosed = (policy: ValidatingAdmissionPolicy): boolean => (policy.spec?.failurePolicy ?? 'Fail') === 'Fail';
+
+async function requestValues(r: Request, namespace: () => Promise<KubeObject | undefined>): Promise<RequestValues> {
+  const ns = await namespace();
+  return { object: r.object ? toCelValue(r.object) : null, oldObject: r.old ? toCelValue(r.old) : null, request: toCelValue(admissionRequestOf(r)), namespaceObject: ns ? toCelValue(ns) : null };
+}
+
 /** dispatcher.Dispatch: every binding in turn; the first denial, with its reason's code, fails the request. */
 async function dispatch(source: PolicySource, r: Request): Promise<void> {
   await source.ready;
-  if (source.bindings.size === 0) return;
-  let namespaceObject: Promise<KubeObject | undefined> | undefined;
-  const getNamespace = (): Promise<KubeObject | undefined> => (namespaceObject ??= r.namespace ? r.storage.lookup('', 'v1', 'namespaces', '', r.namespace) : Promise.resolve(undefined));
+  if (source.maps.bindings.size === 0) return;
+  const getNamespace = namespaceLookup(r);
   const denials: Denial[] = [];
   const warnings: string[] = [];
-  let request: Record<string, unknown> | undefined;
-  for (const binding of source.bindings.values()) {
-    const policy = source.policy(binding.spec?.policyName);
+  let values: RequestValues | undefined;
+  for (const binding of bindingsOf(source)) {
+    const policy = policyOf(source, binding.spec?.policyName);
     const constraints = policy?.spec?.matchConstraints;
     if (!policy || !constraints || !(await matches(constraints, r, getNamespace, true))) continue;
     if (binding.spec?.matchResources && !(await matches(binding.spec.matchResources, r, getNamespace, false))) continue;
     const params = await paramsFor(r.storage, policy, binding, r);
     if (typeof params === 'string') {
-      if ((policy.spec?.failurePolicy ?? 'Fail') === 'Fail') denials.push({ policy: policy.metadata.name ?? '', binding: binding.metadata.name ?? '', message: params, reason: '' });
+      if (failsClosed(policy)) denials.push({ policy: policy.metadata.name ?? '', binding: binding.metadata.name ?? '', message: params, reason: '' });
       continue;
     }
-    request ??= toCelValue(admissionRequestOf(r)) as Record<string, unknown>;
-    const namespace = await getNamespace();
-    for (const param of params) validate(policy, binding, activationFor(policy, r, request, param, namespace), denials, warnings);
+    values ??= await requestValues(r, getNamespace);
+    for (const param of params) validate(policy, binding, activationFor(policy, values, param), denials, warnings);
   }
   r.ctx.warnings?.push(...warnings);
   const denial = denials[0];
@@ -166,23 +151,20 @@ async function dispatch(source: PolicySource, r: Request): Promise<void> {
 function denialError(r: Request, d: Denial): ApiError {
   const message = `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`;
   const refused = forbidden({ group: r.def.group, resource: r.def.resource }, r.object ? admissionName(r.object) : r.name, message);
-  const reason = d.reason || 'Invalid';
-  return new ApiError(reason as ApiError['reason'], refused.message, { ...refused.details, causes: [{ message }] }, reasonCode[reason] ?? 422);
+  // reasonToCode: the code of the reason (validation allows only Forbidden, Invalid, RequestEntityTooLarge, Unauthorized).
+  return new ApiError((d.reason || 'Invalid') as ApiError['reason'], refused.message, { ...refused.details, causes: [{ message }] });
 }
-
-// reasonToCode: the reasons a validation may name, and 422 for anything else.
-const reasonCode: Readonly<Record<string, number>> = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413, Invalid: 422 };
 
 export const validatingAdmissionPolicy: AdmissionPlugin = {
   name: 'ValidatingAdmissionPolicy',
   validate(a) {
-    const source = sourceOf(a.storage);
-    if (source.synced && source.bindings.size === 0) return;
+    const source = watched(a.storage.store);
+    if (source.synced && source.maps.bindings.size === 0) return;
     return dispatch(source, requestOf(a));
   },
   validateDelete(a) {
-    const source = sourceOf(a.storage);
-    if (source.synced && source.bindings.size === 0) return;
+    const source = watched(a.storage.store);
+    if (source.synced && source.maps.bindings.size === 0) return;
     return dispatch(source, deleteRequestOf(a));
   },
 };

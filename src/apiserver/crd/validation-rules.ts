@@ -5,9 +5,8 @@
 // `failed rule: <rule>`, under its reason. Rules run only when the schema checks found no type error.
 // Upstream: staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go,
 // pkg/registry/customresource/strategy.go (Validate, hasBlockingErr).
-import { Environment } from '@marcbachmann/cel-js';
-import type { ParseResult } from '@marcbachmann/cel-js';
-import { celRuntimeMessage, parseAndCheck, toCelValue, withKubernetesLibraries } from '../../api/index.ts';
+import type { Environment, ParseResult } from '@marcbachmann/cel-js';
+import { boundedMemo, dynEnvironment, parseAndCheck, runProgram, toCelValue } from '../../api/index.ts';
 import { duplicate, forbiddenField, invalidValue, required } from '../../core/index.ts';
 import type { FieldError } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
@@ -22,24 +21,13 @@ interface ValidationRule {
 }
 
 let environment: Environment | undefined;
-function env(): Environment {
-  environment ??= withKubernetesLibraries(new Environment({ homogeneousAggregateLiterals: false })).registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn');
-  return environment;
-}
-
-const compiled = new Map<string, { run: ParseResult } | { message: string }>();
+const env = (): Environment => (environment ??= dynEnvironment(['self', 'oldSelf']));
 
 /** The compiled rule, cached by its text, or cel-go's compilation message. */
-export function compileRule(rule: string): { run: ParseResult } | { message: string } {
-  let hit = compiled.get(rule);
-  if (!hit) {
-    const c = parseAndCheck(env(), rule);
-    hit = c.ok ? { run: c.run } : { message: c.message };
-    if (compiled.size >= 4096) compiled.delete(compiled.keys().next().value as string);
-    compiled.set(rule, hit);
-  }
-  return hit;
-}
+export const compileRule: (rule: string) => { run: ParseResult } | { message: string } = boundedMemo((rule) => {
+  const c = parseAndCheck(env(), rule);
+  return c.ok ? { run: c.run } : { message: c.message };
+});
 
 const isTransition = (rule: string): boolean => /\boldSelf\b/.test(rule);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -61,38 +49,33 @@ function failure(path: string, s: JSONSchemaProps, detail: string, reason: strin
 const child = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
 function checkRules(value: unknown, old: unknown, s: JSONSchemaProps, path: string, errors: FieldError[]): void {
-  for (const raw of (s['x-kubernetes-validations'] ?? []) as ValidationRule[]) {
+  const rules = (s['x-kubernetes-validations'] ?? []) as ValidationRule[];
+  if (rules.length === 0) return;
+  const activation = { self: toCelValue(value), oldSelf: old === undefined ? null : toCelValue(old) };
+  for (const raw of rules) {
     if (isTransition(raw.rule) && old === undefined && !raw.optionalOldSelf) continue;
     const program = compileRule(raw.rule);
     const at = raw.fieldPath ? path + raw.fieldPath : path;
     if ('message' in program) {
-      errors.push({ type: 'FieldValueInvalid', field: at, badValue: s.type ?? '', detail: program.message });
+      errors.push(invalidValue(at, s.type ?? '', program.message));
       continue;
     }
-    const activation = { self: toCelValue(value), oldSelf: old === undefined ? null : toCelValue(old) };
-    let result: unknown;
-    try {
-      result = program.run(activation);
-    } catch (e) {
-      errors.push({ type: 'FieldValueInvalid', field: at, badValue: s.type ?? '', detail: `rule evaluation error: ${celRuntimeMessage(e)}` });
+    const result = runProgram(program.run, activation);
+    if (!result.ok) {
+      errors.push(invalidValue(at, s.type ?? '', `rule evaluation error: ${result.message}`));
       continue;
     }
-    if (result === true) continue;
+    if (result.value === true) continue;
     errors.push(failure(at, s, messageOf(raw, activation), raw.reason));
   }
 }
 
 function messageOf(rule: ValidationRule, activation: Record<string, unknown>): string {
   if (rule.messageExpression) {
+    // A failing messageExpression falls back to the message, as upstream.
     const program = compileRule(rule.messageExpression);
-    if ('run' in program) {
-      try {
-        const text = program.run(activation);
-        if (typeof text === 'string' && text.trim() !== '' && !text.includes('\n')) return text.trim();
-      } catch {
-        // A failing messageExpression falls back to the message, as upstream.
-      }
-    }
+    const text = 'run' in program ? runProgram(program.run, activation) : undefined;
+    if (text?.ok && typeof text.value === 'string' && text.value.trim() !== '' && !text.value.includes('\n')) return text.value.trim();
   }
   return rule.message?.trim() || `failed rule: ${rule.rule.trim()}`;
 }

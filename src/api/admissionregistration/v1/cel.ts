@@ -3,21 +3,13 @@
 // their JSON, which cel-js reads as maps; integral numbers become CEL ints, as the schemas type
 // them. `authorizer` is not declared, so an expression using it fails to compile.
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/cel/compile.go, filter.go.
-import { Environment } from '@marcbachmann/cel-js';
-import type { ParseResult } from '@marcbachmann/cel-js';
-import { celRuntimeMessage, parseAndCheck, withKubernetesLibraries } from '../../cel-libraries.ts';
+import type { Environment, ParseResult } from '@marcbachmann/cel-js';
+import { boundedMemo, dynEnvironment, parseAndCheck, runProgram } from '../../cel-libraries.ts';
 
 export const policyVariables = ['object', 'oldObject', 'request', 'params', 'namespaceObject', 'variables'] as const;
 
 let environment: Environment | undefined;
-function env(): Environment {
-  if (!environment) {
-    let e = withKubernetesLibraries(new Environment({ homogeneousAggregateLiterals: false }));
-    for (const name of policyVariables) e = e.registerVariable(name, 'dyn');
-    environment = e;
-  }
-  return environment;
-}
+const env = (): Environment => (environment ??= dynEnvironment(policyVariables));
 
 /** What an expression must evaluate to: validations and match conditions bool, messages string. */
 export type ResultType = 'bool' | 'string' | 'any';
@@ -30,18 +22,14 @@ export interface PolicyProgram {
 
 export type PolicyCompileResult = { ok: true; program: PolicyProgram } | { ok: false; message: string };
 
-const cacheLimit = 4096;
-const cache = new Map<string, PolicyCompileResult>();
+const compiled = boundedMemo((key) => {
+  const cut = key.indexOf('\u0000');
+  return compile(key.slice(cut + 1), key.slice(0, cut) as ResultType);
+});
 
 /** CompileCELExpression, cached by text and result type; messages as upstream's field errors carry them. */
 export function compilePolicyExpression(expression: string, resultType: ResultType): PolicyCompileResult {
-  const key = `${resultType}\u0000${expression}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const result = compile(expression, resultType);
-  if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
-  cache.set(key, result);
-  return result;
+  return compiled(`${resultType}\u0000${expression}`);
 }
 
 function compile(expression: string, resultType: ResultType): PolicyCompileResult {
@@ -55,13 +43,7 @@ export type PolicyEvalResult = { ok: true; value: unknown } | { ok: false; messa
 
 /** Runs a compiled expression; a CEL error is `ok: false`, never thrown. Callers judge the value as upstream does (a validation passes only on `true`). */
 export function evaluatePolicyExpression(program: PolicyProgram, activation: Readonly<Record<string, unknown>>): PolicyEvalResult {
-  let value: unknown;
-  try {
-    value = program.run(activation);
-  } catch (e) {
-    return { ok: false, message: celRuntimeMessage(e) };
-  }
-  return { ok: true, value };
+  return runProgram(program.run, activation);
 }
 
 /** A JSON value as CEL sees it: integral numbers are ints (bigint); the rest as it is. */

@@ -6,7 +6,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { parseQuantity, quantityParseError } from '../../../core/index.ts';
-import { CelQuantity, CelSemver, celGoTypeName, celRuntimeMessage, celTypeName, parseAndCheck, withKubernetesLibraries } from '../../cel-libraries.ts';
+import { CelQuantity, CelSemver, boundedMemo, celGoTypeName, celTypeName, parseAndCheck, runProgram, withKubernetesLibraries } from '../../cel-libraries.ts';
 import type * as resourceV1 from './types.ts';
 import { isSemverError, parseSemver } from './semver.ts';
 
@@ -59,27 +59,12 @@ export interface DeviceSelectorProgram {
 
 export type CompileResult = { ok: true; program: DeviceSelectorProgram } | { ok: false; message: string };
 
-// Upstream's cel.Cache keeps a bounded LRU; expressions come from a handful of classes and
-// templates, so a generous bound only guards against unbounded growth.
-const cacheLimit = 4096;
-const cache = new Map<string, CompileResult>();
-
 /**
  * CompileCELExpression: parse and type-check against the DRA environment, cached by text.
  * Errors read `compilation failed: ERROR: <input>:L:C: ...` or
  * `must evaluate to bool or the unknown type, not <type>`, as upstream.
  */
-export function compileDeviceSelector(expression: string): CompileResult {
-  const hit = cache.get(expression);
-  if (hit) return hit;
-  const result = compile(expression);
-  if (cache.size >= cacheLimit) {
-    const oldest = cache.keys().next();
-    if (!oldest.done) cache.delete(oldest.value);
-  }
-  cache.set(expression, result);
-  return result;
-}
+export const compileDeviceSelector: (expression: string) => CompileResult = boundedMemo(compile);
 
 function compile(expression: string): CompileResult {
   const checked = parseAndCheck(env(), expression);
@@ -92,12 +77,9 @@ export type EvalResult = { ok: true; matches: boolean } | { ok: false; message: 
 
 /** DeviceMatches: run a compiled selector against one device. Never throws for CEL errors. */
 export function evaluate(program: DeviceSelectorProgram, device: CelDevice): EvalResult {
-  let value: unknown;
-  try {
-    value = program.run({ device });
-  } catch (e) {
-    return { ok: false, message: celRuntimeMessage(e) };
-  }
+  const result = runProgram(program.run, { device });
+  if (!result.ok) return result;
+  const value = result.value;
   if (typeof value !== 'boolean') return { ok: false, message: `CEL result of type ${celTypeName(value)} could not be converted to bool` };
   return { ok: true, matches: value };
 }
