@@ -57,18 +57,21 @@ function checkRules(value: unknown, old: unknown, s: JSONSchemaProps, path: stri
     const program = compileRule(raw.rule);
     const at = raw.fieldPath ? path + raw.fieldPath : path;
     if ('message' in program) {
-      errors.push(invalidValue(at, s.type ?? '', program.message));
+      errors.push(invalidValue(path, s.type ?? '', `rule compile error: ${program.message}`));
       continue;
     }
     const result = runProgram(program.run, activation);
     if (!result.ok) {
-      errors.push(invalidValue(at, s.type ?? '', `rule evaluation error: ${result.message}`));
+      errors.push(invalidValue(path, s.type ?? '', `${result.message} evaluating rule: ${ruleErrorString(raw)}`));
       continue;
     }
     if (result.value === true) continue;
     errors.push(failure(at, s, messageOf(raw, activation), raw.reason));
   }
 }
+
+/** ruleErrorString: the rule's message, else the rule itself. */
+const ruleErrorString = (rule: ValidationRule): string => rule.message?.trim() || rule.rule.trim();
 
 function messageOf(rule: ValidationRule, activation: Record<string, unknown>): string {
   if (rule.messageExpression) {

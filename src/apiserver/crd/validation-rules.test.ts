@@ -1,0 +1,22 @@
+// CRD validation rules by themselves: upstream's error for a rule that fails to evaluate, a transition
+// rule skipped without an old value, and map-list items correlated by key for oldSelf.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatFieldError } from '../../core/index.ts';
+import type { JSONSchemaProps } from './types.ts';
+import { validateRules } from './validation-rules.ts';
+
+const messages = (errors: ReturnType<typeof validateRules>): string[] => errors.map((e) => formatFieldError(e, { withField: true }));
+
+test('a rule that fails to evaluate is reported with the rule, as upstream', () => {
+  const schema = { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-validations': [{ rule: 'self.limit > 1' }] } } } as JSONSchemaProps;
+  assert.deepEqual(messages(validateRules({ spec: {} }, undefined, schema, '')), ['spec: Invalid value: "object": no such key: limit evaluating rule: self.limit > 1']);
+});
+
+test('transition rules need an old value; map-list items correlate by key', () => {
+  const items = { type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'may not shrink' }] } } };
+  const schema = { type: 'object', properties: { disks: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items } } } as unknown as JSONSchemaProps;
+  const old = { disks: [{ name: 'a', size: 10 }, { name: 'b', size: 5 }] };
+  assert.deepEqual(messages(validateRules({ disks: [{ name: 'b', size: 4 }, { name: 'c', size: 1 }] }, old, schema, '')), ['disks[0].size: Invalid value: "integer": may not shrink']);
+  assert.deepEqual(validateRules(old, undefined, schema, ''), [], 'no old value on create');
+});
