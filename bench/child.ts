@@ -2,7 +2,7 @@
 // environment variants a start-up figure is printed for.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
@@ -20,16 +20,16 @@ export function waitForLine(child: ChildProcess, pattern: RegExp): Promise<strin
   });
 }
 
-/** The `drydock` executable as `npm start` and npm's bin link run it: through its hashbang. */
+/** The `drydock` executable as `npm start` and npm's bin link run it: through its shell line. */
 export const drydockExecutable = resolve(import.meta.dirname, '../drydock.mjs');
 
 /**
- * The node flags the executable's hashbang (`#!/usr/bin/env -S node <flags>`) names, for the
+ * The V8 flags the executable runs node with (its shell line's `exec node <flags> "$0"`), for the
  * benchmarks that run a cluster in their own process: they measure it under the same V8 settings.
  */
 export function drydockNodeFlags(): string[] {
-  const hashbang = readFileSync(drydockExecutable, 'utf8').split('\n', 1)[0] ?? '';
-  return hashbang.replace(/^#!\S*env -S node/, '').split(' ').filter((flag) => flag.startsWith('--'));
+  const line = readFileSync(drydockExecutable, 'utf8').split('\n', 2)[1] ?? '';
+  return (/exec node (.*) "\$0" "\$@"$/.exec(line)?.[1] ?? '').split(' ').filter((flag) => flag.startsWith('--'));
 }
 
 /** Runs `node args...` until stdout matches `pattern`; `ms` is from spawn to the match. */
@@ -39,11 +39,14 @@ export function spawnNodeUntil(args: string[], pattern: RegExp, env: NodeJS.Proc
 
 /**
  * Runs `drydock args...` until stdout matches `pattern`; `ms` is from spawn to the match. Extra node
- * flags (`--cpu-prof`, which NODE_OPTIONS refuses) go to node beside the hashbang's own.
+ * flags (`--cpu-prof`, which NODE_OPTIONS refuses) go to node beside the executable's own, with its
+ * startup snapshot when the build made one, as the executable would start.
  */
 export function spawnDrydockUntil(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = process.env, nodeFlags: string[] = []): Promise<{ ms: number; line: string; child: ChildProcess }> {
   if (nodeFlags.length === 0) return spawnUntil(drydockExecutable, args, pattern, env);
-  return spawnUntil(process.execPath, [...drydockNodeFlags(), ...nodeFlags, drydockExecutable, ...args], pattern, env);
+  const blob = resolve(import.meta.dirname, '../drydock.blob');
+  const start = existsSync(blob) ? ['--snapshot-blob', blob] : [drydockExecutable];
+  return spawnUntil(process.execPath, [...drydockNodeFlags(), ...nodeFlags, ...start, ...args], pattern, env);
 }
 
 async function spawnUntil(command: string, args: string[], pattern: RegExp, env: NodeJS.ProcessEnv): Promise<{ ms: number; line: string; child: ChildProcess }> {

@@ -1,15 +1,22 @@
 // Bundles the CLI and its JavaScript dependencies into dist/drydock.cjs: one file loads in about
 // half the time of hundreds of modules and packages resolved one by one at start. better-sqlite3
-// stays external (a native addon). dist/drydock.mjs is the executable: it runs the bundle through
-// V8's code cache (src/cli/launch.ts), which this script then writes by starting the default
-// cluster once. Without a cache (say the warm-up cannot listen on loopback) everything still
-// works, only the start is slower.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// stays external (a native addon). dist/drydock.mjs is the executable. It starts node from a V8
+// startup snapshot of the loaded bundle (dist/drydock.blob) when there is one made by the `node`
+// that would run it, and otherwise runs the bundle through V8's code cache (src/cli/launch.ts).
+// This script writes the cache by starting the default cluster once, then builds the snapshot
+// with it. Without them (say the warm-up cannot listen on loopback) everything still works, only
+// the start is slower.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+
+// The V8 flags drydock runs under: a cluster's every write allocates short-lived copies, and with
+// V8's default 16 MB semi-space a tenth of the server thread went to scavenges (bench/README.md).
+// V8 refuses a code cache or snapshot made under other flags, so both are made under these.
+const nodeFlags = ['--max-semi-space-size=64'];
 
 await build({
   entryPoints: ['src/cli/main.ts'],
@@ -25,6 +32,10 @@ await build({
   logLevel: 'warning',
 });
 asciiOnly('dist/drydock.cjs');
+loadLazily('dist/drydock.cjs', ['node:http', 'node:https', 'node:net', 'node:module']);
+// The executable: a shell line that starts node from the snapshot, above the JavaScript path. `node
+// dist/drydock.mjs` reads the line as a string and a comment; sh runs it. The snapshot is used only
+// with the node binary that built it (the one first on PATH then, not replaced since).
 await build({
   entryPoints: ['src/cli/launch.ts'],
   bundle: true,
@@ -32,19 +43,51 @@ await build({
   format: 'esm',
   target: 'node20',
   outfile: 'dist/drydock.mjs',
+  banner: {
+    js: [
+      '#!/bin/sh',
+      `":" //; self=$(readlink -f "$0" 2>/dev/null) && dir=\${self%/*} && read -r node 2>/dev/null < "$dir/drydock.blob.node" && [ "$node" = "$(command -v node)" ] && [ ! "$node" -nt "$dir/drydock.blob" ] && exec "$node" ${nodeFlags.join(' ')} --snapshot-blob "$dir/drydock.blob" "$@"; exec node ${nodeFlags.join(' ')} "$0" "$@"`,
+    ].join('\n'),
+  },
+  logLevel: 'warning',
+});
+await build({
+  entryPoints: ['src/cli/snapshot-builder.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: 'dist/drydock-snapshot.cjs',
   logLevel: 'warning',
 });
 
 const cache = 'dist/drydock.cjs.cache';
-rmSync(cache, { force: true });
+const blob = 'dist/drydock.blob';
+const blobNode = 'dist/drydock.blob.node';
+for (const file of [cache, blob, blobNode]) rmSync(file, { force: true });
 const dir = mkdtempSync(join(tmpdir(), 'drydock-build-'));
 try {
   await warmUp(dir);
+  buildSnapshot();
 } catch (error) {
-  rmSync(cache, { force: true });
-  process.stderr.write(`bundle: no code cache written (${error instanceof Error ? error.message : String(error)}); drydock will start without it\n`);
+  process.stderr.write(`bundle: ${existsSync(cache) ? 'no startup snapshot' : 'no code cache or startup snapshot'} written (${error instanceof Error ? error.message : String(error)}); drydock will start without it\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Builds dist/drydock.blob with the node the executable's shell line will find, and records that
+ * node's path beside it (the line uses the snapshot only with it; V8 also refuses other versions').
+ */
+function buildSnapshot() {
+  const found = spawnSync('sh', ['-c', 'command -v node'], { encoding: 'utf8' }).stdout.trim();
+  if (!found || realpathSync(found) !== realpathSync(process.execPath)) throw new Error(`the node on PATH (${found || 'none'}) is not the one building (${process.execPath})`);
+  const built = spawnSync(found, [...nodeFlags, '--snapshot-blob', blob, '--build-snapshot', 'dist/drydock-snapshot.cjs', 'dist/drydock.cjs'], { encoding: 'utf8' });
+  if (built.status !== 0 || !existsSync(blob)) {
+    rmSync(blob, { force: true });
+    throw new Error(`node --build-snapshot failed: ${(built.stderr || built.stdout).trim().split('\n').filter((line) => !/Warning|It may still|To request|trace-warnings/.test(line)).slice(0, 6).join(' | ')}`);
+  }
+  writeFileSync(blobNode, `${found}\n`);
 }
 
 /**
@@ -54,7 +97,8 @@ try {
  */
 function warmUp(dir) {
   return new Promise((resolve, reject) => {
-    // Run through its hashbang, with the flags it names: V8 refuses a cache written under others.
+    // Run as users run it (no snapshot yet, so its JavaScript path), with the flags its shell line
+    // names: V8 refuses a cache written under others.
     const child = spawn('dist/drydock.mjs', ['up', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, DRYDOCK_WRITE_CODE_CACHE: '1' },
@@ -128,4 +172,22 @@ function asciiOnly(file) {
   const text = readFileSync(file, 'utf8');
   const escaped = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (escaped !== text) writeFileSync(file, escaped);
+}
+
+/**
+ * Node 20 cannot load node:http while building a snapshot (its module body calls toSorted, which the
+ * builder's context lacks) and does not vouch for https, net or module there; the bundle requires
+ * these on first use instead, after the process started from the snapshot. esbuild reaches a
+ * builtin's exports through the variable it requires it into, so a proxy that requires on first
+ * access stands in for it.
+ */
+function loadLazily(file, builtins) {
+  let text = readFileSync(file, 'latin1');
+  for (const id of builtins) {
+    const eager = `require("${id}")`;
+    if (!text.includes(eager)) throw new Error(`${file} does not require ${id} as expected: update loadLazily`);
+    text = text.replaceAll(eager, `__drydockLazyBuiltin("${id}")`);
+  }
+  const lazy = 'function __drydockLazyBuiltin(id) { let loaded; const real = () => (loaded ??= require(id)); return new Proxy({}, { get: (_, key) => real()[key], has: (_, key) => key in real() }); }';
+  writeFileSync(file, text.replace(/^(#!.*\n)?/, (hashbang) => `${hashbang}${lazy}\n`));
 }

@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { KeyValue } from '../storage/index.ts';
 import type { KubeObject } from '../core/index.ts';
+import { readAtProcessStart } from '../core/index.ts';
 import type { ResourceDefinition } from '../api/index.ts';
 
 const metadataMarker = '"metadata":{';
@@ -136,7 +137,10 @@ export function rememberStoredObject(kv: KeyValue, obj: KubeObject): void {
 }
 
 /** Set by the test runner (scripts/run-tests.mjs) and inherited by the clusters tests start. */
-const freezeSharedObjects = process.env.DRYDOCK_FREEZE_OBJECTS === '1';
+let freezeSharedObjects = false;
+readAtProcessStart(() => {
+  freezeSharedObjects = process.env.DRYDOCK_FREEZE_OBJECTS === '1';
+});
 
 function deepFreeze(value: unknown): void {
   // A frozen subtree is shared with an older revision and was frozen with it.

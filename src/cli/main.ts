@@ -3,6 +3,7 @@
 import { up } from './up.ts';
 import { node } from './node.ts';
 import { controllers } from './controllers.ts';
+import { startupSnapshot } from 'node:v8';
 import { UsageError } from './usage.ts';
 
 const usage = `usage: drydock <command> [flags]
@@ -36,15 +37,22 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    process.stderr.write(`drydock: ${error.message}\n`);
-    process.exit(2);
-  }
-  if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
-    process.stderr.write(`drydock: ${error.message}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`drydock: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+function run(argv: string[]): void {
+  main(argv).catch((error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`drydock: ${error.message}\n`);
+      process.exit(2);
+    }
+    if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
+      process.stderr.write(`drydock: ${error.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`drydock: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+// Built into the executable's startup snapshot (snapshot-builder.ts), the command runs when a
+// process starts from it; its arguments then follow node's path in argv, with no script path.
+if (startupSnapshot.isBuildingSnapshot()) startupSnapshot.setDeserializeMainFunction(() => run(process.argv.slice(1)));
+else run(process.argv.slice(2));

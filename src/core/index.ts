@@ -1,4 +1,4 @@
-// Public surface of core/: pure helpers with no I/O.
+// Public surface of core/: pure helpers with no I/O (process-start.ts only reads settings).
 export * from './errors.ts';
 export * from './field-errors.ts';
 export * from './clock.ts';
@@ -10,3 +10,4 @@ export * from './quantity.ts';
 export * from './labels.ts';
 export * from './fields.ts';
 export * from './duration.ts';
+export * from './process-start.ts';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
-// The shipped executable (the bundle `npm run build` writes), run through its hashbang as users run it.
+// The shipped executable (the bundle `npm run build` writes), run as users run it: its shell line starts node from the startup snapshot.
 const mainScript = resolve(import.meta.dirname, '../../drydock.mjs');
 
 export function kubectlBinary(): string {

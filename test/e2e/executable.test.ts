@@ -1,0 +1,75 @@
+// The `drydock` executable as npm's bin link and `npm start` run it: its shell line starts node from
+// the startup snapshot the build made (dist/drydock.blob) with the node that made it, and otherwise
+// runs the bundle through its JavaScript path, which `node dist/drydock.mjs` also takes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const dist = resolve(import.meta.dirname, '../..');
+const executable = join(dist, 'drydock.mjs');
+
+/** Runs `up` on an ephemeral port until its ready line; the node command line it runs under, then stops it. */
+async function commandLineOfUp(file: string, dir: string): Promise<{ argv: string[]; ready: string }> {
+  const child: ChildProcess = spawn(file, ['up', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let output = '';
+    const ready = await new Promise<string>((resolveReady, reject) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const line = /drydock ready: .*/.exec(output)?.[0];
+        if (line) resolveReady(line);
+      });
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('exit', (code) => reject(new Error(`drydock exited with ${code}: ${output}`)));
+    });
+    // The shell line execs node, so the process keeps its pid.
+    const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+    return { argv, ready };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
+}
+
+test('drydock starts node from the startup snapshot the build made, with its V8 flags', async () => {
+  assert.ok(existsSync(join(dist, 'drydock.blob')), 'npm run build writes dist/drydock.blob');
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-exe-'));
+  try {
+    const { argv, ready } = await commandLineOfUp(executable, dir);
+    assert.match(ready, /drydock ready: https:\/\/127\.0\.0\.1:\d+ \(Kubernetes v1\.35\.\d+, 4 nodes\)/);
+    assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', '--snapshot-blob', join(dist, 'drydock.blob')]);
+    assert.equal(argv[4], 'up');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('drydock runs its JavaScript path when the snapshot was made by another node', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-exe-'));
+  try {
+    for (const file of ['drydock.mjs', 'drydock.cjs', 'drydock.cjs.cache', 'drydock.blob']) copyFileSync(join(dist, file), join(dir, file));
+    writeFileSync(join(dir, 'drydock.blob.node'), '/opt/another/bin/node\n');
+    const { argv, ready } = await commandLineOfUp(join(dir, 'drydock.mjs'), dir);
+    assert.match(ready, /drydock ready: /);
+    assert.ok(!argv.includes('--snapshot-blob'), argv.join(' '));
+    assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', join(dir, 'drydock.mjs'), 'up']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('node dist/drydock.mjs reads the shell line as JavaScript and runs the command', () => {
+  const r = spawnSync(process.execPath, [executable, 'help'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^usage: drydock <command> \[flags\]/);
+  const bad = spawnSync(process.execPath, [executable, 'nope'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr, 'drydock: unknown command "nope" (try: drydock help)\n');
+});
