@@ -35,7 +35,8 @@ asciiOnly('dist/drydock.cjs');
 loadLazily('dist/drydock.cjs', ['node:http', 'node:https', 'node:net', 'node:module']);
 // The executable: a shell line that starts node from the snapshot, above the JavaScript path. `node
 // dist/drydock.mjs` reads the line as a string and a comment; sh runs it. The snapshot is used only
-// with the node binary that built it (the one first on PATH then, not replaced since).
+// with the node binary that built it (the one first on PATH then, not replaced since), and not under
+// NODE_OPTIONS: node refuses to start from a snapshot made under other V8 flags.
 await build({
   entryPoints: ['src/cli/launch.ts'],
   bundle: true,
@@ -46,7 +47,7 @@ await build({
   banner: {
     js: [
       '#!/bin/sh',
-      `":" //; self=$(readlink -f "$0" 2>/dev/null) && dir=\${self%/*} && read -r node 2>/dev/null < "$dir/drydock.blob.node" && [ "$node" = "$(command -v node)" ] && [ ! "$node" -nt "$dir/drydock.blob" ] && exec "$node" ${nodeFlags.join(' ')} --snapshot-blob "$dir/drydock.blob" "$@"; exec node ${nodeFlags.join(' ')} "$0" "$@"`,
+      `":" //; [ -z "$NODE_OPTIONS" ] && self=$(readlink -f "$0" 2>/dev/null) && dir=\${self%/*} && read -r node 2>/dev/null < "$dir/drydock.blob.node" && [ "$node" = "$(command -v node)" ] && [ ! "$node" -nt "$dir/drydock.blob" ] && exec "$node" ${nodeFlags.join(' ')} --snapshot-blob "$dir/drydock.blob" "$@"; exec node ${nodeFlags.join(' ')} "$0" "$@"`,
     ].join('\n'),
   },
   logLevel: 'warning',

@@ -11,10 +11,11 @@ import { join, resolve } from 'node:path';
 
 const dist = resolve(import.meta.dirname, '../..');
 const executable = join(dist, 'drydock.mjs');
+const { NODE_OPTIONS: _nodeOptions, ...withoutNodeOptions } = process.env;
 
 /** Runs `up` on an ephemeral port until its ready line; the node command line it runs under, then stops it. */
-async function commandLineOfUp(file: string, dir: string): Promise<{ argv: string[]; ready: string }> {
-  const child: ChildProcess = spawn(file, ['up', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function commandLineOfUp(file: string, dir: string, env: NodeJS.ProcessEnv = withoutNodeOptions): Promise<{ argv: string[]; ready: string }> {
+  const child: ChildProcess = spawn(file, ['up', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], { stdio: ['ignore', 'pipe', 'pipe'], env });
   try {
     let output = '';
     const ready = await new Promise<string>((resolveReady, reject) => {
@@ -60,6 +61,17 @@ test('drydock runs its JavaScript path when the snapshot was made by another nod
     assert.match(ready, /drydock ready: /);
     assert.ok(!argv.includes('--snapshot-blob'), argv.join(' '));
     assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', join(dir, 'drydock.mjs'), 'up']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('drydock runs its JavaScript path under NODE_OPTIONS, whose V8 flags the snapshot would refuse', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-exe-'));
+  try {
+    const { argv, ready } = await commandLineOfUp(executable, dir, { ...withoutNodeOptions, NODE_OPTIONS: '--max-old-space-size=4096' });
+    assert.match(ready, /drydock ready: /);
+    assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', executable, 'up']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

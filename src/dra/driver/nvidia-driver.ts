@@ -89,6 +89,10 @@ async function publishNode(client: Client, node: NvidiaDriverNode): Promise<void
     const metadata = owner ? { ...(current ?? slice).metadata, ownerReferences: owner } : (current ?? slice).metadata;
     if (current) await client.update(refs.resourceSlices, { ...current, metadata, spec: slice.spec });
     else await client.create(refs.resourceSlices, { ...slice, metadata });
+    // An in-process write resolves without leaving the event loop's turn, and a GPU's slice is ~100 KB
+    // to validate and encode: yielding between slices lets the API serve its clients in between, as a
+    // real driver's round trips would (kubectl's first request right after the ready line waited ~40 ms).
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   const keep = new Set(desired.map((s) => s.metadata.name));
   for (const s of existing) if (!keep.has(s.metadata.name)) await deleteQuietly(client, s.metadata.name ?? '');
