@@ -7,7 +7,7 @@
 // with it. Without them (say the warm-up cannot listen on loopback) everything still works, only
 // the start is slower.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
@@ -52,6 +52,8 @@ await build({
   },
   logLevel: 'warning',
 });
+// esbuild marks an output executable only when its entry starts with a hashbang; this one's is the banner's.
+chmodSync('dist/drydock.mjs', 0o755);
 await build({
   entryPoints: ['src/cli/snapshot-builder.ts'],
   bundle: true,
