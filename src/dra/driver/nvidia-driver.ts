@@ -3,7 +3,8 @@
 // stored, so a restart rewrites nothing that is already right.
 // Upstream: k8s.io/dynamic-resource-allocation/resourceslice/resourceslicecontroller.go (what the
 // NVIDIA kubelet plugin uses to publish).
-import { refs } from '../../api/index.ts';
+import { startupSnapshot } from 'node:v8';
+import { compileDeviceSelector, refs } from '../../api/index.ts';
 import type { Node, resourceV1 } from '../../api/index.ts';
 import type { Clock, Timer } from '../../core/index.ts';
 import { isApiError } from '../../core/index.ts';
@@ -48,6 +49,12 @@ export interface RunningNvidiaDriver {
 }
 
 const retryMs = 1000;
+
+// The executable's startup snapshot keeps what its build compiled: the chart's DeviceClass selectors,
+// which `drydock up` would otherwise compile (and build CEL's environment for) as it installs them.
+if (startupSnapshot.isBuildingSnapshot()) {
+  for (const deviceClass of nvidiaDeviceClasses()) for (const selector of deviceClass.spec.selectors ?? []) if (selector.cel) compileDeviceSelector(selector.cel.expression);
+}
 type Slice = resourceV1.ResourceSlice;
 
 const sameSpec = (a: resourceV1.ResourceSliceSpec, b: resourceV1.ResourceSliceSpec): boolean =>
@@ -83,7 +90,8 @@ async function publishNode(client: Client, node: NvidiaDriverNode): Promise<void
   if (sameLayout && existing.every(owned)) return;
   // A changed layout is a new pool generation, so the allocator never mixes old and new slices.
   const generation = Math.max(0, ...existing.map((s) => s.spec.pool.generation)) + (sameLayout ? 0 : 1);
-  desired = nvidiaResourceSlices(node.name, node.gpus, generation);
+  // A first publication is generation 1, which the slices were built for.
+  if (generation !== 1) desired = nvidiaResourceSlices(node.name, node.gpus, generation);
   for (const slice of desired) {
     const current = byName.get(slice.metadata.name ?? '');
     const metadata = owner ? { ...(current ?? slice).metadata, ownerReferences: owner } : (current ?? slice).metadata;
