@@ -109,9 +109,10 @@ function hasChDirPrefix(value: string): string[] {
 }
 
 const envVarNameFmt = '[-._a-zA-Z][-._a-zA-Z0-9]*';
+const envVarNameRe = anchored(envVarNameFmt);
 export function isEnvVarName(value: string): string[] {
   const errs: string[] = [];
-  if (!anchored(envVarNameFmt).test(value)) {
+  if (!envVarNameRe.test(value)) {
     errs.push(
       regexError(
         "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit",
@@ -126,10 +127,11 @@ export function isEnvVarName(value: string): string[] {
 }
 
 const configMapKeyFmt = '[-._a-zA-Z0-9]+';
+const configMapKeyRe = anchored(configMapKeyFmt);
 export function isConfigMapKey(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
-  if (!anchored(configMapKeyFmt).test(value)) {
+  if (!configMapKeyRe.test(value)) {
     errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", configMapKeyFmt, 'key.name', 'KEY_NAME', 'key-name'));
   }
   return [...errs, ...hasChDirPrefix(value)];

@@ -14,12 +14,13 @@ test('aggregatedRules: matching roles by name, each rule once, never the role it
   const monitoring: ClusterRole = { metadata: { name: 'monitoring' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/aggregate-to-monitoring': 'true' } }] }, rules: [] };
   const label = { 'example.com/aggregate-to-monitoring': 'true' };
   const rules = aggregatedRules(monitoring, [
-    role('z-metrics', label, [{ verbs: ['get'], apiGroups: ['metrics.k8s.io'], resources: ['pods'] }]),
+    // The same rule in another key order, and with an empty list where the first has none (Semantic.DeepEqual).
+    role('z-metrics', label, [{ resources: ['pods'], apiGroups: ['metrics.k8s.io'], verbs: ['get'] }, { verbs: ['get'], apiGroups: ['metrics.k8s.io'], resources: ['pods'], resourceNames: [] }, { verbs: ['watch'], apiGroups: [''], resources: ['pods'] }]),
     role('a-pods', label, [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }, { verbs: ['get'], apiGroups: ['metrics.k8s.io'], resources: ['pods'] }]),
     role('unlabelled', {}, [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]),
     { ...monitoring, metadata: { name: 'monitoring', labels: label } },
   ]);
-  assert.deepEqual(rules, [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }, { verbs: ['get'], apiGroups: ['metrics.k8s.io'], resources: ['pods'] }]);
+  assert.deepEqual(rules, [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }, { verbs: ['get'], apiGroups: ['metrics.k8s.io'], resources: ['pods'] }, { verbs: ['watch'], apiGroups: [''], resources: ['pods'] }]);
 });
 
 test('admin, edit and view fill from the aggregate-to roles and follow a labelled CRD role', async () => {

@@ -17,16 +17,33 @@ const fieldManager = 'clusterrole-aggregation-controller';
 /** The rules `role` aggregates from `roles`: matching roles by name, their rules in order, each once. */
 export function aggregatedRules(role: ClusterRole, roles: readonly ClusterRole[]): PolicyRule[] {
   const rules: PolicyRule[] = [];
+  // Upstream's ruleExists compares each rule with every one kept (Semantic.DeepEqual); the admin role keeps hundreds.
+  const kept = new Set<string>();
   const byName = [...roles].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
   for (const selector of role.aggregationRule?.clusterRoleSelectors ?? []) {
     const matcher = labelSelectorFromObject(selector);
     if ('error' in matcher) continue;
     for (const other of byName) {
       if (other.metadata.name === role.metadata.name || !matcher.matches(other.metadata.labels ?? {})) continue;
-      for (const rule of other.rules ?? []) if (!rules.some((r) => jsonEqual(r, rule))) rules.push(rule);
+      for (const rule of other.rules ?? []) {
+        const key = ruleKey(rule);
+        if (kept.has(key)) continue;
+        kept.add(key);
+        rules.push(rule);
+      }
     }
   }
   return rules;
+}
+
+/**
+ * Equal for rules equality.Semantic.DeepEqual finds equal: a PolicyRule's fields are lists of
+ * strings, an empty list is an absent one, and key order does not matter.
+ */
+function ruleKey(rule: PolicyRule): string {
+  const fields = rule as unknown as Record<string, unknown>;
+  const present = (k: string): boolean => fields[k] !== undefined && !(Array.isArray(fields[k]) && fields[k].length === 0);
+  return JSON.stringify(Object.keys(fields).filter(present).sort().map((k) => [k, fields[k]]));
 }
 
 export class ClusterRoleAggregationController {
