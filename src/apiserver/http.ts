@@ -50,6 +50,8 @@ export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) =
 
 const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version']);
 const watchBufferLimit = 32 * 1024 * 1024;
+/** Events held for one socket write at most; a longer burst is written in parts of about this size. */
+const watchBurstBytes = 64 * 1024;
 
 export function createHttpHandler(options: HttpHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const tokens = options.tokens.map((t) => Buffer.from(t));
@@ -363,13 +365,27 @@ async function serveWatch(
   let headerSent = false;
   let closed = false;
   const pending: string[] = [];
+  // The events of one event-loop turn leave in one socket write (one TLS record for a small burst)
+  // rather than one each: a pod's status writes, bindings and events reach a watcher in bursts.
+  let corked = 0;
+  const uncork = (): void => {
+    if (corked === 0) return;
+    corked = 0;
+    res.uncork();
+  };
   const write = (line: string): void => {
     if (closed) return;
     if (!headerSent) {
       pending.push(line);
       return;
     }
+    if (corked === 0) {
+      res.cork();
+      setImmediate(uncork);
+    }
     res.write(line);
+    corked += line.length;
+    if (corked > watchBurstBytes) uncork();
     // A watcher that cannot keep up is dropped rather than buffered without bound.
     if (res.writableLength > watchBufferLimit) {
       closed = true;
@@ -393,6 +409,7 @@ async function serveWatch(
     close: () => {
       if (closed) return;
       closed = true;
+      uncork();
       if (headerSent) res.end();
     },
   });
