@@ -366,7 +366,7 @@ async function serveWatch(
   let closed = false;
   const pending: string[] = [];
   // The events of one event-loop turn leave in one socket write (one TLS record for a small burst)
-  // rather than one each: a pod's status writes, bindings and events reach a watcher in bursts.
+  // rather than one each, as upstream's WatchServer flushes only once no more events are queued.
   let corked = 0;
   const uncork = (): void => {
     if (corked === 0) return;
