@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The `drydock` command: dispatches to its subcommands.
+import { startupSnapshot } from 'node:v8';
 import { up } from './up.ts';
 import { node } from './node.ts';
 import { controllers } from './controllers.ts';
-import { startupSnapshot } from 'node:v8';
 import { UsageError } from './usage.ts';
 
 const usage = `usage: drydock <command> [flags]

@@ -55,6 +55,7 @@ const retryMs = 1000;
 if (startupSnapshot.isBuildingSnapshot()) {
   for (const deviceClass of nvidiaDeviceClasses()) for (const selector of deviceClass.spec.selectors ?? []) if (selector.cel) compileDeviceSelector(selector.cel.expression);
 }
+
 type Slice = resourceV1.ResourceSlice;
 
 const sameSpec = (a: resourceV1.ResourceSliceSpec, b: resourceV1.ResourceSliceSpec): boolean =>
@@ -97,7 +98,7 @@ async function publishNode(client: Client, node: NvidiaDriverNode): Promise<void
     const metadata = owner ? { ...(current ?? slice).metadata, ownerReferences: owner } : (current ?? slice).metadata;
     if (current) await client.update(refs.resourceSlices, { ...current, metadata, spec: slice.spec });
     else await client.create(refs.resourceSlices, { ...slice, metadata });
-    // An in-process write resolves without leaving the event loop's turn, and a GPU's slice is ~100 KB
+    // An in-process write resolves without leaving the event loop's turn, and a GPU's slice is ~30 KB
     // to validate and encode: yielding between slices lets the API serve its clients in between, as a
     // real driver's round trips would (kubectl's first request right after the ready line waited ~40 ms).
     await new Promise<void>((resolve) => setImmediate(resolve));
