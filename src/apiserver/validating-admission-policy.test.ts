@@ -157,3 +157,28 @@ test("a binding's param column shows a selector as upstream's printer does", asy
   const cells = table?.cells({ metadata: { name: 'b' }, spec: { policyName: 'p', paramRef: { selector: { matchLabels: { ban: 'key', a: 'b' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['x', 'y'] }] }, parameterNotFoundAction: 'Allow' } } } as never, Date.now());
   assert.equal(cells?.[2], '&LabelSelector{MatchLabels:map[string]string{a: b,ban: key,},MatchExpressions:[]LabelSelectorRequirement{LabelSelectorRequirement{Key:tier,Operator:In,Values:[x y],},},}');
 });
+
+test("an expression of the wrong type is refused with the type it has, as upstream's CompileCELExpression says", async () => {
+  const cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
+  try {
+    const message = await refusal(
+      cluster.client.create(refs.validatingAdmissionPolicies, {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'typed' },
+        spec: {
+          matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] },
+          matchConditions: [{ name: 'named', expression: "'yes'" }],
+          validations: [{ expression: '1', messageExpression: 'size(object.data) > 0' }],
+        },
+      }),
+    );
+    // Upstream's order: match conditions, then variables, then validations.
+    assert.equal(
+      message,
+      'ValidatingAdmissionPolicy.admissionregistration.k8s.io "typed" is invalid: [spec.matchConditions[0].expression: Invalid value: "\'yes\'": must evaluate to bool but got string, spec.validations[0].expression: Invalid value: "1": must evaluate to bool but got int, spec.validations[0].messageExpression: Invalid value: "size(object.data) > 0": must evaluate to string but got bool]',
+    );
+  } finally {
+    await cluster.stop();
+  }
+});

@@ -4,7 +4,7 @@
 // them. `authorizer` is not declared, so an expression using it fails to compile.
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/cel/compile.go, filter.go.
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
-import { boundedMemo, dynEnvironment, parseAndCheck, runProgram } from '../../cel-libraries.ts';
+import { boundedMemo, celGoTypeName, dynEnvironment, parseAndCheck, runProgram } from '../../cel-libraries.ts';
 
 export const policyVariables = ['object', 'oldObject', 'request', 'params', 'namespaceObject', 'variables'] as const;
 
@@ -35,7 +35,9 @@ export function compilePolicyExpression(expression: string, resultType: ResultTy
 function compile(expression: string, resultType: ResultType): PolicyCompileResult {
   const checked = parseAndCheck(env(), expression);
   if (!checked.ok) return checked;
-  if (resultType !== 'any' && checked.type !== resultType && checked.type !== 'dyn') return { ok: false, message: `must evaluate to ${resultType}` };
+  // Upstream requires the exact type, dyn included; here `request` and `namespaceObject` are dyn where
+  // upstream declares their types, so a dyn result passes rather than refuse what upstream accepts.
+  if (resultType !== 'any' && checked.type !== resultType && checked.type !== 'dyn') return { ok: false, message: `must evaluate to ${resultType} but got ${celGoTypeName(checked.type)}` };
   return { ok: true, program: { expression, resultType, run: checked.run } };
 }
 
