@@ -9,7 +9,7 @@ import { labelSelectorFromObject } from '../core/index.ts';
 import type { KubeObject, LabelSelector } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
 import type { AdmissionAttributes, DeleteAdmissionAttributes } from './admission.ts';
-import type { ResourceStorage, WriteContext } from './resource-storage.ts';
+import type { DeleteRequest, ResourceStorage, WriteContext } from './resource-storage.ts';
 import { storedObject } from './stored-object.ts';
 import { readScale } from './subresources.ts';
 
@@ -66,6 +66,8 @@ export interface Request {
   old: KubeObject | undefined;
   ctx: WriteContext;
   storage: ResourceStorage;
+  /** A DELETE's options, as the request carried them. */
+  deleteOptions?: DeleteRequest | undefined;
 }
 
 /** The request's attributes; a `scale` write is seen as upstream's admission sees it, with Scale objects. */
@@ -78,7 +80,7 @@ export function requestOf(a: AdmissionAttributes): Request {
 
 export function deleteRequestOf(a: DeleteAdmissionAttributes): Request {
   const namespace = a.def.namespaced ? (a.old.metadata.namespace ?? '') : '';
-  return { operation: 'DELETE', def: a.def, subresource: '', namespace, name: a.old.metadata.name ?? '', object: undefined, old: a.old, ctx: a.ctx, storage: a.storage };
+  return { operation: 'DELETE', def: a.def, subresource: '', namespace, name: a.old.metadata.name ?? '', object: undefined, old: a.old, ctx: a.ctx, storage: a.storage, deleteOptions: a.options };
 }
 
 const isNamespaceRequest = (r: Request): boolean => r.def.group === '' && r.def.resource === 'namespaces';
@@ -146,6 +148,35 @@ export function admissionRequestOf(r: Request): Record<string, unknown> {
     operation: r.operation,
     userInfo: user ? { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups ?? [], ...(user.extra ? { extra: user.extra } : {}) } : { username: '' },
     dryRun: r.ctx.dryRun,
+    ...(r.operation === 'CONNECT' ? {} : { options: operationOptions(r) }),
+  };
+}
+
+/**
+ * The operation's options as upstream's AdmissionRequest carries them: CreateOptions or UpdateOptions
+ * (a patch's as UpdateOptions) with what the request sent, or its DeleteOptions; Go's field order.
+ */
+function operationOptions(r: Request): Record<string, unknown> {
+  const dryRun = r.ctx.dryRun ? { dryRun: ['All'] } : {};
+  if (r.operation === 'DELETE') {
+    const o = r.deleteOptions;
+    return {
+      kind: 'DeleteOptions',
+      apiVersion: 'meta.k8s.io/v1',
+      ...(o?.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: o.gracePeriodSeconds } : {}),
+      ...(o?.preconditions ? { preconditions: o.preconditions } : {}),
+      ...(o?.orphanDependents !== undefined ? { orphanDependents: o.orphanDependents } : {}),
+      ...(o?.propagationPolicy ? { propagationPolicy: o.propagationPolicy } : {}),
+      ...(o?.dryRun ? { dryRun: ['All'] } : {}),
+    };
+  }
+  const sent = r.ctx.options;
+  return {
+    kind: r.operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions',
+    apiVersion: 'meta.k8s.io/v1',
+    ...dryRun,
+    ...(sent?.fieldManager ? { fieldManager: sent.fieldManager } : {}),
+    ...(sent?.fieldValidation ? { fieldValidation: sent.fieldValidation } : {}),
   };
 }
 

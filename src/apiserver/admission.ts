@@ -4,7 +4,7 @@
 // Upstream: apiserver/pkg/admission/interfaces.go, chain.go.
 import type { ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import type { ResourceStorage, WriteContext } from './resource-storage.ts';
+import type { DeleteRequest, ResourceStorage, WriteContext } from './resource-storage.ts';
 
 export interface AdmissionAttributes {
   operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -23,6 +23,8 @@ export interface DeleteAdmissionAttributes {
   old: KubeObject;
   ctx: WriteContext;
   storage: ResourceStorage;
+  /** The DeleteOptions the request carried. */
+  options: DeleteRequest;
 }
 
 export interface AdmissionPlugin {

@@ -52,6 +52,8 @@ export interface WriteQuery {
   dryRun: boolean;
   fieldManager: string;
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
+  /** The fieldValidation parameter as sent, '' when absent (the server defaults it to Warn). */
+  sentFieldValidation: string;
   /** Undefined when absent: only apply patches may set it. */
   force: boolean | undefined;
 }
@@ -69,6 +71,7 @@ export function parseWriteQuery(query: URLSearchParams): WriteQuery {
     dryRun: dryRun.length > 0,
     fieldManager: query.get('fieldManager') ?? '',
     fieldValidation: fieldValidation === '' ? 'Warn' : fieldValidation,
+    sentFieldValidation: fieldValidation,
     force: parseBool(query, 'force'),
   };
 }

@@ -29,6 +29,11 @@ export interface WriteContext {
   dryRun: boolean;
   fieldManager: string;
   subresource: string;
+  /**
+   * The write's options as the request carried them (`fieldManager` and `fieldValidation` as sent,
+   * empty when not), which admission reviews and policies see as `request.options`.
+   */
+  options?: { fieldManager: string; fieldValidation: string } | undefined;
   /** Who the request acts as; absent for in-process writers (the cluster's own components). */
   user?: UserInfo | undefined;
   /** Where admission's warnings go (the response's Warning headers), when the caller takes them. */
@@ -313,7 +318,7 @@ export class ResourceStorage {
       const currentKv = viewOf(def, storedKv);
       const current = mutableCopy(currentKv);
       checkPreconditions(def, name, current, request);
-      await this.#admission.validateDelete({ def, old: current, ctx, storage: this });
+      await this.#admission.validateDelete({ def, old: current, ctx, storage: this, options: request });
       const plan = this.#planDeletion(def, current, request);
       if (plan.kind === 'delete-now') {
         if (request.dryRun) return { kind: 'deleted', last: current };

@@ -81,6 +81,8 @@ export interface WriteParams {
   dryRun?: boolean;
   /** Strict rejects unknown fields (400); Warn reports them through `warnings`; Ignore drops them. */
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** fieldValidation as the request sent it, '' when it did not (admission sees the options as sent). */
+  sentFieldValidation?: string;
   /** Collects warning texts for the response's Warning headers. */
   warnings?: string[];
   fieldManager?: string;
@@ -395,7 +397,8 @@ function attemptCopy(obj: KubeObject): KubeObject {
 }
 
 function writeContext(params: WriteParams): WriteContext {
-  return { dryRun: params.dryRun ?? false, fieldManager: managerName(params.fieldManager, params.userAgent), subresource: params.subresource ?? '', user: params.user, warnings: params.warnings };
+  const options = { fieldManager: params.fieldManager ?? '', fieldValidation: params.sentFieldValidation ?? '' };
+  return { dryRun: params.dryRun ?? false, fieldManager: managerName(params.fieldManager, params.userAgent), subresource: params.subresource ?? '', user: params.user, warnings: params.warnings, options };
 }
 
 /** Strict fails with every strict error at once; Warn turns each into a warning; Ignore drops them. */

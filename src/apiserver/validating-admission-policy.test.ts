@@ -182,3 +182,18 @@ test("an expression of the wrong type is refused with the type it has, as upstre
     await cluster.stop();
   }
 });
+
+test("request.options is the operation's options as sent: CreateOptions with its fieldManager, a DELETE's DeleteOptions", async () => {
+  const rules: NamedRuleWithOperations[] = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'DELETE'], resources: ['configmaps'] }];
+  await using cluster = await withPolicy(rules, {
+    validations: [
+      { expression: "request.operation != 'CREATE' || (request.options.kind == 'CreateOptions' && request.options.apiVersion == 'meta.k8s.io/v1' && has(request.options.fieldManager) && request.options.fieldManager == 'deployer')", message: 'created by the deployer only' },
+      { expression: "request.operation != 'DELETE' || (request.options.kind == 'DeleteOptions' && request.options.propagationPolicy != 'Orphan')", message: 'no orphans' },
+    ],
+  });
+  const c = cluster.client;
+  assert.equal(await refusal(c.create(refs.configMaps, configMap('by-hand'))), `configmaps "by-hand" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: created by the deployer only`);
+  assert.equal(await refusal(c.create(refs.configMaps, configMap('deployed'), { fieldManager: 'deployer' })), undefined);
+  assert.equal(await refusal(c.delete(refs.configMaps, 'default', 'deployed', { propagationPolicy: 'Orphan' })), `configmaps "deployed" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: no orphans`);
+  assert.equal(await refusal(c.delete(refs.configMaps, 'default', 'deployed', { propagationPolicy: 'Background' })), undefined);
+});

@@ -14,7 +14,7 @@ import { startDrydock } from './harness.ts';
 import type { Drydock } from './harness.ts';
 
 interface Review {
-  request: { uid: string; operation: string; kind: { kind: string }; namespace: string; name: string; subResource?: string; userInfo: { username: string; groups?: string[] }; object: { metadata: { labels?: Record<string, string> } } };
+  request: { uid: string; operation: string; kind: { kind: string }; namespace: string; name: string; subResource?: string; userInfo: { username: string; groups?: string[] }; options?: Record<string, unknown>; object: { metadata: { labels?: Record<string, string> } } };
 }
 
 const seen: Review[] = [];
@@ -108,6 +108,7 @@ describe('admission webhooks', () => {
     assert.equal(last?.request.operation, 'CREATE');
     assert.equal(last?.request.kind.kind, 'Pod');
     assert.equal(last?.request.userInfo.username, 'kubernetes-admin');
+    assert.deepEqual(last?.request.options, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', fieldManager: 'kubectl-run' });
     assert.ok(seen.some((r) => r.request.object.metadata.labels?.injected === 'true'));
     assert.equal(await dd.ok(['run', 'elsewhere', '-n', 'default', '--image=busybox', '--labels=team=blocked']), 'pod/elsewhere created\n', 'the namespace selector leaves default alone');
   });
