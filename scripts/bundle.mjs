@@ -18,6 +18,15 @@ import { build } from 'esbuild';
 // V8 refuses a code cache or snapshot made under other flags, so both are made under these.
 const nodeFlags = ['--max-semi-space-size=64'];
 
+const bundleUrlBanner = [
+  "let __drydockBundleUrl = require('node:url').pathToFileURL(__filename).href;",
+  "if (require('node:v8').startupSnapshot.isBuildingSnapshot()) require('node:v8').startupSnapshot.addDeserializeCallback(() => {",
+  "  const at = process.execArgv.indexOf('--snapshot-blob');",
+  "  const blob = at >= 0 ? process.execArgv[at + 1] : process.execArgv.find((a) => a.startsWith('--snapshot-blob='))?.slice(16);",
+  "  if (blob) __drydockBundleUrl = require('node:url').pathToFileURL(require('node:path').join(require('node:path').dirname(require('node:path').resolve(blob)), 'drydock.cjs')).href;",
+  '});',
+].join('\n');
+
 await build({
   entryPoints: ['src/cli/main.ts'],
   bundle: true,
@@ -26,9 +35,11 @@ await build({
   target: 'node20',
   external: ['better-sqlite3'],
   outfile: 'dist/drydock.cjs',
-  // import.meta.url (createRequire of better-sqlite3, loaded on first use) is the bundle's own URL.
+  // import.meta.url (createRequire of better-sqlite3, loaded on first use) is the bundle's own URL:
+  // in a process started from the snapshot, the one beside the snapshot it started from, not the
+  // path the build ran at (a checkout moved after its build would not find its node_modules).
   define: { 'import.meta.url': '__drydockBundleUrl' },
-  banner: { js: "const __drydockBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: bundleUrlBanner },
   logLevel: 'warning',
 });
 asciiOnly('dist/drydock.cjs');
