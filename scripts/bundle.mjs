@@ -23,7 +23,7 @@ const bundleUrlBanner = [
   "if (require('node:v8').startupSnapshot.isBuildingSnapshot()) require('node:v8').startupSnapshot.addDeserializeCallback(() => {",
   "  const at = process.execArgv.indexOf('--snapshot-blob');",
   "  const blob = at >= 0 ? process.execArgv[at + 1] : process.execArgv.find((a) => a.startsWith('--snapshot-blob='))?.slice(16);",
-  "  if (blob) __drydockBundleUrl = require('node:url').pathToFileURL(require('node:path').join(require('node:path').dirname(require('node:path').resolve(blob)), 'drydock.cjs')).href;",
+  "  if (blob) __drydockBundleUrl = require('node:url').pathToFileURL(require('node:path').resolve(blob, '../drydock.cjs')).href;",
   '});',
 ].join('\n');
 

@@ -170,13 +170,13 @@ function operationOptions(r: Request): Record<string, unknown> {
       ...(o?.dryRun ? { dryRun: ['All'] } : {}),
     };
   }
-  const sent = r.ctx.options;
+  const { sentFieldManager, sentFieldValidation } = r.ctx;
   return {
     kind: r.operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions',
     apiVersion: 'meta.k8s.io/v1',
     ...dryRun,
-    ...(sent?.fieldManager ? { fieldManager: sent.fieldManager } : {}),
-    ...(sent?.fieldValidation ? { fieldValidation: sent.fieldValidation } : {}),
+    ...(sentFieldManager ? { fieldManager: sentFieldManager } : {}),
+    ...(sentFieldValidation ? { fieldValidation: sentFieldValidation } : {}),
   };
 }
 

@@ -30,10 +30,11 @@ export interface WriteContext {
   fieldManager: string;
   subresource: string;
   /**
-   * The write's options as the request carried them (`fieldManager` and `fieldValidation` as sent,
-   * empty when not), which admission reviews and policies see as `request.options`.
+   * `fieldManager` and `fieldValidation` as the request sent them ('' when it did not): admission
+   * reviews and policies see them in `request.options`.
    */
-  options?: { fieldManager: string; fieldValidation: string } | undefined;
+  sentFieldManager?: string | undefined;
+  sentFieldValidation?: string | undefined;
   /** Who the request acts as; absent for in-process writers (the cluster's own components). */
   user?: UserInfo | undefined;
   /** Where admission's warnings go (the response's Warning headers), when the caller takes them. */

@@ -397,8 +397,15 @@ function attemptCopy(obj: KubeObject): KubeObject {
 }
 
 function writeContext(params: WriteParams): WriteContext {
-  const options = { fieldManager: params.fieldManager ?? '', fieldValidation: params.sentFieldValidation ?? '' };
-  return { dryRun: params.dryRun ?? false, fieldManager: managerName(params.fieldManager, params.userAgent), subresource: params.subresource ?? '', user: params.user, warnings: params.warnings, options };
+  return {
+    dryRun: params.dryRun ?? false,
+    fieldManager: managerName(params.fieldManager, params.userAgent),
+    subresource: params.subresource ?? '',
+    user: params.user,
+    warnings: params.warnings,
+    sentFieldManager: params.fieldManager,
+    sentFieldValidation: params.sentFieldValidation,
+  };
 }
 
 /** Strict fails with every strict error at once; Warn turns each into a warning; Ignore drops them. */

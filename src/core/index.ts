@@ -1,4 +1,4 @@
-// Public surface of core/: pure helpers with no I/O (process-start.ts only reads settings).
+// Public surface of core/: pure helpers with no I/O (process-start.ts only schedules work around a startup snapshot).
 export * from './errors.ts';
 export * from './field-errors.ts';
 export * from './clock.ts';

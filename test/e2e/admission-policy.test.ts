@@ -20,6 +20,17 @@ const gpuPod = (name: string, namespace: string, gpus: number, labels: Record<st
     spec: { containers: [{ name: 'train', image: 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime', resources: { limits: { 'nvidia.com/gpu': String(gpus) } } }] },
   });
 
+/** A policy named `name` and a Deny binding of the same name, as one List for `kubectl create -f -`. */
+const deniedBy = (name: string, spec: Record<string, unknown>): string =>
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec },
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } },
+    ],
+  });
+
 describe('ValidatingAdmissionPolicy', () => {
   let dd: Drydock;
   before(async () => {
@@ -72,17 +83,11 @@ describe('ValidatingAdmissionPolicy', () => {
   });
 
   test('a scale through deployments/scale is judged as an autoscaling/v1 Scale', async () => {
-    const policy = {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicy',
-      metadata: { name: 'scale-cap' },
-      spec: {
-        matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['deployments/scale'] }] },
-        validations: [{ expression: "request.kind.kind == 'Scale' && object.spec.replicas <= 3", message: 'at most 3 replicas through scale', reason: 'Forbidden' }],
-      },
-    };
-    const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'scale-cap' }, spec: { policyName: 'scale-cap', validationActions: ['Deny'] } };
-    await dd.ok(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [policy, binding] }) });
+    const policy = deniedBy('scale-cap', {
+      matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['deployments/scale'] }] },
+      validations: [{ expression: "request.kind.kind == 'Scale' && object.spec.replicas <= 3", message: 'at most 3 replicas through scale', reason: 'Forbidden' }],
+    });
+    await dd.ok(['create', '-f', '-'], { input: policy });
     await dd.ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=1']);
     assert.equal(await dd.ok(['scale', 'deployment', 'web', '--replicas=3']), 'deployment.apps/web scaled\n');
     const refused = await dd.kubectl(['scale', 'deployment', 'web', '--replicas=4']);
@@ -90,17 +95,11 @@ describe('ValidatingAdmissionPolicy', () => {
   });
 
   test('a DELETE is judged too: a protected namespace is not deleted', async () => {
-    const policy = {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicy',
-      metadata: { name: 'protect-prod' },
-      spec: {
-        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['namespaces'] }], objectSelector: { matchLabels: { env: 'prod' } } },
-        validations: [{ expression: 'request.userInfo.username == "ops-bot"', messageExpression: "'namespace ' + oldObject.metadata.name + ' is protected; ' + request.userInfo.username + ' may not delete it'", reason: 'Forbidden' }],
-      },
-    };
-    const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'protect-prod' }, spec: { policyName: 'protect-prod', validationActions: ['Deny'] } };
-    await dd.ok(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [policy, binding] }) });
+    const policy = deniedBy('protect-prod', {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['namespaces'] }], objectSelector: { matchLabels: { env: 'prod' } } },
+      validations: [{ expression: 'request.userInfo.username == "ops-bot"', messageExpression: "'namespace ' + oldObject.metadata.name + ' is protected; ' + request.userInfo.username + ' may not delete it'", reason: 'Forbidden' }],
+    });
+    await dd.ok(['create', '-f', '-'], { input: policy });
     await dd.ok(['create', 'namespace', 'prod']);
     await dd.ok(['label', 'namespace', 'prod', 'env=prod']);
     const refused = await dd.kubectl(['delete', 'namespace', 'prod']);

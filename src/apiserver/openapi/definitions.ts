@@ -1,7 +1,7 @@
 // The generated component schemas, parsed on first use, and lookups by GroupVersionKind.
 // Parsing costs a few milliseconds, so `drydock up` pays it on the first OpenAPI, patch or strict write,
 // unless it starts from the executable's startup snapshot, whose build parses them.
-import { startupSnapshot } from 'node:v8';
+import { prepareInSnapshot } from '../../core/index.ts';
 import { schemasJson } from './generated/schemas.ts';
 import type { OpenApiSchema, SchemaMap } from './schema.ts';
 
@@ -35,4 +35,4 @@ export function schemaFor(group: string, version: string, kind: string): OpenApi
   return name === undefined ? undefined : allSchemas()[name];
 }
 
-if (startupSnapshot.isBuildingSnapshot()) definitionNameFor('', 'v1', 'Pod');
+prepareInSnapshot(() => definitionNameFor('', 'v1', 'Pod'));

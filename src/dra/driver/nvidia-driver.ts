@@ -3,11 +3,10 @@
 // stored, so a restart rewrites nothing that is already right.
 // Upstream: k8s.io/dynamic-resource-allocation/resourceslice/resourceslicecontroller.go (what the
 // NVIDIA kubelet plugin uses to publish).
-import { startupSnapshot } from 'node:v8';
 import { compileDeviceSelector, refs } from '../../api/index.ts';
 import type { Node, resourceV1 } from '../../api/index.ts';
 import type { Clock, Timer } from '../../core/index.ts';
-import { isApiError } from '../../core/index.ts';
+import { isApiError, prepareInSnapshot } from '../../core/index.ts';
 import { Informer } from '../../client/index.ts';
 import type { Client } from '../../client/index.ts';
 import { nvidiaDriverName } from './nvidia-devices.ts';
@@ -52,9 +51,9 @@ const retryMs = 1000;
 
 // The executable's startup snapshot keeps what its build compiled: the chart's DeviceClass selectors,
 // which `drydock up` would otherwise compile (and build CEL's environment for) as it installs them.
-if (startupSnapshot.isBuildingSnapshot()) {
+prepareInSnapshot(() => {
   for (const deviceClass of nvidiaDeviceClasses()) for (const selector of deviceClass.spec.selectors ?? []) if (selector.cel) compileDeviceSelector(selector.cel.expression);
-}
+});
 
 type Slice = resourceV1.ResourceSlice;
 
