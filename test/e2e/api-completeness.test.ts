@@ -67,6 +67,11 @@ describe('API completeness with real kubectl', () => {
         assert.equal(r.code, 0, r.stderr);
         assert.ok(lines(r.stdout).includes('FIELD: requests <[]DeviceRequest>'), r.stdout);
         assert.ok(lines(r.stdout).some((l) => /^\s+name\s+<string> -required-$/.test(l)), r.stdout);
+        // The descriptions read as upstream's: quotes are text, not escapes left from the schema's source.
+        r = await kubectl(['explain', 'pod.spec.initContainers.restartPolicy']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /setting the RestartPolicy as "Always"\s+for\s+the init container/);
+        assert.doesNotMatch(r.stdout, /\\"/);
       });
 
       test('server-side apply creates, a second manager conflicts, --force-conflicts takes over', async () => {

@@ -42,7 +42,9 @@ async function loadModel(dir: string, name: string): Promise<Model | undefined> 
       .map((l) => l.replace(/^\s*\* ?/, ''))
       .join('\n')
       .trim()
-      .replace(/\\'/g, "'");
+      // The JSDoc text is escaped as in a JavaScript string (a backslash before quotes and backslashes);
+      // upstream's schema holds the text itself.
+      .replace(/\\(["'\\])/g, '$1');
   const classDoc = /\/\*\*\n((?:(?!\*\/)[\s\S])*?)\*\/\nexport declare class/.exec(dts);
   const fieldDescriptions = new Map<string, string>();
   for (const m of dts.matchAll(/\/\*\*\n((?:(?!\*\/)[\s\S])*?)\*\/\n\s*'([^']+)'\??:/g)) {
