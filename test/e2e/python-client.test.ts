@@ -1,5 +1,5 @@
 // Debian's python3-kubernetes (the system /usr/bin/python3, not the first python3 on PATH)
-// against `drydock up` over HTTPS with the kubeconfig's CA: list, create, watch, patch.
+// against `drydock up` over HTTPS with the kubeconfig's CA: list (nodes too), create, watch, patch.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -15,18 +15,19 @@ const hasClient = spawnSync(python, ['-c', 'import kubernetes'], { stdio: 'ignor
 describe('python3-kubernetes smoke test', { skip: hasClient ? false : 'python3-kubernetes is not installed for /usr/bin/python3 (.ci/run installs it)' }, () => {
   let dd: Drydock;
   before(async () => {
-    dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n' });
+    dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n' });
   });
   after(async () => {
     await dd?.stop();
   });
 
-  test('lists namespaces, creates and watches a pod, patches a config map', () => {
+  test('lists namespaces and nodes, creates and watches a pod, patches a config map', () => {
     const run = spawnSync(python, [script, dd.kubeconfig], { encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stderr);
     const out = JSON.parse(run.stdout) as Record<string, unknown>;
     assert.deepEqual(out, {
       namespaces: ['default', 'kube-node-lease', 'kube-public', 'kube-system'],
+      nodes: [['cpu-0', 'v1.35.0', '']],
       created: 'py-pod',
       restartPolicy: 'Always',
       events: [['ADDED', 'py-pod']],

@@ -13,6 +13,8 @@ def main(kubeconfig):
     v1 = client.CoreV1Api()
     out = {}
     out["namespaces"] = sorted(n.metadata.name for n in v1.list_namespace().items)
+    # The client's models reject a node without every required nodeInfo field (kubeProxyVersion too).
+    out["nodes"] = [[n.metadata.name, n.status.node_info.kubelet_version, n.status.node_info.kube_proxy_version] for n in v1.list_node().items]
 
     listed = v1.list_namespaced_pod("default")
     pod = {

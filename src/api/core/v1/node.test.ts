@@ -77,3 +77,17 @@ test('node field label spec.unschedulable', () => {
   assert.equal(def.fieldLabels?.['spec.unschedulable']?.(node()), 'false');
   assert.equal(def.fieldLabels?.['spec.unschedulable']?.(node({ spec: { unschedulable: true } })), 'true');
 });
+
+test('a node reads as upstream encodes it: spec, status, the kubelet port and every nodeInfo string, "" when unset', () => {
+  const bare: Node = { metadata: { name: 'manual' } };
+  def.defaults?.(bare);
+  assert.deepEqual(bare.spec, {});
+  assert.deepEqual(bare.status, {
+    daemonEndpoints: { kubeletEndpoint: { Port: 0 } },
+    nodeInfo: { machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '', kubeletVersion: '', kubeProxyVersion: '', operatingSystem: '', architecture: '' },
+  });
+  const reported = node();
+  def.defaults?.(reported);
+  assert.equal(reported.status?.nodeInfo?.kubeletVersion, 'v1.35.0');
+  assert.equal(reported.status?.nodeInfo?.kubeProxyVersion, '');
+});

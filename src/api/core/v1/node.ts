@@ -45,7 +45,7 @@ export interface NodeSystemInfo {
   osImage: string;
   containerRuntimeVersion: string;
   kubeletVersion: string;
-  /** Deprecated: no longer reported by the kubelet (1.31+), still part of the type. */
+  /** Deprecated: no longer reported by the kubelet (1.31+); the API server writes "" (defaultNode). */
   kubeProxyVersion?: string;
   operatingSystem: string;
   architecture: string;
@@ -98,9 +98,20 @@ export interface Node extends KubeObject {
 export const labelNodeRolePrefix = 'node-role.kubernetes.io/';
 export const nodeLabelRole = 'kubernetes.io/role';
 
+/** NodeSystemInfo's fields: none is `omitempty`. */
+const nodeSystemInfoFields = ['machineID', 'systemUUID', 'bootID', 'kernelVersion', 'osImage', 'containerRuntimeVersion', 'kubeletVersion', 'kubeProxyVersion', 'operatingSystem', 'architecture'] as const;
+
 export function defaultNode(node: Node): void {
-  const status = node.status;
-  if (status && status.allocatable === undefined && status.capacity !== undefined) status.allocatable = { ...status.capacity };
+  // Spec, status, daemonEndpoints and nodeInfo are structs and nodeInfo's strings are not omitempty, so
+  // upstream's encoding writes them all, "" when unset: kubeProxyVersion, which kubelets stopped
+  // reporting, reads "". Clients that check the schema's required fields (the Python client) fail without it.
+  node.spec ??= {};
+  const status = (node.status ??= {});
+  if (status.allocatable === undefined && status.capacity !== undefined) status.allocatable = { ...status.capacity };
+  const kubeletEndpoint = ((status.daemonEndpoints ??= {}).kubeletEndpoint ??= { Port: 0 });
+  kubeletEndpoint.Port ??= 0;
+  const info = (status.nodeInfo ??= {} as NodeSystemInfo);
+  for (const field of nodeSystemInfoFields) info[field] ??= '';
 }
 
 /** findNodeRoles: `node-role.kubernetes.io/<role>` labels plus the value of `kubernetes.io/role`, sorted. */
