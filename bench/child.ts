@@ -46,7 +46,13 @@ export function spawnDrydockUntil(args: string[], pattern: RegExp, env: NodeJS.P
   if (nodeFlags.length === 0) return spawnUntil(drydockExecutable, args, pattern, env);
   const blob = resolve(import.meta.dirname, '../drydock.blob');
   const start = existsSync(blob) ? ['--snapshot-blob', blob] : [drydockExecutable];
-  return spawnUntil(process.execPath, [...drydockNodeFlags(), ...nodeFlags, ...start, ...args], pattern, env);
+  return spawnUntil(process.execPath, [...drydockNodeFlags(), ...nodeFlags, ...start, ...args], pattern, handedOver(env));
+}
+
+/** The environment the executable's shell line gives node: NODE_EXTRA_CA_CERTS handed over as DRYDOCK_EXTRA_CA_CERTS. */
+function handedOver(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: extra, ...rest } = env;
+  return extra ? { ...rest, DRYDOCK_EXTRA_CA_CERTS: extra } : env;
 }
 
 async function spawnUntil(command: string, args: string[], pattern: RegExp, env: NodeJS.ProcessEnv): Promise<{ ms: number; line: string; child: ChildProcess }> {

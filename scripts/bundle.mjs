@@ -43,11 +43,13 @@ await build({
   logLevel: 'warning',
 });
 asciiOnly('dist/drydock.cjs');
-loadLazily('dist/drydock.cjs', ['node:http', 'node:https', 'node:net', 'node:module']);
+loadLazily('dist/drydock.cjs', ['node:http', 'node:https', 'node:net', 'node:module', 'node:tls']);
 // The executable: a shell line that starts node from the snapshot, above the JavaScript path. `node
 // dist/drydock.mjs` reads the line as a string and a comment; sh runs it. The snapshot is used only
 // with the node binary that built it (the one first on PATH then, not replaced since), and not under
-// NODE_OPTIONS: node refuses to start from a snapshot made under other V8 flags.
+// NODE_OPTIONS: node refuses to start from a snapshot made under other V8 flags. NODE_EXTRA_CA_CERTS
+// is handed over as DRYDOCK_EXTRA_CA_CERTS: Node 20 would parse that file and its own roots before
+// anything runs, and Drydock reads it only for an outbound call (src/client/trusted-certificates.ts).
 await build({
   entryPoints: ['src/cli/launch.ts'],
   bundle: true,
@@ -58,7 +60,7 @@ await build({
   banner: {
     js: [
       '#!/bin/sh',
-      `":" //; [ -z "$NODE_OPTIONS" ] && self=$(readlink -f "$0" 2>/dev/null) && dir=\${self%/*} && read -r node 2>/dev/null < "$dir/drydock.blob.node" && [ "$node" = "$(command -v node)" ] && [ ! "$node" -nt "$dir/drydock.blob" ] && exec "$node" ${nodeFlags.join(' ')} --snapshot-blob "$dir/drydock.blob" "$@"; exec node ${nodeFlags.join(' ')} "$0" "$@"`,
+      `":" //; [ -n "$NODE_EXTRA_CA_CERTS" ] && export DRYDOCK_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" && unset NODE_EXTRA_CA_CERTS; [ -z "$NODE_OPTIONS" ] && self=$(readlink -f "$0" 2>/dev/null) && dir=\${self%/*} && read -r node 2>/dev/null < "$dir/drydock.blob.node" && [ "$node" = "$(command -v node)" ] && [ ! "$node" -nt "$dir/drydock.blob" ] && exec "$node" ${nodeFlags.join(' ')} --snapshot-blob "$dir/drydock.blob" "$@"; exec node ${nodeFlags.join(' ')} "$0" "$@"`,
     ].join('\n'),
   },
   logLevel: 'warning',
@@ -190,7 +192,8 @@ function asciiOnly(file) {
 
 /**
  * Node 20 cannot load node:http while building a snapshot (its module body calls toSorted, which the
- * builder's context lacks) and does not vouch for https, net or module there; the bundle requires
+ * builder's context lacks) nor node:tls (its bindings are no known external references), and does not
+ * vouch for https, net or module there; the bundle requires
  * these on first use instead, after the process started from the snapshot. esbuild reaches a
  * builtin's exports through the variable it requires it into, so a proxy that requires on first
  * access stands in for it.

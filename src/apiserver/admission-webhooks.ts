@@ -14,6 +14,7 @@ import type { Endpoints, MutatingWebhook, MutatingWebhookConfiguration, Validati
 import { refs, toCelValue } from '../api/index.ts';
 import { ApiError, forbidden, internalError } from '../core/index.ts';
 import type { KubeObject, Status } from '../core/index.ts';
+import { defaultTrustedCertificates } from '../client/index.ts';
 import type { AdmissionPlugin } from './admission.ts';
 import { admissionRequestOf, deleteRequestOf, evaluateMatchConditions, matches, namespaceLookup, requestOf, watchedPerStore } from './admission-request.ts';
 import type { Request } from './admission-request.ts';
@@ -93,6 +94,13 @@ function transportMessage(error: NodeJS.ErrnoException, url: URL): string {
   }
 }
 
+/** The CAs a call trusts: the webhook's caBundle, else the system's (upstream's words for no caBundle). */
+function trustFor(caBundle: string | undefined): { ca?: Buffer | string[] } {
+  if (caBundle) return { ca: Buffer.from(caBundle, 'base64') };
+  const system = defaultTrustedCertificates();
+  return system ? { ca: system } : {};
+}
+
 /** Sends the review and returns the webhook's response, or throws a CallError in upstream's words. */
 async function call(hook: Webhook, r: Request, review: Record<string, unknown>): Promise<AdmissionResponse> {
   const endpoint = await endpointOf(hook, r);
@@ -104,7 +112,7 @@ async function call(hook: Webhook, r: Request, review: Record<string, unknown>):
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': Buffer.byteLength(body) },
       timeout: (hook.timeoutSeconds ?? 10) * 1000,
-      ...(hook.clientConfig?.caBundle ? { ca: Buffer.from(hook.clientConfig.caBundle, 'base64') } : {}),
+      ...trustFor(hook.clientConfig?.caBundle),
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

@@ -3,6 +3,7 @@
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { defaultTrustedCertificates } from './trusted-certificates.ts';
 import type { ResourceRef } from '../api/index.ts';
 import type { KubeObject, Status } from '../core/index.ts';
 import { ApiError } from '../core/index.ts';
@@ -86,7 +87,8 @@ export class HttpClient implements Client {
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.#options.userAgent ?? defaultUserAgent };
     if (this.#token) headers.Authorization = `Bearer ${this.#token}`;
     if (contentType) headers['Content-Type'] = contentType;
-    const options = { method, headers, rejectUnauthorized: !this.#insecure, ...(this.#ca ? { ca: this.#ca } : {}) };
+    const ca = this.#ca ?? defaultTrustedCertificates();
+    const options = { method, headers, rejectUnauthorized: !this.#insecure, ...(ca ? { ca } : {}) };
     return url.protocol === 'https:' ? httpsRequest(url, options, onResponse) : httpRequest(url, options, onResponse);
   }
 

@@ -6,3 +6,4 @@ export * from './informer.ts';
 export * from './work-queue.ts';
 export * from './http-client.ts';
 export * from './shared-informers.ts';
+export * from './trusted-certificates.ts';

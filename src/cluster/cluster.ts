@@ -146,7 +146,9 @@ export class Cluster {
     const certificate = servingFor(kept, hosts) ?? createServingCertificate({ nowMs: new RealClock().now(), serial: Buffer.from(this.random.hex(8), 'hex'), hosts });
     if (options.dataDir) writeIdentity(options.dataDir, { token: this.token, serving: { ...certificate, hosts }, serviceAccountKey: this.#serviceAccountKey });
     this.#caPem = certificate.certPem;
-    const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, keepAlive: true, requestTimeout: 0 }, createHttpHandler(handlerOptions));
+    // No client certificates are asked for, so the server trusts no CA: an empty `ca` keeps Node 20 from
+    // building its root store of ~140 certificates for this context (~25 ms of start-up).
+    const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, ca: [], keepAlive: true, requestTimeout: 0 }, createHttpHandler(handlerOptions));
     http.keepAliveTimeout = 60_000;
     this.#http = http;
     await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 // Admission webhooks as an operator developer meets them with kubectl: webhooks served by the test
-// itself over HTTPS on loopback (a `url` client config with its caBundle, as envtest runs them)
+// itself over HTTPS on loopback (a `url` client config with its caBundle, as envtest runs them, or
+// without one, trusted through NODE_EXTRA_CA_CERTS)
 // refuse a pod in upstream's words, add a label through a JSON patch with a warning, and see the
 // AdmissionReview upstream sends; a `service` webhook has no pod serving it, so it fails closed
 // (Fail) or open (Ignore); a configuration with mistakes is refused with upstream's field errors.
@@ -186,6 +187,27 @@ describe('admission webhooks', () => {
     } finally {
       silent.closeAllConnections();
       silent.close();
+    }
+  });
+
+  test('a url webhook without caBundle is trusted through the system roots, NODE_EXTRA_CA_CERTS included', async () => {
+    const config = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'system-roots' }, webhooks: [webhook('roots.example.com', '/validate', { clientConfig: { url: `${base}/validate` }, namespaceSelector: {} })] };
+    const blocked = ['run', 'blocked', '--image=pytorch/pytorch', '--labels=team=blocked'];
+    // This server's certificate is no system root here...
+    await dd.ok(['create', '-f', '-'], { input: JSON.stringify(config) });
+    const unknown = await dd.kubectl(blocked);
+    assert.equal(unknown.stderr, `Error from server (InternalError): Internal error occurred: failed calling webhook "roots.example.com": failed to call webhook: Post "${base}/validate?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority\n`);
+    await dd.ok(['delete', 'validatingwebhookconfiguration', 'system-roots']);
+    // ...and is one where NODE_EXTRA_CA_CERTS names it, as for any Node program (the executable reads
+    // the file only when a call needs it).
+    const extra = await startDrydock({ env: { NODE_EXTRA_CA_CERTS: dd.writeFile('extra-ca.pem', cert.certPem) } });
+    try {
+      await extra.ok(['create', '-f', '-'], { input: JSON.stringify(config) });
+      const refused = await extra.kubectl(blocked);
+      assert.equal(refused.stderr, 'Error from server (Forbidden): admission webhook "roots.example.com" denied the request: team blocked is out of GPU budget\n');
+      assert.equal(await extra.ok(['run', 'allowed', '--image=pytorch/pytorch', '--labels=team=serving']), 'pod/allowed created\n');
+    } finally {
+      await extra.stop();
     }
   });
 

@@ -41,7 +41,7 @@ export interface Drydock extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-export async function startDrydock(options: { config?: string; args?: readonly string[] } = {}): Promise<Drydock> {
+export async function startDrydock(options: { config?: string; args?: readonly string[]; env?: Readonly<Record<string, string>> } = {}): Promise<Drydock> {
   const dir = mkdtempSync(join(tmpdir(), 'drydock-e2e-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const cacheDir = join(dir, 'cache');
@@ -50,7 +50,7 @@ export async function startDrydock(options: { config?: string; args?: readonly s
     writeFileSync(join(dir, 'cluster.yaml'), options.config);
     args.push('--config', join(dir, 'cluster.yaml'));
   }
-  const child = spawn(mainScript, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(mainScript, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   let output = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = globalThis.setTimeout(() => reject(new Error(`drydock did not become ready:\n${output}`)), 30_000);
