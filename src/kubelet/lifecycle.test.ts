@@ -305,3 +305,25 @@ test('activeDeadlineSeconds: the kubelet fails the pod with DeadlineExceeded onc
     await c.stop();
   }
 });
+
+test('container statuses report their volume mounts: the token volume read-only and not recursively so, an emptyDir as mounted', async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'mounts' },
+      spec: { volumes: [{ name: 'scratch', emptyDir: {} }], containers: [{ name: 'app', image: 'nginx', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }] }] },
+    }, { namespace: 'default' });
+    await clock.advance(5_000);
+    const p = await pod(c, 'mounts');
+    const token = p.spec.volumes?.find((v) => v.name.startsWith('kube-api-access-'))?.name ?? '';
+    assert.equal(p.status?.phase, 'Running');
+    assert.deepEqual(p.status?.containerStatuses?.[0]?.volumeMounts, [
+      { name: 'scratch', mountPath: '/scratch' },
+      { name: token, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true, recursiveReadOnly: 'Disabled' },
+    ]);
+  } finally {
+    await c.stop();
+  }
+});

@@ -2,7 +2,7 @@
 // statuses, phase (getPhase), and the kubelet-owned conditions. Pure.
 // Upstream: pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, getPhase, convertToAPIContainerStatuses),
 // pkg/kubelet/status/generate.go, pkg/kubelet/status/status_manager.go (updateLastTransitionTime).
-import type { Container, ContainerState, ContainerStatus, DeepReadonlyPod, PodCondition, PodPhase, PodStatus } from './types.ts';
+import type { Container, ContainerState, ContainerStatus, DeepReadonlyPod, PodCondition, PodPhase, PodStatus, VolumeMountStatus } from './types.ts';
 import { formatTime } from '../core/index.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { containerIDPrefix, isRunning, isStarted } from './container-record.ts';
@@ -62,11 +62,21 @@ function resourcesOf(c: DeepReadonlyPod['spec']['containers'][number], resize: R
   return out;
 }
 
+/**
+ * A mount as the status reports it (RecursiveReadOnlyMounts, on since 1.31): a read-only mount says
+ * whether it is recursively read-only, and the simulated runtime, like a runtime handler that does
+ * not report the feature, mounts none so (an IfPossible mount reads Disabled).
+ */
+function volumeMountStatusOf(m: NonNullable<Container['volumeMounts']>[number]): VolumeMountStatus {
+  return { name: m.name, mountPath: m.mountPath, ...(m.readOnly ? { readOnly: true, recursiveReadOnly: 'Disabled' as const } : {}) };
+}
+
 export function containerStatusOf(c: Readonly<Container> | DeepReadonlyPod['spec']['containers'][number], rec: ContainerRecord | undefined, defaultWaiting: string, withResources: boolean, resize?: ResizeStatus): ContainerStatus {
   const image = normalizeImage(c.image ?? '');
   const status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultWaiting } }, lastState: {}, ready: false, restartCount: rec?.restartCount ?? 0, image, imageID: '', started: false };
   const cur = rec?.current;
   if (withResources) Object.assign(status, resourcesOf(c, resize));
+  if (c.volumeMounts?.length) status.volumeMounts = c.volumeMounts.map(volumeMountStatusOf);
   if (!rec || !cur) {
     if (rec?.waiting) status.state = { waiting: { ...rec.waiting } };
     if (rec?.previous) status.lastState = terminatedState(rec.previous);

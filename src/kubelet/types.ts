@@ -2,5 +2,5 @@
 import type { DeepReadonly } from '../core/index.ts';
 import type { Pod } from '../api/index.ts';
 
-export type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus, Probe } from '../api/index.ts';
+export type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus, Probe, VolumeMountStatus } from '../api/index.ts';
 export type DeepReadonlyPod = DeepReadonly<Pod>;
