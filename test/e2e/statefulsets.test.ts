@@ -48,6 +48,8 @@ describe('StatefulSets with kubectl', () => {
     const byAge = (await jsonpath(['pods', '-l', 'app=vllm', '--sort-by=.metadata.creationTimestamp'], '{.items[*].metadata.name}')).split(' ');
     assert.deepEqual(byAge, ['vllm-2', 'vllm-1', 'vllm-0']);
     assert.equal(await jsonpath(['sts', 'vllm'], '{.status.currentRevision}'), await jsonpath(['sts', 'vllm'], '{.status.updateRevision}'));
+    // The status carries the collision count its revisions were hashed with, 0 without a collision.
+    assert.equal(await jsonpath(['sts', 'vllm'], '{.status.collisionCount}'), '0');
     assert.deepEqual((await ok(['rollout', 'history', 'sts/vllm'])).trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/)), [['REVISION', 'CHANGE-CAUSE'], ['1', '<none>'], ['2', '<none>']]);
     assert.equal((await ok(['rollout', 'undo', 'sts/vllm'])).trim(), 'statefulset.apps/vllm rolled back');
     await ok(['rollout', 'status', 'sts/vllm', '--timeout=60s']);

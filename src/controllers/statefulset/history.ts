@@ -10,7 +10,7 @@ import type { DeepReadonly } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual } from '../../core/index.ts';
 import type { Client } from '../../client/index.ts';
 import { newControllerRef } from '../controller-ref.ts';
-import { fnv32a, safeEncodeString } from '../template-hash.ts';
+import { fnv32, goMapJson, safeEncodeString } from '../template-hash.ts';
 import { templatePatch } from '../template-revision.ts';
 
 type ReadonlySet = DeepReadonly<StatefulSet>;
@@ -18,14 +18,13 @@ type ReadonlyRevision = DeepReadonly<ControllerRevision>;
 
 export const ControllerRevisionHashLabel = 'controller.kubernetes.io/hash';
 
-/** HashControllerRevision: FNV-32a of the data (canonical JSON here) and the collision count. */
-function revisionHash(data: unknown, collisionCount: number | undefined): string {
-  let h = fnv32a(new TextEncoder().encode(JSON.stringify(data)));
-  if (collisionCount !== undefined) {
-    const bytes = new Uint8Array(4);
-    new DataView(bytes.buffer).setUint32(0, collisionCount >>> 0, true);
-    h = fnv32a(bytes, h);
-  }
+/**
+ * HashControllerRevision: FNV-1 (not 1a) over the data's JSON as Go writes it, then the collision
+ * count's decimal digits; a StatefulSet always passes its count, 0 until a collision.
+ */
+function revisionHash(data: unknown, collisionCount: number): string {
+  const encoder = new TextEncoder();
+  const h = fnv32(encoder.encode(String(collisionCount)), fnv32(encoder.encode(goMapJson(data))));
   return safeEncodeString(String(h));
 }
 
@@ -52,7 +51,7 @@ export async function statefulSetRevisions(client: Client, set: ReadonlySet, own
 }
 
 async function createRevision(client: Client, set: ReadonlySet, data: unknown, revision: number): Promise<ReadonlyRevision> {
-  const hash = revisionHash(data, set.status?.collisionCount);
+  const hash = revisionHash(data, set.status?.collisionCount ?? 0);
   const body: ControllerRevision = {
     apiVersion: 'apps/v1',
     kind: 'ControllerRevision',

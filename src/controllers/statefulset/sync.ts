@@ -227,10 +227,11 @@ async function storeStatus(ctx: StatefulSetSyncContext, set: ReadonlySet, comput
   const write = async (base: ReadonlySet): Promise<void> => {
     const status: StatefulSetStatus = { ...(copyJson(base.status ?? { replicas: 0, availableReplicas: 0 }) as StatefulSetStatus), ...computed, observedGeneration: base.metadata.generation ?? 0 };
     for (const k of ['readyReplicas', 'currentReplicas', 'updatedReplicas'] as const) if (!status[k]) delete status[k];
-    if (base.status?.collisionCount !== undefined) status.collisionCount = base.status.collisionCount;
+    // Upstream's status always carries the count it hashed revisions with (updateStatefulSet).
+    status.collisionCount = base.status?.collisionCount ?? 0;
     const cur = base.status ?? { replicas: 0, availableReplicas: 0 };
     const fields = ['observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas', 'currentRevision', 'updateRevision'] as const;
-    if (fields.every((f) => (cur[f] ?? 0) === (status[f] ?? 0))) return;
+    if (fields.every((f) => (cur[f] ?? 0) === (status[f] ?? 0)) && cur.collisionCount !== undefined) return;
     await ctx.client.updateStatus<StatefulSet>(refs.statefulSets, { ...(base as StatefulSet), status });
   };
   try {
