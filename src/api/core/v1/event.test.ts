@@ -80,3 +80,12 @@ test('core/v1 event update stays lenient', () => {
   const upd = event({ metadata: { name: 'web.17c3a', namespace: 'default', resourceVersion: '5' }, count: 4, message: 'changed' });
   assert.deepEqual(msgs(def.validateUpdate?.(upd, old, ctx)), []);
 });
+
+test('an event reads as upstream encodes it: unset times null, source and the reporting fields present', () => {
+  const e: Event = { metadata: { name: 'web.1', namespace: 'default' }, involvedObject: { kind: 'Pod', name: 'web' }, reason: 'Scheduled', eventTime: '2026-01-01T00:00:00.000000Z', reportingComponent: 'default-scheduler' };
+  def.defaults?.(e);
+  assert.deepEqual(
+    { source: e.source, firstTimestamp: e.firstTimestamp, lastTimestamp: e.lastTimestamp, eventTime: e.eventTime, reportingComponent: e.reportingComponent, reportingInstance: e.reportingInstance },
+    { source: {}, firstTimestamp: null, lastTimestamp: null, eventTime: '2026-01-01T00:00:00.000000Z', reportingComponent: 'default-scheduler', reportingInstance: '' },
+  );
+});

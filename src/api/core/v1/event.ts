@@ -208,6 +208,21 @@ export const eventFieldLabels: Readonly<Record<string, (e: Event) => string>> = 
   type: (e) => e.type ?? '',
 };
 
+/**
+ * What upstream's encoding writes for an Event whoever made it: the reference and source are structs,
+ * the three times are struct-typed (null at zero) and the reporting fields are not omitempty. An Event
+ * written in the events.k8s.io form gets them from its conversion; one written here may lack them.
+ */
+function defaultEvent(e: Event): void {
+  e.involvedObject ??= {};
+  e.source ??= {};
+  e.firstTimestamp ??= null;
+  e.lastTimestamp ??= null;
+  e.eventTime ??= null;
+  e.reportingComponent ??= '';
+  e.reportingInstance ??= '';
+}
+
 export const eventDefinition: ResourceDefinition<Event> = {
   group: '',
   version: 'v1',
@@ -217,6 +232,7 @@ export const eventDefinition: ResourceDefinition<Event> = {
   namespaced: true,
   shortNames: ['ev'],
   hasStatus: false,
+  defaults: defaultEvent,
   validateCreate: (e) => validateEventCreate(e, 'v1'),
   validateUpdate: (e, old) => validateEventUpdate(e, old, 'v1'),
   table: eventTable,
