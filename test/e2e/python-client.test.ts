@@ -21,7 +21,7 @@ describe('python3-kubernetes smoke test', { skip: hasClient ? false : 'python3-k
     await dd?.stop();
   });
 
-  test('lists namespaces and nodes, creates and watches a pod, patches a config map', () => {
+  test('lists namespaces, nodes and an idle ReplicaSet, creates and watches a pod, patches a config map', () => {
     const run = spawnSync(python, [script, dd.kubeconfig], { encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stderr);
     const out = JSON.parse(run.stdout) as Record<string, unknown>;
@@ -32,6 +32,7 @@ describe('python3-kubernetes smoke test', { skip: hasClient ? false : 'python3-k
       restartPolicy: 'Always',
       events: [['ADDED', 'py-pod']],
       patched: { data: { mode: 'slow' }, labels: { team: 'ml' } },
+      replicaSets: [['py-idle', 0]],
       missing: [404, 'configmaps "missing" not found'],
     });
   });

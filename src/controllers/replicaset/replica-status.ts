@@ -38,9 +38,8 @@ export function calculateReplicaSetStatus(
   } else if (!manageError && failure) {
     conditions = conditions.filter((c) => c.type !== ReplicaFailure);
   }
-  // Zero counts are omitted on the wire (Go omitempty), so compare and store them that way.
-  const status: ReplicaSetStatus = {};
-  if (activePods.length) status.replicas = activePods.length;
+  // Zero counts are omitted on the wire (Go omitempty) but for replicas, so compare and store them that way.
+  const status: ReplicaSetStatus = { replicas: activePods.length };
   if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
   if (ready) status.readyReplicas = ready;
   if (available) status.availableReplicas = available;

@@ -37,6 +37,13 @@ def main(kubeconfig):
     v1.create_namespaced_config_map("default", {"metadata": {"name": "py-settings"}, "data": {"mode": "fast"}})
     patched = v1.patch_namespaced_config_map("py-settings", "default", {"data": {"mode": "slow"}, "metadata": {"labels": {"team": "ml"}}})
     out["patched"] = {"data": patched.data, "labels": patched.metadata.labels}
+    # A ReplicaSet at zero replicas (as every rollout leaves one) still reads status.replicas, which the models require.
+    apps = client.AppsV1Api()
+    apps.create_namespaced_replica_set("default", {
+        "metadata": {"name": "py-idle"},
+        "spec": {"replicas": 0, "selector": {"matchLabels": {"app": "idle"}}, "template": {"metadata": {"labels": {"app": "idle"}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}},
+    })
+    out["replicaSets"] = [[rs.metadata.name, rs.status.replicas] for rs in apps.list_namespaced_replica_set("default").items]
     try:
         v1.read_namespaced_config_map("missing", "default")
     except client.exceptions.ApiException as e:

@@ -72,3 +72,12 @@ test('ReplicaSet scale omits zero replicas from the spec, as int32 omitempty doe
   assert.deepEqual(replicaSetScaleSpec.toScale(rs).spec, {});
   assert.deepEqual(replicaSetScaleSpec.toScale(rs).status, { replicas: 0, selector: 'app=web' });
 });
+
+test('a ReplicaSet status always carries replicas, the count Go writes even at 0', () => {
+  const created: ReplicaSet = { metadata: { name: 'idle' }, spec: { replicas: 0 } };
+  def.prepareForCreate?.(created, { now: 0 });
+  assert.deepEqual(created.status, { replicas: 0 });
+  const written: ReplicaSet = { metadata: { name: 'idle' }, spec: { replicas: 0 }, status: { observedGeneration: 2, terminatingReplicas: 0 } };
+  def.defaults?.(written);
+  assert.deepEqual(written.status, { observedGeneration: 2, terminatingReplicas: 0, replicas: 0 });
+});

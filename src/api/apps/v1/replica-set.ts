@@ -46,6 +46,8 @@ export function defaultReplicaSet(rs: ReplicaSet): void {
   spec.replicas ??= 1;
   // Go defaults the (non-pointer) template even when the client sent none.
   defaultPodTemplate((spec.template ??= { spec: { containers: [] } }));
+  // status.replicas is the one count without omitempty: Go writes 0 where a writer left it out.
+  if (rs.status) rs.status.replicas ??= 0;
 }
 
 /** ValidateReplicaSetSpec. */
@@ -120,7 +122,7 @@ export const replicaSetDefinition: ResourceDefinition<ReplicaSet> = {
   hasStatus: true,
   defaults: defaultReplicaSet,
   prepareForCreate(rs) {
-    rs.status = {};
+    rs.status = { replicas: 0 };
   },
   prepareForUpdate(rs, old, ctx) {
     if (ctx.subresource === 'status') {
