@@ -21,7 +21,7 @@ describe('python3-kubernetes smoke test', { skip: hasClient ? false : 'python3-k
     await dd?.stop();
   });
 
-  test('lists namespaces, nodes and an idle ReplicaSet, creates and watches a pod, patches a config map', () => {
+  test('lists namespaces, nodes, an idle ReplicaSet and a new autoscaler, creates and watches a pod, patches a config map', () => {
     const run = spawnSync(python, [script, dd.kubeconfig], { encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stderr);
     const out = JSON.parse(run.stdout) as Record<string, unknown>;
@@ -33,6 +33,7 @@ describe('python3-kubernetes smoke test', { skip: hasClient ? false : 'python3-k
       events: [['ADDED', 'py-pod']],
       patched: { data: { mode: 'slow' }, labels: { team: 'ml' } },
       replicaSets: [['py-idle', 0]],
+      autoscalers: [['py-hpa', 0, 0]],
       missing: [404, 'configmaps "missing" not found'],
     });
   });

@@ -44,6 +44,13 @@ def main(kubeconfig):
         "spec": {"replicas": 0, "selector": {"matchLabels": {"app": "idle"}}, "template": {"metadata": {"labels": {"app": "idle"}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}},
     })
     out["replicaSets"] = [[rs.metadata.name, rs.status.replicas] for rs in apps.list_namespaced_replica_set("default").items]
+    # So does a new autoscaling/v1 HorizontalPodAutoscaler its currentReplicas.
+    hpa = client.AutoscalingV1Api()
+    hpa.create_namespaced_horizontal_pod_autoscaler("default", {
+        "metadata": {"name": "py-hpa"},
+        "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "absent"}, "maxReplicas": 3},
+    })
+    out["autoscalers"] = [[h.metadata.name, h.status.current_replicas, h.status.desired_replicas] for h in hpa.list_namespaced_horizontal_pod_autoscaler("default").items]
     try:
         v1.read_namespaced_config_map("missing", "default")
     except client.exceptions.ApiException as e:

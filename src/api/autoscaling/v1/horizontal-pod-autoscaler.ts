@@ -71,16 +71,15 @@ export function hpaV2ToV1(hpa: HpaV2): HorizontalPodAutoscalerV1 {
   if (hpa.spec?.minReplicas !== undefined) spec.minReplicas = hpa.spec.minReplicas;
   if (cpu?.resource?.target.averageUtilization !== undefined) spec.targetCPUUtilizationPercentage = cpu.resource.target.averageUtilization;
   const out: HorizontalPodAutoscalerV1 = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { ...hpa.metadata }, spec };
-  if (hpa.status) {
-    const { currentMetrics, conditions, ...rest } = hpa.status;
-    const currentCpu = currentMetrics?.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu');
-    const currentOthers = (currentMetrics ?? []).filter((m) => m !== currentCpu);
-    if (currentOthers.length > 0) annotations[currentMetricsAnnotation] = JSON.stringify(currentOthers);
-    if (conditions?.length) annotations[conditionsAnnotation] = JSON.stringify(conditions);
-    out.status = { ...rest };
-    const utilization = currentCpu?.resource?.current.averageUtilization;
-    if (utilization !== undefined) out.status.currentCPUUtilizationPercentage = utilization;
-  }
+  const { currentMetrics, conditions, ...rest } = hpa.status ?? { desiredReplicas: 0 };
+  const currentCpu = currentMetrics?.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu');
+  const currentOthers = (currentMetrics ?? []).filter((m) => m !== currentCpu);
+  if (currentOthers.length > 0) annotations[currentMetricsAnnotation] = JSON.stringify(currentOthers);
+  if (conditions?.length) annotations[conditionsAnnotation] = JSON.stringify(conditions);
+  // v1's currentReplicas and desiredReplicas have no omitempty (v2's currentReplicas has): Go writes 0.
+  out.status = { ...rest, currentReplicas: rest.currentReplicas ?? 0, desiredReplicas: rest.desiredReplicas ?? 0 };
+  const utilization = currentCpu?.resource?.current.averageUtilization;
+  if (utilization !== undefined) out.status.currentCPUUtilizationPercentage = utilization;
   if (Object.keys(annotations).length > 0) out.metadata.annotations = annotations;
   else delete out.metadata.annotations;
   return out;
