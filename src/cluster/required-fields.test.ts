@@ -1,7 +1,8 @@
-// Every object a working cluster holds carries the fields upstream's schemas mark required (the
-// fields Go writes without omitempty): clients that check them, as python3-kubernetes's models do,
-// fail a whole list on one object without them. The cluster runs real workloads through rollouts,
-// scale-downs, completions and failures first, since zero counts are where fields went missing.
+// Every object a working cluster holds carries the fields upstream's schemas mark required and the
+// fields Go writes even at their zero value (structs, and fields without omitempty: emptyObject's
+// skeleton): clients that check them, as python3-kubernetes's models do, fail a whole list on one
+// object without them. The cluster runs real workloads through rollouts, scale-downs, completions
+// and failures first, since zero counts are where fields went missing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,9 +10,10 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { Cluster, clusterConfigFrom } from './index.ts';
 import { SeededRandom, VirtualClock, isApiError } from '../core/index.ts';
+import { emptyObject } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { allSchemas, definitionNameFor } from '../apiserver/openapi/definitions.ts';
-import type { OpenApiSchema } from '../apiserver/openapi/schema.ts';
+import { allSchemas, schemaFor } from '../apiserver/index.ts';
+import type { OpenApiSchema } from '../apiserver/index.ts';
 
 const fixtures = ['vllm-statefulset.yaml', 'vllm-ingress.yaml', 'sidecar-job.yaml', 'dcgm-exporter-daemonset.yaml', 'limit-range.yaml', 'dra/mig-deployment.yaml', 'quota/gpu-quota.yaml', 'volumes/rwop.yaml'];
 
@@ -95,7 +97,17 @@ function missingRequired(value: unknown, schema: OpenApiSchema | undefined, path
   }
 }
 
-test('every object of a cluster that ran workloads through rollouts, scale-downs and failures has its required fields', async () => {
+/** Paths of the zero-value skeleton absent from `value` (metadata aside: creationTimestamp is omitted when zero). */
+function missingZeroFields(value: unknown, skeleton: unknown, path: string, out: Set<string>): void {
+  if (typeof value !== 'object' || value === null || typeof skeleton !== 'object' || skeleton === null || Array.isArray(skeleton)) return;
+  for (const [key, zero] of Object.entries(skeleton)) {
+    if (key === 'metadata') continue;
+    if (!(key in value)) out.add(`${path}.${key}`);
+    else missingZeroFields((value as Record<string, unknown>)[key], zero, `${path}.${key}`, out);
+  }
+}
+
+test('every object of a cluster that ran workloads through rollouts, scale-downs and failures has its required and always-written fields', async () => {
   const clock = new VirtualClock();
   const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 2, capacity: { cpu: '32', memory: '64Gi' } }, { name: 'gpu', count: 1, gpus: { model: 'H100-80GB', count: 8, mig: 'dynamic' } }] });
   const c = await Cluster.start({ config, clock, random: new SeededRandom(3), components: true });
@@ -118,8 +130,8 @@ test('every object of a cluster that ran workloads through rollouts, scale-downs
     const missing = new Set<string>();
     let listed = 0;
     for (const def of c.server.index.all()) {
-      const name = definitionNameFor(def.group, def.version, def.kind);
-      if (!name) continue;
+      const schema = schemaFor(def.group, def.version, def.kind);
+      if (!schema) continue;
       let items: KubeObject[];
       try {
         items = (await c.client.list({ group: def.group, version: def.version, resource: def.resource }, {})).items;
@@ -128,7 +140,10 @@ test('every object of a cluster that ran workloads through rollouts, scale-downs
         throw error;
       }
       listed += items.length;
-      for (const item of items) missingRequired(item, schemas[name], `${def.kind}(${def.group}/${def.version})`, missing);
+      for (const item of items) {
+        missingRequired(item, schema, `${def.kind}(${def.group}/${def.version})`, missing);
+        missingZeroFields(item, emptyObject(def.group, def.version, def.kind), `${def.kind}(${def.group}/${def.version})`, missing);
+      }
     }
     assert.ok(listed > 100, `listed ${listed} objects`);
     assert.deepEqual([...missing].sort(), []);

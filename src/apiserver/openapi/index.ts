@@ -1,7 +1,7 @@
 // Public surface of the OpenAPI folder: the served documents, per-kind schemas, patch metadata and
 // unknown-field detection, all derived from the same generated upstream definitions.
 export { buildOpenApi, openApiHash, type CustomSchemaSource, type OpenApiDocuments, type GroupVersionDocument } from './documents.ts';
-export { schemaFor, definitionNameFor } from './definitions.ts';
+export { allSchemas, schemaFor, definitionNameFor } from './definitions.ts';
 export { patchMetaFor } from './patch-meta.ts';
 export { unknownFields } from './unknown-fields.ts';
 export type { OpenApiSchema, GroupVersionKind } from './schema.ts';

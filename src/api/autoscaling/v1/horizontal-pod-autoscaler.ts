@@ -52,10 +52,11 @@ export function hpaV1ToV2(hpa: HorizontalPodAutoscalerV1): HpaV2 {
   const out: HpaV2 = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { ...hpa.metadata, annotations }, spec };
   if (Object.keys(annotations).length === 0) delete out.metadata.annotations;
   if (hpa.status) {
-    const { currentCPUUtilizationPercentage, ...rest } = hpa.status;
+    const { currentCPUUtilizationPercentage, currentReplicas, ...rest } = hpa.status;
     const currentMetrics: MetricStatus[] = [...currentOthers];
     if (currentCPUUtilizationPercentage !== undefined) currentMetrics.unshift({ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: currentCPUUtilizationPercentage } } });
-    out.status = { ...rest, ...(currentMetrics.length ? { currentMetrics } : {}), ...(conditions ? { conditions } : {}) };
+    // v2's currentReplicas is omitempty and its currentMetrics is not.
+    out.status = { ...rest, ...(currentReplicas ? { currentReplicas } : {}), currentMetrics: currentMetrics.length ? currentMetrics : null, ...(conditions ? { conditions } : {}) };
   }
   return out;
 }

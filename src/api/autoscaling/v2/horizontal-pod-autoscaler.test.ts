@@ -61,7 +61,7 @@ test('status is server-owned: reset on create, kept by spec writes, spec kept by
   const created = hpa();
   created.status = { desiredReplicas: 9, currentReplicas: 9 };
   def.prepareForCreate?.(created, ctx);
-  assert.deepEqual(created.status, { desiredReplicas: 0 });
+  assert.deepEqual(created.status, { desiredReplicas: 0, currentMetrics: null });
   const statusWrite = hpa({ maxReplicas: 50 });
   statusWrite.status = { desiredReplicas: 3, currentReplicas: 2 };
   def.prepareForUpdate?.(statusWrite, created, { ...ctx, subresource: 'status' });

@@ -23,6 +23,8 @@ function withDefaults(rules: HPAScalingRules | undefined, defaults: HPAScalingRu
 
 /** SetDefaults_HorizontalPodAutoscaler: minReplicas 1, 80% CPU when no metrics, behaviour filled in when given. */
 export function defaultHorizontalPodAutoscaler(hpa: HorizontalPodAutoscaler): void {
+  // currentMetrics has no omitempty: Go writes null where a writer left it out.
+  if (hpa.status && hpa.status.currentMetrics === undefined) hpa.status.currentMetrics = null;
   const spec = (hpa.spec ??= {} as HorizontalPodAutoscaler['spec']);
   spec.minReplicas ??= 1;
   if (!spec.metrics?.length) {
@@ -85,7 +87,7 @@ const hpaTable: TablePrinter<HorizontalPodAutoscaler> = {
   cells: (hpa, now) => [
     hpa.metadata.name ?? '',
     `${hpa.spec.scaleTargetRef?.kind ?? ''}/${hpa.spec.scaleTargetRef?.name ?? ''}`,
-    formatHPAMetrics(hpa.spec.metrics, hpa.status?.currentMetrics),
+    formatHPAMetrics(hpa.spec.metrics, hpa.status?.currentMetrics ?? undefined),
     hpa.spec.minReplicas === undefined ? '<unset>' : String(hpa.spec.minReplicas),
     hpa.spec.maxReplicas ?? 0,
     hpa.status?.currentReplicas ?? 0,
@@ -106,7 +108,7 @@ export const horizontalPodAutoscalerDefinition: ResourceDefinition<HorizontalPod
   hasStatus: true,
   defaults: defaultHorizontalPodAutoscaler,
   prepareForCreate(hpa) {
-    hpa.status = { desiredReplicas: 0 };
+    hpa.status = { desiredReplicas: 0, currentMetrics: null };
   },
   prepareForUpdate(hpa, old, ctx) {
     keepField(hpa, old, ctx.subresource === 'status' ? 'spec' : 'status');

@@ -122,7 +122,8 @@ export interface HorizontalPodAutoscalerStatus {
   lastScaleTime?: string;
   currentReplicas?: number;
   desiredReplicas: number;
-  currentMetrics?: MetricStatus[];
+  /** Without omitempty: null until the controller reads metrics. */
+  currentMetrics?: MetricStatus[] | null;
   conditions?: HorizontalPodAutoscalerCondition[];
 }
 

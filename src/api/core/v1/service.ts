@@ -16,6 +16,8 @@ export type * from './service-types.ts';
 export { defaultClientIPServiceAffinitySeconds, isExternallyAccessible, isHeadless, needsNodePorts } from './service-types.ts';
 
 export function defaultService(svc: Service): void {
+  // ServiceStatus.loadBalancer is a struct: Go writes {} where a writer left it out.
+  if (svc.status) svc.status.loadBalancer ??= {};
   const spec = (svc.spec ??= {});
   if (!spec.sessionAffinity) spec.sessionAffinity = 'None';
   if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
@@ -287,7 +289,7 @@ export const serviceDefinition: ResourceDefinition<Service> = {
   hasStatus: true,
   defaults: defaultService,
   prepareForCreate(svc) {
-    svc.status = {};
+    svc.status = { loadBalancer: {} };
   },
   prepareForUpdate(svc, old, ctx) {
     if (ctx.subresource === 'status') {

@@ -172,6 +172,14 @@ export const ingressDefinition: ResourceDefinition<Ingress> = {
   shortNames: ['ing'],
   namespaced: true,
   hasStatus: true,
+  // IngressStatus.loadBalancer is a struct: Go writes {} where a writer left it out.
+  defaults: (ingress) => {
+    if (ingress.status) ingress.status.loadBalancer ??= {};
+  },
+  // PrepareForCreate: a new Ingress's status is the empty one, whatever the request carried.
+  prepareForCreate: (ingress) => {
+    ingress.status = { loadBalancer: {} };
+  },
   validateCreate: (ingress) => {
     const errs = validateIngress(ingress);
     const annotation = ingress.metadata.annotations?.[ingressClassAnnotation];
