@@ -4,41 +4,11 @@
 // user-facing `admin`, `edit` and `view` roles, filled by the aggregation controller from the
 // `system:aggregate-to-*` roles (and from any role a CRD's installer labels the same way).
 // Upstream: plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (testdata/cluster-roles.yaml).
-import { refs } from '../api/index.ts';
 import type { ResourceRef } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-
-type Rule = { apiGroups?: string[]; resources?: string[]; nonResourceURLs?: string[]; verbs: string[] };
-
-const rbacDefaults = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
-const autoUpdate = { 'rbac.authorization.kubernetes.io/autoupdate': 'true' };
-const aggregateTo = (role: string): Record<string, string> => ({ [`rbac.authorization.k8s.io/aggregate-to-${role}`]: 'true' });
-
-const read = ['get', 'list', 'watch'];
-const write = ['create', 'delete', 'deletecollection', 'patch', 'update'];
-const readWrite = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-
-function clusterRole(name: string, rules: Rule[] | undefined, labels: Record<string, string> = {}, aggregateFrom?: string): [ResourceRef, KubeObject] {
-  return [refs.clusterRoles, {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRole',
-    metadata: { name, labels: { ...rbacDefaults, ...labels }, annotations: autoUpdate },
-    ...(aggregateFrom ? { aggregationRule: { clusterRoleSelectors: [{ matchLabels: aggregateTo(aggregateFrom) }] } } : {}),
-    ...(rules ? { rules } : {}),
-  }];
-}
-
-function clusterRoleBinding(name: string, subjects: { kind: 'Group'; name: string }[]): [ResourceRef, KubeObject] {
-  return [refs.clusterRoleBindings, {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name, labels: rbacDefaults, annotations: autoUpdate },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
-    subjects: subjects.map((s) => ({ apiGroup: 'rbac.authorization.k8s.io', ...s })),
-  }];
-}
-
-const groups = (...names: string[]): { kind: 'Group'; name: string }[] => names.map((name) => ({ kind: 'Group', name }));
+import { aggregateTo, clusterRole, clusterRoleBinding, groups, read, readWrite, write } from './bootstrap-rbac.ts';
+import type { Rule } from './bootstrap-rbac.ts';
+import { systemComponentPolicy } from './bootstrap-component-roles.ts';
 
 const aggregateToAdmin: Rule[] = [
   { apiGroups: ['authorization.k8s.io'], resources: ['localsubjectaccessreviews'], verbs: ['create'] },
@@ -100,5 +70,6 @@ export function bootstrapPolicy(): [ResourceRef, KubeObject][] {
     clusterRole('system:aggregate-to-admin', aggregateToAdmin, aggregateTo('admin')),
     clusterRole('system:aggregate-to-edit', aggregateToEdit, aggregateTo('edit')),
     clusterRole('system:aggregate-to-view', aggregateToView, aggregateTo('view')),
+    ...systemComponentPolicy(),
   ];
 }

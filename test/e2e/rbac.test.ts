@@ -73,6 +73,22 @@ describe('RBAC enforced for everyone but the admin', () => {
     assert.equal((await dd.ok(['create', 'deployment', 'web', '-n', 'team-b', '--image=nginx', '--token', token])).trim(), 'deployment.apps/web created');
   });
 
+  test('a second scheduler bound to the bootstrap system:kube-scheduler role may do what the scheduler does, and no more', async () => {
+    await dd.ok(['create', 'serviceaccount', 'gang-scheduler', '-n', 'kube-system']);
+    await dd.ok(['create', 'clusterrolebinding', 'gang-scheduler', '--clusterrole=system:kube-scheduler', '--serviceaccount=kube-system:gang-scheduler']);
+    await dd.ok(['create', 'clusterrolebinding', 'gang-scheduler-volumes', '--clusterrole=system:volume-scheduler', '--serviceaccount=kube-system:gang-scheduler']);
+    const scheduler = 'system:serviceaccount:kube-system:gang-scheduler';
+    const can = async (args: string[]): Promise<string> => (await dd.kubectl(['auth', 'can-i', ...args, '--as', scheduler])).stdout.trim();
+    assert.equal(await can(['create', 'pods', '--subresource=binding', '-n', 'ml']), 'yes');
+    assert.equal(await can(['update', 'resourceclaims.resource.k8s.io', '--subresource=status', '-n', 'ml']), 'yes');
+    assert.equal(await can(['list', 'resourceslices.resource.k8s.io']), 'yes');
+    assert.equal(await can(['patch', 'persistentvolumes']), 'yes', 'system:volume-scheduler');
+    assert.equal(await can(['create', 'deployments.apps', '-n', 'ml']), 'no');
+    // The components' own users hold their roles, as on a kubeadm cluster.
+    assert.equal((await dd.ok(['auth', 'can-i', 'list', 'nodes', '--as', 'system:kube-scheduler'])).trim(), 'yes');
+    assert.match(await dd.ok(['get', 'clusterrolebinding', 'system:node-proxier', '-o', 'wide']), /system:node-proxier\s+ClusterRole\/system:node-proxier\s+\S+\s+system:kube-proxy/);
+  });
+
   test('no escalation: a user may grant only what it holds, unless it may escalate or bind', async () => {
     await dd.ok(['create', 'role', 'rbac-writer', '-n', 'ml', '--verb=create,update', '--resource=roles.rbac.authorization.k8s.io,rolebindings.rbac.authorization.k8s.io']);
     await dd.ok(['create', 'rolebinding', 'trainer-writes-rbac', '-n', 'ml', '--role=rbac-writer', '--serviceaccount=ml:trainer']);
