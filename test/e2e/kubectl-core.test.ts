@@ -190,6 +190,21 @@ describe('kubectl against drydock up', () => {
     assert.match(r.stderr, /namespaces "default" is forbidden: this namespace may not be deleted/);
   });
 
+  test('a namespace stuck in Terminating says why in its conditions, and goes once the finalizer is removed', async () => {
+    await dd.ok(['create', 'namespace', 'stuck']);
+    await dd.ok(['create', 'configmap', 'held', '-n', 'stuck', '--from-literal=a=b']);
+    await dd.ok(['patch', 'configmap', 'held', '-n', 'stuck', '-p', '{"metadata":{"finalizers":["example.com/hold"]}}']);
+    await dd.ok(['delete', 'namespace', 'stuck', '--wait=false']);
+    const condition = (type: string): Promise<string> => dd.ok(['get', 'namespace', 'stuck', '-o', `jsonpath={.status.conditions[?(@.type=="${type}")].message}`]);
+    for (let i = 0; i < 100 && (await condition('NamespaceFinalizersRemaining')) === ''; i++) await new Promise((r) => globalThis.setTimeout(r, 100));
+    assert.equal(await condition('NamespaceContentRemaining'), 'Some resources are remaining: configmaps. has 1 resource instances');
+    assert.equal(await condition('NamespaceFinalizersRemaining'), 'Some finalizers are remaining: example.com/hold in 1 resource instances');
+    assert.equal(await condition('NamespaceDeletionDiscoveryFailure'), 'All resources successfully discovered');
+    assert.equal((await dd.ok(['get', 'namespace', 'stuck', '-o', 'jsonpath={.status.phase}'])), 'Terminating');
+    await dd.ok(['patch', 'configmap', 'held', '-n', 'stuck', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
+    assert.equal((await dd.ok(['wait', '--for=delete', 'namespace/stuck', '--timeout=30s'])).trim(), 'namespace/stuck condition met');
+  });
+
   test('the kubectl dispatcher on PATH (its built-in 1.32 for a 1.35 server) runs the core flow', async () => {
     const binary = 'kubectl';
     let r = await dd.kubectl(['version'], { binary });
