@@ -21,3 +21,12 @@ test('checkDecoded prunes unknown fields and reports them in document order', ()
   assert.deepEqual(check.unknown, ['metadata.labelz', 'spec.containers[0].imagePullPolicyy']);
   assert.deepEqual(pod, { metadata: { name: 'p' }, spec: { containers: [{ name: 'a' }] } });
 });
+
+test('quantities decode as Quantity.UnmarshalJSON does: trimmed, written back canonical unless they were, or refused in its words', () => {
+  const pod = { spec: { containers: [{ name: 'a', resources: { requests: { cpu: '0.5', memory: '1024Mi', 'nvidia.com/gpu': 1 }, limits: { cpu: ' 1000m ', memory: '2147483648' } } }] } };
+  assert.equal(checkDecoded(pod, '', 'v1', 'Pod', { prune: true }).typeError, undefined);
+  assert.deepEqual(pod.spec.containers[0]?.resources, { requests: { cpu: '500m', memory: '1Gi', 'nvidia.com/gpu': '1' }, limits: { cpu: '1', memory: '2147483648' } });
+  const refused = (cpu: string): string | undefined => checkDecoded({ spec: { containers: [{ name: 'a', resources: { requests: { cpu } } }] } }, '', 'v1', 'Pod', { prune: true }).typeError;
+  assert.equal(refused('abc'), "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+  assert.equal(refused('32MMi'), "unable to parse quantity's suffix");
+});

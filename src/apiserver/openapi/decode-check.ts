@@ -4,7 +4,7 @@
 // Upstream: sigs.k8s.io/json (UnmarshalTypeError, strict unknown-field errors), apimachinery runtime/serializer/json.
 import { allSchemas, definitionNameFor } from './definitions.ts';
 import { refName, resolve, type OpenApiSchema, type SchemaMap } from './schema.ts';
-import { canonicalizeQuantityText } from '../../core/index.ts';
+import { canonicalizeQuantityText, quantityParseError } from '../../core/index.ts';
 
 export interface DecodeCheck {
   /** Unknown fields in document order, as upstream names them: `spec.containers[0].imagePullPolicyy`. */
@@ -111,7 +111,7 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
       if (w.prune) delete value[key];
       continue;
     }
-    const decoded = quantityFromNumber(sub, value[key]);
+    const decoded = decodedQuantity(w, sub, value[key]);
     // Written only when it changes: parts of the checked object may be shared, read-only live data.
     if (decoded !== value[key]) value[key] = decoded;
     walkValue(w, sub, struct, value[key], at, goAt);
@@ -121,12 +121,17 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
 const quantityRef = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 
 /**
- * Quantity's UnmarshalJSON takes a bare JSON number (`nvidia.com/gpu: 1` in YAML) as the
- * quantity it spells, and the server writes it back in canonical string form.
+ * Quantity's UnmarshalJSON: a bare JSON number (`nvidia.com/gpu: 1` in YAML) is the quantity it
+ * spells, and a string is trimmed and parsed; the server writes either back as the Quantity
+ * marshals, the canonical form unless the text already was one ("0.5" is "500m", "1024Mi" "1Gi").
+ * A string that does not parse fails the decoding, with ParseQuantity's words.
  */
-function quantityFromNumber(schema: OpenApiSchema, value: unknown): unknown {
-  if (typeof value !== 'number' || refName(schema) !== quantityRef) return value;
-  return canonicalizeQuantityText(String(value)) ?? String(value);
+function decodedQuantity(w: Walk, schema: OpenApiSchema, value: unknown): unknown {
+  if ((typeof value !== 'number' && typeof value !== 'string') || refName(schema) !== quantityRef) return value;
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const canonical = canonicalizeQuantityText(text);
+  if (canonical === undefined && typeof value === 'string') w.result.typeError ??= quantityParseError(text);
+  return canonical ?? text;
 }
 
 function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknown, path: string, goPath: string): void {
@@ -161,7 +166,7 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
         const itemRef = refName(items);
         const itemStruct = itemRef !== undefined && resolve(w.schemas, items)?.properties ? goName(itemRef) : struct;
         value.forEach((v, i) => {
-          const decoded = quantityFromNumber(items, v);
+          const decoded = decodedQuantity(w, items, v);
           if (decoded !== v) value[i] = decoded;
           walkValue(w, items, itemStruct, decoded, `${path}[${i}]`, goPath);
         });
@@ -180,7 +185,7 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
         const values = s.additionalProperties;
         // encoding/json names no map keys in a field path.
         for (const [k, v] of Object.entries(obj)) {
-          const decoded = quantityFromNumber(values, v);
+          const decoded = decodedQuantity(w, values, v);
           if (decoded !== v) obj[k] = decoded;
           walkValue(w, values, struct, decoded, `${path}.${k}`, goPath);
         }
