@@ -101,13 +101,18 @@ describe('API completeness with real kubectl', () => {
         assert.equal(r.stderr.trim(), 'Warning: unknown field "spec.containers[0].imagePullPolicyy"');
       });
 
-      test('quantities come back in canonical form; one that does not parse fails decoding, as upstream', async () => {
+      test('quantities and times come back in canonical form; a quantity that does not parse fails decoding, as upstream', async () => {
         const pod = (name: string, cpu: string): string => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  containers:\n  - name: c\n    image: nginx\n    resources:\n      requests: {cpu: "${cpu}", memory: 1024Mi}\n      limits: {cpu: 1000m, memory: 1.5Gi}\n`;
         const ok = dd.writeFile(`quantities-${v}.yaml`, pod(`quantities-${v}`, '0.5'));
         let r = await kubectl(['apply', '-f', ok]);
         assert.equal(r.code, 0, r.stderr);
         r = await kubectl(['get', 'pod', `quantities-${v}`, '-o', 'jsonpath={.spec.containers[0].resources}']);
         assert.equal(r.stdout, '{"limits":{"cpu":"1","memory":"1536Mi"},"requests":{"cpu":"500m","memory":"1Gi"}}');
+        const condition = '{"status":{"conditions":[{"type":"example.com/Warm","status":"True","lastTransitionTime":"2026-01-01T10:00:00.500+01:00"}]}}';
+        r = await kubectl(['patch', 'pod', `quantities-${v}`, '--subresource=status', '-p', condition]);
+        assert.equal(r.code, 0, r.stderr);
+        r = await kubectl(['get', 'pod', `quantities-${v}`, '-o', 'jsonpath={.status.conditions[?(@.type=="example.com/Warm")].lastTransitionTime}']);
+        assert.equal(r.stdout, '2026-01-01T09:00:00Z');
         const bad = dd.writeFile(`bad-quantity-${v}.yaml`, pod(`bad-quantity-${v}`, 'half'));
         r = await kubectl(['apply', '-f', bad]);
         assert.equal(r.stderr.trim(), `Error from server (BadRequest): error when creating "${bad}": Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);

@@ -30,3 +30,13 @@ test('quantities decode as Quantity.UnmarshalJSON does: trimmed, written back ca
   assert.equal(refused('abc'), "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
   assert.equal(refused('32MMi'), "unable to parse quantity's suffix");
 });
+
+test('times decode as metav1.Time does: written back in UTC, whole seconds', () => {
+  const pod = { status: { conditions: [
+    { type: 'Ready', status: 'True', lastTransitionTime: '2026-12-04T21:00:00.123Z' },
+    { type: 'Initialized', status: 'True', lastTransitionTime: '2026-12-04T23:30:05+02:00' },
+    { type: 'PodScheduled', status: 'True', lastTransitionTime: '2026-12-04T21:00:00Z' },
+  ] } };
+  assert.equal(checkDecoded(pod, '', 'v1', 'Pod', { prune: true }).typeError, undefined);
+  assert.deepEqual(pod.status.conditions.map((c) => c.lastTransitionTime), ['2026-12-04T21:00:00Z', '2026-12-04T21:30:05Z', '2026-12-04T21:00:00Z']);
+});

@@ -111,7 +111,7 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
       if (w.prune) delete value[key];
       continue;
     }
-    const decoded = decodedQuantity(w, sub, value[key]);
+    const decoded = decodedScalar(w, sub, value[key]);
     // Written only when it changes: parts of the checked object may be shared, read-only live data.
     if (decoded !== value[key]) value[key] = decoded;
     walkValue(w, sub, struct, value[key], at, goAt);
@@ -119,14 +119,29 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
 }
 
 const quantityRef = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+const timeRef = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+const rfc3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
- * Quantity's UnmarshalJSON: a bare JSON number (`nvidia.com/gpu: 1` in YAML) is the quantity it
- * spells, and a string is trimmed and parsed; the server writes either back as the Quantity
- * marshals, the canonical form unless the text already was one ("0.5" is "500m", "1024Mi" "1Gi").
- * A string that does not parse fails the decoding, with ParseQuantity's words.
+ * metav1.Time as it marshals what it parsed: UTC, whole seconds (a fraction is dropped, an offset
+ * applied). Text RFC 3339 does not describe is left to the checks after decoding.
  */
-function decodedQuantity(w: Walk, schema: OpenApiSchema, value: unknown): unknown {
+function canonicalTime(text: string): string {
+  const m = rfc3339.exec(text);
+  if (!m || (m[3] === 'Z' && m[2] === undefined)) return text;
+  const ms = Date.parse(`${m[1]}${m[3]}`);
+  return Number.isNaN(ms) ? text : `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+
+/**
+ * A Time is written back as it marshals (canonicalTime). Quantity's UnmarshalJSON: a bare JSON
+ * number (`nvidia.com/gpu: 1` in YAML) is the quantity it spells, and a string is trimmed and
+ * parsed; the server writes either back as the Quantity marshals, the canonical form unless the
+ * text already was one ("0.5" is "500m", "1024Mi" "1Gi"). A string that does not parse fails the
+ * decoding, with ParseQuantity's words.
+ */
+function decodedScalar(w: Walk, schema: OpenApiSchema, value: unknown): unknown {
+  if (typeof value === 'string' && refName(schema) === timeRef) return canonicalTime(value);
   if ((typeof value !== 'number' && typeof value !== 'string') || refName(schema) !== quantityRef) return value;
   const text = typeof value === 'number' ? String(value) : value.trim();
   const canonical = canonicalizeQuantityText(text);
@@ -166,7 +181,7 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
         const itemRef = refName(items);
         const itemStruct = itemRef !== undefined && resolve(w.schemas, items)?.properties ? goName(itemRef) : struct;
         value.forEach((v, i) => {
-          const decoded = decodedQuantity(w, items, v);
+          const decoded = decodedScalar(w, items, v);
           if (decoded !== v) value[i] = decoded;
           walkValue(w, items, itemStruct, decoded, `${path}[${i}]`, goPath);
         });
@@ -185,7 +200,7 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
         const values = s.additionalProperties;
         // encoding/json names no map keys in a field path.
         for (const [k, v] of Object.entries(obj)) {
-          const decoded = decodedQuantity(w, values, v);
+          const decoded = decodedScalar(w, values, v);
           if (decoded !== v) obj[k] = decoded;
           walkValue(w, values, struct, decoded, `${path}.${k}`, goPath);
         }
