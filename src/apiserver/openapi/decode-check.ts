@@ -141,8 +141,11 @@ function canonicalTime(text: string): string {
  * decoding, with ParseQuantity's words.
  */
 function decodedScalar(w: Walk, schema: OpenApiSchema, value: unknown): unknown {
-  if (typeof value === 'string' && refName(schema) === timeRef) return canonicalTime(value);
-  if ((typeof value !== 'number' && typeof value !== 'string') || refName(schema) !== quantityRef) return value;
+  // Most fields are plain strings and numbers, named by no reference: they pass at once.
+  if ((typeof value !== 'number' && typeof value !== 'string') || (schema.$ref === undefined && schema.allOf === undefined)) return value;
+  const ref = refName(schema);
+  if (ref === timeRef) return typeof value === 'string' ? canonicalTime(value) : value;
+  if (ref !== quantityRef) return value;
   const text = typeof value === 'number' ? String(value) : value.trim();
   const canonical = canonicalizeQuantityText(text);
   if (canonical === undefined && typeof value === 'string') w.result.typeError ??= quantityParseError(text);
