@@ -1,13 +1,16 @@
 // Upstream's bootstrap ClusterRoles for the system's own components and their bindings: the
 // scheduler (what a second scheduler, such as a gang scheduler, is bound to), the controller manager,
 // the kubelet's system:node, kube-proxy, DNS, monitoring, service-account issuer discovery, the
-// CertificateSigningRequest approvers, and the roles add-ons bind to. The rules are those of a 1.35
+// CertificateSigningRequest approvers, and the roles add-ons bind to; and the Roles of kube-system
+// and kube-public (extension-apiserver-authentication-reader, which aggregated API servers such
+// as metrics-server are bound to, and the leader-election locks). The rules are those of a 1.35
 // API server with its default feature gates (DRA on: the scheduler reads device classes and slices
 // and writes claim status).
-// Upstream: plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (ClusterRoles, ClusterRoleBindings).
+// Upstream: plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (ClusterRoles, ClusterRoleBindings,
+// NamespaceRoles, NamespaceRoleBindings).
 import type { ResourceRef } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { clusterRole, clusterRoleBinding, eventWrite, groups, read, readUpdate, user } from './bootstrap-rbac.ts';
+import { clusterRole, clusterRoleBinding, eventWrite, groups, read, readUpdate, role, roleBinding, serviceAccount, user } from './bootstrap-rbac.ts';
 import type { Rule } from './bootstrap-rbac.ts';
 
 const eventsWrite: Rule = { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: eventWrite };
@@ -84,6 +87,42 @@ const node: Rule[] = [
   { apiGroups: ['resource.k8s.io'], resources: ['resourceslices'], verbs: ['deletecollection'] },
 ];
 
+/** Leader election's locks: the leases, and the candidates coordinated election lists. */
+const leaderLocking: Rule[] = [
+  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'list', 'update', 'watch'] },
+  { apiGroups: ['coordination.k8s.io'], resources: ['leasecandidates'], verbs: ['create', 'get', 'list', 'update', 'watch'] },
+];
+
+/** Upstream's namespaced bootstrap roles (NamespaceRoles, NamespaceRoleBindings) in kube-system and kube-public. */
+function namespacePolicy(): [ResourceRef, KubeObject][] {
+  const bootstrapSigner = serviceAccount('kube-system', 'bootstrap-signer');
+  return [
+    role('kube-public', 'system:controller:bootstrap-signer', [
+      { apiGroups: [''], resources: ['configmaps'], verbs: read },
+      { apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-info'], verbs: ['update'] },
+      eventsWrite,
+    ]),
+    roleBinding('kube-public', 'system:controller:bootstrap-signer', 'system:controller:bootstrap-signer', bootstrapSigner),
+    role('kube-system', 'extension-apiserver-authentication-reader', [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['extension-apiserver-authentication'], verbs: read }]),
+    roleBinding('kube-system', 'system::extension-apiserver-authentication-reader', 'extension-apiserver-authentication-reader', [...user('system:kube-controller-manager'), ...user('system:kube-scheduler')]),
+    role('kube-system', 'system::leader-locking-kube-controller-manager', leaderLocking),
+    roleBinding('kube-system', 'system::leader-locking-kube-controller-manager', 'system::leader-locking-kube-controller-manager', [
+      ...user('system:kube-controller-manager'), ...serviceAccount('kube-system', 'kube-controller-manager'), ...serviceAccount('kube-system', 'leader-election-controller'),
+    ]),
+    role('kube-system', 'system::leader-locking-kube-scheduler', leaderLocking),
+    roleBinding('kube-system', 'system::leader-locking-kube-scheduler', 'system::leader-locking-kube-scheduler', [...user('system:kube-scheduler'), ...serviceAccount('kube-system', 'kube-scheduler')]),
+    role('kube-system', 'system:controller:bootstrap-signer', [{ apiGroups: [''], resources: ['secrets'], verbs: read }]),
+    roleBinding('kube-system', 'system:controller:bootstrap-signer', 'system:controller:bootstrap-signer', bootstrapSigner),
+    role('kube-system', 'system:controller:cloud-provider', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'list', 'watch'] }]),
+    roleBinding('kube-system', 'system:controller:cloud-provider', 'system:controller:cloud-provider', serviceAccount('kube-system', 'cloud-provider')),
+    role('kube-system', 'system:controller:token-cleaner', [
+      { apiGroups: [''], resources: ['secrets'], verbs: ['delete', 'get', 'list', 'watch'] },
+      eventsWrite,
+    ]),
+    roleBinding('kube-system', 'system:controller:token-cleaner', 'system:controller:token-cleaner', serviceAccount('kube-system', 'token-cleaner')),
+  ];
+}
+
 /** A CSR approver of one signer. */
 const approver = (signer: string): Rule[] => [{ apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: [signer], verbs: ['approve'] }];
 
@@ -144,5 +183,6 @@ export function systemComponentPolicy(): [ResourceRef, KubeObject][] {
     clusterRole('system:certificates.k8s.io:kube-apiserver-client-kubelet-approver', approver('kubernetes.io/kube-apiserver-client-kubelet')),
     clusterRole('system:certificates.k8s.io:kubelet-serving-approver', approver('kubernetes.io/kubelet-serving')),
     clusterRole('system:certificates.k8s.io:legacy-unknown-approver', approver('kubernetes.io/legacy-unknown')),
+    ...namespacePolicy(),
   ];
 }

@@ -1,5 +1,5 @@
-// The shapes of upstream's bootstrap RBAC objects: every ClusterRole and ClusterRoleBinding is
-// labelled kubernetes.io/bootstrapping=rbac-defaults and annotated for auto-update.
+// The shapes of upstream's bootstrap RBAC objects: every role and binding is labelled
+// kubernetes.io/bootstrapping=rbac-defaults and annotated for auto-update.
 // Upstream: plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (addClusterRoleLabel, ...).
 import { refs } from '../api/index.ts';
 import type { ResourceRef } from '../api/index.ts';
@@ -28,6 +28,9 @@ export function clusterRole(name: string, rules: Rule[] | undefined, labels: Rec
   }];
 }
 
+const subjectsField = (subjects: Subject[]): { subjects?: unknown[] } =>
+  subjects.length > 0 ? { subjects: subjects.map((s) => (s.kind === 'ServiceAccount' ? s : { apiGroup: 'rbac.authorization.k8s.io', ...s })) } : {};
+
 /** A binding of the ClusterRole of the same name; a ServiceAccount subject has no apiGroup. */
 export function clusterRoleBinding(name: string, subjects: Subject[]): [ResourceRef, KubeObject] {
   return [refs.clusterRoleBindings, {
@@ -35,9 +38,24 @@ export function clusterRoleBinding(name: string, subjects: Subject[]): [Resource
     kind: 'ClusterRoleBinding',
     metadata: { name, labels: rbacDefaults, annotations: autoUpdate },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
-    ...(subjects.length > 0 ? { subjects: subjects.map((s) => (s.kind === 'ServiceAccount' ? s : { apiGroup: 'rbac.authorization.k8s.io', ...s })) } : {}),
+    ...subjectsField(subjects),
+  }];
+}
+
+export function role(namespace: string, name: string, rules: Rule[]): [ResourceRef, KubeObject] {
+  return [refs.roles, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace, labels: rbacDefaults, annotations: autoUpdate }, rules }];
+}
+
+export function roleBinding(namespace: string, name: string, roleName: string, subjects: Subject[]): [ResourceRef, KubeObject] {
+  return [refs.roleBindings, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name, namespace, labels: rbacDefaults, annotations: autoUpdate },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: roleName },
+    ...subjectsField(subjects),
   }];
 }
 
 export const groups = (...names: string[]): Subject[] => names.map((name) => ({ kind: 'Group', name }));
 export const user = (name: string): Subject[] => [{ kind: 'User', name }];
+export const serviceAccount = (namespace: string, name: string): Subject[] => [{ kind: 'ServiceAccount', name, namespace }];

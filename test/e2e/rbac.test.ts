@@ -87,6 +87,11 @@ describe('RBAC enforced for everyone but the admin', () => {
     // The components' own users hold their roles, as on a kubeadm cluster.
     assert.equal((await dd.ok(['auth', 'can-i', 'list', 'nodes', '--as', 'system:kube-scheduler'])).trim(), 'yes');
     assert.match(await dd.ok(['get', 'clusterrolebinding', 'system:node-proxier', '-o', 'wide']), /system:node-proxier\s+ClusterRole\/system:node-proxier\s+\S+\s+system:kube-proxy/);
+    // An aggregated API server's install (metrics-server's) binds its account to this kube-system Role.
+    await dd.ok(['create', 'rolebinding', 'metrics-server-auth-reader', '-n', 'kube-system', '--role=extension-apiserver-authentication-reader', '--serviceaccount=kube-system:metrics-server']);
+    const reader = 'system:serviceaccount:kube-system:metrics-server';
+    assert.equal((await dd.ok(['auth', 'can-i', 'get', 'configmaps/extension-apiserver-authentication', '-n', 'kube-system', '--as', reader])).trim(), 'yes');
+    assert.equal((await dd.kubectl(['auth', 'can-i', 'get', 'configmaps/other', '-n', 'kube-system', '--as', reader])).stdout.trim(), 'no');
   });
 
   test('no escalation: a user may grant only what it holds, unless it may escalate or bind', async () => {
