@@ -70,7 +70,34 @@ const none: JsonObject = {};
 // Built once: every create asks (every typed object has ObjectMeta).
 const withMetadata = new Map(Object.entries(emptyObjects).map(([key, fields]) => [key, { metadata: objectMeta, ...fields } as JsonObject]));
 
+const kindKey = (group: string, version: string, kind: string): string => `${group ? `${group}/` : ''}${version}/${kind}`;
+
 /** The zero value of `group/version, Kind`; {} for kinds served from CRDs. Shared: never mutate it. */
 export function emptyObject(group: string, version: string, kind: string): JsonObject {
-  return withMetadata.get(`${group ? `${group}/` : ''}${version}/${kind}`) ?? none;
+  return withMetadata.get(kindKey(group, version, kind)) ?? none;
+}
+
+/** emptyObject without metadata: the fields Go's encoding writes for the kind whoever set them. */
+export function zeroFields(group: string, version: string, kind: string): JsonObject {
+  return emptyObjects[kindKey(group, version, kind)] ?? none;
+}
+
+const isStruct = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Writes into `target` what `zero` has and `target` lacks (or holds null for), as Go encodes a field
+ * nobody set: a struct as its own zero fields, a field without omitempty as its zero value.
+ */
+export function fillZeroFields(target: Record<string, unknown>, zero: unknown): void {
+  if (!isStruct(zero)) return;
+  for (const key in zero) {
+    const value = zero[key];
+    if (!isStruct(value)) {
+      target[key] ??= value;
+      continue;
+    }
+    target[key] ??= {};
+    const into = target[key];
+    if (isStruct(into)) fillZeroFields(into, value);
+  }
 }

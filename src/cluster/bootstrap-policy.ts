@@ -2,7 +2,8 @@
 // every authenticated user holds (discovery, whoami and can-i, health and version); system:auth-delegator
 // (TokenReview and SubjectAccessReview, for proxies that authenticate their callers); and the
 // user-facing `admin`, `edit` and `view` roles, filled by the aggregation controller from the
-// `system:aggregate-to-*` roles (and from any role a CRD's installer labels the same way).
+// `system:aggregate-to-*` roles (and from any role a CRD's installer labels the same way). The system
+// components' roles and the kube-system Roles come from bootstrap-component-roles.ts.
 // Upstream: plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (testdata/cluster-roles.yaml).
 import type { ResourceRef } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';

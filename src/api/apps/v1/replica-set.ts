@@ -1,6 +1,7 @@
 // ReplicaSet (apps/v1): wire types, defaults, strategy (status split), validation and table.
 // Upstream: staging/src/k8s.io/api/apps/v1/types.go, pkg/registry/apps/replicaset/strategy.go,
 // pkg/apis/apps/validation/validation.go (ValidateReplicaSet*).
+import { fillZeroFields, zeroFields } from '../../empty-objects.ts';
 import { FieldPath, invalidValue } from '../../../core/index.ts';
 import type { FieldError } from '../../../core/index.ts';
 import type { Condition, KubeObject, LabelSelector, ObjectMeta } from '../../../core/index.ts';
@@ -47,7 +48,7 @@ export function defaultReplicaSet(rs: ReplicaSet): void {
   // Go defaults the (non-pointer) template even when the client sent none.
   defaultPodTemplate((spec.template ??= { spec: { containers: [] } }));
   // status.replicas is the one count without omitempty: Go writes 0 where a writer left it out.
-  if (rs.status) rs.status.replicas ??= 0;
+  if (rs.status) fillZeroFields(rs.status as Record<string, unknown>, zeroFields('apps', 'v1', 'ReplicaSet').status);
 }
 
 /** ValidateReplicaSetSpec. */

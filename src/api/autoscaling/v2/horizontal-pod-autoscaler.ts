@@ -1,6 +1,7 @@
 // HorizontalPodAutoscaler (autoscaling/v2): defaults, strategy (status split), table and definition.
 // Upstream: pkg/apis/autoscaling/v2/defaults.go, pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go,
 // pkg/printers/internalversion/printers.go (printHorizontalPodAutoscaler, formatHPAMetrics).
+import { fillZeroFields, zeroFields } from '../../empty-objects.ts';
 import { canonicalizeQuantityText } from '../../../core/index.ts';
 import { keepField } from '../../core/v1/keep-field.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
@@ -23,8 +24,8 @@ function withDefaults(rules: HPAScalingRules | undefined, defaults: HPAScalingRu
 
 /** SetDefaults_HorizontalPodAutoscaler: minReplicas 1, 80% CPU when no metrics, behaviour filled in when given. */
 export function defaultHorizontalPodAutoscaler(hpa: HorizontalPodAutoscaler): void {
-  // currentMetrics has no omitempty: Go writes null where a writer left it out.
-  if (hpa.status && hpa.status.currentMetrics === undefined) hpa.status.currentMetrics = null;
+  // desiredReplicas and currentMetrics have no omitempty: Go writes 0 and null where a writer left them out.
+  if (hpa.status) fillZeroFields(hpa.status as unknown as Record<string, unknown>, zeroFields('autoscaling', 'v2', 'HorizontalPodAutoscaler').status);
   const spec = (hpa.spec ??= {} as HorizontalPodAutoscaler['spec']);
   spec.minReplicas ??= 1;
   if (!spec.metrics?.length) {

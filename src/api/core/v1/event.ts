@@ -5,6 +5,7 @@
 import { FieldPath, invalidValue, required } from '../../../core/index.ts';
 import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
+import { fillZeroFields, zeroFields } from '../../empty-objects.ts';
 import { column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { byteLength, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../../validation/names.ts';
 import { validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.ts';
@@ -214,13 +215,7 @@ export const eventFieldLabels: Readonly<Record<string, (e: Event) => string>> = 
  * written in the events.k8s.io form gets them from its conversion; one written here may lack them.
  */
 function defaultEvent(e: Event): void {
-  e.involvedObject ??= {};
-  e.source ??= {};
-  e.firstTimestamp ??= null;
-  e.lastTimestamp ??= null;
-  e.eventTime ??= null;
-  e.reportingComponent ??= '';
-  e.reportingInstance ??= '';
+  fillZeroFields(e as unknown as Record<string, unknown>, zeroFields('', 'v1', 'Event'));
 }
 
 export const eventDefinition: ResourceDefinition<Event> = {

@@ -5,6 +5,7 @@
 import { FieldPath, forbiddenField } from '../../../core/index.ts';
 import type { FieldError, Condition, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
+import { fillZeroFields, zeroFields } from '../../empty-objects.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { nameIsDNSSubdomain } from '../../validation/names.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.ts';
@@ -98,23 +99,15 @@ export interface Node extends KubeObject {
 export const labelNodeRolePrefix = 'node-role.kubernetes.io/';
 export const nodeLabelRole = 'kubernetes.io/role';
 
-/** NodeSystemInfo's fields: none is `omitempty`. */
-const nodeSystemInfoFields = ['machineID', 'systemUUID', 'bootID', 'kernelVersion', 'osImage', 'containerRuntimeVersion', 'kubeletVersion', 'kubeProxyVersion', 'operatingSystem', 'architecture'] as const;
-
 export function defaultNode(node: Node): void {
+  const status = node.status;
+  if (status && status.allocatable === undefined && status.capacity !== undefined) status.allocatable = { ...status.capacity };
   // Spec, status, daemonEndpoints and nodeInfo are structs and nodeInfo's strings are not omitempty, so
   // upstream's encoding writes them all, "" when unset: kubeProxyVersion, which kubelets stopped
   // reporting, reads "". Clients that check the schema's required fields (the Python client) fail without it.
-  node.spec ??= {};
-  const status = (node.status ??= {});
-  if (status.allocatable === undefined && status.capacity !== undefined) status.allocatable = { ...status.capacity };
-  const kubeletEndpoint = ((status.daemonEndpoints ??= {}).kubeletEndpoint ??= { Port: 0 });
-  kubeletEndpoint.Port ??= 0;
-  const info = (status.nodeInfo ??= {} as NodeSystemInfo);
-  for (const field of nodeSystemInfoFields) info[field] ??= '';
+  fillZeroFields(node as unknown as Record<string, unknown>, zeroFields('', 'v1', 'Node'));
 }
 
-/** findNodeRoles: `node-role.kubernetes.io/<role>` labels plus the value of `kubernetes.io/role`, sorted. */
 export function findNodeRoles(node: Pick<Node, 'metadata'>): string[] {
   const roles = new Set<string>();
   for (const [k, v] of Object.entries(node.metadata.labels ?? {})) {

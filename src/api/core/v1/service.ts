@@ -3,6 +3,7 @@
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/apis/core/v1/defaults.go (SetDefaults_Service),
 // pkg/registry/core/service/strategy.go, pkg/registry/core/service/storage/alloc.go,
 // pkg/printers/internalversion/printers.go (printService).
+import { fillZeroFields, zeroFields } from '../../empty-objects.ts';
 import type { FieldError } from '../../../core/index.ts';
 import { formatLabels } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
@@ -17,7 +18,7 @@ export { defaultClientIPServiceAffinitySeconds, isExternallyAccessible, isHeadle
 
 export function defaultService(svc: Service): void {
   // ServiceStatus.loadBalancer is a struct: Go writes {} where a writer left it out.
-  if (svc.status) svc.status.loadBalancer ??= {};
+  if (svc.status) fillZeroFields(svc.status as Record<string, unknown>, zeroFields('', 'v1', 'Service').status);
   const spec = (svc.spec ??= {});
   if (!spec.sessionAffinity) spec.sessionAffinity = 'None';
   if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;

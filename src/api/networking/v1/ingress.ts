@@ -4,6 +4,7 @@
 // Upstream: staging/src/k8s.io/api/networking/v1/types.go, pkg/apis/networking/v1/defaults.go,
 // pkg/apis/networking/validation/validation.go, printers.go (printIngress, printIngressClass),
 // plugin/pkg/admission/network/defaultingressclass/admission.go.
+import { fillZeroFields, zeroFields } from '../../empty-objects.ts';
 import { isIP } from 'node:net';
 import { FieldPath, dns1123SubdomainFmt, forbiddenField, invalidValue, notSupported, regexError, required, tooLong } from '../../../core/index.ts';
 import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
@@ -174,7 +175,7 @@ export const ingressDefinition: ResourceDefinition<Ingress> = {
   hasStatus: true,
   // IngressStatus.loadBalancer is a struct: Go writes {} where a writer left it out.
   defaults: (ingress) => {
-    if (ingress.status) ingress.status.loadBalancer ??= {};
+    if (ingress.status) fillZeroFields(ingress.status as Record<string, unknown>, zeroFields('networking.k8s.io', 'v1', 'Ingress').status);
   },
   // PrepareForCreate: a new Ingress's status is the empty one, whatever the request carried.
   prepareForCreate: (ingress) => {
