@@ -51,6 +51,8 @@ export type { BoundObjectReference, TokenRequest, TokenReview, UserInfo } from '
 export { describeBinding, escalationMessage, forbiddenReason, privilegedGroup, ruleAllows, subjectIsUser, uncoveredRules } from './rbac/v1/index.ts';
 export type { AccessAttributes, ClusterRole, Decision, PolicyRule, Role, RoleBinding, Subject } from './rbac/v1/index.ts';
 export { mergeTolerations } from './node/v1/index.ts';
+export { apiServiceName, availableCondition, localAvailableCondition, setAPIServiceCondition } from './apiregistration/v1/index.ts';
+export type { APIService, APIServiceCondition, ServiceReference } from './apiregistration/v1/index.ts';
 export { compilePolicyExpression, evaluatePolicyExpression, toCelValue } from './admissionregistration/v1/index.ts';
 export { boundedMemo, dynEnvironment, parseAndCheck, runProgram } from './cel-libraries.ts';
 export type { MatchCondition, MatchResources, MutatingWebhook, MutatingWebhookConfiguration, NamedRuleWithOperations, PolicyProgram, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration, Webhook } from './admissionregistration/v1/index.ts';

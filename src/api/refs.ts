@@ -36,6 +36,7 @@ export const refs = {
   storageClasses: ref('storage.k8s.io', 'v1', 'storageclasses'),
   priorityClasses: ref('scheduling.k8s.io', 'v1', 'priorityclasses'),
   runtimeClasses: ref('node.k8s.io', 'v1', 'runtimeclasses'),
+  apiServices: ref('apiregistration.k8s.io', 'v1', 'apiservices'),
   validatingAdmissionPolicies: ref('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies'),
   validatingAdmissionPolicyBindings: ref('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicybindings'),
   validatingWebhookConfigurations: ref('admissionregistration.k8s.io', 'v1', 'validatingwebhookconfigurations'),

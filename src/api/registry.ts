@@ -17,6 +17,7 @@ import { discoveryV1Definitions } from './discovery/v1/index.ts';
 import { authenticationV1Definitions } from './authentication/v1/index.ts';
 import { authorizationV1Definitions } from './authorization/v1/index.ts';
 import { nodeV1Definitions } from './node/v1/index.ts';
+import { apiregistrationV1Definitions } from './apiregistration/v1/index.ts';
 import { networkingV1Definitions } from './networking/v1/index.ts';
 import { admissionregistrationV1Definitions } from './admissionregistration/v1/index.ts';
 
@@ -39,6 +40,7 @@ export function builtinDefinitions(): ResourceDefinition[] {
     ...discoveryV1Definitions,
     ...networkingV1Definitions,
     ...admissionregistrationV1Definitions,
+    ...apiregistrationV1Definitions,
     ...authenticationV1Definitions,
     ...authorizationV1Definitions,
   ];

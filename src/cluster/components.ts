@@ -20,6 +20,7 @@ import { JobController, TtlAfterFinishedController } from '../controllers/index.
 import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
 import { ResourceClaimController } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
+import { Aggregator } from './aggregator.ts';
 import { VpaAdmission, VpaRecommender, VpaUpdater, programs } from '../controllers/index.ts';
 import { HorizontalController } from '../controllers/index.ts';
 
@@ -120,6 +121,8 @@ const factories: ComponentFactory[] = [
     return [{ name: 'kubelets', stop: () => nodes.stop() }, { name: 'node-pools', stop: () => pools.stop() }];
   },
   async (ctx) => { const m = new MetricsServer({ client: clientOf(ctx, 'metrics-server'), clock: ctx.clock, log: ctx.log, kubelets: ctx.cluster.podLogs }); await m.start(); for (const r of m.resources()) ctx.cluster.server.delegate(r); return { name: 'metrics-server', stop: () => m.stop() }; },
+  // After the metrics server, so that metrics.k8s.io is served when the built-in APIServices are registered.
+  async (ctx) => { const a = new Aggregator({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log }); await a.start(); return { name: 'kube-aggregator', stop: () => a.stop() }; },
   async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController(kcm(ctx))),
   async (ctx) => started('taint-eviction-controller', new TaintEvictionController(kcm(ctx))),
   async (ctx) => started('pod-garbage-collector', new PodGCController(kcm(ctx))),

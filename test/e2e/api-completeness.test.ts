@@ -218,4 +218,32 @@ subjects:
     }
     assert.ok(lines(r.stdout).some((l) => /^apiserver_storage_objects\{resource="namespaces"\} 4$/.test(l)), 'four namespaces stored');
   });
+
+  test('apiservices: the served group-versions are Local and Available; kubectl wait on one returns; one behind a missing Service says why', async () => {
+    const wait = await dd.kubectl(['wait', '--for=condition=Available', 'apiservice/v1beta1.metrics.k8s.io', '--timeout=10s']);
+    assert.equal(wait.code, 0, wait.stderr);
+    assert.equal(wait.stdout.trim(), 'apiservice.apiregistration.k8s.io/v1beta1.metrics.k8s.io condition met');
+    const list = await dd.kubectl(['get', 'apiservices']);
+    assert.equal(list.code, 0, list.stderr);
+    assert.deepEqual(lines(list.stdout)[0]?.split(/\s+/), ['NAME', 'SERVICE', 'AVAILABLE', 'AGE']);
+    assert.ok(lines(list.stdout).some((l) => /^v1\.apps\s+Local\s+True\s+\S+$/.test(l)), list.stdout);
+    const created = await dd.kubectl(['apply', '-f', '-'], { input: `apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1alpha1.wardle.example.com}
+spec: {group: wardle.example.com, version: v1alpha1, groupPriorityMinimum: 1000, versionPriority: 15, insecureSkipTLSVerify: true, service: {namespace: wardle, name: api}}
+` });
+    assert.equal(created.code, 0, created.stderr);
+    let reason = '';
+    for (let i = 0; i < 50 && reason === ''; i++) {
+      const r = await dd.kubectl(['get', 'apiservice', 'v1alpha1.wardle.example.com', '-o', 'jsonpath={.status.conditions[0].reason}: {.status.conditions[0].message}']);
+      reason = r.stdout.startsWith('ServiceNotFound') ? r.stdout : '';
+      if (!reason) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(reason, 'ServiceNotFound: service/api in "wardle" is not present');
+    const row = await dd.kubectl(['get', 'apiservice', 'v1alpha1.wardle.example.com', '--no-headers']);
+    assert.deepEqual(row.stdout.trim().split(/\s{2,}/).slice(0, 3), ['v1alpha1.wardle.example.com', 'wardle/api', 'False (ServiceNotFound)']);
+    const bad = await dd.kubectl(['apply', '-f', '-'], { input: 'apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata: {name: v1.wrong}\nspec: {group: example.com, version: v1, groupPriorityMinimum: 0, versionPriority: 10}\n' });
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /The APIService "v1.wrong" is invalid: \n\* metadata.name: Invalid value: "v1.wrong": must be `spec.version\+"."\+spec.group`: "v1.example.com"\n\* spec.groupPriorityMinimum: Invalid value: 0: must be positive and less than 20000/);
+  });
 });

@@ -70,6 +70,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('admissionregistration.k8s.io', 'V1ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicy'),
   ...kinds('admissionregistration.k8s.io', 'V1ValidatingAdmissionPolicyBinding', 'ValidatingAdmissionPolicyBinding'),
   ...kinds('admissionregistration.k8s.io', 'V1ValidatingWebhookConfiguration', 'ValidatingWebhookConfiguration'),
+  ...kinds('apiregistration.k8s.io', 'V1APIService', 'APIService'),
   ...kinds('authentication.k8s.io', 'V1SelfSubjectReview', 'SelfSubjectReview', false),
   ...kinds('authentication.k8s.io', 'V1TokenReview', 'TokenReview', false),
   ...kinds('authorization.k8s.io', 'V1SelfSubjectAccessReview', 'SelfSubjectAccessReview', false),

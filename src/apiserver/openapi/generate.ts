@@ -55,8 +55,16 @@ async function loadModel(dir: string, name: string): Promise<Model | undefined> 
   return { attributes, fieldDescriptions, required, ...(description ? { description } : {}) };
 }
 
-const prefixed = /^(Core|Events|Resource|Storage|Discovery|Authentication|Rbac|Admissionregistration)(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
+const prefixed = /^(Core|Events|Resource|Storage|Discovery|Authentication|Rbac|Admissionregistration|Apiregistration)(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
+// The aggregator's types live in k8s.io/kube-aggregator, not k8s.io/api.
+const aggregatorPackage = 'io.k8s.kube-aggregator.pkg.apis.';
+const packagePrefix = (pkg: string): string => (pkg === 'apiregistration' ? `${aggregatorPackage}${pkg}` : `io.k8s.api.${pkg}`);
 const plain = /^(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
+
+/** A definition's name without its repository prefix, as the struct-tag tables key it: `core.v1.PodSpec`. */
+export function shortDefinitionName(name: string): string {
+  return name.replace(/^io\.k8s\.(api|apimachinery\.pkg\.apis|kube-aggregator\.pkg\.apis)\./, '');
+}
 
 /** Generates the component schemas, keyed by upstream definition name. */
 export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Record<string, OpenApiSchema>> {
@@ -69,15 +77,15 @@ export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Reco
     const p = prefixed.exec(model);
     const q = plain.exec(model);
     let name: string;
-    if (p) name = `io.k8s.api.${p[1]!.toLowerCase()}.${p[2]!.toLowerCase()}.${p[3]}`;
+    if (p) name = `${packagePrefix(p[1]!.toLowerCase())}.${p[2]!.toLowerCase()}.${p[3]}`;
     else if (q && metaTypeNames.has(q[2]!)) name = `io.k8s.apimachinery.pkg.apis.meta.${q[1]!.toLowerCase()}.${q[2]}`;
-    else if (q) name = `io.k8s.api.${coreTypeNames.has(q[2]!) ? 'core' : pkg}.${q[1]!.toLowerCase()}.${q[2]}`;
+    else if (q) name = `${packagePrefix(coreTypeNames.has(q[2]!) ? 'core' : pkg)}.${q[1]!.toLowerCase()}.${q[2]}`;
     else throw new Error(`unexpected model name ${model}`);
     upstreamName.set(model, name);
-    pending.push({ model, pkg: name.startsWith('io.k8s.api.') ? name.split('.')[3]! : 'meta' });
+    const pkgOf = name.startsWith('io.k8s.api.') ? name.split('.')[3]! : name.startsWith(aggregatorPackage) ? shortDefinitionName(name).split('.')[0]! : 'meta';
+    pending.push({ model, pkg: pkgOf });
     return name;
   };
-  const short = (name: string): string => name.replace(/^io\.k8s\.(api|apimachinery\.pkg\.apis)\./, '');
 
   const convert = (type: string, format: string, field: string, pkg: string): OpenApiSchema => {
     const array = /^Array<(.+)>$/.exec(type);
@@ -114,7 +122,7 @@ export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Reco
     const name = upstreamName.get(model)!;
     const loaded = await loadModel(dir, model);
     if (!loaded) throw new Error(`client-node has no model ${model} (for ${name})`);
-    const typeKey = short(name);
+    const typeKey = shortDefinitionName(name);
     const properties: Record<string, OpenApiSchema> = {};
     for (const a of loaded.attributes) {
       const field = `${typeKey}.${a.baseName}`;

@@ -25,6 +25,7 @@ export const listTags: Readonly<Record<string, ListTag>> = {
 
   'admissionregistration.v1.ValidatingAdmissionPolicySpec.matchConditions': byName,
   'admissionregistration.v1.ValidatingAdmissionPolicyStatus.conditions': map(['type']),
+  'apiregistration.v1.APIServiceStatus.conditions': byType,
   'admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec.validationActions': { listType: 'set' },
   'admissionregistration.v1.ValidatingWebhookConfiguration.webhooks': byName,
   'admissionregistration.v1.MutatingWebhookConfiguration.webhooks': byName,
