@@ -17,6 +17,7 @@ import { CryptoRandom, RealClock, ScaledClock, VirtualClock } from '../core/inde
 import { MemoryStore, SqliteStore } from '../storage/index.ts';
 import type { Store } from '../storage/index.ts';
 import { bootstrapCluster, gpuRuntimeClasses } from './bootstrap.ts';
+import { componentStatuses } from './component-statuses.ts';
 import { preinstalledCrds } from './preinstalled-crds.ts';
 import type { ClusterConfig } from './config.ts';
 import { parseVersion } from './config.ts';
@@ -100,6 +101,7 @@ export class Cluster {
     });
     this.customResources = new CustomResources(this.server, { metadataMeta: patchMetaFor('', 'v1', 'ConfigMap')?.fields?.metadata, log: options.log });
     this.client = createLocalClient(this.server);
+    this.server.delegate(componentStatuses(() => new Set(this.#components?.running.map((c) => c.name))));
   }
 
   static async start(options: ClusterOptions): Promise<Cluster> {

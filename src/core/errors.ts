@@ -21,6 +21,8 @@ export const StatusReason = {
   InternalError: 'InternalError',
   ServiceUnavailable: 'ServiceUnavailable',
   Timeout: 'Timeout',
+  /** StatusReasonUnknown: an error that is no metav1.Status upstream (a registry's plain Go error), a 500 without a reason. */
+  Unknown: '',
 } as const;
 export type StatusReason = (typeof StatusReason)[keyof typeof StatusReason];
 
@@ -42,6 +44,7 @@ const httpCode: Record<StatusReason, number> = {
   InternalError: 500,
   ServiceUnavailable: 503,
   Timeout: 504,
+  '': 500,
 };
 
 export interface StatusCause {
@@ -101,6 +104,8 @@ export class ApiError extends Error {
       reason: this.reason,
       code: this.code,
     };
+    // Go omits the empty reason.
+    if (this.reason === '') delete status.reason;
     if (this.details) status.details = this.details;
     return status;
   }

@@ -219,6 +219,15 @@ subjects:
     assert.ok(lines(r.stdout).some((l) => /^apiserver_storage_objects\{resource="namespaces"\} 4$/.test(l)), 'four namespaces stored');
   });
 
+  test('componentstatuses: kubectl get cs warns of the deprecation and lists the control plane healthy', async () => {
+    const r = await dd.kubectl(['get', 'cs']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /Warning: v1 ComponentStatus is deprecated in v1\.19\+/);
+    assert.deepEqual(lines(r.stdout).map((l) => l.split(/\s+/)), [['NAME', 'STATUS', 'MESSAGE', 'ERROR'], ['scheduler', 'Healthy', 'ok'], ['controller-manager', 'Healthy', 'ok'], ['etcd-0', 'Healthy', 'ok']]);
+    const missing = await dd.kubectl(['get', 'cs', 'nope']);
+    assert.match(missing.stderr, /Error from server: Component not found: nope/);
+  });
+
   test('apiservices: the served group-versions are Local and Available; kubectl wait on one returns; one behind a missing Service says why', async () => {
     const wait = await dd.kubectl(['wait', '--for=condition=Available', 'apiservice/v1beta1.metrics.k8s.io', '--timeout=10s']);
     assert.equal(wait.code, 0, wait.stderr);

@@ -33,6 +33,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('', 'V1PersistentVolume', 'PersistentVolume'),
   ...kinds('', 'V1PersistentVolumeClaim', 'PersistentVolumeClaim'),
   ...kinds('', 'V1Binding', 'Binding', false),
+  ...kinds('', 'V1ComponentStatus', 'ComponentStatus'),
   ...kinds('', 'V1Endpoints', 'Endpoints'),
   ...kinds('', 'V1ResourceQuota', 'ResourceQuota'),
   ...kinds('', 'V1LimitRange', 'LimitRange'),
