@@ -8,6 +8,7 @@ function ref(group: string, version: string, resource: string): ResourceRef {
 export const refs = {
   namespaces: ref('', 'v1', 'namespaces'),
   pods: ref('', 'v1', 'pods'),
+  podTemplates: ref('', 'v1', 'podtemplates'),
   nodes: ref('', 'v1', 'nodes'),
   events: ref('', 'v1', 'events'),
   configMaps: ref('', 'v1', 'configmaps'),

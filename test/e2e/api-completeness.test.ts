@@ -228,6 +228,13 @@ subjects:
     assert.match(missing.stderr, /Error from server: Component not found: nope/);
   });
 
+  test('podtemplates: stored with a defaulted template, listed with their containers and pod labels', async () => {
+    const created = await dd.kubectl(['apply', '-f', '-'], { input: 'apiVersion: v1\nkind: PodTemplate\nmetadata: {name: trainer}\ntemplate:\n  metadata: {labels: {app: trainer}}\n  spec:\n    containers: [{name: main, image: pytorch/pytorch:2.5}]\n' });
+    assert.equal(created.stdout, 'podtemplate/trainer created\n', created.stderr);
+    assert.deepEqual(lines(await dd.ok(['get', 'podtemplates'])).map((l) => l.split(/\s+/)), [['NAME', 'CONTAINERS', 'IMAGES', 'POD', 'LABELS'], ['trainer', 'main', 'pytorch/pytorch:2.5', 'app=trainer']]);
+    assert.equal(await dd.ok(['get', 'podtemplate', 'trainer', '-o', 'jsonpath={.metadata.generation} {.template.spec.restartPolicy}']), '1 Always');
+  });
+
   test('apiservices: the served group-versions are Local and Available; kubectl wait on one returns; one behind a missing Service says why', async () => {
     const wait = await dd.kubectl(['wait', '--for=condition=Available', 'apiservice/v1beta1.metrics.k8s.io', '--timeout=10s']);
     assert.equal(wait.code, 0, wait.stderr);

@@ -1,6 +1,7 @@
 // core/v1 (the legacy group ""): every kind's ResourceDefinition, in discovery order.
 import type { ResourceDefinition } from '../../resource.ts';
 import { podDefinition } from './pod/definition.ts';
+import { podTemplateDefinition } from './pod-template.ts';
 import { configMapDefinition } from './config-map.ts';
 import { endpointsDefinition } from './endpoints.ts';
 import { eventDefinition } from './event.ts';
@@ -16,6 +17,7 @@ import { serviceDefinition } from './service.ts';
 
 export const coreV1Definitions: ResourceDefinition[] = [
   podDefinition as unknown as ResourceDefinition,
+  podTemplateDefinition as unknown as ResourceDefinition,
   configMapDefinition as unknown as ResourceDefinition,
   endpointsDefinition as unknown as ResourceDefinition,
   eventDefinition as unknown as ResourceDefinition,
