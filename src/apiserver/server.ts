@@ -234,6 +234,7 @@ export class ApiServer {
     if (ctx.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts') return requestServiceAccountToken(this.#tokenDeps(), namespace, params.name ?? '', obj);
     if (ctx.subresource) throw methodNotSupported(def, 'create');
     checkVerb(def, 'create');
+    if (def.group === '' && def.resource === 'bindings') return bindPod(this, this.resolve({ group: '', version: 'v1', resource: 'pods' }), namespace, obj.metadata?.name ?? '', obj, ctx);
     this.checkFields(def, obj, params);
     if (def.review) return this.#review(def, namespace, obj, params.user ?? clusterAdminUser);
     return this.storage.create(def, namespace, obj, this.#tracked(def, ctx));

@@ -228,6 +228,15 @@ subjects:
     assert.match(missing.stderr, /Error from server: Component not found: nope/);
   });
 
+  test('bindings: a Binding POSTed to the legacy collection binds the pod it names, once', async () => {
+    await dd.ok(['apply', '-f', '-'], { input: 'apiVersion: v1\nkind: Pod\nmetadata: {name: manual}\nspec:\n  schedulerName: my-scheduler\n  containers: [{name: c, image: nginx}]\n' });
+    const binding = (node: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'Binding', metadata: { name: 'manual' }, target: { apiVersion: 'v1', kind: 'Node', name: node } });
+    assert.equal(await dd.ok(['create', '--raw', '/api/v1/namespaces/default/bindings', '-f', '-'], { input: binding('node-a') }), '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","code":201}');
+    assert.equal(await dd.ok(['get', 'pod', 'manual', '-o', 'jsonpath={.spec.nodeName}']), 'node-a');
+    const again = await dd.kubectl(['create', '--raw', '/api/v1/namespaces/default/bindings', '-f', '-'], { input: binding('node-b') });
+    assert.equal(again.stderr, 'Error from server (Conflict): Operation cannot be fulfilled on pods/binding "manual": pod manual is already assigned to node "node-a"\n');
+  });
+
   test('podtemplates: stored with a defaulted template, listed with their containers and pod labels', async () => {
     const created = await dd.kubectl(['apply', '-f', '-'], { input: 'apiVersion: v1\nkind: PodTemplate\nmetadata: {name: trainer}\ntemplate:\n  metadata: {labels: {app: trainer}}\n  spec:\n    containers: [{name: main, image: pytorch/pytorch:2.5}]\n' });
     assert.equal(created.stdout, 'podtemplate/trainer created\n', created.stderr);

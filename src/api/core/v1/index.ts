@@ -2,6 +2,7 @@
 import type { ResourceDefinition } from '../../resource.ts';
 import { podDefinition } from './pod/definition.ts';
 import { podTemplateDefinition } from './pod-template.ts';
+import { bindingDefinition } from './binding.ts';
 import { configMapDefinition } from './config-map.ts';
 import { endpointsDefinition } from './endpoints.ts';
 import { eventDefinition } from './event.ts';
@@ -16,6 +17,7 @@ import { serviceAccountDefinition } from './service-account.ts';
 import { serviceDefinition } from './service.ts';
 
 export const coreV1Definitions: ResourceDefinition[] = [
+  bindingDefinition as unknown as ResourceDefinition,
   podDefinition as unknown as ResourceDefinition,
   podTemplateDefinition as unknown as ResourceDefinition,
   configMapDefinition as unknown as ResourceDefinition,
