@@ -72,6 +72,29 @@ test('sidecar Job pod: log-agent starts before db-migration, which ends before w
   }
 });
 
+test("a readiness gate's condition makes the pod Ready; conditions others own come first, PodScheduled last with its observedGeneration", async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'gated' }, spec: { readinessGates: [{ conditionType: 'example.com/warm' }], containers: [{ name: 'main', image: 'nginx' }] } } as Pod, { namespace: 'default' });
+    await clock.advance(2_000);
+    const live = await pod(c, 'gated');
+    const gate = { type: 'example.com/warm', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:01Z' } as unknown as NonNullable<NonNullable<Pod['status']>['conditions']>[number];
+    await c.client.updateStatus(refs.pods, { ...live, status: { ...live.status, conditions: [...(live.status?.conditions ?? []), gate] } });
+    await clock.advance(2_000);
+    const conditions = (await pod(c, 'gated')).status?.conditions ?? [];
+    assert.deepEqual(conditions.map((x) => `${x.type}=${x.status}/${(x as { observedGeneration?: number }).observedGeneration ?? '-'}`), [
+      'example.com/warm=True/-',
+      'PodReadyToStartContainers=True/1',
+      'Initialized=True/1',
+      'Ready=True/1',
+      'ContainersReady=True/1',
+      'PodScheduled=True/1',
+    ]);
+  } finally {
+    await c.stop();
+  }
+});
+
 function podObj(name: string, spec: Partial<Pod['spec']>, annotations: Record<string, string> = {}): Pod {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec: { nodeName: 'cpu-0', containers: [], ...spec } } as Pod;
 }

@@ -229,14 +229,21 @@ function readyCondition(pod: DeepReadonlyPod, containersReady: Cond): Cond {
   return { type: 'Ready', status: 'True' };
 }
 
-const kubeletOwned = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodResizePending', 'PodResizeInProgress']);
+// PodConditionsByKubelet (with PodReadyToStartContainers): every other condition is someone else's and kept.
+const kubeletOwned = new Set(['PodScheduled', 'PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodResizePending', 'PodResizeInProgress']);
 
-/** Conditions in the kubelet's order, keeping lastTransitionTime when the status did not change. */
+/**
+ * Conditions in the order mergePodStatus leaves them: the ones others own (DisruptionTarget, readiness
+ * gates) first, then the kubelet's as generateAPIPodStatus builds them (resize, the four it computes,
+ * PodScheduled), keeping lastTransitionTime when the status did not change.
+ */
 function mergeConditions(old: readonly PodCondition[], fresh: Cond[], now: number, generation: number | undefined, resize: readonly PodCondition[]): PodCondition[] {
   const t = formatTime(now);
-  // generateAPIPodStatus puts the resize conditions before the four it computes.
-  const out: PodCondition[] = resize.map((c) => ({ ...c }));
-  for (const cond of fresh.map((c) => {
+  const out: PodCondition[] = old.filter((o) => !kubeletOwned.has(o.type)).map((o) => o as PodCondition);
+  for (const c of resize) out.push({ ...c });
+  // The kubelet reports PodScheduled True itself, with its observedGeneration, once the pod is its.
+  const scheduled: Cond = { type: 'PodScheduled', status: 'True' };
+  for (const c of [...fresh, scheduled]) {
     const prev = old.find((o) => o.type === c.type);
     const cond: PodCondition = { type: c.type, status: c.status } as PodCondition;
     if (generation !== undefined) (cond as PodCondition & { observedGeneration?: number }).observedGeneration = generation;
@@ -244,12 +251,8 @@ function mergeConditions(old: readonly PodCondition[], fresh: Cond[], now: numbe
     cond.lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : t;
     if (c.reason) cond.reason = c.reason;
     if (c.message) cond.message = c.message;
-    return cond;
-  })) out.push(cond);
-  // PodScheduled (the scheduler's) and any other condition keep their place after ours.
-  const scheduled = old.find((o) => o.type === 'PodScheduled') ?? ({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: t } as unknown as PodCondition);
-  out.push(scheduled as PodCondition);
-  for (const o of old) if (!kubeletOwned.has(o.type) && o.type !== 'PodScheduled') out.push(o as PodCondition);
+    out.push(cond);
+  }
   return out;
 }
 

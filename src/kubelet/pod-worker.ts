@@ -161,6 +161,9 @@ export class PodWorker {
   update(pod: DeepReadonlyPod): void {
     const rv = (p: DeepReadonlyPod): number => Number(p.metadata.resourceVersion ?? 0);
     if (rv(pod) >= rv(this.#pod)) this.#pod = pod;
+    // HandlePodReconcile: a readiness gate's condition is someone else's write, and Ready follows it
+    // (NeedToReconcilePodReadiness); the writer skips the write when the status holds.
+    if (this.#pod.spec.readinessGates?.length && this.#state.kind === 'syncing') this.#status.markDirty();
     this.#sync();
   }
 
