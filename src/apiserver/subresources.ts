@@ -110,6 +110,35 @@ export async function bindPod(server: ApiServer, def: ResourceDefinition, namesp
   return { kind: 'dry-run', object: { ...successStatus(), code: 201 } as unknown as KubeObject };
 }
 
+/**
+ * addConditionAndDeletePod's first half: the pod, as stored and checked against the eviction's
+ * preconditions, gets the DisruptionTarget condition through the status store before it is deleted.
+ */
+async function markEvicted(server: ApiServer, def: ResourceDefinition, namespace: string, name: string, preconditions: { uid?: string; resourceVersion?: string }, ctx: WriteContext): Promise<void> {
+  await server.storage.update(def, namespace, name, (_live, mutable) => {
+    const pod = mutable() as PodLike;
+    const uid = pod.metadata.uid ?? '';
+    const rv = pod.metadata.resourceVersion ?? '';
+    if (preconditions.uid && preconditions.uid !== uid) throw conflict({ group: '', resource: 'Pod' }, name, `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`);
+    if (preconditions.resourceVersion && preconditions.resourceVersion !== rv) throw conflict({ group: '', resource: 'Pod' }, name, `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${rv}). The object might have been modified`);
+    const now = formatTime(server.clock.now());
+    const conditions = pod.status?.conditions ?? [];
+    const previous = conditions.find((c) => c.type === 'DisruptionTarget');
+    const condition = {
+      type: 'DisruptionTarget',
+      // PodObservedGenerationTracking: the generation the condition was written against.
+      ...(pod.metadata.generation !== undefined ? { observedGeneration: pod.metadata.generation } : {}),
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: previous?.status === 'True' ? (previous.lastTransitionTime ?? now) : now,
+      reason: 'EvictionByEvictionAPI',
+      message: 'Eviction API: evicting',
+    };
+    pod.status = { ...pod.status, conditions: previous ? conditions.map((c) => (c === previous ? condition : c)) : [...conditions, condition] };
+    return pod;
+  }, { ...ctx, subresource: 'status' });
+}
+
 const budgetViolation = (message: string): ApiError => tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", [{ reason: 'DisruptionBudget', message }]);
 
 /** An eviction's pod is unhealthy (not Ready) and its budget lets such pods go without a count. */
@@ -169,6 +198,7 @@ export async function evictPod(server: ApiServer, def: ResourceDefinition, names
     if (budget && !evictsWithoutCount(budget, pod)) await spendDisruption(server, pdbDef, namespace, budget.metadata.name ?? '', pod.metadata.name ?? '', ctx);
   }
   const options = ((eviction as { deleteOptions?: { gracePeriodSeconds?: number; preconditions?: { uid?: string; resourceVersion?: string } } }).deleteOptions) ?? {};
+  if (!ctx.dryRun) await markEvicted(server, def, namespace, name, options.preconditions ?? {}, ctx);
   await server.storage.delete(def, namespace, name, {
     gracePeriodSeconds: options.gracePeriodSeconds,
     preconditions: options.preconditions,
