@@ -7,3 +7,4 @@ export * from './work-queue.ts';
 export * from './http-client.ts';
 export * from './shared-informers.ts';
 export * from './trusted-certificates.ts';
+export * from './leader-election.ts';

@@ -21,6 +21,7 @@ import { LocalPathProvisioner, PersistentVolumeController, PvProtectionControlle
 import { ResourceClaimController } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
 import { Aggregator } from './aggregator.ts';
+import { ApiServerIdentityLease, startLeaderElection } from './control-plane-leases.ts';
 import { VpaAdmission, VpaRecommender, VpaUpdater, programs } from '../controllers/index.ts';
 import { HorizontalController } from '../controllers/index.ts';
 
@@ -139,6 +140,9 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: clientOf(ctx, 'local-path-provisioner'), clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('pvc-protection-controller', new PvcProtectionController(kcm(ctx))),
   async (ctx) => started('pv-protection-controller', new PvProtectionController(kcm(ctx))),
+  async (ctx) => { const lease = new ApiServerIdentityLease({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, random: ctx.random, log: ctx.log }); await lease.start(); return { name: 'apiserver-identity-lease', stop: () => lease.stop() }; },
+  async (ctx) => { const e = await startLeaderElection({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, lease: 'kube-scheduler', eventSource: 'default-scheduler' }); return { name: 'kube-scheduler-leader-election', stop: () => e.stop() }; },
+  async (ctx) => { const e = await startLeaderElection({ client: controllerManager(ctx), clock: ctx.clock, random: ctx.random, log: ctx.log, lease: 'kube-controller-manager', eventSource: 'kube-controller-manager' }); return { name: 'kube-controller-manager-leader-election', stop: () => e.stop() }; },
   async (ctx) => started('scheduler', new Scheduler({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, featureGates: ctx.cluster.config.featureGates, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),
   async (ctx) => started('garbage-collector', new GarbageCollector(kcm(ctx))),
   async (ctx) => started('replicaset-controller', new ReplicaSetController(kcm(ctx))),

@@ -26,3 +26,4 @@ export { ClusterRoleAggregationController } from './clusterrole-aggregation/cont
 export { RootCaCertPublisher, rootCaConfigMapName } from './root-ca-cert-publisher/controller.ts';
 export type { ControllerDeps, RunnableController } from './registry.ts';
 export { HorizontalController } from './hpa/index.ts';
+export { createEventRecorder } from './event-recorder.ts';

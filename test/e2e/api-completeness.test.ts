@@ -237,6 +237,16 @@ subjects:
     assert.equal(again.stderr, 'Error from server (Conflict): Operation cannot be fulfilled on pods/binding "manual": pod manual is already assigned to node "node-a"\n');
   });
 
+  test('kube-system leases: the scheduler and controller manager hold theirs, with a LeaderElection event; the API server its identity lease', async () => {
+    const leases = lines(await dd.ok(['get', 'leases', '-n', 'kube-system', '--no-headers'])).map((l) => l.split(/\s+/));
+    assert.deepEqual(leases.map((l) => l[0]), ['apiserver-4mynuihp3pjprmwkgrnessmmxi', 'kube-controller-manager', 'kube-scheduler']);
+    assert.match(leases[2]?.[1] ?? '', /^drydock-control-plane_[0-9a-f-]{36}$/);
+    assert.equal(await dd.ok(['get', 'lease', '-n', 'kube-system', '-l', 'apiserver.kubernetes.io/identity=kube-apiserver', '-o', 'jsonpath={.items[0].spec.leaseDurationSeconds}']), '3600');
+    const events = await dd.ok(['get', 'events', '-n', 'kube-system', '--field-selector', 'reason=LeaderElection', '-o', 'jsonpath={range .items[*]}{.involvedObject.name} {.source.component} {.message}{"\\n"}{end}']);
+    assert.match(events, /^kube-scheduler default-scheduler drydock-control-plane_\S+ became leader$/m);
+    assert.match(events, /^kube-controller-manager kube-controller-manager drydock-control-plane_\S+ became leader$/m);
+  });
+
   test('podtemplates: stored with a defaulted template, listed with their containers and pod labels', async () => {
     const created = await dd.kubectl(['apply', '-f', '-'], { input: 'apiVersion: v1\nkind: PodTemplate\nmetadata: {name: trainer}\ntemplate:\n  metadata: {labels: {app: trainer}}\n  spec:\n    containers: [{name: main, image: pytorch/pytorch:2.5}]\n' });
     assert.equal(created.stdout, 'podtemplate/trainer created\n', created.stderr);
