@@ -300,7 +300,9 @@ export class Scheduling {
     const status: Record<string, unknown> = {};
     if (conditionChanged) {
       const lastTransitionTime = old && old.status === 'False' && old.lastTransitionTime ? old.lastTransitionTime : formatTime(d.clock.now());
-      status.conditions = [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime, reason, message }];
+      // PodObservedGenerationTracking: the generation the condition was written against.
+      const generation = pod.metadata.generation;
+      status.conditions = [{ type: 'PodScheduled', ...(generation !== undefined ? { observedGeneration: generation } : {}), status: 'False', lastProbeTime: null, lastTransitionTime, reason, message }];
     }
     if (nnnChanged) status.nominatedNodeName = nominated === '' ? null : nominated;
     try {

@@ -21,6 +21,9 @@ test('GPU pods: three bind to the three one-GPU nodes, the fourth gets the upstr
   const msg = '0/3 nodes are available: 3 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
   const cond = await s.scheduledCondition('p3');
   assert.deepEqual({ status: cond?.status, reason: cond?.reason, message: cond?.message }, { status: 'False', reason: 'Unschedulable', message: msg });
+  // As Go writes it: the zero probe time as null, and the generation the condition was written against.
+  const written = cond as { lastProbeTime?: unknown; observedGeneration?: number } | undefined;
+  assert.deepEqual([written?.lastProbeTime, written?.observedGeneration], [null, 1]);
   const ev = (await s.events('p3')).find((e) => e.reason === 'FailedScheduling');
   assert.equal(ev?.message, msg);
   assert.equal(ev?.type, 'Warning');

@@ -30,7 +30,20 @@ function prepareForCreate(pod: Pod): void {
     status.conditions = [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: schedulingGatedMessage }];
   }
   pod.status = status;
+  withConditionTimes(pod);
   pod.metadata.generation = 1;
+}
+
+/**
+ * A PodCondition's times are metav1.Time structs, which Go's encoder never omits: a condition written
+ * without them (a strategic patch's null, a controller's bare readiness-gate condition) reads back
+ * `lastProbeTime: null` / `lastTransitionTime: null`, as upstream's does.
+ */
+function withConditionTimes(pod: Pod): void {
+  const conditions = pod.status?.conditions;
+  if (!conditions?.some((c) => c.lastProbeTime === undefined || c.lastTransitionTime === undefined)) return;
+  const timed = conditions.map((c) => (c.lastProbeTime !== undefined && c.lastTransitionTime !== undefined ? c : { ...c, lastProbeTime: c.lastProbeTime ?? null, lastTransitionTime: c.lastTransitionTime ?? null }));
+  pod.status = { ...pod.status, conditions: timed as typeof conditions };
 }
 
 function bumpGeneration(pod: Pod, old: Pod): void {
@@ -74,6 +87,7 @@ function keepOnlyResize(pod: Pod, old: Pod): void {
 }
 
 function prepareForUpdate(pod: Pod, old: Pod, ctx: StrategyContext): void {
+  withConditionTimes(pod);
   switch (ctx.subresource) {
     case 'status':
       keepField(pod, old, 'spec');

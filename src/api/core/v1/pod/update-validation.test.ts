@@ -97,14 +97,15 @@ test('validatePodStatusUpdate: phase values, nodeName and terminal container sta
   ]);
 });
 
-test('prepareForCreate resets status to Pending with the QoS class and sets generation 1; gated pods get the condition', () => {
+test('prepareForCreate resets status to Pending with the QoS class and sets generation 1; gated pods get the condition, with null times', () => {
   const p = pod({ schedulingGates: [{ name: 'g' }] });
   p.status = { phase: 'Running' };
   podDefinition.prepareForCreate?.(p, { now: 0 });
   assert.deepEqual(p.status, {
     phase: 'Pending',
     qosClass: 'BestEffort',
-    conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: schedulingGatedMessage }],
+    // Go writes the zero times of the condition as null.
+    conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: schedulingGatedMessage, lastProbeTime: null, lastTransitionTime: null }],
   });
   assert.equal(p.metadata.generation, 1);
 });
