@@ -4,6 +4,7 @@
 // api-resources and /metrics.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startDrydock, kubectlBinary } from './harness.ts';
 import type { Drydock } from './harness.ts';
@@ -245,6 +246,22 @@ subjects:
     const events = await dd.ok(['get', 'events', '-n', 'kube-system', '--field-selector', 'reason=LeaderElection', '-o', 'jsonpath={range .items[*]}{.involvedObject.name} {.source.component} {.message}{"\\n"}{end}']);
     assert.match(events, /^kube-scheduler default-scheduler drydock-control-plane_\S+ became leader$/m);
     assert.match(events, /^kube-controller-manager kube-controller-manager drydock-control-plane_\S+ became leader$/m);
+  });
+
+  test("a CSI driver's objects apply and print upstream's columns", async () => {
+    const bundle = readFileSync(join(import.meta.dirname, '../../../test/fixtures/csi-driver-bundle.yaml'), 'utf8');
+    const applied = await dd.kubectl(['apply', '-f', '-'], { input: bundle });
+    assert.equal(applied.code, 0, applied.stderr);
+    assert.equal(lines(applied.stdout).length, 5);
+    const table = (kind: string): string[][] => lines(kindTables[kind] ?? '').map((l) => l.split(/\s{2,}/));
+    const kindTables: Record<string, string> = {};
+    for (const kind of ['csidrivers', 'volumeattributesclasses', 'csinodes', 'volumeattachments', 'csistoragecapacities']) kindTables[kind] = await dd.ok(['get', kind, '-A']);
+    assert.deepEqual(table('csidrivers')[0], ['NAME', 'ATTACHREQUIRED', 'PODINFOONMOUNT', 'STORAGECAPACITY', 'TOKENREQUESTS', 'REQUIRESREPUBLISH', 'MODES', 'AGE']);
+    assert.deepEqual(table('csidrivers')[1]?.slice(0, 7), ['s3.csi.aws.com', 'false', 'true', 'false', 'sts.amazonaws.com', 'false', 'Persistent']);
+    assert.deepEqual(table('volumeattributesclasses')[1]?.slice(0, 2), ['fast-io', 'ebs.csi.aws.com']);
+    assert.deepEqual(table('csinodes')[1]?.slice(0, 2), ['cpu-0', '1']);
+    assert.deepEqual(table('volumeattachments')[1]?.slice(0, 5), ['csi-123', 'ebs.csi.aws.com', 'pv-1', 'cpu-0', 'false']);
+    assert.deepEqual(table('csistoragecapacities')[1]?.slice(0, 4), ['default', 'cap-1', 'standard', '100Gi']);
   });
 
   test('podtemplates: stored with a defaulted template, listed with their containers and pod labels', async () => {

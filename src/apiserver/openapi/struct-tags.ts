@@ -26,6 +26,8 @@ export const listTags: Readonly<Record<string, ListTag>> = {
   'admissionregistration.v1.ValidatingAdmissionPolicySpec.matchConditions': byName,
   'admissionregistration.v1.ValidatingAdmissionPolicyStatus.conditions': map(['type']),
   'apiregistration.v1.APIServiceStatus.conditions': byType,
+  'storage.v1.CSINodeSpec.drivers': map(['name'], ['merge', 'name']),
+  'storage.v1.CSIDriverSpec.volumeLifecycleModes': { listType: 'set' },
   'admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec.validationActions': { listType: 'set' },
   'admissionregistration.v1.ValidatingWebhookConfiguration.webhooks': byName,
   'admissionregistration.v1.MutatingWebhookConfiguration.webhooks': byName,

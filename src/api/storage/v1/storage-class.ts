@@ -59,8 +59,8 @@ export function defaultStorageClass(sc: StorageClass): void {
   if (sc.volumeBindingMode === undefined) sc.volumeBindingMode = 'Immediate';
 }
 
-function validateParameters(params: Record<string, string> | undefined): FieldError[] {
-  const path = FieldPath.root('parameters');
+/** validateParameters: keys not empty, at most 512 entries and 256 kB; a VolumeAttributesClass needs one. */
+export function validateParameters(params: Readonly<Record<string, string>> | undefined, allowEmpty: boolean, path: FieldPath): FieldError[] {
   const entries = Object.entries(params ?? {});
   // Upstream reports the count as TooLong too.
   if (entries.length > maxProvisionerParameterLen) return [tooLong(path, maxProvisionerParameterLen)];
@@ -71,15 +71,21 @@ function validateParameters(params: Record<string, string> | undefined): FieldEr
     total += byteLength(k) + byteLength(v);
   }
   if (total > maxProvisionerParameterSize) errs.push(tooLong(path, maxProvisionerParameterSize));
+  if (!allowEmpty && entries.length === 0) errs.push(required(path, 'must contain at least one key/value pair'));
   return errs;
+}
+
+/** validateProvisioner: a qualified name (lower-cased first), required. */
+export function validateProvisioner(provisioner: string | undefined, path: FieldPath): FieldError[] {
+  const value = provisioner ?? '';
+  if (value === '') return [required(path, value)];
+  return isQualifiedName(value.toLowerCase()).map((msg) => invalidValue(path, value.toLowerCase(), msg));
 }
 
 export function validateStorageClass(sc: StorageClass): FieldError[] {
   const errs = validateObjectMeta(sc.metadata, { namespaced: false, nameValidator: nameIsDNSSubdomain });
-  const provisioner = sc.provisioner ?? '';
-  if (provisioner === '') errs.push(required('provisioner', provisioner));
-  else for (const msg of isQualifiedName(provisioner.toLowerCase())) errs.push(invalidValue('provisioner', provisioner.toLowerCase(), msg));
-  errs.push(...validateParameters(sc.parameters));
+  errs.push(...validateProvisioner(sc.provisioner, FieldPath.root('provisioner')));
+  errs.push(...validateParameters(sc.parameters, true, FieldPath.root('parameters')));
   if (sc.reclaimPolicy && !reclaimPolicies.includes(sc.reclaimPolicy)) errs.push(notSupported('reclaimPolicy', sc.reclaimPolicy, reclaimPolicies));
   if (sc.volumeBindingMode === undefined) errs.push(required('volumeBindingMode'));
   else if (!bindingModes.includes(sc.volumeBindingMode)) errs.push(notSupported('volumeBindingMode', sc.volumeBindingMode, bindingModes));
