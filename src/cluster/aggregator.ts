@@ -12,11 +12,13 @@ import type { Client, DiscoveredResource, Informer } from '../client/index.ts';
 import { WorkQueue, informerFor, runWhenSynced } from '../client/index.ts';
 import type { SharedInformers } from '../client/index.ts';
 import type { Clock, KubeObject, Timer } from '../core/index.ts';
-import { copyJson, formatTime, isApiError, jsonEqual } from '../core/index.ts';
+import { copyJson, formatTime, isApiError, jsonEqual, objectKey } from '../core/index.ts';
 
 export const automanagedLabel = 'kube-aggregator.kubernetes.io/automanaged';
 const serviceNameLabel = 'kubernetes.io/service-name';
 const crdRef = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' } as const;
+/** Index of APIServices and EndpointSlices by the `namespace/name` of the Service they are about. */
+const byService = 'service';
 
 /** apiVersionPriorities: group and version priority of each built-in group-version (others get no APIService). */
 const builtinPriorities: Readonly<Record<string, readonly [group: number, version: number]>> = {
@@ -125,12 +127,13 @@ export class Aggregator {
     this.#services = informerFor<Service>(options.informers, { client, ref: refs.services, clock, log });
     this.#slices = informerFor<EndpointSlice>(options.informers, { client, ref: refs.endpointSlices, clock, log });
     this.#queue = new WorkQueue<string>({ clock });
-    const byService = 'service';
-    this.#apiServices.addIndex(byService, (a) => (a.spec?.service ? [`${a.spec.service.namespace ?? ''}/${a.spec.service.name ?? ''}`] : []));
+    // The same index, by name and function, as the EndpointSlice controller's on the shared informer.
+    this.#slices.addIndex(byService, (s) => [objectKey(s.metadata.namespace, s.metadata.labels?.[serviceNameLabel] ?? '')]);
+    this.#apiServices.addIndex(byService, (a) => (a.spec?.service ? [objectKey(a.spec.service.namespace, a.spec.service.name ?? '')] : []));
     const enqueue = (a: APIService): void => this.#queue.add(a.metadata.name ?? '');
     this.#apiServices.addHandlers({ onAdd: enqueue, onUpdate: (_old, a) => enqueue(a), onDelete: enqueue });
     const forService = (namespace: string | undefined, name: string | undefined): void => {
-      if (name) for (const a of this.#apiServices.byIndex(byService, `${namespace ?? ''}/${name}`)) enqueue(a);
+      if (name) for (const a of this.#apiServices.byIndex(byService, objectKey(namespace, name))) enqueue(a);
     };
     const onService = (s: Service): void => forService(s.metadata.namespace, s.metadata.name);
     this.#services.addHandlers({ onAdd: onService, onUpdate: (_old, s) => onService(s), onDelete: onService });
@@ -190,7 +193,7 @@ export class Aggregator {
       const servicePort = (service.spec?.ports ?? []).find((p) => p.port === port);
       if (!servicePort) return unavailable('ServicePortError', `service/${name} in ${JSON.stringify(namespace)} is not listening on port ${port}`);
       const portName = servicePort.name ?? '';
-      const slices = this.#slices.list().filter((s) => s.metadata.namespace === namespace && s.metadata.labels?.[serviceNameLabel] === name);
+      const slices = this.#slices.byIndex(byService, objectKey(namespace, name));
       if (slices.length === 0) return unavailable('EndpointsNotFound', `cannot find endpointslices for service/${name} in ${JSON.stringify(namespace)}`);
       const ready = slices.some((s) => (s.endpoints ?? []).some((e) => e.conditions?.ready !== false) && (s.ports ?? []).some((p) => (p.name ?? '') === portName && p.port !== undefined));
       if (!ready) return unavailable('MissingEndpoints', `endpointslices for service/${name} in ${JSON.stringify(namespace)} have no addresses with port name ${JSON.stringify(portName)}`);

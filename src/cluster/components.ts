@@ -123,7 +123,8 @@ const factories: ComponentFactory[] = [
   },
   async (ctx) => { const m = new MetricsServer({ client: clientOf(ctx, 'metrics-server'), clock: ctx.clock, log: ctx.log, kubelets: ctx.cluster.podLogs }); await m.start(); for (const r of m.resources()) ctx.cluster.server.delegate(r); return { name: 'metrics-server', stop: () => m.stop() }; },
   // After the metrics server, so that metrics.k8s.io is served when the built-in APIServices are registered.
-  async (ctx) => { const a = new Aggregator({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log }); await a.start(); return { name: 'kube-aggregator', stop: () => a.stop() }; },
+  // Its Service and EndpointSlice caches are the controller manager's: one copy of each object in this process.
+  async (ctx) => { const a = new Aggregator({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers }); await a.start(); return { name: 'kube-aggregator', stop: () => a.stop() }; },
   async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController(kcm(ctx))),
   async (ctx) => started('taint-eviction-controller', new TaintEvictionController(kcm(ctx))),
   async (ctx) => started('pod-garbage-collector', new PodGCController(kcm(ctx))),
