@@ -4,6 +4,7 @@
 import type { ResourceDefinition, SubresourceDefinition, Verb } from '../api/index.ts';
 import { allVerbs } from '../api/index.ts';
 import type { ResourceIndex } from './resource-index.ts';
+import type { GroupVersion } from './aggregated-apis.ts';
 
 function verbsOf(def: ResourceDefinition): Verb[] {
   return [...(def.verbs ?? allVerbs)].sort();
@@ -44,12 +45,12 @@ export function apiVersions(serverAddress: string): Record<string, unknown> {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
 }
 
-function groups(index: ResourceIndex): Map<string, string[]> {
+function groups(index: ResourceIndex, remote: readonly GroupVersion[] = []): Map<string, string[]> {
   const byGroup = new Map<string, string[]>();
-  for (const gv of index.groupVersions()) {
+  for (const gv of [...index.groupVersions(), ...remote]) {
     if (gv.group === '') continue;
     const versions = byGroup.get(gv.group) ?? [];
-    versions.push(gv.version);
+    if (!versions.includes(gv.version)) versions.push(gv.version);
     byGroup.set(gv.group, versions);
   }
   return byGroup;
@@ -60,12 +61,13 @@ function apiGroup(name: string, versions: string[]): Record<string, unknown> {
   return { name, versions: list, preferredVersion: list[0] };
 }
 
-export function apiGroupList(index: ResourceIndex): Record<string, unknown> {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...groups(index)].map(([name, versions]) => apiGroup(name, versions)) };
+/** /apis: the served groups, and those of APIServices that send to a Service (`remote`). */
+export function apiGroupList(index: ResourceIndex, remote: readonly GroupVersion[] = []): Record<string, unknown> {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...groups(index, remote)].map(([name, versions]) => apiGroup(name, versions)) };
 }
 
-export function apiGroupDocument(index: ResourceIndex, group: string): Record<string, unknown> | undefined {
-  const versions = groups(index).get(group);
+export function apiGroupDocument(index: ResourceIndex, group: string, remote: readonly GroupVersion[] = []): Record<string, unknown> | undefined {
+  const versions = groups(index, remote).get(group);
   return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group, versions) } : undefined;
 }
 
@@ -90,7 +92,7 @@ function discoveryResource(def: ResourceDefinition): Record<string, unknown> {
 }
 
 /** apidiscovery.k8s.io/v2 APIGroupDiscoveryList for /api (legacy group) or /apis. */
-export function aggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis', apiVersion: string): Record<string, unknown> {
+export function aggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis', apiVersion: string, remote: readonly GroupVersion[] = []): Record<string, unknown> {
   const items: Record<string, unknown>[] = [];
   const byGroup = new Map<string, string[]>();
   for (const gv of index.groupVersions()) {
@@ -108,6 +110,15 @@ export function aggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis'
         freshness: 'Current',
       })),
     });
+  }
+  // An APIService whose discovery could not be fetched is listed without resources, Stale (clients
+  // report "stale GroupVersion discovery" for it).
+  for (const gv of remote) {
+    if ((prefix === 'api') !== (gv.group === '')) continue;
+    const stale = { version: gv.version, freshness: 'Stale' };
+    const existing = items.find((i) => (i.metadata as { name?: string }).name === gv.group) as { versions: unknown[] } | undefined;
+    if (existing) existing.versions.push(stale);
+    else items.push({ metadata: gv.group ? { name: gv.group, creationTimestamp: null } : { creationTimestamp: null }, versions: [stale] });
   }
   return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items };
 }

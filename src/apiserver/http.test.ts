@@ -98,6 +98,26 @@ describe('HTTP edge', () => {
     assert.ok(list.items.some((g) => g.metadata.name === 'resource.k8s.io'));
   });
 
+  test('an APIService sending a group-version to a Service: listed (stale in aggregated discovery), every request under it a 503', async () => {
+    const apiService = { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1alpha1.wardle.example.com' }, spec: { group: 'wardle.example.com', version: 'v1alpha1', groupPriorityMinimum: 1000, versionPriority: 15, insecureSkipTLSVerify: true, service: { namespace: 'wardle', name: 'api' } } };
+    assert.equal((await call('POST', '/apis/apiregistration.k8s.io/v1/apiservices', JSON.stringify(apiService))).status, 201);
+    try {
+      const aggregated = (await call('GET', '/apis', undefined, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' })).json() as { items: { metadata: { name: string }; versions: unknown[] }[] };
+      assert.deepEqual(aggregated.items.find((g) => g.metadata.name === 'wardle.example.com')?.versions, [{ version: 'v1alpha1', freshness: 'Stale' }]);
+      const legacy = (await call('GET', '/apis')).json() as { groups: { name: string; versions: { groupVersion: string }[] }[] };
+      assert.deepEqual(legacy.groups.find((g) => g.name === 'wardle.example.com')?.versions.map((v) => v.groupVersion), ['wardle.example.com/v1alpha1']);
+      assert.equal((await call('GET', '/apis/wardle.example.com')).status, 200);
+      for (const path of ['/apis/wardle.example.com/v1alpha1', '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders']) {
+        const res = await call('GET', path);
+        assert.deepEqual([res.status, res.headers.get('content-type'), res.text], [503, 'text/plain; charset=utf-8', 'service unavailable\n'], path);
+      }
+      assert.equal((await call('GET', '/apis/wardle.example.com/v1beta1')).status, 404, 'a version no APIService names stays unknown');
+    } finally {
+      await call('DELETE', '/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.wardle.example.com');
+    }
+    assert.equal((await call('GET', '/apis/wardle.example.com/v1alpha1')).status, 404);
+  });
+
   test('a watch streams one JSON event per line, starting with the current objects', async () => {
     const controller = new AbortController();
     const res = await fetch(`${base}/api/v1/namespaces/default/configmaps?watch=true`, { headers: { Authorization: `Bearer ${token}` }, signal: controller.signal });

@@ -25,6 +25,7 @@ import { storedObject } from './stored-object.ts';
 import { tableRow, toTable, tableColumns } from './table.ts';
 import type { ServerWatchEvent } from './watch.ts';
 import { shortTurns } from './short-turns.ts';
+import { sendServiceUnavailable, unservedRemoteGroupVersions } from './aggregated-apis.ts';
 import { acceptsOpenApiV2Protobuf, openApiV2ProtobufType } from './openapi/swagger2-protobuf.ts';
 
 export interface OpenApiSource {
@@ -112,22 +113,27 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], req: Incomi
       return serveOpenApi(options.openapi, target.path, req, res);
     case 'discovery-root': {
       const rep = negotiate(req.headers.accept, url.searchParams, { table: false, discovery: true });
-      if (rep.kind === 'discovery') return sendJson(res, 200, JSON.stringify(aggregatedDiscovery(server.index, target.prefix, rep.apiVersion)), rep.contentType, { Vary: 'Accept' });
+      const remote = await unservedRemoteGroupVersions(server);
+      if (rep.kind === 'discovery') return sendJson(res, 200, JSON.stringify(aggregatedDiscovery(server.index, target.prefix, rep.apiVersion, remote)), rep.contentType, { Vary: 'Accept' });
       const host = req.headers.host ?? '127.0.0.1';
-      return sendJson(res, 200, JSON.stringify(target.prefix === 'api' ? apiVersions(host) : apiGroupList(server.index)), undefined, { Vary: 'Accept' });
+      return sendJson(res, 200, JSON.stringify(target.prefix === 'api' ? apiVersions(host) : apiGroupList(server.index, remote)), undefined, { Vary: 'Accept' });
     }
     case 'discovery-group': {
-      const doc = apiGroupDocument(server.index, target.group);
+      const doc = apiGroupDocument(server.index, target.group) ?? apiGroupDocument(server.index, target.group, await unservedRemoteGroupVersions(server));
       if (!doc) throw pathNotFound();
       return sendJson(res, 200, JSON.stringify(doc));
     }
     case 'discovery-version': {
       const doc = resourceList(server.index, target.group, target.version);
+      if (!doc && (await isUnservedRemote(server, target.group, target.version))) return sendServiceUnavailable(res);
       if (!doc) throw pathNotFound();
       return sendJson(res, 200, JSON.stringify(doc));
     }
-    case 'resource':
-      return handleResource(options, target.target, method, url, req, res, user);
+    case 'resource': {
+      const t = target.target;
+      if (!server.index.find(t.group, t.version, t.resource) && (await isUnservedRemote(server, t.group, t.version))) return sendServiceUnavailable(res);
+      return handleResource(options, t, method, url, req, res, user);
+    }
     case 'metrics':
       if (options.metrics) return options.metrics.serve(res);
       throw pathNotFound();
@@ -138,6 +144,12 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], req: Incomi
       throw internalError(never);
     }
   }
+}
+
+/** Whether requests to this group-version would be proxied to an APIService's Service. */
+async function isUnservedRemote(server: ApiServer, group: string, version: string): Promise<boolean> {
+  if (server.index.inGroupVersion(group, version).length > 0) return false;
+  return (await unservedRemoteGroupVersions(server)).some((gv) => gv.group === group && gv.version === version);
 }
 
 function versionInfo(server: ApiServer): Record<string, string> {

@@ -292,6 +292,8 @@ spec: {group: wardle.example.com, version: v1alpha1, groupPriorityMinimum: 1000,
       if (!reason) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.equal(reason, 'ServiceNotFound: service/api in "wardle" is not present');
+    const proxied = await dd.kubectl(['get', '--raw', '/apis/wardle.example.com/v1alpha1']);
+    assert.equal(proxied.stderr, 'Error from server (ServiceUnavailable): the server is currently unable to handle the request\n');
     const row = await dd.kubectl(['get', 'apiservice', 'v1alpha1.wardle.example.com', '--no-headers']);
     assert.deepEqual(row.stdout.trim().split(/\s{2,}/).slice(0, 3), ['v1alpha1.wardle.example.com', 'wardle/api', 'False (ServiceNotFound)']);
     const bad = await dd.kubectl(['apply', '-f', '-'], { input: 'apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata: {name: v1.wrong}\nspec: {group: example.com, version: v1, groupPriorityMinimum: 0, versionPriority: 10}\n' });
