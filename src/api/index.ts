@@ -44,6 +44,7 @@ export type { Service, ServiceAllocator } from './core/v1/service.ts';
 export { podGroupPolicy } from './scheduling/v1alpha1/workload.ts';
 export type { Workload, WorkloadSpec, PodGroup, PodGroupPolicy, GangSchedulingPolicy } from './scheduling/v1alpha1/workload.ts';
 export type { StorageClass } from './storage/v1/storage-class.ts';
+export type { CSIDriver, CSINode, CSIStorageCapacity, VolumeAttachment, VolumeAttributesClass } from './storage/v1/csi.ts';
 export { newestDefaultStorageClass } from './storage/v1/storage-class.ts';
 export * from './metrics/v1beta1/metrics.ts';
 export type * from './autoscaling/v2/types.ts';

@@ -35,6 +35,7 @@ export const refs = {
   cronJobs: ref('batch', 'v1', 'cronjobs'),
   leases: ref('coordination.k8s.io', 'v1', 'leases'),
   storageClasses: ref('storage.k8s.io', 'v1', 'storageclasses'),
+  csiNodes: ref('storage.k8s.io', 'v1', 'csinodes'),
   priorityClasses: ref('scheduling.k8s.io', 'v1', 'priorityclasses'),
   runtimeClasses: ref('node.k8s.io', 'v1', 'runtimeclasses'),
   apiServices: ref('apiregistration.k8s.io', 'v1', 'apiservices'),

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refs } from '../api/index.ts';
-import type { Event, Lease } from '../api/index.ts';
+import type { CSINode, Event, Lease, Node } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 
@@ -59,4 +59,17 @@ test('a kubelet records its start and its node conditions as events about the No
   await c.client.patch(refs.nodes, undefined, 'cpu-0', 'strategic', { status: { conditions: [{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' }] } }, { subresource: 'status' });
   for (let i = 0; i < 32; i++) await clock.advance(10_000);
   assert.ok((await kubeletEvents()).includes('NodeReady: Node cpu-0 status is now: NodeReady'), (await kubeletEvents()).join('\n'));
+});
+
+test('each kubelet writes its CSINode: no drivers, the migrated in-tree plugins, owned by its Node', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 2, capacity: { cpu: '4', memory: '8Gi' } }] });
+  await using c = await Cluster.start({ config, clock, random: new SeededRandom(5), components: true });
+  const csiNodes = await c.client.list<CSINode>(refs.csiNodes);
+  assert.deepEqual(csiNodes.items.map((n) => n.metadata.name), ['cpu-0', 'cpu-1']);
+  const node = await c.client.get<Node>(refs.nodes, undefined, 'cpu-0');
+  const csiNode = csiNodes.items[0];
+  assert.equal(csiNode?.spec.drivers, null);
+  assert.deepEqual(csiNode?.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Node', name: 'cpu-0', uid: node.metadata.uid }]);
+  assert.equal(csiNode?.metadata.annotations?.['storage.alpha.kubernetes.io/migrated-plugins'], 'kubernetes.io/aws-ebs,kubernetes.io/azure-disk,kubernetes.io/azure-file,kubernetes.io/cinder,kubernetes.io/gce-pd,kubernetes.io/portworx-volume,kubernetes.io/vsphere-volume');
 });

@@ -11,6 +11,9 @@ import { buildNode, nodeConditions } from './node-object.ts';
 import type { NodeIdentity } from './node-object.ts';
 
 export const nodeLeaseNamespace = 'kube-node-lease';
+const migratedPluginsAnnotation = 'storage.alpha.kubernetes.io/migrated-plugins';
+/** Every in-tree plugin with CSI migration on in 1.35 (Portworx's since 1.31), sorted as the kubelet joins them. */
+const migratedPlugins = ['aws-ebs', 'azure-disk', 'azure-file', 'cinder', 'gce-pd', 'portworx-volume', 'vsphere-volume'].map((p) => `kubernetes.io/${p}`).join(',');
 export const nodeLeaseDurationSeconds = 40;
 /** Renew interval: NodeLeaseDurationSeconds * 0.25. */
 export const leaseRenewIntervalMs = 10_000;
@@ -97,11 +100,33 @@ export class NodeAgent {
       });
     }
     this.#recordTransitions(before?.conditions, this.#node.status?.conditions);
+    await this.#initializeCSINode(this.#node);
     this.#lastStatusWrite = clock.now();
     await this.#renewLease();
     this.#leaseTimer = clock.after(firstTickWaitMs(leaseRenewIntervalMs, this.#o.random), () => this.#leaseTick());
     this.#statusTimer = clock.after(firstTickWaitMs(nodeStatusUpdateFrequencyMs, this.#o.random), () => this.#statusTick());
     return this.#node;
+  }
+
+  /**
+   * The CSI plugin manager's CSINode for this node: no drivers register on a simulated node, and the
+   * in-tree plugins whose CSI migration is on are named in the annotation, as kubelets write it.
+   * Upstream: pkg/volume/csi/csi_plugin.go (migratedPlugins), nodeinfomanager.go (InitializeCSINodeWithAnnotation).
+   */
+  async #initializeCSINode(node: Node): Promise<void> {
+    const name = this.#o.identity.name;
+    const csiNode = {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSINode',
+      metadata: { name, annotations: { [migratedPluginsAnnotation]: migratedPlugins }, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid ?? '' }] },
+      spec: { drivers: null },
+    };
+    try {
+      await this.#o.client.create(refs.csiNodes, csiNode);
+    } catch (error) {
+      // A restart with --data-dir finds it in place.
+      if (!isApiError(error) || error.reason !== 'AlreadyExists') throw error;
+    }
   }
 
   fail(): void {
