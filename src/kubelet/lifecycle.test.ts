@@ -95,6 +95,26 @@ test("a readiness gate's condition makes the pod Ready; conditions others own co
   }
 });
 
+test('a status write that admission refuses is tried again at the next periodic sync, once it is allowed', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const rule = { apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['pods/status'] };
+    await c.client.create(refs.validatingAdmissionPolicies, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'freeze-status' }, spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'false', message: 'status is frozen' }] } });
+    await c.client.create(refs.validatingAdmissionPolicyBindings, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'freeze-status' }, spec: { policyName: 'freeze-status', validationActions: ['Deny'] } });
+    await clock.advance(1_000);
+    await c.client.create(refs.pods, podObj('frozen', { containers: [{ name: 'main', image: 'nginx' }] }), { namespace: 'default' });
+    await clock.advance(5_000);
+    assert.equal((await pod(c, 'frozen')).status?.containerStatuses, undefined, 'no status written while refused');
+    await c.client.delete(refs.validatingAdmissionPolicyBindings, undefined, 'freeze-status');
+    await clock.advance(11_000);
+    const p = await pod(c, 'frozen');
+    assert.equal(p.status?.phase, 'Running');
+    assert.equal(p.status?.containerStatuses?.[0]?.ready, true);
+  } finally {
+    await c.stop();
+  }
+});
+
 function podObj(name: string, spec: Partial<Pod['spec']>, annotations: Record<string, string> = {}): Pod {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec: { nodeName: 'cpu-0', containers: [], ...spec } } as Pod;
 }

@@ -4,7 +4,7 @@
 import { refs } from '../api/index.ts';
 import type { Pod } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
-import type { Clock, DeepReadonly } from '../core/index.ts';
+import type { Clock, DeepReadonly, Timer } from '../core/index.ts';
 import { isApiError, jsonEqual } from '../core/index.ts';
 import { generatePodStatus } from './pod-status.ts';
 import type { StatusInput } from './pod-status.ts';
@@ -20,6 +20,8 @@ export interface PodStatusWriterOptions {
 }
 
 const maxConflictRetries = 5;
+/** The status manager's syncPeriod. */
+const statusSyncPeriodMs = 10_000;
 
 export class PodStatusWriter {
   readonly #o: PodStatusWriterOptions;
@@ -28,6 +30,7 @@ export class PodStatusWriter {
   /** The status of the last write's answer: shared with the pod the informers hold, not a copy. */
   #lastWritten: DeepReadonly<PodStatus> | undefined;
   #stopped = false;
+  #retry: Timer | undefined;
 
   constructor(options: PodStatusWriterOptions) {
     this.#o = options;
@@ -47,6 +50,20 @@ export class PodStatusWriter {
 
   stop(): void {
     this.#stopped = true;
+    this.#retry?.cancel();
+  }
+
+  /**
+   * A write that failed (a webhook refusing pods/status, a timeout) is tried again at the status
+   * manager's next periodic sync, as upstream's syncBatch does every 10 s for every pod whose status
+   * still differs; without it the pod's status would stay stale until its containers changed.
+   */
+  #retryLater(): void {
+    if (this.#retry || this.#stopped) return;
+    this.#retry = this.#o.clock.after(statusSyncPeriodMs, () => {
+      this.#retry = undefined;
+      this.markDirty();
+    });
   }
 
   /** The status the kubelet would write now. */
@@ -63,6 +80,7 @@ export class PodStatusWriter {
         await this.#write();
       } catch (error) {
         this.#o.log(`kubelet: status update for pod ${this.#o.pod().metadata.namespace}/${this.#o.pod().metadata.name}: ${error instanceof Error ? error.message : String(error)}`);
+        this.#retryLater();
       }
     }
   }
@@ -89,5 +107,6 @@ export class PodStatusWriter {
         this.#o.setPod(fresh);
       }
     }
+    if (!this.#stopped) throw new Error(`still conflicting after ${maxConflictRetries} attempts`);
   }
 }
