@@ -115,6 +115,26 @@ test('a status write that admission refuses is tried again at the next periodic 
   }
 });
 
+test("the kubelet's final delete of a terminated pod is tried again when admission refused it", async () => {
+  const { c, clock } = await cluster();
+  try {
+    const rule = { apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['pods'] };
+    await c.client.create(refs.validatingAdmissionPolicies, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'no-node-deletes' }, spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: "!request.userInfo.username.startsWith('system:node:')", message: 'nodes may not delete pods' }] } });
+    await c.client.create(refs.validatingAdmissionPolicyBindings, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-node-deletes' }, spec: { policyName: 'no-node-deletes', validationActions: ['Deny'] } });
+    await c.client.create(refs.pods, podObj('kept', { containers: [{ name: 'main', image: 'nginx' }] }), { namespace: 'default' });
+    await clock.advance(3_000);
+    await c.client.delete(refs.pods, 'default', 'kept');
+    await clock.advance(5_000);
+    const terminating = await pod(c, 'kept');
+    assert.ok(terminating.metadata.deletionTimestamp, 'still there, terminating: the final delete was refused');
+    await c.client.delete(refs.validatingAdmissionPolicyBindings, undefined, 'no-node-deletes');
+    await clock.advance(11_000);
+    await assert.rejects(pod(c, 'kept'), /not found/);
+  } finally {
+    await c.stop();
+  }
+});
+
 function podObj(name: string, spec: Partial<Pod['spec']>, annotations: Record<string, string> = {}): Pod {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec: { nodeName: 'cpu-0', containers: [], ...spec } } as Pod;
 }

@@ -7,6 +7,7 @@ import { expandBehaviourEnv, refs, resolveBehaviour } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Container } from '../api/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
+import { isApiError } from '../core/index.ts';
 import { CrashLoopBackoff, formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { isRunning, isStarted } from './container-record.ts';
@@ -96,6 +97,9 @@ export class PodWorker {
   /** The active-deadline handler evicted the pod. */
   #evicted: { reason: string; message: string } | undefined;
   #deadline: { at: number; timer: Timer } | undefined;
+  /** The API no longer has the pod, or the kubelet stopped: no final delete is retried. */
+  #forgotten = false;
+  #deleteRetry: Timer | undefined;
   readonly startTime: number;
   readonly podIP: string;
   readonly resize: PodResize;
@@ -174,6 +178,8 @@ export class PodWorker {
 
   /** The pod is gone from the API: drop everything without writing. */
   forget(): void {
+    this.#forgotten = true;
+    this.#deleteRetry?.cancel();
     this.#state = { kind: 'finished' };
     this.#teardown();
   }
@@ -643,13 +649,24 @@ export class PodWorker {
   async #deleteFromApi(): Promise<void> {
     if (this.#state.kind === 'finished') return;
     this.#state = { kind: 'finished' };
+    await this.#finalDelete();
+    this.#teardown();
+  }
+
+  /**
+   * The status manager's final delete (grace 0, this pod's uid). One that fails (a webhook on DELETE
+   * that is down, a timeout) is tried again at the next 10 s sync, as syncBatch does for a pod that
+   * can be deleted; gone or replaced (NotFound, uid Conflict) ends it.
+   */
+  async #finalDelete(): Promise<void> {
     const pod = this.#pod;
     try {
       await this.#d.client.delete(refs.pods, pod.metadata.namespace, pod.metadata.name ?? '', { gracePeriodSeconds: 0, ...(pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {}) });
     } catch (error) {
+      if (isApiError(error) && (error.reason === 'NotFound' || error.reason === 'Conflict')) return;
       this.#d.log(`kubelet ${this.#d.node}: deleting pod ${pod.metadata.namespace}/${pod.metadata.name}: ${error instanceof Error ? error.message : String(error)}`);
+      if (!this.#forgotten) this.#deleteRetry = this.#d.clock.after(10_000, () => void this.#finalDelete());
     }
-    this.#teardown();
   }
 
   #teardown(): void {
