@@ -6,7 +6,7 @@ import { refs } from '../api/index.ts';
 import type { Node, Pod } from '../api/index.ts';
 import type { Client, Informer } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
-import { formatTime } from '../core/index.ts';
+import { formatTime, isApiError } from '../core/index.ts';
 import { admitPod } from './admission.ts';
 import { DeviceManager, pluginGpus } from './device-manager.ts';
 import { compareResizePriority, decideResize } from './allocation.ts';
@@ -65,6 +65,7 @@ export class Kubelet {
   /** Pods whose spec asks for a resize not yet allocated (Deferred, or just changed). */
   readonly #pendingResizes = new Set<PodWorker>();
   #resizing = false;
+  #stopped = false;
   #resizeAgain = false;
   readonly #partition: PartitionGate;
 
@@ -101,6 +102,7 @@ export class Kubelet {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.agent.stop();
     for (const w of [...this.#workers.values()]) w.forget();
   }
@@ -240,8 +242,27 @@ export class Kubelet {
   #reject(pod: Pod, reason: string, message: string): void {
     this.#rejected.add(pod.metadata.uid ?? '');
     this.#events.record(pod, 'Warning', reason, message);
+    void this.#writeRejection(pod, reason, message, 0);
+  }
+
+  /**
+   * The rejected pod's Failed status, through the status manager's retries: a conflict is written
+   * again on the pod as it now is, another failure at the next 10 s sync, until the pod is gone.
+   */
+  async #writeRejection(pod: Pod, reason: string, message: string, conflicts: number): Promise<void> {
     const status = { ...pod.status, phase: 'Failed' as const, reason, message: `Pod was rejected: ${message}`, startTime: pod.status?.startTime ?? formatTime(this.#o.clock.now()) };
-    void this.#o.client.updateStatus(refs.pods, { ...pod, status }).catch((error: unknown) => this.#o.log(`kubelet ${this.#o.name}: rejecting pod: ${String(error)}`));
+    try {
+      await this.#o.client.updateStatus(refs.pods, { ...pod, status });
+    } catch (error) {
+      if (isApiError(error) && error.reason === 'NotFound') return;
+      if (isApiError(error) && error.reason === 'Conflict' && conflicts < 5) {
+        const fresh = await this.#o.client.get<Pod>(refs.pods, pod.metadata.namespace, pod.metadata.name ?? '').catch(() => undefined);
+        if (fresh && fresh.metadata.uid === pod.metadata.uid) return this.#writeRejection(fresh, reason, message, conflicts + 1);
+        return;
+      }
+      this.#o.log(`kubelet ${this.#o.name}: rejecting pod: ${String(error)}`);
+      if (!this.#stopped) this.#o.clock.after(10_000, () => void (this.#stopped ? undefined : this.#writeRejection(pod, reason, message, 0)));
+    }
   }
 
   #allocateIP(): string {

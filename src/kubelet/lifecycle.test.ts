@@ -135,6 +135,25 @@ test("the kubelet's final delete of a terminated pod is tried again when admissi
   }
 });
 
+test("a pod the kubelet rejects reads Failed once its refused status write is allowed", async () => {
+  const { c, clock } = await cluster();
+  try {
+    const rule = { apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['pods/status'] };
+    await c.client.create(refs.validatingAdmissionPolicies, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'freeze-status' }, spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'false' }] } });
+    await c.client.create(refs.validatingAdmissionPolicyBindings, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'freeze-status' }, spec: { policyName: 'freeze-status', validationActions: ['Deny'] } });
+    await clock.advance(1_000);
+    await c.client.create(refs.pods, podObj('too-big', { containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu: '8' } } }] }), { namespace: 'default' });
+    await clock.advance(3_000);
+    assert.equal((await pod(c, 'too-big')).status?.phase, 'Pending');
+    await c.client.delete(refs.validatingAdmissionPolicyBindings, undefined, 'freeze-status');
+    await clock.advance(11_000);
+    const p = await pod(c, 'too-big');
+    assert.deepEqual([p.status?.phase, p.status?.reason], ['Failed', 'OutOfcpu']);
+  } finally {
+    await c.stop();
+  }
+});
+
 function podObj(name: string, spec: Partial<Pod['spec']>, annotations: Record<string, string> = {}): Pod {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec: { nodeName: 'cpu-0', containers: [], ...spec } } as Pod;
 }
