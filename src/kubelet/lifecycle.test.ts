@@ -36,6 +36,13 @@ async function watchStatus(c: Cluster, clock: VirtualClock, name: string, forMs:
   return seen;
 }
 
+/** A ValidatingAdmissionPolicy and its binding refusing `operation` on `resource` where `expression` is false. */
+async function refuse(c: Cluster, name: string, operation: string, resource: string, expression = 'false'): Promise<void> {
+  const rule = { apiGroups: [''], apiVersions: ['v1'], operations: [operation], resources: [resource] };
+  await c.client.create(refs.validatingAdmissionPolicies, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression }] } });
+  await c.client.create(refs.validatingAdmissionPolicyBindings, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } });
+}
+
 async function events(c: Cluster, name: string): Promise<Event[]> {
   const list = await c.client.list<Event>(refs.events, { namespace: 'default' });
   return list.items.filter((e) => e.involvedObject.name === name);
@@ -98,9 +105,7 @@ test("a readiness gate's condition makes the pod Ready; conditions others own co
 test('a status write that admission refuses is tried again at the next periodic sync, once it is allowed', async () => {
   const { c, clock } = await cluster();
   try {
-    const rule = { apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['pods/status'] };
-    await c.client.create(refs.validatingAdmissionPolicies, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'freeze-status' }, spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'false', message: 'status is frozen' }] } });
-    await c.client.create(refs.validatingAdmissionPolicyBindings, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'freeze-status' }, spec: { policyName: 'freeze-status', validationActions: ['Deny'] } });
+    await refuse(c, 'freeze-status', 'UPDATE', 'pods/status');
     await clock.advance(1_000);
     await c.client.create(refs.pods, podObj('frozen', { containers: [{ name: 'main', image: 'nginx' }] }), { namespace: 'default' });
     await clock.advance(5_000);
@@ -118,9 +123,7 @@ test('a status write that admission refuses is tried again at the next periodic 
 test("the kubelet's final delete of a terminated pod is tried again when admission refused it", async () => {
   const { c, clock } = await cluster();
   try {
-    const rule = { apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['pods'] };
-    await c.client.create(refs.validatingAdmissionPolicies, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'no-node-deletes' }, spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: "!request.userInfo.username.startsWith('system:node:')", message: 'nodes may not delete pods' }] } });
-    await c.client.create(refs.validatingAdmissionPolicyBindings, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-node-deletes' }, spec: { policyName: 'no-node-deletes', validationActions: ['Deny'] } });
+    await refuse(c, 'no-node-deletes', 'DELETE', 'pods', "!request.userInfo.username.startsWith('system:node:')");
     await c.client.create(refs.pods, podObj('kept', { containers: [{ name: 'main', image: 'nginx' }] }), { namespace: 'default' });
     await clock.advance(3_000);
     await c.client.delete(refs.pods, 'default', 'kept');
@@ -138,9 +141,7 @@ test("the kubelet's final delete of a terminated pod is tried again when admissi
 test("a pod the kubelet rejects reads Failed once its refused status write is allowed", async () => {
   const { c, clock } = await cluster();
   try {
-    const rule = { apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['pods/status'] };
-    await c.client.create(refs.validatingAdmissionPolicies, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'freeze-status' }, spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'false' }] } });
-    await c.client.create(refs.validatingAdmissionPolicyBindings, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'freeze-status' }, spec: { policyName: 'freeze-status', validationActions: ['Deny'] } });
+    await refuse(c, 'freeze-status', 'UPDATE', 'pods/status');
     await clock.advance(1_000);
     await c.client.create(refs.pods, podObj('too-big', { containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu: '8' } } }] }), { namespace: 'default' });
     await clock.advance(3_000);
