@@ -18,7 +18,7 @@ test('ComponentStatus: healthy while the components run; a stopped one fails its
   ]);
   running = new Set();
   const scheduler = (await provider.get('', 'scheduler')) as ComponentStatus;
-  assert.deepEqual(scheduler.conditions, [{ type: 'Healthy', status: 'Unknown', message: '', error: 'Get "https://127.0.0.1:10259/healthz": dial tcp 127.0.0.1:10259: connect: connection refused' }]);
+  assert.deepEqual(scheduler.conditions, [{ type: 'Healthy', status: 'False', message: 'Get "https://127.0.0.1:10259/healthz": dial tcp 127.0.0.1:10259: connect: connection refused' }]);
   assert.equal(provider.def.table?.cells(scheduler, 0)[1], 'Unhealthy');
   assert.throws(() => provider.get('', 'nope'), (e: unknown) => e instanceof ApiError && e.code === 500 && e.message === 'Component not found: nope' && !('reason' in e.toStatus()));
 });

@@ -1,6 +1,6 @@
 // The control plane's ComponentStatuses (`kubectl get cs`): the scheduler and the controller manager
 // are healthy while their components run in this process, etcd-0 (the store) always. A component that
-// is not running fails its health check as an unreachable one does upstream.
+// is not running fails its health check as an unreachable one does upstream (Unhealthy, the GET's error as message).
 // Upstream: pkg/registry/core/componentstatus/{rest.go,validator.go}, pkg/controlplane/instance.go (the servers).
 import { componentStatus, componentStatusDefinition } from '../api/index.ts';
 import type { ComponentStatus } from '../api/index.ts';
@@ -23,8 +23,9 @@ const checked: readonly CheckedComponent[] = [
 
 function statusOf(c: CheckedComponent, running: ReadonlySet<string>): ComponentStatus {
   if (!c.component || running.has(c.component)) return componentStatus(c.name, { status: 'True', message: 'ok' });
-  const port = new URL(c.healthz ?? '').port;
-  return componentStatus(c.name, { status: 'Unknown', message: '', error: `Get "${c.healthz ?? ''}": dial tcp 127.0.0.1:${port}: connect: connection refused` });
+  // DoHTTPProbe turns a failed GET into a Failure whose data is the error's text, and no error.
+  const address = new URL(c.healthz ?? '').host;
+  return componentStatus(c.name, { status: 'False', message: `Get "${c.healthz ?? ''}": dial tcp ${address}: connect: connection refused` });
 }
 
 /** ComponentStatus served from the running components; `running` names them at the time of the read. */
