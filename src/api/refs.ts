@@ -39,6 +39,7 @@ export const refs = {
   priorityClasses: ref('scheduling.k8s.io', 'v1', 'priorityclasses'),
   runtimeClasses: ref('node.k8s.io', 'v1', 'runtimeclasses'),
   apiServices: ref('apiregistration.k8s.io', 'v1', 'apiservices'),
+  customResourceDefinitions: ref('apiextensions.k8s.io', 'v1', 'customresourcedefinitions'),
   validatingAdmissionPolicies: ref('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies'),
   validatingAdmissionPolicyBindings: ref('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicybindings'),
   validatingWebhookConfigurations: ref('admissionregistration.k8s.io', 'v1', 'validatingwebhookconfigurations'),

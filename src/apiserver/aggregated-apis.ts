@@ -4,6 +4,7 @@
 // extension API server's are. Group-versions served here (metrics.k8s.io) stay served.
 // Upstream: kube-aggregator/pkg/apiserver/{handler_apis.go,handler_proxy.go,handler_discovery.go}.
 import type { ServerResponse } from 'node:http';
+import { refs } from '../api/index.ts';
 import type { ApiServer } from './server.ts';
 import { storedObject } from './stored-object.ts';
 
@@ -12,16 +13,15 @@ export interface GroupVersion {
   version: string;
 }
 
-const apiServices = { group: 'apiregistration.k8s.io', version: 'v1', resource: 'apiservices' } as const;
-
 interface RemoteAPIService {
   spec?: { group?: string; version?: string; service?: unknown };
 }
 
 /** The remote APIServices' group-versions that no served kind of this server answers for. */
 export async function unservedRemoteGroupVersions(server: ApiServer): Promise<GroupVersion[]> {
-  if (!server.index.find(apiServices.group, apiServices.version, apiServices.resource)) return [];
-  const { page } = await server.list(apiServices, '', {});
+  const ref = refs.apiServices;
+  if (!server.index.find(ref.group, ref.version, ref.resource)) return [];
+  const { page } = await server.list(ref, '', {});
   const out: GroupVersion[] = [];
   for (const kv of page.items) {
     const spec = (storedObject(kv) as RemoteAPIService).spec;

@@ -113,7 +113,8 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], req: Incomi
       return serveOpenApi(options.openapi, target.path, req, res);
     case 'discovery-root': {
       const rep = negotiate(req.headers.accept, url.searchParams, { table: false, discovery: true });
-      const remote = await unservedRemoteGroupVersions(server);
+      // The legacy group is always served here, so only /apis can list an APIService's group.
+      const remote = target.prefix === 'apis' ? await unservedRemoteGroupVersions(server) : [];
       if (rep.kind === 'discovery') return sendJson(res, 200, JSON.stringify(aggregatedDiscovery(server.index, target.prefix, rep.apiVersion, remote)), rep.contentType, { Vary: 'Accept' });
       const host = req.headers.host ?? '127.0.0.1';
       return sendJson(res, 200, JSON.stringify(target.prefix === 'api' ? apiVersions(host) : apiGroupList(server.index, remote)), undefined, { Vary: 'Accept' });

@@ -10,5 +10,6 @@ export type { AdmissionPlugin, AdmissionAttributes } from './admission.ts';
 export { allSchemas, buildOpenApi, checkDecoded, openApiHash, patchMetaFor, schemaFor, unknownFields } from './openapi/index.ts';
 export type { OpenApiDocuments, OpenApiSchema } from './openapi/index.ts';
 export { CustomResources } from './crd/controller.ts';
+export type { CustomResourceDefinition } from './crd/types.ts';
 export { ApiMetrics, instrumentStore } from './metrics.ts';
 export type { DelegatedResource } from './delegated.ts';

@@ -10,7 +10,6 @@ import type { KubeObject } from '../core/index.ts';
 import { automanagedLabel } from './aggregator.ts';
 import { Cluster, clusterConfigFrom } from './index.ts';
 
-const crdRef = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
 
 async function start(): Promise<{ c: Cluster; clock: VirtualClock }> {
   const clock = new VirtualClock();
@@ -73,13 +72,13 @@ test('a CRD group-version gets an APIService while a CRD serves it, and loses it
         ],
       },
     };
-    await c.client.create(crdRef, crd);
+    await c.client.create(refs.customResourceDefinitions, crd);
     const registered = await eventually(clock, () => apiService(c, 'v1.example.com'), 'the CRD APIService');
     assert.deepEqual(registered.spec, { group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 100 });
     assert.equal(registered.metadata.labels?.[automanagedLabel], 'true');
     assert.equal(available(registered), 'True Local: Local APIServices are always available');
     assert.equal(await apiService(c, 'v1alpha1.example.com'), undefined, 'a version not served has none');
-    await c.client.delete(crdRef, undefined, 'widgets.example.com');
+    await c.client.delete(refs.customResourceDefinitions, undefined, 'widgets.example.com');
     await eventually(clock, async () => (await apiService(c, 'v1.example.com')) === undefined, 'the CRD APIService removed');
   } finally {
     await c.stop();

@@ -11,12 +11,12 @@ import type { APIService, APIServiceCondition, EndpointSlice, Service } from '..
 import type { Client, DiscoveredResource, Informer } from '../client/index.ts';
 import { WorkQueue, informerFor, runWhenSynced } from '../client/index.ts';
 import type { SharedInformers } from '../client/index.ts';
-import type { Clock, KubeObject, Timer } from '../core/index.ts';
+import type { CustomResourceDefinition } from '../apiserver/index.ts';
+import type { Clock, DeepReadonly, Timer } from '../core/index.ts';
 import { copyJson, formatTime, isApiError, jsonEqual, objectKey } from '../core/index.ts';
 
 export const automanagedLabel = 'kube-aggregator.kubernetes.io/automanaged';
 const serviceNameLabel = 'kubernetes.io/service-name';
-const crdRef = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' } as const;
 /** Index of APIServices and EndpointSlices by the `namespace/name` of the Service they are about. */
 const byService = 'service';
 
@@ -57,10 +57,6 @@ const addOnPriorities: Readonly<Record<string, readonly [group: number, version:
 // crdregistration: CRDs rank below every built-in group; versions sort kube-like within a group.
 const crdGroupPriority = 1000;
 const crdVersionPriority = 100;
-
-interface CustomResourceDefinitionVersions extends KubeObject {
-  spec: { group: string; versions: { name: string; served: boolean }[] };
-}
 
 export interface AggregatorOptions {
   client: Client;
@@ -109,7 +105,7 @@ export class Aggregator {
   readonly #log: (line: string) => void;
   readonly #resyncMs: number;
   readonly #apiServices: Informer<APIService>;
-  readonly #crds: Informer<CustomResourceDefinitionVersions>;
+  readonly #crds: Informer<CustomResourceDefinition>;
   readonly #services: Informer<Service>;
   readonly #slices: Informer<EndpointSlice>;
   readonly #queue: WorkQueue<string>;
@@ -123,7 +119,7 @@ export class Aggregator {
     this.#log = log;
     this.#resyncMs = options.resyncMs ?? 30_000;
     this.#apiServices = informerFor<APIService>(options.informers, { client, ref: refs.apiServices, clock, log });
-    this.#crds = informerFor<CustomResourceDefinitionVersions>(options.informers, { client, ref: crdRef, clock, log });
+    this.#crds = informerFor<CustomResourceDefinition>(options.informers, { client, ref: refs.customResourceDefinitions, clock, log });
     this.#services = informerFor<Service>(options.informers, { client, ref: refs.services, clock, log });
     this.#slices = informerFor<EndpointSlice>(options.informers, { client, ref: refs.endpointSlices, clock, log });
     this.#queue = new WorkQueue<string>({ clock });
@@ -145,7 +141,9 @@ export class Aggregator {
 
   /** Registers the built-in APIServices (awaited, as upstream's readyz waits for them), then runs. */
   async start(): Promise<void> {
-    for (const desired of builtinAPIServices(await this.#client.discover())) await this.#ensure(desired);
+    // One list instead of a read per APIService: the informers start after this.
+    const existing = new Map((await this.#client.list<APIService>(refs.apiServices)).items.map((a) => [a.metadata.name ?? '', a]));
+    for (const desired of builtinAPIServices(await this.#client.discover())) await this.#ensure(desired, existing.get(desired.metadata.name ?? ''));
     runWhenSynced([this.#apiServices, this.#crds, this.#services, this.#slices], this.#queue, 1, (key) => this.#sync(key), this.#log, () => this.#scheduleResync());
   }
 
@@ -211,7 +209,7 @@ export class Aggregator {
         wanted.set(desired.metadata.name ?? '', desired);
       }
     }
-    for (const desired of wanted.values()) await this.#ensure(desired);
+    for (const desired of wanted.values()) await this.#ensure(desired, this.#apiServices.getByName(undefined, desired.metadata.name ?? ''));
     for (const existing of this.#apiServices.list()) {
       if (existing.metadata.labels?.[automanagedLabel] !== 'true' || wanted.has(existing.metadata.name ?? '')) continue;
       try {
@@ -222,15 +220,11 @@ export class Aggregator {
     }
   }
 
-  /** Creates a missing APIService; one this controller manages gets its spec back if it was changed. */
-  async #ensure(desired: APIService): Promise<void> {
-    const name = desired.metadata.name ?? '';
-    let current: APIService | undefined;
-    try {
-      current = this.#apiServices.getByName(undefined, name) ?? (await this.#client.get<APIService>(refs.apiServices, undefined, name));
-    } catch (error) {
-      if (!(isApiError(error) && error.reason === 'NotFound')) throw error;
-    }
+  /**
+   * Creates a missing APIService (`current` is how it stands, as last read); one this controller
+   * manages gets its spec back if it was changed.
+   */
+  async #ensure(desired: APIService, current: DeepReadonly<APIService> | undefined): Promise<void> {
     if (!current) {
       try {
         await this.#client.create(refs.apiServices, desired);
@@ -241,7 +235,7 @@ export class Aggregator {
     }
     // An APIService someone else made (no automanaged label) is left as it is.
     if (!current.metadata.labels?.[automanagedLabel] || jsonEqual(current.spec, desired.spec)) return;
-    await this.#client.update(refs.apiServices, { ...current, spec: desired.spec });
+    await this.#client.update(refs.apiServices, { ...(current as APIService), spec: desired.spec });
   }
 }
 

@@ -116,7 +116,7 @@ export class Cluster {
     try {
       if (options.port !== undefined) await cluster.#listen(options, log, kept);
       await cluster.customResources.start();
-      await bootstrapCluster(cluster.client, [...preinstalledCrds().map((crd): [ResourceRef, KubeObject] => [crdRef, crd]), ...gpuRuntimeClasses(options.config)]);
+      await bootstrapCluster(cluster.client, [...preinstalledCrds().map((crd): [ResourceRef, KubeObject] => [refs.customResourceDefinitions, crd]), ...gpuRuntimeClasses(options.config)]);
       await cluster.customResources.settled();
       if (options.components !== false) {
         let nodesReady!: { resolve: () => void; reject: (error: unknown) => void };
@@ -270,7 +270,6 @@ async function waitForNodesReady(cluster: Cluster): Promise<void> {
   });
 }
 
-const crdRef = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' } as const;
 
 function clockFor(text: string): Clock {
   if (text === 'virtual') return new VirtualClock();

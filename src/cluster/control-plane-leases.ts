@@ -75,6 +75,7 @@ export class ApiServerIdentityLease {
   readonly #holder: string;
   #timer: Timer | undefined;
   #stopped = false;
+  #lease: Lease | undefined;
 
   constructor(options: ControlPlaneLeaseOptions) {
     this.#o = options;
@@ -92,17 +93,34 @@ export class ApiServerIdentityLease {
 
   async #renew(): Promise<void> {
     if (this.#stopped) return;
-    const { client, clock, log } = this.#o;
-    const spec = { holderIdentity: this.#holder, leaseDurationSeconds: identityLeaseDurationSeconds, renewTime: formatMicroTime(clock.now()) };
+    const { clock, log } = this.#o;
     try {
-      const current = await client.get<Lease>(refs.leases, systemNamespace, this.#name);
-      await client.update<Lease>(refs.leases, { ...current, spec: { ...current.spec, ...spec } });
+      this.#lease = await this.#write(formatMicroTime(clock.now()));
     } catch (error) {
-      if (isApiError(error) && error.reason === 'NotFound') {
-        const labels = { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': controlPlaneHost };
-        await client.create<Lease>(refs.leases, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.#name, namespace: systemNamespace, labels }, spec }).catch((e: unknown) => log(`apiserver identity lease: ${String(e)}`));
-      } else log(`apiserver identity lease: ${error instanceof Error ? error.message : String(error)}`);
+      this.#lease = undefined;
+      log(`apiserver identity lease: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (!this.#stopped) this.#timer = clock.after(identityLeaseRenewMs, () => void this.#renew());
+  }
+
+  /** One update on the lease last written; a read first only when that one changed or went, a create when there is none. */
+  async #write(renewTime: string): Promise<Lease> {
+    const { client } = this.#o;
+    const spec = { holderIdentity: this.#holder, leaseDurationSeconds: identityLeaseDurationSeconds, renewTime };
+    if (this.#lease) {
+      try {
+        return await client.update<Lease>(refs.leases, { ...this.#lease, spec: { ...this.#lease.spec, ...spec } });
+      } catch (error) {
+        if (!isApiError(error) || (error.reason !== 'Conflict' && error.reason !== 'NotFound')) throw error;
+      }
+    }
+    try {
+      const current = await client.get<Lease>(refs.leases, systemNamespace, this.#name);
+      return await client.update<Lease>(refs.leases, { ...current, spec: { ...current.spec, ...spec } });
+    } catch (error) {
+      if (!isApiError(error) || error.reason !== 'NotFound') throw error;
+    }
+    const labels = { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': controlPlaneHost };
+    return client.create<Lease>(refs.leases, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.#name, namespace: systemNamespace, labels }, spec });
   }
 }

@@ -23,6 +23,7 @@ import type { ClaimPreparerOptions } from './dynamic-resources.ts';
 import type { VolumeSources } from './volumes.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-skew.ts';
+import { statusSyncPeriodMs } from './status-writer.ts';
 
 export interface KubeletOptions {
   client: Client;
@@ -261,7 +262,7 @@ export class Kubelet {
         return;
       }
       this.#o.log(`kubelet ${this.#o.name}: rejecting pod: ${String(error)}`);
-      if (!this.#stopped) this.#o.clock.after(10_000, () => void (this.#stopped ? undefined : this.#writeRejection(pod, reason, message, 0)));
+      if (!this.#stopped) this.#o.clock.after(statusSyncPeriodMs, () => void (this.#stopped ? undefined : this.#writeRejection(pod, reason, message, 0)));
     }
   }
 

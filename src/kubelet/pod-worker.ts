@@ -21,7 +21,7 @@ import type { ProbeKind } from './prober.ts';
 import { resourceAmountOf } from './quantities.ts';
 import { SimContainer } from './sim-container.ts';
 import type { ContainerExit } from './sim-container.ts';
-import { PodStatusWriter } from './status-writer.ts';
+import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { shouldRestart } from './restart-policy.ts';
 import type { VolumeMounter } from './volumes.ts';
@@ -665,7 +665,7 @@ export class PodWorker {
     } catch (error) {
       if (isApiError(error) && (error.reason === 'NotFound' || error.reason === 'Conflict')) return;
       this.#d.log(`kubelet ${this.#d.node}: deleting pod ${pod.metadata.namespace}/${pod.metadata.name}: ${error instanceof Error ? error.message : String(error)}`);
-      if (!this.#forgotten) this.#deleteRetry = this.#d.clock.after(10_000, () => void this.#finalDelete());
+      if (!this.#forgotten) this.#deleteRetry = this.#d.clock.after(statusSyncPeriodMs, () => void this.#finalDelete());
     }
   }
 

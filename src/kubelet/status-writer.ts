@@ -20,8 +20,8 @@ export interface PodStatusWriterOptions {
 }
 
 const maxConflictRetries = 5;
-/** The status manager's syncPeriod. */
-const statusSyncPeriodMs = 10_000;
+/** The status manager's syncPeriod: how soon a write that failed is tried again. */
+export const statusSyncPeriodMs = 10_000;
 
 export class PodStatusWriter {
   readonly #o: PodStatusWriterOptions;

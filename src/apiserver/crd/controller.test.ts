@@ -8,7 +8,7 @@ import { createLocalClient } from '../local-client.ts';
 import { ApiServer } from '../server.ts';
 import { CustomResources } from './controller.ts';
 
-const crdRef = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
+const crdRef = refs.customResourceDefinitions;
 const widgets = { group: 'example.dev', version: 'v1', resource: 'widgets' };
 
 function widgetCrd(overrides: Record<string, unknown> = {}): KubeObject {

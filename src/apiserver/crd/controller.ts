@@ -4,6 +4,7 @@
 // Upstream: apiextensions-apiserver/pkg/controller/{status/naming_controller.go,
 // establish/establishing_controller.go, finalizer/crd_finalizer.go}, apiserver/customresource_handler.go.
 import type { PatchMeta, ResourceDefinition, ResourceRef } from '../../api/index.ts';
+import { refs } from '../../api/index.ts';
 import type { Condition, KubeObject } from '../../core/index.ts';
 import { formatTime, isApiError } from '../../core/index.ts';
 import type { DecodeCheck } from '../openapi/index.ts';
@@ -16,7 +17,7 @@ import { crdCleanupFinalizer, customResourceDefinitionKind } from './definition.
 import { pruneUnknown } from './schema.ts';
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from './types.ts';
 
-const crdRef: ResourceRef = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
+const crdRef: ResourceRef = refs.customResourceDefinitions;
 
 export interface CustomResourcesOptions {
   /** ObjectMeta's patch metadata, for server-side apply of custom objects. */
