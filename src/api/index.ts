@@ -21,6 +21,7 @@ export type { ConfigMap } from './core/v1/config-map.ts';
 export { componentStatus, componentStatusDefinition } from './core/v1/component-status.ts';
 export type { ComponentCondition, ComponentStatus } from './core/v1/component-status.ts';
 export type { PodTemplate } from './core/v1/pod-template.ts';
+export type { ReplicationController, ReplicationControllerSpec, ReplicationControllerStatus } from './core/v1/replication-controller.ts';
 export type { Namespace } from './core/v1/namespace.ts';
 export type { ServiceAccount } from './core/v1/service-account.ts';
 export type { PodDisruptionBudget, PodDisruptionBudgetStatus } from './policy/v1/pod-disruption-budget.ts';

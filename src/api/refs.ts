@@ -20,6 +20,7 @@ export const refs = {
   persistentVolumeClaims: ref('', 'v1', 'persistentvolumeclaims'),
   endpoints: ref('', 'v1', 'endpoints'),
   resourceQuotas: ref('', 'v1', 'resourcequotas'),
+  replicationControllers: ref('', 'v1', 'replicationcontrollers'),
   clusterRoles: ref('rbac.authorization.k8s.io', 'v1', 'clusterroles'),
   clusterRoleBindings: ref('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings'),
   roles: ref('rbac.authorization.k8s.io', 'v1', 'roles'),

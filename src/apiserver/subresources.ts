@@ -3,7 +3,7 @@
 // pkg/registry/core/pod/storage/{storage.go (BindingREST), eviction.go}.
 import type { PodDisruptionBudget, ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, conflict, copyJson, formatLabelSelector, formatTime, labelSelectorFromObject, notFound, successStatus, tooManyRequests } from '../core/index.ts';
+import { ApiError, conflict, copyJson, formatLabelSelector, formatTime, labelSelectorFromObject, notFound, selectorFromSet, successStatus, tooManyRequests } from '../core/index.ts';
 import type { LabelSelector } from '../core/index.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
 import type { WriteContext } from './resource-storage.ts';
@@ -13,7 +13,7 @@ import type { CustomResourceSubresourceScale } from './crd/types.ts';
 
 interface ScalableSpec {
   replicas?: number;
-  selector?: LabelSelector;
+  selector?: LabelSelector | Record<string, string>;
 }
 
 export function readScale(def: ResourceDefinition, obj: KubeObject): KubeObject {
@@ -31,8 +31,15 @@ export function readScale(def: ResourceDefinition, obj: KubeObject): KubeObject 
     apiVersion: 'autoscaling/v1',
     metadata,
     spec: { replicas: spec.replicas ?? 0 },
-    status: { replicas: status.replicas ?? 0, selector: spec.selector ? formatLabelSelector(spec.selector) : '' },
+    status: { replicas: status.replicas ?? 0, selector: scaleSelector(def, spec.selector) },
   };
+}
+
+/** A ReplicationController's selector is a label set (labels.SelectorFromSet); the others' a LabelSelector. */
+function scaleSelector(def: ResourceDefinition, selector: LabelSelector | Record<string, string> | undefined): string {
+  if (!selector) return '';
+  if (def.group === '' && def.resource === 'replicationcontrollers') return selectorFromSet(selector as Record<string, string>).toString();
+  return formatLabelSelector(selector as LabelSelector);
 }
 
 // Upstream: apiextensions-apiserver/pkg/registry/customresource/etcd.go (scaleFromCustomResource).

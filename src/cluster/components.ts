@@ -15,7 +15,7 @@ import { Scheduler, dynamicResourcesFactory, inTreeRegistry } from '../scheduler
 import { allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds, startNvidiaDriver } from '../dra/index.ts';
 import type { NvidiaGpuConfig } from '../dra/index.ts';
 import type { ClusterConfig } from './config.ts';
-import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController, ClusterRoleAggregationController } from '../controllers/index.ts';
+import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ReplicationManager, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController, ClusterRoleAggregationController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
 import { ResourceClaimController } from '../controllers/index.ts';
@@ -147,6 +147,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('scheduler', new Scheduler({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, featureGates: ctx.cluster.config.featureGates, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),
   async (ctx) => started('garbage-collector', new GarbageCollector(kcm(ctx))),
   async (ctx) => started('replicaset-controller', new ReplicaSetController(kcm(ctx))),
+  async (ctx) => started('replicationcontroller-controller', new ReplicationManager(kcm(ctx))),
   async (ctx) => started('deployment-controller', new DeploymentController(kcm(ctx))),
   async (ctx) => started('daemonset-controller', new DaemonSetController(kcm(ctx))),
   async (ctx) => started('statefulset-controller', new StatefulSetController(kcm(ctx))),

@@ -3,7 +3,7 @@ export { NamespaceController } from './namespace/controller.ts';
 export { NodeLifecycleController } from './node-lifecycle/controller.ts';
 export { TaintEvictionController } from './node-lifecycle/taint-eviction.ts';
 export { PodGCController } from './pod-gc/controller.ts';
-export { ReplicaSetController } from './replicaset/controller.ts';
+export { ReplicaSetController, ReplicationManager } from './replicaset/controller.ts';
 export { DeploymentController } from './deployment/controller.ts';
 export { GarbageCollector } from './garbage-collector/controller.ts';
 export { JobController } from './job/controller.ts';

@@ -17,7 +17,7 @@ import { NamespaceController } from './namespace/controller.ts';
 import { NodeLifecycleController } from './node-lifecycle/controller.ts';
 import { TaintEvictionController } from './node-lifecycle/taint-eviction.ts';
 import { PodGCController } from './pod-gc/controller.ts';
-import { ReplicaSetController } from './replicaset/controller.ts';
+import { ReplicaSetController, ReplicationManager } from './replicaset/controller.ts';
 import { ResourceClaimController } from './resourceclaim/controller.ts';
 import { TtlAfterFinishedController } from './ttl-after-finished/controller.ts';
 import { PersistentVolumeController } from './volume/controller.ts';
@@ -66,6 +66,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   namespace: (d) => new NamespaceController(d),
   garbagecollector: (d) => new GarbageCollector(d),
   replicaset: (d) => new ReplicaSetController(d),
+  replicationcontroller: (d) => new ReplicationManager(d),
   deployment: (d) => new DeploymentController(d),
   daemonset: (d) => new DaemonSetController(d),
   statefulset: (d) => new StatefulSetController(d),

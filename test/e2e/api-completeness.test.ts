@@ -271,6 +271,24 @@ subjects:
     assert.equal(await dd.ok(['get', 'podtemplate', 'trainer', '-o', 'jsonpath={.metadata.generation} {.template.spec.restartPolicy}']), '1 Always');
   });
 
+  // No nodes here: the pods stay Pending, so the count is of created pods.
+  test('replicationcontrollers: the replication manager keeps the count; kubectl scale and the wide table', async () => {
+    const created = await dd.kubectl(['apply', '-f', '-'], { input: 'apiVersion: v1\nkind: ReplicationController\nmetadata: {name: legacy}\nspec:\n  replicas: 2\n  template:\n    metadata: {labels: {app: legacy}}\n    spec:\n      containers: [{name: web, image: nginx:1.27}]\n' });
+    assert.equal(created.stdout, 'replicationcontroller/legacy created\n', created.stderr);
+    const counted = await dd.kubectl(['wait', '--for=jsonpath={.status.replicas}=2', 'rc/legacy', '--timeout=20s']);
+    assert.equal(counted.code, 0, counted.stderr);
+    assert.equal(await dd.ok(['get', 'pods', '-l', 'app=legacy', '-o', 'jsonpath={.items[*].metadata.ownerReferences[0].kind}']), 'ReplicationController ReplicationController');
+    assert.deepEqual(lines(await dd.ok(['get', 'rc', 'legacy', '-o', 'wide'])).map((l) => l.split(/\s+/).filter((_c, i) => i !== 4)), [
+      ['NAME', 'DESIRED', 'CURRENT', 'READY', 'CONTAINERS', 'IMAGES', 'SELECTOR'],
+      ['legacy', '2', '2', '0', 'web', 'nginx:1.27', 'app=legacy'],
+    ]);
+    assert.equal(await dd.ok(['scale', 'rc', 'legacy', '--replicas=0']), 'replicationcontroller/legacy scaled\n');
+    const drained = await dd.kubectl(['wait', '--for=jsonpath={.status.replicas}=0', 'rc/legacy', '--timeout=20s']);
+    assert.equal(drained.code, 0, drained.stderr);
+    const bad = await dd.kubectl(['create', '-f', '-'], { input: 'apiVersion: v1\nkind: ReplicationController\nmetadata: {name: bare}\nspec:\n  template:\n    spec:\n      containers: [{name: web, image: nginx}]\n' });
+    assert.equal(bad.stderr.trim(), 'The ReplicationController "bare" is invalid: spec.selector: Required value');
+  });
+
   test('apiservices: the served group-versions are Local and Available; kubectl wait on one returns; one behind a missing Service says why', async () => {
     const wait = await dd.kubectl(['wait', '--for=condition=Available', 'apiservice/v1beta1.metrics.k8s.io', '--timeout=10s']);
     assert.equal(wait.code, 0, wait.stderr);

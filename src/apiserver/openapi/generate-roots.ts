@@ -35,6 +35,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('', 'V1Binding', 'Binding', false),
   ...kinds('', 'V1ComponentStatus', 'ComponentStatus'),
   ...kinds('', 'V1PodTemplate', 'PodTemplate'),
+  ...kinds('', 'V1ReplicationController', 'ReplicationController'),
   ...kinds('', 'V1Endpoints', 'Endpoints'),
   ...kinds('', 'V1ResourceQuota', 'ResourceQuota'),
   ...kinds('', 'V1LimitRange', 'LimitRange'),

@@ -2,7 +2,7 @@
 // disruptions) current from the pods it selects, so evictions (`kubectl drain`) can honour it.
 // Upstream: pkg/controller/disruption/disruption.go (sync, trySync, getPodsForPdb, finders).
 import { refs } from '../../api/index.ts';
-import type { Deployment, Pod, PodDisruptionBudget, ReplicaSet, StatefulSet } from '../../api/index.ts';
+import type { Deployment, Pod, PodDisruptionBudget, ReplicaSet, ReplicationController, StatefulSet } from '../../api/index.ts';
 import type { DeepReadonly, LabelSelector } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf, labelSelectorFromObject } from '../../core/index.ts';
 import type { Informer } from '../../client/index.ts';
@@ -24,6 +24,7 @@ export class DisruptionController {
   readonly #pdbs: Informer<PodDisruptionBudget>;
   readonly #pods: Informer<Pod>;
   readonly #replicaSets: Informer<ReplicaSet>;
+  readonly #replicationControllers: Informer<ReplicationController>;
   readonly #deployments: Informer<Deployment>;
   readonly #statefulSets: Informer<StatefulSet>;
   readonly #queue: WorkQueue<string>;
@@ -35,6 +36,7 @@ export class DisruptionController {
     this.#pdbs = informerFor<PodDisruptionBudget>(options.informers, { client, ref: refs.podDisruptionBudgets, clock, log });
     this.#pods = informerFor<Pod>(options.informers, { client, ref: refs.pods, clock, log });
     this.#replicaSets = informerFor<ReplicaSet>(options.informers, { client, ref: refs.replicaSets, clock, log });
+    this.#replicationControllers = informerFor<ReplicationController>(options.informers, { client, ref: refs.replicationControllers, clock, log });
     this.#deployments = informerFor<Deployment>(options.informers, { client, ref: refs.deployments, clock, log });
     this.#statefulSets = informerFor<StatefulSet>(options.informers, { client, ref: refs.statefulSets, clock, log });
     this.#pdbs.addIndex(byNamespace, (p) => [p.metadata.namespace ?? '']);
@@ -50,16 +52,16 @@ export class DisruptionController {
     const scaled = (obj: DeepReadonly<{ metadata: Pod['metadata'] }>): void => {
       for (const pdb of this.#pdbs.byIndex(byNamespace, obj.metadata.namespace ?? '')) this.#queue.add(keyOf(pdb));
     };
-    for (const i of [this.#deployments, this.#statefulSets]) i.addHandlers({ onUpdate: (_o, x) => scaled(x) });
+    for (const i of [this.#deployments, this.#statefulSets, this.#replicationControllers]) i.addHandlers({ onUpdate: (_o, x) => scaled(x) });
   }
 
   start(): void {
-    runWhenSynced([this.#pdbs, this.#pods, this.#replicaSets, this.#deployments, this.#statefulSets], this.#queue, this.#o.workers ?? 2, (key) => this.#sync(key), this.#o.log);
+    runWhenSynced([this.#pdbs, this.#pods, this.#replicaSets, this.#replicationControllers, this.#deployments, this.#statefulSets], this.#queue, this.#o.workers ?? 2, (key) => this.#sync(key), this.#o.log);
   }
 
   stop(): void {
     this.#queue.shutDown();
-    for (const i of [this.#pdbs, this.#pods, this.#replicaSets, this.#deployments, this.#statefulSets]) i.stop();
+    for (const i of [this.#pdbs, this.#pods, this.#replicaSets, this.#replicationControllers, this.#deployments, this.#statefulSets]) i.stop();
   }
 
   /** policy/v1: no selector selects nothing, an empty one every pod of the namespace. */
@@ -69,11 +71,15 @@ export class DisruptionController {
     return !('error' in selector) && selector.matches(pod.metadata.labels);
   }
 
-  /** The finders: a pod's ReplicaSet (or the Deployment above it) or StatefulSet, and its replicas. */
+  /** The finders: a pod's ReplicationController, ReplicaSet (or the Deployment above it) or StatefulSet, and its replicas. */
   readonly #scaleOf: ScaleOf = (pod) => {
     const ref = getControllerOf(pod);
     if (!ref) return `found no controller ref for pod "${pod.metadata.name ?? ''}"`;
     const ns = pod.metadata.namespace;
+    if (ref.kind === 'ReplicationController') {
+      const rc = this.#replicationControllers.getByName(ns, ref.name);
+      if (rc && rc.metadata.uid === ref.uid) return { uid: rc.metadata.uid ?? '', replicas: rc.spec.replicas ?? 1 };
+    }
     if (ref.kind === 'ReplicaSet') {
       const rs = this.#replicaSets.getByName(ns, ref.name);
       const owner = rs ? getControllerOf(rs) : undefined;

@@ -3,9 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refs } from '../../api/index.ts';
-import type { Event, Pod, ReplicaSet } from '../../api/index.ts';
+import type { Event, Pod, ReplicaSet, ReplicationController } from '../../api/index.ts';
 import { Cluster, defaultClusterConfig } from '../../cluster/index.ts';
 import { SeededRandom, VirtualClock, formatTime } from '../../core/index.ts';
+import type { KubeObject } from '../../core/index.ts';
 
 async function startCluster(): Promise<{ cluster: Cluster; clock: VirtualClock }> {
   const clock = new VirtualClock();
@@ -147,6 +148,42 @@ test('availableReplicas waits minReadySeconds on the clock', async () => {
     assert.equal((await get()).status?.availableReplicas, undefined);
     await clock.advance(31_000);
     await eventually(clock, async () => (await get()).status?.availableReplicas === 1, 'available');
+  } finally {
+    await cluster.stop();
+  }
+});
+
+test('a ReplicationController is kept at its count as a ReplicaSet is: v1 owner, its own events, no terminatingReplicas', async () => {
+  const { cluster, clock } = await startCluster();
+  try {
+    await cluster.client.create(
+      refs.pods,
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stray', labels: { app: 'legacy' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      { namespace: 'default' },
+    );
+    const rc: ReplicationController = {
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      metadata: { name: 'legacy', namespace: 'default' },
+      spec: { replicas: 3, template: { metadata: { labels: { app: 'legacy' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    await cluster.client.create(refs.replicationControllers, rc, { namespace: 'default' });
+    const pods = await eventually(clock, async () => {
+      const p = await podsOf(cluster, 'legacy');
+      return p.length === 3 && p.every((x) => x.metadata.ownerReferences?.length) && p;
+    }, '3 owned pods');
+    assert.ok(pods.some((p) => p.metadata.name === 'stray'), 'the matching orphan is adopted');
+    for (const pod of pods) assert.deepEqual({ ...pod.metadata.ownerReferences?.[0], uid: '' }, { apiVersion: 'v1', kind: 'ReplicationController', name: 'legacy', uid: '', controller: true, blockOwnerDeletion: true });
+    const get = (): Promise<ReplicationController> => cluster.client.get<ReplicationController>(refs.replicationControllers, 'default', 'legacy');
+    const counted = await eventually(clock, async () => ((await get()).status?.replicas === 3 ? get() : undefined), 'status');
+    assert.deepEqual(counted.status, { replicas: 3, fullyLabeledReplicas: 3, observedGeneration: 1 });
+    const events = (await cluster.client.list<Event>(refs.events, { namespace: 'default' })).items.filter((x) => x.reason === 'SuccessfulCreate');
+    assert.deepEqual([events.length, events[0]?.source?.component, events[0]?.involvedObject.kind], [2, 'replication-controller', 'ReplicationController']);
+
+    await cluster.client.patch(refs.replicationControllers, 'default', 'legacy', 'merge', { spec: { replicas: 1 } }, { subresource: 'scale' });
+    await eventually(clock, async () => (await podsOf(cluster, 'legacy')).length === 1 && (await get()).status?.replicas === 1, 'scaled to 1');
+    const scale = await cluster.client.get<KubeObject>(refs.replicationControllers, 'default', 'legacy', { subresource: 'scale' });
+    assert.deepEqual([scale.spec, scale.status], [{ replicas: 1 }, { replicas: 1, selector: 'app=legacy' }]);
   } finally {
     await cluster.stop();
   }

@@ -1,9 +1,10 @@
-// The ReplicaSet controller: keeps `spec.replicas` pods matching each ReplicaSet's selector.
+// The ReplicaSet controller: keeps `spec.replicas` pods matching each ReplicaSet's selector; the
+// same controller over ReplicationControllers is the replication manager.
 // Informer handlers only enqueue keys and settle expectations; syncReplicaSet does the work.
 // Upstream: pkg/controller/replicaset/replica_set.go (NewBaseController, add/update/deletePod).
 import { refs } from '../../api/index.ts';
 import type { Pod, ReplicaSet } from '../../api/index.ts';
-import type { Clock, DeepReadonly } from '../../core/index.ts';
+import type { Clock, DeepReadonly, KubeObject } from '../../core/index.ts';
 import { keyOf, labelSelectorFromObject } from '../../core/index.ts';
 import type { Client, Informer, SharedInformers } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
@@ -12,7 +13,9 @@ import { ownedPodHandlers } from '../owned-pods.ts';
 import { createEventRecorder } from '../event-recorder.ts';
 import { Expectations } from '../expectations.ts';
 import { orphansByNamespace, podsByController, podsByNamespace, syncReplicaSet } from './sync.ts';
-import type { ReplicaSetSyncContext } from './sync.ts';
+import type { ReplicaSetLister, ReplicaSetSyncContext } from './sync.ts';
+import { replicaSetKind, replicationControllerKind } from './replicated-kind.ts';
+import type { ReplicatedKind } from './replicated-kind.ts';
 
 export interface ReplicaSetControllerOptions {
   client: Client;
@@ -22,13 +25,17 @@ export interface ReplicaSetControllerOptions {
   workers?: number;
   /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
   informers?: SharedInformers;
+  /** The kind kept at its replica count: ReplicaSets unless told. */
+  kind?: ReplicatedKind;
 }
 
 type ReadonlyPod = DeepReadonly<Pod>;
 
 export class ReplicaSetController {
   readonly #pods: Informer<Pod>;
-  readonly #replicaSets: Informer<ReplicaSet>;
+  readonly #replicaSets: Informer<KubeObject>;
+  readonly #kind: ReplicatedKind;
+  readonly #views: ReplicaSetLister;
   readonly #queue: WorkQueue<string>;
   readonly #expectations: Expectations;
   readonly #ctx: ReplicaSetSyncContext;
@@ -40,7 +47,10 @@ export class ReplicaSetController {
     this.#log = log;
     this.#workers = options.workers ?? 5;
     this.#pods = informerFor<Pod>(options.informers, { client, ref: refs.pods, clock, log });
-    this.#replicaSets = informerFor<ReplicaSet>(options.informers, { client, ref: refs.replicaSets, clock, log });
+    const kind = (this.#kind = options.kind ?? replicaSetKind);
+    this.#replicaSets = informerFor<KubeObject>(options.informers, { client, ref: kind.ref, clock, log });
+    const cached = this.#replicaSets;
+    this.#views = kind === replicaSetKind ? (cached as unknown as ReplicaSetLister) : { get: (key) => viewOf(kind, cached.get(key)), list: () => cached.list().map((o) => kind.view(o)) };
     this.#pods.addIndex(podsByNamespace, (p) => [p.metadata.namespace ?? '']);
     this.#pods.addIndex(podsByController, (p) => {
       const ref = getControllerOf(p);
@@ -54,9 +64,10 @@ export class ReplicaSetController {
       client,
       clock,
       pods: this.#pods,
-      replicaSets: this.#replicaSets,
+      kind,
+      replicaSets: this.#views,
       expectations: this.#expectations,
-      recorder: createEventRecorder({ client, clock, component: 'replicaset-controller', log, typeOf: () => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet' }) }),
+      recorder: createEventRecorder({ client, clock, component: kind.component, log, typeOf: () => ({ apiVersion: kind.apiVersion, kind: kind.kind }) }),
       requeueAfter: (key, ms) => this.#queue.addAfter(key, ms),
       log,
     };
@@ -95,16 +106,35 @@ export class ReplicaSetController {
 
   /** The ReplicaSet a controllerRef names, if it is one of ours (uid checked). */
   #resolve(namespace: string | undefined, ref: ReturnType<typeof getControllerOf>): DeepReadonly<ReplicaSet> | undefined {
-    if (!ref || ref.kind !== 'ReplicaSet' || !ref.apiVersion.startsWith('apps/')) return undefined;
+    const kind = this.#kind;
+    if (!ref || ref.kind !== kind.kind || groupOf(ref.apiVersion) !== groupOf(kind.apiVersion)) return undefined;
     const rs = this.#replicaSets.getByName(namespace, ref.name);
-    return rs && rs.metadata.uid === ref.uid ? rs : undefined;
+    return rs && rs.metadata.uid === ref.uid ? kind.view(rs) : undefined;
   }
 
   /** getPodReplicaSets: ReplicaSets whose selector matches an orphan pod. */
   #matching(pod: ReadonlyPod): DeepReadonly<ReplicaSet>[] {
-    return this.#replicaSets.byIndex(podsByNamespace, pod.metadata.namespace ?? '').filter((rs) => {
+    const candidates = this.#replicaSets.byIndex(podsByNamespace, pod.metadata.namespace ?? '').map((o) => this.#kind.view(o));
+    return candidates.filter((rs) => {
       const selector = labelSelectorFromObject(rs.spec.selector);
       return !('error' in selector) && !selector.empty && selector.matches(pod.metadata.labels);
     });
   }
+}
+
+/** The replication manager: the ReplicaSet controller over ReplicationControllers. */
+export class ReplicationManager extends ReplicaSetController {
+  constructor(options: Omit<ReplicaSetControllerOptions, 'kind'>) {
+    super({ ...options, kind: replicationControllerKind });
+  }
+}
+
+function viewOf(kind: ReplicatedKind, obj: KubeObject | undefined): ReplicaSet | undefined {
+  return obj && kind.view(obj);
+}
+
+/** The group of an apiVersion: a controllerRef from another version of the group still counts. */
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
 }

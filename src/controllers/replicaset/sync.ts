@@ -14,6 +14,7 @@ import { isPodActive, isPodTerminating } from '../pod-state.ts';
 import { podsToDelete } from './pod-ranking.ts';
 import { slowStartBatch, slowStartInitialBatchSize } from '../slow-start.ts';
 import { calculateReplicaSetStatus, isReplicaSetStatusChanged, nextAvailableIn } from './replica-status.ts';
+import type { ReplicatedKind } from './replicated-kind.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 type ReadonlyRS = DeepReadonly<ReplicaSet>;
@@ -21,11 +22,18 @@ type ReadonlyRS = DeepReadonly<ReplicaSet>;
 /** At most this many creations or deletions per sync (upstream BurstReplicas). */
 export const burstReplicas = 500;
 
+/** The cached objects of the kind, seen as ReplicaSets. */
+export interface ReplicaSetLister {
+  get(key: string): ReplicaSet | undefined;
+  list(): readonly ReplicaSet[];
+}
+
 export interface ReplicaSetSyncContext {
   client: Client;
   clock: Clock;
   pods: Informer<Pod>;
-  replicaSets: Informer<ReplicaSet>;
+  kind: ReplicatedKind;
+  replicaSets: ReplicaSetLister;
   expectations: Expectations;
   recorder: EventRecorder;
   requeueAfter(key: string, ms: number): void;
@@ -55,10 +63,10 @@ export async function syncReplicaSet(ctx: ReplicaSetSyncContext, key: string): P
     client: ctx.client,
     ref: refs.pods,
     owner: rs as DeepReadonly<KubeObject>,
-    controllerRef: newControllerRef(rs, 'apps/v1', 'ReplicaSet'),
+    controllerRef: newControllerRef(rs, ctx.kind.apiVersion, ctx.kind.kind),
     selector,
     candidates: namespacePods.filter(isPodActive),
-    canAdopt: recheckDeletionTimestamp(ctx.client, refs.replicaSets, rs as DeepReadonly<KubeObject>),
+    canAdopt: recheckDeletionTimestamp(ctx.client, ctx.kind.ref, rs as DeepReadonly<KubeObject>),
   });
   const terminating = namespacePods.filter((p) => isPodTerminating(p) && isControlledBy(p, rs) && selector.matches(p.metadata.labels));
 
@@ -71,7 +79,7 @@ export async function syncReplicaSet(ctx: ReplicaSetSyncContext, key: string): P
     }
   }
   const now = ctx.clock.now();
-  const status = calculateReplicaSetStatus(rs, active, terminating, manageError, now);
+  const status = ctx.kind.storedStatus(calculateReplicaSetStatus(rs, active, terminating, manageError, now));
   await updateReplicaSetStatus(ctx, rs, status);
   const wait = nextAvailableIn(active, rs.spec.minReadySeconds ?? 0, now);
   if (!manageError && wait !== undefined) ctx.requeueAfter(key, wait);
@@ -113,13 +121,13 @@ function relatedPods(ctx: ReplicaSetSyncContext, rs: ReadonlyRS): ReadonlyPod[] 
 }
 
 /** GetPodFromTemplate: labels, annotations and finalizers from the template, `<rs>-` as generateName. */
-export function podFromTemplate(rs: ReadonlyRS): Pod {
+export function podFromTemplate(rs: ReadonlyRS, kind: Pick<ReplicatedKind, 'apiVersion' | 'kind'>): Pod {
   const template = copyJson(rs.spec.template) as NonNullable<ReplicaSet['spec']['template']>;
   const meta = template.metadata ?? {};
   const pod: Pod = {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { generateName: `${rs.metadata.name ?? ''}-`, namespace: rs.metadata.namespace ?? '', ownerReferences: [newControllerRef(rs, 'apps/v1', 'ReplicaSet')] },
+    metadata: { generateName: `${rs.metadata.name ?? ''}-`, namespace: rs.metadata.namespace ?? '', ownerReferences: [newControllerRef(rs, kind.apiVersion, kind.kind)] },
     spec: template.spec,
   };
   if (meta.labels) pod.metadata.labels = meta.labels;
@@ -130,7 +138,7 @@ export function podFromTemplate(rs: ReadonlyRS): Pod {
 
 async function createPod(ctx: ReplicaSetSyncContext, rs: ReadonlyRS): Promise<void> {
   try {
-    const created = await ctx.client.create<Pod>(refs.pods, podFromTemplate(rs), { namespace: rs.metadata.namespace ?? '' });
+    const created = await ctx.client.create<Pod>(refs.pods, podFromTemplate(rs, ctx.kind), { namespace: rs.metadata.namespace ?? '' });
     ctx.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name ?? ''}`);
   } catch (error) {
     // A terminating namespace refuses every create; that is not a failure of this ReplicaSet.
@@ -153,18 +161,15 @@ async function deletePod(ctx: ReplicaSetSyncContext, rs: ReadonlyRS, pod: Readon
 
 async function updateReplicaSetStatus(ctx: ReplicaSetSyncContext, rs: ReadonlyRS, status: ReplicaSet['status'] & object): Promise<void> {
   if (!isReplicaSetStatusChanged(rs, status)) return;
-  const write = (base: ReadonlyRS): Promise<ReplicaSet> =>
-    ctx.client.updateStatus<ReplicaSet>(refs.replicaSets, {
-      ...(base as ReplicaSet),
-      status: { ...status, observedGeneration: base.metadata.generation ?? 0 },
-    });
+  const write = (base: ReadonlyRS): Promise<KubeObject> =>
+    ctx.client.updateStatus(ctx.kind.ref, ctx.kind.withStatus(base, { ...status, observedGeneration: base.metadata.generation ?? 0 }));
   try {
     await write(rs);
   } catch (error) {
     if (isApiError(error) && error.reason === 'NotFound') return;
     if (!(isApiError(error) && error.reason === 'Conflict')) throw error;
     // One retry on a fresh copy, as upstream's statusUpdateRetries.
-    const fresh = await ctx.client.get<ReplicaSet>(refs.replicaSets, rs.metadata.namespace, rs.metadata.name ?? '');
-    await write(fresh);
+    const fresh = await ctx.client.get(ctx.kind.ref, rs.metadata.namespace, rs.metadata.name ?? '');
+    await write(ctx.kind.view(fresh));
   }
 }

@@ -156,11 +156,12 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
   const systemDefaulting = (raw.defaultingType ?? 'System') === 'System';
   const replicaSets = systemDefaulting ? handle.informer<KubeObject & { spec?: { selector?: LabelSelector } }>(refs.replicaSets) : undefined;
   const services = systemDefaulting ? handle.informer<KubeObject & { spec?: { selector?: Record<string, string> } }>(refs.services) : undefined;
+  const replicationControllers = systemDefaulting ? handle.informer<KubeObject & { spec?: { selector?: Record<string, string> } }>(refs.replicationControllers) : undefined;
 
   // One per constraint position, reused by every preScore (the scheduling cycle is synchronous).
   const tallies: DomainTally[] = [];
 
-  /** helper.DefaultSelector: the selectors of the pod's Services and owning ReplicaSet, merged. */
+  /** helper.DefaultSelector: the selectors of the pod's Services and owning ReplicationController or ReplicaSet, merged. */
   const defaultSelector = (pod: DeepReadonly<Pod>): LabelSelectorMatcher | undefined => {
     const matchLabels: Record<string, string> = {};
     const matchExpressions: NonNullable<LabelSelector['matchExpressions']> = [];
@@ -172,6 +173,7 @@ export const newPodTopologySpread: PluginFactory = (raw, handle) => {
       if (Object.entries(sel).every(([k, v]) => labels[k] === v)) Object.assign(matchLabels, sel);
     }
     const owner = pod.metadata.ownerReferences?.find((o) => o.controller);
+    if (owner?.kind === 'ReplicationController') Object.assign(matchLabels, replicationControllers?.getByName(ns, owner.name)?.spec?.selector ?? {});
     if (owner?.kind === 'ReplicaSet') {
       const rs = replicaSets?.getByName(ns, owner.name);
       Object.assign(matchLabels, rs?.spec?.selector?.matchLabels ?? {});

@@ -10,6 +10,7 @@ import { namespaceDefinition } from './namespace.ts';
 import { nodeDefinition } from './node.ts';
 import { persistentVolumeClaimDefinition } from './persistent-volume-claim.ts';
 import { persistentVolumeDefinition } from './persistent-volume.ts';
+import { replicationControllerDefinition } from './replication-controller.ts';
 import { resourceQuotaDefinition } from './resource-quota.ts';
 import { limitRangeDefinition } from './limit-range.ts';
 import { secretDefinition } from './secret.ts';
@@ -28,6 +29,7 @@ export const coreV1Definitions: ResourceDefinition[] = [
   persistentVolumeClaimDefinition as unknown as ResourceDefinition,
   persistentVolumeDefinition as unknown as ResourceDefinition,
   limitRangeDefinition as unknown as ResourceDefinition,
+  replicationControllerDefinition as unknown as ResourceDefinition,
   resourceQuotaDefinition as unknown as ResourceDefinition,
   secretDefinition as unknown as ResourceDefinition,
   serviceAccountDefinition as unknown as ResourceDefinition,
