@@ -40,7 +40,7 @@ export type { Event, EventSource } from './core/v1/event.ts';
 export type { NodeSpec, Taint } from './core/v1/node.ts';
 export type { PersistentVolumeClaim } from './core/v1/persistent-volume-claim.ts';
 export type { PersistentVolume } from './core/v1/persistent-volume.ts';
-export { prepareService, sequentialServiceAllocator } from './core/v1/service.ts';
+export { defaultServiceClusterIPRange, prepareService, sequentialServiceAllocator } from './core/v1/service.ts';
 export type { Service, ServiceAllocator } from './core/v1/service.ts';
 export { podGroupPolicy } from './scheduling/v1alpha1/workload.ts';
 export type { Workload, WorkloadSpec, PodGroup, PodGroupPolicy, GangSchedulingPolicy } from './scheduling/v1alpha1/workload.ts';
@@ -62,5 +62,5 @@ export { compilePolicyExpression, evaluatePolicyExpression, toCelValue } from '.
 export { boundedMemo, dynEnvironment, parseAndCheck, runProgram } from './cel-libraries.ts';
 export type { MatchCondition, MatchResources, MutatingWebhook, MutatingWebhookConfiguration, NamedRuleWithOperations, PolicyProgram, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration, Webhook } from './admissionregistration/v1/index.ts';
 export type { RuntimeClass } from './node/v1/index.ts';
-export { defaultIngressClassAnnotation, ingressClassAnnotation } from './networking/v1/index.ts';
-export type { Ingress, IngressClass, NetworkPolicy } from './networking/v1/index.ts';
+export { defaultIngressClassAnnotation, defaultServiceCIDRName, ingressClassAnnotation, ipAllocatorName, ipFamilyLabel, ipManagedByLabel, serviceCIDRFinalizer, validateIPAddressName } from './networking/v1/index.ts';
+export type { Ingress, IngressClass, IPAddress, NetworkPolicy, ParentReference, ServiceCIDR } from './networking/v1/index.ts';

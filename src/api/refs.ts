@@ -39,6 +39,8 @@ export const refs = {
   csiNodes: ref('storage.k8s.io', 'v1', 'csinodes'),
   priorityClasses: ref('scheduling.k8s.io', 'v1', 'priorityclasses'),
   runtimeClasses: ref('node.k8s.io', 'v1', 'runtimeclasses'),
+  serviceCIDRs: ref('networking.k8s.io', 'v1', 'servicecidrs'),
+  ipAddresses: ref('networking.k8s.io', 'v1', 'ipaddresses'),
   apiServices: ref('apiregistration.k8s.io', 'v1', 'apiservices'),
   customResourceDefinitions: ref('apiextensions.k8s.io', 'v1', 'customresourcedefinitions'),
   validatingAdmissionPolicies: ref('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies'),

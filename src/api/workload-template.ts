@@ -124,6 +124,11 @@ export function goStringMap(m: Readonly<Record<string, string>> | undefined): st
   return `map[string]string{${entries.join(', ')}}`;
 }
 
+/** Go's %#v of a []string. */
+export function goStringSlice(values: readonly string[] | undefined): string {
+  return values ? `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}` : '[]string(nil)';
+}
+
 /**
  * field.Invalid whose value prints as Go would (`map[string]string{...}`) instead of JSON; the
  * raw value stays in badValue.

@@ -3,8 +3,8 @@
 // storage/storageclass/setdefault}.
 import type { KubeObject } from '../core/index.ts';
 import { ApiError, forbidden, invalid, namespaceTerminatingCause, notFound, parseQuantity, randomString } from '../core/index.ts';
-import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, mergeTolerations, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
-import type { Ingress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service } from '../api/index.ts';
+import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, ipAllocatorName, ipManagedByLabel, mergeTolerations, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
+import type { Ingress, IPAddress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service, ServiceCIDR } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { admissionName } from './admission.ts';
 import { storedObject } from './stored-object.ts';
@@ -196,8 +196,10 @@ interface ServiceObject extends KubeObject {
 }
 
 /**
- * Allocates cluster IPs and node ports, as the Service REST storage does upstream, skipping
- * every value a stored Service holds. Errors (an IP out of range or taken) are 422s.
+ * Allocates cluster IPs and node ports, as the Service REST storage does upstream: from the ready
+ * ServiceCIDRs, skipping every value a stored Service holds and every address an IPAddress holds
+ * for something else. Errors (an IP out of range or taken) are 422s. The IPAddress objects of
+ * Services' IPs are written after the Service by the allocator's repair loop (ip-address-repair.ts).
  */
 export const serviceAllocation: AdmissionPlugin = {
   name: 'ServiceIPAllocation',
@@ -213,10 +215,43 @@ export const serviceAllocation: AdmissionPlugin = {
       usedIPs.push(...(svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : [])));
       for (const port of svc.spec?.ports ?? []) if (port.nodePort) usedNodePorts.push(port.nodePort);
     }
-    const errors = prepareService(attrs.object as unknown as Service, attrs.old as unknown as Service | undefined, sequentialServiceAllocator({ usedIPs, usedNodePorts }));
+    usedIPs.push(...(await addressesHeldElsewhere(attrs.storage)));
+    const serviceCIDRs = await readyServiceCIDRs(attrs.storage);
+    const errors = prepareService(attrs.object as unknown as Service, attrs.old as unknown as Service | undefined, sequentialServiceAllocator({ usedIPs, usedNodePorts, ...(serviceCIDRs ? { serviceCIDRs } : {}) }));
     if (errors.length > 0) throw invalid(attrs.def, attrs.object.metadata.name ?? '', errors);
   },
 };
+
+/** IPAddresses not the allocator's own records of Services' IPs (those the Services themselves tell). */
+async function addressesHeldElsewhere(storage: AdmissionAttributes['storage']): Promise<string[]> {
+  const def = storage.findDefinition('networking.k8s.io', 'v1', 'ipaddresses');
+  if (!def) return [];
+  const { items } = await storage.store.list(storage.prefix(def, ''));
+  const held: string[] = [];
+  for (const kv of items) {
+    const ip = storedObject(kv) as IPAddress;
+    const ref = ip.spec?.parentRef;
+    const servicesOwn = ip.metadata.labels?.[ipManagedByLabel] === ipAllocatorName && !ref?.group && ref?.resource === 'services';
+    if (!servicesOwn) held.push(ip.metadata.name ?? '');
+  }
+  return held;
+}
+
+/**
+ * The CIDRs of the ServiceCIDRs that take allocations (not being deleted, Ready or not yet judged),
+ * oldest first. Undefined when there are none at all: a bare API server allocates from its own range.
+ */
+async function readyServiceCIDRs(storage: AdmissionAttributes['storage']): Promise<string[] | undefined> {
+  const def = storage.findDefinition('networking.k8s.io', 'v1', 'servicecidrs');
+  if (!def) return undefined;
+  const { items } = await storage.store.list(storage.prefix(def, ''));
+  if (items.length === 0) return undefined;
+  const ready = items
+    .map((kv) => storedObject(kv) as ServiceCIDR)
+    .filter((sc) => !sc.metadata.deletionTimestamp && (sc.status?.conditions?.find((c) => c.type === 'Ready')?.status ?? 'True') === 'True')
+    .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+  return ready.flatMap((sc) => sc.spec?.cidrs ?? []);
+}
 
 /**
  * A claim created without any class (no storageClassName, not even "", and no beta annotation)

@@ -432,9 +432,9 @@ function nameValidatorOf(def: ResourceDefinition): ValidateNameFunc {
   return nameIsDNSSubdomain;
 }
 
-/** Kinds with a spec/status split track generation, as upstream strategies do. */
+/** Kinds with a spec/status split track generation, as upstream strategies do (not these three's). */
 function tracksGeneration(def: ResourceDefinition): boolean {
-  return def.hasStatus && def.resource !== 'namespaces' && def.resource !== 'nodes';
+  return def.hasStatus && def.resource !== 'namespaces' && def.resource !== 'nodes' && def.resource !== 'servicecidrs';
 }
 
 // Everything but metadata and status is "spec" here, as each strategy's PrepareForUpdate compares it.

@@ -1,7 +1,7 @@
 // Objects every cluster starts with, created through the API like any client would:
-// the system namespaces, the system PriorityClasses, the kubernetes Service, the default
+// the system namespaces, the system PriorityClasses, the default ServiceCIDR, the kubernetes Service, the default
 // StorageClass, and upstream's bootstrap RBAC policy (bootstrap-policy.ts).
-import { refs } from '../api/index.ts';
+import { defaultServiceCIDRName, defaultServiceClusterIPRange, refs } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { isApiError } from '../core/index.ts';
 import type { Client } from '../client/index.ts';
@@ -18,6 +18,8 @@ function bootstrapObjects(): [ResourceRef, KubeObject][] {
   objects.push(
     [refs.priorityClasses, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-node-critical' }, value: 2000001000, description: 'Used for system critical pods that must not be moved from their current node.' }],
     [refs.priorityClasses, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-cluster-critical' }, value: 2000000000, description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.' }],
+    // The API server's default ServiceCIDR comes before anything allocates from it.
+    [refs.serviceCIDRs, { apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', metadata: { name: defaultServiceCIDRName }, spec: { cidrs: [defaultServiceClusterIPRange] } }],
     [refs.services, {
       apiVersion: 'v1',
       kind: 'Service',

@@ -1,6 +1,7 @@
 // The components a cluster runs (controllers, scheduler, kubelets), as an explicit list.
 // Each is an ordinary API client: it gets the Client, the Clock and the Random, nothing else.
 import type { UserInfo } from '../api/index.ts';
+import { defaultServiceClusterIPRange } from '../api/index.ts';
 import { createLocalClient } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import { SharedInformers, kubernetesUserAgent } from '../client/index.ts';
@@ -18,9 +19,11 @@ import type { ClusterConfig } from './config.ts';
 import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ReplicationManager, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController, ClusterRoleAggregationController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
-import { ResourceClaimController } from '../controllers/index.ts';
+import { ResourceClaimController, ServiceCIDRsController } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
 import { Aggregator } from './aggregator.ts';
+import { DefaultServiceCIDRController } from './default-service-cidr.ts';
+import { IPAddressRepair } from './ip-address-repair.ts';
 import { ApiServerIdentityLease, startLeaderElection } from './control-plane-leases.ts';
 import { VpaAdmission, VpaRecommender, VpaUpdater, programs } from '../controllers/index.ts';
 import { HorizontalController } from '../controllers/index.ts';
@@ -125,6 +128,9 @@ const factories: ComponentFactory[] = [
   // After the metrics server, so that metrics.k8s.io is served when the built-in APIServices are registered.
   // Its Service and EndpointSlice caches are the controller manager's: one copy of each object in this process.
   async (ctx) => { const a = new Aggregator({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers }); await a.start(); return { name: 'kube-aggregator', stop: () => a.stop() }; },
+  async (ctx) => started('kubernetes-service-cidr-controller', new DefaultServiceCIDRController({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, cidrs: [defaultServiceClusterIPRange], informers: kcm(ctx).informers })),
+  async (ctx) => started('ip-address-repair', new IPAddressRepair({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers })),
+  async (ctx) => started('service-cidr-controller', new ServiceCIDRsController(kcm(ctx))),
   async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController(kcm(ctx))),
   async (ctx) => started('taint-eviction-controller', new TaintEvictionController(kcm(ctx))),
   async (ctx) => started('pod-garbage-collector', new PodGCController(kcm(ctx))),

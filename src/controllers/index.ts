@@ -27,3 +27,5 @@ export { RootCaCertPublisher, rootCaConfigMapName } from './root-ca-cert-publish
 export type { ControllerDeps, RunnableController } from './registry.ts';
 export { HorizontalController } from './hpa/index.ts';
 export { createEventRecorder } from './event-recorder.ts';
+export type { EventRecorder } from './event-recorder.ts';
+export { ServiceCIDRsController } from './servicecidrs/controller.ts';

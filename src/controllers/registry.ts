@@ -19,6 +19,7 @@ import { TaintEvictionController } from './node-lifecycle/taint-eviction.ts';
 import { PodGCController } from './pod-gc/controller.ts';
 import { ReplicaSetController, ReplicationManager } from './replicaset/controller.ts';
 import { ResourceClaimController } from './resourceclaim/controller.ts';
+import { ServiceCIDRsController } from './servicecidrs/controller.ts';
 import { TtlAfterFinishedController } from './ttl-after-finished/controller.ts';
 import { PersistentVolumeController } from './volume/controller.ts';
 import { PvProtectionController, PvcProtectionController } from './volume-protection/controller.ts';
@@ -67,6 +68,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   garbagecollector: (d) => new GarbageCollector(d),
   replicaset: (d) => new ReplicaSetController(d),
   replicationcontroller: (d) => new ReplicationManager(d),
+  'service-cidr-controller': (d) => new ServiceCIDRsController(d),
   deployment: (d) => new DeploymentController(d),
   daemonset: (d) => new DaemonSetController(d),
   statefulset: (d) => new StatefulSetController(d),

@@ -11,3 +11,4 @@ export * from './labels.ts';
 export * from './fields.ts';
 export * from './duration.ts';
 export * from './process-start.ts';
+export * from './ip.ts';

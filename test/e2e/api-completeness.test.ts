@@ -289,6 +289,17 @@ subjects:
     assert.equal(bad.stderr.trim(), 'The ReplicationController "bare" is invalid: spec.selector: Required value');
   });
 
+  test('servicecidrs and ipaddresses: the kubernetes range, an IPAddress per cluster IP, allocation from an added range', async () => {
+    assert.deepEqual(lines(await dd.ok(['get', 'servicecidrs', 'kubernetes', '-o', 'custom-columns=NAME:.metadata.name,CIDRS:.spec.cidrs[*],READY:.status.conditions[0].status'])).map((l) => l.split(/\s+/)), [['NAME', 'CIDRS', 'READY'], ['kubernetes', '10.96.0.0/12', 'True']]);
+    const outside = await dd.kubectl(['create', 'service', 'clusterip', 'edge', '--tcp=80', '--clusterip=192.168.77.10']);
+    assert.equal(outside.stderr.trim(), 'error: failed to create ClusterIP service: Service "edge" is invalid: spec.clusterIPs: Invalid value: []string{"192.168.77.10"}: failed to allocate IP 192.168.77.10: the provided network does not match the current range');
+    await dd.ok(['apply', '-f', '-'], { input: 'apiVersion: networking.k8s.io/v1\nkind: ServiceCIDR\nmetadata: {name: edge}\nspec:\n  cidrs: [192.168.77.0/24]\n' });
+    assert.equal(await dd.ok(['create', 'service', 'clusterip', 'edge', '--tcp=80', '--clusterip=192.168.77.10']), 'service/edge created\n');
+    const listed = await dd.kubectl(['wait', '--for=create', 'ipaddress/192.168.77.10', '--timeout=10s']);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual(lines(await dd.ok(['get', 'ip', '192.168.77.10'])).map((l) => l.split(/\s+/)), [['NAME', 'PARENTREF'], ['192.168.77.10', 'services/default/edge']]);
+  });
+
   test('apiservices: the served group-versions are Local and Available; kubectl wait on one returns; one behind a missing Service says why', async () => {
     const wait = await dd.kubectl(['wait', '--for=condition=Available', 'apiservice/v1beta1.metrics.k8s.io', '--timeout=10s']);
     assert.equal(wait.code, 0, wait.stderr);

@@ -59,6 +59,8 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('node.k8s.io', 'V1RuntimeClass', 'RuntimeClass'),
   ...kinds('networking.k8s.io', 'V1Ingress', 'Ingress'),
   ...kinds('networking.k8s.io', 'V1IngressClass', 'IngressClass'),
+  ...kinds('networking.k8s.io', 'V1ServiceCIDR', 'ServiceCIDR'),
+  ...kinds('networking.k8s.io', 'V1IPAddress', 'IPAddress'),
   ...kinds('networking.k8s.io', 'V1NetworkPolicy', 'NetworkPolicy'),
   ...kinds('policy', 'V1Eviction', 'Eviction', false),
   ...kinds('policy', 'V1PodDisruptionBudget', 'PodDisruptionBudget'),

@@ -44,7 +44,7 @@ test('prepareService allocates cluster IPs and node ports deterministically', ()
   const taken = svc({ clusterIP: '10.96.0.2' });
   def.defaults?.(taken);
   assert.deepEqual(msgs(prepareService(taken, undefined, alloc)), [
-    'spec.clusterIPs: Invalid value: ["10.96.0.2"]: failed to allocate IP 10.96.0.2: provided IP is already allocated',
+    'spec.clusterIPs: Invalid value: []string{"10.96.0.2"}: failed to allocate IP 10.96.0.2: provided IP is already allocated',
   ]);
 
   const headless = svc({ clusterIP: 'None', selector: {} });

@@ -5,9 +5,11 @@
 // pkg/printers/internalversion/printers.go (printService).
 import { fillZeroFields, zeroFields } from '../../empty-objects.ts';
 import type { FieldError } from '../../../core/index.ts';
-import { formatLabels } from '../../../core/index.ts';
+import { FieldPath, formatIP, formatLabels, parseIP, parsePrefix, prefixContains, prefixNetwork, prefixSize } from '../../../core/index.ts';
+import type { IPPrefix } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
+import { goStringSlice, invalidGoValue } from '../../workload-template.ts';
 import { keepField } from './keep-field.ts';
 import { defaultClientIPServiceAffinitySeconds, isExternallyAccessible, needsClusterIPPolicy, needsNodePorts } from './service-types.ts';
 import type { IPFamily, Service, ServicePort } from './service-types.ts';
@@ -48,28 +50,44 @@ export interface ServiceAllocator {
   allocateNodePort(requested: number | undefined): { port: number } | { error: string };
 }
 
+/** kube-apiserver's default --service-cluster-ip-range: the `kubernetes` ServiceCIDR's range. */
+export const defaultServiceClusterIPRange = '10.96.0.0/12';
+
 export interface SequentialAllocatorOptions {
-  /** The service IP range (kube-apiserver --service-cluster-ip-range). */
-  serviceCIDR?: string;
+  /**
+   * The ranges cluster IPs come from: the ready ServiceCIDRs' CIDRs, tried in order. Absent, the
+   * API server's own --service-cluster-ip-range.
+   */
+  serviceCIDRs?: readonly string[];
   /** The node port range (--service-node-port-range). */
   nodePortRange?: { base: number; size: number };
-  /** Already allocated values (from stored Services), which are skipped. */
+  /** Already allocated values (from stored Services and IPAddresses), which are skipped. */
   usedIPs?: Iterable<string>;
   usedNodePorts?: Iterable<number>;
 }
 
-const ipToInt = (ip: string): number => ip.split('.').reduce((acc, o) => acc * 256 + Number(o), 0);
-const intToIP = (n: number): string => [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
+interface AllocatableRange {
+  prefix: IPPrefix;
+  /** The network and (IPv4) broadcast addresses are never handed out. */
+  first: bigint;
+  last: bigint;
+}
 
-/** A deterministic IPv4 allocator: the lowest free address and port, so tests and replays agree. */
+function allocatableRange(cidr: string): AllocatableRange | undefined {
+  const prefix = parsePrefix(cidr, false);
+  if (!prefix) return undefined;
+  const network = prefixNetwork(prefix);
+  const last = network + prefixSize(prefix) - (prefix.family === 4 ? 2n : 1n);
+  return { prefix, first: network + 1n, last };
+}
+
+/**
+ * A deterministic allocator over the ServiceCIDRs (upstream's MetaAllocator): the lowest free
+ * address of the first range with one, and the lowest free node port, so tests and replays agree.
+ * Upstream: pkg/registry/core/service/ipallocator/{cidrallocator.go,ipallocator.go,interfaces.go}.
+ */
 export function sequentialServiceAllocator(opts: SequentialAllocatorOptions = {}): ServiceAllocator {
-  const cidr = opts.serviceCIDR ?? '10.96.0.0/12';
-  const [base = '10.96.0.0', bits = '12'] = cidr.split('/');
-  const hostBits = 32 - Number(bits);
-  const network = ipToInt(base) - (ipToInt(base) % 2 ** hostBits);
-  // The network and broadcast addresses are never handed out.
-  const first = network + 1;
-  const last = network + 2 ** hostBits - 2;
+  const ranges = (opts.serviceCIDRs ?? [defaultServiceClusterIPRange]).map(allocatableRange).filter((r): r is AllocatableRange => r?.prefix.family === 4);
   const portBase = opts.nodePortRange?.base ?? 30000;
   const portSize = opts.nodePortRange?.size ?? 2768;
   const ips = new Set(opts.usedIPs ?? []);
@@ -78,19 +96,21 @@ export function sequentialServiceAllocator(opts: SequentialAllocatorOptions = {}
     primaryFamily: 'IPv4',
     allocateClusterIP(requested) {
       if (requested) {
-        const n = /^\d+\.\d+\.\d+\.\d+$/.test(requested) ? ipToInt(requested) : NaN;
-        if (!(n >= first && n <= last)) {
-          return { error: `failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is ${cidr}` };
-        }
+        const ip = parseIP(requested, false);
+        const range = ip && ranges.find((r) => prefixContains(r.prefix, ip));
+        if (!ip || !range) return { error: `failed to allocate IP ${requested}: the provided network does not match the current range` };
+        if (ip.value < range.first || ip.value > range.last) return { error: `failed to allocate IP ${requested}: provided IP ${requested} is not in the valid range` };
         if (ips.has(requested)) return { error: `failed to allocate IP ${requested}: provided IP is already allocated` };
         ips.add(requested);
         return { ip: requested };
       }
-      for (let n = first; n <= last; n++) {
-        const ip = intToIP(n);
-        if (!ips.has(ip)) {
-          ips.add(ip);
-          return { ip };
+      for (const range of ranges) {
+        for (let n = range.first; n <= range.last; n++) {
+          const ip = formatIP(4, n);
+          if (!ips.has(ip)) {
+            ips.add(ip);
+            return { ip };
+          }
         }
       }
       return { error: 'failed to allocate a serviceIP: range is full' };
@@ -171,7 +191,7 @@ export function prepareService(svc: Service, old: Service | undefined, alloc: Se
     const requested = spec.clusterIPs?.[0];
     if (!requested || requested !== alreadyOwned) {
       const r = alloc.allocateClusterIP(requested || undefined);
-      if ('error' in r) errs.push({ type: 'FieldValueInvalid', field: 'spec.clusterIPs', badValue: spec.clusterIPs ?? [], detail: r.error });
+      if ('error' in r) errs.push(invalidGoValue(FieldPath.root('spec').child('clusterIPs'), spec.clusterIPs ?? [], goStringSlice(spec.clusterIPs ?? []), r.error));
       else {
         spec.clusterIP = r.ip;
         spec.clusterIPs = [r.ip, ...(spec.clusterIPs ?? []).slice(1)];

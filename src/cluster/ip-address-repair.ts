@@ -1,0 +1,116 @@
+// The cluster IP allocator's records: an IPAddress (managed by ipallocator.k8s.io) for every cluster
+// IP a Service holds, gone when the Service lets the address go. Admission picks the address; this
+// loop writes and removes the records, as upstream's allocator does in the Service's REST calls and
+// its repair loop does for whatever those missed (a restart onto older data, say).
+// Upstream: pkg/registry/core/service/ipallocator/ipallocator.go (createIPAddress, Release),
+// pkg/registry/core/service/ipallocator/controller/repairip.go.
+import { ipAllocatorName, ipFamilyLabel, ipManagedByLabel, refs } from '../api/index.ts';
+import type { IPAddress, Service } from '../api/index.ts';
+import type { Client, Informer, SharedInformers } from '../client/index.ts';
+import { WorkQueue, informerFor, runWhenSynced } from '../client/index.ts';
+import type { Clock } from '../core/index.ts';
+import { isApiError, objectKey, parseIP } from '../core/index.ts';
+
+export interface IPAddressRepairOptions {
+  client: Client;
+  clock: Clock;
+  log: (line: string) => void;
+  informers?: SharedInformers;
+}
+
+/** The cluster IPs a Service holds (none for headless and ExternalName Services). */
+function heldIPs(svc: Service): string[] {
+  if (svc.spec?.type === 'ExternalName') return [];
+  return (svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : [])).filter((ip) => ip && ip !== 'None');
+}
+
+const byClusterIP = 'clusterIP';
+
+function isServiceRecord(ip: IPAddress): boolean {
+  const ref = ip.spec?.parentRef;
+  return ip.metadata.labels?.[ipManagedByLabel] === ipAllocatorName && !ref?.group && ref?.resource === 'services';
+}
+
+export class IPAddressRepair {
+  readonly #client: Client;
+  readonly #log: (line: string) => void;
+  readonly #services: Informer<Service>;
+  readonly #ipAddresses: Informer<IPAddress>;
+  /** Keys: an IP address to check. */
+  readonly #queue: WorkQueue<string>;
+
+  constructor(options: IPAddressRepairOptions) {
+    const { client, clock, log } = options;
+    this.#client = client;
+    this.#log = log;
+    this.#services = informerFor<Service>(options.informers, { client, ref: refs.services, clock, log });
+    this.#ipAddresses = informerFor<IPAddress>(options.informers, { client, ref: refs.ipAddresses, clock, log });
+    this.#queue = new WorkQueue<string>({ clock });
+    this.#services.addIndex(byClusterIP, heldIPs);
+    const enqueue = (svc: Service): void => {
+      for (const ip of heldIPs(svc)) this.#queue.add(ip);
+    };
+    this.#services.addHandlers({
+      onAdd: enqueue,
+      onUpdate: (old, svc) => {
+        enqueue(old);
+        enqueue(svc);
+      },
+      onDelete: enqueue,
+    });
+    const onAddress = (ip: IPAddress): void => this.#queue.add(ip.metadata.name ?? '');
+    this.#ipAddresses.addHandlers({ onAdd: onAddress, onUpdate: (_old, ip) => onAddress(ip), onDelete: onAddress });
+  }
+
+  start(): void {
+    runWhenSynced([this.#services, this.#ipAddresses], this.#queue, 1, (ip) => this.#sync(ip), this.#log);
+  }
+
+  stop(): void {
+    this.#queue.shutDown();
+    this.#services.stop();
+    this.#ipAddresses.stop();
+  }
+
+  async #sync(ip: string): Promise<void> {
+    const record = this.#ipAddresses.getByName(undefined, ip);
+    const [holder] = this.#services.byIndex(byClusterIP, ip);
+    if (record) {
+      if (!isServiceRecord(record)) return;
+      const ref = record.spec?.parentRef;
+      const parent = ref?.name ? this.#services.getByName(ref.namespace, ref.name) : undefined;
+      if (parent && heldIPs(parent).includes(ip)) return;
+      await this.#ignoreNotFound(this.#client.delete(refs.ipAddresses, undefined, ip));
+      return;
+    }
+    if (holder) await this.#create(ip, holder);
+  }
+
+  async #create(ip: string, svc: Service): Promise<void> {
+    const family = parseIP(ip, false)?.family === 6 ? 'IPv6' : 'IPv4';
+    const record: IPAddress = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'IPAddress',
+      metadata: { name: ip, labels: { [ipFamilyLabel]: family, [ipManagedByLabel]: ipAllocatorName } },
+      spec: { parentRef: { group: '', resource: 'services', namespace: svc.metadata.namespace ?? '', name: svc.metadata.name ?? '' } },
+    };
+    try {
+      await this.#client.create(refs.ipAddresses, record);
+    } catch (error) {
+      // Another writer's record (or a bad address, which validation refuses) is not ours to fix.
+      if (isApiError(error) && (error.reason === 'AlreadyExists' || error.reason === 'Invalid')) {
+        this.#log(`ip-address-repair: ${objectKey(svc.metadata.namespace, svc.metadata.name ?? '')} holds ${ip}: ${error.message}`);
+        return;
+      }
+      throw error;
+    }
+  }
+
+  async #ignoreNotFound(write: Promise<unknown>): Promise<void> {
+    try {
+      await write;
+    } catch (error) {
+      if (!(isApiError(error) && error.reason === 'NotFound')) throw error;
+    }
+  }
+}
