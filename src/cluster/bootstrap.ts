@@ -7,6 +7,7 @@ import { isApiError } from '../core/index.ts';
 import type { Client } from '../client/index.ts';
 import type { ResourceRef } from '../api/index.ts';
 import { bootstrapPolicy } from './bootstrap-policy.ts';
+import { kubernetesService } from './kubernetes-service.ts';
 import type { ClusterConfig } from './config.ts';
 
 const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -20,12 +21,7 @@ function bootstrapObjects(): [ResourceRef, KubeObject][] {
     [refs.priorityClasses, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-cluster-critical' }, value: 2000000000, description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.' }],
     // The API server's default ServiceCIDR comes before anything allocates from it.
     [refs.serviceCIDRs, { apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', metadata: { name: defaultServiceCIDRName }, spec: { cidrs: [defaultServiceClusterIPRange] } }],
-    [refs.services, {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-      spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None' },
-    }],
+    [refs.services, kubernetesService()],
     [refs.storageClasses, {
       apiVersion: 'storage.k8s.io/v1',
       kind: 'StorageClass',
