@@ -63,4 +63,6 @@ export { boundedMemo, dynEnvironment, parseAndCheck, runProgram } from './cel-li
 export type { MatchCondition, MatchResources, MutatingWebhook, MutatingWebhookConfiguration, NamedRuleWithOperations, PolicyProgram, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration, Webhook } from './admissionregistration/v1/index.ts';
 export type { RuntimeClass } from './node/v1/index.ts';
 export { defaultIngressClassAnnotation, defaultServiceCIDRName, ingressClassAnnotation, ipAllocatorName, ipFamilyLabel, ipManagedByLabel, serviceCIDRFinalizer, validateIPAddressName } from './networking/v1/index.ts';
+export { mandatoryConfiguration, suggestedConfiguration } from './flowcontrol/v1/index.ts';
+export type { FlowcontrolConfiguration, FlowSchema, PriorityLevelConfiguration } from './flowcontrol/v1/index.ts';
 export type { Ingress, IngressClass, IPAddress, NetworkPolicy, ParentReference, ServiceCIDR } from './networking/v1/index.ts';

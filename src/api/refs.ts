@@ -41,6 +41,8 @@ export const refs = {
   runtimeClasses: ref('node.k8s.io', 'v1', 'runtimeclasses'),
   serviceCIDRs: ref('networking.k8s.io', 'v1', 'servicecidrs'),
   ipAddresses: ref('networking.k8s.io', 'v1', 'ipaddresses'),
+  flowSchemas: ref('flowcontrol.apiserver.k8s.io', 'v1', 'flowschemas'),
+  priorityLevelConfigurations: ref('flowcontrol.apiserver.k8s.io', 'v1', 'prioritylevelconfigurations'),
   apiServices: ref('apiregistration.k8s.io', 'v1', 'apiservices'),
   customResourceDefinitions: ref('apiextensions.k8s.io', 'v1', 'customresourcedefinitions'),
   validatingAdmissionPolicies: ref('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies'),

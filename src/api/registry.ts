@@ -20,6 +20,7 @@ import { nodeV1Definitions } from './node/v1/index.ts';
 import { apiregistrationV1Definitions } from './apiregistration/v1/index.ts';
 import { networkingV1Definitions } from './networking/v1/index.ts';
 import { admissionregistrationV1Definitions } from './admissionregistration/v1/index.ts';
+import { flowcontrolV1Definitions } from './flowcontrol/v1/index.ts';
 
 export function builtinDefinitions(): ResourceDefinition[] {
   return [
@@ -40,6 +41,7 @@ export function builtinDefinitions(): ResourceDefinition[] {
     ...discoveryV1Definitions,
     ...networkingV1Definitions,
     ...admissionregistrationV1Definitions,
+    ...flowcontrolV1Definitions,
     ...apiregistrationV1Definitions,
     ...authenticationV1Definitions,
     ...authorizationV1Definitions,

@@ -39,6 +39,8 @@ export interface TablePrinter<T> {
   readonly columns: readonly TableColumnDefinition[];
   /** One row's cells, in column order. `now` comes from the Clock (ages are relative to it). */
   cells(obj: T, now: number): unknown[];
+  /** The order of a list's rows, for the printers that sort (FlowSchemas by precedence); absent, list order. */
+  compareRows?(a: T, b: T): number;
 }
 
 /**

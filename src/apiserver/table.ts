@@ -36,6 +36,6 @@ export function toTable(def: ResourceDefinition, objects: readonly KubeObject[],
     apiVersion: 'meta.k8s.io/v1',
     metadata: listMeta,
     columnDefinitions: tableColumns(def),
-    rows: objects.map((obj) => tableRow(def, obj, now, include)),
+    rows: (def.table?.compareRows ? [...objects].sort(def.table.compareRows) : objects).map((obj) => tableRow(def, obj, now, include)),
   };
 }

@@ -24,6 +24,8 @@ import { MetricsServer } from './metrics-server.ts';
 import { Aggregator } from './aggregator.ts';
 import { DefaultServiceCIDRController } from './default-service-cidr.ts';
 import { IPAddressRepair } from './ip-address-repair.ts';
+import { FlowcontrolBootstrap } from './flowcontrol-bootstrap.ts';
+import { FlowcontrolStatus } from './flowcontrol-status.ts';
 import { KubernetesServiceController } from './kubernetes-service.ts';
 import { ApiServerIdentityLease, startLeaderElection } from './control-plane-leases.ts';
 import { VpaAdmission, VpaRecommender, VpaUpdater, programs } from '../controllers/index.ts';
@@ -131,6 +133,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => { const a = new Aggregator({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers }); await a.start(); return { name: 'kube-aggregator', stop: () => a.stop() }; },
   async (ctx) => started('kubernetes-service-cidr-controller', new DefaultServiceCIDRController({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, cidrs: [defaultServiceClusterIPRange], informers: kcm(ctx).informers })),
   async (ctx) => { const k = new KubernetesServiceController({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log }); await k.start(); return { name: 'kubernetes-service-controller', stop: () => k.stop() }; },
+  async (ctx) => { const b = new FlowcontrolBootstrap({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers }); await b.start(); return [{ name: 'priority-and-fairness-config-producer', stop: () => b.stop() }, started('priority-and-fairness-config-consumer', new FlowcontrolStatus({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers }))]; },
   async (ctx) => started('ip-address-repair', new IPAddressRepair({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers })),
   async (ctx) => started('service-cidr-controller', new ServiceCIDRsController(kcm(ctx))),
   async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController(kcm(ctx))),

@@ -300,6 +300,21 @@ subjects:
     assert.deepEqual(lines(await dd.ok(['get', 'ip', '192.168.77.10'])).map((l) => l.split(/\s+/)), [['NAME', 'PARENTREF'], ['192.168.77.10', 'services/default/edge']]);
   });
 
+  test('flowschemas and prioritylevelconfigurations: the bootstrap configuration, listed by precedence', async () => {
+    const schemas = lines(await dd.ok(['get', 'flowschemas'])).map((l) => l.split(/\s+/).filter((_c, i) => i !== 4));
+    assert.deepEqual(schemas.slice(0, 3), [
+      ['NAME', 'PRIORITYLEVEL', 'MATCHINGPRECEDENCE', 'DISTINGUISHERMETHOD', 'MISSINGPL'],
+      ['exempt', 'exempt', '1', '<none>', 'False'],
+      ['probes', 'exempt', '2', '<none>', 'False'],
+    ]);
+    assert.deepEqual(schemas.at(-1), ['catch-all', 'catch-all', '10000', 'ByUser', 'False']);
+    assert.deepEqual(lines(await dd.ok(['get', 'prioritylevelconfigurations', 'catch-all', 'workload-low'])).map((l) => l.split(/\s+/).slice(0, 6)), [
+      ['NAME', 'TYPE', 'NOMINALCONCURRENCYSHARES', 'QUEUES', 'HANDSIZE', 'QUEUELENGTHLIMIT'],
+      ['catch-all', 'Limited', '5', '<none>', '<none>', '<none>'],
+      ['workload-low', 'Limited', '100', '128', '6', '50'],
+    ]);
+  });
+
   test('apiservices: the served group-versions are Local and Available; kubectl wait on one returns; one behind a missing Service says why', async () => {
     const wait = await dd.kubectl(['wait', '--for=condition=Available', 'apiservice/v1beta1.metrics.k8s.io', '--timeout=10s']);
     assert.equal(wait.code, 0, wait.stderr);

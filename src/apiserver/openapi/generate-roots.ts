@@ -61,6 +61,8 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('networking.k8s.io', 'V1IngressClass', 'IngressClass'),
   ...kinds('networking.k8s.io', 'V1ServiceCIDR', 'ServiceCIDR'),
   ...kinds('networking.k8s.io', 'V1IPAddress', 'IPAddress'),
+  ...kinds('flowcontrol.apiserver.k8s.io', 'V1FlowSchema', 'FlowSchema'),
+  ...kinds('flowcontrol.apiserver.k8s.io', 'V1PriorityLevelConfiguration', 'PriorityLevelConfiguration'),
   ...kinds('networking.k8s.io', 'V1NetworkPolicy', 'NetworkPolicy'),
   ...kinds('policy', 'V1Eviction', 'Eviction', false),
   ...kinds('policy', 'V1PodDisruptionBudget', 'PodDisruptionBudget'),

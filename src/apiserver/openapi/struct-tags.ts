@@ -1,6 +1,6 @@
 // Upstream struct tags and +listType/+mapType markers for the kinds Drydock serves. The schema source
 // (@kubernetes/client-node's generated models) drops every x-kubernetes-* extension, so they come from here.
-// Upstream: staging/src/k8s.io/api/{core,apps,batch,policy,resource}/v1/types.go and apimachinery meta/v1/types.go.
+// Upstream: staging/src/k8s.io/api/{core,apps,batch,policy,resource,networking,flowcontrol}/v1/types.go and apimachinery meta/v1/types.go.
 // Lists not named here are `x-kubernetes-list-type: atomic`, which is what upstream marks them since 1.30.
 
 export interface ListTag {
@@ -69,6 +69,7 @@ export const listTags: Readonly<Record<string, ListTag>> = {
   'core.v1.ServiceStatus.conditions': byType,
   'core.v1.PersistentVolumeClaimStatus.conditions': byType,
 
+  'core.v1.ReplicationControllerStatus.conditions': byType,
   'apps.v1.DeploymentStatus.conditions': byType,
   'apps.v1.ReplicaSetStatus.conditions': byType,
   'apps.v1.DaemonSetStatus.conditions': byType,
@@ -78,6 +79,9 @@ export const listTags: Readonly<Record<string, ListTag>> = {
   'batch.v1.UncountedTerminatedPods.succeeded': { listType: 'set' },
   'batch.v1.UncountedTerminatedPods.failed': { listType: 'set' },
   'policy.v1.PodDisruptionBudgetStatus.conditions': byType,
+  'networking.v1.ServiceCIDRStatus.conditions': byType,
+  'flowcontrol.v1.FlowSchemaStatus.conditions': byType,
+  'flowcontrol.v1.PriorityLevelConfigurationStatus.conditions': byType,
   'autoscaling.v2.HorizontalPodAutoscalerStatus.conditions': byType,
 
   'resource.v1.ResourceClaimStatus.reservedFor': map(['uid'], ['merge', 'uid']),
@@ -94,6 +98,7 @@ export const fieldPatchStrategies: Readonly<Record<string, string>> = {
 export const mapTypes: Readonly<Record<string, 'atomic' | 'granular'>> = {
   'core.v1.PodSpec.nodeSelector': 'atomic',
   'core.v1.ServiceSpec.selector': 'atomic',
+  'core.v1.ReplicationControllerSpec.selector': 'atomic',
   'node.v1.Scheduling.nodeSelector': 'atomic',
   'core.v1.PersistentVolumeClaimStatus.allocatedResourceStatuses': 'granular',
 };
