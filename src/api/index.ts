@@ -64,5 +64,7 @@ export type { MatchCondition, MatchResources, MutatingWebhook, MutatingWebhookCo
 export type { RuntimeClass } from './node/v1/index.ts';
 export { defaultIngressClassAnnotation, defaultServiceCIDRName, ingressClassAnnotation, ipAllocatorName, ipFamilyLabel, ipManagedByLabel, serviceCIDRFinalizer, validateIPAddressName } from './networking/v1/index.ts';
 export { mandatoryConfiguration, suggestedConfiguration } from './flowcontrol/v1/index.ts';
+export { parseCertificateRequest, requestPem } from './certificates/v1/index.ts';
+export type { CertificateRequest, CertificateSigningRequest, CertificateSigningRequestCondition } from './certificates/v1/index.ts';
 export type { FlowcontrolConfiguration, FlowSchema, PriorityLevelConfiguration } from './flowcontrol/v1/index.ts';
 export type { Ingress, IngressClass, IPAddress, NetworkPolicy, ParentReference, ServiceCIDR } from './networking/v1/index.ts';

@@ -41,6 +41,7 @@ export const refs = {
   runtimeClasses: ref('node.k8s.io', 'v1', 'runtimeclasses'),
   serviceCIDRs: ref('networking.k8s.io', 'v1', 'servicecidrs'),
   ipAddresses: ref('networking.k8s.io', 'v1', 'ipaddresses'),
+  certificateSigningRequests: ref('certificates.k8s.io', 'v1', 'certificatesigningrequests'),
   flowSchemas: ref('flowcontrol.apiserver.k8s.io', 'v1', 'flowschemas'),
   priorityLevelConfigurations: ref('flowcontrol.apiserver.k8s.io', 'v1', 'prioritylevelconfigurations'),
   apiServices: ref('apiregistration.k8s.io', 'v1', 'apiservices'),

@@ -21,6 +21,7 @@ import { apiregistrationV1Definitions } from './apiregistration/v1/index.ts';
 import { networkingV1Definitions } from './networking/v1/index.ts';
 import { admissionregistrationV1Definitions } from './admissionregistration/v1/index.ts';
 import { flowcontrolV1Definitions } from './flowcontrol/v1/index.ts';
+import { certificatesV1Definitions } from './certificates/v1/index.ts';
 
 export function builtinDefinitions(): ResourceDefinition[] {
   return [
@@ -42,6 +43,7 @@ export function builtinDefinitions(): ResourceDefinition[] {
     ...networkingV1Definitions,
     ...admissionregistrationV1Definitions,
     ...flowcontrolV1Definitions,
+    ...certificatesV1Definitions,
     ...apiregistrationV1Definitions,
     ...authenticationV1Definitions,
     ...authorizationV1Definitions,

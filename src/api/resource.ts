@@ -78,6 +78,8 @@ export interface StrategyContext {
    * The API server always sets them; absent (a context built by hand) means defaultFeatureGates.
    */
   featureGates?: FeatureGates;
+  /** Who the request acts as (a CSR records its requester); absent for the cluster's own writers. */
+  user?: UserInfo;
 }
 
 export interface SubresourceDefinition {
@@ -104,6 +106,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly subresources?: readonly SubresourceDefinition[];
   /** True when .status is written only through the status subresource. */
   readonly hasStatus: boolean;
+  /** metadata.generation counts spec changes; defaults to hasStatus (strategies that do not set it say false). */
+  readonly tracksGeneration?: boolean;
   /**
    * Status writes keep the stored metadata (upstream ResetObjectMetaForStatus, as custom
    * resources do). Built-in kinds default to false: their status strategies reset only spec

@@ -11,6 +11,7 @@ import { storedObject } from './stored-object.ts';
 import { resourceQuotaAdmission } from './resource-quota-admission.ts';
 import { limitRangerAdmission } from './limit-ranger-admission.ts';
 import { rbacEscalation } from './rbac-escalation.ts';
+import { certificateAdmission } from './certificate-admission.ts';
 import { validatingAdmissionPolicy } from './validating-admission-policy.ts';
 import { admissionWebhooks } from './admission-webhooks.ts';
 
@@ -292,5 +293,5 @@ export const storageObjectInUseProtection: AdmissionPlugin = {
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
   // Mutating webhooks mutate last; ValidatingAdmissionPolicy, the validating webhooks and then ResourceQuota
   // validate last, after every mutation, as upstream orders them.
-  return [namespaceLifecycle, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
+  return [namespaceLifecycle, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
 }

@@ -2,6 +2,7 @@
 // around the ApiServer pipeline. One funnel turns any thrown value into a metav1.Status.
 // Upstream: apiserver/pkg/endpoints/handlers/{get,create,update,patch,delete,watch}.go.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import { isStaticToken } from './token-review.ts';
 import type { ResourceDefinition, UserInfo } from '../api/index.ts';
 import { clusterAdminUser, privilegedGroup } from '../api/index.ts';
@@ -72,6 +73,25 @@ function impersonates(req: IncomingMessage): boolean {
   return false;
 }
 
+/**
+ * The user of a client certificate the TLS layer verified against the cluster CA (the x509
+ * authenticator): the common name, the organizations as groups. Worked out once per connection.
+ */
+const certificateUsers = new WeakMap<object, UserInfo | null>();
+function certificateUser(req: IncomingMessage): UserInfo | undefined {
+  const socket = req.socket as TLSSocket;
+  if (socket.authorized !== true) return undefined;
+  let user = certificateUsers.get(socket);
+  if (user === undefined) {
+    const subject = socket.getPeerCertificate().subject as Record<string, string | string[] | undefined> | undefined;
+    const name = subject?.CN;
+    const organizations = subject?.O;
+    user = typeof name === 'string' && name ? { username: name, groups: [...(Array.isArray(organizations) ? organizations : organizations ? [organizations] : []), 'system:authenticated'] } : null;
+    certificateUsers.set(socket, user);
+  }
+  return user ?? undefined;
+}
+
 /** A service account token's user (`kubectl create token`), when the bearer token is one. */
 async function tokenUser(server: ApiServer, header: string | undefined): Promise<UserInfo | undefined> {
   if (!header?.startsWith('Bearer ')) return undefined;
@@ -91,7 +111,7 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], req: Incomi
   const method = req.method ?? 'GET';
   let user: UserInfo | undefined;
   if (!publicPaths.has(path)) {
-    user = isAuthorized(tokens, req.headers.authorization) ? clusterAdminUser : await tokenUser(server, req.headers.authorization);
+    user = certificateUser(req) ?? (isAuthorized(tokens, req.headers.authorization) ? clusterAdminUser : await tokenUser(server, req.headers.authorization));
     if (!user) throw unauthorized();
     if (impersonates(req)) user = await impersonatedUser(server.storage, user, req);
     // The admin (system:masters) is allowed without looking at RBAC, as upstream's first authorizer does.

@@ -384,6 +384,7 @@ export class ResourceStorage {
   #strategyContext(ctx: WriteContext): StrategyContext {
     const strategy: StrategyContext = { now: this.#clock.now(), featureGates: this.#featureGates };
     if (ctx.subresource) strategy.subresource = ctx.subresource;
+    if (ctx.user) strategy.user = ctx.user;
     return strategy;
   }
 }
@@ -432,9 +433,9 @@ function nameValidatorOf(def: ResourceDefinition): ValidateNameFunc {
   return nameIsDNSSubdomain;
 }
 
-/** Kinds with a spec/status split track generation, as upstream strategies do (not these three's). */
+/** Kinds with a spec/status split track generation, as upstream strategies do, unless theirs does not. */
 function tracksGeneration(def: ResourceDefinition): boolean {
-  return def.hasStatus && def.resource !== 'namespaces' && def.resource !== 'nodes' && def.resource !== 'servicecidrs';
+  return def.tracksGeneration ?? def.hasStatus;
 }
 
 // Everything but metadata and status is "spec" here, as each strategy's PrepareForUpdate compares it.

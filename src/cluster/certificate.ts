@@ -3,58 +3,7 @@
 // serves HTTPS, and the kubeconfig trusts exactly this certificate. Generating it takes
 // about a millisecond, where an X.509 library's import alone costs hundreds.
 import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
-
-function length(n: number): Buffer {
-  if (n < 0x80) return Buffer.from([n]);
-  const bytes: number[] = [];
-  for (let v = n; v > 0; v >>= 8) bytes.unshift(v & 0xff);
-  return Buffer.from([0x80 | bytes.length, ...bytes]);
-}
-
-function tlv(tag: number, ...content: Buffer[]): Buffer {
-  const body = Buffer.concat(content);
-  return Buffer.concat([Buffer.from([tag]), length(body.length), body]);
-}
-
-const sequence = (...c: Buffer[]): Buffer => tlv(0x30, ...c);
-const set = (...c: Buffer[]): Buffer => tlv(0x31, ...c);
-const octets = (b: Buffer): Buffer => tlv(0x04, b);
-const bitString = (b: Buffer): Buffer => tlv(0x03, Buffer.from([0]), b);
-const utf8 = (s: string): Buffer => tlv(0x0c, Buffer.from(s, 'utf8'));
-const explicit = (n: number, c: Buffer): Buffer => tlv(0xa0 + n, c);
-
-/** A non-negative DER INTEGER: minimal, so leading zero bytes go (OpenSSL rejects them as "illegal padding"), and a 0x00 keeps the sign. */
-function integer(bytes: Buffer): Buffer {
-  let start = 0;
-  while (start < bytes.length - 1 && bytes[start] === 0) start++;
-  const minimal = bytes.length === 0 ? Buffer.from([0]) : bytes.subarray(start);
-  return tlv(0x02, (minimal[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
-}
-
-function oid(text: string): Buffer {
-  const parts = text.split('.').map(Number);
-  const out: number[] = [(parts[0] ?? 0) * 40 + (parts[1] ?? 0)];
-  for (const part of parts.slice(2)) {
-    const chunk: number[] = [];
-    let v = part;
-    do {
-      chunk.unshift((v & 0x7f) | (chunk.length ? 0x80 : 0));
-      v = Math.floor(v / 128);
-    } while (v > 0);
-    out.push(...chunk);
-  }
-  return tlv(0x06, Buffer.from(out));
-}
-
-function utcTime(ms: number): Buffer {
-  const iso = new Date(ms).toISOString();
-  const text = `${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
-  return tlv(0x17, Buffer.from(text, 'ascii'));
-}
-
-function extension(id: string, critical: boolean, value: Buffer): Buffer {
-  return sequence(oid(id), ...(critical ? [tlv(0x01, Buffer.from([0xff]))] : []), octets(value));
-}
+import { bitString, explicit, extension, integer, oid, pemBlock, sequence, set, tlv, utcTime, utf8 } from '../core/index.ts';
 
 function ipBytes(ip: string): Buffer | undefined {
   if (/^\d+\.\d+\.\d+\.\d+$/.test(ip)) return Buffer.from(ip.split('.').map(Number));
@@ -80,7 +29,8 @@ export function createServingCertificate(options: { nowMs: number; serial: Buffe
     extension('2.5.29.19', true, sequence(tlv(0x01, Buffer.from([0xff])))),
     // digitalSignature | keyCertSign
     extension('2.5.29.15', true, tlv(0x03, Buffer.from([0x02, 0x84]))),
-    extension('2.5.29.37', false, sequence(oid('1.3.6.1.5.5.7.3.1'))),
+    // serverAuth, and clientAuth: as the CA of the client certificates CSRs are issued, its purposes must allow them.
+    extension('2.5.29.37', false, sequence(oid('1.3.6.1.5.5.7.3.1'), oid('1.3.6.1.5.5.7.3.2'))),
     extension('2.5.29.17', false, sequence(...altNames)),
   );
   const tbs = sequence(
@@ -95,7 +45,7 @@ export function createServingCertificate(options: { nowMs: number; serial: Buffe
   );
   const signature = sign('sha256', tbs, privateKey);
   const der = sequence(tbs, ecdsaWithSha256, bitString(signature));
-  const certPem = `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').trimEnd()}\n-----END CERTIFICATE-----\n`;
+  const certPem = pemBlock('CERTIFICATE', der);
   const keyPem = createPrivateKey(privateKey.export({ type: 'pkcs8', format: 'pem' })).export({ type: 'pkcs8', format: 'pem' }).toString();
   return { certPem, keyPem };
 }

@@ -19,7 +19,7 @@ import type { ClusterConfig } from './config.ts';
 import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ReplicationManager, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController, ClusterRoleAggregationController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
-import { ResourceClaimController, ServiceCIDRsController } from '../controllers/index.ts';
+import { CertificateSigner, ResourceClaimController, ServiceCIDRsController } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
 import { Aggregator } from './aggregator.ts';
 import { DefaultServiceCIDRController } from './default-service-cidr.ts';
@@ -148,6 +148,8 @@ const factories: ComponentFactory[] = [
     const start = (): Promise<RunningComponent> => startNvidiaDriver({ client: clientOf(ctx, 'gpu-kubelet-plugin'), clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, gpusOfNode: (node) => draGpusOfPool(ctx.cluster.config.nodePools, node.metadata.labels?.[poolLabel]), nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) });
     return ctx.cluster.driversInBackground ? afterNodesReady(ctx, 'nvidia-dra-driver', start) : start();
   },
+  // csrsigning signs with the cluster CA (the serving certificate's key): none without HTTPS.
+  async (ctx) => { const authority = ctx.cluster.signingAuthority; return authority ? started('certificatesigningrequest-signing-controller', new CertificateSigner({ ...kcm(ctx), random: ctx.random, authority })) : []; },
   async (ctx) => started('persistentvolume-controller', new PersistentVolumeController(kcm(ctx))),
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: clientOf(ctx, 'local-path-provisioner'), clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('pvc-protection-controller', new PvcProtectionController(kcm(ctx))),

@@ -1,6 +1,7 @@
 // The cluster's identity with --data-dir: the bearer token and the serving certificate a kubeconfig
 // names, kept beside the store, so a restarted server (same port) takes its clients back unchanged,
 // as a real API server keeps its certificates and tokens across restarts.
+import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServingCertificate } from './certificate.ts';
@@ -43,5 +44,15 @@ export function writeIdentity(dataDir: string, identity: ClusterIdentity): void 
 export function servingFor(identity: ClusterIdentity | undefined, hosts: readonly string[]): ServingCertificate | undefined {
   const kept = identity?.serving;
   if (!kept || kept.hosts.length !== hosts.length || !hosts.every((h) => kept.hosts.includes(h))) return undefined;
+  // One made before it also signed client certificates (serverAuth only) is replaced.
+  if (!clientAuthAllowed(kept.certPem)) return undefined;
   return { certPem: kept.certPem, keyPem: kept.keyPem };
+}
+
+function clientAuthAllowed(certPem: string): boolean {
+  try {
+    return new X509Certificate(certPem).keyUsage?.includes('1.3.6.1.5.5.7.3.2') ?? false;
+  } catch {
+    return false;
+  }
 }

@@ -29,3 +29,6 @@ export { HorizontalController } from './hpa/index.ts';
 export { createEventRecorder } from './event-recorder.ts';
 export type { EventRecorder } from './event-recorder.ts';
 export { ServiceCIDRsController } from './servicecidrs/controller.ts';
+export { CertificateSigner } from './certificates/signer.ts';
+export { issueCertificate } from './certificates/authority.ts';
+export type { SigningAuthority } from './certificates/authority.ts';

@@ -12,3 +12,4 @@ export * from './fields.ts';
 export * from './duration.ts';
 export * from './process-start.ts';
 export * from './ip.ts';
+export * from './der.ts';

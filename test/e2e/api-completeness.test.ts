@@ -315,6 +315,27 @@ subjects:
     ]);
   });
 
+  test('certificatesigningrequests: approve with kubectl, the signer issues a client certificate, and kubectl authenticates with it', async () => {
+    const fixtures = join(import.meta.dirname, '../fixtures/certificates');
+    assert.equal(await dd.ok(['create', '-f', join(fixtures, 'alice-csr.yaml')]), 'certificatesigningrequest.certificates.k8s.io/alice created\n');
+    assert.deepEqual(lines(await dd.ok(['get', 'csr', 'alice'])).map((l) => l.split(/\s+/).filter((_c, i) => i !== 1)), [
+      ['NAME', 'SIGNERNAME', 'REQUESTOR', 'REQUESTEDDURATION', 'CONDITION'],
+      ['alice', 'kubernetes.io/kube-apiserver-client', 'kubernetes-admin', '24h', 'Pending'],
+    ]);
+    assert.equal(await dd.ok(['certificate', 'approve', 'alice']), 'certificatesigningrequest.certificates.k8s.io/alice approved\n');
+    const signed = await dd.kubectl(['wait', '--for=jsonpath={.status.conditions[0].type}=Approved', 'csr/alice', '--timeout=10s']);
+    assert.equal(signed.code, 0, signed.stderr);
+    let certificate = '';
+    for (let i = 0; i < 50 && !certificate; i++) certificate = await dd.ok(['get', 'csr', 'alice', '-o', 'jsonpath={.status.certificate}']);
+    assert.match(lines(await dd.ok(['get', 'csr', 'alice']))[1] ?? '', /Approved,Issued$/);
+    const certFile = dd.writeFile('alice.crt', Buffer.from(certificate, 'base64').toString('utf8'));
+    await dd.ok(['config', 'set-credentials', 'alice', `--client-certificate=${certFile}`, `--client-key=${join(fixtures, 'alice.key')}`, '--embed-certs']);
+    await dd.ok(['config', 'set-context', 'alice', '--cluster=drydock', '--user=alice']);
+    assert.deepEqual(lines(await dd.ok(['auth', 'whoami', '--context', 'alice'])).map((l) => l.split(/\s+/)), [['ATTRIBUTE', 'VALUE'], ['Username', 'alice'], ['Groups', '[ml-team', 'system:authenticated]']]);
+    const denied = await dd.kubectl(['get', 'nodes', '--context', 'alice']);
+    assert.equal(denied.stderr, 'Error from server (Forbidden): nodes is forbidden: User "alice" cannot list resource "nodes" in API group "" at the cluster scope\n');
+  });
+
   test('apiservices: the served group-versions are Local and Available; kubectl wait on one returns; one behind a missing Service says why', async () => {
     const wait = await dd.kubectl(['wait', '--for=condition=Available', 'apiservice/v1beta1.metrics.k8s.io', '--timeout=10s']);
     assert.equal(wait.code, 0, wait.stderr);

@@ -61,6 +61,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('networking.k8s.io', 'V1IngressClass', 'IngressClass'),
   ...kinds('networking.k8s.io', 'V1ServiceCIDR', 'ServiceCIDR'),
   ...kinds('networking.k8s.io', 'V1IPAddress', 'IPAddress'),
+  ...kinds('certificates.k8s.io', 'V1CertificateSigningRequest', 'CertificateSigningRequest'),
   ...kinds('flowcontrol.apiserver.k8s.io', 'V1FlowSchema', 'FlowSchema'),
   ...kinds('flowcontrol.apiserver.k8s.io', 'V1PriorityLevelConfiguration', 'PriorityLevelConfiguration'),
   ...kinds('networking.k8s.io', 'V1NetworkPolicy', 'NetworkPolicy'),

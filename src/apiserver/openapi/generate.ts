@@ -55,7 +55,7 @@ async function loadModel(dir: string, name: string): Promise<Model | undefined> 
   return { attributes, fieldDescriptions, required, ...(description ? { description } : {}) };
 }
 
-const prefixed = /^(Core|Events|Resource|Storage|Discovery|Authentication|Rbac|Admissionregistration|Apiregistration|Flowcontrol)(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
+const prefixed = /^(Core|Events|Resource|Storage|Discovery|Authentication|Rbac|Admissionregistration|Apiregistration|Flowcontrol|Certificates)(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
 // The aggregator's types live in k8s.io/kube-aggregator, not k8s.io/api.
 const aggregatorPackage = 'io.k8s.kube-aggregator.pkg.apis.';
 const packagePrefix = (pkg: string): string => (pkg === 'apiregistration' ? `${aggregatorPackage}${pkg}` : `io.k8s.api.${pkg}`);

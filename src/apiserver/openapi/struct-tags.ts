@@ -80,6 +80,7 @@ export const listTags: Readonly<Record<string, ListTag>> = {
   'batch.v1.UncountedTerminatedPods.failed': { listType: 'set' },
   'policy.v1.PodDisruptionBudgetStatus.conditions': byType,
   'networking.v1.ServiceCIDRStatus.conditions': byType,
+  'certificates.v1.CertificateSigningRequestStatus.conditions': { listType: 'map', listMapKeys: ['type'] },
   'flowcontrol.v1.FlowSchemaStatus.conditions': byType,
   'flowcontrol.v1.PriorityLevelConfigurationStatus.conditions': byType,
   'autoscaling.v2.HorizontalPodAutoscalerStatus.conditions': byType,

@@ -92,6 +92,7 @@ export const namespaceDefinition: ResourceDefinition<Namespace> = {
     { name: 'status', verbs: ['get', 'patch', 'update'] },
   ],
   hasStatus: true,
+  tracksGeneration: false,
   defaults: defaultNamespace,
   prepareForCreate(ns) {
     ns.status = { phase: 'Active' };

@@ -199,6 +199,7 @@ export const nodeDefinition: ResourceDefinition<Node> = {
   shortNames: ['no'],
   subresources: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
   hasStatus: true,
+  tracksGeneration: false,
   defaults: defaultNode,
   // Upstream keeps the status a kubelet registers with (nodeStrategy.PrepareForCreate only drops
   // disabled fields), so there is nothing to clear here.

@@ -80,6 +80,7 @@ export const serviceCIDRDefinition: ResourceDefinition<ServiceCIDR> = {
   namespaced: false,
   subresources: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
   hasStatus: true,
+  tracksGeneration: false,
   prepareForCreate(sc) {
     delete sc.status;
   },
