@@ -6,7 +6,7 @@ import { ApiError, forbidden, invalid, namespaceTerminatingCause, notFound, pars
 import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, ipAllocatorName, ipManagedByLabel, mergeTolerations, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
 import type { Ingress, IPAddress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service, ServiceCIDR } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
-import { admissionName } from './admission.ts';
+import { admissionName, onlyFor } from './admission.ts';
 import { storedObject } from './stored-object.ts';
 import { resourceQuotaAdmission } from './resource-quota-admission.ts';
 import { limitRangerAdmission } from './limit-ranger-admission.ts';
@@ -50,8 +50,7 @@ function isPodCreate(attrs: AdmissionAttributes): boolean {
 /** Pods without a service account get `default` and the projected kube-api-access volume. */
 export const serviceAccount: AdmissionPlugin = {
   name: 'ServiceAccount',
-  async mutate(attrs) {
-    if (!isPodCreate(attrs)) return;
+  mutate: onlyFor(isPodCreate, async (attrs) => {
     const pod = attrs.object as unknown as Pod;
     const name = pod.spec.serviceAccountName || 'default';
     const namespace = attrs.object.metadata.namespace ?? '';
@@ -63,7 +62,7 @@ export const serviceAccount: AdmissionPlugin = {
       throw forbidden({ group: '', resource: 'pods' }, admissionName(attrs.object), `error looking up service account ${namespace}/${name}: serviceaccount ${JSON.stringify(name)} not found`);
     }
     addDefaultServiceAccount(pod, { tokenVolumeSuffix: randomString(attrs.storage.random, 5), ...(account ? { account: account as { automountServiceAccountToken?: boolean; imagePullSecrets?: { name?: string }[] } } : {}) });
-  },
+  }),
 };
 
 /** Tolerate the not-ready and unreachable NoExecute taints for 300 s unless already tolerated. */
@@ -83,8 +82,7 @@ interface PriorityClassObject extends KubeObject {
 /** Resolves spec.priorityClassName into spec.priority and preemptionPolicy. */
 export const priority: AdmissionPlugin = {
   name: 'Priority',
-  async mutate(attrs) {
-    if (!isPodCreate(attrs)) return;
+  mutate: onlyFor(isPodCreate, async (attrs) => {
     const pcDef = attrs.storage.findDefinition('scheduling.k8s.io', 'v1', 'priorityclasses');
     const classes: PriorityClassInfo[] = [];
     let globalDefault: PriorityClassInfo | undefined;
@@ -102,7 +100,7 @@ export const priority: AdmissionPlugin = {
     if (!admitPodPriority(pod, (name) => classes.find((c) => c.name === name), globalDefault)) {
       throw forbidden({ group: '', resource: 'pods' }, attrs.object.metadata.name ?? '', `no PriorityClass with name ${pod.spec.priorityClassName ?? ''} was found`);
     }
-  },
+  }),
 };
 
 /** Semantic equality of two resource lists (`100m` equals `0.1`), as apiequality.Semantic compares them. */
@@ -134,8 +132,7 @@ const overheadMismatch = "pod rejected: Pod's Overhead doesn't match RuntimeClas
  */
 export const runtimeClass: AdmissionPlugin = {
   name: 'RuntimeClass',
-  async mutate(attrs) {
-    if (!isPodCreate(attrs)) return;
+  mutate: onlyFor(isPodCreate, async (attrs) => {
     const pod = attrs.object as unknown as Pod;
     const rc = await runtimeClassOf(attrs, pod);
     const podFixed = rc?.overhead?.podFixed;
@@ -154,9 +151,8 @@ export const runtimeClass: AdmissionPlugin = {
     }
     if (Object.keys(nodeSelector).length > 0) pod.spec.nodeSelector = nodeSelector;
     if (scheduling.tolerations?.length) pod.spec.tolerations = mergeTolerations(pod.spec.tolerations ?? [], scheduling.tolerations);
-  },
-  async validate(attrs) {
-    if (!isPodCreate(attrs)) return;
+  }),
+  validate: onlyFor(isPodCreate, async (attrs) => {
     const pod = attrs.object as unknown as Pod;
     const rc = await runtimeClassOf(attrs, pod);
     const deny = (why: string): ApiError => forbidden({ group: '', resource: 'pods' }, attrs.object.metadata.name ?? '', why);
@@ -165,7 +161,7 @@ export const runtimeClass: AdmissionPlugin = {
     } else if (pod.spec.overhead !== undefined) {
       throw deny('pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead');
     }
-  },
+  }),
 };
 
 /**
@@ -175,8 +171,7 @@ export const runtimeClass: AdmissionPlugin = {
  */
 export const defaultIngressClass: AdmissionPlugin = {
   name: 'DefaultIngressClass',
-  async mutate(attrs) {
-    if (attrs.operation !== 'CREATE' || attrs.def.group !== 'networking.k8s.io' || attrs.def.resource !== 'ingresses' || attrs.ctx.subresource) return;
+  mutate: onlyFor((attrs) => attrs.operation === 'CREATE' && attrs.def.group === 'networking.k8s.io' && attrs.def.resource === 'ingresses' && !attrs.ctx.subresource, async (attrs) => {
     const ingress = attrs.object as unknown as Ingress;
     if (ingress.spec?.ingressClassName !== undefined || ingress.metadata.annotations?.[ingressClassAnnotation] !== undefined) return;
     const classes = attrs.storage.findDefinition('networking.k8s.io', 'v1', 'ingressclasses');
@@ -189,7 +184,7 @@ export const defaultIngressClass: AdmissionPlugin = {
       if (!chosen || (ic.metadata.creationTimestamp ?? '') > (chosen.metadata.creationTimestamp ?? '')) chosen = ic;
     }
     if (chosen) ingress.spec = { ...ingress.spec, ingressClassName: chosen.metadata.name ?? '' };
-  },
+  }),
 };
 
 interface ServiceObject extends KubeObject {
@@ -204,9 +199,7 @@ interface ServiceObject extends KubeObject {
  */
 export const serviceAllocation: AdmissionPlugin = {
   name: 'ServiceIPAllocation',
-  async mutate(attrs) {
-    if (attrs.def.group !== '' || attrs.def.resource !== 'services' || attrs.ctx.subresource) return;
-    if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
+  mutate: onlyFor((attrs) => attrs.def.group === '' && attrs.def.resource === 'services' && !attrs.ctx.subresource && (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE'), async (attrs) => {
     const page = await attrs.storage.store.list(attrs.storage.prefix(attrs.def, ''));
     const usedIPs: string[] = [];
     const usedNodePorts: number[] = [];
@@ -220,7 +213,7 @@ export const serviceAllocation: AdmissionPlugin = {
     const serviceCIDRs = await readyServiceCIDRs(attrs.storage);
     const errors = prepareService(attrs.object as unknown as Service, attrs.old as unknown as Service | undefined, sequentialServiceAllocator({ usedIPs, usedNodePorts, ...(serviceCIDRs ? { serviceCIDRs } : {}) }));
     if (errors.length > 0) throw invalid(attrs.def, attrs.object.metadata.name ?? '', errors);
-  },
+  }),
 };
 
 /** IPAddresses not the allocator's own records of Services' IPs (those the Services themselves tell). */
@@ -261,8 +254,7 @@ async function readyServiceCIDRs(storage: AdmissionAttributes['storage']): Promi
  */
 export const defaultStorageClass: AdmissionPlugin = {
   name: 'DefaultStorageClass',
-  async mutate(attrs) {
-    if (attrs.operation !== 'CREATE' || attrs.def.group !== '' || attrs.def.resource !== 'persistentvolumeclaims' || attrs.ctx.subresource) return;
+  mutate: onlyFor((attrs) => attrs.operation === 'CREATE' && attrs.def.group === '' && attrs.def.resource === 'persistentvolumeclaims' && !attrs.ctx.subresource, async (attrs) => {
     const claim = attrs.object as unknown as PersistentVolumeClaim;
     if (claim.spec?.storageClassName != null || claim.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] !== undefined) return;
     const storage = attrs.storage;
@@ -271,7 +263,7 @@ export const defaultStorageClass: AdmissionPlugin = {
     const { items } = await storage.store.list(storage.prefix(classes, ''));
     const chosen = newestDefaultStorageClass(items.map((kv) => storedObject(kv)));
     if (chosen) claim.spec = { ...claim.spec, storageClassName: chosen.metadata.name ?? '' };
-  },
+  }),
 };
 
 /**

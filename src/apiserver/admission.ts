@@ -37,6 +37,14 @@ export interface AdmissionPlugin {
   validateDelete?(attributes: DeleteAdmissionAttributes): void | Promise<void>;
 }
 
+/**
+ * An admission step that costs a write a turn of the microtask queue only when it is about that
+ * write: `applies` decides at once, and only then does the (async) step run.
+ */
+export function onlyFor(applies: (attrs: AdmissionAttributes) => boolean, step: (attrs: AdmissionAttributes) => Promise<void>): (attrs: AdmissionAttributes) => Promise<void> | undefined {
+  return (attrs) => (applies(attrs) ? step(attrs) : undefined);
+}
+
 export class Admission {
   readonly #mutating: AdmissionPlugin[];
   readonly #validating: AdmissionPlugin[];

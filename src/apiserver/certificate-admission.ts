@@ -7,6 +7,7 @@ import type { CertificateSigningRequest, UserInfo } from '../api/index.ts';
 import { parseCertificateRequest, requestPem } from '../api/index.ts';
 import { forbidden } from '../core/index.ts';
 import type { AdmissionPlugin } from './admission.ts';
+import { onlyFor } from './admission.ts';
 import { authorize } from './authorization.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 
@@ -25,8 +26,7 @@ const isCSR = (attrs: { def: { group: string; resource: string } }): boolean => 
 
 export const certificateAdmission: AdmissionPlugin = {
   name: 'CertificateApproval,CertificateSigning,CertificateSubjectRestriction',
-  async validate(attrs) {
-    if (!isCSR(attrs)) return;
+  validate: onlyFor(isCSR, async (attrs) => {
     const csr = attrs.object as unknown as CertificateSigningRequest;
     const signerName = csr.spec?.signerName ?? '';
     const name = csr.metadata.name ?? '';
@@ -46,5 +46,5 @@ export const certificateAdmission: AdmissionPlugin = {
     if (attrs.ctx.subresource === 'status' && certificateChanged && !(await mayUseSigner(attrs.storage, user, 'sign', signerName))) {
       throw forbidden(csrResource, name, `user not permitted to sign requests with signerName ${JSON.stringify(signerName)}`);
     }
-  },
+  }),
 };

@@ -7,7 +7,7 @@ import type { LimitRange, LimitRangeItem, PersistentVolumeClaim, Pod } from '../
 import type { Quantity } from '../core/index.ts';
 import { addQuantities, compareQuantities, forbidden, formatQuantity, parseQuantity, quantityMilliValue } from '../core/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
-import { admissionName } from './admission.ts';
+import { admissionName, onlyFor } from './admission.ts';
 import { storedObject } from './stored-object.ts';
 
 type ResourceList = Record<string, string>;
@@ -189,20 +189,22 @@ function target(attrs: AdmissionAttributes): 'pod' | 'claim' | undefined {
   return undefined;
 }
 
+async function applyRangeDefaults(attrs: AdmissionAttributes, namespace: string): Promise<void> {
+  for (const range of await limitRangesOf(attrs, namespace)) applyDefaults(range, attrs.object as unknown as Pod);
+}
+
 export const limitRangerAdmission: AdmissionPlugin = {
   name: 'LimitRanger',
-  async mutate(attrs) {
+  mutate(attrs) {
     const namespace = attrs.object.metadata.namespace ?? '';
     if (attrs.def.group === '' && attrs.def.resource === 'limitranges' && attrs.operation === 'CREATE') rangeFree.get(attrs.storage)?.delete(namespace);
-    if (target(attrs) !== 'pod') return;
-    for (const range of await limitRangesOf(attrs, namespace)) applyDefaults(range, attrs.object as unknown as Pod);
+    return target(attrs) === 'pod' ? applyRangeDefaults(attrs, namespace) : undefined;
   },
-  async validate(attrs) {
+  validate: onlyFor((attrs) => target(attrs) !== undefined, async (attrs) => {
     const kind = target(attrs);
-    if (!kind) return;
     for (const range of await limitRangesOf(attrs, attrs.object.metadata.namespace ?? '')) {
       const errors = kind === 'pod' ? podErrors(range, attrs.object as unknown as Pod) : claimErrors(range, attrs.object as unknown as PersistentVolumeClaim);
       if (errors.length > 0) throw forbidden({ group: '', resource: attrs.def.resource }, admissionName(attrs.object), errors.length === 1 ? (errors[0] as string) : `[${errors.join(', ')}]`);
     }
-  },
+  }),
 };

@@ -8,6 +8,7 @@ import type { ClusterRole, PolicyRule, RoleBinding, UserInfo } from '../api/inde
 import { escalationMessage, privilegedGroup, uncoveredRules } from '../api/index.ts';
 import { ApiError, forbidden, jsonEqual } from '../core/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
+import { onlyFor } from './admission.ts';
 import { authorize, roleRules, rulesFor } from './authorization.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 
@@ -33,10 +34,9 @@ async function referencedRules(storage: ResourceStorage, binding: RoleBinding, n
 
 export const rbacEscalation: AdmissionPlugin = {
   name: 'RBACEscalation',
-  async validate(attrs: AdmissionAttributes) {
+  validate: onlyFor((attrs) => attrs.def.group === rbacGroup && (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE') && !attrs.ctx.subresource, async (attrs: AdmissionAttributes) => {
     const { def, operation, object, old, ctx, storage } = attrs;
     const user = ctx.user;
-    if (def.group !== rbacGroup || (operation !== 'CREATE' && operation !== 'UPDATE') || ctx.subresource) return;
     // EscalationAllowed: the cluster's own writers and system:masters.
     if (!user || (user.groups ?? []).includes(privilegedGroup)) return;
     const namespace = def.namespaced ? (object.metadata.namespace ?? '') : '';
@@ -64,5 +64,5 @@ export const rbacEscalation: AdmissionPlugin = {
       const why = await escalation(storage, user, namespace, await referencedRules(storage, binding, namespace));
       if (why) throw refuse(why);
     }
-  },
+  }),
 };

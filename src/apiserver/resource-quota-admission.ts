@@ -7,6 +7,7 @@ import { addUsage, exceededResources, missingContainerResources, objectUsage, po
 import type { KubeObject } from '../core/index.ts';
 import { copyJson, forbidden } from '../core/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
+import { onlyFor } from './admission.ts';
 import { storedObject } from './stored-object.ts';
 
 const prettyPrint = (usage: Readonly<Usage>, keys: readonly string[]): string => [...keys].sort().map((k) => `${k}=${usage[k] ?? '0'}`).join(',');
@@ -38,10 +39,9 @@ async function quotasOf(attrs: AdmissionAttributes, namespace: string): Promise<
 
 export const resourceQuotaAdmission: AdmissionPlugin = {
   name: 'ResourceQuota',
-  async validate(attrs) {
+  validate: onlyFor((attrs) => attrs.operation === 'CREATE' && attrs.def.namespaced && !!attrs.object.metadata.namespace && !attrs.ctx.subresource, async (attrs) => {
     const now = (): number => attrs.storage.clock.now();
     const namespace = attrs.object.metadata.namespace ?? '';
-    if (attrs.operation !== 'CREATE' || !attrs.def.namespaced || !namespace || attrs.ctx.subresource) return;
     const quotas = await quotasOf(attrs, namespace);
     if (quotas.length === 0) return;
     const isPod = attrs.def.group === '' && attrs.def.resource === 'pods';
@@ -73,7 +73,7 @@ export const resourceQuotaAdmission: AdmissionPlugin = {
     // A dry run is judged as a real create would be, and charged to nothing.
     if (attrs.ctx.dryRun) return;
     for (const { quota, requested } of charged) await charge(attrs, quota, requested);
-  },
+  }),
 };
 
 /** Adds the admitted object's usage to the quota's status.used (the quota controller recounts later). */

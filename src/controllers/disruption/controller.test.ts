@@ -35,8 +35,11 @@ test('maxUnavailable 1 over a 3-replica Deployment: one eviction at a time, refu
       assert.match(e.details?.causes?.map((x) => x.message).join() ?? '', /^The disruption budget web needs 2 healthy pods and has [23] currently$/);
       return true;
     });
+    // The evicted pod is listed as disrupted until the controller sees it terminating, then dropped
+    // (upstream's buildDisruptedPodMap); either way the budget stays spent.
     const spent = await status();
-    assert.deepEqual([spent?.disruptionsAllowed, Object.keys(spent?.disruptedPods ?? {})], [0, [pods[0]]]);
+    assert.equal(spent?.disruptionsAllowed, 0);
+    assert.ok([pods[0], ''].includes(Object.keys(spent?.disruptedPods ?? {}).join()), JSON.stringify(spent?.disruptedPods));
     await clock.advance(10_000);
     const recovered = await status();
     assert.deepEqual([recovered?.currentHealthy, recovered?.disruptionsAllowed, recovered?.disruptedPods], [3, 1, undefined]);
