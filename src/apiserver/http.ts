@@ -46,6 +46,8 @@ export interface HttpHandlerOptions {
   log?: (line: string) => void;
   /** Counts and times requests, and serves /metrics. */
   metrics?: ApiMetrics;
+  /** The TLS server asks for client certificates verified against the cluster CA (the x509 authenticator). */
+  clientCertificates?: boolean;
 }
 
 export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
@@ -111,7 +113,7 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], req: Incomi
   const method = req.method ?? 'GET';
   let user: UserInfo | undefined;
   if (!publicPaths.has(path)) {
-    user = certificateUser(req) ?? (isAuthorized(tokens, req.headers.authorization) ? clusterAdminUser : await tokenUser(server, req.headers.authorization));
+    user = (options.clientCertificates ? certificateUser(req) : undefined) ?? (isAuthorized(tokens, req.headers.authorization) ? clusterAdminUser : await tokenUser(server, req.headers.authorization));
     if (!user) throw unauthorized();
     if (impersonates(req)) user = await impersonatedUser(server.storage, user, req);
     // The admin (system:masters) is allowed without looking at RBAC, as upstream's first authorizer does.

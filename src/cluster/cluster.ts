@@ -140,7 +140,7 @@ export class Cluster {
   }
 
   async #listen(options: ClusterOptions, log: (line: string) => void, kept: ClusterIdentity | undefined): Promise<void> {
-    const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], log, metrics: this.metrics };
+    const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], log, metrics: this.metrics, clientCertificates: true };
     handlerOptions.extraRoutes = [podLogRoute({ client: this.client, clock: this.clock, podLogs: this.podLogs })];
     handlerOptions.openapi = options.openapi ? options.openapi(this.server.index.all()) : dynamicOpenApi(this.server.index, this.customResources);
     const host = options.host ?? '127.0.0.1';
