@@ -61,6 +61,7 @@ test('an approved CSR gets a client certificate from the cluster CA, which then 
   assert.equal(review.status, 201, review.body);
   assert.deepEqual(JSON.parse(review.body).status.userInfo, { username: 'alice', groups: ['ml-team', 'system:authenticated'] });
   assert.equal((await whoami(cluster, undefined, undefined)).status, 401, 'without the certificate (or a token) there is no identity');
+  assert.equal((await whoami(cluster, fixture('self-signed.crt'), fixture('alice.key'))).status, 401, 'a certificate the cluster CA did not issue names no one');
 
   // Allowed to write approvals, alice still may not approve: that takes the approve verb on the signer.
   await cluster.client.create(refs.clusterRoles, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'csr-approval-writer' }, rules: [{ apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/approval'], verbs: ['update'] }] });

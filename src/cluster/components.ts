@@ -132,8 +132,20 @@ const factories: ComponentFactory[] = [
   // Its Service and EndpointSlice caches are the controller manager's: one copy of each object in this process.
   async (ctx) => { const a = new Aggregator({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers }); await a.start(); return { name: 'kube-aggregator', stop: () => a.stop() }; },
   async (ctx) => started('kubernetes-service-cidr-controller', new DefaultServiceCIDRController({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, cidrs: [defaultServiceClusterIPRange], informers: kcm(ctx).informers })),
-  async (ctx) => { const k = new KubernetesServiceController({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log }); await k.start(); return { name: 'kubernetes-service-controller', stop: () => k.stop() }; },
-  async (ctx) => { const b = new FlowcontrolBootstrap({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers }); await b.start(); return [{ name: 'priority-and-fairness-config-producer', stop: () => b.stop() }, started('priority-and-fairness-config-consumer', new FlowcontrolStatus({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers }))]; },
+  // These fill in what the ready line need not wait for (the bootstrap made the kubernetes Service),
+  // once the nodes are Ready, so their writes stay off the start-up's path.
+  async (ctx) => afterNodesReady(ctx, 'kubernetes-service-controller', async () => {
+    const k = new KubernetesServiceController({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log });
+    await k.start();
+    return { name: 'kubernetes-service-controller', stop: () => k.stop() };
+  }),
+  async (ctx) => afterNodesReady(ctx, 'priority-and-fairness-config', async () => {
+    const producer = new FlowcontrolBootstrap({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers });
+    await producer.start();
+    const consumer = new FlowcontrolStatus({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers });
+    consumer.start();
+    return { name: 'priority-and-fairness-config', stop: () => { producer.stop(); consumer.stop(); } };
+  }),
   async (ctx) => started('ip-address-repair', new IPAddressRepair({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers })),
   async (ctx) => started('service-cidr-controller', new ServiceCIDRsController(kcm(ctx))),
   async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController(kcm(ctx))),

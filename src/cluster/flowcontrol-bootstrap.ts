@@ -69,7 +69,7 @@ export class FlowcontrolBootstrap {
     }
   }
 
-  /** Creates what is missing before returning, as the post-start hook does before /readyz passes. */
+  /** Creates what is missing, then keeps the objects. */
   async start(): Promise<void> {
     const existing = new Set<string>();
     for (const [resource, ref] of [['flowschemas', refs.flowSchemas], ['prioritylevelconfigurations', refs.priorityLevelConfigurations]] as const) {

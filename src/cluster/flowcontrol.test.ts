@@ -21,7 +21,10 @@ test('bootstrap APF configuration: levels, schemas, Dangling conditions, recreat
   const clock = new VirtualClock();
   const c = await Cluster.start({ config: clusterConfigFrom({ nodePools: [] }), clock, random: new SeededRandom(9), components: true });
   try {
-    const levels = (await c.client.list<PriorityLevelConfiguration>(refs.priorityLevelConfigurations)).items.map((p) => p.metadata.name).sort();
+    const levels = await eventually(clock, async () => {
+      const names = (await c.client.list<PriorityLevelConfiguration>(refs.priorityLevelConfigurations)).items.map((p) => p.metadata.name ?? '').sort();
+      return names.length === 8 && names;
+    }, 'the bootstrap levels');
     assert.deepEqual(levels, ['catch-all', 'exempt', 'global-default', 'leader-election', 'node-high', 'system', 'workload-high', 'workload-low']);
     const schemas = await eventually(clock, async () => {
       const items = (await c.client.list<FlowSchema>(refs.flowSchemas)).items;

@@ -11,6 +11,7 @@ test('default/kubernetes: Endpoints (skip-mirror) and EndpointSlice at 10.0.0.2:
   const clock = new VirtualClock();
   const c = await Cluster.start({ config: clusterConfigFrom({ nodePools: [] }), clock, random: new SeededRandom(3), components: true });
   try {
+    await clock.advance(0);
     const ep = await c.client.get<Endpoints>(refs.endpoints, 'default', 'kubernetes');
     assert.deepEqual(ep.metadata.labels, { 'endpointslice.kubernetes.io/skip-mirror': 'true' });
     assert.deepEqual(ep.subsets, [{ addresses: [{ ip: '10.0.0.2' }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }]);

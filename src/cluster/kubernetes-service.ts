@@ -64,7 +64,7 @@ export class KubernetesServiceController {
     this.#o = options;
   }
 
-  /** The first pass is awaited: the endpoints exist once the cluster reports ready. */
+  /** The first pass, then one every 10 s. */
   async start(): Promise<void> {
     await this.#pass();
   }
