@@ -71,7 +71,10 @@ function afterNodesReady(ctx: ComponentContext, name: string, start: () => Promi
     if (stopped) return;
     running = await start();
     if (stopped) await running.stop();
-  }, () => {});
+  }, () => {}).catch((error: unknown) => {
+    // A start cut short by the cluster stopping is no failure.
+    if (!stopped) ctx.log(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+  });
   return {
     name,
     stop: async () => {
