@@ -19,7 +19,7 @@ import type { ClusterConfig } from './config.ts';
 import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ReplicationManager, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController, ClusterRoleAggregationController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
-import { CertificateSigner, ResourceClaimController, ServiceCIDRsController } from '../controllers/index.ts';
+import { CertificateSigner, CsrCleaner, ResourceClaimController, ServiceCIDRsController } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
 import { Aggregator } from './aggregator.ts';
 import { DefaultServiceCIDRController } from './default-service-cidr.ts';
@@ -165,6 +165,7 @@ const factories: ComponentFactory[] = [
   },
   // csrsigning signs with the cluster CA (the serving certificate's key): none without HTTPS.
   async (ctx) => { const authority = ctx.cluster.signingAuthority; return authority ? started('certificatesigningrequest-signing-controller', new CertificateSigner({ ...kcm(ctx), random: ctx.random, authority })) : []; },
+  async (ctx) => started('certificatesigningrequest-cleaner-controller', new CsrCleaner(kcm(ctx))),
   async (ctx) => started('persistentvolume-controller', new PersistentVolumeController(kcm(ctx))),
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: clientOf(ctx, 'local-path-provisioner'), clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('pvc-protection-controller', new PvcProtectionController(kcm(ctx))),

@@ -32,3 +32,4 @@ export { ServiceCIDRsController } from './servicecidrs/controller.ts';
 export { CertificateSigner } from './certificates/signer.ts';
 export { issueCertificate } from './certificates/authority.ts';
 export type { SigningAuthority } from './certificates/authority.ts';
+export { CsrCleaner } from './certificates/cleaner.ts';

@@ -20,6 +20,7 @@ import { PodGCController } from './pod-gc/controller.ts';
 import { ReplicaSetController, ReplicationManager } from './replicaset/controller.ts';
 import { ResourceClaimController } from './resourceclaim/controller.ts';
 import { ServiceCIDRsController } from './servicecidrs/controller.ts';
+import { CsrCleaner } from './certificates/cleaner.ts';
 import { TtlAfterFinishedController } from './ttl-after-finished/controller.ts';
 import { PersistentVolumeController } from './volume/controller.ts';
 import { PvProtectionController, PvcProtectionController } from './volume-protection/controller.ts';
@@ -69,6 +70,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   replicaset: (d) => new ReplicaSetController(d),
   replicationcontroller: (d) => new ReplicationManager(d),
   'service-cidr-controller': (d) => new ServiceCIDRsController(d),
+  csrcleaner: (d) => new CsrCleaner(d),
   deployment: (d) => new DeploymentController(d),
   daemonset: (d) => new DaemonSetController(d),
   statefulset: (d) => new StatefulSetController(d),
