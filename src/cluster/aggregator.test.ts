@@ -17,14 +17,6 @@ async function start(): Promise<{ c: Cluster; clock: VirtualClock }> {
   return { c: await Cluster.start({ config, clock, random: new SeededRandom(5), components: true }), clock };
 }
 
-async function eventually<T>(clock: VirtualClock, check: () => Promise<T | undefined | false>, what: string): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const v = await check();
-    if (v) return v;
-    await clock.advance(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const available = (a: APIService | undefined): string => {
   const c = a?.status?.conditions?.find((x) => x.type === 'Available');
@@ -73,13 +65,13 @@ test('a CRD group-version gets an APIService while a CRD serves it, and loses it
       },
     };
     await c.client.create(refs.customResourceDefinitions, crd);
-    const registered = await eventually(clock, () => apiService(c, 'v1.example.com'), 'the CRD APIService');
+    const registered = await clock.until(() => apiService(c, 'v1.example.com'), 'the CRD APIService');
     assert.deepEqual(registered.spec, { group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 100 });
     assert.equal(registered.metadata.labels?.[automanagedLabel], 'true');
     assert.equal(available(registered), 'True Local: Local APIServices are always available');
     assert.equal(await apiService(c, 'v1alpha1.example.com'), undefined, 'a version not served has none');
     await c.client.delete(refs.customResourceDefinitions, undefined, 'widgets.example.com');
-    await eventually(clock, async () => (await apiService(c, 'v1.example.com')) === undefined, 'the CRD APIService removed');
+    await clock.until(async () => (await apiService(c, 'v1.example.com')) === undefined, 'the CRD APIService removed');
   } finally {
     await c.stop();
   }
@@ -96,7 +88,7 @@ test('an APIService behind a Service: ServiceNotFound, ServicePortError, Missing
       metadata: { name },
       spec: { group: 'wardle.example.com', version: 'v1alpha1', groupPriorityMinimum: 1000, versionPriority: 15, insecureSkipTLSVerify: true, service: { namespace: 'wardle', name: 'api' } },
     });
-    const reads = (want: string): Promise<APIService> => eventually(clock, async () => {
+    const reads = (want: string): Promise<APIService> => clock.until(async () => {
       const a = await apiService(c, name);
       return available(a).startsWith(want) ? a : undefined;
     }, want);

@@ -8,25 +8,17 @@ import type { FlowSchema, PriorityLevelConfiguration } from '../api/index.ts';
 import { SeededRandom, VirtualClock, isApiError } from '../core/index.ts';
 import { Cluster, clusterConfigFrom } from './index.ts';
 
-async function eventually<T>(clock: VirtualClock, check: () => Promise<T | undefined | false>, what: string): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const v = await check();
-    if (v) return v;
-    await clock.advance(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 test('bootstrap APF configuration: levels, schemas, Dangling conditions, recreation and the exempt settings', async () => {
   const clock = new VirtualClock();
   const c = await Cluster.start({ config: clusterConfigFrom({ nodePools: [] }), clock, random: new SeededRandom(9), components: true });
   try {
-    const levels = await eventually(clock, async () => {
+    const levels = await clock.until(async () => {
       const names = (await c.client.list<PriorityLevelConfiguration>(refs.priorityLevelConfigurations)).items.map((p) => p.metadata.name ?? '').sort();
       return names.length === 8 && names;
     }, 'the bootstrap levels');
     assert.deepEqual(levels, ['catch-all', 'exempt', 'global-default', 'leader-election', 'node-high', 'system', 'workload-high', 'workload-low']);
-    const schemas = await eventually(clock, async () => {
+    const schemas = await clock.until(async () => {
       const items = (await c.client.list<FlowSchema>(refs.flowSchemas)).items;
       return items.every((fs) => fs.status?.conditions?.length) && items;
     }, 'Dangling conditions');
@@ -38,11 +30,11 @@ test('bootstrap APF configuration: levels, schemas, Dangling conditions, recreat
     assert.equal(probes?.metadata.annotations?.['apf.kubernetes.io/autoupdate-spec'], 'true');
 
     await c.client.create(refs.flowSchemas, { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'FlowSchema', metadata: { name: 'orphan' }, spec: { priorityLevelConfiguration: { name: 'nowhere' }, matchingPrecedence: 5000, rules: [{ subjects: [{ kind: 'Group', group: { name: 'system:authenticated' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/version'] }] }] } });
-    const orphan = await eventually(clock, async () => (await c.client.get<FlowSchema>(refs.flowSchemas, undefined, 'orphan')).status?.conditions?.[0], 'orphan judged');
+    const orphan = await clock.until(async () => (await c.client.get<FlowSchema>(refs.flowSchemas, undefined, 'orphan')).status?.conditions?.[0], 'orphan judged');
     assert.deepEqual([orphan.status, orphan.reason], ['True', 'NotFound']);
 
     await c.client.delete(refs.flowSchemas, undefined, 'service-accounts');
-    await eventually(clock, async () => {
+    await clock.until(async () => {
       try {
         return await c.client.get(refs.flowSchemas, undefined, 'service-accounts');
       } catch (error) {

@@ -13,14 +13,6 @@ async function start(): Promise<{ c: Cluster; clock: VirtualClock }> {
   return { c: await Cluster.start({ config: clusterConfigFrom({ nodePools: [] }), clock, random: new SeededRandom(11), components: true }), clock };
 }
 
-async function eventually<T>(clock: VirtualClock, check: () => Promise<T | undefined | false>, what: string): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const v = await check();
-    if (v) return v;
-    await clock.advance(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function maybe<T>(read: Promise<T>): Promise<T | undefined> {
   try {
@@ -37,7 +29,7 @@ const addresses = async (c: Cluster): Promise<string[]> => (await c.client.list<
 test('the kubernetes ServiceCIDR is Ready with its finalizer; every cluster IP has an IPAddress until its Service goes', async () => {
   const { c, clock } = await start();
   try {
-    const ready = await eventually(clock, async () => {
+    const ready = await clock.until(async () => {
       const sc = await c.client.get<ServiceCIDR>(refs.serviceCIDRs, undefined, 'kubernetes');
       return sc.metadata.finalizers?.length && sc.status?.conditions?.length ? sc : undefined;
     }, 'default ServiceCIDR');
@@ -48,13 +40,13 @@ test('the kubernetes ServiceCIDR is Ready with its finalizer; every cluster IP h
 
     const web = await c.client.create<Service>(refs.services, service('web'));
     assert.equal(web.spec?.clusterIP, '10.96.0.2');
-    await eventually(clock, async () => (await addresses(c)).length === 2, 'IPAddress of web');
+    await clock.until(async () => (await addresses(c)).length === 2, 'IPAddress of web');
     assert.deepEqual(await addresses(c), ['10.96.0.1 services/default/kubernetes', '10.96.0.2 services/default/web']);
     const record = await c.client.get<IPAddress>(refs.ipAddresses, undefined, '10.96.0.2');
     assert.deepEqual(record.metadata.labels, { 'ipaddress.kubernetes.io/ip-family': 'IPv4', 'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io' });
 
     await c.client.delete(refs.services, 'default', 'web');
-    await eventually(clock, async () => (await addresses(c)).length === 1, 'IPAddress released');
+    await clock.until(async () => (await addresses(c)).length === 1, 'IPAddress released');
     // The released address is the next one handed out.
     assert.equal((await c.client.create<Service>(refs.services, service('again'))).spec?.clusterIP, '10.96.0.2');
   } finally {
@@ -71,10 +63,10 @@ test('an address held by another IPAddress is taken; a ServiceCIDR widens the ra
 
     await c.client.create(refs.serviceCIDRs, { apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', metadata: { name: 'extra' }, spec: { cidrs: ['192.168.100.0/28'] } });
     await c.client.create(refs.services, service('far', '192.168.100.5'));
-    await eventually(clock, async () => (await addresses(c)).includes('192.168.100.5 services/default/far'), 'IPAddress of far');
+    await clock.until(async () => (await addresses(c)).includes('192.168.100.5 services/default/far'), 'IPAddress of far');
 
     await c.client.delete(refs.serviceCIDRs, undefined, 'extra');
-    const held = await eventually(clock, async () => {
+    const held = await clock.until(async () => {
       const sc = await c.client.get<ServiceCIDR>(refs.serviceCIDRs, undefined, 'extra');
       return sc.status?.conditions?.find((x) => x.type === 'Ready' && x.status === 'False');
     }, 'Terminating');
@@ -86,7 +78,7 @@ test('an address held by another IPAddress is taken; a ServiceCIDR widens the ra
     await c.client.delete(refs.services, 'default', 'far');
     await clock.advance(5_000);
     assert.ok(await maybe(c.client.get(refs.serviceCIDRs, undefined, 'extra')), 'kept for the grace period');
-    await eventually(clock, async () => !(await maybe(c.client.get(refs.serviceCIDRs, undefined, 'extra'))), 'extra deleted');
+    await clock.until(async () => !(await maybe(c.client.get(refs.serviceCIDRs, undefined, 'extra'))), 'extra deleted');
   } finally {
     await c.stop();
   }

@@ -146,6 +146,18 @@ export class VirtualClock implements Clock {
     }
     this.#now = limit;
   }
+  /**
+   * Checks, then advances `stepMs`, until `check` answers (at most `steps` times): how a test waits
+   * for the controllers to reach a state on this clock.
+   */
+  async until<T>(check: () => Promise<T | undefined | false>, what: string, stepMs = 100, steps = 300): Promise<T> {
+    for (let i = 0; i < steps; i++) {
+      const v = await check();
+      if (v) return v;
+      await this.advance(stepMs);
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
   /** Jumps to each next timer until none is due within `maxMs` from now. */
   async settle(maxMs = 3_600_000): Promise<void> {
     const limit = this.#now + maxMs;
