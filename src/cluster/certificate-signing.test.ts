@@ -88,3 +88,15 @@ test('a request that does not fit the signer is marked Failed (SignerValidationF
   await approve(cluster, await cluster.client.create<CertificateSigningRequest>(refs.certificateSigningRequests, kubelet));
   assert.equal((await issued(cluster, 'kubelet')).status?.conditions?.find((c) => c.type === 'Failed')?.message, 'subject organization is not system:nodes');
 });
+
+test("a node's serving certificate carries the names it asked for; a client request with names is refused", async () => {
+  await using cluster = await Cluster.start({ config: clusterConfigFrom({ nodePools: [] }), clock: new RealClock(), random: new SeededRandom(4), components: true, port: 0 });
+  const request = Buffer.from(fixture('node-serving.csr')).toString('base64');
+  const serving = { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'serving' }, spec: { request, signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'server auth'] } };
+  await approve(cluster, await cluster.client.create<CertificateSigningRequest>(refs.certificateSigningRequests, serving));
+  const cert = new X509Certificate(Buffer.from((await issued(cluster, 'serving')).status?.certificate ?? '', 'base64').toString('utf8'));
+  assert.deepEqual([cert.subject, cert.subjectAltName, cert.keyUsage], ['CN=system:node:gpu-0\nO=system:nodes', 'DNS:gpu-0, IP Address:10.0.0.10', ['1.3.6.1.5.5.7.3.1']]);
+  const client = { ...serving, metadata: { name: 'client-with-names' }, spec: { ...serving.spec, signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'client auth'] } };
+  await approve(cluster, await cluster.client.create<CertificateSigningRequest>(refs.certificateSigningRequests, client));
+  assert.equal((await issued(cluster, 'client-with-names')).status?.conditions?.find((c) => c.type === 'Failed')?.message, 'DNS subjectAltNames are not allowed');
+});

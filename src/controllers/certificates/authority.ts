@@ -56,6 +56,8 @@ export function issueCertificate(ca: SigningAuthority, request: CertificateReque
     ...(bits.length ? [extension('2.5.29.15', true, keyUsageValue(bits))] : []),
     ...(ekus.length ? [extension('2.5.29.37', false, sequence(...ekus.map(oid)))] : []),
     extension('2.5.29.19', true, sequence()),
+    // The names the request asked for, as Go's CreateCertificate copies the request's DNSNames, IPs, emails and URIs.
+    ...(request.subjectAltName ? [extension('2.5.29.17', false, request.subjectAltName)] : []),
   ];
   const ecdsaWithSha256 = sequence(oid('1.2.840.10045.4.3.2'));
   const tbs = sequence(

@@ -1,8 +1,9 @@
-// The csrsigning controller: issues approved requests for the kubernetes.io client signers it
-// recognizes, or marks them Failed (SignerValidationFailure) when the request does not fit the
-// signer. Certificates last the requested expirationSeconds, at most --cluster-signing-duration.
+// The csrsigning controller: issues approved requests for the kubernetes.io signers it recognizes
+// (API server clients, kubelet clients, kubelet serving), or marks them Failed
+// (SignerValidationFailure) when the request does not fit the signer. Certificates last the requested
+// expirationSeconds, at most --cluster-signing-duration.
 // Upstream: pkg/controller/certificates/signer/signer.go, pkg/apis/certificates/v1/helpers.go
-// (ValidateKubeletClientCSR).
+// (ValidateKubeletClientCSR, ValidateKubeletServingCSR).
 import { parseCertificateRequest, refs, requestPem } from '../../api/index.ts';
 import type { CertificateRequest, CertificateSigningRequest } from '../../api/index.ts';
 import type { Client, Informer, SharedInformers } from '../../client/index.ts';
@@ -33,12 +34,31 @@ function apiServerClientProblem(usages: readonly string[]): string | undefined {
   return usages.includes('client auth') ? undefined : 'missing required usage for client certificate: client auth';
 }
 
-/** ValidateKubeletClientCSR, less the subjectAltName checks. */
+const sameUsages = (usages: readonly string[], ...allowed: string[][]): boolean => {
+  const set = [...new Set(usages)].sort().join(',');
+  return allowed.some((a) => [...a].sort().join(',') === set);
+};
+
+/** ValidateKubeletClientCSR. */
 function kubeletClientProblem(request: CertificateRequest, usages: readonly string[]): string | undefined {
   if (request.organizations.length !== 1 || request.organizations[0] !== 'system:nodes') return 'subject organization is not system:nodes';
+  if (request.dnsNames.length) return 'DNS subjectAltNames are not allowed';
+  if (request.emailAddresses.length) return 'Email subjectAltNames are not allowed';
+  if (request.ipAddresses.length) return 'IP subjectAltNames are not allowed';
+  if (request.uris.length) return 'URI subjectAltNames are not allowed';
   if (!request.commonName.startsWith('system:node:')) return 'subject common name does not begin with system:node:';
-  const set = [...new Set(usages)].sort().join(',');
-  if (set !== 'client auth,digital signature,key encipherment' && set !== 'client auth,digital signature') return 'usages did not match [client auth digital signature key encipherment]';
+  if (!sameUsages(usages, ['digital signature', 'key encipherment', 'client auth'], ['digital signature', 'client auth'])) return 'usages did not match [client auth digital signature key encipherment]';
+  return undefined;
+}
+
+/** ValidateKubeletServingCSR: a node's serving certificate, for its DNS names or addresses. */
+function kubeletServingProblem(request: CertificateRequest, usages: readonly string[]): string | undefined {
+  if (request.organizations.length !== 1 || request.organizations[0] !== 'system:nodes') return 'subject organization is not system:nodes';
+  if (request.dnsNames.length === 0 && request.ipAddresses.length === 0) return 'DNS or IP subjectAltName is required';
+  if (request.emailAddresses.length) return 'Email subjectAltNames are not allowed';
+  if (request.uris.length) return 'URI subjectAltNames are not allowed';
+  if (!sameUsages(usages, ['digital signature', 'key encipherment', 'server auth'], ['digital signature', 'server auth'])) return 'usages did not match [digital signature key encipherment server auth]';
+  if (!request.commonName.startsWith('system:node:')) return 'subject common name does not begin with system:node:';
   return undefined;
 }
 
@@ -46,6 +66,7 @@ function kubeletClientProblem(request: CertificateRequest, usages: readonly stri
 const signers: Readonly<Record<string, (request: CertificateRequest, usages: readonly string[]) => string | undefined>> = {
   'kubernetes.io/kube-apiserver-client': (_request, usages) => apiServerClientProblem(usages),
   'kubernetes.io/kube-apiserver-client-kubelet': kubeletClientProblem,
+  'kubernetes.io/kubelet-serving': kubeletServingProblem,
 };
 
 const hasTrue = (csr: CertificateSigningRequest, type: string): boolean => (csr.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');

@@ -1,6 +1,6 @@
 // PKCS#10 certificate requests as the CSR API reads them: the PEM block, the DER structure (a
 // small reader, enough for this one shape), the subject's common name and organizations, the
-// public key, and the self-signature check.
+// subjectAltNames asked for, the public key, and the self-signature check.
 // Upstream: pkg/apis/certificates/helpers.go (ParseCSR), Go's crypto/x509 (CheckSignature).
 import { createPublicKey, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
@@ -26,6 +26,46 @@ export interface CertificateRequest {
   publicKey: KeyObject;
   /** CheckSignature: undefined when the request's signature verifies, else Go's error text. */
   signatureError: string | undefined;
+  /** The subjectAltNames asked for (the extensionRequest attribute), by kind. */
+  dnsNames: string[];
+  ipAddresses: string[];
+  emailAddresses: string[];
+  uris: string[];
+  /** The subjectAltName extension's value, DER, as an issued certificate copies it. */
+  subjectAltName?: Buffer;
+}
+
+interface AltNames {
+  dnsNames: string[];
+  ipAddresses: string[];
+  emailAddresses: string[];
+  uris: string[];
+  subjectAltName?: Buffer;
+}
+
+/** The extensionRequest attribute's subjectAltName: GeneralNames by tag ([1] email, [2] DNS, [6] URI, [7] IP). */
+function requestedAltNames(attributes: Buffer | undefined): AltNames {
+  const names: AltNames = { dnsNames: [], ipAddresses: [], emailAddresses: [], uris: [] };
+  for (const attribute of attributes ? children(attributes) : []) {
+    const [type, values] = children(attribute.content);
+    if (!type || !values || oidText(type.content) !== '1.2.840.113549.1.9.14') continue;
+    for (const extensions of children(values.content)) {
+      for (const extension of children(extensions.content)) {
+        const parts = children(extension.content);
+        const id = parts[0];
+        const value = parts[parts.length - 1];
+        if (!id || !value || oidText(id.content) !== '2.5.29.17') continue;
+        names.subjectAltName = value.content;
+        for (const name of children(readTlv(value.content, 0).content)) {
+          if (name.tag === 0x82) names.dnsNames.push(name.content.toString('ascii'));
+          else if (name.tag === 0x81) names.emailAddresses.push(name.content.toString('ascii'));
+          else if (name.tag === 0x86) names.uris.push(name.content.toString('ascii'));
+          else if (name.tag === 0x87) names.ipAddresses.push(name.content.length === 4 ? [...name.content].join('.') : name.content.toString('hex'));
+        }
+      }
+    }
+  }
+  return names;
 }
 
 function subjectAttributes(subject: Buffer): { commonName: string; organizations: string[] } {
@@ -51,7 +91,7 @@ export function parseCertificateRequest(pem: string): CertificateRequest | { err
     const der = Buffer.from((match[2] ?? '').replace(/\s+/g, ''), 'base64');
     const [info, algorithm, signature] = children(readTlv(der, 0).content);
     if (!info || !algorithm || !signature) throw new Error('asn1: structure error: too few elements');
-    const [, subject, publicKeyInfo] = children(info.content);
+    const [, subject, publicKeyInfo, attributes] = children(info.content);
     if (!subject || !publicKeyInfo) throw new Error('asn1: structure error: too few elements');
     const publicKey = createPublicKey({ key: publicKeyInfo.raw, format: 'der', type: 'spki' });
     const [algorithmId] = children(algorithm.content);
@@ -63,7 +103,8 @@ export function parseCertificateRequest(pem: string): CertificateRequest | { err
       const ok = verify(hash, info.raw, publicKey, signature.content.subarray(1));
       if (!ok) signatureError = publicKey.asymmetricKeyType === 'rsa' ? 'crypto/rsa: verification error' : 'x509: ECDSA verification failure';
     }
-    return { subject: subject.raw, ...subjectAttributes(subject.content), publicKeyInfo: publicKeyInfo.raw, publicKey, signatureError };
+    const altNames = requestedAltNames(attributes?.tag === 0xa0 ? attributes.content : undefined);
+    return { subject: subject.raw, ...subjectAttributes(subject.content), publicKeyInfo: publicKeyInfo.raw, publicKey, signatureError, ...altNames };
   } catch (error) {
     return { error: error instanceof Error && error.message.startsWith('asn1:') ? error.message : `x509: ${error instanceof Error ? error.message : String(error)}` };
   }
