@@ -27,6 +27,11 @@ test('PKCS#10: the subject, and the self-signature checked', () => {
   assert.deepEqual([parsed.commonName, parsed.organizations, parsed.signatureError], ['alice', ['ml-team'], undefined]);
   const node = parseCertificateRequest(fixture('node.csr'));
   assert.ok(!('error' in node) && node.commonName === 'system:node:gpu-0');
+  const serving = parseCertificateRequest(fixture('node-serving.csr'));
+  assert.ok(!('error' in serving));
+  assert.deepEqual([serving.dnsNames, serving.ipAddresses, serving.emailAddresses], [['gpu-0'], ['10.0.0.10'], []], 'the subjectAltNames asked for');
+  const v6 = parseCertificateRequest(fixture('node-serving-ipv6.csr'));
+  assert.ok(!('error' in v6) && v6.ipAddresses[0] === 'fd00::10');
   const pem = fixture('alice.csr');
   const body = pem.split('\n').slice(1, -2).join('');
   const der = Buffer.from(body, 'base64');

@@ -4,7 +4,7 @@
 // Upstream: pkg/apis/certificates/helpers.go (ParseCSR), Go's crypto/x509 (CheckSignature).
 import { createPublicKey, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { derChildren as children, oidText, readTlv } from '../../../core/index.ts';
+import { derChildren as children, formatIP, oidText, readTlv } from '../../../core/index.ts';
 
 const signatureHashes: Readonly<Record<string, string | null>> = {
   '1.2.840.113549.1.1.11': 'sha256',
@@ -60,7 +60,7 @@ function requestedAltNames(attributes: Buffer | undefined): AltNames {
           if (name.tag === 0x82) names.dnsNames.push(name.content.toString('ascii'));
           else if (name.tag === 0x81) names.emailAddresses.push(name.content.toString('ascii'));
           else if (name.tag === 0x86) names.uris.push(name.content.toString('ascii'));
-          else if (name.tag === 0x87) names.ipAddresses.push(name.content.length === 4 ? [...name.content].join('.') : name.content.toString('hex'));
+          else if (name.tag === 0x87) names.ipAddresses.push(formatIP(name.content.length === 4 ? 4 : 6, BigInt(`0x${name.content.toString('hex') || '0'}`)));
         }
       }
     }
