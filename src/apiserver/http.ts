@@ -8,7 +8,7 @@ import { isStaticToken } from './token-review.ts';
 import type { ResourceDefinition, UserInfo } from '../api/index.ts';
 import { clusterAdminUser, privilegedGroup } from '../api/index.ts';
 import { authorize, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
-import type { KubeObject, Status } from '../core/index.ts';
+import type { Clock, KubeObject, Status } from '../core/index.ts';
 import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
 import { decodeBody, decodeText, readBody } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
@@ -88,12 +88,13 @@ function impersonates(req: IncomingMessage): boolean {
  */
 const certificateUsers = new WeakMap<object, UserInfo | null>();
 const clientAuth = '1.3.6.1.5.5.7.3.2';
-function certificateUser(req: IncomingMessage, ca: X509Certificate, now: number): UserInfo | undefined {
+function certificateUser(req: IncomingMessage, ca: X509Certificate, clock: Clock): UserInfo | undefined {
   const socket = req.socket as TLSSocket;
   let user = certificateUsers.get(socket);
   if (user === undefined) {
     user = null;
     const peer = socket.getPeerX509Certificate?.();
+    const now = clock.now();
     const valid = peer !== undefined && peer.checkIssued(ca) && peer.verify(ca.publicKey) && Date.parse(peer.validFrom) <= now && now <= Date.parse(peer.validTo) && (peer.keyUsage === undefined || peer.keyUsage.includes(clientAuth));
     if (valid) {
       const subject = Object.fromEntries(peer.subject.split('\n').map((line) => line.split('=')).map(([k = '', ...v]) => [k, v.join('=')]));
@@ -124,7 +125,7 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
   const method = req.method ?? 'GET';
   let user: UserInfo | undefined;
   if (!publicPaths.has(path)) {
-    user = (clientCA ? certificateUser(req, clientCA, server.storage.clock.now()) : undefined) ?? (isAuthorized(tokens, req.headers.authorization) ? clusterAdminUser : await tokenUser(server, req.headers.authorization));
+    user = (clientCA ? certificateUser(req, clientCA, server.storage.clock) : undefined) ?? (isAuthorized(tokens, req.headers.authorization) ? clusterAdminUser : await tokenUser(server, req.headers.authorization));
     if (!user) throw unauthorized();
     if (impersonates(req)) user = await impersonatedUser(server.storage, user, req);
     // The admin (system:masters) is allowed without looking at RBAC, as upstream's first authorizer does.

@@ -7,7 +7,7 @@ import type { ServiceCIDR } from '../api/index.ts';
 import type { Client, Informer, SharedInformers } from '../client/index.ts';
 import { WorkQueue, informerFor, runWhenSynced } from '../client/index.ts';
 import type { Clock, Condition } from '../core/index.ts';
-import { copyJson, formatTime, isApiError, jsonEqual } from '../core/index.ts';
+import { copyJson, formatTime, isApiError, jsonEqual, withCondition } from '../core/index.ts';
 import { createEventRecorder } from '../controllers/index.ts';
 import type { EventRecorder } from '../controllers/index.ts';
 
@@ -57,20 +57,16 @@ export class DefaultServiceCIDRController {
     if (!current) return this.#create();
     const cidrs = this.#o.cidrs;
     if (cidrs.length === 2 && current.spec?.cidrs?.length === 1 && current.spec.cidrs[0] === cidrs[0]) {
-      await this.#client.update(refs.serviceCIDRs, { ...(copyJson(current) as ServiceCIDR), spec: { cidrs: [...cidrs] } });
+      await this.#o.client.update(refs.serviceCIDRs, { ...(copyJson(current) as ServiceCIDR), spec: { cidrs: [...cidrs] } });
       return;
     }
     await this.#syncStatus(current);
   }
 
-  get #client(): Client {
-    return this.#o.client;
-  }
-
   async #create(): Promise<void> {
     const desired: ServiceCIDR = { apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', metadata: { name: defaultServiceCIDRName }, spec: { cidrs: [...this.#o.cidrs] } };
     try {
-      await this.#client.create(refs.serviceCIDRs, desired);
+      await this.#o.client.create(refs.serviceCIDRs, desired);
     } catch (error) {
       if (isApiError(error) && error.reason === 'AlreadyExists') return;
       this.#recorder.event(desired, 'Warning', 'KubernetesDefaultServiceCIDRError', 'The default ServiceCIDR can not be created');
@@ -96,9 +92,9 @@ export class DefaultServiceCIDRController {
     if (ready?.status === 'True') return;
     const condition: Condition = { type: 'Ready', status: 'True', lastTransitionTime: formatTime(this.#o.clock.now()), reason: '', message: 'Kubernetes default Service CIDR is ready' };
     const next = copyJson(current) as ServiceCIDR;
-    next.status = { conditions: [...(current.status?.conditions ?? []).filter((c) => c.type !== 'Ready'), condition] };
+    next.status = { conditions: withCondition(current.status?.conditions, condition) };
     try {
-      await this.#client.updateStatus(refs.serviceCIDRs, next, { fieldManager: controllerName });
+      await this.#o.client.updateStatus(refs.serviceCIDRs, next, { fieldManager: controllerName });
     } catch (error) {
       if (isApiError(error) && (error.reason === 'Conflict' || error.reason === 'NotFound')) return;
       this.#recorder.event(current, 'Warning', 'KubernetesDefaultServiceCIDRError', 'The default ServiceCIDR Status can not be set to Ready=True');

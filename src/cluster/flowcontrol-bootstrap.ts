@@ -69,15 +69,14 @@ export class FlowcontrolBootstrap {
     }
   }
 
-  /** Creates what is missing, then keeps the objects. */
+  /**
+   * Checks every bootstrap object once the caches are filled (a missing one is created, levels first:
+   * the queue keeps #wanted's order), then whenever one changes or goes.
+   */
   async start(): Promise<void> {
-    const existing = new Set<string>();
-    for (const [resource, ref] of [['flowschemas', refs.flowSchemas], ['prioritylevelconfigurations', refs.priorityLevelConfigurations]] as const) {
-      for (const o of (await this.#client.list(ref)).items) existing.add(`${resource}/${o.metadata.name ?? ''}`);
-    }
-    for (const [key, wanted] of this.#wanted) if (!existing.has(key)) await this.#create(wanted);
     runWhenSynced(Object.values(this.#informers), this.#queue, 1, (key) => this.#sync(key), this.#log);
-    for (const key of existing) if (this.#wanted.has(key)) this.#queue.add(key);
+    for (const key of this.#wanted.keys()) this.#queue.add(key);
+    await Promise.all(Object.values(this.#informers).map((informer) => informer.waitForSync()));
   }
 
   stop(): void {

@@ -7,7 +7,7 @@ import type { FlowSchema, PriorityLevelConfiguration } from '../api/index.ts';
 import type { Client, Informer, SharedInformers } from '../client/index.ts';
 import { WorkQueue, informerFor, runWhenSynced } from '../client/index.ts';
 import type { Clock } from '../core/index.ts';
-import { copyJson, formatTime, isApiError } from '../core/index.ts';
+import { copyJson, formatTime, isApiError, withCondition } from '../core/index.ts';
 
 const fieldManager = 'api-priority-and-fairness-config-consumer-v1';
 const byPriorityLevel = 'priorityLevel';
@@ -63,7 +63,7 @@ export class FlowcontrolStatus {
     if (current && current.status === desired.status && current.reason === desired.reason && current.message === desired.message) return;
     const next = copyJson(fs) as FlowSchema;
     const condition = { type: 'Dangling', status: desired.status, lastTransitionTime: at, reason: desired.reason, message: desired.message };
-    next.status = { conditions: [...(fs.status?.conditions ?? []).filter((c) => c.type !== 'Dangling'), condition] };
+    next.status = { conditions: withCondition(fs.status?.conditions, condition) };
     try {
       await this.#o.client.updateStatus(refs.flowSchemas, next, { fieldManager });
     } catch (error) {

@@ -67,6 +67,16 @@ export interface Condition {
   message?: string;
 }
 
+/**
+ * `conditions` with `condition` in place of the one of its type, or appended: how a server-side
+ * apply of one condition lands on a `listType=map` list keyed by type.
+ */
+export function withCondition<C extends { type?: string }>(conditions: readonly C[] | undefined, condition: C): C[] {
+  const list = conditions ?? [];
+  const at = list.findIndex((c) => c.type === condition.type);
+  return at < 0 ? [...list, condition] : list.map((c, i) => (i === at ? condition : c));
+}
+
 export interface LabelSelectorRequirement {
   key: string;
   operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';

@@ -7,7 +7,7 @@ import type { IPAddress, ServiceCIDR } from '../../api/index.ts';
 import type { Client, Informer, SharedInformers } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWhenSynced } from '../../client/index.ts';
 import type { Clock, Condition } from '../../core/index.ts';
-import { copyJson, formatTime, isApiError, parseIP, parsePrefix, prefixContains } from '../../core/index.ts';
+import { copyJson, formatTime, isApiError, parseIP, parsePrefix, prefixContains, withCondition } from '../../core/index.ts';
 import { createEventRecorder } from '../event-recorder.ts';
 import type { EventRecorder } from '../event-recorder.ts';
 
@@ -112,7 +112,7 @@ export class ServiceCIDRsController {
     const current = sc.status?.conditions?.find((c) => c.type === condition.type);
     if (current && current.status === condition.status && (current.reason ?? '') === condition.reason && (current.message ?? '') === condition.message) return;
     const next = copyJson(sc) as ServiceCIDR;
-    next.status = { conditions: [...(sc.status?.conditions ?? []).filter((c) => c.type !== condition.type), condition] };
+    next.status = { conditions: withCondition(sc.status?.conditions, condition) };
     try {
       await this.#o.client.updateStatus(refs.serviceCIDRs, next, { fieldManager: controllerName });
     } catch (error) {

@@ -2,7 +2,7 @@
 // (no spec.service: the kube-apiserver's own groups and the CRDs') or by proxying to a Service.
 // Upstream: staging/src/k8s.io/kube-aggregator/pkg/apis/apiregistration/v1/types.go, .../validation/validation.go,
 // .../registry/apiservice/strategy.go and etcd/etcd.go (its table), .../apis/apiregistration/v1/helper.
-import { FieldPath, formatTime, invalidValue, notSupported, required } from '../../../core/index.ts';
+import { FieldPath, formatTime, invalidValue, notSupported, required, withCondition } from '../../../core/index.ts';
 import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import { keepField } from '../../core/v1/keep-field.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
@@ -54,7 +54,7 @@ export function setAPIServiceCondition(apiService: APIService, condition: APISer
     if (existing.lastTransitionTime === undefined) delete next.lastTransitionTime;
     else next.lastTransitionTime = existing.lastTransitionTime;
   }
-  apiService.status = { ...apiService.status, conditions: existing ? conditions.map((c) => (c === existing ? next : c)) : [...conditions, next] };
+  apiService.status = { ...apiService.status, conditions: withCondition(conditions, next) };
 }
 
 /** The `version.group` name an APIService must have (`v1.` for the legacy core group). */
