@@ -144,6 +144,8 @@ export function toFieldsV1(s: FieldSet): Record<string, unknown> {
     if (s.member && s.children.size > 0) out['.'] = emptyFields;
     for (const k of [...s.children.keys()].sort()) out[k] = toFieldsV1(s.children.get(k) as FieldSet);
     encoded.set(s, out);
+    // Written in order: when the entry comes back from storage, decoding it finds it canonical unchecked.
+    canonicalSources.add(out);
   }
   return out;
 }

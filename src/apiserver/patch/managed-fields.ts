@@ -212,12 +212,21 @@ function createdEntry(rhs: JsonObject, options: FieldManagerOptions): ManagedFie
 /** Applies one Update to the manager map in place (also used for before-first-apply). */
 export function recordUpdate(managers: Map<string, ManagerFields>, writer: ManagerFields, lhs: JsonObject, rhs: JsonObject, options: FieldManagerOptions): void {
   const key = managerKey(writer);
-  const { conflicts, changed, removed } = transferOwnership(managers, '', lhs, rhs, options.meta);
-  takeFrom(managers, '', conflicts, removed);
+  const { conflicts, changed, removed } = transferOwnership(managers, key, lhs, rhs, options.meta);
+  takeFrom(managers, key, conflicts, removed);
   const owned = stripMeta(withoutIgnored(changed, options.ignoreFields));
-  if (isEmptySet(owned)) return;
   const previous = managers.get(key);
-  managers.set(key, { ...writer, ...(previous ? { set: union(previous.set, owned) } : { set: owned }), time: options.now });
+  // The writer loses what it removed and what it changed without owning (its ignored and stripped
+  // fields), as the others do, and keeps the rest as the very sets it had: a status writer that
+  // rewrites the fields it owns keeps its decoded entry, whose FieldsV1 is then reused.
+  const kept = previous && difference(difference(previous.set, removed), difference(changed, owned));
+  if (isEmptySet(owned)) {
+    if (!previous || !kept) return;
+    if (isEmptySet(stripMeta(kept))) managers.delete(key);
+    else previous.set = kept;
+    return;
+  }
+  managers.set(key, { ...writer, set: kept ? union(kept, owned) : owned, time: options.now });
 }
 
 /** Encodes managers into the object; a write that changed nothing but timestamps keeps the live entries. */
