@@ -85,6 +85,9 @@ export class MemoryStore implements Store {
   #revision = 0;
   #compacted = 0;
   readonly #watchers = new Map<string, Set<Watcher>>();
+  // Watched prefixes that do not end at a '/' (and are not ''): delivery tests these one by one and
+  // looks the others up by the key's own '/'-ended prefixes, a few per key however many are watched.
+  readonly #unalignedPrefixes: string[] = [];
   readonly #pending: WatchEvent[] = [];
   #delivering = false;
   #closed = false;
@@ -175,7 +178,10 @@ export class MemoryStore implements Store {
       }
       watcher.next = Math.max(watcher.next, this.#revision + 1);
       let set = this.#watchers.get(prefix);
-      if (set === undefined) this.#watchers.set(prefix, (set = new Set()));
+      if (set === undefined) {
+        this.#watchers.set(prefix, (set = new Set()));
+        if (prefix !== '' && !prefix.endsWith('/')) this.#unalignedPrefixes.push(prefix);
+      }
       set.add(watcher);
     }
     queueMicrotask(() => this.#flush(watcher, error));
@@ -199,6 +205,7 @@ export class MemoryStore implements Store {
     this.#closed = true;
     for (const set of this.#watchers.values()) for (const w of set) w.stopped = true;
     this.#watchers.clear();
+    this.#unalignedPrefixes.length = 0;
     this.#journal?.close();
   }
 
@@ -348,15 +355,19 @@ export class MemoryStore implements Store {
     try {
       for (let i = 0; i < this.#pending.length; i++) {
         const next = this.#pending[i] as WatchEvent;
-        for (const [prefix, set] of this.#watchers) {
-          if (!next.kv.key.startsWith(prefix)) continue;
-          for (const w of set) this.#offer(w, next);
-        }
+        const key = next.kv.key;
+        this.#offerAll(this.#watchers.get(''), next);
+        for (let at = key.indexOf('/'); at >= 0; at = key.indexOf('/', at + 1)) this.#offerAll(this.#watchers.get(key.slice(0, at + 1)), next);
+        for (const prefix of this.#unalignedPrefixes) if (key.startsWith(prefix)) this.#offerAll(this.#watchers.get(prefix), next);
       }
     } finally {
       this.#pending.length = 0;
       this.#delivering = false;
     }
+  }
+
+  #offerAll(set: Set<Watcher> | undefined, event: WatchEvent): void {
+    if (set !== undefined) for (const w of set) this.#offer(w, event);
   }
 
   #offer(w: Watcher, event: WatchEvent): void {
@@ -398,7 +409,10 @@ export class MemoryStore implements Store {
     const set = this.#watchers.get(w.prefix);
     if (set === undefined) return;
     set.delete(w);
-    if (set.size === 0) this.#watchers.delete(w.prefix);
+    if (set.size > 0) return;
+    this.#watchers.delete(w.prefix);
+    const unaligned = this.#unalignedPrefixes.indexOf(w.prefix);
+    if (unaligned >= 0) this.#unalignedPrefixes.splice(unaligned, 1);
   }
 }
 

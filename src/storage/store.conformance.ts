@@ -156,6 +156,23 @@ export function runStoreConformance(name: string, options: StoreConformanceOptio
       assert.equal(rec.error(), undefined);
     });
 
+    it('a watch sees exactly the keys under its prefix, whatever the prefix ends with', async (store) => {
+      const prefixes = ['', '/r/', '/r/ns/', '/r/ns', '/r/n', '/s/', '/r/ns/a'];
+      const recs = prefixes.map(() => record());
+      const watches = prefixes.map((p, i) => store.watch(p, store.revision(), (recs[i] as ReturnType<typeof record>).handlers));
+      const keys = ['/r/ns/a', '/r/ns/ab', '/r/nsx/b', '/r/top', '/s/x', '/t/y', '/r/ns/a/deeper'];
+      for (const key of keys) await store.create(key, 'v');
+      const seen = await Promise.all(recs.map((rec, i) => rec.next(keys.filter((k) => k.startsWith(prefixes[i] as string)).length)));
+      for (const w of watches) w.stop();
+      assert.deepEqual(seen.map((events) => events.map((e) => e.kv.key)), prefixes.map((p) => keys.filter((k) => k.startsWith(p))));
+      // A stopped watch's prefix no longer matches anything: a new watcher of it starts clean.
+      const again = record();
+      const w = store.watch('/r/n', store.revision(), again.handlers);
+      await store.create('/r/nope', 'v');
+      assert.deepEqual((await again.next(1)).map((e) => e.kv.key), ['/r/nope']);
+      w.stop();
+    });
+
     it('watch from the current revision delivers only new writes', async (store) => {
       await store.create('/r/a', 'a1');
       const rec = record();
