@@ -20,19 +20,27 @@ const skipCopy = new Set([lastAppliedConfigAnnotation, RevisionAnnotation, Revis
 function isZero(v: unknown): boolean {
   if (v === undefined || v === null) return true;
   if (Array.isArray(v)) return v.length === 0;
-  return typeof v === 'object' && Object.keys(v).length === 0;
+  if (typeof v !== 'object') return false;
+  for (const k in v) if (Object.hasOwn(v, k)) return false;
+  return true;
 }
 
+// Every sync of every Deployment compares its template with each ReplicaSet's: no key sets or closures.
 function isDeepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (isZero(a) && isZero(b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => isDeepEqual(x, b[i]));
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!isDeepEqual(a[i], b[i])) return false;
+    return true;
+  }
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(ra), ...Object.keys(rb)]);
-  for (const k of keys) if (!isDeepEqual(ra[k], rb[k])) return false;
+  for (const k in ra) if (Object.hasOwn(ra, k) && !isDeepEqual(ra[k], rb[k])) return false;
+  // A key only b has is equal to a's absent one when its value is a zero value.
+  for (const k in rb) if (Object.hasOwn(rb, k) && !Object.hasOwn(ra, k) && !isZero(rb[k])) return false;
   return true;
 }
 
