@@ -269,7 +269,7 @@ export class ApiServer {
     this.checkFields(def, obj, params);
     // Without a resourceVersion a PUT is unconditional: it takes the current one.
     return this.storage.update(def, namespace, name, (current) => {
-      const desired = attemptCopy(obj);
+      const desired = attemptCopy(obj, ctx.subresource);
       desired.metadata ??= {};
       desired.metadata.resourceVersion ||= current.metadata.resourceVersion ?? '';
       return desired;
@@ -386,15 +386,26 @@ export class ApiServer {
 /**
  * A private copy of a PUT body for one attempt of the read-modify-write, except that managedFields
  * stays the body's: writers replace the list and never edit it (as editableCopy), and a client
- * usually sends back the live entries, whose decoded sets the field manager then reuses.
+ * usually sends back the live entries, whose decoded sets the field manager then reuses. A status
+ * write keeps only the body's metadata and status (the status strategy takes the rest from the
+ * live object), so only those are copied.
  */
-function attemptCopy(obj: KubeObject): KubeObject {
-  const managedFields = obj.metadata?.managedFields;
-  if (managedFields === undefined) return copyJson(obj);
-  const { managedFields: _shared, ...metadata } = obj.metadata;
-  const copy: KubeObject = copyJson({ ...obj, metadata });
+function attemptCopy(obj: KubeObject, subresource: string): KubeObject {
+  const body = subresource === 'status' ? statusWriteBody(obj) : obj;
+  const managedFields = body.metadata?.managedFields;
+  if (managedFields === undefined) return copyJson(body);
+  const { managedFields: _shared, ...metadata } = body.metadata;
+  const copy: KubeObject = copyJson({ ...body, metadata });
   copy.metadata.managedFields = managedFields;
   return copy;
+}
+
+function statusWriteBody(obj: KubeObject): KubeObject {
+  const body: KubeObject = { metadata: obj.metadata };
+  if (obj.apiVersion !== undefined) body.apiVersion = obj.apiVersion;
+  if (obj.kind !== undefined) body.kind = obj.kind;
+  if (obj.status !== undefined) body.status = obj.status;
+  return body;
 }
 
 function writeContext(params: WriteParams): WriteContext {
