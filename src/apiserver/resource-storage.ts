@@ -234,7 +234,7 @@ export class ResourceStorage {
       // (untouched) the current one, which a concurrent write makes stale and so retries.
       const precondition = desired.metadata?.resourceVersion;
       if (precondition && precondition !== String(currentKv.modRevision)) throw conflict(def, name, OptimisticLockErrorMsg);
-      const prepared = await this.#prepareUpdate(def, desired, old, ctx);
+      const prepared = await this.#prepareUpdate(def, desired, old, currentKv.value, ctx);
       const next = prepared.object;
       // Encoded once: the same text decides "no change" and is what gets stored.
       if (prepared.encoded === currentKv.value) return { kind: 'stored', kv: currentKv };
@@ -256,7 +256,7 @@ export class ResourceStorage {
     }
   }
 
-  async #prepareUpdate(def: ResourceDefinition, input: KubeObject, old: Readonly<KubeObject>, ctx: WriteContext): Promise<{ object: KubeObject; encoded: string }> {
+  async #prepareUpdate(def: ResourceDefinition, input: KubeObject, old: Readonly<KubeObject>, oldText: string, ctx: WriteContext): Promise<{ object: KubeObject; encoded: string }> {
     const strategy = this.#strategyContext(ctx);
     let obj = input;
     obj.metadata ??= {};
@@ -294,7 +294,7 @@ export class ResourceStorage {
     if (errors.length > 0) throw invalid(def, old.metadata.name ?? '', withoutRepeats(errors));
     await this.#admission.validate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
     // The storable metadata leaves resourceVersion out.
-    return { object: obj, encoded: encodeOwnedForStorage(obj) };
+    return { object: obj, encoded: encodeOwnedForStorage(obj, { object: old, text: oldText }) };
   }
 
   #keepServerMetadata(obj: KubeObject, old: KubeObject): void {

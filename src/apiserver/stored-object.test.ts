@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KeyValue } from '../storage/index.ts';
-import { RecentCache, storedJson } from './stored-object.ts';
+import type { KubeObject } from '../core/index.ts';
+import { RecentCache, encodeForStorage, encodeOwnedForStorage, storedJson } from './stored-object.ts';
 
 const kv = (n: number): KeyValue => ({ key: `/registry/core/configmaps/default/c${n}`, value: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c${n}"}}`, createRevision: n, modRevision: n });
 
@@ -16,4 +17,29 @@ test('RecentCache keeps the most recent values only, so nothing read once stays 
   for (const v of values) cache.set(v, v.key);
   assert.equal(cache.get(values[0] as KeyValue), undefined);
   assert.deepEqual(values.slice(1).map((v) => cache.get(v)), values.slice(1).map((v) => v.key));
+});
+
+test('an update encodes to the same text whether it reuses the live text of the values it keeps or not', () => {
+  const pod = (): KubeObject => ({
+    kind: 'Pod',
+    apiVersion: 'v1',
+    metadata: { name: 'p', namespace: 'default', resourceVersion: '5', labels: {}, managedFields: [{ manager: 'm', operation: 'Update' }] },
+    spec: { containers: [{ name: 'c', image: 'nginx', env: [{ name: 'A', value: 'é "quoted" \u2028' }] }], nodeName: undefined, priority: 0 },
+    status: { phase: 'Pending', conditions: [] },
+    extra: null,
+  } as KubeObject);
+  const live = pod();
+  const liveText = encodeOwnedForStorage(live);
+  assert.equal(liveText, encodeForStorage(pod()));
+  const writes: [string, KubeObject][] = [
+    ['a status write keeps spec', { ...live, metadata: { ...live.metadata, generation: 2 }, status: { phase: 'Running' } }],
+    ['a spec write keeps status', { ...live, spec: { containers: [] } }],
+    ['a field dropped, another added', { apiVersion: 'v1', kind: 'Pod', metadata: live.metadata, status: live.status, data: { k: 'v' } } as KubeObject],
+    ['fields in another order', { status: live.status, metadata: live.metadata, kind: 'Pod', spec: live.spec, apiVersion: 'v1' } as KubeObject],
+    ['a value that equals but is not the live one', { ...live, spec: JSON.parse(JSON.stringify(live.spec)) as unknown }],
+  ];
+  for (const [what, next] of writes) {
+    const expected = encodeForStorage({ ...next, metadata: { ...next.metadata } });
+    assert.equal(encodeOwnedForStorage(next, { object: live, text: liveText }), expected, what);
+  }
 });

@@ -21,15 +21,64 @@ export function encodeForStorage(obj: KubeObject): string {
 /**
  * encodeForStorage for the object a write owns and will store: its metadata is first replaced by
  * the storable one, which rememberStoredObject then stamps with the revision rather than rebuilding.
+ * An update passes the live object and its stored text: the top-level values it keeps as they are
+ * (a status write keeps spec, a spec write keeps status) are copied from that text, not encoded again.
  */
-export function encodeOwnedForStorage(obj: KubeObject): string {
+export function encodeOwnedForStorage(obj: KubeObject, live?: { object: KubeObject; text: string }): string {
   obj.metadata = storableMetadata(obj.metadata);
-  return stringifyStored(obj, obj.metadata);
+  return encodeWithSpans(obj, live);
 }
 
 function stringifyStored(obj: KubeObject, metadata: KubeObject['metadata']): string {
   const { apiVersion, kind, metadata: _replaced, ...rest } = obj;
   return JSON.stringify({ apiVersion, kind, metadata, ...rest });
+}
+
+/**
+ * Where the object-valued top-level fields (but metadata) of an owned object's stored text are, as
+ * [field, start, end, ...]: held while the decoded object is, so the next write of that object finds
+ * the text of what it keeps. Only objects encoded by a write have them; a decoded text does not.
+ */
+const valueSpans = new WeakMap<KubeObject, (string | number)[]>();
+
+/**
+ * stringifyStored's text for an object whose metadata is already storable, built field by field
+ * to record valueSpans and to reuse the live object's text for the values it shares by identity.
+ */
+function encodeWithSpans(obj: KubeObject, live: { object: KubeObject; text: string } | undefined): string {
+  const reusable = live === undefined ? undefined : valueSpans.get(live.object);
+  const spans: (string | number)[] = [];
+  let text = '{';
+  const put = (field: string, json: string | undefined, recorded: boolean): void => {
+    if (json === undefined) return;
+    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(field)}:`;
+    if (recorded) spans.push(field, text.length, text.length + json.length);
+    text += json;
+  };
+  put('apiVersion', JSON.stringify(obj.apiVersion), false);
+  put('kind', JSON.stringify(obj.kind), false);
+  put('metadata', JSON.stringify(obj.metadata), false);
+  for (const field in obj) {
+    if (field === 'apiVersion' || field === 'kind' || field === 'metadata') continue;
+    const value = (obj as Record<string, unknown>)[field];
+    if (typeof value !== 'object' || value === null) {
+      put(field, JSON.stringify(value), false);
+      continue;
+    }
+    put(field, (live && reusable && keptText(reusable, live, field, value)) ?? JSON.stringify(value), true);
+  }
+  text += '}';
+  if (spans.length > 0) valueSpans.set(obj, spans);
+  return text;
+}
+
+/** The live text of `field` when the new object keeps the live object's very value there. */
+function keptText(spans: (string | number)[], live: { object: KubeObject; text: string }, field: string, value: object): string | undefined {
+  if ((live.object as Record<string, unknown>)[field] !== value) return undefined;
+  for (let i = 0; i < spans.length; i += 3) {
+    if (spans[i] === field) return live.text.slice(spans[i + 1] as number, spans[i + 2] as number);
+  }
+  return undefined;
 }
 
 /**
