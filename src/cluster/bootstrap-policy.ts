@@ -3,7 +3,8 @@
 // (TokenReview and SubjectAccessReview, for proxies that authenticate their callers); and the
 // user-facing `admin`, `edit` and `view` roles, filled by the aggregation controller from the
 // `system:aggregate-to-*` roles (and from any role a CRD's installer labels the same way). The system
-// components' roles and the kube-system Roles come from bootstrap-component-roles.ts.
+// components' roles and the kube-system Roles come from bootstrap-component-roles.ts; the controller manager's
+// system:controller:* roles (bootstrap-controller-roles.ts) are created once the cluster is up.
 // Upstream: plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (testdata/cluster-roles.yaml).
 import type { ResourceRef } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';

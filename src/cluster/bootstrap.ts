@@ -46,7 +46,12 @@ export function gpuRuntimeClasses(config: ClusterConfig): [ResourceRef, KubeObje
 
 /** Creates what is missing; existing objects (a restart with --data-dir) are left alone. */
 export async function bootstrapCluster(client: Client, extra: readonly [ResourceRef, KubeObject][] = []): Promise<void> {
-  for (const [ref, obj] of [...bootstrapObjects(), ...extra]) {
+  await createMissing(client, [...bootstrapObjects(), ...extra]);
+}
+
+/** Creates each object that does not exist yet, in order. */
+export async function createMissing(client: Client, objects: readonly [ResourceRef, KubeObject][]): Promise<void> {
+  for (const [ref, obj] of objects) {
     try {
       // Looked up first: admission (a taken cluster IP, say) would reject a re-create before
       // storage could answer AlreadyExists.

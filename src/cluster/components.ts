@@ -27,6 +27,7 @@ import { IPAddressRepair } from './ip-address-repair.ts';
 import { FlowcontrolBootstrap } from './flowcontrol-bootstrap.ts';
 import { FlowcontrolStatus } from './flowcontrol-status.ts';
 import { KubernetesServiceController } from './kubernetes-service.ts';
+import { createControllerCredentials } from './controller-credentials.ts';
 import { ApiServerIdentityLease, startLeaderElection } from './control-plane-leases.ts';
 import { VpaAdmission, VpaRecommender, VpaUpdater, programs } from '../controllers/index.ts';
 import { HorizontalController } from '../controllers/index.ts';
@@ -94,8 +95,8 @@ function clientOf(ctx: ComponentContext, program: string): Client {
 
 /**
  * A program's client that authenticates as `user`, as its credentials make it in a cluster: admission
- * policies and webhooks see who writes (the kube-controller-manager's controllers still write as no one:
- * their service accounts would need the bootstrap controller roles Drydock does not create).
+ * policies and webhooks see who writes (the kube-controller-manager's controllers still write as no one,
+ * not as their kube-system service accounts).
  */
 function clientAs(ctx: ComponentContext, program: string, user: UserInfo): Client {
   return createLocalClient(ctx.cluster.server, { userAgent: kubernetesUserAgent(program, ctx.cluster.config.kubernetesVersion), user });
@@ -120,6 +121,8 @@ function started<T extends { start(): void; stop(): void | Promise<void> }>(name
   component.start();
   return { name, stop: () => component.stop() };
 }
+
+const controllerStartDelayMs = 1000;
 
 // The registry: the order components start in (and stop in reverse).
 const factories: ComponentFactory[] = [
@@ -148,6 +151,14 @@ const factories: ComponentFactory[] = [
     const consumer = new FlowcontrolStatus({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers });
     consumer.start();
     return { name: 'priority-and-fairness-config', stop: () => { producer.stop(); consumer.stop(); } };
+  }),
+  // A second after the nodes are Ready, as a controller manager starts its controllers once it leads:
+  // its ~110 writes then stay out of the way of a user's first requests.
+  async (ctx) => afterNodesReady(ctx, 'controller-credentials', async () => {
+    const timer = ctx.clock.after(controllerStartDelayMs, () => {
+      createControllerCredentials(controllerManager(ctx)).catch((error: unknown) => ctx.log(`controller-credentials: ${error instanceof Error ? error.message : String(error)}`));
+    });
+    return { name: 'controller-credentials', stop: () => timer.cancel() };
   }),
   async (ctx) => started('ip-address-repair', new IPAddressRepair({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers })),
   async (ctx) => started('service-cidr-controller', new ServiceCIDRsController(kcm(ctx))),
