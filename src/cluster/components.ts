@@ -155,10 +155,14 @@ const factories: ComponentFactory[] = [
   // A second after the nodes are Ready, as a controller manager starts its controllers once it leads:
   // its ~110 writes then stay out of the way of a user's first requests.
   async (ctx) => afterNodesReady(ctx, 'controller-credentials', async () => {
+    let stopped = false;
     const timer = ctx.clock.after(controllerStartDelayMs, () => {
-      createControllerCredentials(controllerManager(ctx)).catch((error: unknown) => ctx.log(`controller-credentials: ${error instanceof Error ? error.message : String(error)}`));
+      createControllerCredentials(controllerManager(ctx)).catch((error: unknown) => {
+        // Writes cut short by the cluster stopping are no failure.
+        if (!stopped) ctx.log(`controller-credentials: ${error instanceof Error ? error.message : String(error)}`);
+      });
     });
-    return { name: 'controller-credentials', stop: () => timer.cancel() };
+    return { name: 'controller-credentials', stop: () => { stopped = true; timer.cancel(); } };
   }),
   async (ctx) => started('ip-address-repair', new IPAddressRepair({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers })),
   async (ctx) => started('service-cidr-controller', new ServiceCIDRsController(kcm(ctx))),
