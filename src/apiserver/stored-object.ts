@@ -26,7 +26,8 @@ export function encodeForStorage(obj: KubeObject): string {
  */
 export function encodeOwnedForStorage(obj: KubeObject, live?: { object: KubeObject; text: string }): string {
   obj.metadata = storableMetadata(obj.metadata);
-  return encodeWithSpans(obj, live);
+  // A create encodes in one call: most created objects (Events) are never updated.
+  return live === undefined ? stringifyStored(obj, obj.metadata) : encodeWithSpans(obj, live);
 }
 
 function stringifyStored(obj: KubeObject, metadata: KubeObject['metadata']): string {
@@ -35,9 +36,10 @@ function stringifyStored(obj: KubeObject, metadata: KubeObject['metadata']): str
 }
 
 /**
- * Where the object-valued top-level fields (but metadata) of an owned object's stored text are, as
- * [field, start, end, ...]: held while the decoded object is, so the next write of that object finds
- * the text of what it keeps. Only objects encoded by a write have them; a decoded text does not.
+ * Where the object-valued top-level fields (but metadata) of an updated object's stored text are, as
+ * [field, start, end, ...]: held while the decoded object is, so the next update of that object finds
+ * the text of what it keeps. Only objects encoded by an update have them; a create's or a decoded
+ * text's do not, and their first update encodes in full.
  */
 const valueSpans = new WeakMap<KubeObject, (string | number)[]>();
 
@@ -45,8 +47,8 @@ const valueSpans = new WeakMap<KubeObject, (string | number)[]>();
  * stringifyStored's text for an object whose metadata is already storable, built field by field
  * to record valueSpans and to reuse the live object's text for the values it shares by identity.
  */
-function encodeWithSpans(obj: KubeObject, live: { object: KubeObject; text: string } | undefined): string {
-  const reusable = live === undefined ? undefined : valueSpans.get(live.object);
+function encodeWithSpans(obj: KubeObject, live: { object: KubeObject; text: string }): string {
+  const reusable = valueSpans.get(live.object);
   const spans: (string | number)[] = [];
   let text = '{';
   const put = (field: string, json: string | undefined, recorded: boolean): void => {
@@ -65,7 +67,7 @@ function encodeWithSpans(obj: KubeObject, live: { object: KubeObject; text: stri
       put(field, JSON.stringify(value), false);
       continue;
     }
-    put(field, (live && reusable && keptText(reusable, live, field, value)) ?? JSON.stringify(value), true);
+    put(field, (reusable && keptText(reusable, live, field, value)) ?? JSON.stringify(value), true);
   }
   text += '}';
   if (spans.length > 0) valueSpans.set(obj, spans);
