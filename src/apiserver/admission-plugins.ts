@@ -7,7 +7,8 @@ import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defa
 import type { Ingress, IPAddress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service, ServiceCIDR } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { admissionName, onlyFor } from './admission.ts';
-import { storedObject } from './stored-object.ts';
+import { storagePrefix, storedObject } from './stored-object.ts';
+import { watchedPerStore } from './admission-request.ts';
 import { resourceQuotaAdmission } from './resource-quota-admission.ts';
 import { limitRangerAdmission } from './limit-ranger-admission.ts';
 import { rbacEscalation } from './rbac-escalation.ts';
@@ -200,30 +201,33 @@ interface ServiceObject extends KubeObject {
 export const serviceAllocation: AdmissionPlugin = {
   name: 'ServiceIPAllocation',
   mutate: onlyFor((attrs) => attrs.def.group === '' && attrs.def.resource === 'services' && !attrs.ctx.subresource && (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE'), async (attrs) => {
-    const page = await attrs.storage.store.list(attrs.storage.prefix(attrs.def, ''));
+    const allocated = allocationsOf(attrs.storage.store);
+    if (!allocated.synced) await allocated.ready;
     const usedIPs: string[] = [];
     const usedNodePorts: number[] = [];
-    for (const kv of page.items) {
-      const svc = storedObject(kv) as ServiceObject;
+    for (const svc of allocated.maps.services.values() as IterableIterator<ServiceObject>) {
       if (attrs.old && svc.metadata.uid === attrs.old.metadata.uid) continue;
       usedIPs.push(...(svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : [])));
       for (const port of svc.spec?.ports ?? []) if (port.nodePort) usedNodePorts.push(port.nodePort);
     }
-    usedIPs.push(...(await addressesHeldElsewhere(attrs.storage)));
+    usedIPs.push(...addressesHeldElsewhere(allocated.maps.ipAddresses.values() as IterableIterator<IPAddress>));
     const serviceCIDRs = await readyServiceCIDRs(attrs.storage);
     const errors = prepareService(attrs.object as unknown as Service, attrs.old as unknown as Service | undefined, sequentialServiceAllocator({ usedIPs, usedNodePorts, ...(serviceCIDRs ? { serviceCIDRs } : {}) }));
     if (errors.length > 0) throw invalid(attrs.def, attrs.object.metadata.name ?? '', errors);
   }),
 };
 
+/**
+ * The Services and IPAddresses allocation looks at, kept by a store watch rather than listed and
+ * decoded on every Service write, which made creating the n-th Service cost O(n) decodes (2.4 ms
+ * each at 3,000 Services).
+ */
+const allocationsOf = watchedPerStore({ services: storagePrefix('', 'services', ''), ipAddresses: storagePrefix('networking.k8s.io', 'ipaddresses', '') });
+
 /** IPAddresses not the allocator's own records of Services' IPs (those the Services themselves tell). */
-async function addressesHeldElsewhere(storage: AdmissionAttributes['storage']): Promise<string[]> {
-  const def = storage.findDefinition('networking.k8s.io', 'v1', 'ipaddresses');
-  if (!def) return [];
-  const { items } = await storage.store.list(storage.prefix(def, ''));
+function addressesHeldElsewhere(addresses: Iterable<IPAddress>): string[] {
   const held: string[] = [];
-  for (const kv of items) {
-    const ip = storedObject(kv) as IPAddress;
+  for (const ip of addresses) {
     const ref = ip.spec?.parentRef;
     const servicesOwn = ip.metadata.labels?.[ipManagedByLabel] === ipAllocatorName && !ref?.group && ref?.resource === 'services';
     if (!servicesOwn) held.push(ip.metadata.name ?? '');

@@ -72,7 +72,11 @@ export function parseIP(text: string, strict = true): IPAddressValue | undefined
 
 /** The canonical text: dotted quad, or RFC 5952 (lowercase, the longest zero run as ::). */
 export function formatIP(family: IPFamilyNumber, value: bigint): string {
-  if (family === 4) return [24n, 16n, 8n, 0n].map((s) => String((value >> s) & 255n)).join('.');
+  if (family === 4) {
+    // In number arithmetic: the cluster IP allocator formats every candidate it scans.
+    const n = Number(value);
+    return `${Math.floor(n / 16777216) & 255}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+  }
   if (value >> 32n === 0xffffn) return `::ffff:${formatIP(4, value & 0xffffffffn)}`;
   const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - 16 * i)) & 0xffffn));
   let best = { start: -1, length: 0 };
