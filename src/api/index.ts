@@ -62,7 +62,7 @@ export { compilePolicyExpression, evaluatePolicyExpression, toCelValue } from '.
 export { boundedMemo, dynEnvironment, parseAndCheck, runProgram } from './cel-libraries.ts';
 export type { MatchCondition, MatchResources, MutatingWebhook, MutatingWebhookConfiguration, NamedRuleWithOperations, PolicyProgram, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration, Webhook } from './admissionregistration/v1/index.ts';
 export type { RuntimeClass } from './node/v1/index.ts';
-export { defaultIngressClassAnnotation, defaultServiceCIDRName, ingressClassAnnotation, ipAllocatorName, ipFamilyLabel, ipManagedByLabel, serviceCIDRFinalizer, validateIPAddressName } from './networking/v1/index.ts';
+export { defaultIngressClassAnnotation, defaultServiceCIDRName, ingressClassAnnotation, ipAllocatorName, ipFamilyLabel, ipManagedByLabel, isServiceIPRecord, serviceCIDRFinalizer, serviceClusterIPs, serviceIPRecord, validateIPAddressName } from './networking/v1/index.ts';
 export { mandatoryConfiguration, suggestedConfiguration } from './flowcontrol/v1/index.ts';
 export { parseCertificateRequest, requestPem } from './certificates/v1/index.ts';
 export type { CertificateRequest, CertificateSigningRequest, CertificateSigningRequestCondition } from './certificates/v1/index.ts';

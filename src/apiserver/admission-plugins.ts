@@ -3,7 +3,7 @@
 // storage/storageclass/setdefault}.
 import type { KubeObject } from '../core/index.ts';
 import { ApiError, forbidden, invalid, namespaceTerminatingCause, notFound, parseQuantity, randomString } from '../core/index.ts';
-import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, ipAllocatorName, ipManagedByLabel, mergeTolerations, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
+import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, isServiceIPRecord, mergeTolerations, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
 import type { Ingress, IPAddress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service, ServiceCIDR } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { admissionName, onlyFor } from './admission.ts';
@@ -227,11 +227,7 @@ const allocationsOf = watchedPerStore({ services: storagePrefix('', 'services', 
 /** IPAddresses not the allocator's own records of Services' IPs (those the Services themselves tell). */
 function addressesHeldElsewhere(addresses: Iterable<IPAddress>): string[] {
   const held: string[] = [];
-  for (const ip of addresses) {
-    const ref = ip.spec?.parentRef;
-    const servicesOwn = ip.metadata.labels?.[ipManagedByLabel] === ipAllocatorName && !ref?.group && ref?.resource === 'services';
-    if (!servicesOwn) held.push(ip.metadata.name ?? '');
-  }
+  for (const ip of addresses) if (!isServiceIPRecord(ip)) held.push(ip.metadata.name ?? '');
   return held;
 }
 

@@ -22,13 +22,14 @@ import { ResourceIndex } from './resource-index.ts';
 import { ResourceStorage } from './resource-storage.ts';
 import type { DeleteRequest, DeleteResult, WriteContext, WriteResult } from './resource-storage.ts';
 import { buildSelection } from './selection.ts';
-import { mutableCopy } from './stored-object.ts';
+import { mutableCopy, storedObject } from './stored-object.ts';
 import { bindPod, evictPod, readScale, writeScale } from './subresources.ts';
 import { startWatch } from './watch.ts';
 import { delegatedList } from './delegated.ts';
 import type { DelegatedResource } from './delegated.ts';
 import type { ActiveWatch, WatchSink } from './watch.ts';
 import { authorize, rulesFor } from './authorization.ts';
+import { isService, recordServiceIPs, releaseServiceIPs } from './service-ip-records.ts';
 import { reviewBearerToken } from './token-review.ts';
 import { ServiceAccountTokens, authenticateServiceAccountToken, createServiceAccountKey, requestServiceAccountToken } from './service-account-tokens.ts';
 
@@ -237,7 +238,9 @@ export class ApiServer {
     if (def.group === '' && def.resource === 'bindings') return bindPod(this, this.resolve({ group: '', version: 'v1', resource: 'pods' }), namespace, obj.metadata?.name ?? '', obj, ctx);
     this.checkFields(def, obj, params);
     if (def.review) return this.#review(def, namespace, obj, params.user ?? clusterAdminUser);
-    return this.storage.create(def, namespace, obj, this.#tracked(def, ctx));
+    const result = await this.storage.create(def, namespace, obj, this.#tracked(def, ctx));
+    if (result.kind === 'stored' && isService(def)) await recordServiceIPs(this, storedObject(result.kv));
+    return result;
   }
 
   /** A review kind's create: the answer to the question the object asks, stored nowhere. */
@@ -379,7 +382,9 @@ export class ApiServer {
     const def = this.resolve(ref);
     checkVerb(def, 'delete');
     if (def.group === '' && def.resource === 'namespaces') checkNamespaceDeletion(name);
-    return this.storage.delete(def, namespace, name, request, { dryRun: request.dryRun, fieldManager: '', subresource: '', user });
+    const outcome = await this.storage.delete(def, namespace, name, request, { dryRun: request.dryRun, fieldManager: '', subresource: '', user });
+    if (outcome.kind === 'deleted' && !request.dryRun && isService(def)) await releaseServiceIPs(this, outcome.last);
+    return outcome;
   }
 }
 

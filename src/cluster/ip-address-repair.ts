@@ -4,12 +4,12 @@
 // its repair loop does for whatever those missed (a restart onto older data, say).
 // Upstream: pkg/registry/core/service/ipallocator/ipallocator.go (createIPAddress, Release),
 // pkg/registry/core/service/ipallocator/controller/repairip.go.
-import { ipAllocatorName, ipFamilyLabel, ipManagedByLabel, refs } from '../api/index.ts';
+import { isServiceIPRecord, refs, serviceClusterIPs, serviceIPRecord } from '../api/index.ts';
 import type { IPAddress, Service } from '../api/index.ts';
 import type { Client, Informer, SharedInformers } from '../client/index.ts';
 import { WorkQueue, informerFor, runWhenSynced } from '../client/index.ts';
 import type { Clock } from '../core/index.ts';
-import { isApiError, objectKey, parseIP } from '../core/index.ts';
+import { isApiError, objectKey } from '../core/index.ts';
 
 export interface IPAddressRepairOptions {
   client: Client;
@@ -18,18 +18,8 @@ export interface IPAddressRepairOptions {
   informers?: SharedInformers;
 }
 
-/** The cluster IPs a Service holds (none for headless and ExternalName Services). */
-function heldIPs(svc: Service): string[] {
-  if (svc.spec?.type === 'ExternalName') return [];
-  return (svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : [])).filter((ip) => ip && ip !== 'None');
-}
-
+const heldIPs = serviceClusterIPs;
 const byClusterIP = 'clusterIP';
-
-function isServiceRecord(ip: IPAddress): boolean {
-  const ref = ip.spec?.parentRef;
-  return ip.metadata.labels?.[ipManagedByLabel] === ipAllocatorName && !ref?.group && ref?.resource === 'services';
-}
 
 export class IPAddressRepair {
   readonly #client: Client;
@@ -76,7 +66,7 @@ export class IPAddressRepair {
     const record = this.#ipAddresses.getByName(undefined, ip);
     const [holder] = this.#services.byIndex(byClusterIP, ip);
     if (record) {
-      if (!isServiceRecord(record)) return;
+      if (!isServiceIPRecord(record)) return;
       const ref = record.spec?.parentRef;
       const parent = ref?.name ? this.#services.getByName(ref.namespace, ref.name) : undefined;
       if (parent && heldIPs(parent).includes(ip)) return;
@@ -87,18 +77,13 @@ export class IPAddressRepair {
   }
 
   async #create(ip: string, svc: Service): Promise<void> {
-    const family = parseIP(ip, false)?.family === 6 ? 'IPv6' : 'IPv4';
-    const record: IPAddress = {
-      apiVersion: 'networking.k8s.io/v1',
-      kind: 'IPAddress',
-      metadata: { name: ip, labels: { [ipFamilyLabel]: family, [ipManagedByLabel]: ipAllocatorName } },
-      spec: { parentRef: { group: '', resource: 'services', namespace: svc.metadata.namespace ?? '', name: svc.metadata.name ?? '' } },
-    };
     try {
-      await this.#client.create(refs.ipAddresses, record);
+      await this.#client.create(refs.ipAddresses, serviceIPRecord(ip, svc.metadata.namespace ?? '', svc.metadata.name ?? ''));
     } catch (error) {
-      // Another writer's record (or a bad address, which validation refuses) is not ours to fix.
-      if (isApiError(error) && (error.reason === 'AlreadyExists' || error.reason === 'Invalid')) {
+      // The Service's own request wrote it meanwhile: its event brings it here to be checked.
+      if (isApiError(error) && error.reason === 'AlreadyExists') return;
+      // A bad address, which validation refuses, is not ours to fix.
+      if (isApiError(error) && error.reason === 'Invalid') {
         this.#log(`ip-address-repair: ${objectKey(svc.metadata.namespace, svc.metadata.name ?? '')} holds ${ip}: ${error.message}`);
         return;
       }

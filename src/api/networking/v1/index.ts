@@ -9,7 +9,7 @@ export type { Ingress, IngressClass } from './ingress.ts';
 export { defaultIngressClassAnnotation, ingressClassAnnotation } from './ingress.ts';
 export type { NetworkPolicy } from './network-policy.ts';
 export type { IPAddress, ParentReference } from './ip-address.ts';
-export { ipAllocatorName, ipFamilyLabel, ipManagedByLabel, validateIPAddressName } from './ip-address.ts';
+export { ipAllocatorName, ipFamilyLabel, ipManagedByLabel, isServiceIPRecord, serviceClusterIPs, serviceIPRecord, validateIPAddressName } from './ip-address.ts';
 export type { ServiceCIDR } from './service-cidr.ts';
 export { defaultServiceCIDRName, serviceCIDRFinalizer } from './service-cidr.ts';
 

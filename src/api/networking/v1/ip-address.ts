@@ -27,6 +27,28 @@ export const ipManagedByLabel = 'ipaddress.kubernetes.io/managed-by';
 /** The managed-by value of the addresses the Service IP allocator holds. */
 export const ipAllocatorName = 'ipallocator.k8s.io';
 
+/** The cluster IPs a Service holds (none for headless and ExternalName Services). */
+export function serviceClusterIPs(svc: { spec?: { type?: string; clusterIP?: string; clusterIPs?: string[] } }): string[] {
+  if (svc.spec?.type === 'ExternalName') return [];
+  return (svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : [])).filter((ip) => ip && ip !== 'None');
+}
+
+/** Whether `ip` is the allocator's record of a Service's cluster IP (not another holder's address). */
+export function isServiceIPRecord(ip: IPAddress): boolean {
+  const ref = ip.spec?.parentRef;
+  return ip.metadata.labels?.[ipManagedByLabel] === ipAllocatorName && !ref?.group && ref?.resource === 'services';
+}
+
+/** The allocator's record of `ip`, held by the Service `namespace/name`. Upstream: ipallocator.go createIPAddress. */
+export function serviceIPRecord(ip: string, namespace: string, name: string): IPAddress {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'IPAddress',
+    metadata: { name: ip, labels: { [ipFamilyLabel]: parseIP(ip, false)?.family === 6 ? 'IPv6' : 'IPv4', [ipManagedByLabel]: ipAllocatorName } },
+    spec: { parentRef: { group: '', resource: 'services', namespace, name } },
+  };
+}
+
 const spec = FieldPath.root('spec');
 const ipMessage = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 

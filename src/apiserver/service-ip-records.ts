@@ -1,0 +1,44 @@
+// The cluster IP allocator's IPAddress records, written within the Service's own request: created
+// with a new Service's cluster IPs and deleted with the Service, as upstream's allocator does in the
+// Service's REST create and delete, so `kubectl get ipaddresses` agrees with the Service the moment
+// its write is answered. The repair loop (cluster/ip-address-repair.ts) mends what these miss: IPs a
+// Service update adds or lets go, a Service held by finalizers, records older data lacks.
+// Upstream: pkg/registry/core/service/ipallocator/ipallocator.go (createIPAddress, Release).
+import { isServiceIPRecord, refs, serviceClusterIPs, serviceIPRecord } from '../api/index.ts';
+import type { IPAddress, Service } from '../api/index.ts';
+import type { KubeObject } from '../core/index.ts';
+import { isApiError } from '../core/index.ts';
+import { resultObject } from './encode.ts';
+import type { ApiServer } from './server.ts';
+
+/** The allocator writes as the API server's loopback client does. */
+const allocator = { userAgent: 'kube-apiserver' };
+
+export function isService(def: { group: string; resource: string }): boolean {
+  return def.group === '' && def.resource === 'services';
+}
+
+export async function recordServiceIPs(server: ApiServer, svc: KubeObject): Promise<void> {
+  for (const ip of serviceClusterIPs(svc as Service)) {
+    try {
+      await server.create(refs.ipAddresses, '', serviceIPRecord(ip, svc.metadata.namespace ?? '', svc.metadata.name ?? ''), allocator);
+    } catch (error) {
+      // Held already (admission skipped every address another object holds), or refused: the repair loop judges.
+      if (!isApiError(error)) throw error;
+    }
+  }
+}
+
+export async function releaseServiceIPs(server: ApiServer, svc: KubeObject): Promise<void> {
+  for (const ip of serviceClusterIPs(svc as Service)) {
+    try {
+      const record = resultObject(await server.get(refs.ipAddresses, '', ip)) as IPAddress;
+      const parent = record.spec?.parentRef;
+      if (!isServiceIPRecord(record) || parent?.namespace !== svc.metadata.namespace || parent?.name !== svc.metadata.name) continue;
+      await server.delete(refs.ipAddresses, '', ip, { dryRun: false });
+    } catch (error) {
+      // Gone already, or never written: nothing to release.
+      if (!isApiError(error)) throw error;
+    }
+  }
+}
