@@ -3,14 +3,15 @@
 // (TokenReview and SubjectAccessReview, for proxies that authenticate their callers); and the
 // user-facing `admin`, `edit` and `view` roles, filled by the aggregation controller from the
 // `system:aggregate-to-*` roles (and from any role a CRD's installer labels the same way). The system
-// components' roles and the kube-system Roles come from bootstrap-component-roles.ts; the controller manager's
-// system:controller:* roles (bootstrap-controller-roles.ts) are created once the cluster is up.
+// components' roles and the kube-system Roles come from bootstrap-component-roles.ts, the controller manager's
+// system:controller:* roles from bootstrap-controller-roles.ts.
 // Upstream: plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (testdata/cluster-roles.yaml).
 import type { ResourceRef } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { aggregateTo, clusterRole, clusterRoleBinding, groups, read, readWrite, write } from './bootstrap-rbac.ts';
 import type { Rule } from './bootstrap-rbac.ts';
 import { systemComponentPolicy } from './bootstrap-component-roles.ts';
+import { controllerPolicy } from './bootstrap-controller-roles.ts';
 
 const aggregateToAdmin: Rule[] = [
   { apiGroups: ['authorization.k8s.io'], resources: ['localsubjectaccessreviews'], verbs: ['create'] },
@@ -73,5 +74,6 @@ export function bootstrapPolicy(): [ResourceRef, KubeObject][] {
     clusterRole('system:aggregate-to-edit', aggregateToEdit, aggregateTo('edit')),
     clusterRole('system:aggregate-to-view', aggregateToView, aggregateTo('view')),
     ...systemComponentPolicy(),
+    ...controllerPolicy(),
   ];
 }

@@ -27,7 +27,7 @@ import { IPAddressRepair } from './ip-address-repair.ts';
 import { FlowcontrolBootstrap } from './flowcontrol-bootstrap.ts';
 import { FlowcontrolStatus } from './flowcontrol-status.ts';
 import { KubernetesServiceController } from './kubernetes-service.ts';
-import { createControllerCredentials } from './controller-credentials.ts';
+import { controllerUser, createControllerServiceAccounts } from './controller-service-accounts.ts';
 import { ApiServerIdentityLease, startLeaderElection } from './control-plane-leases.ts';
 import { VpaAdmission, VpaRecommender, VpaUpdater, programs } from '../controllers/index.ts';
 import { HorizontalController } from '../controllers/index.ts';
@@ -95,8 +95,7 @@ function clientOf(ctx: ComponentContext, program: string): Client {
 
 /**
  * A program's client that authenticates as `user`, as its credentials make it in a cluster: admission
- * policies and webhooks see who writes (the kube-controller-manager's controllers still write as no one,
- * not as their kube-system service accounts).
+ * policies and webhooks see who writes.
  */
 function clientAs(ctx: ComponentContext, program: string, user: UserInfo): Client {
   return createLocalClient(ctx.cluster.server, { userAgent: kubernetesUserAgent(program, ctx.cluster.config.kubernetesVersion), user });
@@ -110,11 +109,21 @@ const controllerManager = (ctx: ComponentContext): Client => clientOf(ctx, progr
 
 const controllerManagerInformers = new WeakMap<ComponentContext, SharedInformers>();
 
-/** What each of kube-controller-manager's controllers is built with: its client, and its informers, shared as that binary shares them. */
-function kcm(ctx: ComponentContext): { client: Client; clock: Clock; log: (line: string) => void; informers: SharedInformers } {
+/** kube-controller-manager's informers, shared by its controllers as that binary shares them. */
+function kcmInformers(ctx: ComponentContext): SharedInformers {
   let informers = controllerManagerInformers.get(ctx);
   if (!informers) controllerManagerInformers.set(ctx, (informers = new SharedInformers()));
-  return { client: controllerManager(ctx), clock: ctx.clock, log: ctx.log, informers };
+  return informers;
+}
+
+/**
+ * What one of kube-controller-manager's controllers is built with: a client acting as the controller's
+ * kube-system ServiceAccount (--use-service-account-credentials, as kubeadm runs it: admission policies
+ * and webhooks see `system:serviceaccount:kube-system:replicaset-controller` create a Deployment's pods),
+ * and the shared informers.
+ */
+function kcm(ctx: ComponentContext, serviceAccount: string): { client: Client; clock: Clock; log: (line: string) => void; informers: SharedInformers } {
+  return { client: clientAs(ctx, programs.controllerManager, controllerUser(serviceAccount)), clock: ctx.clock, log: ctx.log, informers: kcmInformers(ctx) };
 }
 
 function started<T extends { start(): void; stop(): void | Promise<void> }>(name: string, component: T): RunningComponent {
@@ -136,8 +145,8 @@ const factories: ComponentFactory[] = [
   async (ctx) => { const m = new MetricsServer({ client: clientOf(ctx, 'metrics-server'), clock: ctx.clock, log: ctx.log, kubelets: ctx.cluster.podLogs }); await m.start(); for (const r of m.resources()) ctx.cluster.server.delegate(r); return { name: 'metrics-server', stop: () => m.stop() }; },
   // After the metrics server, so that metrics.k8s.io is served when the built-in APIServices are registered.
   // Its Service and EndpointSlice caches are the controller manager's: one copy of each object in this process.
-  async (ctx) => { const a = new Aggregator({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers }); await a.start(); return { name: 'kube-aggregator', stop: () => a.stop() }; },
-  async (ctx) => started('kubernetes-service-cidr-controller', new DefaultServiceCIDRController({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, cidrs: [defaultServiceClusterIPRange], informers: kcm(ctx).informers })),
+  async (ctx) => { const a = new Aggregator({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcmInformers(ctx) }); await a.start(); return { name: 'kube-aggregator', stop: () => a.stop() }; },
+  async (ctx) => started('kubernetes-service-cidr-controller', new DefaultServiceCIDRController({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, cidrs: [defaultServiceClusterIPRange], informers: kcmInformers(ctx) })),
   // These fill in what the ready line need not wait for (the bootstrap made the kubernetes Service),
   // once the nodes are Ready, so their writes stay off the start-up's path.
   async (ctx) => afterNodesReady(ctx, 'kubernetes-service-controller', async () => {
@@ -146,65 +155,65 @@ const factories: ComponentFactory[] = [
     return { name: 'kubernetes-service-controller', stop: () => k.stop() };
   }),
   async (ctx) => afterNodesReady(ctx, 'priority-and-fairness-config', async () => {
-    const producer = new FlowcontrolBootstrap({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers });
+    const producer = new FlowcontrolBootstrap({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcmInformers(ctx) });
     await producer.start();
-    const consumer = new FlowcontrolStatus({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers });
+    const consumer = new FlowcontrolStatus({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcmInformers(ctx) });
     consumer.start();
     return { name: 'priority-and-fairness-config', stop: () => { producer.stop(); consumer.stop(); } };
   }),
   // A second after the nodes are Ready, as a controller manager starts its controllers once it leads:
-  // its ~110 writes then stay out of the way of a user's first requests.
-  async (ctx) => afterNodesReady(ctx, 'controller-credentials', async () => {
+  // its ~35 writes then stay out of the way of a user's first requests.
+  async (ctx) => afterNodesReady(ctx, 'controller-service-accounts', async () => {
     let stopped = false;
     const timer = ctx.clock.after(controllerStartDelayMs, () => {
-      createControllerCredentials(controllerManager(ctx)).catch((error: unknown) => {
+      createControllerServiceAccounts(controllerManager(ctx)).catch((error: unknown) => {
         // Writes cut short by the cluster stopping are no failure.
-        if (!stopped) ctx.log(`controller-credentials: ${error instanceof Error ? error.message : String(error)}`);
+        if (!stopped) ctx.log(`controller-service-accounts: ${error instanceof Error ? error.message : String(error)}`);
       });
     });
-    return { name: 'controller-credentials', stop: () => { stopped = true; timer.cancel(); } };
+    return { name: 'controller-service-accounts', stop: () => { stopped = true; timer.cancel(); } };
   }),
-  async (ctx) => started('ip-address-repair', new IPAddressRepair({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcm(ctx).informers })),
-  async (ctx) => started('service-cidr-controller', new ServiceCIDRsController(kcm(ctx))),
-  async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController(kcm(ctx))),
-  async (ctx) => started('taint-eviction-controller', new TaintEvictionController(kcm(ctx))),
-  async (ctx) => started('pod-garbage-collector', new PodGCController(kcm(ctx))),
-  async (ctx) => started('namespace-controller', new NamespaceController(kcm(ctx))),
-  async (ctx) => started('serviceaccount-controller', new ServiceAccountsController(kcm(ctx))),
-  async (ctx) => started('clusterrole-aggregation-controller', new ClusterRoleAggregationController(kcm(ctx))),
+  async (ctx) => started('ip-address-repair', new IPAddressRepair({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcmInformers(ctx) })),
+  async (ctx) => started('service-cidr-controller', new ServiceCIDRsController(kcm(ctx, 'service-cidrs-controller'))),
+  async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController(kcm(ctx, 'node-controller'))),
+  async (ctx) => started('taint-eviction-controller', new TaintEvictionController(kcm(ctx, 'node-controller'))),
+  async (ctx) => started('pod-garbage-collector', new PodGCController(kcm(ctx, 'pod-garbage-collector'))),
+  async (ctx) => started('namespace-controller', new NamespaceController(kcm(ctx, 'namespace-controller'))),
+  async (ctx) => started('serviceaccount-controller', new ServiceAccountsController(kcm(ctx, 'service-account-controller'))),
+  async (ctx) => started('clusterrole-aggregation-controller', new ClusterRoleAggregationController(kcm(ctx, 'clusterrole-aggregation-controller'))),
   // The CA is the serving certificate's: a cluster that serves no HTTPS has none to publish.
-  async (ctx) => (ctx.cluster.certificateAuthority ? started('root-ca-certificate-publisher-controller', new RootCaCertPublisher({ ...kcm(ctx), rootCA: ctx.cluster.certificateAuthority })) : []),
+  async (ctx) => (ctx.cluster.certificateAuthority ? started('root-ca-certificate-publisher-controller', new RootCaCertPublisher({ ...kcm(ctx, 'root-ca-cert-publisher'), rootCA: ctx.cluster.certificateAuthority })) : []),
   async (ctx) => {
     const start = (): Promise<RunningComponent> => startNvidiaDriver({ client: clientOf(ctx, 'gpu-kubelet-plugin'), clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, gpusOfNode: (node) => draGpusOfPool(ctx.cluster.config.nodePools, node.metadata.labels?.[poolLabel]), nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) });
     return ctx.cluster.driversInBackground ? afterNodesReady(ctx, 'nvidia-dra-driver', start) : start();
   },
   // csrsigning signs with the cluster CA (the serving certificate's key): none without HTTPS.
-  async (ctx) => { const authority = ctx.cluster.signingAuthority; return authority ? started('certificatesigningrequest-signing-controller', new CertificateSigner({ ...kcm(ctx), random: ctx.random, authority })) : []; },
-  async (ctx) => started('certificatesigningrequest-cleaner-controller', new CsrCleaner(kcm(ctx))),
-  async (ctx) => started('persistentvolume-controller', new PersistentVolumeController(kcm(ctx))),
+  async (ctx) => { const authority = ctx.cluster.signingAuthority; return authority ? started('certificatesigningrequest-signing-controller', new CertificateSigner({ ...kcm(ctx, 'certificate-controller'), random: ctx.random, authority })) : []; },
+  async (ctx) => started('certificatesigningrequest-cleaner-controller', new CsrCleaner(kcm(ctx, 'certificate-controller'))),
+  async (ctx) => started('persistentvolume-controller', new PersistentVolumeController(kcm(ctx, 'persistent-volume-binder'))),
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: clientOf(ctx, 'local-path-provisioner'), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('pvc-protection-controller', new PvcProtectionController(kcm(ctx))),
-  async (ctx) => started('pv-protection-controller', new PvProtectionController(kcm(ctx))),
+  async (ctx) => started('pvc-protection-controller', new PvcProtectionController(kcm(ctx, 'pvc-protection-controller'))),
+  async (ctx) => started('pv-protection-controller', new PvProtectionController(kcm(ctx, 'pv-protection-controller'))),
   async (ctx) => { const lease = new ApiServerIdentityLease({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, random: ctx.random, log: ctx.log }); await lease.start(); return { name: 'apiserver-identity-lease', stop: () => lease.stop() }; },
   async (ctx) => { const e = await startLeaderElection({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, lease: 'kube-scheduler', eventSource: 'default-scheduler' }); return { name: 'kube-scheduler-leader-election', stop: () => e.stop() }; },
   async (ctx) => { const e = await startLeaderElection({ client: controllerManager(ctx), clock: ctx.clock, random: ctx.random, log: ctx.log, lease: 'kube-controller-manager', eventSource: 'kube-controller-manager' }); return { name: 'kube-controller-manager-leader-election', stop: () => e.stop() }; },
   async (ctx) => started('scheduler', new Scheduler({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, featureGates: ctx.cluster.config.featureGates, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),
-  async (ctx) => started('garbage-collector', new GarbageCollector(kcm(ctx))),
-  async (ctx) => started('replicaset-controller', new ReplicaSetController(kcm(ctx))),
-  async (ctx) => started('replicationcontroller-controller', new ReplicationManager(kcm(ctx))),
-  async (ctx) => started('deployment-controller', new DeploymentController(kcm(ctx))),
-  async (ctx) => started('daemonset-controller', new DaemonSetController(kcm(ctx))),
-  async (ctx) => started('statefulset-controller', new StatefulSetController(kcm(ctx))),
-  async (ctx) => started('endpoints-controller', new EndpointsController(kcm(ctx))),
-  async (ctx) => started('endpointslice-controller', new EndpointSliceController(kcm(ctx))),
-  async (ctx) => started('resourcequota-controller', new ResourceQuotaController(kcm(ctx))),
-  async (ctx) => started('disruption-controller', new DisruptionController(kcm(ctx))),
-  async (ctx) => started('cronjob-controller', new CronJobController(kcm(ctx))),
+  async (ctx) => started('garbage-collector', new GarbageCollector(kcm(ctx, 'generic-garbage-collector'))),
+  async (ctx) => started('replicaset-controller', new ReplicaSetController(kcm(ctx, 'replicaset-controller'))),
+  async (ctx) => started('replicationcontroller-controller', new ReplicationManager(kcm(ctx, 'replication-controller'))),
+  async (ctx) => started('deployment-controller', new DeploymentController(kcm(ctx, 'deployment-controller'))),
+  async (ctx) => started('daemonset-controller', new DaemonSetController(kcm(ctx, 'daemon-set-controller'))),
+  async (ctx) => started('statefulset-controller', new StatefulSetController(kcm(ctx, 'statefulset-controller'))),
+  async (ctx) => started('endpoints-controller', new EndpointsController(kcm(ctx, 'endpoint-controller'))),
+  async (ctx) => started('endpointslice-controller', new EndpointSliceController(kcm(ctx, 'endpointslice-controller'))),
+  async (ctx) => started('resourcequota-controller', new ResourceQuotaController(kcm(ctx, 'resourcequota-controller'))),
+  async (ctx) => started('disruption-controller', new DisruptionController(kcm(ctx, 'disruption-controller'))),
+  async (ctx) => started('cronjob-controller', new CronJobController(kcm(ctx, 'cronjob-controller'))),
   async (ctx) => { const a = new VpaAdmission({ client: clientOf(ctx, programs.vpaAdmissionController), clock: ctx.clock, log: ctx.log }); await a.start(); const off = ctx.cluster.podWebhooks.register('vpa', (pod) => a.admit(pod)); return [{ name: 'vpa-admission-controller', stop: () => { off(); a.stop(); } }, started('vpa-recommender', new VpaRecommender({ client: clientOf(ctx, programs.vpaRecommender), clock: ctx.clock, log: ctx.log })), started('vpa-updater', new VpaUpdater({ client: clientOf(ctx, programs.vpaUpdater), clock: ctx.clock, log: ctx.log }))]; },
-  async (ctx) => started('horizontal-pod-autoscaler', new HorizontalController(kcm(ctx))),
-  async (ctx) => started('job-controller', new JobController({ ...kcm(ctx), random: ctx.random })),
-  async (ctx) => started('resource-claim-controller', new ResourceClaimController(kcm(ctx))),
-  async (ctx) => started('ttl-after-finished-controller', new TtlAfterFinishedController(kcm(ctx))),
+  async (ctx) => started('horizontal-pod-autoscaler', new HorizontalController(kcm(ctx, 'horizontal-pod-autoscaler'))),
+  async (ctx) => started('job-controller', new JobController({ ...kcm(ctx, 'job-controller'), random: ctx.random })),
+  async (ctx) => started('resource-claim-controller', new ResourceClaimController(kcm(ctx, 'resource-claim-controller'))),
+  async (ctx) => started('ttl-after-finished-controller', new TtlAfterFinishedController(kcm(ctx, 'ttl-after-finished-controller'))),
 ];
 
 export async function startComponents(ctx: ComponentContext): Promise<RunningComponents> {

@@ -137,6 +137,17 @@ describe('admission webhooks', () => {
     await dd.ok(['delete', 'validatingwebhookconfiguration', 'record']);
   });
 
+  test("a Deployment's pods are created by the replicaset-controller's service account, as kube-controller-manager runs it", async () => {
+    const config = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'record-pods' }, webhooks: [webhook('record-pods.example.com', '/record')] };
+    await dd.ok(['create', '-f', '-'], { input: JSON.stringify(config) });
+    await dd.ok(['create', 'deployment', 'served', '-n', 'ml', '--image=busybox']);
+    await dd.ok(['wait', '--for=condition=Available', 'deployment/served', '-n', 'ml', '--timeout=20s']);
+    const created = seen.find((r) => r.request.operation === 'CREATE' && r.request.kind.kind === 'Pod' && (r.request.object.metadata as { generateName?: string }).generateName?.startsWith('served-'));
+    assert.equal(created?.request.userInfo.username, 'system:serviceaccount:kube-system:replicaset-controller');
+    assert.deepEqual(created?.request.userInfo.groups, ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated']);
+    await dd.ok(['delete', 'validatingwebhookconfiguration', 'record-pods']);
+  });
+
   test('a reinvocationPolicy IfNeeded webhook is called again when a later webhook changed the object', async () => {
     const hook = (name: string, path: string, extra: Record<string, unknown>): Record<string, unknown> => ({ ...webhook(name, path), rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }], namespaceSelector: {}, objectSelector: { matchLabels: { reinvoke: 'test' } }, ...extra });
     const config = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'order' }, webhooks: [hook('count.example.com', '/count', { reinvocationPolicy: 'IfNeeded' }), hook('label.example.com', '/label', {})] };
