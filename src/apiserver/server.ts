@@ -29,7 +29,7 @@ import { delegatedList } from './delegated.ts';
 import type { DelegatedResource } from './delegated.ts';
 import type { ActiveWatch, WatchSink } from './watch.ts';
 import { authorize, rulesFor } from './authorization.ts';
-import { isService, recordServiceIPs, releaseServiceIPs } from './service-ip-records.ts';
+import { followServiceIPs, isService } from './service-ip-records.ts';
 import { reviewBearerToken } from './token-review.ts';
 import { ServiceAccountTokens, authenticateServiceAccountToken, createServiceAccountKey, requestServiceAccountToken } from './service-account-tokens.ts';
 
@@ -238,9 +238,7 @@ export class ApiServer {
     if (def.group === '' && def.resource === 'bindings') return bindPod(this, this.resolve({ group: '', version: 'v1', resource: 'pods' }), namespace, obj.metadata?.name ?? '', obj, ctx);
     this.checkFields(def, obj, params);
     if (def.review) return this.#review(def, namespace, obj, params.user ?? clusterAdminUser);
-    const result = await this.storage.create(def, namespace, obj, this.#tracked(def, ctx));
-    if (result.kind === 'stored' && isService(def)) await recordServiceIPs(this, storedObject(result.kv));
-    return result;
+    return this.#followed(def, undefined, await this.storage.create(def, namespace, obj, this.#tracked(def, ctx)));
   }
 
   /** A review kind's create: the answer to the question the object asks, stored nowhere. */
@@ -271,12 +269,15 @@ export class ApiServer {
     if (ctx.subresource === 'scale') return writeScale(this, def, namespace, name, () => obj, this.#tracked(def, ctx));
     this.checkFields(def, obj, params);
     // Without a resourceVersion a PUT is unconditional: it takes the current one.
-    return this.storage.update(def, namespace, name, (current) => {
+    let before: KubeObject | undefined;
+    const result = await this.storage.update(def, namespace, name, (current) => {
+      before = current;
       const desired = attemptCopy(obj, ctx.subresource);
       desired.metadata ??= {};
       desired.metadata.resourceVersion ||= current.metadata.resourceVersion ?? '';
       return desired;
     }, this.#tracked(def, ctx));
+    return this.#followed(def, before, result);
   }
 
   async patch(ref: ResourceRef, namespace: string, name: string, type: PatchType, body: unknown, params: WriteParams): Promise<PatchResult> {
@@ -294,7 +295,9 @@ export class ApiServer {
     // The patched object is decoded as a body would be: strict errors name no kind, as upstream.
     const mode = params.fieldValidation;
     const check: WriteParams | undefined = mode === undefined ? undefined : { ...params };
-    const result = await this.storage.update(def, namespace, name, (_live, mutable) => {
+    let live: KubeObject | undefined;
+    const result = await this.storage.update(def, namespace, name, (stored, mutable) => {
+      live = stored;
       const current = mutable();
       // Fields the live object already had unknown (in-process writers may set fields the schema
       // lacks) are not the patch's doing: they stay, unreported.
@@ -307,7 +310,7 @@ export class ApiServer {
       return patched;
     }, this.#tracked(def, ctx));
     if (check?.warnings) params.warnings?.push(...check.warnings);
-    return result;
+    return this.#followed(def, live, result);
   }
 
   #checkPatched(def: ResourceDefinition, patched: KubeObject, before: ReadonlySet<string>, type: PatchType, body: unknown, params: WriteParams): void {
@@ -353,7 +356,12 @@ export class ApiServer {
       return result.object;
     };
     try {
-      return await this.storage.update(def, namespace, name, (_live, mutable) => run(mutable()), ctx);
+      let before: KubeObject | undefined;
+      const result = await this.storage.update(def, namespace, name, (live, mutable) => {
+        before = live;
+        return run(mutable());
+      }, ctx);
+      return await this.#followed(def, before, result);
     } catch (error) {
       if (!isApiError(error) || error.reason !== 'NotFound' || ctx.subresource !== '' || !(await this.#absent(def, namespace, name))) throw error;
     }
@@ -362,7 +370,13 @@ export class ApiServer {
     if (def.namespaced) created.metadata.namespace = namespace;
     created.apiVersion ||= apiVersionOf(def);
     created.kind ||= def.kind;
-    return { ...(await this.storage.create(def, namespace, created, ctx)), created: true };
+    return { ...(await this.#followed(def, undefined, await this.storage.create(def, namespace, created, ctx))), created: true };
+  }
+
+  /** A stored Service write's IPAddress records, followed within its request (service-ip-records.ts). */
+  async #followed<R extends WriteResult>(def: ResourceDefinition, before: KubeObject | undefined, result: R): Promise<R> {
+    if (isService(def) && result.kind === 'stored') await followServiceIPs(this, before, storedObject(result.kv));
+    return result;
   }
 
   async #absent(def: ResourceDefinition, namespace: string, name: string): Promise<boolean> {
@@ -383,7 +397,7 @@ export class ApiServer {
     checkVerb(def, 'delete');
     if (def.group === '' && def.resource === 'namespaces') checkNamespaceDeletion(name);
     const outcome = await this.storage.delete(def, namespace, name, request, { dryRun: request.dryRun, fieldManager: '', subresource: '', user });
-    if (outcome.kind === 'deleted' && !request.dryRun && isService(def)) await releaseServiceIPs(this, outcome.last);
+    if (outcome.kind === 'deleted' && !request.dryRun && isService(def)) await followServiceIPs(this, outcome.last, undefined);
     return outcome;
   }
 }

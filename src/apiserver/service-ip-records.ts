@@ -1,8 +1,8 @@
 // The cluster IP allocator's IPAddress records, written within the Service's own request: created
-// with a new Service's cluster IPs and deleted with the Service, as upstream's allocator does in the
-// Service's REST create and delete, so `kubectl get ipaddresses` agrees with the Service the moment
-// its write is answered. The repair loop (cluster/ip-address-repair.ts) mends what these miss: IPs a
-// Service update adds or lets go, a Service held by finalizers, records older data lacks.
+// for the cluster IPs a create or an update gives a Service, deleted for those an update or the delete
+// takes away, as upstream's allocator does in the Service's REST calls, so `kubectl get ipaddresses`
+// agrees with the Service the moment its write is answered. The repair loop
+// (cluster/ip-address-repair.ts) mends what these miss: a Service held by finalizers, older data.
 // Upstream: pkg/registry/core/service/ipallocator/ipallocator.go (createIPAddress, Release).
 import { isServiceIPRecord, refs, serviceClusterIPs, serviceIPRecord } from '../api/index.ts';
 import type { IPAddress, Service } from '../api/index.ts';
@@ -18,8 +18,16 @@ export function isService(def: { group: string; resource: string }): boolean {
   return def.group === '' && def.resource === 'services';
 }
 
-export async function recordServiceIPs(server: ApiServer, svc: KubeObject): Promise<void> {
-  for (const ip of serviceClusterIPs(svc as Service)) {
+/** Records the cluster IPs `after` holds and `before` did not; releases those only `before` held. */
+export async function followServiceIPs(server: ApiServer, before: KubeObject | undefined, after: KubeObject | undefined): Promise<void> {
+  const held = after ? serviceClusterIPs(after as Service) : [];
+  const had = before ? serviceClusterIPs(before as Service) : [];
+  if (after) await recordServiceIPs(server, after, held.filter((ip) => !had.includes(ip)));
+  if (before) await releaseServiceIPs(server, before, had.filter((ip) => !held.includes(ip)));
+}
+
+async function recordServiceIPs(server: ApiServer, svc: KubeObject, ips: readonly string[]): Promise<void> {
+  for (const ip of ips) {
     try {
       await server.create(refs.ipAddresses, '', serviceIPRecord(ip, svc.metadata.namespace ?? '', svc.metadata.name ?? ''), allocator);
     } catch (error) {
@@ -29,8 +37,8 @@ export async function recordServiceIPs(server: ApiServer, svc: KubeObject): Prom
   }
 }
 
-export async function releaseServiceIPs(server: ApiServer, svc: KubeObject): Promise<void> {
-  for (const ip of serviceClusterIPs(svc as Service)) {
+async function releaseServiceIPs(server: ApiServer, svc: KubeObject, ips: readonly string[]): Promise<void> {
+  for (const ip of ips) {
     try {
       const record = resultObject(await server.get(refs.ipAddresses, '', ip)) as IPAddress;
       const parent = record.spec?.parentRef;

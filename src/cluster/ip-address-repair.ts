@@ -1,7 +1,7 @@
-// The cluster IP allocator's records: an IPAddress (managed by ipallocator.k8s.io) for every cluster
-// IP a Service holds, gone when the Service lets the address go. Admission picks the address; this
-// loop writes and removes the records, as upstream's allocator does in the Service's REST calls and
-// its repair loop does for whatever those missed (a restart onto older data, say).
+// The cluster IP allocator's repair loop: an IPAddress (managed by ipallocator.k8s.io) for every
+// cluster IP a Service holds, gone when the Service lets the address go. The Service's own requests
+// write and remove the records (apiserver/service-ip-records.ts); this loop mends whatever those
+// missed (a Service removed once its finalizers go, a restart onto older data), as upstream's does.
 // Upstream: pkg/registry/core/service/ipallocator/ipallocator.go (createIPAddress, Release),
 // pkg/registry/core/service/ipallocator/controller/repairip.go.
 import { isServiceIPRecord, refs, serviceClusterIPs, serviceIPRecord } from '../api/index.ts';
