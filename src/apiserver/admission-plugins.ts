@@ -3,7 +3,7 @@
 // storage/storageclass/setdefault}.
 import type { KubeObject } from '../core/index.ts';
 import { ApiError, forbidden, invalid, namespaceTerminatingCause, notFound, parseQuantity, randomString } from '../core/index.ts';
-import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, isServiceIPRecord, mergeTolerations, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
+import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, isServiceIPRecord, mergeTolerations, serviceClusterIPs, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
 import type { Ingress, IPAddress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service, ServiceCIDR } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { admissionName, onlyFor } from './admission.ts';
@@ -207,7 +207,7 @@ export const serviceAllocation: AdmissionPlugin = {
     const usedNodePorts: number[] = [];
     for (const svc of allocated.maps.services.values() as IterableIterator<ServiceObject>) {
       if (attrs.old && svc.metadata.uid === attrs.old.metadata.uid) continue;
-      usedIPs.push(...(svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : [])));
+      usedIPs.push(...serviceClusterIPs(svc));
       for (const port of svc.spec?.ports ?? []) if (port.nodePort) usedNodePorts.push(port.nodePort);
     }
     usedIPs.push(...addressesHeldElsewhere(allocated.maps.ipAddresses.values() as IterableIterator<IPAddress>));

@@ -53,25 +53,18 @@ export async function bootstrapCluster(client: Client, extra: readonly [Resource
 export async function createMissing(client: Client, objects: readonly [ResourceRef, KubeObject][]): Promise<void> {
   for (const [ref, obj] of objects) {
     try {
-      // Created straight away: on a fresh store a lookup first would only answer NotFound ~200 times.
+      // Looked up first: a re-create on restart would run admission (the kubernetes Service's taken
+      // cluster IP, a user's webhooks) before storage could answer AlreadyExists.
+      await client.get(ref, obj.metadata.namespace, obj.metadata.name ?? '');
+      continue;
+    } catch (error) {
+      if (!(isApiError(error) && error.reason === 'NotFound')) throw error;
+    }
+    try {
       await client.create(ref, obj);
     } catch (error) {
-      if (!isApiError(error)) throw error;
-      if (error.reason === 'AlreadyExists' || error.reason === 'NotFound') continue;
-      // Admission can refuse a re-create before storage answers AlreadyExists (the kubernetes
-      // Service's cluster IP is taken, by itself): an object that is there is what was wanted.
-      if (await exists(client, ref, obj)) continue;
+      if (isApiError(error) && (error.reason === 'AlreadyExists' || error.reason === 'NotFound')) continue;
       throw error;
     }
-  }
-}
-
-async function exists(client: Client, ref: ResourceRef, obj: KubeObject): Promise<boolean> {
-  try {
-    await client.get(ref, obj.metadata.namespace, obj.metadata.name ?? '');
-    return true;
-  } catch (error) {
-    if (isApiError(error) && error.reason === 'NotFound') return false;
-    throw error;
   }
 }
