@@ -20,10 +20,12 @@ test('RecentCache keeps the most recent values only, so nothing read once stays 
 });
 
 test('an update encodes to the same text whether it reuses the live text of the values it keeps or not', () => {
+  const specFields = { 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {} } } } };
+  const statusFields = { 'f:status': { 'f:phase': {} } };
   const pod = (): KubeObject => ({
     kind: 'Pod',
     apiVersion: 'v1',
-    metadata: { name: 'p', namespace: 'default', resourceVersion: '5', labels: {}, managedFields: [{ manager: 'm', operation: 'Update' }] },
+    metadata: { name: 'p', namespace: 'default', resourceVersion: '5', labels: {}, managedFields: [{ manager: 'm', operation: 'Update', fieldsV1: specFields }, { manager: 'k', fieldsV1: statusFields, subresource: 'status', time: undefined }] },
     spec: { containers: [{ name: 'c', image: 'nginx', env: [{ name: 'A', value: 'é "quoted" \u2028' }] }], nodeName: undefined, priority: 0 },
     status: { phase: 'Pending', conditions: [] },
     extra: null,
@@ -39,6 +41,10 @@ test('an update encodes to the same text whether it reuses the live text of the 
     ['a field dropped, another added', { apiVersion: 'v1', kind: 'Pod', metadata: live.metadata, status: live.status, data: { k: 'v' } } as KubeObject],
     ['fields in another order', { status: live.status, metadata: live.metadata, kind: 'Pod', spec: live.spec, apiVersion: 'v1' } as KubeObject],
     ['a value that equals but is not the live one', { ...live, spec: JSON.parse(JSON.stringify(live.spec)) as unknown }],
+    ['a manager\'s fields replaced, another\'s kept', { ...live, metadata: { ...live.metadata, managedFields: [{ manager: 'm', operation: 'Update', fieldsV1: specFields }, { manager: 'k', subresource: 'status', fieldsV1: { 'f:status': { 'f:podIP': {} } } }] } }],
+    ['the managers in another order, one entry not an object', { ...live, metadata: { ...live.metadata, managedFields: [{ fieldsV1: statusFields, manager: 'k' }, null, { manager: 'm', fieldsV1: specFields }] as never } }],
+    ['no managed fields left', { ...live, metadata: { ...live.metadata, managedFields: [] } }],
+    ['managed fields only', { ...live, metadata: { managedFields: [{ manager: 'm', fieldsV1: specFields }] } }],
   ];
   for (const [what, next] of writes) {
     const expected = encodeForStorage({ ...next, metadata: { ...next.metadata } });

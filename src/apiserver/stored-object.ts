@@ -25,9 +25,17 @@ export function encodeForStorage(obj: KubeObject): string {
  * (a status write keeps spec, a spec write keeps status) are copied from that text, not encoded again.
  */
 export function encodeOwnedForStorage(obj: KubeObject, live?: { object: KubeObject; text: string }): string {
-  obj.metadata = storableMetadata(obj.metadata);
+  const managedFields = obj.metadata.managedFields;
+  const meta = storableMetadataHead(obj.metadata);
   // A create encodes in one call: most created objects (Events) are never updated.
-  return live === undefined ? stringifyStored(obj, obj.metadata) : encodeWithSpans(obj, live);
+  if (live === undefined) {
+    obj.metadata = withManagedFields(meta, managedFields);
+    return stringifyStored(obj, obj.metadata);
+  }
+  // The head is encoded before managedFields joins it (last, as storableMetadata puts it).
+  const head = JSON.stringify(meta);
+  obj.metadata = withManagedFields(meta, managedFields);
+  return encodeWithSpans(obj, live, head);
 }
 
 function stringifyStored(obj: KubeObject, metadata: KubeObject['metadata']): string {
@@ -36,20 +44,23 @@ function stringifyStored(obj: KubeObject, metadata: KubeObject['metadata']): str
 }
 
 /**
- * Where the object-valued top-level fields (but metadata) of an updated object's stored text are, as
- * [field, start, end, ...]: held while the decoded object is, so the next update of that object finds
- * the text of what it keeps. Only objects encoded by an update have them; a create's or a decoded
- * text's do not, and their first update encodes in full.
+ * Where reusable values sit in an updated object's stored text, as [key, start, end, ...]: for the
+ * object-valued top-level fields but metadata the key is the field's name, for the managed fields
+ * it is the entry's FieldsV1 object. Held while the decoded object is, so the next update of that
+ * object finds the text of what it keeps. Only objects encoded by an update have them; a create's
+ * or a decoded text's do not, and their first update encodes in full.
  */
-const valueSpans = new WeakMap<KubeObject, (string | number)[]>();
+const valueSpans = new WeakMap<KubeObject, (string | number | object)[]>();
 
 /**
- * stringifyStored's text for an object whose metadata is already storable, built field by field
- * to record valueSpans and to reuse the live object's text for the values it shares by identity.
+ * stringifyStored's text for an object whose metadata is already storable (its text but
+ * managedFields is `metadataHead`), built field by field to record valueSpans and to reuse the
+ * live object's text for the values it shares by identity: the spec a status write keeps, the
+ * FieldsV1 of every manager the write leaves alone (most of the metadata's text).
  */
-function encodeWithSpans(obj: KubeObject, live: { object: KubeObject; text: string }): string {
+function encodeWithSpans(obj: KubeObject, live: { object: KubeObject; text: string }, metadataHead: string): string {
   const reusable = valueSpans.get(live.object);
-  const spans: (string | number)[] = [];
+  const spans: (string | number | object)[] = [];
   let text = '{';
   const put = (field: string, json: string | undefined, recorded: boolean): void => {
     if (json === undefined) return;
@@ -59,7 +70,12 @@ function encodeWithSpans(obj: KubeObject, live: { object: KubeObject; text: stri
   };
   put('apiVersion', JSON.stringify(obj.apiVersion), false);
   put('kind', JSON.stringify(obj.kind), false);
-  put('metadata', JSON.stringify(obj.metadata), false);
+  text += `${text.length > 1 ? ',' : ''}"metadata":`;
+  text += managedFieldsAppended(metadataHead, obj.metadata.managedFields, (fieldsV1, at) => {
+    const json = (reusable && keptSpan(reusable, live.text, fieldsV1)) ?? JSON.stringify(fieldsV1);
+    spans.push(fieldsV1, text.length + at, text.length + at + json.length);
+    return json;
+  });
   for (const field in obj) {
     if (field === 'apiVersion' || field === 'kind' || field === 'metadata') continue;
     const value = (obj as Record<string, unknown>)[field];
@@ -67,18 +83,48 @@ function encodeWithSpans(obj: KubeObject, live: { object: KubeObject; text: stri
       put(field, JSON.stringify(value), false);
       continue;
     }
-    put(field, (reusable && keptText(reusable, live, field, value)) ?? JSON.stringify(value), true);
+    put(field, (reusable && (live.object as Record<string, unknown>)[field] === value && keptSpan(reusable, live.text, field)) || JSON.stringify(value), true);
   }
   text += '}';
   if (spans.length > 0) valueSpans.set(obj, spans);
   return text;
 }
 
-/** The live text of `field` when the new object keeps the live object's very value there. */
-function keptText(spans: (string | number)[], live: { object: KubeObject; text: string }, field: string, value: object): string | undefined {
-  if ((live.object as Record<string, unknown>)[field] !== value) return undefined;
+/**
+ * The metadata's text: its head (the text of all but managedFields) with the entries appended,
+ * each entry's FieldsV1 text from `fieldsText` (given where in the result it goes).
+ */
+function managedFieldsAppended(head: string, entries: KubeObject['metadata']['managedFields'], fieldsText: (fieldsV1: object, at: number) => string): string {
+  if (entries === undefined || entries.length === 0) return head;
+  let text = head.length > 2 ? `${head.slice(0, -1)},"managedFields":[` : '{"managedFields":[';
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as Record<string, unknown> | undefined;
+    if (i > 0) text += ',';
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      text += JSON.stringify(entry) ?? 'null';
+      continue;
+    }
+    let fields = '{';
+    for (const key in entry) {
+      const value = entry[key];
+      const prefix = `${fields.length > 1 ? ',' : ''}${JSON.stringify(key)}:`;
+      if (key === 'fieldsV1' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        fields += prefix;
+        fields += fieldsText(value, text.length + fields.length);
+        continue;
+      }
+      const json = JSON.stringify(value);
+      if (json !== undefined) fields += prefix + json;
+    }
+    text += `${fields}}`;
+  }
+  return `${text}]}`;
+}
+
+/** The live text recorded for `key` (a field name or a FieldsV1 object), when there is one. */
+function keptSpan(spans: (string | number | object)[], liveText: string, key: string | object): string | undefined {
   for (let i = 0; i < spans.length; i += 3) {
-    if (spans[i] === field) return live.text.slice(spans[i + 1] as number, spans[i + 2] as number);
+    if (spans[i] === key) return liveText.slice(spans[i + 1] as number, spans[i + 2] as number);
   }
   return undefined;
 }
@@ -89,6 +135,11 @@ function keptText(spans: (string | number)[], live: { object: KubeObject; text: 
  * JSON.stringify walks at about half speed; a fresh object in the same key order is fast again.
  */
 function storableMetadata(metadata: KubeObject['metadata']): KubeObject['metadata'] {
+  return withManagedFields(storableMetadataHead(metadata), metadata.managedFields);
+}
+
+/** storableMetadata without managedFields. */
+function storableMetadataHead(metadata: KubeObject['metadata']): KubeObject['metadata'] {
   const meta: Record<string, unknown> = {};
   for (const key in metadata) {
     if (key === 'resourceVersion' || key === 'managedFields') continue;
@@ -96,10 +147,13 @@ function storableMetadata(metadata: KubeObject['metadata']): KubeObject['metadat
     if (value === undefined || (omitEmptyFields.has(key) && isEmpty(value))) continue;
     meta[key] = value;
   }
-  // Last, as Go serializes ObjectMeta, and as the field tracker leaves it on every write.
-  const managedFields = metadata.managedFields;
-  if (managedFields !== undefined && managedFields.length > 0) meta.managedFields = managedFields;
   return meta as KubeObject['metadata'];
+}
+
+/** Adds managedFields last, as Go serializes ObjectMeta, and as the field tracker leaves it on every write. */
+function withManagedFields(meta: KubeObject['metadata'], managedFields: KubeObject['metadata']['managedFields']): KubeObject['metadata'] {
+  if (managedFields !== undefined && managedFields.length > 0) meta.managedFields = managedFields;
+  return meta;
 }
 
 function isEmpty(value: unknown): boolean {
