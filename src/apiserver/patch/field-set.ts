@@ -12,8 +12,26 @@ export interface FieldSet {
   children: Map<string, FieldSet>;
 }
 
+/**
+ * The children of every set that has none yet: most nodes of a field set are leaves, and a Map
+ * apiece was most of what a write's set algebra allocated. child() gives a node its own Map before
+ * adding to it; writing to this one throws, so a missed case cannot spread children to every leaf.
+ */
+class NoChildren extends Map<string, FieldSet> {
+  override set(): this {
+    throw new Error('field set: a node without children was written to; child() gives it its own map');
+  }
+  override delete(): boolean {
+    throw new Error('field set: a node without children was written to');
+  }
+  override clear(): void {
+    throw new Error('field set: a node without children was written to');
+  }
+}
+const noChildren: Map<string, FieldSet> = new NoChildren();
+
 export function emptySet(): FieldSet {
-  return { member: false, children: new Map() };
+  return { member: false, children: noChildren };
 }
 
 export function isEmptySet(s: FieldSet): boolean {
@@ -24,6 +42,7 @@ export function child(s: FieldSet, key: string): FieldSet {
   let c = s.children.get(key);
   if (!c) {
     c = emptySet();
+    if (s.children === noChildren) s.children = new Map();
     s.children.set(key, c);
   }
   return c;
@@ -53,7 +72,11 @@ export function union(a: FieldSet, b: FieldSet): FieldSet {
   }
   const member = a.member || b.member;
   if (!children && member === a.member) return a;
-  return { member, children: children ?? new Map(a.children) };
+  return { member, children: children ?? copyOf(a.children) };
+}
+
+function copyOf(children: Map<string, FieldSet>): Map<string, FieldSet> {
+  return children.size === 0 ? noChildren : new Map(children);
 }
 
 export function intersection(a: FieldSet, b: FieldSet): FieldSet {
@@ -84,7 +107,7 @@ export function difference(a: FieldSet, b: FieldSet): FieldSet {
   }
   const member = a.member && !b.member;
   if (!children && member === a.member) return a;
-  return { member, children: children ?? new Map(a.children) };
+  return { member, children: children ?? copyOf(a.children) };
 }
 
 /** `s` without the node at `path` and everything below it. */
@@ -179,7 +202,7 @@ function decodeChildren(v: Record<string, unknown>): Map<string, FieldSet> {
     if (k === '.' || !Object.hasOwn(v, k)) continue;
     const c = v[k];
     if (typeof c === 'object' && c !== null) children.set(k, new DecodedSet(c as Record<string, unknown>, isMemberNode(c as Record<string, unknown>)));
-    else children.set(k, { member: true, children: new Map() });
+    else children.set(k, { member: true, children: noChildren });
   }
   return children;
 }

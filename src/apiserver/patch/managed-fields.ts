@@ -108,15 +108,20 @@ export function encodeManagedFields(managers: Map<string, ManagerFields>): Manag
     if (m.subresource) e.subresource = m.subresource;
     entries.push(e);
   }
-  const seconds = (t: string | undefined): number => (t ? Math.floor(Date.parse(t) / 1000) : 0);
-  const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  return entries.sort(
-    (p, q) =>
-      cmp(p.operation ?? '', q.operation ?? '') ||
-      seconds(p.time) - seconds(q.time) ||
-      cmp(p.manager ?? '', q.manager ?? '') ||
-      cmp(p.apiVersion ?? '', q.apiVersion ?? '') ||
-      cmp(p.subresource ?? '', q.subresource ?? ''),
+  if (entries.length > 1) entries.sort(entryOrder);
+  return entries;
+}
+
+const seconds = (t: string | undefined): number => (t ? Math.floor(Date.parse(t) / 1000) : 0);
+const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function entryOrder(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
+  return (
+    order(p.operation ?? '', q.operation ?? '') ||
+    seconds(p.time) - seconds(q.time) ||
+    order(p.manager ?? '', q.manager ?? '') ||
+    order(p.apiVersion ?? '', q.apiVersion ?? '') ||
+    order(p.subresource ?? '', q.subresource ?? '')
   );
 }
 
