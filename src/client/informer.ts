@@ -41,8 +41,13 @@ export type IndexFunc<T> = (obj: T) => readonly string[];
 export class Informer<T extends KubeObject = KubeObject> {
   readonly #options: InformerOptions;
   readonly #items = new Map<string, T>();
-  readonly #handlers: InformerHandlers<T>[] = [];
-  readonly #indexers = new Map<string, IndexFunc<T>>();
+  // Each handler's callbacks, looked up once: every cache change calls them, and reading the
+  // method off a dozen differently shaped handler objects at each call costs more than the call.
+  readonly #onAdd: ((obj: T) => void)[] = [];
+  readonly #onUpdate: ((oldObj: T, newObj: T) => void)[] = [];
+  readonly #onDelete: ((obj: T) => void)[] = [];
+  /** The indexes in the order added: a name, its function and its buckets (value -> key -> object). */
+  readonly #indexList: { name: string; fn: IndexFunc<T>; buckets: Map<string, Map<string, T>> }[] = [];
   readonly #indexes = new Map<string, Map<string, Map<string, T>>>();
   #synced = false;
   #syncWaiters: (() => void)[] = [];
@@ -56,7 +61,9 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   addHandlers(handlers: InformerHandlers<T>): void {
-    this.#handlers.push(handlers);
+    if (handlers.onAdd) this.#onAdd.push(handlers.onAdd.bind(handlers));
+    if (handlers.onUpdate) this.#onUpdate.push(handlers.onUpdate.bind(handlers));
+    if (handlers.onDelete) this.#onDelete.push(handlers.onDelete.bind(handlers));
     if (this.#synced) for (const obj of this.#items.values()) handlers.onAdd?.(obj);
   }
 
@@ -65,10 +72,12 @@ export class Informer<T extends KubeObject = KubeObject> {
    * late. On a shared informer a name means one index for every user: the same name, the same function.
    */
   addIndex(name: string, fn: IndexFunc<T>): void {
-    this.#indexers.set(name, fn);
-    const index = new Map<string, Map<string, T>>();
-    this.#indexes.set(name, index);
-    for (const [key, obj] of this.#items) this.#indexInsert(name, fn(obj), key, obj);
+    const buckets = new Map<string, Map<string, T>>();
+    const at = this.#indexList.findIndex((i) => i.name === name);
+    if (at >= 0) this.#indexList[at] = { name, fn, buckets };
+    else this.#indexList.push({ name, fn, buckets });
+    this.#indexes.set(name, buckets);
+    for (const [key, obj] of this.#items) indexInsert(buckets, fn(obj), key, obj);
   }
 
   start(): void {
@@ -192,65 +201,52 @@ export class Informer<T extends KubeObject = KubeObject> {
     const old = this.#items.get(key);
     if (old === obj) return;
     this.#items.set(key, obj);
-    for (const [name, fn] of this.#indexers) {
+    for (const { fn, buckets } of this.#indexList) {
       const values = fn(obj);
       if (old) {
         const before = fn(old);
         // Most updates leave the indexed values alone (a status write keeps nodeName and owner):
         // the buckets then only take the new object.
         if (jsonEqual(before, values)) {
-          this.#indexReplace(name, values, key, obj);
+          for (const value of values) buckets.get(value)?.set(key, obj);
           continue;
         }
-        this.#indexRemove(name, before, key);
+        indexRemove(buckets, before, key);
       }
-      this.#indexInsert(name, values, key, obj);
+      indexInsert(buckets, values, key, obj);
     }
-    for (const h of this.#handlers) {
-      if (old) h.onUpdate?.(old, obj);
-      else h.onAdd?.(obj);
-    }
+    if (old) for (const onUpdate of this.#onUpdate) onUpdate(old, obj);
+    else for (const onAdd of this.#onAdd) onAdd(obj);
   }
 
   #remove(key: string): void {
     const old = this.#items.get(key);
     if (!old) return;
     this.#items.delete(key);
-    for (const [name, fn] of this.#indexers) this.#indexRemove(name, fn(old), key);
-    for (const h of this.#handlers) h.onDelete?.(old);
-  }
-
-  #indexInsert(name: string, values: readonly string[], key: string, obj: T): void {
-    const index = this.#indexes.get(name);
-    if (!index) return;
-    for (const value of values) {
-      let bucket = index.get(value);
-      if (!bucket) index.set(value, (bucket = new Map()));
-      bucket.set(key, obj);
-    }
-  }
-
-  /** The object's buckets stay; each holds the new object under the same key. */
-  #indexReplace(name: string, values: readonly string[], key: string, obj: T): void {
-    const index = this.#indexes.get(name);
-    if (!index) return;
-    for (const value of values) index.get(value)?.set(key, obj);
-  }
-
-  #indexRemove(name: string, values: readonly string[], key: string): void {
-    const index = this.#indexes.get(name);
-    if (!index) return;
-    for (const value of values) {
-      const bucket = index.get(value);
-      bucket?.delete(key);
-      if (bucket?.size === 0) index.delete(value);
-    }
+    for (const { fn, buckets } of this.#indexList) indexRemove(buckets, fn(old), key);
+    for (const onDelete of this.#onDelete) onDelete(old);
   }
 
   #markSynced(): void {
     if (this.#synced) return;
     this.#synced = true;
     for (const resolve of this.#syncWaiters.splice(0)) resolve();
+  }
+}
+
+function indexInsert<T>(buckets: Map<string, Map<string, T>>, values: readonly string[], key: string, obj: T): void {
+  for (const value of values) {
+    let bucket = buckets.get(value);
+    if (!bucket) buckets.set(value, (bucket = new Map()));
+    bucket.set(key, obj);
+  }
+}
+
+function indexRemove<T>(buckets: Map<string, Map<string, T>>, values: readonly string[], key: string): void {
+  for (const value of values) {
+    const bucket = buckets.get(value);
+    bucket?.delete(key);
+    if (bucket?.size === 0) buckets.delete(value);
   }
 }
 
