@@ -4,7 +4,7 @@
 import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef, UserInfo } from '../api/index.ts';
 import { apiVersionOf, clusterAdminUser, defaultFeatureGates } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
-import { ApiError, badRequest, copyJson, formatTime, invalid, isApiError, methodNotSupported, notFound } from '../core/index.ts';
+import { ApiError, badRequest, copyJson, copyJsonSharing, formatTime, invalid, isApiError, methodNotSupported, notFound } from '../core/index.ts';
 import { unsupportedPatchType } from './patching.ts';
 import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
@@ -272,7 +272,7 @@ export class ApiServer {
     let before: KubeObject | undefined;
     const result = await this.storage.update(def, namespace, name, (current) => {
       before = current;
-      const desired = attemptCopy(obj, ctx.subresource);
+      const desired = attemptCopy(obj, ctx.subresource, current);
       desired.metadata ??= {};
       desired.metadata.resourceVersion ||= current.metadata.resourceVersion ?? '';
       return desired;
@@ -409,14 +409,31 @@ export class ApiServer {
  * write keeps only the body's metadata and status (the status strategy takes the rest from the
  * live object), so only those are copied.
  */
-function attemptCopy(obj: KubeObject, subresource: string): KubeObject {
-  const body = subresource === 'status' ? statusWriteBody(obj) : obj;
-  const managedFields = body.metadata?.managedFields;
-  if (managedFields === undefined) return copyJson(body);
-  const { managedFields: _shared, ...metadata } = body.metadata;
-  const copy: KubeObject = copyJson({ ...body, metadata });
-  copy.metadata.managedFields = managedFields;
-  return copy;
+function attemptCopy(obj: KubeObject, subresource: string, current: Readonly<KubeObject>): KubeObject {
+  const body = (subresource === 'status' ? statusWriteBody(obj) : obj) as unknown as Record<string, unknown>;
+  const live = current as unknown as Record<string, unknown>;
+  // The object and its metadata are always new (the write sets fields on them); below them, what
+  // the body shares with the live object stays shared. managedFields is only read.
+  const copy: Record<string, unknown> = {};
+  for (const key in body) {
+    const value = body[key];
+    if (value === undefined) continue;
+    copy[key] = key === 'metadata' ? metadataCopy(value, current.metadata) : copyJsonSharing(value, live[key]);
+  }
+  return copy as unknown as KubeObject;
+}
+
+function metadataCopy(sent: unknown, live: Readonly<KubeObject['metadata']>): unknown {
+  if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return copyJson(sent);
+  const from = sent as Record<string, unknown>;
+  const liveFields = live as Record<string, unknown>;
+  const metadata: Record<string, unknown> = {};
+  for (const key in from) {
+    const value = from[key];
+    if (value === undefined) continue;
+    metadata[key] = key === 'managedFields' ? value : copyJsonSharing(value, liveFields[key]);
+  }
+  return metadata;
 }
 
 function statusWriteBody(obj: KubeObject): KubeObject {
