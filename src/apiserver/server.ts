@@ -403,9 +403,10 @@ export class ApiServer {
 }
 
 /**
- * A private copy of a PUT body for one attempt of the read-modify-write, except that managedFields
- * stays the body's: writers replace the list and never edit it (as editableCopy), and a client
- * usually sends back the live entries, whose decoded sets the field manager then reuses. A status
+ * A private copy of a PUT body for one attempt of the read-modify-write, except for what stays
+ * shared: managedFields (writers replace the list and never edit it, as editableCopy, and a client
+ * usually sends back the live entries, whose decoded sets the field manager then reuses), and
+ * every part the body holds that is the live object's own (stored objects never change). A status
  * write keeps only the body's metadata and status (the status strategy takes the rest from the
  * live object), so only those are copied.
  */
