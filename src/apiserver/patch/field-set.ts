@@ -159,13 +159,21 @@ export function memberPaths(s: FieldSet, prefix: readonly string[] = []): string
 export const emptyFields: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export function toFieldsV1(s: FieldSet): Record<string, unknown> {
+  const out = encodeSet(s);
+  // Written in order: when the entry comes back from storage, decoding it finds it canonical
+  // unchecked. Only the root is marked (a mark costs more than building the node, and most built
+  // nodes are never looked at again); a node below it that a later write reuses on its own is
+  // checked then, once.
+  if (out !== emptyFields) canonicalSources.add(out);
+  return out;
+}
+
+function encodeSet(s: FieldSet): Record<string, unknown> {
   if (s instanceof DecodedSet && isCanonical(s.source)) return s.source;
   if (s.member && s.children.size === 0) return emptyFields as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   if (s.member && s.children.size > 0) out['.'] = emptyFields;
-  for (const k of [...s.children.keys()].sort()) out[k] = toFieldsV1(s.children.get(k) as FieldSet);
-  // Written in order: when the entry comes back from storage, decoding it finds it canonical unchecked.
-  canonicalSources.add(out);
+  for (const k of [...s.children.keys()].sort()) out[k] = encodeSet(s.children.get(k) as FieldSet);
   return out;
 }
 
