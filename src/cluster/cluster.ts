@@ -27,6 +27,7 @@ import type { Node } from '../api/index.ts';
 import type { RunningComponents } from './components.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createServingCertificate } from './certificate.ts';
+import { servingCipherOptions } from './serving-tls.ts';
 import { readIdentity, servingFor, writeIdentity } from './identity.ts';
 import type { ClusterIdentity } from './identity.ts';
 import { PodWebhooks } from './webhooks.ts';
@@ -154,7 +155,7 @@ export class Cluster {
     // x509 authenticator; kube-controller-manager signs approved CSRs with the same CA). TLS itself trusts
     // no CA: an empty `ca` keeps Node 20 from building a store (~25 ms of start-up for its root store).
     handlerOptions.clientCA = certificate.certPem;
-    const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, ca: [], requestCert: true, rejectUnauthorized: false, keepAlive: true, requestTimeout: 0 }, createHttpHandler(handlerOptions));
+    const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, ca: [], requestCert: true, rejectUnauthorized: false, keepAlive: true, requestTimeout: 0, ...servingCipherOptions() }, createHttpHandler(handlerOptions));
     http.keepAliveTimeout = 60_000;
     this.#http = http;
     await new Promise<void>((resolve, reject) => {
