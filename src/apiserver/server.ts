@@ -29,7 +29,7 @@ import { delegatedList } from './delegated.ts';
 import type { DelegatedResource } from './delegated.ts';
 import type { ActiveWatch, WatchSink } from './watch.ts';
 import { authorize, rulesFor } from './authorization.ts';
-import { followServiceIPs, isService } from './service-ip-records.ts';
+import { writeFollowerOf } from './write-followers.ts';
 import { reviewBearerToken } from './token-review.ts';
 import { ServiceAccountTokens, authenticateServiceAccountToken, createServiceAccountKey, requestServiceAccountToken } from './service-account-tokens.ts';
 
@@ -373,9 +373,10 @@ export class ApiServer {
     return { ...(await this.#followed(def, undefined, await this.storage.create(def, namespace, created, ctx))), created: true };
   }
 
-  /** A stored Service write's IPAddress records, followed within its request (service-ip-records.ts). */
+  /** A stored write's follow-up by its kind (write-followers.ts), within the request. */
   async #followed<R extends WriteResult>(def: ResourceDefinition, before: KubeObject | undefined, result: R): Promise<R> {
-    if (isService(def) && result.kind === 'stored') await followServiceIPs(this, before, storedObject(result.kv));
+    const follower = writeFollowerOf(def);
+    if (follower && result.kind === 'stored') await follower.follow(this, before, storedObject(result.kv));
     return result;
   }
 
@@ -397,7 +398,7 @@ export class ApiServer {
     checkVerb(def, 'delete');
     if (def.group === '' && def.resource === 'namespaces') checkNamespaceDeletion(name);
     const outcome = await this.storage.delete(def, namespace, name, request, { dryRun: request.dryRun, fieldManager: '', subresource: '', user });
-    if (outcome.kind === 'deleted' && !request.dryRun && isService(def)) await followServiceIPs(this, outcome.last, undefined);
+    if (outcome.kind === 'deleted' && !request.dryRun) await writeFollowerOf(def)?.follow(this, outcome.last, undefined);
     return outcome;
   }
 }

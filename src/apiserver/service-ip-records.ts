@@ -10,21 +10,22 @@ import type { KubeObject } from '../core/index.ts';
 import { isApiError } from '../core/index.ts';
 import { resultObject } from './encode.ts';
 import type { ApiServer } from './server.ts';
+import type { WriteFollower } from './write-followers.ts';
 
 /** The allocator writes as the API server's loopback client does. */
 const allocator = { userAgent: 'kube-apiserver' };
 
-export function isService(def: { group: string; resource: string }): boolean {
-  return def.group === '' && def.resource === 'services';
-}
-
 /** Records the cluster IPs `after` holds and `before` did not; releases those only `before` held. */
-export async function followServiceIPs(server: ApiServer, before: KubeObject | undefined, after: KubeObject | undefined): Promise<void> {
-  const held = after ? serviceClusterIPs(after as Service) : [];
-  const had = before ? serviceClusterIPs(before as Service) : [];
-  if (after) await recordServiceIPs(server, after, held.filter((ip) => !had.includes(ip)));
-  if (before) await releaseServiceIPs(server, before, had.filter((ip) => !held.includes(ip)));
-}
+export const serviceIPRecords: WriteFollower = {
+  group: '',
+  resource: 'services',
+  async follow(server, before, after) {
+    const held = after ? serviceClusterIPs(after as Service) : [];
+    const had = before ? serviceClusterIPs(before as Service) : [];
+    if (after) await recordServiceIPs(server, after, held.filter((ip) => !had.includes(ip)));
+    if (before) await releaseServiceIPs(server, before, had.filter((ip) => !held.includes(ip)));
+  },
+};
 
 async function recordServiceIPs(server: ApiServer, svc: KubeObject, ips: readonly string[]): Promise<void> {
   for (const ip of ips) {

@@ -18,7 +18,6 @@ export interface IPAddressRepairOptions {
   informers?: SharedInformers;
 }
 
-const heldIPs = serviceClusterIPs;
 const byClusterIP = 'clusterIP';
 
 export class IPAddressRepair {
@@ -36,9 +35,9 @@ export class IPAddressRepair {
     this.#services = informerFor<Service>(options.informers, { client, ref: refs.services, clock, log });
     this.#ipAddresses = informerFor<IPAddress>(options.informers, { client, ref: refs.ipAddresses, clock, log });
     this.#queue = new WorkQueue<string>({ clock });
-    this.#services.addIndex(byClusterIP, heldIPs);
+    this.#services.addIndex(byClusterIP, serviceClusterIPs);
     const enqueue = (svc: Service): void => {
-      for (const ip of heldIPs(svc)) this.#queue.add(ip);
+      for (const ip of serviceClusterIPs(svc)) this.#queue.add(ip);
     };
     this.#services.addHandlers({
       onAdd: enqueue,
@@ -69,7 +68,7 @@ export class IPAddressRepair {
       if (!isServiceIPRecord(record)) return;
       const ref = record.spec?.parentRef;
       const parent = ref?.name ? this.#services.getByName(ref.namespace, ref.name) : undefined;
-      if (parent && heldIPs(parent).includes(ip)) return;
+      if (parent && serviceClusterIPs(parent).includes(ip)) return;
       await this.#ignoreNotFound(this.#client.delete(refs.ipAddresses, undefined, ip));
       return;
     }
