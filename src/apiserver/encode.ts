@@ -7,7 +7,7 @@ import type { KubeObject } from '../core/index.ts';
 import type { KeyValue } from '../storage/index.ts';
 import type { ListPage } from './list.ts';
 import type { ObjectResult } from './server.ts';
-import { RecentCache, storedJson, storedObject } from './stored-object.ts';
+import { TurnCache, storedJson, storedObject } from './stored-object.ts';
 
 export function resultJson(result: ObjectResult): string {
   return result.kind === 'stored' ? storedJson(result.kv) : JSON.stringify(result.object);
@@ -35,7 +35,7 @@ export function toYaml(json: string): string {
   return stringifyYaml(JSON.parse(json) as unknown);
 }
 
-const lineCache = new RecentCache<Partial<Record<string, string>>>(256);
+const lineCache = new TurnCache<Partial<Record<string, string>>>(256);
 
 /** `{"type":"ADDED","object":{...}}\n`, built once per stored value and event type. */
 export function watchLine(type: string, kv: KeyValue): string {

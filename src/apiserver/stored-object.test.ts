@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KeyValue } from '../storage/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { RecentCache, encodeForStorage, encodeOwnedForStorage, storedJson } from './stored-object.ts';
+import { TurnCache, encodeForStorage, encodeOwnedForStorage, storedJson } from './stored-object.ts';
 
 const kv = (n: number): KeyValue => ({ key: `/registry/core/configmaps/default/c${n}`, value: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c${n}"}}`, createRevision: n, modRevision: n });
 
@@ -11,12 +11,19 @@ test('storedJson stamps the resourceVersion into the stored text', () => {
   assert.equal(storedJson({ ...kv(8), value: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{}}' }), '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"resourceVersion":"8"}}');
 });
 
-test('RecentCache keeps the most recent values only, so nothing read once stays for good', () => {
-  const cache = new RecentCache<string>(3);
-  const values = [kv(1), kv(2), kv(3), kv(4)];
+test('TurnCache keeps values for the turn only, one per revision slot, so nothing read once stays for good', async () => {
+  const cache = new TurnCache<string>(4);
+  const values = [kv(1), kv(2), kv(3), kv(5)];
   for (const v of values) cache.set(v, v.key);
+  // Revision 5 takes revision 1's slot.
+  assert.deepEqual(values.map((v) => cache.get(v)), [undefined, values[1]?.key, values[2]?.key, values[3]?.key]);
+  assert.equal(cache.get({ ...(values[1] as KeyValue) }), undefined, 'another value with the same revision is another entry');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(values.map((v) => cache.get(v)), [undefined, undefined, undefined, undefined]);
+  cache.set(values[0] as KeyValue, 'again');
+  assert.equal(cache.get(values[0] as KeyValue), 'again');
+  await new Promise((resolve) => setImmediate(resolve));
   assert.equal(cache.get(values[0] as KeyValue), undefined);
-  assert.deepEqual(values.slice(1).map((v) => cache.get(v)), values.slice(1).map((v) => v.key));
 });
 
 test('an update encodes to the same text whether it reuses the live text of the values it keeps or not', () => {

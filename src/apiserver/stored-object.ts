@@ -164,34 +164,66 @@ function isEmpty(value: unknown): boolean {
 }
 
 /**
- * The few most recent entries of a computation per stored value. A watch event is encoded for
- * every watcher in one go, so only values just written need to stay cached; a WeakMap keyed by the
- * stored value would keep a second copy of every object any HTTP client ever read or watched for
- * as long as that revision is the live one.
+ * A computation per stored value, kept for the event-loop turn that made it. A write's watch
+ * fan-out encodes its event for every watcher in the turn of the write, so that turn is all the
+ * sharing there is; an entry kept longer outlived V8's young generation and was copied out of it by
+ * the next scavenge (a write's response and watch line, ~3 KB a pod, kept for nobody). A WeakMap
+ * keyed by the stored value would keep a second copy of every object any HTTP client ever read or
+ * watched for as long as that revision is the live one.
+ *
+ * The entries sit in fixed arrays, one slot per revision modulo the size (a later value in the same
+ * slot replaces the earlier), emptied at the end of the turn. Not a Map: once a Map's table is in
+ * the old generation V8 allocates its every later table there too, and a table it left behind
+ * (cleared, or outgrown) still points at the entries, so a scavenge kept every entry the Map had
+ * held since the last one (measured: 2.7 KB promoted per pod created for a cache of 16 objects).
  */
-export class RecentCache<V> {
-  readonly #entries = new Map<KeyValue, V>();
-  readonly #limit: number;
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-  get(kv: KeyValue): V | undefined {
-    return this.#entries.get(kv);
-  }
-  set(kv: KeyValue, value: V): void {
-    if (this.#entries.size >= this.#limit) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
+export class TurnCache<V> {
+  readonly #keys: (KeyValue | undefined)[];
+  readonly #values: (V | undefined)[];
+  readonly #mask: number;
+  readonly #used: number[] = [];
+  readonly #clear = (): void => {
+    for (const slot of this.#used) {
+      this.#keys[slot] = undefined;
+      this.#values[slot] = undefined;
     }
-    this.#entries.set(kv, value);
+    this.#used.length = 0;
+  };
+
+  /** `size` is rounded up to a power of two. */
+  constructor(size: number) {
+    const slots = 2 ** Math.ceil(Math.log2(Math.max(1, size)));
+    this.#keys = new Array<KeyValue | undefined>(slots).fill(undefined);
+    this.#values = new Array<V | undefined>(slots).fill(undefined);
+    this.#mask = slots - 1;
+  }
+
+  get(kv: KeyValue): V | undefined {
+    const slot = kv.modRevision & this.#mask;
+    return this.#keys[slot] === kv ? this.#values[slot] : undefined;
+  }
+
+  set(kv: KeyValue, value: V): void {
+    const slot = kv.modRevision & this.#mask;
+    if (this.#keys[slot] === undefined) {
+      if (this.#used.length === 0) setImmediate(this.#clear);
+      this.#used.push(slot);
+    }
+    this.#keys[slot] = kv;
+    this.#values[slot] = value;
   }
 }
 
-const jsonCache = new RecentCache<string>(256);
+const jsonCache = new TurnCache<string>(256);
 // Weakly held: the decoded object lives while some reader (an informer's cache) holds it, and is
 // decoded again if read after every holder let go. Values nobody keeps (events, old revisions in the
 // watch history) would otherwise carry a decoded copy several times their stored size.
 const objectCache = new WeakMap<KeyValue, WeakRef<KubeObject>>();
+// What writes stored this turn, strongly held until a reader takes it into objectCache: V8's
+// scavenges keep every WeakRef's target, so a written object that nobody reads (a create answered
+// with its stored text, an Event nobody watches in process) would be copied out of the young
+// generation and live until the next full collection.
+const justStored = new TurnCache<KubeObject>(1024);
 
 /** The wire JSON of a stored object, with its resourceVersion. Cached per stored value. */
 export function storedJson(kv: KeyValue): string {
@@ -214,6 +246,11 @@ export function storedJson(kv: KeyValue): string {
 export function storedObject(kv: KeyValue): KubeObject {
   let obj = objectCache.get(kv)?.deref();
   if (obj === undefined) {
+    obj = justStored.get(kv);
+    if (obj !== undefined) {
+      objectCache.set(kv, new WeakRef(obj));
+      return obj;
+    }
     obj = JSON.parse(kv.value) as KubeObject;
     obj.metadata.resourceVersion = String(kv.modRevision);
     // Shared by every reader. Under test, freezing makes a component's accidental mutation
@@ -238,7 +275,7 @@ export function rememberStoredObject(kv: KeyValue, obj: KubeObject): void {
     if (!isDeepStrictEqual(decoded, obj)) throw new Error(`stored object for ${kv.key} differs from its encoding: ${JSON.stringify(obj)}`);
     deepFreeze(obj);
   }
-  objectCache.set(kv, new WeakRef(obj));
+  justStored.set(kv, obj);
 }
 
 /** Set by the test runner (scripts/run-tests.mjs) and inherited by the clusters tests start. */
