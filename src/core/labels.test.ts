@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import {
   everythingSelector,
   formatLabelSelector,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
   labelSelectorFromObject,
   nothingSelector,
   parseLabelSelector,
@@ -112,4 +115,26 @@ test('formatLabelSelector prints Selector columns', () => {
   assert.equal(formatLabelSelector({ matchExpressions: [{ key: 'x', operator: 'Exists', values: ['a'] }] }), '<error>');
   assert.equal(selectorFromSet({ b: '2', a: '1' }).toString(), 'a=1,b=2');
   assert.equal(selectorFromSet(undefined).empty, true);
+});
+
+test('the label and subdomain checks accept exactly what their anchored regexes accept', () => {
+  // The checks scan characters instead of running the regexes on valid values; this compares both
+  // on every string of up to 4 characters over an alphabet with each character class, and on longer ones.
+  const subdomain = /^(?:[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)$/;
+  const name = /^(?:([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$/;
+  const qualified = (v: string): boolean => {
+    const parts = v.split('/');
+    if (parts.length === 1) return v.length <= 63 && name.test(v);
+    const [prefix = '', rest = ''] = parts;
+    return parts.length === 2 && prefix.length > 0 && prefix.length <= 253 && subdomain.test(prefix) && rest.length <= 63 && name.test(rest);
+  };
+  const alphabet = ['a', 'Z', '0', '-', '.', '_', '/', 'é', ' '];
+  const values = [''];
+  for (let length = 1; length <= 4; length++) for (const v of values.filter((x) => x.length === length - 1)) for (const c of alphabet) values.push(v + c);
+  values.push('a'.repeat(63), 'a'.repeat(64), `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`, `${'a'.repeat(250)}.bcd`, `example.com/${'n'.repeat(63)}`, `example.com/${'n'.repeat(64)}`, 'created-x7k2p', 'kube-api-access-abcde', 'app.kubernetes.io/name');
+  for (const v of values) {
+    assert.equal(isDNS1123Subdomain(v).length === 0, v.length <= 253 && subdomain.test(v), `subdomain ${JSON.stringify(v)}`);
+    assert.equal(isQualifiedName(v).length === 0, qualified(v), `qualified name ${JSON.stringify(v)}`);
+    assert.equal(isValidLabelValue(v).length === 0, v === '' || (v.length <= 63 && name.test(v)), `label value ${JSON.stringify(v)}`);
+  }
 });

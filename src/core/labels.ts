@@ -9,22 +9,45 @@ import type { LabelSelector } from './meta.ts';
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
+// Every write checks its names, label keys and values against these formats. A valid value is
+// recognised by a scan of its characters, which equals the anchored regex and allocates nothing;
+// only a value the scan refuses goes through the regexes, for upstream's messages. (A memo of
+// valid values did this before: most values are new, generated names above all, so the memo cost
+// a Set insert per write, and its tables, rebuilt in V8's old generation, kept every entry alive.)
+
+const isLowerAlphanumeric = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
+const isAlphanumeric = (c: number): boolean => isLowerAlphanumeric(c) || (c >= 0x41 && c <= 0x5a);
+
 /**
- * Wraps a format check so the values it found valid are remembered: the same label keys, resource
- * names and namespaces are checked on every write, and most of a check's cost is its regex. Bounded,
- * since the values are user data; invalid values are checked afresh (their messages are built then).
+ * Whether value[start, end) matches dns1123SubdomainFmt (dots allowed) or, with `dots` false, the
+ * DNS-1123 label format: labels of [a-z0-9-], each starting and ending alphanumeric.
  */
-export function rememberingValid(check: (value: string) => string[]): (value: string) => string[] {
-  const valid = new Set<string>();
-  return (value) => {
-    if (valid.has(value)) return [];
-    const errs = check(value);
-    if (errs.length === 0) {
-      if (valid.size >= 4096) valid.clear();
-      valid.add(value);
-    }
-    return errs;
-  };
+export function scansAsDNS1123(value: string, dots: boolean, start = 0, end = value.length): boolean {
+  if (end <= start) return false;
+  let labelStart = true;
+  let previous = 0;
+  for (let i = start; i < end; i++) {
+    const c = value.charCodeAt(i);
+    if (isLowerAlphanumeric(c)) labelStart = false;
+    else if (c === 0x2d /* - */) {
+      if (labelStart) return false;
+    } else if (c === 0x2e /* . */ && dots) {
+      if (labelStart || previous === 0x2d) return false;
+      labelStart = true;
+    } else return false;
+    previous = c;
+  }
+  return !labelStart && previous !== 0x2d;
+}
+
+/** Whether value[start, end) matches labelKeyFmt: [A-Za-z0-9-_.], starting and ending alphanumeric. */
+function scansAsLabelName(value: string, start: number, end: number): boolean {
+  if (end <= start || !isAlphanumeric(value.charCodeAt(start)) || !isAlphanumeric(value.charCodeAt(end - 1))) return false;
+  for (let i = start + 1; i < end - 1; i++) {
+    const c = value.charCodeAt(i);
+    if (!isAlphanumeric(c) && c !== 0x2d && c !== 0x5f && c !== 0x2e) return false;
+  }
+  return true;
 }
 
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
@@ -47,12 +70,14 @@ const dns1123SubdomainRe = new RegExp(`^(?:${dns1123SubdomainFmt})$`);
 const dns1123SubdomainErrorMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
-export const isDNS1123Subdomain = rememberingValid(function isDNS1123Subdomain(value: string): string[] {
+export function isDNS1123Subdomain(value: string): string[] {
+  // A value the scan accepts is ASCII, so its length is its byte length.
+  if (value.length <= 253 && scansAsDNS1123(value, true)) return [];
   const errs: string[] = [];
   if (byteLength(value) > 253) errs.push(maxLenError(253));
   if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, 'example.com'));
   return errs;
-});
+}
 
 const labelKeyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const labelKeyErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -63,7 +88,8 @@ const labelValueErrMsg =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 /** IsQualifiedName / IsLabelKey: `[prefix/]name`, for label and annotation keys and finalizers. */
-export const isQualifiedName = rememberingValid(function isQualifiedName(value: string): string[] {
+export function isQualifiedName(value: string): string[] {
+  if (scansAsQualifiedName(value)) return [];
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;
@@ -82,14 +108,23 @@ export const isQualifiedName = rememberingValid(function isQualifiedName(value: 
   else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`);
   if (!labelKeyRe.test(name)) errs.push(`name part ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')}`);
   return errs;
-});
+}
 
-export const isValidLabelValue = rememberingValid(function isValidLabelValue(value: string): string[] {
+/** isQualifiedName's valid values: a name of at most 63, after an optional subdomain prefix and '/'. */
+function scansAsQualifiedName(value: string): boolean {
+  const slash = value.indexOf('/');
+  if (slash < 0) return value.length <= 63 && scansAsLabelName(value, 0, value.length);
+  if (value.indexOf('/', slash + 1) >= 0 || slash > 253 || value.length - slash - 1 > 63) return false;
+  return scansAsDNS1123(value, true, 0, slash) && scansAsLabelName(value, slash + 1, value.length);
+}
+
+export function isValidLabelValue(value: string): string[] {
+  if (value.length === 0 || (value.length <= 63 && scansAsLabelName(value, 0, value.length))) return [];
   const errs: string[] = [];
   if (byteLength(value) > 63) errs.push(maxLenError(63));
   if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
-});
+}
 
 /** Go's %q for the ASCII-ish strings selectors hold. */
 export function goQuote(s: string): string {

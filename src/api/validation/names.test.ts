@@ -104,3 +104,12 @@ test('validateLabels and validateAnnotations report field errors', () => {
   assert.match(big[0]?.detail ?? '', /262144 bytes$/);
   assert.deepEqual(validateAnnotations({ a: 'x'.repeat(256 * 1024 - 1) }, 'metadata.annotations'), []);
 });
+
+test('isDNS1123Label accepts exactly what its anchored regex accepts', () => {
+  const label = /^(?:[a-z0-9]([-a-z0-9]*[a-z0-9])?)$/;
+  const alphabet = ['a', 'Z', '0', '-', '.', '_', 'é'];
+  const values = [''];
+  for (let length = 1; length <= 4; length++) for (const v of values.filter((x) => x.length === length - 1)) for (const c of alphabet) values.push(v + c);
+  values.push('a'.repeat(63), 'a'.repeat(64), 'kube-api-access-abcde', 'web-0');
+  for (const v of values) assert.equal(isDNS1123Label(v).length === 0, v.length <= 63 && label.test(v), JSON.stringify(v));
+});

@@ -10,7 +10,7 @@ import {
   isValidLabelValue,
   maxLenError,
   regexError,
-  rememberingValid,
+  scansAsDNS1123,
   tooLong,
   type FieldError,
   type FieldPath,
@@ -50,7 +50,8 @@ export const DNS1123SubdomainMaxLength = 253;
 export const DNS1035LabelMaxLength = 63;
 export const LabelValueMaxLength = 63;
 
-export const isDNS1123Label = rememberingValid(function isDNS1123Label(value: string): string[] {
+export function isDNS1123Label(value: string): string[] {
+  if (value.length <= DNS1123LabelMaxLength && scansAsDNS1123(value, false)) return [];
   const errs: string[] = [];
   if (byteLength(value) > DNS1123LabelMaxLength) errs.push(maxLenError(DNS1123LabelMaxLength));
   if (!dns1123LabelRe.test(value)) {
@@ -59,7 +60,7 @@ export const isDNS1123Label = rememberingValid(function isDNS1123Label(value: st
     else errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
   }
   return errs;
-});
+}
 
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
