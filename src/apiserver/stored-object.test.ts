@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KeyValue } from '../storage/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { TurnCache, encodeForStorage, encodeOwnedForStorage, storedJson } from './stored-object.ts';
+import { TurnCache, encodeForStorage, encodeOwnedForStorage, rememberStoredObject, storedJson, storedObject } from './stored-object.ts';
 
 const kv = (n: number): KeyValue => ({ key: `/registry/core/configmaps/default/c${n}`, value: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c${n}"}}`, createRevision: n, modRevision: n });
 
@@ -57,4 +57,21 @@ test('an update encodes to the same text whether it reuses the live text of the 
     const expected = encodeForStorage({ ...next, metadata: { ...next.metadata } });
     assert.equal(encodeOwnedForStorage(next, { object: live, text: liveText }), expected, what);
   }
+});
+
+test('a written object is what readers of its turn share; one nobody read in that turn is decoded afresh later', async () => {
+  const written = (n: number): { kv: KeyValue; obj: KubeObject } => {
+    const obj: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${n}` } };
+    const stored = kv(n);
+    rememberStoredObject(stored, obj);
+    return { kv: stored, obj };
+  };
+  const read = written(21);
+  const unread = written(22);
+  assert.equal(storedObject(read.kv), read.obj, 'a reader in the turn of the write gets the object the write stored');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(storedObject(read.kv), read.obj, 'and keeps sharing it while it is held');
+  const decoded = storedObject(unread.kv);
+  assert.notEqual(decoded, unread.obj);
+  assert.deepEqual(decoded, { ...unread.obj, metadata: { ...unread.obj.metadata, resourceVersion: '22' } });
 });
