@@ -35,10 +35,15 @@ export function toYaml(json: string): string {
   return stringifyYaml(JSON.parse(json) as unknown);
 }
 
-const lineCache = new TurnCache<Partial<Record<string, string>>>(256);
+const lineCache = new TurnCache<Partial<Record<string, Buffer>>>(256);
 
-/** `{"type":"ADDED","object":{...}}\n`, built once per stored value and event type. */
-export function watchLine(type: string, kv: KeyValue): string {
+/**
+ * `{"type":"ADDED","object":{...}}\n` as UTF-8 bytes, built once per stored value and event type.
+ * Bytes rather than text: every watcher's socket writes the same buffer without copying it (a string
+ * is copied per socket write), and a line queued behind a socket's pending write holds a small
+ * Buffer in V8's heap instead of the whole text, which the next scavenge would copy and promote.
+ */
+export function watchLine(type: string, kv: KeyValue): Buffer {
   let lines = lineCache.get(kv);
   if (!lines) {
     lines = {};
@@ -46,7 +51,7 @@ export function watchLine(type: string, kv: KeyValue): string {
   }
   let line = lines[type];
   if (line === undefined) {
-    line = `{"type":"${type}","object":${storedJson(kv)}}\n`;
+    line = Buffer.from(`{"type":"${type}","object":${storedJson(kv)}}\n`);
     lines[type] = line;
   }
   return line;

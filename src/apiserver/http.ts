@@ -411,7 +411,7 @@ async function serveWatch(
   const contentType = rep.kind === 'table' ? rep.contentType : 'application/json';
   let headerSent = false;
   let closed = false;
-  const pending: string[] = [];
+  const pending: (string | Buffer)[] = [];
   // The events of one event-loop turn leave in one socket write (one TLS record for a small burst)
   // rather than one each, as upstream's WatchServer flushes only once no more events are queued.
   let corked = 0;
@@ -420,7 +420,7 @@ async function serveWatch(
     corked = 0;
     res.uncork();
   };
-  const write = (line: string): void => {
+  const write = (line: string | Buffer): void => {
     if (closed) return;
     if (!headerSent) {
       pending.push(line);
@@ -440,7 +440,7 @@ async function serveWatch(
     }
   };
   let first = true;
-  const encode = (event: ServerWatchEvent): string => {
+  const encode = (event: ServerWatchEvent): string | Buffer => {
     if (event.type === 'BOOKMARK' || event.type === 'ERROR') return `${JSON.stringify({ type: event.type, object: event.object })}\n`;
     if (rep.kind === 'table') {
       const obj = storedObject(event.kv);
