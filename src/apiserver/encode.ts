@@ -39,9 +39,8 @@ const lineCache = new TurnCache<Partial<Record<string, Buffer>>>(256);
 
 /**
  * `{"type":"ADDED","object":{...}}\n` as UTF-8 bytes, built once per stored value and event type.
- * Bytes rather than text: every watcher's socket writes the same buffer without copying it (a string
- * is copied per socket write), and a line queued behind a socket's pending write holds a small
- * Buffer in V8's heap instead of the whole text, which the next scavenge would copy and promote.
+ * Bytes rather than text: a socket write copies a string into native memory, so 100 watchers of a
+ * line made 100 copies; every socket writes the same buffer without copying it.
  */
 export function watchLine(type: string, kv: KeyValue): Buffer {
   let lines = lineCache.get(kv);
