@@ -133,7 +133,8 @@ const overheadMismatch = "pod rejected: Pod's Overhead doesn't match RuntimeClas
  */
 export const runtimeClass: AdmissionPlugin = {
   name: 'RuntimeClass',
-  mutate: onlyFor(isPodCreate, async (attrs) => {
+  // A pod naming no RuntimeClass has nothing to take from one, and nothing to check unless it sets an overhead.
+  mutate: onlyFor((attrs) => isPodCreate(attrs) && !!(attrs.object as unknown as Pod).spec.runtimeClassName, async (attrs) => {
     const pod = attrs.object as unknown as Pod;
     const rc = await runtimeClassOf(attrs, pod);
     const podFixed = rc?.overhead?.podFixed;
@@ -153,7 +154,7 @@ export const runtimeClass: AdmissionPlugin = {
     if (Object.keys(nodeSelector).length > 0) pod.spec.nodeSelector = nodeSelector;
     if (scheduling.tolerations?.length) pod.spec.tolerations = mergeTolerations(pod.spec.tolerations ?? [], scheduling.tolerations);
   }),
-  validate: onlyFor(isPodCreate, async (attrs) => {
+  validate: onlyFor((attrs) => isPodCreate(attrs) && (!!(attrs.object as unknown as Pod).spec.runtimeClassName || (attrs.object as unknown as Pod).spec.overhead !== undefined), async (attrs) => {
     const pod = attrs.object as unknown as Pod;
     const rc = await runtimeClassOf(attrs, pod);
     const deny = (why: string): ApiError => forbidden({ group: '', resource: 'pods' }, attrs.object.metadata.name ?? '', why);

@@ -18,6 +18,11 @@ const annotation = 'kubernetes.io/limit-ranger';
 /** Namespaces known to hold no LimitRange, per server (most never do); a LimitRange's create forgets its namespace. */
 const rangeFree = new WeakMap<object, Set<string>>();
 
+/** Whether `namespace` is known to hold no LimitRange, so a write there has nothing to look up (and no turn to wait). */
+function knownRangeFree(attrs: AdmissionAttributes, namespace: string): boolean {
+  return rangeFree.get(attrs.storage)?.has(namespace) === true;
+}
+
 async function limitRangesOf(attrs: AdmissionAttributes, namespace: string): Promise<LimitRange[]> {
   const def = attrs.storage.findDefinition('', 'v1', 'limitranges');
   if (!def) return [];
@@ -198,9 +203,9 @@ export const limitRangerAdmission: AdmissionPlugin = {
   mutate(attrs) {
     const namespace = attrs.object.metadata.namespace ?? '';
     if (attrs.def.group === '' && attrs.def.resource === 'limitranges' && attrs.operation === 'CREATE') rangeFree.get(attrs.storage)?.delete(namespace);
-    return target(attrs) === 'pod' ? applyRangeDefaults(attrs, namespace) : undefined;
+    return target(attrs) === 'pod' && !knownRangeFree(attrs, namespace) ? applyRangeDefaults(attrs, namespace) : undefined;
   },
-  validate: onlyFor((attrs) => target(attrs) !== undefined, async (attrs) => {
+  validate: onlyFor((attrs) => target(attrs) !== undefined && !knownRangeFree(attrs, attrs.object.metadata.namespace ?? ''), async (attrs) => {
     const kind = target(attrs);
     for (const range of await limitRangesOf(attrs, attrs.object.metadata.namespace ?? '')) {
       const errors = kind === 'pod' ? podErrors(range, attrs.object as unknown as Pod) : claimErrors(range, attrs.object as unknown as PersistentVolumeClaim);

@@ -24,6 +24,11 @@ function usageOf(attrs: AdmissionAttributes, now: number): Usage {
  */
 const quotaFree = new WeakMap<object, Set<string>>();
 
+/** Whether a create has nothing to look up (and no turn to wait): its namespace is known to hold no quota, and it is not a quota. */
+function knownQuotaFree(attrs: AdmissionAttributes, namespace: string): boolean {
+  return !(attrs.def.group === '' && attrs.def.resource === 'resourcequotas') && quotaFree.get(attrs.storage)?.has(namespace) === true;
+}
+
 async function quotasOf(attrs: AdmissionAttributes, namespace: string): Promise<ResourceQuota[]> {
   const quotaDef = attrs.storage.findDefinition('', 'v1', 'resourcequotas');
   if (!quotaDef) return [];
@@ -39,7 +44,7 @@ async function quotasOf(attrs: AdmissionAttributes, namespace: string): Promise<
 
 export const resourceQuotaAdmission: AdmissionPlugin = {
   name: 'ResourceQuota',
-  validate: onlyFor((attrs) => attrs.operation === 'CREATE' && attrs.def.namespaced && !!attrs.object.metadata.namespace && !attrs.ctx.subresource, async (attrs) => {
+  validate: onlyFor((attrs) => attrs.operation === 'CREATE' && attrs.def.namespaced && !!attrs.object.metadata.namespace && !attrs.ctx.subresource && !knownQuotaFree(attrs, attrs.object.metadata.namespace), async (attrs) => {
     const now = (): number => attrs.storage.clock.now();
     const namespace = attrs.object.metadata.namespace ?? '';
     const quotas = await quotasOf(attrs, namespace);
