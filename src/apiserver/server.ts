@@ -412,30 +412,33 @@ export class ApiServer {
  * live object), so only those are copied.
  */
 function attemptCopy(obj: KubeObject, subresource: string, current: Readonly<KubeObject>): KubeObject {
-  const body = (subresource === 'status' ? statusWriteBody(obj) : obj) as unknown as Record<string, unknown>;
-  const live = current as unknown as Record<string, unknown>;
+  const body = subresource === 'status' ? statusWriteBody(obj) : obj;
   // The object and its metadata are always new (the write sets fields on them); below them, what
   // the body shares with the live object stays shared. managedFields is only read.
-  const copy: Record<string, unknown> = {};
-  for (const key in body) {
-    const value = body[key];
-    if (value === undefined) continue;
-    copy[key] = key === 'metadata' ? metadataCopy(value, current.metadata) : copyJsonSharing(value, live[key]);
-  }
-  return copy as unknown as KubeObject;
+  return fieldsCopy(body, current, 'metadata', metadataCopy) as unknown as KubeObject;
 }
 
-function metadataCopy(sent: unknown, live: Readonly<KubeObject['metadata']>): unknown {
+function metadataCopy(sent: unknown, live: unknown): unknown {
   if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return copyJson(sent);
-  const from = sent as Record<string, unknown>;
-  const liveFields = live as Record<string, unknown>;
-  const metadata: Record<string, unknown> = {};
-  for (const key in from) {
-    const value = from[key];
+  return fieldsCopy(sent, live, 'managedFields', sharedAsIs);
+}
+
+const sharedAsIs = (value: unknown): unknown => value;
+
+/**
+ * A new object with `from`'s defined fields, each a copyJsonSharing of it over `live`'s field of
+ * the same name, but the field `own`, which `ownCopy` copies (given `live`'s value of it).
+ */
+function fieldsCopy(from: object, live: unknown, own: string, ownCopy: (value: unknown, live: unknown) => unknown): Record<string, unknown> {
+  const fields = from as Record<string, unknown>;
+  const liveFields = (live ?? {}) as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key in fields) {
+    const value = fields[key];
     if (value === undefined) continue;
-    metadata[key] = key === 'managedFields' ? value : copyJsonSharing(value, liveFields[key]);
+    copy[key] = key === own ? ownCopy(value, liveFields[key]) : copyJsonSharing(value, liveFields[key]);
   }
-  return metadata;
+  return copy;
 }
 
 function statusWriteBody(obj: KubeObject): KubeObject {

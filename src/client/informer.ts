@@ -48,7 +48,6 @@ export class Informer<T extends KubeObject = KubeObject> {
   readonly #onDelete: ((obj: T) => void)[] = [];
   /** The indexes in the order added: a name, its function and its buckets (value -> key -> object). */
   readonly #indexList: { name: string; fn: IndexFunc<T>; buckets: Map<string, Map<string, T>> }[] = [];
-  readonly #indexes = new Map<string, Map<string, Map<string, T>>>();
   #synced = false;
   #syncWaiters: (() => void)[] = [];
   #watch: ClientWatch | undefined;
@@ -76,7 +75,6 @@ export class Informer<T extends KubeObject = KubeObject> {
     const at = this.#indexList.findIndex((i) => i.name === name);
     if (at >= 0) this.#indexList[at] = { name, fn, buckets };
     else this.#indexList.push({ name, fn, buckets });
-    this.#indexes.set(name, buckets);
     for (const [key, obj] of this.#items) indexInsert(buckets, fn(obj), key, obj);
   }
 
@@ -120,7 +118,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   byIndex(name: string, value: string): T[] {
-    const bucket = this.#indexes.get(name)?.get(value);
+    let bucket: Map<string, T> | undefined;
+    for (const index of this.#indexList) if (index.name === name) bucket = index.buckets.get(value);
     return bucket ? [...bucket.values()] : [];
   }
 
