@@ -3,6 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { parse as parseYaml } from 'yaml';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { builtinDefinitions, refs } from '../api/index.ts';
@@ -129,5 +130,24 @@ describe('HTTP edge', () => {
     assert.equal(event.type, 'ADDED');
     assert.equal(event.object.metadata.name, 'from-yaml');
     controller.abort();
+  });
+
+  test('a list larger than one written piece arrives whole, in order, its Content-Length counting bytes', async () => {
+    const client = createLocalClient(server);
+    await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'listing' } });
+    // ~200 KB of items, some of them multi-byte in UTF-8, so the body spans several pieces.
+    const names = Array.from({ length: 80 }, (_, i) => `cm-${String(i).padStart(2, '0')}`);
+    for (const [i, name] of names.entries()) {
+      await client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'listing' }, data: { text: (i % 2 ? 'é€' : 'ab').repeat(1200) } });
+    }
+    const res = await call('GET', '/api/v1/namespaces/listing/configmaps');
+    assert.equal(res.status, 200);
+    assert.equal(Number(res.headers.get('content-length')), Buffer.byteLength(res.text));
+    const list = res.json() as { kind: string; items: { metadata: { name: string }; data: { text: string } }[] };
+    assert.equal(list.kind, 'ConfigMapList');
+    assert.deepEqual(list.items.map((item) => item.metadata.name), names);
+    assert.equal(list.items[1]?.data.text, 'é€'.repeat(1200));
+    const yaml = await call('GET', '/api/v1/namespaces/listing/configmaps', undefined, { Accept: 'application/yaml' });
+    assert.deepEqual(parseYaml(yaml.text), list);
   });
 });

@@ -14,7 +14,7 @@ import { decodeBody, decodeText, readBody } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
 import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery.ts';
-import { listJson, listMetadata, resultJson, resultObject, toYaml, watchLine } from './encode.ts';
+import { jsonPieces, listJson, listJsonPieces, listMetadata, resultJson, resultObject, toYaml, watchLine } from './encode.ts';
 import { bodyType, negotiate } from './negotiation.ts';
 import type { Representation } from './negotiation.ts';
 import { parseListQuery, parseWriteQuery, parseBool, parseInteger } from './options.ts';
@@ -223,13 +223,14 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
         const { page } = await server.list(ref, t.namespace, list);
         if (rep.kind === 'table') {
           const objects = page.items.map((kv) => storedObject(kv));
-          return sendJson(res, 200, JSON.stringify(toTable(def, objects, server.clock.now(), rep.includeObject, listMetadata(page))), rep.contentType);
+          return sendJsonPieces(res, 200, jsonPieces(toTable(def, objects, server.clock.now(), rep.includeObject, listMetadata(page)), 'rows'), rep.contentType);
         }
         if (rep.kind === 'partial-metadata') {
           const items = page.items.map((kv) => partialMetadata(storedObject(kv)));
-          return sendJson(res, 200, JSON.stringify({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: listMetadata(page), items }), rep.contentType);
+          return sendJsonPieces(res, 200, jsonPieces({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: listMetadata(page), items }, 'items'), rep.contentType);
         }
-        return sendRepresentation(res, 200, listJson(def, page), rep);
+        if (rep.kind === 'yaml') return sendRepresentation(res, 200, listJson(def, page), rep);
+        return sendJsonPieces(res, 200, listJsonPieces(def, page));
       }
       const result = await server.get(ref, t.namespace, t.name, t.subresource);
       return sendObject(server, def, res, 200, result, rep, t.subresource);
@@ -362,6 +363,16 @@ function sendRepresentation(res: ServerResponse, code: number, json: string, rep
 function sendJson(res: ServerResponse, code: number, body: string, contentType = 'application/json', extra: Record<string, string> = {}): void {
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...extra });
   res.end(body);
+}
+
+/** sendJson for a body in pieces, each written as it is (see listJsonPieces). */
+function sendJsonPieces(res: ServerResponse, code: number, pieces: readonly string[], contentType = 'application/json'): void {
+  let length = 0;
+  for (const piece of pieces) length += Buffer.byteLength(piece);
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': length });
+  const last = pieces.length - 1;
+  for (let i = 0; i < last; i++) res.write(pieces[i]);
+  res.end(pieces[last]);
 }
 
 export function sendError(res: ServerResponse, error: unknown, log?: (line: string) => void): void {
