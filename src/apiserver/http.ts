@@ -30,10 +30,11 @@ import { shortTurns } from './short-turns.ts';
 import { sendServiceUnavailable, unservedRemoteGroupVersions } from './aggregated-apis.ts';
 import { acceptsOpenApiV2Protobuf, openApiV2ProtobufType } from './openapi/swagger2-protobuf.ts';
 
+/** Documents as bytes: a string of megabytes would be copied into fresh memory at every write. */
 export interface OpenApiSource {
-  root(): { body: string; etag: string };
-  groupVersion(path: string): { body: string; etag: string } | undefined;
-  v2(): { body: string; etag: string };
+  root(): { body: Uint8Array; etag: string };
+  groupVersion(path: string): { body: Uint8Array; etag: string } | undefined;
+  v2(): { body: Uint8Array; etag: string };
   v2Protobuf(): { body: Uint8Array; etag: string };
 }
 
@@ -401,13 +402,13 @@ function serveOpenApi(source: OpenApiSource | undefined, path: string, req: Inco
 }
 
 /** An OpenAPI document with its ETag; 304 when the client's cached copy (If-None-Match) is current. */
-function sendDocument(req: IncomingMessage, res: ServerResponse, doc: { body: string | Uint8Array; etag: string }, contentType: string, extra: Record<string, string> = {}): void {
+function sendDocument(req: IncomingMessage, res: ServerResponse, doc: { body: Uint8Array; etag: string }, contentType: string, extra: Record<string, string> = {}): void {
   if (req.headers['if-none-match'] === doc.etag) {
     res.writeHead(304, { ETag: doc.etag });
     res.end();
     return;
   }
-  res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(doc.body), ETag: doc.etag, ...extra });
+  res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': doc.body.byteLength, ETag: doc.etag, ...extra });
   res.end(doc.body);
 }
 

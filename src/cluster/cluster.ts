@@ -242,12 +242,12 @@ function dynamicOpenApi(index: ApiServer['index'], crds: CustomResources): OpenA
 function openApiSource(definitions: readonly ResourceDefinition[], custom?: Parameters<typeof buildOpenApi>[1]): OpenApiSource {
   const docs = buildOpenApi(definitions, custom);
   // kube-openapi's ETag: the body's SHA-512 in upper-case hex, quoted.
-  const tagged = <B extends string | Uint8Array>(body: B): { body: B; etag: string } => ({ body, etag: `"${openApiHash(body)}"` });
-  let root: { body: string; etag: string } | undefined;
-  let v2: { body: string; etag: string } | undefined;
+  const tagged = (body: Uint8Array): { body: Uint8Array; etag: string } => ({ body, etag: `"${openApiHash(body)}"` });
+  let root: { body: Uint8Array; etag: string } | undefined;
+  let v2: { body: Uint8Array; etag: string } | undefined;
   let v2Protobuf: { body: Uint8Array; etag: string } | undefined;
   return {
-    root: () => (root ??= tagged(JSON.stringify(docs.root()))),
+    root: () => (root ??= tagged(Buffer.from(JSON.stringify(docs.root())))),
     groupVersion: (path) => docs.groupVersion(path),
     v2: () => (v2 ??= tagged(docs.v2())),
     v2Protobuf: () => (v2Protobuf ??= tagged(docs.v2Protobuf())),

@@ -25,7 +25,7 @@ interface Doc {
   paths: Record<string, Record<string, { parameters?: { name: string }[]; 'x-kubernetes-action'?: string; 'x-kubernetes-group-version-kind'?: unknown }>>;
   components: { schemas: Record<string, OpenApiSchema> };
 }
-const coreV1 = JSON.parse(docs.groupVersion('api/v1')!.body) as Doc;
+const coreV1 = JSON.parse(docs.groupVersion('api/v1')!.body.toString()) as Doc;
 
 test('the pod PATCH operation carries fieldValidation and the Pod GVK, as kubectl --validate=strict requires', () => {
   const patch = coreV1.paths['/api/v1/namespaces/{namespace}/pods/{name}']?.['patch'];
@@ -39,7 +39,7 @@ test('status and subresource paths speak their own kinds', () => {
   assert.ok(coreV1.paths['/api/v1/namespaces/{namespace}/pods/{name}/status']?.['patch']);
   const eviction = coreV1.paths['/api/v1/namespaces/{namespace}/pods/{name}/eviction']?.['post'];
   assert.deepEqual(eviction?.['x-kubernetes-group-version-kind'], { group: 'policy', version: 'v1', kind: 'Eviction' });
-  const apps = JSON.parse(docs.groupVersion('apis/apps/v1')!.body) as Doc;
+  const apps = JSON.parse(docs.groupVersion('apis/apps/v1')!.body.toString()) as Doc;
   const scale = apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale']?.['patch'];
   assert.deepEqual(scale?.['x-kubernetes-group-version-kind'], { group: 'autoscaling', version: 'v1', kind: 'Scale' });
   assert.ok(apps.components.schemas['io.k8s.api.autoscaling.v1.Scale']);
@@ -71,7 +71,7 @@ test('a group-version document holds only what its kinds reach', () => {
   const names = Object.keys(coreV1.components.schemas);
   assert.ok(names.includes('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'));
   assert.ok(!names.some((n) => n.startsWith('io.k8s.api.apps.')));
-  const resource = JSON.parse(docs.groupVersion('apis/resource.k8s.io/v1')!.body) as Doc;
+  const resource = JSON.parse(docs.groupVersion('apis/resource.k8s.io/v1')!.body.toString()) as Doc;
   assert.ok(resource.components.schemas['io.k8s.api.resource.v1.DeviceClass']);
   assert.ok(resource.components.schemas['io.k8s.api.core.v1.NodeSelector']);
 });
@@ -87,7 +87,7 @@ test('the root lists every group-version with the sha512 of its document', () =>
 });
 
 test('v2 renders definitions with #/definitions references', () => {
-  const v2 = JSON.parse(docs.v2()) as { swagger: string; definitions: Record<string, { properties?: Record<string, { $ref?: string }> }> };
+  const v2 = JSON.parse(docs.v2().toString()) as { swagger: string; definitions: Record<string, { properties?: Record<string, { $ref?: string }> }> };
   assert.equal(v2.swagger, '2.0');
   assert.equal(v2.definitions['io.k8s.api.core.v1.Pod']?.properties?.['spec']?.$ref, '#/definitions/io.k8s.api.core.v1.PodSpec');
 });

@@ -11,8 +11,8 @@ import { toSwagger2 } from './swagger2.ts';
 import { swagger2Protobuf } from './swagger2-protobuf.ts';
 
 export interface GroupVersionDocument {
-  /** The serialized document, written as is. */
-  readonly body: string;
+  /** The serialized document as UTF-8, written as is: a string this size would be copied into fresh memory at every write. */
+  readonly body: Buffer;
   /** Quoted entity tag for the ETag header: `"<HASH>"`. */
   readonly etag: string;
   /** The bare hash used in `?hash=` of the root's serverRelativeURL. */
@@ -24,8 +24,8 @@ export interface OpenApiDocuments {
   root(): { paths: Record<string, { serverRelativeURL: string }> };
   /** GET /openapi/v3/<path>, with path `api/v1` or `apis/<group>/<version>`; undefined when not served. */
   groupVersion(path: string): GroupVersionDocument | undefined;
-  /** GET /openapi/v2 as swagger 2.0 JSON. */
-  v2(): string;
+  /** GET /openapi/v2 as swagger 2.0 JSON, in UTF-8. */
+  v2(): Buffer;
   /** GET /openapi/v2 in gnostic's protobuf, as kubectl asks for it: swagger, info and the definitions. */
   v2Protobuf(): Uint8Array;
 }
@@ -59,7 +59,7 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?
   const built = new Map<string, GroupVersionDocument>();
   let rootCache: ReturnType<OpenApiDocuments['root']> | undefined;
   let swagger2: ReturnType<typeof toSwagger2> | undefined;
-  let v2Cache: string | undefined;
+  let v2Cache: Buffer | undefined;
   let v2ProtobufCache: Uint8Array | undefined;
   const v2Document = (): ReturnType<typeof toSwagger2> => (swagger2 ??= toSwagger2(openApiV3(definitions, allSchemas(), custom)));
 
@@ -68,7 +68,7 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?
     if (cached) return cached;
     const defs = byGroupVersion.get(path);
     if (!defs) return undefined;
-    const body = JSON.stringify(openApiV3(defs, allSchemas(), custom));
+    const body = Buffer.from(JSON.stringify(openApiV3(defs, allSchemas(), custom)));
     const hash = openApiHash(body);
     const doc = { body, hash, etag: `"${hash}"` };
     built.set(path, doc);
@@ -86,7 +86,7 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?
     },
     groupVersion: document,
     v2() {
-      v2Cache ??= JSON.stringify(v2Document());
+      v2Cache ??= Buffer.from(JSON.stringify(v2Document()));
       return v2Cache;
     },
     v2Protobuf() {

@@ -32,7 +32,7 @@ test('/openapi/v2 in protobuf carries every definition, with its references, typ
   const doc = docs.v2Protobuf();
   assert.equal(text(field(doc, 1)[0]), '2.0');
   const defs = definitions(doc);
-  const json = JSON.parse(docs.v2()) as { definitions: Record<string, unknown> };
+  const json = JSON.parse(docs.v2().toString()) as { definitions: Record<string, unknown> };
   assert.deepEqual([...defs.keys()], Object.keys(json.definitions), 'the same definitions, in the same order');
 
   const review = defs.get('io.k8s.api.authentication.v1.TokenReview') as Uint8Array;
