@@ -26,12 +26,12 @@ export function listMetadata(page: ListPage): Record<string, unknown> {
 
 /**
  * `prefix`, the JSON of `count` array elements and `suffix`, in pieces of about `pieceLength`
- * characters each, joined no further. A large response as one string (2.5 MB for 1,000 pods) lands
- * in V8's large-object space, in freshly mapped pages, and is copied whole again by the byte count
- * and the socket write; pieces are young and small.
+ * characters each, made as they are asked for. A large response as one string (2.5 MB for 1,000 pods)
+ * lands in V8's large-object space, in freshly mapped pages, is copied whole again by the byte count
+ * and the socket write, and cannot exceed V8's longest string (~512 MB: an unpaginated LIST of
+ * 150,000 pods is longer); pieces are young and small, and a slow reader holds only those not yet sent.
  */
-function arrayPieces(prefix: string, count: number, elementJson: (i: number) => string, suffix: string, pieceLength = 32 * 1024): string[] {
-  const pieces: string[] = [];
+function* arrayPieces(prefix: string, count: number, elementJson: (i: number) => string, suffix: string, pieceLength = 32 * 1024): Generator<string, void, undefined> {
   let parts: string[] = [prefix];
   let length = 0;
   for (let i = 0; i < count; i++) {
@@ -39,33 +39,35 @@ function arrayPieces(prefix: string, count: number, elementJson: (i: number) => 
     parts.push(i > 0 ? `,${json}` : json);
     length += json.length;
     if (length >= pieceLength) {
-      pieces.push(parts.join(''));
+      yield parts.join('');
       parts = [];
       length = 0;
     }
   }
   parts.push(suffix);
-  pieces.push(parts.join(''));
-  return pieces;
+  yield parts.join('');
 }
 
 /** A list's JSON in pieces (arrayPieces), its items' stored text reused. */
-export function listJsonPieces(def: ResourceDefinition, page: ListPage): string[] {
+export function listJsonPieces(def: ResourceDefinition, page: ListPage): IterableIterator<string> {
   const head = `{"kind":"${def.kind}List","apiVersion":"${apiVersionOf(def)}","metadata":${JSON.stringify(listMetadata(page))},"items":[`;
   return arrayPieces(head, page.items.length, (i) => storedJson(page.items[i] as KeyValue), ']}');
 }
 
 /** JSON.stringify(object) in pieces (arrayPieces), when its last field is the array that makes it large (a Table's rows, a list's items). */
-export function jsonPieces(object: object, arrayField: string): string[] {
+export function jsonPieces(object: object, arrayField: string): IterableIterator<string> {
   const elements = (object as Record<string, unknown>)[arrayField];
   const keys = Object.keys(object);
-  if (!Array.isArray(elements) || keys[keys.length - 1] !== arrayField) return [JSON.stringify(object)];
+  if (!Array.isArray(elements) || keys[keys.length - 1] !== arrayField) return [JSON.stringify(object)][Symbol.iterator]();
   const empty = JSON.stringify({ ...object, [arrayField]: [] });
   return arrayPieces(empty.slice(0, -2), elements.length, (i) => JSON.stringify(elements[i]) ?? 'null', ']}');
 }
 
 export function listJson(def: ResourceDefinition, page: ListPage): string {
-  return listJsonPieces(def, page).join('');
+  const pieces = listJsonPieces(def, page);
+  let json = '';
+  for (let piece = pieces.next(); !piece.done; piece = pieces.next()) json += piece.value;
+  return json;
 }
 
 export function toYaml(json: string): string {

@@ -132,7 +132,7 @@ describe('HTTP edge', () => {
     controller.abort();
   });
 
-  test('a list larger than one written piece arrives whole, in order, its Content-Length counting bytes', async () => {
+  test('a list larger than one written piece arrives whole and in order, chunked; a small one with its Content-Length in bytes', async () => {
     const client = createLocalClient(server);
     await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'listing' } });
     // ~200 KB of items, some of them multi-byte in UTF-8, so the body spans several pieces.
@@ -140,9 +140,12 @@ describe('HTTP edge', () => {
     for (const [i, name] of names.entries()) {
       await client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'listing' }, data: { text: (i % 2 ? 'é€' : 'ab').repeat(1200) } });
     }
+    const small = await call('GET', '/api/v1/namespaces/listing/configmaps?limit=2');
+    assert.equal(Number(small.headers.get('content-length')), Buffer.byteLength(small.text));
+    assert.equal((small.json() as { items: unknown[] }).items.length, 2);
     const res = await call('GET', '/api/v1/namespaces/listing/configmaps');
     assert.equal(res.status, 200);
-    assert.equal(Number(res.headers.get('content-length')), Buffer.byteLength(res.text));
+    assert.equal(res.headers.get('transfer-encoding'), 'chunked');
     const list = res.json() as { kind: string; items: { metadata: { name: string }; data: { text: string } }[] };
     assert.equal(list.kind, 'ConfigMapList');
     assert.deepEqual(list.items.map((item) => item.metadata.name), names);

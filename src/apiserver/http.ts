@@ -366,14 +366,29 @@ function sendJson(res: ServerResponse, code: number, body: string, contentType =
   res.end(body);
 }
 
-/** sendJson for a body in pieces, each written as it is (see listJsonPieces). */
-function sendJsonPieces(res: ServerResponse, code: number, pieces: readonly string[], contentType = 'application/json'): void {
-  let length = 0;
-  for (const piece of pieces) length += Buffer.byteLength(piece);
-  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': length });
-  const last = pieces.length - 1;
-  for (let i = 0; i < last; i++) res.write(pieces[i]);
-  res.end(pieces[last]);
+/**
+ * sendJson for a body in pieces (see arrayPieces). One piece goes out with its Content-Length; a
+ * longer body goes out chunked, as Go's server sends one larger than its buffer, each piece made
+ * when the socket has taken the last: a reader slower than the loopback holds back the rest.
+ */
+function sendJsonPieces(res: ServerResponse, code: number, pieces: IterableIterator<string>, contentType = 'application/json'): void {
+  const first = pieces.next();
+  let next = first.done ? first : pieces.next();
+  if (first.done || next.done) return sendJson(res, code, first.done ? '' : first.value, contentType);
+  res.writeHead(code, { 'Content-Type': contentType });
+  res.write(first.value);
+  const pump = (): void => {
+    while (!next.done) {
+      const more = res.write(next.value);
+      next = pieces.next();
+      if (!more && !next.done) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    res.end();
+  };
+  pump();
 }
 
 export function sendError(res: ServerResponse, error: unknown, log?: (line: string) => void): void {
