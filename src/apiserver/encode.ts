@@ -26,10 +26,11 @@ export function listMetadata(page: ListPage): Record<string, unknown> {
 
 /**
  * `prefix`, the JSON of `count` array elements and `suffix`, in pieces of about `pieceLength`
- * characters each, made as they are asked for. A large response as one string (2.5 MB for 1,000 pods)
- * lands in V8's large-object space, in freshly mapped pages, is copied whole again by the byte count
- * and the socket write, and cannot exceed V8's longest string (~512 MB: an unpaginated LIST of
- * 150,000 pods is longer); pieces are young and small, and a slow reader holds only those not yet sent.
+ * characters each, made as they are asked for. A large response as one string (2.5 MB for 1,000
+ * pods) lands in V8's large-object space, in freshly mapped pages, is copied whole again by the byte
+ * count and the socket write, and cannot exceed V8's longest string (2^29 - 24 characters, ~537 MB
+ * of ASCII: an unpaginated LIST of 150,000 pods is longer). Pieces are young and small, and a slow
+ * reader holds only those not yet sent.
  */
 function* arrayPieces(prefix: string, count: number, elementJson: (i: number) => string, suffix: string, pieceLength = 32 * 1024): Generator<string, void, undefined> {
   let parts: string[] = [prefix];
@@ -63,11 +64,9 @@ export function jsonPieces(object: object, arrayField: string): IterableIterator
   return arrayPieces(empty.slice(0, -2), elements.length, (i) => JSON.stringify(elements[i]) ?? 'null', ']}');
 }
 
+/** A list's whole JSON, for the representations that re-encode it (YAML). */
 export function listJson(def: ResourceDefinition, page: ListPage): string {
-  const pieces = listJsonPieces(def, page);
-  let json = '';
-  for (let piece = pieces.next(); !piece.done; piece = pieces.next()) json += piece.value;
-  return json;
+  return [...listJsonPieces(def, page)].join('');
 }
 
 export function toYaml(json: string): string {
