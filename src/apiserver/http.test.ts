@@ -154,3 +154,25 @@ describe('HTTP edge', () => {
     assert.deepEqual(parseYaml(yaml.text), list);
   });
 });
+
+test('a stored value that cannot be encoded midway through a long list ends that response short, and the server goes on', async () => {
+  const store = new MemoryStore();
+  const server = new ApiServer({ store, clock: new VirtualClock(), random: new SeededRandom(3), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
+  const client = createLocalClient(server);
+  await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+  for (let i = 0; i < 40; i++) await client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `a-${String(i).padStart(2, '0')}`, namespace: 'default' }, data: { text: 'x'.repeat(4000) } });
+  // Sorted after every good one, so the body's first pieces are out before it is reached.
+  await store.create('/registry/core/configmaps/default/z-broken', '{"apiVersion":"v1","kind":"ConfigMap"}');
+  const http = createServer(createHttpHandler({ server, tokens: ['t'] }));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  try {
+    const headers = { Authorization: 'Bearer t' };
+    await assert.rejects(async () => (await fetch(`${base}/api/v1/namespaces/default/configmaps`, { headers })).text());
+    const one = await fetch(`${base}/api/v1/namespaces/default/configmaps/a-00`, { headers });
+    assert.equal(one.status, 200);
+  } finally {
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  }
+});

@@ -378,15 +378,21 @@ function sendJsonPieces(res: ServerResponse, code: number, pieces: IterableItera
   res.writeHead(code, { 'Content-Type': contentType });
   res.write(first.value);
   const pump = (): void => {
-    while (!next.done) {
-      const more = res.write(next.value);
-      next = pieces.next();
-      if (!more && !next.done) {
-        res.once('drain', pump);
-        return;
+    try {
+      while (!next.done) {
+        const more = res.write(next.value);
+        next = pieces.next();
+        if (!more && !next.done) {
+          res.once('drain', pump);
+          return;
+        }
       }
+      res.end();
+    } catch {
+      // A piece that cannot be made once the status went out (a stored value without its metadata)
+      // ends the response short, as a broken connection would, rather than the process.
+      res.destroy();
     }
-    res.end();
   };
   pump();
 }
