@@ -375,16 +375,21 @@ function sendJson(res: ServerResponse, code: number, body: string, contentType =
  */
 function sendJsonPieces(res: ServerResponse, code: number, pieces: IterableIterator<string>, contentType = 'application/json'): void {
   const first = pieces.next();
-  let next = first.done ? first : pieces.next();
-  if (first.done || next.done) return sendJson(res, code, first.done ? '' : first.value, contentType);
+  const second = first.done ? first : pieces.next();
+  if (first.done || second.done) return sendJson(res, code, first.done ? '' : first.value, contentType);
   res.writeHead(code, { 'Content-Type': contentType });
-  res.write(first.value);
+  const all = (function* () {
+    yield first.value;
+    yield second.value;
+    yield* pieces;
+  })();
+  let piece = all.next();
   const pump = (): void => {
     try {
-      while (!next.done) {
-        const more = res.write(next.value);
-        next = pieces.next();
-        if (!more && !next.done) {
+      while (!piece.done) {
+        const more = res.write(piece.value);
+        piece = all.next();
+        if (!more && !piece.done) {
           res.once('drain', pump);
           return;
         }
