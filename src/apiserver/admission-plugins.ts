@@ -125,6 +125,9 @@ async function runtimeClassOf(attrs: AdmissionAttributes, pod: Pod): Promise<Run
 
 const overheadMismatch = "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead";
 
+// A pod naming no RuntimeClass has nothing to take from one, and nothing to check unless it sets an overhead.
+const namesRuntimeClass = (attrs: AdmissionAttributes): boolean => isPodCreate(attrs) && !!(attrs.object as unknown as Pod).spec.runtimeClassName;
+
 /**
  * RuntimeClass: a pod naming one takes its overhead (a different one set by hand is refused) and its
  * scheduling constraints (node selector merged, a conflicting value refused; tolerations merged);
@@ -133,8 +136,7 @@ const overheadMismatch = "pod rejected: Pod's Overhead doesn't match RuntimeClas
  */
 export const runtimeClass: AdmissionPlugin = {
   name: 'RuntimeClass',
-  // A pod naming no RuntimeClass has nothing to take from one, and nothing to check unless it sets an overhead.
-  mutate: onlyFor((attrs) => isPodCreate(attrs) && !!(attrs.object as unknown as Pod).spec.runtimeClassName, async (attrs) => {
+  mutate: onlyFor(namesRuntimeClass, async (attrs) => {
     const pod = attrs.object as unknown as Pod;
     const rc = await runtimeClassOf(attrs, pod);
     const podFixed = rc?.overhead?.podFixed;
@@ -154,7 +156,7 @@ export const runtimeClass: AdmissionPlugin = {
     if (Object.keys(nodeSelector).length > 0) pod.spec.nodeSelector = nodeSelector;
     if (scheduling.tolerations?.length) pod.spec.tolerations = mergeTolerations(pod.spec.tolerations ?? [], scheduling.tolerations);
   }),
-  validate: onlyFor((attrs) => isPodCreate(attrs) && (!!(attrs.object as unknown as Pod).spec.runtimeClassName || (attrs.object as unknown as Pod).spec.overhead !== undefined), async (attrs) => {
+  validate: onlyFor((attrs) => namesRuntimeClass(attrs) || (isPodCreate(attrs) && (attrs.object as unknown as Pod).spec.overhead !== undefined), async (attrs) => {
     const pod = attrs.object as unknown as Pod;
     const rc = await runtimeClassOf(attrs, pod);
     const deny = (why: string): ApiError => forbidden({ group: '', resource: 'pods' }, attrs.object.metadata.name ?? '', why);

@@ -118,8 +118,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   byIndex(name: string, value: string): T[] {
-    let bucket: Map<string, T> | undefined;
-    for (const index of this.#indexList) if (index.name === name) bucket = index.buckets.get(value);
+    const bucket = this.#indexList.find((index) => index.name === name)?.buckets.get(value);
     return bucket ? [...bucket.values()] : [];
   }
 
