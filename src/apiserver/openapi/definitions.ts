@@ -1,16 +1,32 @@
 // The generated component schemas, parsed on first use, and lookups by GroupVersionKind.
 // Parsing costs a few milliseconds, so `drydock up` pays it on the first OpenAPI, patch or strict write,
-// unless it starts from the executable's startup snapshot, whose build parses them.
+// unless it starts from the executable's startup snapshot, whose build parses them. Their
+// descriptions are a file read when a served document is first built (descriptions.ts).
+import { readFileSync } from 'node:fs';
 import { prepareInSnapshot } from '../../core/index.ts';
+import { descriptionsFileName, withDescriptions, type DescriptionMap } from './descriptions.ts';
 import { schemasJson } from './generated/schemas.ts';
 import type { OpenApiSchema, SchemaMap } from './schema.ts';
 
 let parsed: SchemaMap | undefined;
+let documented: SchemaMap | undefined;
 let byGvk: Map<string, string> | undefined;
 
+/** The schemas without descriptions: what validation, patches and field tracking read. */
 export function allSchemas(): SchemaMap {
   parsed ??= JSON.parse(schemasJson) as SchemaMap;
   return parsed;
+}
+
+/** The schemas with their descriptions, as the served documents carry them (for `kubectl explain`). */
+export function documentedSchemas(): SchemaMap {
+  if (!documented) {
+    // In generated/ beside this module, and so in dist/generated/ beside the bundle, whose every
+    // module has the bundle's URL; the build copies it to both (scripts/copy-assets.mjs, bundle.mjs).
+    const file = new URL(`./generated/${descriptionsFileName}`, import.meta.url);
+    documented = withDescriptions(allSchemas(), JSON.parse(readFileSync(file, 'utf8')) as DescriptionMap);
+  }
+  return documented;
 }
 
 const gvkKey = (group: string, version: string, kind: string): string => `${group}/${version}/${kind}`;

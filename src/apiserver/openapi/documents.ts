@@ -4,7 +4,7 @@
 // Upstream: k8s.io/kube-openapi/pkg/handler3/handler.go, apiserver/pkg/server/routes/openapi.go.
 import { createHash } from 'node:crypto';
 import type { ResourceDefinition } from '../../api/index.ts';
-import { allSchemas, definitionNameFor } from './definitions.ts';
+import { definitionNameFor, documentedSchemas } from './definitions.ts';
 import { resourcePaths, type KindSchemas, type PathItem } from './paths.ts';
 import { closure, type OpenApiSchema, type SchemaMap } from './schema.ts';
 import { toSwagger2 } from './swagger2.ts';
@@ -61,14 +61,14 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?
   let swagger2: ReturnType<typeof toSwagger2> | undefined;
   let v2Cache: Buffer | undefined;
   let v2ProtobufCache: Uint8Array | undefined;
-  const v2Document = (): ReturnType<typeof toSwagger2> => (swagger2 ??= toSwagger2(openApiV3(definitions, allSchemas(), custom)));
+  const v2Document = (): ReturnType<typeof toSwagger2> => (swagger2 ??= toSwagger2(openApiV3(definitions, documentedSchemas(), custom)));
 
   const document = (path: string): GroupVersionDocument | undefined => {
     const cached = built.get(path);
     if (cached) return cached;
     const defs = byGroupVersion.get(path);
     if (!defs) return undefined;
-    const body = Buffer.from(JSON.stringify(openApiV3(defs, allSchemas(), custom)));
+    const body = Buffer.from(JSON.stringify(openApiV3(defs, documentedSchemas(), custom)));
     const hash = openApiHash(body);
     const doc = { body, hash, etag: `"${hash}"` };
     built.set(path, doc);

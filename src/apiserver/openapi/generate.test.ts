@@ -1,15 +1,29 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { documentedSchemas } from './definitions.ts';
+import { descriptionsFileName, splitDescriptions } from './descriptions.ts';
 import { generateSchemas, schemasJsonText, shortDefinitionName } from './generate.ts';
 import { schemasJson } from './generated/schemas.ts';
 import { atomicStructs, fieldPatchStrategies, listTags, mapTypes, quantityFields } from './struct-tags.ts';
 
 const generated = await generateSchemas();
 
-test('generated/schemas.ts matches what the installed schema source generates (rerun generate.ts)', () => {
-  assert.equal(schemasJsonText(generated), schemasJson);
-  assert.deepEqual(JSON.parse(schemasJson), generated);
+test('generated/schemas.ts and its descriptions match what the installed schema source generates (rerun generate.ts)', () => {
+  const { structural, descriptions } = splitDescriptions(generated);
+  assert.equal(schemasJsonText(structural), schemasJson);
+  assert.deepEqual(JSON.parse(schemasJson), structural);
   assert.match(schemasJson, /^[\x00-\x7f]*$/, 'ASCII only, so V8 keeps it one byte a character');
+  assert.doesNotMatch(schemasJson, /"description":"/, 'no description text in the structure');
+  const file = JSON.parse(readFileSync(new URL(`./generated/${descriptionsFileName}`, import.meta.url), 'utf8')) as unknown;
+  assert.deepEqual(file, descriptions);
+});
+
+test('the served schemas are the generated ones, descriptions and all', () => {
+  assert.deepEqual(documentedSchemas(), generated);
+  const priorityClass = documentedSchemas()['io.k8s.api.scheduling.v1.PriorityClass'];
+  assert.match(priorityClass?.description ?? '', /^PriorityClass defines mapping/);
+  assert.equal(priorityClass?.properties?.['description']?.type, 'string', 'a field named description is a field, not a description');
 });
 
 test('every struct-tag entry names a field or type the source has', () => {
