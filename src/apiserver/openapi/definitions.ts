@@ -24,7 +24,8 @@ export function documentedSchemas(): SchemaMap {
     // In generated/ beside this module, and so in dist/generated/ beside the bundle, whose every
     // module has the bundle's URL; the build copies it to both (scripts/copy-assets.mjs, bundle.mjs).
     const file = new URL(`./generated/${descriptionsFileName}`, import.meta.url);
-    documented = withDescriptions(allSchemas(), JSON.parse(readFileSync(file, 'utf8')) as DescriptionMap);
+    // ASCII (generate.ts escapes the rest), so latin1 reads it without decoding UTF-8.
+    documented = withDescriptions(allSchemas(), JSON.parse(readFileSync(file, 'latin1')) as DescriptionMap);
   }
   return documented;
 }

@@ -37,58 +37,78 @@ export function splitDescriptions(schemas: SchemaMap): SplitSchemas {
   return { structural, descriptions };
 }
 
+// The structure's keys in upstream's alphabetical order, so that putting a description back in its
+// place (describe) gives upstream's order without sorting every described schema again at run time.
 function splitSchema(schema: OpenApiSchema): Split {
-  const { description, ...rest } = schema;
-  const out: OpenApiSchema = rest;
-  const found: SchemaDescriptions = description === undefined ? {} : { description };
-  if (schema.properties) {
-    const properties: Record<string, OpenApiSchema> = {};
-    const notes: Record<string, SchemaDescriptions> = {};
-    for (const [field, sub] of Object.entries(schema.properties)) {
-      const split = splitSchema(sub);
-      properties[field] = split.schema;
-      if (split.descriptions) notes[field] = split.descriptions;
-    }
-    out.properties = properties;
-    if (Object.keys(notes).length > 0) found.properties = notes;
+  const out: Record<string, unknown> = {};
+  const found: SchemaDescriptions = {};
+  for (const key of Object.keys(schema).sort()) {
+    const value = schema[key as keyof OpenApiSchema];
+    if (key === 'description' && typeof value === 'string') found.description = value;
+    else if (key === 'properties' && schema.properties) {
+      const properties: Record<string, OpenApiSchema> = {};
+      const notes: Record<string, SchemaDescriptions> = {};
+      for (const [field, sub] of Object.entries(schema.properties)) {
+        const split = splitSchema(sub);
+        properties[field] = split.schema;
+        if (split.descriptions) notes[field] = split.descriptions;
+      }
+      out[key] = properties;
+      if (Object.keys(notes).length > 0) found.properties = notes;
+    } else if ((key === 'items' || key === 'additionalProperties') && typeof value === 'object' && value !== null) {
+      const split = splitSchema(value as OpenApiSchema);
+      out[key] = split.schema;
+      if (split.descriptions) found[key] = split.descriptions;
+    } else if ((key === 'allOf' || key === 'oneOf') && Array.isArray(value)) {
+      const splits = (value as OpenApiSchema[]).map(splitSchema);
+      out[key] = splits.map((sub) => sub.schema);
+      if (splits.some((sub) => sub.descriptions)) found[key] = splits.map((sub) => sub.descriptions ?? null);
+    } else out[key] = value;
   }
-  for (const key of ['items', 'additionalProperties'] as const) {
-    const sub = schema[key];
-    if (!sub) continue;
-    const split = splitSchema(sub);
-    out[key] = split.schema;
-    if (split.descriptions) found[key] = split.descriptions;
-  }
-  for (const key of ['allOf', 'oneOf'] as const) {
-    const subs = schema[key];
-    if (!subs) continue;
-    const splits = subs.map(splitSchema);
-    out[key] = splits.map((s) => s.schema);
-    if (splits.some((s) => s.descriptions)) found[key] = splits.map((s) => s.descriptions ?? null);
-  }
-  return { schema: out, descriptions: Object.keys(found).length > 0 ? found : undefined };
+  return { schema: out as OpenApiSchema, descriptions: Object.keys(found).length > 0 ? found : undefined };
 }
 
-/** The schemas with their descriptions back; a schema's keys in upstream's (alphabetical) order where one was added. */
+/** The schemas with their descriptions back, each in its alphabetical place among the keys, as upstream orders them. */
 export function withDescriptions(schemas: SchemaMap, descriptions: DescriptionMap): Record<string, OpenApiSchema> {
   const out: Record<string, OpenApiSchema> = {};
-  for (const [name, schema] of Object.entries(schemas)) out[name] = describe(schema, descriptions[name]);
+  for (const name in schemas) out[name] = describe(schemas[name] as OpenApiSchema, descriptions[name]);
   return out;
 }
 
 function describe(schema: OpenApiSchema, notes: SchemaDescriptions | undefined): OpenApiSchema {
   if (!notes) return schema;
-  const out: OpenApiSchema = { ...schema };
-  if (notes.description !== undefined) out.description = notes.description;
-  const properties = notes.properties;
-  if (properties && schema.properties) {
-    out.properties = Object.fromEntries(Object.entries(schema.properties).map(([field, sub]) => [field, describe(sub, properties[field])]));
+  const out: Record<string, unknown> = {};
+  let description = notes.description;
+  for (const key in schema) {
+    if (description !== undefined && key > 'description') {
+      out['description'] = description;
+      description = undefined;
+    }
+    out[key] = describeValue(schema, key, notes);
   }
-  if (notes.items && schema.items) out.items = describe(schema.items, notes.items);
-  if (notes.additionalProperties && schema.additionalProperties) out.additionalProperties = describe(schema.additionalProperties, notes.additionalProperties);
-  for (const key of ['allOf', 'oneOf'] as const) {
-    const subs = notes[key];
-    if (subs && schema[key]) out[key] = schema[key].map((sub, i) => describe(sub, subs[i] ?? undefined));
+  if (description !== undefined) out['description'] = description;
+  return out as OpenApiSchema;
+}
+
+function describeValue(schema: OpenApiSchema, key: string, notes: SchemaDescriptions): unknown {
+  switch (key) {
+    case 'properties': {
+      const properties = schema.properties;
+      const fields = notes.properties;
+      if (!properties || !fields) return properties;
+      const out: Record<string, OpenApiSchema> = {};
+      for (const field in properties) out[field] = describe(properties[field] as OpenApiSchema, fields[field]);
+      return out;
+    }
+    case 'items':
+    case 'additionalProperties':
+      return schema[key] && describe(schema[key], notes[key]);
+    case 'allOf':
+    case 'oneOf': {
+      const subs = notes[key];
+      return subs ? schema[key]?.map((sub, i) => describe(sub, subs[i] ?? undefined)) : schema[key];
+    }
+    default:
+      return schema[key as keyof OpenApiSchema];
   }
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as OpenApiSchema;
 }

@@ -191,12 +191,17 @@ function sortKeys<T>(record: Record<string, T>): Record<string, T> {
 }
 
 /**
- * The JSON text generated/schemas.ts holds: its few non-ASCII characters escaped (\\u escapes that
- * JSON.parse reads back), so the string is one byte a character in V8's heap and the executable's
- * startup snapshot, not two: 0.74 MB instead of 1.48 MB, read and deserialized at every start.
+ * JSON with its few non-ASCII characters escaped (\\u escapes that JSON.parse reads back), so the
+ * string is one byte a character in V8's heap and the executable's startup snapshot, not two, and
+ * the descriptions' file reads as latin1 without decoding UTF-8.
  */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The JSON text generated/schemas.ts holds: 0.23 MB read and deserialized at every start. */
 export function schemasJsonText(schemas: Record<string, OpenApiSchema>): string {
-  return JSON.stringify(schemas).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return asciiJson(schemas);
 }
 
 /** The text of generated/schemas.ts for a schema map whose descriptions are taken out. */
@@ -220,6 +225,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { structural, descriptions } = splitDescriptions(await generateSchemas());
   const generated = join(dirname(fileURLToPath(import.meta.url)), 'generated');
   writeFileSync(join(generated, 'schemas.ts'), renderSchemasModule(structural, clientNodeVersion()));
-  writeFileSync(join(generated, descriptionsFileName), `${JSON.stringify(descriptions)}\n`);
+  writeFileSync(join(generated, descriptionsFileName), `${asciiJson(descriptions)}\n`);
   console.log(`wrote ${Object.keys(structural).length} schemas and their descriptions to ${generated}`);
 }
