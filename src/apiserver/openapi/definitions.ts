@@ -23,11 +23,23 @@ export function documentedSchemas(): SchemaMap {
   if (!documented) {
     // In generated/ beside this module, and so in dist/generated/ beside the bundle, whose every
     // module has the bundle's URL; the build copies it to both (scripts/copy-assets.mjs, bundle.mjs).
-    const file = new URL(`./generated/${descriptionsFileName}`, import.meta.url);
-    // ASCII (generate.ts escapes the rest), so latin1 reads it without decoding UTF-8.
-    documented = withDescriptions(allSchemas(), JSON.parse(readFileSync(file, 'latin1')) as DescriptionMap);
+    documented = withDescriptions(allSchemas(), readDescriptions(new URL(`./generated/${descriptionsFileName}`, import.meta.url)));
   }
   return documented;
+}
+
+/**
+ * The descriptions' file; without it (a dist/ copied in part) the documents go out without
+ * descriptions, with a warning, rather than fail every `kubectl apply` that validates against them.
+ */
+export function readDescriptions(file: URL): DescriptionMap {
+  try {
+    // ASCII (generate.ts escapes the rest), so latin1 reads it without decoding UTF-8.
+    return JSON.parse(readFileSync(file, 'latin1')) as DescriptionMap;
+  } catch (error) {
+    process.emitWarning(`OpenAPI documents are served without descriptions: ${error instanceof Error ? error.message : String(error)}`);
+    return {};
+  }
 }
 
 const gvkKey = (group: string, version: string, kind: string): string => `${group}/${version}/${kind}`;

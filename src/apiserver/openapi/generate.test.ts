@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { documentedSchemas } from './definitions.ts';
+import { documentedSchemas, readDescriptions } from './definitions.ts';
 import { descriptionsFileName, splitDescriptions } from './descriptions.ts';
 import { generateSchemas, schemasJsonText, shortDefinitionName } from './generate.ts';
 import { schemasJson } from './generated/schemas.ts';
@@ -53,4 +53,17 @@ test('types land in their upstream packages', () => {
     assert.ok(generated[name], name);
   }
   assert.equal(generated['io.k8s.api.coordination.v1.LeaseSpec']?.properties?.['renewTime']?.allOf?.[0]?.$ref, '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime');
+});
+
+test('without the descriptions file the schemas are served without descriptions, and a warning says why', () => {
+  const warnings: string[] = [];
+  const emit = process.emitWarning;
+  process.emitWarning = ((message: string | Error) => void warnings.push(String(message))) as typeof process.emitWarning;
+  try {
+    assert.deepEqual(readDescriptions(new URL('./generated/no-such-file.json', import.meta.url)), {});
+  } finally {
+    process.emitWarning = emit;
+  }
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0] ?? '', /^OpenAPI documents are served without descriptions: ENOENT.*no-such-file\.json/);
 });
