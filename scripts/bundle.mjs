@@ -53,6 +53,8 @@ loadLazily('dist/drydock.cjs', ['node:http', 'node:https', 'node:net', 'node:mod
 // NODE_OPTIONS: node refuses to start from a snapshot made under other V8 flags. NODE_EXTRA_CA_CERTS
 // is handed over as DRYDOCK_EXTRA_CA_CERTS: Node 20 would parse that file and its own roots before
 // anything runs, and Drydock reads it only for an outbound call (src/client/trusted-certificates.ts).
+// The line forks only for a symlink (npm's bin link, resolved with readlink): it finds the first node
+// on PATH with its own loop, as `command -v` would, since each `$(...)` is a fork, 2-5 ms of every start here.
 await build({
   entryPoints: ['src/cli/launch.ts'],
   bundle: true,
@@ -63,7 +65,7 @@ await build({
   banner: {
     js: [
       '#!/bin/sh',
-      `":" //; [ -n "$NODE_EXTRA_CA_CERTS" ] && export DRYDOCK_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" && unset NODE_EXTRA_CA_CERTS; [ -z "$NODE_OPTIONS" ] && self=$(readlink -f "$0" 2>/dev/null) && dir=\${self%/*} && read -r node 2>/dev/null < "$dir/drydock.blob.node" && [ "$node" = "$(command -v node)" ] && [ ! "$node" -nt "$dir/drydock.blob" ] && exec "$node" ${nodeFlags.join(' ')} --snapshot-blob "$dir/drydock.blob" "$@"; exec node ${nodeFlags.join(' ')} "$0" "$@"`,
+      `":" //; [ -n "$NODE_EXTRA_CA_CERTS" ] && export DRYDOCK_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" && unset NODE_EXTRA_CA_CERTS; if [ -z "$NODE_OPTIONS" ]; then self=$0; [ -L "$self" ] && self=$(readlink -f "$self" 2>/dev/null); dir=\${self%/*}; p=$PATH:; while [ -n "$p" ]; do d=\${p%%:*}; p=\${p#*:}; if [ -f "\${d:-.}/node" ] && [ -x "\${d:-.}/node" ]; then read -r node 2>/dev/null < "$dir/drydock.blob.node" && [ "$node" = "\${d:-.}/node" ] && [ ! "$node" -nt "$dir/drydock.blob" ] && exec "$node" ${nodeFlags.join(' ')} --snapshot-blob "$dir/drydock.blob" "$@"; break; fi; done; fi; exec node ${nodeFlags.join(' ')} "$0" "$@"`,
     ].join('\n'),
   },
   logLevel: 'warning',

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -61,6 +61,32 @@ test('drydock runs its JavaScript path when the snapshot was made by another nod
     assert.match(ready, /drydock ready: /);
     assert.ok(!argv.includes('--snapshot-blob'), argv.join(' '));
     assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', join(dir, 'drydock.mjs'), 'up']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("through a symlink, as npm's bin link runs it, drydock starts from the snapshot beside the file it links to", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-exe-'));
+  try {
+    symlinkSync(executable, join(dir, 'drydock'));
+    const { argv, ready } = await commandLineOfUp(join(dir, 'drydock'), dir);
+    assert.match(ready, /drydock ready: /);
+    assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', '--snapshot-blob', join(dist, 'drydock.blob')]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('drydock runs its JavaScript path when another node comes first on PATH', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-exe-'));
+  try {
+    // Another install of node, as a version manager puts one first on PATH (here it runs this one).
+    writeFileSync(join(dir, 'node'), `#!/bin/sh\nexec ${process.execPath} "$@"\n`, { mode: 0o755 });
+    const { argv, ready } = await commandLineOfUp(executable, dir, { ...withoutNodeOptions, PATH: `${dir}:${process.env.PATH ?? ''}` });
+    assert.match(ready, /drydock ready: /);
+    assert.ok(!argv.includes('--snapshot-blob'), argv.join(' '));
+    assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', executable, 'up']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
