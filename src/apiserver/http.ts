@@ -9,7 +9,7 @@ import type { ResourceDefinition, UserInfo } from '../api/index.ts';
 import { clusterAdminUser, privilegedGroup } from '../api/index.ts';
 import { authorize, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { Clock, KubeObject, Status } from '../core/index.ts';
-import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
+import { ApiError, RealClock, badRequest, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
 import { decodeBody, decodeText, readBody } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
@@ -422,17 +422,44 @@ function serveOpenApi(source: OpenApiSource | undefined, path: string, req: Inco
   }
   if (path === 'v3') return sendDocument(req, res, source.root(), 'application/json');
   if (path.startsWith('v3/')) {
-    const doc = source.groupVersion(path.slice(3));
+    const groupVersion = path.slice(3);
+    const doc = source.groupVersion(groupVersion);
     if (!doc) throw pathNotFound();
-    return sendDocument(req, res, doc, 'application/json', { 'Cache-Control': 'public, immutable', Expires: 'Thu, 01 Jan 2099 00:00:00 GMT' });
+    return sendGroupVersionDocument(req, res, groupVersion, doc);
   }
   throw pathNotFound();
+}
+
+// HTTP caches judge Expires by the wall clock, whatever the cluster's clock.
+const wallClock = new RealClock();
+
+/**
+ * A group-version document as kube-openapi's handler3 serves it: the root names it with `?hash=` its
+ * ETag; a URL with that hash may be cached as immutable for a year, one with another hash (a copy of
+ * the root from before a CRD changed the group) is redirected to the current one.
+ */
+function sendGroupVersionDocument(req: IncomingMessage, res: ServerResponse, groupVersion: string, doc: { body: Uint8Array; etag: string }): void {
+  const url = req.url ?? '';
+  const query = url.indexOf('?');
+  const hash = query < 0 ? null : new URLSearchParams(url.slice(query + 1)).get('hash');
+  const current = doc.etag.slice(1, -1);
+  if (!hash) return sendDocument(req, res, doc, 'application/json', { Vary: 'Accept' });
+  if (hash !== current) {
+    res.writeHead(301, { 'Content-Type': 'application/json', ETag: doc.etag, Vary: 'Accept', Location: `/openapi/v3/${groupVersion}?hash=${current}`, 'Content-Length': 0 });
+    res.end();
+    return;
+  }
+  const expires = new Date(wallClock.now());
+  expires.setUTCFullYear(expires.getUTCFullYear() + 1);
+  // Go's time.RFC1123 in UTC, as upstream writes it.
+  sendDocument(req, res, doc, 'application/json', { Vary: 'Accept', 'Cache-Control': 'public, immutable', Expires: expires.toUTCString().replace(/GMT$/, 'UTC') });
 }
 
 /** An OpenAPI document with its ETag; 304 when the client's cached copy (If-None-Match) is current. */
 function sendDocument(req: IncomingMessage, res: ServerResponse, doc: { body: Uint8Array; etag: string }, contentType: string, extra: Record<string, string> = {}): void {
   if (req.headers['if-none-match'] === doc.etag) {
-    res.writeHead(304, { ETag: doc.etag });
+    // As Go's ServeContent: the caching headers stay, the content's go.
+    res.writeHead(304, { ETag: doc.etag, ...extra });
     res.end();
     return;
   }

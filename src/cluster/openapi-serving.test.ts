@@ -41,3 +41,31 @@ test('/openapi/v2 answers protobuf or JSON with an ETag, and 304 to a current If
   const v3 = await get(cluster, '/openapi/v3', {});
   assert.equal((await get(cluster, '/openapi/v3', { 'If-None-Match': String(v3.headers.etag) })).status, 304);
 });
+
+test("a v3 group-version document: cached as immutable at the root's hash, redirected from another hash, as upstream's handler3", async () => {
+  await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false, port: 0 });
+  const root = JSON.parse((await get(cluster, '/openapi/v3', {})).body.toString('utf8')) as { paths: Record<string, { serverRelativeURL: string }> };
+  const url = root.paths['apis/apps/v1']?.serverRelativeURL ?? '';
+  assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);
+
+  const current = await get(cluster, url, {});
+  assert.equal(current.status, 200);
+  assert.equal(current.headers['cache-control'], 'public, immutable');
+  assert.equal(current.headers.vary, 'Accept');
+  const expires = Date.parse(String(current.headers.expires));
+  assert.ok(expires - Date.now() > 364 * 86_400_000 && expires - Date.now() < 367 * 86_400_000, String(current.headers.expires));
+  assert.equal(current.headers.etag, `"${url.slice(url.indexOf('=') + 1)}"`);
+
+  const stale = await get(cluster, '/openapi/v3/apis/apps/v1?hash=0123', {});
+  assert.equal(stale.status, 301);
+  assert.equal(stale.headers.location, url);
+  assert.equal(stale.body.length, 0);
+
+  const unhashed = await get(cluster, '/openapi/v3/apis/apps/v1', {});
+  assert.equal(unhashed.status, 200);
+  assert.equal(unhashed.headers['cache-control'], undefined, 'only a hashed URL is immutable');
+  assert.deepEqual(unhashed.body, current.body);
+  const notModified = await get(cluster, url, { 'If-None-Match': String(current.headers.etag) });
+  assert.equal(notModified.status, 304);
+  assert.equal(notModified.headers['cache-control'], 'public, immutable');
+});
