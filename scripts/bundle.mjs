@@ -7,7 +7,7 @@
 // with it. Without them (say the warm-up cannot listen on loopback) everything still works, only
 // the start is slower.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
@@ -43,9 +43,6 @@ await build({
   logLevel: 'warning',
 });
 asciiOnly('dist/drydock.cjs');
-// Read when a served OpenAPI document is first built, from beside the bundle: kept out of the bundle's
-// text, and so out of the startup snapshot every start reads (src/apiserver/openapi/descriptions.ts).
-cpSync('src/apiserver/openapi/generated/openapi-descriptions.json', 'dist/generated/openapi-descriptions.json');
 loadLazily('dist/drydock.cjs', ['node:http', 'node:https', 'node:net', 'node:module', 'node:tls']);
 // The executable: a shell line that starts node from the snapshot, above the JavaScript path. `node
 // dist/drydock.mjs` reads the line as a string and a comment; sh runs it. The snapshot is used only

@@ -145,7 +145,7 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
       res.end('ok');
       return;
     case 'openapi':
-      return serveOpenApi(options.openapi, target.path, req, res);
+      return serveOpenApi(options.openapi, target.path, url.searchParams, req, res);
     case 'discovery-root': {
       const rep = negotiate(req.headers.accept, url.searchParams, { table: false, discovery: true });
       // The legacy group is always served here, so only /apis can list an APIService's group.
@@ -414,7 +414,7 @@ export function sendError(res: ServerResponse, error: unknown, log?: (line: stri
   sendJson(res, apiError.code, JSON.stringify(apiError.toStatus()));
 }
 
-function serveOpenApi(source: OpenApiSource | undefined, path: string, req: IncomingMessage, res: ServerResponse): void {
+function serveOpenApi(source: OpenApiSource | undefined, path: string, query: URLSearchParams, req: IncomingMessage, res: ServerResponse): void {
   if (!source) throw pathNotFound();
   if (path === 'v2') {
     const protobuf = acceptsOpenApiV2Protobuf(req.headers.accept ?? '');
@@ -425,7 +425,7 @@ function serveOpenApi(source: OpenApiSource | undefined, path: string, req: Inco
     const groupVersion = path.slice(3);
     const doc = source.groupVersion(groupVersion);
     if (!doc) throw pathNotFound();
-    return sendGroupVersionDocument(req, res, groupVersion, doc);
+    return sendGroupVersionDocument(req, res, groupVersion, doc, query.get('hash'));
   }
   throw pathNotFound();
 }
@@ -438,10 +438,7 @@ const wallClock = new RealClock();
  * ETag; a URL with that hash may be cached as immutable for a year, one with another hash (a copy of
  * the root from before a CRD changed the group) is redirected to the current one.
  */
-function sendGroupVersionDocument(req: IncomingMessage, res: ServerResponse, groupVersion: string, doc: { body: Uint8Array; etag: string }): void {
-  const url = req.url ?? '';
-  const query = url.indexOf('?');
-  const hash = query < 0 ? null : new URLSearchParams(url.slice(query + 1)).get('hash');
+function sendGroupVersionDocument(req: IncomingMessage, res: ServerResponse, groupVersion: string, doc: { body: Uint8Array; etag: string }, hash: string | null): void {
   const current = doc.etag.slice(1, -1);
   if (!hash) return sendDocument(req, res, doc, 'application/json', { Vary: 'Accept' });
   if (hash !== current) {

@@ -22,7 +22,7 @@ export function allSchemas(): SchemaMap {
 export function documentedSchemas(): SchemaMap {
   if (!documented) {
     // In generated/ beside this module, and so in dist/generated/ beside the bundle, whose every
-    // module has the bundle's URL; the build copies it to both (scripts/copy-assets.mjs, bundle.mjs).
+    // module has the bundle's URL; scripts/copy-assets.mjs copies it to both.
     documented = withDescriptions(allSchemas(), readDescriptions(new URL(`./generated/${descriptionsFileName}`, import.meta.url)));
   }
   return documented;
