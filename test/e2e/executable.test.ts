@@ -111,3 +111,26 @@ test('node dist/drydock.mjs reads the shell line as JavaScript and runs the comm
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr, 'drydock: unknown command "nope" (try: drydock help)\n');
 });
+
+test('drydock asks glibc for transparent huge pages, and keeps a GLIBC_TUNABLES that already names them', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-exe-'));
+  try {
+    // A node first on PATH that writes the environment the shell line handed it, as /proc keeps it:
+    // glibc 2.36 splits GLIBC_TUNABLES in place at its first ':' as it reads it, so both are matched.
+    const out = join(dir, 'environ');
+    writeFileSync(join(dir, 'node'), `#!/bin/sh\ncat /proc/$$/environ > "${out}"\n`, { mode: 0o755 });
+    const environOf = (tunables: string | undefined): string => {
+      const { GLIBC_TUNABLES: _tunables, ...env } = withoutNodeOptions;
+      const r = spawnSync(executable, ['help'], { env: { ...env, PATH: `${dir}:${process.env.PATH ?? ''}`, ...(tunables === undefined ? {} : { GLIBC_TUNABLES: tunables }) } });
+      assert.equal(r.status, 0, String(r.stderr));
+      return readFileSync(out, 'latin1');
+    };
+    assert.match(environOf(undefined), /(^|\0)GLIBC_TUNABLES=glibc\.malloc\.hugetlb=1\0/);
+    assert.match(environOf('glibc.malloc.arena_max=2'), /(^|\0)GLIBC_TUNABLES=glibc\.malloc\.arena_max=2[:\0]glibc\.malloc\.hugetlb=1\0/);
+    const kept = environOf('glibc.malloc.hugetlb=0');
+    assert.match(kept, /(^|\0)GLIBC_TUNABLES=glibc\.malloc\.hugetlb=0\0/);
+    assert.doesNotMatch(kept, /hugetlb=1/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
