@@ -70,8 +70,12 @@ export function fieldTracker(o: TrackerOptions): (live: KubeObject | undefined, 
     } catch {
       entries = undefined;
     }
+    // rest is this write's own copy: the entries join it in place, where `{ ...rest, managedFields }`
+    // would cost ~1 us in Node 20's V8 (a key added after a leading spread takes its slow path).
     const { managedFields: _old, ...rest } = obj.metadata;
-    obj.metadata = entries ? { ...rest, managedFields: entries } : rest;
+    const metadata: KubeObject['metadata'] = rest;
+    if (entries) metadata.managedFields = entries;
+    obj.metadata = metadata;
   };
 }
 

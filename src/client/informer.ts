@@ -140,7 +140,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.#markSynced();
       this.#watch = client.watch<T>(
         ref,
-        { ...selectors, resourceVersion: this.#resourceVersion, allowWatchBookmarks: true },
+        { resourceVersion: this.#resourceVersion, allowWatchBookmarks: true, ...selectors },
         (event) => this.#onWatchEvent(event),
         (error) => this.#onWatchClosed(error),
       );
