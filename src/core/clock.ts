@@ -201,5 +201,6 @@ export function formatTime(ms: number): string {
 
 /** RFC 3339 with microseconds, as metav1.MicroTime serializes. */
 export function formatMicroTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  // toISOString always ends in `.sssZ`; slicing is half the time of a regular expression's replace.
+  return `${new Date(ms).toISOString().slice(0, -1)}000Z`;
 }

@@ -1,7 +1,7 @@
 // formatTime keeps the last second's text; each value must still print as metav1.Time does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatTime, unixNanos } from './clock.ts';
+import { formatMicroTime, formatTime, unixNanos } from './clock.ts';
 
 test('formatTime prints RFC 3339 seconds, whatever came before', () => {
   const cases: [number, string][] = [
@@ -24,6 +24,13 @@ test('formatTime of an invalid time throws every time', () => {
   assert.throws(() => formatTime(Number.NaN), RangeError);
   assert.throws(() => formatTime(Number.NaN), RangeError);
   assert.throws(() => formatTime(9e15), RangeError);
+});
+
+test('formatMicroTime prints RFC 3339 microseconds, as metav1.MicroTime does', () => {
+  assert.equal(formatMicroTime(Date.UTC(2026, 0, 2, 3, 4, 5, 678)), '2026-01-02T03:04:05.678000Z');
+  assert.equal(formatMicroTime(0), '1970-01-01T00:00:00.000000Z');
+  assert.equal(formatMicroTime(-1), '1969-12-31T23:59:59.999000Z');
+  assert.throws(() => formatMicroTime(Number.NaN), RangeError);
 });
 
 test('unixNanos takes the fractional readings of the virtual and scaled clocks', () => {
