@@ -6,7 +6,7 @@
 import { podEffectiveRequests } from '../api/index.ts';
 import type { Pod, ResourceAmounts } from '../api/index.ts';
 import type { Clock, Timer } from '../core/index.ts';
-import { formatTime } from '../core/index.ts';
+import { copyJson, formatTime } from '../core/index.ts';
 import { desiredAllocation, podWithAllocation, resizableContainers, resizeEventDetail, resizeEvents, resizeNeedsRestart, sameAllocation, sameResources } from './allocation.ts';
 import type { Allocation, ResizeCandidate, ResizeVerdict, Resources } from './allocation.ts';
 import type { ContainerRecord } from './container-record.ts';
@@ -158,7 +158,7 @@ export class PodResize {
         done = false;
         continue;
       }
-      cur.actual = want ? structuredClone(want) : {};
+      cur.actual = want ? copyJson(want) : {};
       this.#version++;
       sim?.setMemoryLimit(limit);
     }

@@ -7,7 +7,7 @@ import { expandBehaviourEnv, refs, resolveBehaviour } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Container } from '../api/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
-import { isApiError } from '../core/index.ts';
+import { copyJson, isApiError } from '../core/index.ts';
 import { CrashLoopBackoff, formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { isRunning, isStarted } from './container-record.ts';
@@ -414,7 +414,7 @@ export class PodWorker {
       this.#event(rec.name, 'Normal', 'Pulled', `Container image "${image}" already present on machine and can be accessed by the pod`);
     }
     const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), this.#environment(c), this.#gpuList(c));
-    const actual = structuredClone(this.resize.startWith(rec.name) ?? resourcesOf(c));
+    const actual = copyJson(this.resize.startWith(rec.name) ?? resourcesOf(c));
     const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;
     delete rec.resizeRestart;
