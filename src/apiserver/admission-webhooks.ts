@@ -12,7 +12,7 @@
 import { request as httpsRequest } from 'node:https';
 import type { Endpoints, MutatingWebhook, MutatingWebhookConfiguration, ValidatingWebhookConfiguration, Webhook } from '../api/index.ts';
 import { refs, toCelValue } from '../api/index.ts';
-import { ApiError, forbidden, internalError } from '../core/index.ts';
+import { ApiError, forbidden, internalError, setOwn } from '../core/index.ts';
 import type { KubeObject, Status } from '../core/index.ts';
 import { defaultTrustedCertificates } from '../client/index.ts';
 import type { AdmissionPlugin } from './admission.ts';
@@ -160,11 +160,11 @@ function reviewOf(hook: Webhook, r: Request, request: Record<string, unknown>): 
 
 /** Replaces `target`'s fields with `source`'s, keeping its identity and its metadata's (callers hold both). */
 function replaceInPlace(target: Record<string, unknown>, source: Record<string, unknown>, nested?: string): void {
-  for (const key of Object.keys(target)) if (!(key in source)) delete target[key];
+  for (const key of Object.keys(target)) if (!Object.hasOwn(source, key)) delete target[key];
   for (const [key, value] of Object.entries(source)) {
     const current = target[key];
     if (key === nested && typeof current === 'object' && current !== null && typeof value === 'object' && value !== null) replaceInPlace(current as Record<string, unknown>, value as Record<string, unknown>);
-    else target[key] = value;
+    else setOwn(target, key, value);
   }
 }
 

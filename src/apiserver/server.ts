@@ -4,7 +4,7 @@
 import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef, UserInfo } from '../api/index.ts';
 import { apiVersionOf, clusterAdminUser, defaultFeatureGates } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
-import { ApiError, badRequest, copyJson, copyJsonSharing, formatTime, invalid, isApiError, methodNotSupported, notFound } from '../core/index.ts';
+import { ApiError, badRequest, copyJson, copyJsonSharing, formatTime, invalid, isApiError, methodNotSupported, notFound, setOwn } from '../core/index.ts';
 import { unsupportedPatchType } from './patching.ts';
 import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
@@ -436,7 +436,7 @@ function fieldsCopy(from: object, live: unknown, own: string, ownCopy: (value: u
   for (const key in fields) {
     const value = fields[key];
     if (value === undefined) continue;
-    copy[key] = key === own ? ownCopy(value, liveFields[key]) : copyJsonSharing(value, liveFields[key]);
+    setOwn(copy, key, key === own ? ownCopy(value, liveFields[key]) : copyJsonSharing(value, liveFields[key]));
   }
   return copy;
 }

@@ -1,6 +1,16 @@
 // A deep copy of a JSON-shaped value (plain objects, arrays, scalars), several times faster than
 // structuredClone for API objects. Keys set to undefined are dropped, as encoding would drop them.
 
+/**
+ * Sets `key` as an own property of `obj`, a JSON object. A key may be `__proto__` (a ConfigMap's
+ * data key, a label, a custom resource's field: JSON.parse makes it an ordinary key), and assigning
+ * that one would set the object's prototype instead, and the key would be lost.
+ */
+export function setOwn(obj: object, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else (obj as Record<string, unknown>)[key] = value;
+}
+
 export function copyJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
@@ -11,7 +21,7 @@ export function copyJson<T>(value: T): T {
   const out: Record<string, unknown> = {};
   for (const key in value) {
     const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = copyJson(v);
+    if (v !== undefined) setOwn(out, key, copyJson(v));
   }
   return out as T;
 }
@@ -36,7 +46,7 @@ export function copyJsonSharing<T>(value: T, live: unknown): T {
   const out: Record<string, unknown> = {};
   for (const key in value) {
     const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = copyJsonSharing(v, liveObject?.[key]);
+    if (v !== undefined) setOwn(out, key, copyJsonSharing(v, liveObject?.[key]));
   }
   return out as T;
 }

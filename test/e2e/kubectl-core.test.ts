@@ -111,6 +111,31 @@ describe('kubectl against drydock up', () => {
     assert.equal(r.stdout.trim(), 'pod/web annotated', r.stderr);
   });
 
+  test("ConfigMap keys named as Object.prototype's members are stored, patched and applied like any other", async () => {
+    // Valid data keys ([-._a-zA-Z0-9]+): an assignment would take __proto__ for the prototype, and a
+    // read of an absent `constructor` would find Object.prototype's.
+    await dd.ok(['create', 'configmap', 'proto', '--from-literal=__proto__=one', '--from-literal=a=b']);
+    const data = async (): Promise<unknown> => JSON.parse(await dd.ok(['get', 'configmap', 'proto', '-o', 'jsonpath={.data}'])) as unknown;
+    // A computed key: `__proto__: x` in a literal would set the prototype, as the bug did.
+    assert.deepEqual(await data(), { ['__proto__']: 'one', a: 'b' });
+    await dd.ok(['patch', 'configmap', 'proto', '--type=merge', '-p', '{"data":{"__proto__":"two"}}']);
+    assert.deepEqual(await data(), { ['__proto__']: 'two', a: 'b' });
+    await dd.ok(['patch', 'configmap', 'proto', '--type=json', '-p', '[{"op":"remove","path":"/data/__proto__"}]']);
+    await dd.ok(['patch', 'configmap', 'proto', '--type=json', '-p', '[{"op":"add","path":"/data/__proto__","value":"three"}]']);
+    assert.deepEqual(await data(), { ['__proto__']: 'three', a: 'b' });
+    await dd.ok(['patch', 'configmap', 'proto', '-p', '{"data":{"__proto__":"four","c":"d"}}']);
+    assert.deepEqual(await data(), { ['__proto__']: 'four', a: 'b', c: 'd' });
+    await dd.ok(['patch', 'configmap', 'proto', '--type=merge', '-p', '{"data":{"__proto__":null}}']);
+    assert.deepEqual(await data(), { a: 'b', c: 'd' });
+    await dd.ok(['apply', '--server-side', '-f', '-'], { input: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: proto\ndata:\n  __proto__: five\n' });
+    assert.deepEqual(await data(), { ['__proto__']: 'five', a: 'b', c: 'd' });
+    // Removed by one manager, then applied by another: no conflict over a field nobody has.
+    await dd.ok(['patch', 'configmap', 'proto', '--type=merge', '-p', '{"data":{"constructor":"six"}}']);
+    await dd.ok(['patch', 'configmap', 'proto', '--type=merge', '-p', '{"data":{"constructor":null}}']);
+    await dd.ok(['apply', '--server-side', '--field-manager=other', '-f', '-'], { input: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: proto\ndata:\n  constructor: seven\n' });
+    assert.deepEqual(await data(), { ['__proto__']: 'five', a: 'b', c: 'd', constructor: 'seven' });
+  });
+
   test('get -w streams changes under one header', async () => {
     const watcher = dd.spawnKubectl(['get', 'configmaps', '-n', 'team-a', '-w']);
     let out = '';

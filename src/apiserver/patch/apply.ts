@@ -4,6 +4,7 @@
 // Upstream: structured-merge-diff merge/update.go (Updater.Apply, prune), apiserver
 // managedfields/internal (structuredmerge.go, conflict.go, skipnonapplied.go).
 import type { KubeObject } from '../../core/index.ts';
+import { setOwn } from '../../core/index.ts';
 import { difference, emptySet, intersection, isEmptySet, memberPaths, pathString, union } from './field-set.ts';
 import type { FieldSet } from './field-set.ts';
 import { isJsonObject } from './json-value.ts';
@@ -102,14 +103,14 @@ function keepIgnored(merged: JsonObject, live: JsonObject, ignore: readonly (rea
       const next = to[f];
       if (!isJsonObject(next)) {
         if (from === undefined) break;
-        to[f] = {};
+        setOwn(to, f, {});
       }
       to = to[f] as JsonObject;
     }
     const last = path[path.length - 1] as string;
     const value = isJsonObject(from) ? from[last] : undefined;
     if (value === undefined) delete to[last];
-    else to[last] = value;
+    else setOwn(to, last, value);
   }
   return out;
 }
@@ -118,7 +119,7 @@ function dropNulls(v: JsonValue): JsonValue {
   if (Array.isArray(v)) return v.map(dropNulls);
   if (isJsonObject(v)) {
     const out: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = dropNulls(x);
+    for (const [k, x] of Object.entries(v)) if (x !== null) setOwn(out, k, dropNulls(x));
     return out;
   }
   return v;

@@ -3,6 +3,7 @@
 // count from the end, `test` compares the document's keys only. Inputs are never mutated.
 // Written here rather than on fast-json-patch because its semantics and messages differ.
 // Upstream: gopkg.in/evanphx/json-patch.v4 patch.go; apiserver/pkg/endpoints/handlers/patch.go (applyJSPatch).
+import { setOwn } from '../../core/index.ts';
 import { hasOwn, isJsonObject } from './json-value.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 
@@ -206,12 +207,8 @@ function objectContainer(doc: JsonObject, key: string): Container {
   return {
     key,
     get: () => (hasOwn(doc, key) ? (doc[key] as JsonValue) : null),
-    set: (v) => {
-      doc[key] = v;
-    },
-    add: (v) => {
-      doc[key] = v;
-    },
+    set: (v) => setOwn(doc, key, v),
+    add: (v) => setOwn(doc, key, v),
     remove: () => {
       if (!hasOwn(doc, key)) throw wrap(`Unable to remove nonexistent key: ${key}`, errMissing);
       delete doc[key];

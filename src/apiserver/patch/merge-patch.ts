@@ -1,6 +1,7 @@
 // JSON merge patch (RFC 7386): objects merge, null deletes, everything else replaces.
 // Inputs are never mutated.
 // Upstream: gopkg.in/evanphx/json-patch.v4 merge.go (MergePatch), as the apiserver calls it.
+import { setOwn } from '../../core/index.ts';
 import { hasOwn, isJsonObject } from './json-value.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 
@@ -24,9 +25,9 @@ function mergeDocs(live: JsonObject, patch: JsonObject): JsonObject {
       continue;
     }
     const cur = hasOwn(doc, k) ? (doc[k] as JsonValue) : null;
-    if (isJsonObject(cur) && isJsonObject(v)) doc[k] = mergeDocs(cur, v);
+    if (isJsonObject(cur) && isJsonObject(v)) setOwn(doc, k, mergeDocs(cur, v));
     // A non-object patch value over an object is taken verbatim upstream; it holds no keys to prune.
-    else doc[k] = isJsonObject(cur) ? v : pruneNulls(v);
+    else setOwn(doc, k, isJsonObject(cur) ? v : pruneNulls(v));
   }
   return doc;
 }
@@ -36,7 +37,7 @@ function pruneNulls(v: JsonValue): JsonValue {
   if (Array.isArray(v)) return v.map((x) => (x === null ? x : pruneNulls(x)));
   if (isJsonObject(v)) {
     const out: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = pruneNulls(x);
+    for (const [k, x] of Object.entries(v)) if (x !== null) setOwn(out, k, pruneNulls(x));
     return out;
   }
   return v;

@@ -3,6 +3,7 @@
 // $deleteFromPrimitiveList directives apply. Inputs are never mutated.
 // Upstream: apimachinery/pkg/util/strategicpatch/patch.go (StrategicMergeMapPatch, mergeMap, mergeSlice).
 import type { PatchMeta } from '../../api/index.ts';
+import { setOwn } from '../../core/index.ts';
 import { goValue } from './go-format.ts';
 import { hasOwn, isJsonObject, kindOf } from './json-value.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
@@ -102,11 +103,11 @@ function mergeMap(live: JsonObject, patch: JsonObject, meta: PatchMeta | undefin
     const child = fieldMeta(meta, k);
     if (isJsonObject(current) && isJsonObject(patchV)) {
       const { strategy } = strategyOf(child);
-      original[k] = strategy === replaceDirective ? cleanPatchValue(patchV) : mergeMap(current, patchV, child);
+      setOwn(original, k, strategy === replaceDirective ? cleanPatchValue(patchV) : mergeMap(current, patchV, child));
     } else if (Array.isArray(current) && Array.isArray(patchV)) {
-      original[k] = mergeSliceHandler(current, patchV, child, isDeleteList);
+      setOwn(original, k, mergeSliceHandler(current, patchV, child, isDeleteList));
     } else {
-      original[k] = patchV;
+      setOwn(original, k, patchV);
     }
   }
   return original;
@@ -114,7 +115,7 @@ function mergeMap(live: JsonObject, patch: JsonObject, meta: PatchMeta | undefin
 
 function takePatchValue(target: JsonObject, key: string, patchV: JsonValue): void {
   const { value, keep } = removeDirectives(discardNulls(patchV));
-  if (keep) target[key] = value;
+  if (keep) setOwn(target, key, value);
   else delete target[key];
 }
 
@@ -307,7 +308,7 @@ function removeDirectives(v: JsonValue): { value: JsonValue; keep: boolean } {
     if (hasOwn(v, directiveMarker)) return { value: null, keep: false };
     for (const [k, x] of Object.entries(v)) {
       const r = isDirectiveKey(k) ? { value: null, keep: false } : removeDirectives(x);
-      if (r.keep) v[k] = r.value;
+      if (r.keep) setOwn(v, k, r.value);
       else delete v[k];
     }
   }

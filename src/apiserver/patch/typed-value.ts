@@ -5,9 +5,10 @@
 // a merge primitive list a set, as the built-in types declare.
 // Upstream: structured-merge-diff typed/tofieldset.go, compare.go, merge.go, remove.go.
 import type { PatchMeta } from '../../api/index.ts';
+import { setOwn } from '../../core/index.ts';
 import { child, emptyFields, emptySet, insertPath } from './field-set.ts';
 import type { FieldSet } from './field-set.ts';
-import { isJsonObject, jsonEqual } from './json-value.ts';
+import { hasOwn, isJsonObject, jsonEqual } from './json-value.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 
 type ListKind = { kind: 'map'; keys: readonly string[] } | { kind: 'set' } | { kind: 'atomic' };
@@ -196,7 +197,8 @@ function walkCompare(
   }
   const lo = (l as JsonObject | undefined) ?? {};
   const ro = (r as JsonObject | undefined) ?? {};
-  for (const k in lo) if (Object.hasOwn(lo, k)) step(c, path, fieldElement(k), lo[k], ro[k], fieldMeta(meta, k), pathLabel(label, k));
+  // ro's own keys only: a map key such as `constructor` would otherwise read Object.prototype's.
+  for (const k in lo) if (Object.hasOwn(lo, k)) step(c, path, fieldElement(k), lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldMeta(meta, k), pathLabel(label, k));
   for (const k in ro) if (!Object.hasOwn(lo, k)) step(c, path, fieldElement(k), undefined, ro[k], fieldMeta(meta, k), pathLabel(label, k));
 }
 
@@ -259,7 +261,7 @@ function addedFields(
   let out: Record<string, unknown> | undefined;
   for (const k of sortStrings(keys)) {
     if (skip?.has(k)) continue;
-    const f = addedNode(r[k], fieldMeta(meta, k), pathLabel(label, k), strip?.has(k) ?? false, strip?.get(k), zero?.[k]);
+    const f = addedNode(r[k], fieldMeta(meta, k), pathLabel(label, k), strip?.has(k) ?? false, strip?.get(k), zero !== undefined && Object.hasOwn(zero, k) ? zero[k] : undefined);
     if (!f) continue;
     out ??= self ? { '.': emptyFields } : {};
     out[fieldElement(k)] = f;
@@ -343,7 +345,7 @@ export function merge(lhs: JsonValue | undefined, rhs: JsonValue, meta: PatchMet
   if (lhs === undefined) return rhs;
   if (isJsonObject(lhs) && isJsonObject(rhs) && !isAtomicMap(meta)) {
     const out: JsonObject = { ...lhs };
-    for (const [k, v] of Object.entries(rhs)) out[k] = merge(lhs[k], v, fieldMeta(meta, k), pathLabel(label, k));
+    for (const [k, v] of Object.entries(rhs)) setOwn(out, k, merge(hasOwn(lhs, k) ? lhs[k] : undefined, v, fieldMeta(meta, k), pathLabel(label, k)));
     return out;
   }
   if (Array.isArray(lhs) && Array.isArray(rhs)) {

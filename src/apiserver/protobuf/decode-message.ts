@@ -7,6 +7,7 @@
 
 import { BinaryReader, WireType, base64Encode } from '@bufbuild/protobuf/wire';
 import type { FieldSpec, MessageSpec, ScalarType, ValueType } from './field-table.ts';
+import { setOwn } from '../../core/index.ts';
 import { findMessage } from './registry.ts';
 import {
   decodeDuration,
@@ -187,7 +188,7 @@ export function decodeMessage(bytes: Uint8Array, spec: MessageSpec, ctx: Context
       expectWire(field, wire, WireType.LengthDelimited, spec);
       const [key, entry] = decodeMapEntry(reader.bytes(), field, inner);
       const map = (values.get(no) ?? {}) as JsonObject;
-      map[key] = entry;
+      setOwn(map, key, entry);
       values.set(no, map);
     } else if (field.value.kind === 'scalar') {
       const scalar = field.value.scalar;
