@@ -25,7 +25,7 @@ export function evaluateJsonPath(steps: readonly Step[], root: unknown): unknown
     const next: unknown[] = [];
     for (const v of current) {
       if (step.kind === 'field') {
-        if (typeof v === 'object' && v !== null && !Array.isArray(v) && step.name in v) next.push((v as Record<string, unknown>)[step.name]);
+        if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.hasOwn(v, step.name)) next.push((v as Record<string, unknown>)[step.name]);
       } else if (!Array.isArray(v)) {
         continue;
       } else if (step.kind === 'index') {

@@ -18,6 +18,14 @@ test('configmap keys and the binaryData overlap', () => {
   ]);
 });
 
+test("keys named as Object.prototype's members overlap binaryData only when binaryData has them", () => {
+  const data = JSON.parse('{"constructor":"x","toString":"y","__proto__":"z"}') as Record<string, string>;
+  assert.deepEqual(msgs(def.validateCreate?.(cm({ data, binaryData: { other: 'eg==' } }), ctx)), []);
+  assert.deepEqual(msgs(def.validateCreate?.(cm({ data, binaryData: JSON.parse('{"constructor":"eg=="}') as Record<string, string> }), ctx)), [
+    'data[constructor]: Invalid value: "constructor": duplicate of key present in binaryData',
+  ]);
+});
+
 test('immutable configmaps refuse data changes and un-immutabling', () => {
   const old = cm({ immutable: true, data: { a: '1' } });
   assert.deepEqual(msgs(def.validateUpdate?.(cm({ immutable: false, data: { a: '2' } }), old, ctx)), [

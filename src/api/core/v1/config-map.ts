@@ -35,7 +35,7 @@ export function validateConfigMap(cm: ConfigMap): FieldError[] {
   const dataPath = FieldPath.root('data');
   for (const [key, value] of Object.entries(cm.data ?? {})) {
     for (const msg of isConfigMapKey(key)) errs.push(invalidValue(dataPath.key(key), key, msg));
-    if (cm.binaryData && key in cm.binaryData) errs.push(invalidValue(dataPath.key(key), key, 'duplicate of key present in binaryData'));
+    if (cm.binaryData && Object.hasOwn(cm.binaryData, key)) errs.push(invalidValue(dataPath.key(key), key, 'duplicate of key present in binaryData'));
     total += byteLength(value);
   }
   const binaryPath = FieldPath.root('binaryData');

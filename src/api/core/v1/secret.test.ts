@@ -18,6 +18,13 @@ test('secret defaults: type Opaque, stringData merged into base64 data and dropp
   assert.equal(s.stringData, undefined);
 });
 
+test('stringData keys named as Object.prototype members become data keys', () => {
+  const s = secret({ stringData: JSON.parse('{"__proto__":"x","constructor":"y"}') as Record<string, string> });
+  def.defaults?.(s);
+  assert.deepEqual(Object.keys(s.data ?? {}), ['__proto__', 'constructor']);
+  assert.equal(JSON.stringify(s.data), '{"__proto__":"eA==","constructor":"eQ=="}');
+});
+
 test('secret type-specific required keys', () => {
   assert.deepEqual(msgs(def.validateCreate?.(secret({ type: 'kubernetes.io/tls', data: { 'tls.crt': 'eA==' } }), ctx)), ['data[tls.key]: Required value']);
   assert.deepEqual(msgs(def.validateCreate?.(secret({ type: 'kubernetes.io/basic-auth' }), ctx)), ['data[username]: Required value', 'data[password]: Required value']);

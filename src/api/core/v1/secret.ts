@@ -3,7 +3,7 @@
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/apis/core/v1/defaults.go (SetDefaults_Secret),
 // pkg/apis/core/v1/conversion.go (Convert_v1_Secret_To_core_Secret), pkg/registry/core/secret/strategy.go,
 // pkg/apis/core/validation/validation.go (ValidateSecret, ValidateSecretUpdate).
-import { FieldPath, forbiddenField, invalidValue, required, tooLong } from '../../../core/index.ts';
+import { FieldPath, forbiddenField, invalidValue, required, setOwn, tooLong } from '../../../core/index.ts';
 import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
@@ -45,7 +45,7 @@ export function defaultSecret(secret: Secret): void {
     const entries = Object.entries(secret.stringData);
     if (entries.length > 0) {
       secret.data = { ...secret.data };
-      for (const [k, v] of entries) secret.data[k] = Buffer.from(v, 'utf8').toString('base64');
+      for (const [k, v] of entries) setOwn(secret.data, k, Buffer.from(v, 'utf8').toString('base64'));
     }
     delete secret.stringData;
   }
@@ -72,7 +72,7 @@ export function validateSecret(secret: Secret): FieldError[] {
   if (total > maxSecretSize) errs.push(tooLong(dataPath, maxSecretSize));
 
   const requireKey = (key: string): boolean => {
-    if (key in data) return true;
+    if (Object.hasOwn(data, key)) return true;
     errs.push(required(dataPath.key(key)));
     return false;
   };
