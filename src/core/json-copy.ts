@@ -2,8 +2,8 @@
 // structuredClone for API objects. Keys set to undefined are dropped, as encoding would drop them.
 
 /**
- * Sets `key` as an own property of `obj`, a JSON object. A key may be `__proto__` (a ConfigMap's
- * data key, a label, a custom resource's field: JSON.parse makes it an ordinary key), and assigning
+ * Sets `key` as an own property of `obj`, a JSON object. A key may be `__proto__` (a ConfigMap's or
+ * Secret's data key, a custom resource's field: JSON.parse makes it an ordinary key), and assigning
  * that one would set the object's prototype instead, and the key would be lost.
  */
 export function setOwn(obj: object, key: string, value: unknown): void {

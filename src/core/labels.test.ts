@@ -84,6 +84,19 @@ test('selectors match label sets', () => {
   assert.equal(mustParse('app').matches(undefined), false);
 });
 
+test("label keys named as Object.prototype's members parse and match as any other", () => {
+  const labels = { app: 'web', toString: 'x' };
+  const table: [string, boolean][] = [
+    ['constructor', false],
+    ['!constructor', true],
+    ['toString', true],
+    ['toString=x', true],
+    ['valueOf notin (x)', true],
+    ['hasOwnProperty in (x)', false],
+  ];
+  for (const [input, expected] of table) assert.equal(mustParse(input).matches(labels), expected, input);
+});
+
 test('labelSelectorFromObject follows LabelSelectorAsSelector', () => {
   assert.equal(labelSelectorFromObject(undefined), nothingSelector);
   assert.equal(nothingSelector.matches({}), false);

@@ -323,19 +323,20 @@ const Tok = {
 } as const;
 type Tok = (typeof Tok)[keyof typeof Tok];
 
-const string2token: Readonly<Record<string, Tok>> = {
-  ')': Tok.ClosedPar,
-  ',': Tok.Comma,
-  '!': Tok.DoesNotExist,
-  '==': Tok.DoubleEquals,
-  '=': Tok.Equals,
-  '>': Tok.GreaterThan,
-  in: Tok.In,
-  '<': Tok.LessThan,
-  '!=': Tok.NotEquals,
-  notin: Tok.NotIn,
-  '(': Tok.OpenPar,
-};
+// A Map, not an object: a label key such as `constructor` or `toString` would find Object.prototype's.
+const string2token: ReadonlyMap<string, Tok> = new Map([
+  [')', Tok.ClosedPar],
+  [',', Tok.Comma],
+  ['!', Tok.DoesNotExist],
+  ['==', Tok.DoubleEquals],
+  ['=', Tok.Equals],
+  ['>', Tok.GreaterThan],
+  ['in', Tok.In],
+  ['<', Tok.LessThan],
+  ['!=', Tok.NotEquals],
+  ['notin', Tok.NotIn],
+  ['(', Tok.OpenPar],
+]);
 
 const isWhitespace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n';
 const isSpecial = (c: string): boolean => '=!(),><'.includes(c) && c !== '';
@@ -372,7 +373,7 @@ function lex(s: string): Item[] {
           break;
         }
         buffer += c;
-        const t = string2token[buffer];
+        const t = string2token.get(buffer);
         if (t !== undefined) last = { tok: t, lit: buffer };
         else if (last) {
           pos--;
@@ -391,7 +392,7 @@ function lex(s: string): Item[] {
         }
         buffer += c;
       }
-      items.push({ tok: string2token[buffer] ?? Tok.Identifier, lit: buffer });
+      items.push({ tok: string2token.get(buffer) ?? Tok.Identifier, lit: buffer });
     }
   }
 }
