@@ -42,7 +42,7 @@ export function nodeSelectorMatches(selector: DeepReadonly<NodeSelector>, node: 
     // An empty term selects nothing, as upstream.
     if (exprs.length === 0 && fields.length === 0) return false;
     return (
-      exprs.every((r) => requirementMatches(r, labels[r.key])) &&
+      exprs.every((r) => requirementMatches(r, Object.hasOwn(labels, r.key) ? labels[r.key] : undefined)) &&
       fields.every((r) => r.key === 'metadata.name' && requirementMatches(r, node.metadata.name))
     );
   });

@@ -1,51 +1,12 @@
 // Node-side admission: the kubelet re-checks that a pod bound to it fits (resources, node affinity)
 // before running it, and rejects it as phase Failed with upstream's reason and message. Pure.
 // Upstream: pkg/kubelet/lifecycle/predicate.go (generalFilter, OutOf<resource>), scheduler noderesources.Fits.
-import { podEffectiveRequests, sameResourceInputs } from '../api/index.ts';
-import type { Node, NodeSelectorRequirement } from '../api/index.ts';
+import { podEffectiveRequests, podMatchesNodeSelectorAndAffinity, sameResourceInputs } from '../api/index.ts';
+import type { Node } from '../api/index.ts';
 import { resourceAmountOf } from './quantities.ts';
 import type { DeepReadonlyPod } from './types.ts';
 
 export type AdmitResult = { admit: true } | { admit: false; reason: string; message: string };
-
-function matchRequirement(req: { readonly operator: NodeSelectorRequirement['operator']; readonly values?: readonly string[] | undefined }, value: string | undefined): boolean {
-  const values = req.values ?? [];
-  switch (req.operator) {
-    case 'In':
-      return value !== undefined && values.includes(value);
-    case 'NotIn':
-      return value === undefined || !values.includes(value);
-    case 'Exists':
-      return value !== undefined;
-    case 'DoesNotExist':
-      return value === undefined;
-    case 'Gt':
-    case 'Lt': {
-      if (value === undefined || !/^-?\d+$/.test(value) || values.length !== 1) return false;
-      const a = Number(value);
-      const b = Number(values[0]);
-      return req.operator === 'Gt' ? a > b : a < b;
-    }
-    default: {
-      const never: never = req.operator;
-      return Boolean(never);
-    }
-  }
-}
-
-/** nodeSelector and requiredDuringSchedulingIgnoredDuringExecution against the node. */
-export function podMatchesNodeAffinity(pod: DeepReadonlyPod, node: Node): boolean {
-  const labels = node.metadata.labels ?? {};
-  for (const [k, v] of Object.entries(pod.spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
-  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (!terms) return true;
-  return terms.some((term) => {
-    const exprs = term.matchExpressions ?? [];
-    const fields = term.matchFields ?? [];
-    if (exprs.length === 0 && fields.length === 0) return false;
-    return exprs.every((r) => matchRequirement(r, labels[r.key])) && fields.every((r) => matchRequirement(r, r.key === 'metadata.name' ? node.metadata.name : undefined));
-  });
-}
 
 // Each admission sums every admitted pod's requests, as upstream's generalFilter does; the pods are
 // the informer's shared objects, which never change, so each one's sum is computed once, and kept
@@ -68,7 +29,7 @@ function admittedRequests(pod: DeepReadonlyPod): Record<string, number> {
 
 /** Admits `pod` onto `node` given the pods already admitted there. */
 export function admitPod(pod: DeepReadonlyPod, node: Node, admitted: readonly DeepReadonlyPod[]): AdmitResult {
-  if (!podMatchesNodeAffinity(pod, node)) {
+  if (!podMatchesNodeSelectorAndAffinity(pod, node)) {
     return { admit: false, reason: 'NodeAffinity', message: "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" };
   }
   const allocatable = node.status?.allocatable ?? {};

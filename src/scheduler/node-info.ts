@@ -256,6 +256,7 @@ export class NodeInfo {
    */
   labelCounts = new Map<string, number>();
   generation = nextGeneration();
+  #labels: Readonly<Record<string, string>> | undefined;
 
   constructor(name: string, node?: NodeRO) {
     this.name = name;
@@ -263,6 +264,9 @@ export class NodeInfo {
   }
 
   setNode(node: NodeRO): void {
+    // A copy without a prototype, made when the labels change: plugins look labels up by a pod's
+    // topology key, and a key such as `constructor` must not find Object.prototype's member.
+    if (this.node === undefined || node.metadata.labels !== this.node.metadata.labels) this.#labels = node.metadata.labels && Object.assign(Object.create(null) as Record<string, string>, node.metadata.labels);
     this.node = node;
     const alloc = new Resource();
     const list = node.status?.allocatable ?? node.status?.capacity ?? {};
@@ -277,7 +281,7 @@ export class NodeInfo {
   }
 
   get labels(): Readonly<Record<string, string>> | undefined {
-    return this.node?.metadata.labels;
+    return this.node ? this.#labels : undefined;
   }
 
   addPod(pi: PodInfo): void {

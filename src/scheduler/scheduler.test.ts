@@ -132,6 +132,15 @@ test('required pod anti-affinity keeps replicas on distinct nodes and reports th
     "0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.");
 });
 
+test("a topology key named as an Object.prototype member is a label the nodes lack, as any other", async () => {
+  await using s = await startScenario();
+  for (const n of ['n1', 'n2']) await s.addNode(n, { cpu: '8', memory: '8Gi' });
+  const affinity = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'constructor' }] } };
+  await s.addPod('w1', { affinity }, { labels: { app: 'web' } });
+  await s.until(async () => (await s.scheduledCondition('w1'))?.reason === 'Unschedulable');
+  assert.match((await s.scheduledCondition('w1'))?.message ?? '', /^0\/2 nodes are available: 2 node\(s\) didn't match pod affinity rules\./);
+});
+
 test('ScheduleAnyway topology spread outweighs bin-packing: replicas alternate zones, then fill the emptiest node', async () => {
   await using s = await startScenario({ scheduler: { profiles: [{ pluginConfig: [{ name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'MostAllocated', resources: [{ name: 'cpu', weight: 1 }] } } }] }] } });
   await s.addNode('a', { cpu: '8', memory: '8Gi' }, { labels: { 'topology.kubernetes.io/zone': 'z1' } });
