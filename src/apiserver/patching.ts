@@ -2,18 +2,18 @@
 // Upstream: apiserver/pkg/endpoints/handlers/patch.go (patchMechanism per content type).
 import type { PatchMeta, ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, badRequest, requestEntityTooLarge } from '../core/index.ts';
+import { ApiError, badRequest, lookupTable, requestEntityTooLarge } from '../core/index.ts';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch/index.ts';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
-export const patchContentTypes: Readonly<Record<string, PatchType>> = {
+export const patchContentTypes: Readonly<Record<string, PatchType>> = lookupTable({
   'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic',
   'application/apply-patch+yaml': 'apply',
   'application/apply-patch+cbor': 'apply',
-};
+});
 
 /** The patch media types a resource accepts, in upstream's order; custom resources take no strategic merge patch. */
 export function supportedPatchTypes(custom: boolean): string[] {

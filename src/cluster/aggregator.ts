@@ -13,7 +13,7 @@ import { WorkQueue, informerFor, runWhenSynced } from '../client/index.ts';
 import type { SharedInformers } from '../client/index.ts';
 import type { CustomResourceDefinition } from '../apiserver/index.ts';
 import type { Clock, DeepReadonly, Timer } from '../core/index.ts';
-import { copyJson, formatTime, isApiError, jsonEqual, objectKey } from '../core/index.ts';
+import { copyJson, formatTime, isApiError, jsonEqual, lookupTable, objectKey } from '../core/index.ts';
 
 export const automanagedLabel = 'kube-aggregator.kubernetes.io/automanaged';
 const serviceNameLabel = 'kubernetes.io/service-name';
@@ -21,7 +21,7 @@ const serviceNameLabel = 'kubernetes.io/service-name';
 const byService = 'service';
 
 /** apiVersionPriorities: group and version priority of each built-in group-version (others get no APIService). */
-const builtinPriorities: Readonly<Record<string, readonly [group: number, version: number]>> = {
+const builtinPriorities: Readonly<Record<string, readonly [group: number, version: number]>> = lookupTable({
   'v1': [18000, 1],
   'apps/v1': [17800, 15],
   'events.k8s.io/v1': [17750, 15],
@@ -44,15 +44,15 @@ const builtinPriorities: Readonly<Record<string, readonly [group: number, versio
   'discovery.k8s.io/v1': [16200, 15],
   'resource.k8s.io/v1': [16200, 21],
   'flowcontrol.apiserver.k8s.io/v1': [16100, 21],
-};
+});
 
 /**
  * APIServices Drydock registers for groups it serves in process that a cluster gets from an add-on:
  * metrics.k8s.io is metrics-server's (its manifest's priorities), served here locally.
  */
-const addOnPriorities: Readonly<Record<string, readonly [group: number, version: number]>> = {
+const addOnPriorities: Readonly<Record<string, readonly [group: number, version: number]>> = lookupTable({
   'metrics.k8s.io/v1beta1': [100, 100],
-};
+});
 
 // crdregistration: CRDs rank below every built-in group; versions sort kube-like within a group.
 const crdGroupPriority = 1000;

@@ -29,6 +29,7 @@ import { HorizontalController } from './hpa/index.ts';
 import { RootCaCertPublisher } from './root-ca-cert-publisher/controller.ts';
 import { ServiceAccountsController } from './serviceaccount/controller.ts';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation/controller.ts';
+import { lookupTable } from '../core/index.ts';
 
 export interface ControllerDeps {
   client: Client;
@@ -64,7 +65,7 @@ export function controllerProgram(name: string): string {
   return programs.controllerManager;
 }
 
-export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) => RunnableController>> = {
+export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) => RunnableController>> = lookupTable({
   namespace: (d) => new NamespaceController(d),
   garbagecollector: (d) => new GarbageCollector(d),
   replicaset: (d) => new ReplicaSetController(d),
@@ -94,4 +95,4 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   horizontalpodautoscaling: (d) => new HorizontalController(d),
   'vpa-recommender': (d) => new Recommender(d),
   'vpa-updater': (d) => new Updater(d),
-};
+});

@@ -1,6 +1,7 @@
 // Durations as users see them: kubectl's AGE-style strings and Go's time.Duration text form
 // ("1h2m3.5s"), which API fields like `--timeout` and config files use.
 // Upstream: apimachinery/pkg/util/duration/duration.go; Go time/format.go (ParseDuration, String).
+import { lookupTable } from './json-copy.ts';
 
 const trunc = Math.trunc;
 
@@ -61,7 +62,7 @@ export function translateTimestampSince(timestamp: string | undefined | null, no
   return humanDuration(nowMs - t);
 }
 
-const unitNanos: Readonly<Record<string, bigint>> = {
+const unitNanos: Readonly<Record<string, bigint>> = lookupTable({
   ns: 1n,
   us: 1_000n,
   'µs': 1_000n, // U+00B5 micro sign
@@ -70,7 +71,7 @@ const unitNanos: Readonly<Record<string, bigint>> = {
   s: 1_000_000_000n,
   m: 60_000_000_000n,
   h: 3_600_000_000_000n,
-};
+});
 const MAX_NANOS = 1n << 63n;
 
 /** time.ParseDuration in nanoseconds, with Go's error texts. */

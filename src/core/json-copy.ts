@@ -50,3 +50,12 @@ export function copyJsonSharing<T>(value: T, live: unknown): T {
   }
   return out as T;
 }
+
+/**
+ * A lookup table for keys that come from users (a field label, a unit, a controller's name): an
+ * object without a prototype, so that `constructor` or `toString` finds nothing rather than
+ * Object.prototype's member.
+ */
+export function lookupTable<T>(entries: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, entries);
+}

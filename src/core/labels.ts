@@ -3,6 +3,7 @@
 // apimachinery/pkg/apis/meta/v1/helpers.go (LabelSelectorAsSelector, FormatLabelSelector).
 
 import type { LabelSelector } from './meta.ts';
+import { lookupTable } from './json-copy.ts';
 
 // ---- Label key and value syntax (api/validation re-exports these). Upstream:
 // apimachinery/pkg/api/validate/content/{kube,dns}.go, pkg/util/validation/validation.go.
@@ -267,7 +268,7 @@ export function goStringSlice(values: readonly string[]): string {
   return `[]string{${values.map(goQuote).join(', ')}}`;
 }
 
-const labelSelectorOps: Readonly<Record<string, LabelOperator>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+const labelSelectorOps: Readonly<Record<string, LabelOperator>> = lookupTable({ In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' });
 
 /**
  * LabelSelectorAsSelector: a missing selector matches nothing, an empty one `{}` matches

@@ -1,6 +1,7 @@
 // Resource quantities ("100m", "1.5Gi", "1e3"): parsed once into exact integers, formatted the
 // way upstream's Quantity.String() does. Upstream: apimachinery/pkg/api/resource/quantity.go,
 // amount.go, suffix.go.
+import { lookupTable } from './json-copy.ts';
 
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
@@ -29,8 +30,8 @@ const MAX_INT64 = 9_223_372_036_854_775_807n;
 // billion-digit bigint. Negative exponents of any size still parse (they round up to 1n).
 const MAX_POSITIVE_EXPONENT = 1000;
 
-const decimalSuffixes: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
-const binarySuffixes: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+const decimalSuffixes: Readonly<Record<string, number>> = lookupTable({ n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 });
+const binarySuffixes: Readonly<Record<string, number>> = lookupTable({ Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 });
 const decimalSuffixByExponent = new Map(Object.entries(decimalSuffixes).map(([s, e]) => [e, s]));
 const binarySuffixByExponent = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
 

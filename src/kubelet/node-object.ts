@@ -2,7 +2,7 @@
 // discovery labels, nodeInfo, addresses and the four kubelet-owned conditions. Pure.
 // Upstream: pkg/kubelet/kubelet_node_status.go (initialNode), pkg/kubelet/nodestatus/setters.go.
 import type { Node, NodeCondition } from '../api/index.ts';
-import { formatTime, parseQuantity, quantityValue } from '../core/index.ts';
+import { formatTime, lookupTable, parseQuantity, quantityValue } from '../core/index.ts';
 
 /** What a kubelet knows about its pool (mirrors the cluster config's NodePoolConfig). */
 export interface NodePoolSpec {
@@ -33,7 +33,7 @@ interface GpuModel {
 }
 
 // What NVIDIA GPU feature discovery reports per model (nvidia.com/gpu.product, .memory in MiB, .family).
-const gpuModels: Record<string, GpuModel> = {
+const gpuModels: Record<string, GpuModel> = lookupTable({
   'H100-80GB': { productName: 'NVIDIA H100 80GB HBM3', product: 'NVIDIA-H100-80GB-HBM3', memoryMiB: 81559, family: 'hopper', migCapable: true },
   'H200-141GB': { productName: 'NVIDIA H200', product: 'NVIDIA-H200', memoryMiB: 143771, family: 'hopper', migCapable: true },
   'A100-40GB': { productName: 'NVIDIA A100-SXM4-40GB', product: 'NVIDIA-A100-SXM4-40GB', memoryMiB: 40960, family: 'ampere', migCapable: true },
@@ -42,7 +42,7 @@ const gpuModels: Record<string, GpuModel> = {
   'L4-24GB': { productName: 'NVIDIA L4', product: 'NVIDIA-L4', memoryMiB: 23034, family: 'ada-lovelace', migCapable: false },
   'L40S-48GB': { productName: 'NVIDIA L40S', product: 'NVIDIA-L40S', memoryMiB: 46068, family: 'ada-lovelace', migCapable: false },
   'T4-16GB': { productName: 'Tesla T4', product: 'Tesla-T4', memoryMiB: 15360, family: 'turing', migCapable: false },
-};
+});
 
 /** The model's name as nvidia-smi prints it. */
 export function gpuProductName(model: string): string {

@@ -11,6 +11,10 @@ test('an unknown controller is a one-line usage error with exit code 2', () => {
   const r = spawnSync(main, ['controllers', '--kubeconfig', '/nonexistent', '--only', 'nope'], { encoding: 'utf8' });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /^drydock: --only: unknown controller "nope" \(controllers: namespace, /);
+  // A name that an object's prototype has is no controller either.
+  const proto = spawnSync(main, ['controllers', '--kubeconfig', '/nonexistent', '--only', 'constructor'], { encoding: 'utf8' });
+  assert.equal(proto.status, 2, proto.stderr);
+  assert.match(proto.stderr, /^drydock: --only: unknown controller "constructor" /);
 });
 
 test('the namespace controller run from outside empties and removes a namespace', async () => {

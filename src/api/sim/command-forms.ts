@@ -3,9 +3,10 @@
 // jobs put in the background (`&`) and waited for (`wait`), as NVIDIA's DRA examples run
 // `nvidia-smi -L; trap 'exit 0' TERM; sleep 9999 & wait`. Anything else is not a simple form.
 import type { BehaviourFields, TimedLine } from './behaviour-types.ts';
+import { lookupTable } from '../../core/index.ts';
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-const sleepUnits: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const sleepUnits: Record<string, number> = lookupTable({ '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 });
 
 function basename(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);

@@ -1,8 +1,8 @@
 // Small parsers for the behaviour model's values: Go-style durations ("1m30s"), quantities and
 // memory ramps ("200Mi->900Mi/60s"). Each returns undefined for a malformed value.
-import { parseQuantity, quantityMilliValue, quantityValue } from '../../core/index.ts';
+import { lookupTable, parseQuantity, quantityMilliValue, quantityValue } from '../../core/index.ts';
 
-const unitMs: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const unitMs: Record<string, number> = lookupTable({ ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 });
 const durationPart = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
 
 /** Go's time.ParseDuration (non-negative only), in ms; a YAML number means seconds. */

@@ -4,7 +4,7 @@
 // Upstream: pkg/controller/certificates/authority/{authority.go,policies.go}.
 import { createPrivateKey, sign, X509Certificate } from 'node:crypto';
 import type { CertificateRequest } from '../../api/index.ts';
-import { bitString, derChildren, explicit, extension, integer, oid, pemBlock, readTlv, sequence, tlv, utcTime } from '../../core/index.ts';
+import { bitString, derChildren, explicit, extension, integer, lookupTable, oid, pemBlock, readTlv, sequence, tlv, utcTime } from '../../core/index.ts';
 
 export interface SigningAuthority {
   certPem: string;
@@ -14,16 +14,16 @@ export interface SigningAuthority {
 const backdateMs = 5 * 60_000;
 
 /** KeyUsage bits, numbered as in RFC 5280 (digitalSignature is bit 0). */
-const keyUsageBits: Readonly<Record<string, number>> = {
+const keyUsageBits: Readonly<Record<string, number>> = lookupTable({
   'digital signature': 0, 'content commitment': 1, 'key encipherment': 2, 'data encipherment': 3, 'key agreement': 4,
   'cert sign': 5, 'crl sign': 6, 'encipher only': 7, 'decipher only': 8,
-};
-const extendedUsages: Readonly<Record<string, string>> = {
+});
+const extendedUsages: Readonly<Record<string, string>> = lookupTable({
   'any': '2.5.29.37.0', 'server auth': '1.3.6.1.5.5.7.3.1', 'client auth': '1.3.6.1.5.5.7.3.2', 'code signing': '1.3.6.1.5.5.7.3.3',
   'email protection': '1.3.6.1.5.5.7.3.4', 's/mime': '1.3.6.1.5.5.7.3.4', 'ipsec end system': '1.3.6.1.5.5.7.3.5', 'ipsec tunnel': '1.3.6.1.5.5.7.3.6',
   'ipsec user': '1.3.6.1.5.5.7.3.7', 'timestamping': '1.3.6.1.5.5.7.3.8', 'ocsp signing': '1.3.6.1.5.5.7.3.9',
   'microsoft sgc': '1.3.6.1.4.1.311.10.3.3', 'netscape sgc': '2.16.840.1.113730.4.1',
-};
+});
 
 /** A DER BIT STRING of the set bits, trailing zero bits counted as unused, as Go's asn1 writes it. */
 function keyUsageValue(bits: readonly number[]): Buffer {

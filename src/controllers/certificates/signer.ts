@@ -9,7 +9,7 @@ import type { CertificateRequest, CertificateSigningRequest } from '../../api/in
 import type { Client, Informer, SharedInformers } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWhenSynced } from '../../client/index.ts';
 import type { Clock, Random } from '../../core/index.ts';
-import { copyJson, formatTime, isApiError } from '../../core/index.ts';
+import { copyJson, formatTime, isApiError, lookupTable } from '../../core/index.ts';
 import { issueCertificate } from './authority.ts';
 import type { SigningAuthority } from './authority.ts';
 
@@ -63,11 +63,11 @@ function kubeletServingProblem(request: CertificateRequest, usages: readonly str
 }
 
 /** What each recognized signer says of a request: a problem, or undefined to sign. */
-const signers: Readonly<Record<string, (request: CertificateRequest, usages: readonly string[]) => string | undefined>> = {
+const signers: Readonly<Record<string, (request: CertificateRequest, usages: readonly string[]) => string | undefined>> = lookupTable({
   'kubernetes.io/kube-apiserver-client': (_request, usages) => apiServerClientProblem(usages),
   'kubernetes.io/kube-apiserver-client-kubelet': kubeletClientProblem,
   'kubernetes.io/kubelet-serving': kubeletServingProblem,
-};
+});
 
 const hasTrue = (csr: CertificateSigningRequest, type: string): boolean => (csr.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
 

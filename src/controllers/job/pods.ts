@@ -6,6 +6,7 @@ import type { DeepReadonly } from '../../core/index.ts';
 import type { Job, Pod } from '../../api/index.ts';
 import { JobTrackingFinalizer } from '../../api/index.ts';
 import { getCompletionIndex, unknownCompletionIndex } from './indexes.ts';
+import { lookupTable } from '../../core/index.ts';
 
 export type ReadonlyPod = DeepReadonly<Pod>;
 export type ReadonlyJob = DeepReadonly<Job>;
@@ -54,7 +55,7 @@ export function pastBackoffLimitOnFailure(job: ReadonlyJob, pods: readonly Reado
   return limit === 0 ? restarts > 0 : restarts >= limit;
 }
 
-const phaseOrdinal: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
+const phaseOrdinal: Record<string, number> = lookupTable({ Pending: 0, Unknown: 1, Running: 2 });
 
 function readyTime(p: ReadonlyPod): number | undefined {
   const c = (p.status?.conditions ?? []).find((x) => x.type === 'Ready' && x.status === 'True');

@@ -5,12 +5,13 @@
 import type { Pod } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { isPodActive, isPodReady, podReadySince } from '../pod-state.ts';
+import { lookupTable } from '../../core/index.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 
 export const podDeletionCostAnnotation = 'controller.kubernetes.io/pod-deletion-cost';
 
-const phaseOrdinal: Readonly<Record<string, number>> = { Pending: 0, Unknown: 1, Running: 2 };
+const phaseOrdinal: Readonly<Record<string, number>> = lookupTable({ Pending: 0, Unknown: 1, Running: 2 });
 
 /** GetDeletionCostFromPodAnnotations: an int32; anything else counts as 0. */
 export function podDeletionCost(pod: ReadonlyPod): number {

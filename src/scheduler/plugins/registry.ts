@@ -19,8 +19,9 @@ import { newNodeUnschedulable } from './node-unschedulable.ts';
 import { newPrioritySort } from './priority-sort.ts';
 import { newSchedulingGates } from './scheduling-gates.ts';
 import { newTaintToleration } from './taint-toleration.ts';
+import { lookupTable } from '../../core/index.ts';
 
-export const inTreeRegistry: Readonly<Record<string, PluginFactory>> = {
+export const inTreeRegistry: Readonly<Record<string, PluginFactory>> = lookupTable({
   PrioritySort: newPrioritySort,
   SchedulingGates: newSchedulingGates,
   NodeName: newNodeName,
@@ -37,4 +38,4 @@ export const inTreeRegistry: Readonly<Record<string, PluginFactory>> = {
   DefaultPreemption: newDefaultPreemption,
   DefaultBinder: newDefaultBinder,
   GangScheduling: newGangScheduling,
-};
+});

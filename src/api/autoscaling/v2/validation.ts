@@ -1,6 +1,6 @@
 // Validation of HorizontalPodAutoscaler (autoscaling/v2) with upstream paths and messages.
 // Upstream: pkg/apis/autoscaling/validation/validation.go (ValidateHorizontalPodAutoscaler*).
-import { FieldPath, forbiddenField, invalidValue, notSupported, parseQuantity, required } from '../../../core/index.ts';
+import { FieldPath, forbiddenField, invalidValue, lookupTable, notSupported, parseQuantity, required } from '../../../core/index.ts';
 import type { FieldError } from '../../../core/index.ts';
 import { isDNS1123Label, isValidPathSegmentName, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/index.ts';
 import { IsNegativeErrorMsg } from '../../validation/index.ts';
@@ -90,7 +90,7 @@ function validateSource(spec: MetricSpec, field: 'object' | 'external' | 'pods' 
 }
 
 const sourceFields = ['object', 'external', 'pods', 'resource', 'containerResource'] as const;
-const fieldOfType: Record<string, (typeof sourceFields)[number]> = { Object: 'object', Pods: 'pods', Resource: 'resource', External: 'external', ContainerResource: 'containerResource' };
+const fieldOfType: Record<string, (typeof sourceFields)[number]> = lookupTable({ Object: 'object', Pods: 'pods', Resource: 'resource', External: 'external', ContainerResource: 'containerResource' });
 
 function validateMetricSpec(spec: MetricSpec, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];

@@ -4,7 +4,7 @@
 // pkg/apis/batch/validation/validation.go (ValidateCronJob*, validateScheduleFormat, ValidateJobTemplateSpec),
 // pkg/registry/batch/cronjob/strategy.go, printers.go (printCronJob).
 import { CronExpressionParser } from 'cron-parser';
-import { FieldPath, GoSyntax, formatLabelSelector, invalidValue, notSupported } from '../../../core/index.ts';
+import { FieldPath, formatLabelSelector, GoSyntax, invalidValue, lookupTable, notSupported } from '../../../core/index.ts';
 import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, containersColumn, imagesColumn, layoutContainerCells, nameColumn, translateTimestampSince } from '../../table-cells.ts';
@@ -40,7 +40,7 @@ export interface CronJob extends KubeObject {
 /** The annotation a CronJob's Job carries with the time it was scheduled for. */
 export const cronJobScheduledTimestampAnnotation = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 
-const descriptors: Readonly<Record<string, string>> = { '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0', '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *' };
+const descriptors: Readonly<Record<string, string>> = lookupTable({ '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0', '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *' });
 
 /** cron.ParseStandard: five fields or a descriptor; the error text is robfig/cron's. */
 export function parseSchedule(schedule: string, timeZone: string | undefined): { next(after: number): number } | { error: string } {

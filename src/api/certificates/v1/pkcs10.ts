@@ -4,9 +4,9 @@
 // Upstream: pkg/apis/certificates/helpers.go (ParseCSR), Go's crypto/x509 (CheckSignature).
 import { createPublicKey, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { derChildren as children, formatIP, oidText, readTlv } from '../../../core/index.ts';
+import { derChildren as children, formatIP, lookupTable, oidText, readTlv } from '../../../core/index.ts';
 
-const signatureHashes: Readonly<Record<string, string | null>> = {
+const signatureHashes: Readonly<Record<string, string | null>> = lookupTable({
   '1.2.840.113549.1.1.11': 'sha256',
   '1.2.840.113549.1.1.12': 'sha384',
   '1.2.840.113549.1.1.13': 'sha512',
@@ -14,7 +14,7 @@ const signatureHashes: Readonly<Record<string, string | null>> = {
   '1.2.840.10045.4.3.3': 'sha384',
   '1.2.840.10045.4.3.4': 'sha512',
   '1.3.101.112': null,
-};
+});
 
 export interface CertificateRequest {
   /** The subject Name, DER, as a certificate copies it. */

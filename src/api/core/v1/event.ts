@@ -2,7 +2,7 @@
 // events/v1 because upstream serves both from one storage), table and field selectors.
 // Upstream: staging/src/k8s.io/api/core/v1/types.go (Event), pkg/apis/core/validation/events.go,
 // pkg/registry/core/event/strategy.go, pkg/printers/internalversion/printers.go (printEvent).
-import { FieldPath, invalidValue, required } from '../../../core/index.ts';
+import { FieldPath, invalidValue, lookupTable, required } from '../../../core/index.ts';
 import type { FieldError, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { fillZeroFields, zeroFields } from '../../empty-objects.ts';
@@ -201,13 +201,13 @@ export function objectReferenceFieldLabels<T>(prefix: string, ref: (obj: T) => P
 }
 
 /** ToSelectableFields; `source` falls back to the reporting controller for new-style events. */
-export const eventFieldLabels: Readonly<Record<string, (e: Event) => string>> = {
+export const eventFieldLabels: Readonly<Record<string, (e: Event) => string>> = lookupTable({
   ...objectReferenceFieldLabels<Event>('involvedObject', (e) => e.involvedObject),
   reason: (e) => e.reason ?? '',
   reportingComponent: (e) => e.reportingComponent ?? '',
   source: (e) => e.source?.component || e.reportingComponent || '',
   type: (e) => e.type ?? '',
-};
+});
 
 /**
  * What upstream's encoding writes for an Event whoever made it: the reference and source are structs,

@@ -4,7 +4,7 @@
 // ...), claims' requested storage, and which quotas a pod falls under by scope. Pure.
 // Upstream: pkg/quota/v1/evaluator/core/pods.go (PodUsageFunc, podComputeUsageHelper, Constraints,
 // podMatchesScopeFunc), persistent_volume_claims.go, services.go, pkg/quota/v1/generic, resources.go.
-import { addQuantities, compareQuantities, formatQuantity, parseQuantity, quantityFromMilli, quantityFromValue } from '../../../core/index.ts';
+import { addQuantities, compareQuantities, formatQuantity, lookupTable, parseQuantity, quantityFromMilli, quantityFromValue } from '../../../core/index.ts';
 import type { DeepReadonly, Quantity } from '../../../core/index.ts';
 import { computePodQOS } from './pod/qos.ts';
 import type { Container, Pod } from './pod/types.ts';
@@ -15,7 +15,7 @@ import type { ResourceQuota } from './resource-quota.ts';
 export type Usage = Record<string, string>;
 
 /** Legacy names for object counts (resources.go). */
-const legacyCounts: Readonly<Record<string, string>> = { pods: 'pods', services: 'services', configmaps: 'configmaps', secrets: 'secrets', persistentvolumeclaims: 'persistentvolumeclaims', resourcequotas: 'resourcequotas', replicationcontrollers: 'replicationcontrollers' };
+const legacyCounts: Readonly<Record<string, string>> = lookupTable({ pods: 'pods', services: 'services', configmaps: 'configmaps', secrets: 'secrets', persistentvolumeclaims: 'persistentvolumeclaims', resourcequotas: 'resourcequotas', replicationcontrollers: 'replicationcontrollers' });
 const standardRequests = new Set(['cpu', 'memory', 'ephemeral-storage']);
 
 /** count/<resource>.<group>: what every stored object of a resource counts as. */

@@ -7,6 +7,7 @@ import type { ObjectReference } from '../../core/v1/binding.ts';
 import { eventTable, objectReferenceFieldLabels, validateEventCreate, validateEventUpdate } from '../../core/v1/event.ts';
 import type { Event as CoreEvent, EventSource } from '../../core/v1/event.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
+import { lookupTable } from '../../../core/index.ts';
 
 export interface EventSeries {
   count: number;
@@ -88,12 +89,12 @@ export function eventsV1ToCoreEvent(e: Event): CoreEvent {
 }
 
 /** The field selectors events.k8s.io accepts, mapped onto the stored core fields. */
-export const eventsV1FieldLabels: Readonly<Record<string, (e: Event) => string>> = {
+export const eventsV1FieldLabels: Readonly<Record<string, (e: Event) => string>> = lookupTable({
   reason: (e) => e.reason ?? '',
   ...objectReferenceFieldLabels<Event>('regarding', (e) => e.regarding),
   reportingController: (e) => e.reportingController ?? '',
   type: (e) => e.type ?? '',
-};
+});
 
 const eventsV1Table: TablePrinter<Event> = {
   columns: eventTable.columns,
