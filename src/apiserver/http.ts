@@ -33,7 +33,7 @@ import { acceptsOpenApiV2Protobuf, openApiV2ProtobufType } from './openapi/swagg
 /** Documents as bytes: a string of megabytes would be copied into fresh memory at every write. */
 export interface OpenApiSource {
   root(): { body: Uint8Array; etag: string };
-  groupVersion(path: string): { body: Uint8Array; etag: string } | undefined;
+  groupVersion(path: string): { body: Uint8Array; etag: string; hash: string } | undefined;
   v2(): { body: Uint8Array; etag: string };
   v2Protobuf(): { body: Uint8Array; etag: string };
 }
@@ -440,8 +440,8 @@ const wallClock = new RealClock();
  * ETag; a URL with that hash may be cached as immutable for a year, one with another hash (a copy of
  * the root from before a CRD changed the group) is redirected to the current one.
  */
-function sendGroupVersionDocument(req: IncomingMessage, res: ServerResponse, groupVersion: string, doc: { body: Uint8Array; etag: string }, hash: string | null): void {
-  const current = doc.etag.slice(1, -1);
+function sendGroupVersionDocument(req: IncomingMessage, res: ServerResponse, groupVersion: string, doc: { body: Uint8Array; etag: string; hash: string }, hash: string | null): void {
+  const current = doc.hash;
   if (!hash) return sendDocument(req, res, doc, 'application/json', { Vary: 'Accept' });
   if (hash !== current) {
     res.writeHead(301, { 'Content-Type': 'application/json', ETag: doc.etag, Vary: 'Accept', Location: `/openapi/v3/${groupVersion}?hash=${current}`, 'Content-Length': 0 });

@@ -1,7 +1,7 @@
 // Durations as users see them: kubectl's AGE-style strings and Go's time.Duration text form
 // ("1h2m3.5s"), which API fields like `--timeout` and config files use.
 // Upstream: apimachinery/pkg/util/duration/duration.go; Go time/format.go (ParseDuration, String).
-import { lookupTable } from './json-copy.ts';
+import { lookupTable } from './own-keys.ts';
 
 const trunc = Math.trunc;
 

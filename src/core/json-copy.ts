@@ -1,15 +1,6 @@
 // A deep copy of a JSON-shaped value (plain objects, arrays, scalars), several times faster than
 // structuredClone for API objects. Keys set to undefined are dropped, as encoding would drop them.
-
-/**
- * Sets `key` as an own property of `obj`, a JSON object. A key may be `__proto__` (a ConfigMap's or
- * Secret's data key, a custom resource's field: JSON.parse makes it an ordinary key), and assigning
- * that one would set the object's prototype instead, and the key would be lost.
- */
-export function setOwn(obj: object, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else (obj as Record<string, unknown>)[key] = value;
-}
+import { setOwn } from './own-keys.ts';
 
 export function copyJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
@@ -49,13 +40,4 @@ export function copyJsonSharing<T>(value: T, live: unknown): T {
     if (v !== undefined) setOwn(out, key, copyJsonSharing(v, liveObject?.[key]));
   }
   return out as T;
-}
-
-/**
- * A lookup table for keys that come from users (a field label, a unit, a controller's name): an
- * object without a prototype, so that `constructor` or `toString` finds nothing rather than
- * Object.prototype's member.
- */
-export function lookupTable<T>(entries: Record<string, T>): Record<string, T> {
-  return Object.assign(Object.create(null) as Record<string, T>, entries);
 }

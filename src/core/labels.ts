@@ -3,7 +3,7 @@
 // apimachinery/pkg/apis/meta/v1/helpers.go (LabelSelectorAsSelector, FormatLabelSelector).
 
 import type { LabelSelector } from './meta.ts';
-import { lookupTable } from './json-copy.ts';
+import { lookupTable } from './own-keys.ts';
 
 // ---- Label key and value syntax (api/validation re-exports these). Upstream:
 // apimachinery/pkg/api/validate/content/{kube,dns}.go, pkg/util/validation/validation.go.
@@ -324,20 +324,20 @@ const Tok = {
 } as const;
 type Tok = (typeof Tok)[keyof typeof Tok];
 
-// A Map, not an object: a label key such as `constructor` or `toString` would find Object.prototype's.
-const string2token: ReadonlyMap<string, Tok> = new Map([
-  [')', Tok.ClosedPar],
-  [',', Tok.Comma],
-  ['!', Tok.DoesNotExist],
-  ['==', Tok.DoubleEquals],
-  ['=', Tok.Equals],
-  ['>', Tok.GreaterThan],
-  ['in', Tok.In],
-  ['<', Tok.LessThan],
-  ['!=', Tok.NotEquals],
-  ['notin', Tok.NotIn],
-  ['(', Tok.OpenPar],
-]);
+// Without a prototype: a label key such as `constructor` or `toString` would find Object.prototype's.
+const string2token: Readonly<Record<string, Tok>> = lookupTable({
+  ')': Tok.ClosedPar,
+  ',': Tok.Comma,
+  '!': Tok.DoesNotExist,
+  '==': Tok.DoubleEquals,
+  '=': Tok.Equals,
+  '>': Tok.GreaterThan,
+  in: Tok.In,
+  '<': Tok.LessThan,
+  '!=': Tok.NotEquals,
+  notin: Tok.NotIn,
+  '(': Tok.OpenPar,
+});
 
 const isWhitespace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n';
 const isSpecial = (c: string): boolean => '=!(),><'.includes(c) && c !== '';
@@ -374,7 +374,7 @@ function lex(s: string): Item[] {
           break;
         }
         buffer += c;
-        const t = string2token.get(buffer);
+        const t = string2token[buffer];
         if (t !== undefined) last = { tok: t, lit: buffer };
         else if (last) {
           pos--;
@@ -393,7 +393,7 @@ function lex(s: string): Item[] {
         }
         buffer += c;
       }
-      items.push({ tok: string2token.get(buffer) ?? Tok.Identifier, lit: buffer });
+      items.push({ tok: string2token[buffer] ?? Tok.Identifier, lit: buffer });
     }
   }
 }

@@ -1,7 +1,7 @@
 // Resource quantities ("100m", "1.5Gi", "1e3"): parsed once into exact integers, formatted the
 // way upstream's Quantity.String() does. Upstream: apimachinery/pkg/api/resource/quantity.go,
 // amount.go, suffix.go.
-import { lookupTable } from './json-copy.ts';
+import { lookupTable } from './own-keys.ts';
 
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 

@@ -4,7 +4,7 @@
 import type { Node, Pod, Taint } from '../api/index.ts';
 import { podResourceRequests, sameResourceInputs } from '../api/index.ts';
 import type { DeepReadonly, LabelSelectorMatcher } from '../core/index.ts';
-import { jsonEqual, labelSelectorFromObject, nothingSelector } from '../core/index.ts';
+import { jsonEqual, labelSelectorFromObject, lookupTable, nothingSelector } from '../core/index.ts';
 import { resourceAmountOf as amountOf } from './quantities.ts';
 
 type PodRO = DeepReadonly<Pod>;
@@ -266,7 +266,7 @@ export class NodeInfo {
   setNode(node: NodeRO): void {
     // A copy without a prototype, made when the labels change: plugins look labels up by a pod's
     // topology key, and a key such as `constructor` must not find Object.prototype's member.
-    if (this.node === undefined || node.metadata.labels !== this.node.metadata.labels) this.#labels = node.metadata.labels && Object.assign(Object.create(null) as Record<string, string>, node.metadata.labels);
+    if (this.node === undefined || node.metadata.labels !== this.node.metadata.labels) this.#labels = node.metadata.labels && lookupTable(node.metadata.labels);
     this.node = node;
     const alloc = new Resource();
     const list = node.status?.allocatable ?? node.status?.capacity ?? {};
