@@ -1,7 +1,8 @@
 // A benchmark's client on a worker thread, as a real client runs in its own process: on the server's
 // thread its TLS, JSON and watch decoding took ~15% of the event loop and queued the server's work
-// behind the measurement's own. The main thread calls runClientJob; the worker runs the named job
-// against the cluster at `access` and posts back its result.
+// behind the measurement's own. The main thread calls runClientJob, or a ClientWorker's run for a
+// client that lives across jobs; the worker runs the named job against the cluster at `access` and
+// posts back its result.
 import { globalAgent } from 'node:https';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { HttpClient } from '../src/client/http-client.ts';
@@ -29,30 +30,77 @@ interface Jobs {
   'bulk-create': { run: BulkCreateRun & { connections: number }; result: number };
 }
 
-export function runClientJob<J extends keyof Jobs>(access: ServerAccess, job: J, run: Jobs[J]['run']): Promise<Jobs[J]['result']> {
-  const script = new URL(import.meta.url);
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: { access, job, run } });
-    worker.once('message', (m: { result?: Jobs[J]['result']; error?: string }) => {
-      if (m.result) resolve(m.result);
-      else reject(new Error(m.error ?? `${job} worker failed`));
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`${job} worker exited with ${code}`)));
-  });
+interface Reply {
+  result?: unknown;
+  error?: string;
 }
 
-if (!isMainThread && (workerData as { job?: string } | undefined)?.job) {
-  const { access, job, run } = workerData as { access: ServerAccess; job: keyof Jobs; run: never };
+interface Pending {
+  resolve: (m: Reply) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Runs one job on a worker of its own, which exits after it. */
+export async function runClientJob<J extends keyof Jobs>(access: ServerAccess, job: J, run: Jobs[J]['run']): Promise<Jobs[J]['result']> {
+  const client = new ClientWorker(access);
+  try {
+    return await client.run(job, run);
+  } finally {
+    await client.stop();
+  }
+}
+
+/**
+ * A client that lives across jobs, as a real one (a controller, clusterloader2) has been running
+ * before the measurement and keeps its connections: its jobs after the first find its code compiled
+ * and its pool of keep-alive connections open.
+ */
+export class ClientWorker {
+  readonly #worker: Worker;
+  #pending: Pending | undefined;
+
+  constructor(access: ServerAccess) {
+    this.#worker = new Worker(new URL(import.meta.url), { workerData: { access } });
+    this.#worker.on('message', (m: Reply) => this.#settle((p) => p.resolve(m)));
+    this.#worker.on('error', (error) => this.#settle((p) => p.reject(error)));
+    this.#worker.on('exit', (code) => this.#settle((p) => p.reject(new Error(`client worker exited with ${code}`))));
+  }
+
+  run<J extends keyof Jobs>(job: J, run: Jobs[J]['run']): Promise<Jobs[J]['result']> {
+    if (this.#pending) return Promise.reject(new Error('the client worker runs one job at a time'));
+    return new Promise<Reply>((resolve, reject) => {
+      this.#pending = { resolve, reject };
+      this.#worker.postMessage({ job, run });
+    }).then((m) => {
+      if (m.error !== undefined || m.result === undefined) throw new Error(m.error ?? `${job} worker failed`);
+      return m.result as Jobs[J]['result'];
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#pending = undefined;
+    await this.#worker.terminate();
+  }
+
+  #settle(fn: (pending: Pending) => void): void {
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending) fn(pending);
+  }
+}
+
+async function runJob(api: HttpClient, job: keyof Jobs, run: never): Promise<unknown> {
   // HttpClient goes through the global agent: its pool is the job's client's connections.
   globalAgent.maxSockets = (run as { connections: number }).connections;
-  const api = new HttpClient(access);
-  try {
-    const result = job === 'resize' ? await resizeAll(api, run) : job === 'bulk-create' ? await bulkCreate(api, run) : await latencyAt(api, run);
-    parentPort?.postMessage({ result });
-  } catch (error) {
-    parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
-  }
-  // The client's keep-alive sockets would hold the thread open.
-  process.exit(0);
+  return job === 'resize' ? await resizeAll(api, run) : job === 'bulk-create' ? await bulkCreate(api, run) : await latencyAt(api, run);
+}
+
+if (!isMainThread && (workerData as { access?: ServerAccess } | undefined)?.access) {
+  const api = new HttpClient((workerData as { access: ServerAccess }).access);
+  parentPort?.on('message', ({ job, run }: { job: keyof Jobs; run: never }) => {
+    runJob(api, job, run).then(
+      (result) => parentPort?.postMessage({ result }),
+      (error: unknown) => parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
 }
