@@ -51,6 +51,7 @@ export * from './metrics/v1beta1/metrics.ts';
 export type * from './autoscaling/v2/types.ts';
 export { toleratesTaint } from './core/v1/taints.ts';
 export { podMatchesNodeSelectorAndAffinity, requirementMatches as nodeSelectorRequirementMatches, termMatches } from './core/v1/node-affinity.ts';
+export type { SelectedNode } from './core/v1/node-affinity.ts';
 export { clusterAdminUser, defaultTokenRequest, serviceAccountUser, serviceAccountUsername, validateTokenRequest } from './authentication/v1/index.ts';
 export type { BoundObjectReference, TokenRequest, TokenReview, UserInfo } from './authentication/v1/index.ts';
 export { describeBinding, escalationMessage, forbiddenReason, privilegedGroup, ruleAllows, subjectIsUser, uncoveredRules } from './rbac/v1/index.ts';

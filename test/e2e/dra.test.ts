@@ -153,6 +153,18 @@ describe('DRA on one dynamic-MIG H100 with kubectl', () => {
     assert.match(r.stderr, /The ResourceClaim "typo" is invalid: spec\.devices\.requests\[0\]\.exactly\.selectors\[0\]\.cel\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:\d+: undeclared reference to 'devcie' \(in container ''\)/);
     assert.equal((await dd.kubectl(['get', 'resourceclaim', 'typo'])).code, 1);
   });
+
+  test("a ResourceSlice's node selector is validated as a pod's node affinity is", async () => {
+    const slice = (operator: string): string => JSON.stringify({
+      apiVersion: 'resource.k8s.io/v1', kind: 'ResourceSlice', metadata: { name: `zone-${operator.toLowerCase()}` },
+      spec: { driver: 'example.com', pool: { name: 'zone-a', generation: 1, resourceSliceCount: 1 }, nodeSelector: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator, values: ['a'] }] }] }, devices: [{ name: 'nic-0' }] },
+    });
+    const r = await dd.kubectl(['create', '-f', '-'], { input: slice('Near') });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /The ResourceSlice "zone-near" is invalid: spec\.nodeSelector\.nodeSelectorTerms\[0\]\.matchExpressions\[0\]\.operator: Invalid value: "Near": not a valid selector operator/);
+    assert.equal((await dd.kubectl(['create', '-f', '-'], { input: slice('In') })).code, 0);
+    assert.equal((await dd.kubectl(['delete', 'resourceslice', 'zone-in'])).code, 0);
+  });
 });
 
 describe('NVLink pairs with kubectl', () => {

@@ -76,3 +76,19 @@ test('pv table cells, wide VolumeMode included', () => {
   const cells = def.table?.cells(v, now) ?? [];
   assert.deepEqual([cells[4], cells[6]], ['Terminating', 'legacy']);
 });
+
+test('pv node affinity is validated as core validation does', () => {
+  assert.deepEqual(msgs(def.validateCreate?.(pv({ nodeAffinity: {} }), ctx)), ['spec.nodeAffinity.required: Required value: must specify required node constraints']);
+  assert.deepEqual(msgs(def.validateCreate?.(pv({ nodeAffinity: { required: { nodeSelectorTerms: [] } } }), ctx)), [
+    'spec.nodeAffinity.required.nodeSelectorTerms: Required value: must have at least one node selector term',
+  ]);
+  const bad = pv({ nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'Exists', values: ['a'] }] }] } } });
+  assert.deepEqual(msgs(def.validateCreate?.(bad, ctx)), [
+    "spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+  ]);
+  // A value that is not a label value is refused on create, and kept on an update of a PV that already had it.
+  const odd = pv({ nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a b'] }] }] } } });
+  assert.equal(msgs(def.validateCreate?.(odd, ctx)).length, 1);
+  const stored = { ...odd, metadata: { ...odd.metadata, resourceVersion: '1' } };
+  assert.deepEqual(msgs(def.validateUpdate?.({ ...stored, metadata: { ...stored.metadata, labels: { a: 'b' } } }, stored, ctx)), []);
+});

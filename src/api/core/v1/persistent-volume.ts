@@ -11,6 +11,7 @@ import { nameIsDNSSubdomain } from '../../validation/names.ts';
 import { validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.ts';
 import type { ObjectReference } from './binding.ts';
 import { keepField } from './keep-field.ts';
+import { hasInvalidLabelValue, validateNodeSelector } from './node-selector-validation.ts';
 import type { NodeSelector, ResourceList } from './pod/types.ts';
 import {
   accessModesText,
@@ -117,7 +118,8 @@ function validateSource(spec: PersistentVolumeSpec, path: FieldPath, metaPath: F
   return errs;
 }
 
-export function validatePersistentVolume(pv: PersistentVolume): FieldError[] {
+/** `checkValues` false on an update of a PV whose node affinity already held values that are not label values. */
+export function validatePersistentVolume(pv: PersistentVolume, checkValues = true): FieldError[] {
   const metaPath = FieldPath.root('metadata');
   const errs = validateObjectMeta(pv.metadata, { namespaced: false, nameValidator: nameIsDNSSubdomain });
   const spec = pv.spec ?? {};
@@ -130,13 +132,19 @@ export function validatePersistentVolume(pv: PersistentVolume): FieldError[] {
   for (const [name, qty] of Object.entries(capacity)) errs.push(...validatePositiveQuantity(qty, path.child('capacity').key(name)));
   const policy = spec.persistentVolumeReclaimPolicy;
   if (policy && !reclaimPolicies.includes(policy)) errs.push(notSupported(path.child('persistentVolumeReclaimPolicy'), policy, reclaimPolicies));
+  // validateVolumeNodeAffinity
+  if (spec.nodeAffinity) {
+    const selector = spec.nodeAffinity.required;
+    if (selector) errs.push(...validateNodeSelector(selector, path.child('nodeAffinity', 'required'), checkValues));
+    else errs.push(required(path.child('nodeAffinity', 'required'), 'must specify required node constraints'));
+  }
   errs.push(...validateVolumeMode(spec.volumeMode, path.child('volumeMode')));
   errs.push(...validateSource(spec, path, metaPath));
   return errs;
 }
 
 function validatePersistentVolumeUpdate(pv: PersistentVolume, old: PersistentVolume): FieldError[] {
-  const errs = [...validateObjectMetaUpdate(pv.metadata, old.metadata), ...validatePersistentVolume(pv)];
+  const errs = [...validateObjectMetaUpdate(pv.metadata, old.metadata), ...validatePersistentVolume(pv, !hasInvalidLabelValue(old.spec?.nodeAffinity?.required))];
   // Upstream reports this one on the bare field name.
   errs.push(...validateImmutableField(pv.spec?.volumeMode, old.spec?.volumeMode, 'volumeMode'));
   return errs;
@@ -218,7 +226,7 @@ export const persistentVolumeDefinition: ResourceDefinition<PersistentVolume> = 
       setPhaseTransitionTime(pv, old, ctx);
     } else keepField(pv, old, 'status');
   },
-  validateCreate: validatePersistentVolume,
+  validateCreate: (pv) => validatePersistentVolume(pv),
   validateUpdate: validatePersistentVolumeUpdate,
   validateStatusUpdate: (pv, old) => validateObjectMetaUpdate(pv.metadata, old.metadata),
   table: pvTable,

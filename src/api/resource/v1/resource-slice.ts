@@ -11,6 +11,7 @@ import { isDNS1123Subdomain, nameIsDNSSubdomain } from '../../validation/names.t
 import type { Device, DeviceAttribute, ResourceSlice, ResourceSliceSpec } from './types.ts';
 import { ResourceLimits as L } from './types.ts';
 import { dropDisabledSliceFields } from './disabled-fields.ts';
+import { validateNodeSelector } from '../../core/v1/node-selector-validation.ts';
 import { validateDNSLabel, validateDeviceTaint, validateDriverName, validateList, validatePoolName, isValidQualifiedName, validateQualifiedName, validateSet } from './validation.ts';
 
 const root = FieldPath.root;
@@ -85,7 +86,10 @@ function validateDevice(d: Device, path: FieldPath, perDevice: boolean): Errs {
         errs.push(...validateNodeName(d.nodeName, path.child('nodeName')));
       } else errs.push(invalidValue(path.child('nodeName'), d.nodeName, 'must not be empty'));
     }
-    if (d.nodeSelector) set.push('`nodeSelector`');
+    if (d.nodeSelector) {
+      set.push('`nodeSelector`');
+      errs.push(...validateNodeSelector(d.nodeSelector, path.child('nodeSelector')));
+    }
     if (d.allNodes !== undefined) {
       if (d.allNodes) set.push('`allNodes`');
       else errs.push(invalidValue(path.child('allNodes'), false, 'must be either unset or set to true'));
@@ -119,6 +123,7 @@ export function validateResourceSliceSpec(spec: ResourceSliceSpec, old: Resource
   }
   if (spec.nodeSelector) {
     set.push('`nodeSelector`');
+    errs.push(...validateNodeSelector(spec.nodeSelector, path.child('nodeSelector')));
     const terms = spec.nodeSelector.nodeSelectorTerms ?? [];
     if (terms.length !== 1) errs.push(invalidValue(path.child('nodeSelector', 'nodeSelectorTerms'), terms, 'must have exactly one node selector term'));
   }

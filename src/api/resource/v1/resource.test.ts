@@ -111,6 +111,24 @@ function slice(devices: Device[], extra: Partial<ResourceSlice['spec']> = { node
   return { metadata: meta('node-a-gpu.nvidia.com-x7k2p'), spec: { driver: 'gpu.nvidia.com', pool: { name: 'node-a', generation: 1, resourceSliceCount: 1 }, devices, ...extra } };
 }
 
+test('ResourceSlice node selectors are validated as core validation does', () => {
+  const gpu: Device = { name: 'gpu-0' };
+  assert.deepEqual(messages(sliceDef.validateCreate!(slice([gpu], { nodeSelector: { nodeSelectorTerms: [] } }), ctx)), [
+    'spec.nodeSelector.nodeSelectorTerms: Required value: must have at least one node selector term',
+    'spec.nodeSelector.nodeSelectorTerms: Invalid value: []: must have exactly one node selector term',
+  ]);
+  const term = { matchExpressions: [{ key: 'zone', operator: 'Near' as never, values: ['a'] }, { key: 'rank', operator: 'Gt' as const, values: ['1', '2'] }], matchFields: [{ key: 'metadata.uid', operator: 'In' as const, values: ['x'] }] };
+  assert.deepEqual(messages(sliceDef.validateCreate!(slice([gpu], { nodeSelector: { nodeSelectorTerms: [term] } }), ctx)), [
+    'spec.nodeSelector.nodeSelectorTerms[0].matchExpressions[0].operator: Invalid value: "Near": not a valid selector operator',
+    "spec.nodeSelector.nodeSelectorTerms[0].matchExpressions[1].values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'",
+    'spec.nodeSelector.nodeSelectorTerms[0].matchFields[0].key: Invalid value: "metadata.uid": not a valid field selector key',
+  ]);
+  const perDevice: Device = { name: 'gpu-0', nodeSelector: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['not a label value'] }] }] } };
+  assert.deepEqual(messages(sliceDef.validateCreate!(slice([perDevice], { perDeviceNodeSelection: true }), ctx)), [
+    "spec.devices[0].nodeSelector.nodeSelectorTerms[0].matchExpressions[0].values[0]: Invalid value: \"not a label value\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+  ]);
+});
+
 test('ResourceSlice validation', () => {
   const gpu: Device = { name: 'gpu-0', attributes: { productName: { string: 'H100' }, 'gpu.nvidia.com/driverVersion': { version: '550.1.0' } }, capacity: { memory: { value: '80Gi' } } };
   assert.deepEqual(messages(sliceDef.validateCreate!(slice([gpu]), ctx)), []);

@@ -6,7 +6,8 @@ import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notS
 import type { FieldError } from '../../../../core/index.ts';
 import type { LabelSelector } from '../../../../core/index.ts';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../../validation/index.ts';
-import type { NodeSelectorTerm, Pod, PodSpec, Toleration } from './types.ts';
+import type { Pod, PodSpec, Toleration } from './types.ts';
+import { validateNodeSelector, validateNodeSelectorTerm } from '../node-selector-validation.ts';
 import { validateContainerCommon, validateLifecycleAndProbes, validateResourceRequirements } from './container-validation.ts';
 import type { ContainerContext } from './container-validation.ts';
 import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './syntax.ts';
@@ -121,31 +122,6 @@ export function validateTolerations(tolerations: readonly Toleration[] | undefin
   return errs;
 }
 
-function validateNodeSelectorTerm(term: NodeSelectorTerm, path: FieldPath, checkValues: boolean): FieldError[] {
-  const errs: FieldError[] = [];
-  (term.matchExpressions ?? []).forEach((r, j) => {
-    const p = path.child('matchExpressions').index(j);
-    const n = r.values?.length ?? 0;
-    if (r.operator === 'In' || r.operator === 'NotIn') {
-      if (n === 0) errs.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-    } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') {
-      if (n > 0) errs.push(forbiddenField(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-    } else if (r.operator === 'Gt' || r.operator === 'Lt') {
-      if (n !== 1) errs.push(required(p.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-    } else errs.push(invalidValue(p.child('operator'), r.operator, 'not a valid selector operator'));
-    errs.push(...labelKeyErrors(r.key, p.child('key')));
-    if (checkValues) (r.values ?? []).forEach((v, k) => isValidLabelValue(v).forEach((m) => errs.push(invalidValue(p.child('values').index(k), v, m))));
-  });
-  (term.matchFields ?? []).forEach((r, j) => {
-    const p = path.child('matchFields').index(j);
-    if (r.operator === 'In' || r.operator === 'NotIn') {
-      if ((r.values?.length ?? 0) !== 1) errs.push(required(p.child('values'), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
-    } else errs.push(invalidValue(p.child('operator'), r.operator, 'not a valid selector operator'));
-    if (r.key !== 'metadata.name') errs.push(invalidValue(p.child('key'), r.key, 'not a valid field selector key'));
-  });
-  return errs;
-}
-
 function validateLabelSelector(sel: LabelSelector | undefined, path: FieldPath): FieldError[] {
   if (!sel) return [];
   const errs = validateLabelMap(sel.matchLabels, path.child('matchLabels'));
@@ -166,10 +142,7 @@ function validateAffinity(spec: PodSpec, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const na = a.nodeAffinity;
   if (na?.requiredDuringSchedulingIgnoredDuringExecution) {
-    const p = path.child('nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms');
-    const terms = na.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms ?? [];
-    if (terms.length === 0) errs.push(required(p, 'must have at least one node selector term'));
-    terms.forEach((t, i) => errs.push(...validateNodeSelectorTerm(t, p.index(i), true)));
+    errs.push(...validateNodeSelector(na.requiredDuringSchedulingIgnoredDuringExecution, path.child('nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution')));
   }
   (na?.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => {
     const p = path.child('nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution').index(i);
