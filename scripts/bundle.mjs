@@ -15,8 +15,12 @@ import { build } from 'esbuild';
 
 // The V8 flags drydock runs under: a cluster's every write allocates short-lived copies, and with
 // V8's default 16 MB semi-space a tenth of the server thread went to scavenges (bench/README.md).
+// Unless told an initial old space, V8 lowers its first full-collection limit from the survival of
+// the first scavenges, and a default cluster's heap met it at ~24 MB just after the ready line: a
+// full collection (~10 ms, and concurrent marking besides) beside the user's first kubectl. With 64 MB
+// the first one comes when the heap reaches it; the limits after it follow the live heap as before.
 // V8 refuses a code cache or snapshot made under other flags, so both are made under these.
-const nodeFlags = ['--max-semi-space-size=64'];
+const nodeFlags = ['--max-semi-space-size=64', '--initial-old-space-size=64'];
 
 const bundleUrlBanner = [
   "let __drydockBundleUrl = require('node:url').pathToFileURL(__filename).href;",

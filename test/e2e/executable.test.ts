@@ -11,6 +11,8 @@ import { join, resolve } from 'node:path';
 
 const dist = resolve(import.meta.dirname, '../..');
 const executable = join(dist, 'drydock.mjs');
+// The V8 flags the build runs the cluster under (scripts/bundle.mjs), which the snapshot requires.
+const v8Flags = ['--max-semi-space-size=64', '--initial-old-space-size=64'];
 const { NODE_OPTIONS: _nodeOptions, ...withoutNodeOptions } = process.env;
 
 /** Runs `up` on an ephemeral port until its ready line; the node command line it runs under, then stops it. */
@@ -45,8 +47,8 @@ test('drydock starts node from the startup snapshot the build made, with its V8 
   try {
     const { argv, ready } = await commandLineOfUp(executable, dir);
     assert.match(ready, /drydock ready: https:\/\/127\.0\.0\.1:\d+ \(Kubernetes v1\.35\.\d+, 4 nodes\)/);
-    assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', '--snapshot-blob', join(dist, 'drydock.blob')]);
-    assert.equal(argv[4], 'up');
+    assert.deepEqual(argv.slice(1, 3 + v8Flags.length), [...v8Flags, '--snapshot-blob', join(dist, 'drydock.blob')]);
+    assert.equal(argv[3 + v8Flags.length], 'up');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -60,7 +62,7 @@ test('drydock runs its JavaScript path when the snapshot was made by another nod
     const { argv, ready } = await commandLineOfUp(join(dir, 'drydock.mjs'), dir);
     assert.match(ready, /drydock ready: /);
     assert.ok(!argv.includes('--snapshot-blob'), argv.join(' '));
-    assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', join(dir, 'drydock.mjs'), 'up']);
+    assert.deepEqual(argv.slice(1, 3 + v8Flags.length), [...v8Flags, join(dir, 'drydock.mjs'), 'up']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -72,7 +74,7 @@ test("through a symlink, as npm's bin link runs it, drydock starts from the snap
     symlinkSync(executable, join(dir, 'drydock'));
     const { argv, ready } = await commandLineOfUp(join(dir, 'drydock'), dir);
     assert.match(ready, /drydock ready: /);
-    assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', '--snapshot-blob', join(dist, 'drydock.blob')]);
+    assert.deepEqual(argv.slice(1, 3 + v8Flags.length), [...v8Flags, '--snapshot-blob', join(dist, 'drydock.blob')]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -86,7 +88,7 @@ test('drydock runs its JavaScript path when another node comes first on PATH', a
     const { argv, ready } = await commandLineOfUp(executable, dir, { ...withoutNodeOptions, PATH: `${dir}:${process.env.PATH ?? ''}` });
     assert.match(ready, /drydock ready: /);
     assert.ok(!argv.includes('--snapshot-blob'), argv.join(' '));
-    assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', executable, 'up']);
+    assert.deepEqual(argv.slice(1, 3 + v8Flags.length), [...v8Flags, executable, 'up']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -97,7 +99,7 @@ test('drydock runs its JavaScript path under NODE_OPTIONS, whose V8 flags the sn
   try {
     const { argv, ready } = await commandLineOfUp(executable, dir, { ...withoutNodeOptions, NODE_OPTIONS: '--max-old-space-size=4096' });
     assert.match(ready, /drydock ready: /);
-    assert.deepEqual(argv.slice(1, 4), ['--max-semi-space-size=64', executable, 'up']);
+    assert.deepEqual(argv.slice(1, 3 + v8Flags.length), [...v8Flags, executable, 'up']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
