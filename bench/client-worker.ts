@@ -56,14 +56,13 @@ export async function runClientJob<J extends keyof Jobs>(access: ServerAccess, j
  * and its pool of keep-alive connections open.
  */
 export class ClientWorker {
-  readonly #worker: Worker;
+  readonly #access: ServerAccess;
+  #worker: Worker;
   #pending: Pending | undefined;
 
   constructor(access: ServerAccess) {
-    this.#worker = new Worker(new URL(import.meta.url), { workerData: { access } });
-    this.#worker.on('message', (m: Reply) => this.#settle((p) => p.resolve(m)));
-    this.#worker.on('error', (error) => this.#settle((p) => p.reject(error)));
-    this.#worker.on('exit', (code) => this.#settle((p) => p.reject(new Error(`client worker exited with ${code}`))));
+    this.#access = access;
+    this.#worker = this.#start();
   }
 
   run<J extends keyof Jobs>(job: J, run: Jobs[J]['run']): Promise<Jobs[J]['result']> {
@@ -71,10 +70,23 @@ export class ClientWorker {
     return new Promise<Reply>((resolve, reject) => {
       this.#pending = { resolve, reject };
       this.#worker.postMessage({ job, run });
-    }).then((m) => {
-      if (m.error !== undefined || m.result === undefined) throw new Error(m.error ?? `${job} worker failed`);
-      return m.result as Jobs[J]['result'];
-    });
+    }).then(
+      (m) => {
+        if (m.error === undefined && m.result !== undefined) return m.result as Jobs[J]['result'];
+        this.#replace();
+        throw new Error(m.error ?? `${job} worker failed`);
+      },
+      (error: unknown) => {
+        this.#replace();
+        throw error;
+      },
+    );
+  }
+
+  /** After a failed job, which may leave requests and a watch behind (or a worker gone), the next job gets a client of its own. */
+  #replace(): void {
+    void this.#worker.terminate();
+    this.#worker = this.#start();
   }
 
   async stop(): Promise<void> {
@@ -82,7 +94,17 @@ export class ClientWorker {
     await this.#worker.terminate();
   }
 
-  #settle(fn: (pending: Pending) => void): void {
+  #start(): Worker {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { access: this.#access } });
+    worker.on('message', (m: Reply) => this.#settle(worker, (p) => p.resolve(m)));
+    worker.on('error', (error) => this.#settle(worker, (p) => p.reject(error)));
+    worker.on('exit', (code) => this.#settle(worker, (p) => p.reject(new Error(`client worker exited with ${code}`))));
+    return worker;
+  }
+
+  /** Settles the job in flight, if `worker` (not one replaced since) is running it. */
+  #settle(worker: Worker, fn: (pending: Pending) => void): void {
+    if (worker !== this.#worker) return;
     const pending = this.#pending;
     this.#pending = undefined;
     if (pending) fn(pending);
