@@ -92,3 +92,13 @@ test('pv node affinity is validated as core validation does', () => {
   const stored = { ...odd, metadata: { ...odd.metadata, resourceVersion: '1' } };
   assert.deepEqual(msgs(def.validateUpdate?.({ ...stored, metadata: { ...stored.metadata, labels: { a: 'b' } } }, stored, ctx)), []);
 });
+
+test('pv node affinity can be added to a PV without one, and not changed once set', () => {
+  const zone = (z: string): NonNullable<NonNullable<PersistentVolume['spec']>['nodeAffinity']> => ({ required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: [z] }] }] } });
+  const bare = { ...pv(), metadata: { name: 'pv1', resourceVersion: '1' } };
+  assert.deepEqual(msgs(def.validateUpdate?.({ ...bare, spec: { ...bare.spec, nodeAffinity: zone('a') } }, bare, ctx)), []);
+  const pinned = { ...bare, spec: { ...bare.spec, nodeAffinity: zone('a') } };
+  const moved = msgs(def.validateUpdate?.({ ...pinned, spec: { ...pinned.spec, nodeAffinity: zone('b') } }, pinned, ctx));
+  assert.equal(moved.length, 1);
+  assert.match(moved[0] ?? '', /^nodeAffinity: Invalid value: .*: field is immutable$/);
+});

@@ -147,6 +147,8 @@ function validatePersistentVolumeUpdate(pv: PersistentVolume, old: PersistentVol
   const errs = [...validateObjectMetaUpdate(pv.metadata, old.metadata), ...validatePersistentVolume(pv, !hasInvalidLabelValue(old.spec?.nodeAffinity?.required))];
   // Upstream reports this one on the bare field name.
   errs.push(...validateImmutableField(pv.spec?.volumeMode, old.spec?.volumeMode, 'volumeMode'));
+  // Node affinity may be set on a PV without one, and is then fixed (MutablePVNodeAffinity, alpha in 1.35, is off).
+  if (old.spec?.nodeAffinity) errs.push(...validateImmutableField(pv.spec?.nodeAffinity, old.spec.nodeAffinity, 'nodeAffinity'));
   return errs;
 }
 
