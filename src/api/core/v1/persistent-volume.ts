@@ -132,7 +132,7 @@ export function validatePersistentVolume(pv: PersistentVolume, checkValues = tru
   for (const [name, qty] of Object.entries(capacity)) errs.push(...validatePositiveQuantity(qty, path.child('capacity').key(name)));
   const policy = spec.persistentVolumeReclaimPolicy;
   if (policy && !reclaimPolicies.includes(policy)) errs.push(notSupported(path.child('persistentVolumeReclaimPolicy'), policy, reclaimPolicies));
-  // validateVolumeNodeAffinity
+  // Upstream's validateVolumeNodeAffinity: node affinity, when given, says its required terms.
   if (spec.nodeAffinity) {
     const selector = spec.nodeAffinity.required;
     if (selector) errs.push(...validateNodeSelector(selector, path.child('nodeAffinity', 'required'), checkValues));
