@@ -7,7 +7,7 @@ import type { ResourceDefinition, StrategyContext, TablePrinter } from '../../re
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { formatTime } from '../../../core/index.ts';
 import { validateImmutable, validateObjectMetaCreate, validateObjectMetaUpdate } from '../../workload-template.ts';
-import { isDNS1123Subdomain, nameIsDNSSubdomain } from '../../validation/names.ts';
+import { isDNS1123Subdomain, isValidDNS1123Label, nameIsDNSSubdomain } from '../../validation/names.ts';
 import type { Device, DeviceAttribute, ResourceSlice, ResourceSliceSpec } from './types.ts';
 import { ResourceLimits as L } from './types.ts';
 import { dropDisabledSliceFields } from './disabled-fields.ts';
@@ -45,20 +45,48 @@ function validateAttribute(a: DeviceAttribute, path: FieldPath): Errs {
 
 const tooLongAt = (p: FieldPath): FieldError => ({ type: 'FieldValueTooLong', field: String(p), detail: `may not be more than ${L.DeviceAttributeMaxValueLength} bytes`, omitValue: true });
 
+// Paths and messages are built only for a name or value that fails: valid ones are the rule, by the
+// thousand (a dynamic-MIG node's slices hold 208 devices, each with a dozen attributes and counters).
+
+/** DNS-label errors for `value`, its path made only when there are some. */
+function dnsLabelErrors(value: string, path: () => FieldPath): Errs {
+  return isValidDNS1123Label(value) ? [] : validateDNSLabel(value, path());
+}
+
+/** validateAttribute finds nothing wrong. */
+function attributeIsValid(a: DeviceAttribute): boolean {
+  const n = (a.bool !== undefined ? 1 : 0) + (a.int !== undefined ? 1 : 0) + (a.string !== undefined ? 1 : 0) + (a.version !== undefined ? 1 : 0);
+  if (n !== 1) return false;
+  if (a.string !== undefined) return a.string.length <= L.DeviceAttributeMaxValueLength;
+  return a.version === undefined || (a.version.length <= L.DeviceAttributeMaxValueLength && semverRe.test(a.version));
+}
+
+/** Counter names of a counter set or a consumption: a DNS label each, at most `max` of them. */
+function validateCounterNames(counters: Readonly<Record<string, unknown>> | undefined, max: number, p: FieldPath, errs: Errs): void {
+  const names = Object.keys(counters ?? {});
+  if (names.length === 0) errs.push(required(p.child('counters'), ''));
+  else if (names.length > max) errs.push(tooMany(p.child('counters'), names.length, max));
+  else for (const k of names) if (!isValidDNS1123Label(k)) errs.push(...validateDNSLabel(k, p.child('counters').key(k)));
+}
+
 function validateDevice(d: Device, path: FieldPath, perDevice: boolean): Errs {
-  const errs = validateDNSLabel(d.name ?? '', path.child('name'));
-  const attrs = Object.entries(d.attributes ?? {});
-  const caps = Object.entries(d.capacity ?? {});
-  if (attrs.length + caps.length > L.ResourceSliceMaxAttributesAndCapacitiesPerDevice) {
-    errs.push(invalidValue(path, attrs.length + caps.length, `the total number of attributes and capacities must not exceed ${L.ResourceSliceMaxAttributesAndCapacitiesPerDevice}`));
+  const errs = dnsLabelErrors(d.name ?? '', () => path.child('name'));
+  const attrs = d.attributes ?? {};
+  const caps = d.capacity ?? {};
+  const count = Object.keys(attrs).length + Object.keys(caps).length;
+  if (count > L.ResourceSliceMaxAttributesAndCapacitiesPerDevice) {
+    errs.push(invalidValue(path, count, `the total number of attributes and capacities must not exceed ${L.ResourceSliceMaxAttributesAndCapacitiesPerDevice}`));
   }
-  // Paths are built only for a name or value that fails: valid ones are the rule, by the thousand.
-  for (const [k, v] of attrs) {
-    if (isValidQualifiedName(k) && validateAttribute(v, path).length === 0) continue;
+  for (const k in attrs) {
+    if (!Object.hasOwn(attrs, k)) continue;
+    const v = attrs[k] as DeviceAttribute;
+    if (isValidQualifiedName(k) && attributeIsValid(v)) continue;
     const p = path.child('attributes').key(k);
     errs.push(...validateQualifiedName(k, p), ...validateAttribute(v, p));
   }
-  for (const [k, v] of caps) {
+  for (const k in caps) {
+    if (!Object.hasOwn(caps, k)) continue;
+    const v = caps[k] as NonNullable<Device['capacity']>[string];
     if (isValidQualifiedName(k) && !v.requestPolicy) continue;
     const p = path.child('capacity').key(k);
     errs.push(...validateQualifiedName(k, p));
@@ -66,17 +94,16 @@ function validateDevice(d: Device, path: FieldPath, perDevice: boolean): Errs {
       errs.push({ type: 'FieldValueForbidden', field: String(p.child('requestPolicy')), detail: 'allowMultipleAllocations must be true', omitValue: true });
     }
   }
-  errs.push(...validateList(d.taints, L.DeviceTaintsMaxLength, path.child('taints'), validateDeviceTaint));
-  errs.push(
-    ...validateSet(d.consumesCounters, L.ResourceSliceMaxDeviceCounterConsumptionsPerDevice, path.child('consumesCounters'), (c, p) => {
-      const e = c.counterSet ? validateDNSLabel(c.counterSet, p.child('counterSet')) : [required(p.child('counterSet'), '')];
-      const counters = Object.keys(c.counters ?? {});
-      if (counters.length === 0) e.push(required(p.child('counters'), ''));
-      else if (counters.length > L.ResourceSliceMaxCountersPerDeviceCounterConsumption) e.push(tooMany(p.child('counters'), counters.length, L.ResourceSliceMaxCountersPerDeviceCounterConsumption));
-      else for (const k of counters) e.push(...validateDNSLabel(k, p.child('counters').key(k)));
-      return e;
-    }, (c) => c.counterSet),
-  );
+  if (d.taints !== undefined) errs.push(...validateList(d.taints, L.DeviceTaintsMaxLength, path.child('taints'), validateDeviceTaint));
+  if (d.consumesCounters !== undefined) {
+    errs.push(
+      ...validateSet(d.consumesCounters, L.ResourceSliceMaxDeviceCounterConsumptionsPerDevice, path.child('consumesCounters'), (c, p) => {
+        const e = c.counterSet ? dnsLabelErrors(c.counterSet, () => p.child('counterSet')) : [required(p.child('counterSet'), '')];
+        validateCounterNames(c.counters, L.ResourceSliceMaxCountersPerDeviceCounterConsumption, p, e);
+        return e;
+      }, (c) => c.counterSet),
+    );
+  }
   const msg = 'exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when `perDeviceNodeSelection` is set to true in the ResourceSlice spec';
   if (perDevice) {
     const set: string[] = [];
@@ -141,11 +168,8 @@ export function validateResourceSliceSpec(spec: ResourceSliceSpec, old: Resource
   errs.push(...validateSet(spec.devices, maxDevices, path.child('devices'), (d, p) => validateDevice(d, p, spec.perDeviceNodeSelection === true), (d) => d.name));
   errs.push(
     ...validateSet(spec.sharedCounters, L.ResourceSliceMaxCounterSets, path.child('sharedCounters'), (c, p) => {
-      const e = c.name ? validateDNSLabel(c.name, p.child('name')) : [required(p.child('name'), '')];
-      const counters = Object.keys(c.counters ?? {});
-      if (counters.length === 0) e.push(required(p.child('counters'), ''));
-      else if (counters.length > L.ResourceSliceMaxCountersPerCounterSet) e.push(tooMany(p.child('counters'), counters.length, L.ResourceSliceMaxCountersPerCounterSet));
-      else for (const k of counters) e.push(...validateDNSLabel(k, p.child('counters').key(k)));
+      const e = c.name ? dnsLabelErrors(c.name, () => p.child('name')) : [required(p.child('name'), '')];
+      validateCounterNames(c.counters, L.ResourceSliceMaxCountersPerCounterSet, p, e);
       return e;
     }, (c) => c.name),
   );

@@ -111,6 +111,33 @@ function slice(devices: Device[], extra: Partial<ResourceSlice['spec']> = { node
   return { metadata: meta('node-a-gpu.nvidia.com-x7k2p'), spec: { driver: 'gpu.nvidia.com', pool: { name: 'node-a', generation: 1, resourceSliceCount: 1 }, devices, ...extra } };
 }
 
+test('ResourceSlice device and counter names: each failure reported at its path, valid ones in passing', () => {
+  const device: Device = {
+    name: 'Bad_Device',
+    attributes: { ok: { int: 1 }, 'x.example.com/v': { version: 'v1' }, s: { string: 'x'.repeat(70) }, two: { int: 1, bool: true } },
+    capacity: { 'Bad Cap': { value: '1' } },
+    consumesCounters: [{ counterSet: 'Bad_Set', counters: { 'Mem.Slice': { value: '1' }, good: { value: '1' } } }, { counterSet: 'ok-set', counters: {} }],
+  };
+  assert.deepEqual(messages(sliceDef.validateCreate!(slice([device]), ctx)), [
+    "spec.devices[0].name: Invalid value: \"Bad_Device\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    "spec.devices[0].attributes[x.example.com/v].version: Invalid value: \"v1\": must be a string compatible with semver.org spec 2.0.0",
+    "spec.devices[0].attributes[s].string: Too long: may not be more than 64 bytes",
+    "spec.devices[0].attributes[two]: Invalid value: {\"int\":1,\"bool\":true}: exactly one value must be specified",
+    "spec.devices[0].capacity[Bad Cap]: Invalid value: \"Bad Cap\": a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')",
+    "spec.devices[0].consumesCounters[0].counterSet: Invalid value: \"Bad_Set\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    "spec.devices[0].consumesCounters[0].counters[Mem.Slice]: Invalid value: \"Mem.Slice\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    "spec.devices[0].consumesCounters[1].counters: Required value"
+  ]);
+  const shared = slice([], { nodeName: 'node-a', sharedCounters: [{ name: 'Bad_Name', counters: { 'A.B': { value: '1' }, fine: { value: '2' } } }, { name: '', counters: {} }] });
+  delete shared.spec.devices;
+  assert.deepEqual(messages(sliceDef.validateCreate!(shared, ctx)), [
+    "spec.sharedCounters[0].name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    "spec.sharedCounters[0].counters[A.B]: Invalid value: \"A.B\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    "spec.sharedCounters[1].name: Required value",
+    "spec.sharedCounters[1].counters: Required value"
+  ]);
+});
+
 test('ResourceSlice node selectors are validated as core validation does', () => {
   const gpu: Device = { name: 'gpu-0' };
   assert.deepEqual(messages(sliceDef.validateCreate!(slice([gpu], { nodeSelector: { nodeSelectorTerms: [] } }), ctx)), [
