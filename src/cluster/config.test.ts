@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultFeatureGates } from '../api/index.ts';
-import { ConfigError, defaultClusterConfig, parseClusterConfig } from './config.ts';
+import { ConfigError, defaultClusterConfig, defaultClusterConfigText, parseClusterConfig } from './config.ts';
 
 const h100Pool = (mig: string, expose = 'dra'): string => `nodePools:\n- name: h100\n  count: 1\n  gpus: {model: H100-80GB, count: 1, mig: ${mig}, expose: ${expose}}\n`;
 
@@ -50,4 +50,12 @@ test('dynamic MIG through DRA needs DRAPartitionableDevices; static MIG, whole G
     assert.equal(parseClusterConfig(off + pool).featureGates.DRAPartitionableDevices, false, pool);
   }
   assert.equal(parseClusterConfig(h100Pool('dynamic')).nodePools[0]?.gpus?.mig, 'dynamic');
+});
+
+test('the default config is its YAML text read, and each caller gets a copy of its own', () => {
+  assert.deepEqual(defaultClusterConfig(), parseClusterConfig(defaultClusterConfigText()));
+  const first = defaultClusterConfig();
+  (first.nodePools[0] as { capacity: Record<string, string> }).capacity.cpu = '1';
+  first.nodePools.push({ ...first.nodePools[0]!, name: 'extra' });
+  assert.deepEqual(defaultClusterConfig(), parseClusterConfig(defaultClusterConfigText()));
 });
