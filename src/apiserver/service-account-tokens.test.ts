@@ -7,6 +7,9 @@ import { refs } from '../api/index.ts';
 import type { TokenRequest } from '../api/index.ts';
 import { Cluster, defaultClusterConfig } from '../cluster/index.ts';
 import { VirtualClock, isApiError } from '../core/index.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const tokenRequest = (spec: TokenRequest['spec'] = {}): TokenRequest => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: {}, spec });
 
@@ -78,4 +81,25 @@ test('a token bound to a secret stops working when the secret goes', async () =>
   assert.ok(await cluster.server.authenticateToken(token));
   await client.delete(refs.secrets, 'default', 'session');
   assert.equal(await cluster.server.authenticateToken(token), undefined);
+});
+
+test('the signing key is kept with --data-dir, so a token outlives a restart; clusters without one do not share keys', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'drydock-sa-key-'));
+  try {
+    const config = { ...defaultClusterConfig(), nodePools: [] };
+    const clock = new VirtualClock(Date.parse('2026-12-04T10:00:00Z'));
+    let token = '';
+    {
+      await using first = await Cluster.start({ config, clock, components: false, dataDir, port: 0 });
+      await first.client.create(refs.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder', namespace: 'default' } });
+      token = (await first.client.create<TokenRequest>(refs.serviceAccounts, tokenRequest(), { namespace: 'default', name: 'builder', subresource: 'token' })).status?.token ?? '';
+    }
+    await using again = await Cluster.start({ config, clock, components: false, dataDir, port: 0 });
+    assert.equal((await again.server.authenticateToken(token))?.username, 'system:serviceaccount:default:builder');
+    await using other = await Cluster.start({ config, clock, components: false });
+    await other.client.create(refs.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder', namespace: 'default' } });
+    assert.equal(await other.server.authenticateToken(token), undefined, 'another cluster\'s key');
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
