@@ -61,12 +61,17 @@ function attributeIsValid(a: DeviceAttribute): boolean {
   return a.version === undefined || (a.version.length <= L.DeviceAttributeMaxValueLength && semverRe.test(a.version));
 }
 
-/** Counter names of a counter set or a consumption: a DNS label each, at most `max` of them. */
-function validateCounterNames(counters: Readonly<Record<string, unknown>> | undefined, max: number, p: FieldPath, errs: Errs): void {
+/**
+ * A counter set's or a device's consumption of one: the set's name (in `field`: name or counterSet),
+ * then its counters, a DNS label each and at most `max` of them.
+ */
+function counterGroupErrors(name: string | undefined, field: string, counters: Readonly<Record<string, unknown>> | undefined, max: number, p: FieldPath): Errs {
+  const errs = name ? dnsLabelErrors(name, () => p.child(field)) : [required(p.child(field), '')];
   const names = Object.keys(counters ?? {});
   if (names.length === 0) errs.push(required(p.child('counters'), ''));
   else if (names.length > max) errs.push(tooMany(p.child('counters'), names.length, max));
   else for (const k of names) if (!isValidDNS1123Label(k)) errs.push(...validateDNSLabel(k, p.child('counters').key(k)));
+  return errs;
 }
 
 function validateDevice(d: Device, path: FieldPath, perDevice: boolean): Errs {
@@ -97,11 +102,8 @@ function validateDevice(d: Device, path: FieldPath, perDevice: boolean): Errs {
   if (d.taints !== undefined) errs.push(...validateList(d.taints, L.DeviceTaintsMaxLength, path.child('taints'), validateDeviceTaint));
   if (d.consumesCounters !== undefined) {
     errs.push(
-      ...validateSet(d.consumesCounters, L.ResourceSliceMaxDeviceCounterConsumptionsPerDevice, path.child('consumesCounters'), (c, p) => {
-        const e = c.counterSet ? dnsLabelErrors(c.counterSet, () => p.child('counterSet')) : [required(p.child('counterSet'), '')];
-        validateCounterNames(c.counters, L.ResourceSliceMaxCountersPerDeviceCounterConsumption, p, e);
-        return e;
-      }, (c) => c.counterSet),
+      ...validateSet(d.consumesCounters, L.ResourceSliceMaxDeviceCounterConsumptionsPerDevice, path.child('consumesCounters'), (c, p) =>
+        counterGroupErrors(c.counterSet, 'counterSet', c.counters, L.ResourceSliceMaxCountersPerDeviceCounterConsumption, p), (c) => c.counterSet),
     );
   }
   const msg = 'exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when `perDeviceNodeSelection` is set to true in the ResourceSlice spec';
@@ -167,11 +169,8 @@ export function validateResourceSliceSpec(spec: ResourceSliceSpec, old: Resource
   const maxDevices = limited ? L.ResourceSliceMaxDevicesWithTaintsOrConsumesCounters : L.ResourceSliceMaxDevices;
   errs.push(...validateSet(spec.devices, maxDevices, path.child('devices'), (d, p) => validateDevice(d, p, spec.perDeviceNodeSelection === true), (d) => d.name));
   errs.push(
-    ...validateSet(spec.sharedCounters, L.ResourceSliceMaxCounterSets, path.child('sharedCounters'), (c, p) => {
-      const e = c.name ? dnsLabelErrors(c.name, () => p.child('name')) : [required(p.child('name'), '')];
-      validateCounterNames(c.counters, L.ResourceSliceMaxCountersPerCounterSet, p, e);
-      return e;
-    }, (c) => c.name),
+    ...validateSet(spec.sharedCounters, L.ResourceSliceMaxCounterSets, path.child('sharedCounters'), (c, p) =>
+      counterGroupErrors(c.name, 'name', c.counters, L.ResourceSliceMaxCountersPerCounterSet, p), (c) => c.name),
   );
   return errs;
 }
