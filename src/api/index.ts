@@ -50,7 +50,7 @@ export { newestDefaultStorageClass } from './storage/v1/storage-class.ts';
 export * from './metrics/v1beta1/metrics.ts';
 export type * from './autoscaling/v2/types.ts';
 export { toleratesTaint } from './core/v1/taints.ts';
-export { podMatchesNodeSelectorAndAffinity, requirementMatches as nodeSelectorRequirementMatches, termMatches } from './core/v1/node-affinity.ts';
+export { podMatchesNodeSelectorAndAffinity, termMatches } from './core/v1/node-affinity.ts';
 export type { SelectedNode } from './core/v1/node-affinity.ts';
 export { clusterAdminUser, defaultTokenRequest, serviceAccountUser, serviceAccountUsername, validateTokenRequest } from './authentication/v1/index.ts';
 export type { BoundObjectReference, TokenRequest, TokenReview, UserInfo } from './authentication/v1/index.ts';

@@ -253,7 +253,7 @@ export function clusterConfigFrom(raw: unknown): ClusterConfig {
 
 // The default cluster's YAML, parsed when this module loads: in the startup snapshot that is when the
 // build makes it, so `drydock up` without --config never runs the YAML parser, whose code a start
-// compiles on first use (~8 ms of the default cluster's start to the ready line).
+// would compile on first use.
 const defaultConfigDocument: unknown = parseYaml(defaultClusterConfigText());
 
 export function defaultClusterConfig(): ClusterConfig {

@@ -56,7 +56,7 @@ export function isValidDNS1123Label(value: string): boolean {
 }
 
 export function isDNS1123Label(value: string): string[] {
-  if (value.length <= DNS1123LabelMaxLength && scansAsDNS1123(value, false)) return [];
+  if (isValidDNS1123Label(value)) return [];
   const errs: string[] = [];
   if (byteLength(value) > DNS1123LabelMaxLength) errs.push(maxLenError(DNS1123LabelMaxLength));
   if (!dns1123LabelRe.test(value)) {

@@ -55,7 +55,7 @@ function requirementIsValid(r: Req): boolean {
 }
 
 /** Requirement.Matches on a node's labels, for a requirement that passed requirementIsValid. */
-export function requirementMatches(r: Req, labels: Labels): boolean {
+function requirementMatches(r: Req, labels: Labels): boolean {
   const has = labels !== undefined && Object.hasOwn(labels, r.key);
   const v = has ? (labels as Record<string, string>)[r.key] ?? '' : '';
   const values = r.values ?? [];

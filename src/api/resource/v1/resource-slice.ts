@@ -53,14 +53,6 @@ function dnsLabelErrors(value: string, path: () => FieldPath): Errs {
   return isValidDNS1123Label(value) ? [] : validateDNSLabel(value, path());
 }
 
-/** validateAttribute finds nothing wrong. */
-function attributeIsValid(a: DeviceAttribute): boolean {
-  const n = (a.bool !== undefined ? 1 : 0) + (a.int !== undefined ? 1 : 0) + (a.string !== undefined ? 1 : 0) + (a.version !== undefined ? 1 : 0);
-  if (n !== 1) return false;
-  if (a.string !== undefined) return a.string.length <= L.DeviceAttributeMaxValueLength;
-  return a.version === undefined || (a.version.length <= L.DeviceAttributeMaxValueLength && semverRe.test(a.version));
-}
-
 /**
  * A counter set's or a device's consumption of one: the set's name (in `field`: name or counterSet),
  * then its counters, a DNS label each and at most `max` of them.
@@ -85,7 +77,7 @@ function validateDevice(d: Device, path: FieldPath, perDevice: boolean): Errs {
   for (const k in attrs) {
     if (!Object.hasOwn(attrs, k)) continue;
     const v = attrs[k] as DeviceAttribute;
-    if (isValidQualifiedName(k) && attributeIsValid(v)) continue;
+    if (isValidQualifiedName(k) && validateAttribute(v, path).length === 0) continue;
     const p = path.child('attributes').key(k);
     errs.push(...validateQualifiedName(k, p), ...validateAttribute(v, p));
   }
