@@ -67,7 +67,7 @@ export function union(a: FieldSet, b: FieldSet): FieldSet {
     const c = a.children.get(k);
     const u = c ? union(c, d) : d;
     if (u === c) continue;
-    children ??= new Map(a.children);
+    children ??= changeableCopy(a.children);
     children.set(k, u);
   }
   const member = a.member || b.member;
@@ -76,20 +76,32 @@ export function union(a: FieldSet, b: FieldSet): FieldSet {
 }
 
 function copyOf(children: Map<string, FieldSet>): Map<string, FieldSet> {
-  return children.size === 0 ? noChildren : new Map(children);
+  return children.size === 0 ? noChildren : changeableCopy(children);
+}
+
+/**
+ * A new Map of `children`, copied by a loop: `new Map(map)` takes the iterator protocol's generic
+ * path, which allocated an entry array and a result object per child.
+ */
+function changeableCopy(children: Map<string, FieldSet>): Map<string, FieldSet> {
+  const copy = new Map<string, FieldSet>();
+  for (const [k, c] of children) copy.set(k, c);
+  return copy;
 }
 
 export function intersection(a: FieldSet, b: FieldSet): FieldSet {
   if (a === b) return a;
-  const out: FieldSet = { member: a.member && b.member, children: new Map() };
+  let children = noChildren;
   const [small, large] = a.children.size <= b.children.size ? [a, b] : [b, a];
   for (const [k, c] of small.children) {
     const d = large.children.get(k);
     if (!d) continue;
     const i = intersection(c, d);
-    if (!isEmptySet(i)) out.children.set(k, i);
+    if (isEmptySet(i)) continue;
+    if (children === noChildren) children = new Map();
+    children.set(k, i);
   }
-  return out;
+  return { member: a.member && b.member, children };
 }
 
 export function difference(a: FieldSet, b: FieldSet): FieldSet {
@@ -101,7 +113,7 @@ export function difference(a: FieldSet, b: FieldSet): FieldSet {
     if (!c) continue;
     const x = difference(c, d);
     if (x === c) continue;
-    children ??= new Map(a.children);
+    children ??= changeableCopy(a.children);
     if (isEmptySet(x)) children.delete(k);
     else children.set(k, x);
   }
@@ -116,7 +128,7 @@ export function withoutPath(s: FieldSet, path: readonly string[]): FieldSet {
   if (k === undefined) return s;
   const c = s.children.get(k);
   if (!c) return s;
-  const children = new Map(s.children);
+  const children = changeableCopy(s.children);
   if (rest.length === 0) children.delete(k);
   else {
     const x = withoutPath(c, rest);
@@ -173,8 +185,31 @@ function encodeSet(s: FieldSet): Record<string, unknown> {
   if (s.member && s.children.size === 0) return emptyFields as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   if (s.member && s.children.size > 0) out['.'] = emptyFields;
-  for (const k of [...s.children.keys()].sort()) out[k] = encodeSet(s.children.get(k) as FieldSet);
+  for (const k of sortedKeys(s.children)) out[k] = encodeSet(s.children.get(k) as FieldSet);
   return out;
+}
+
+function sortedKeys(children: Map<string, FieldSet>): string[] {
+  const keys: string[] = [];
+  for (const k of children.keys()) keys.push(k);
+  return sortStrings(keys);
+}
+
+/**
+ * Sorts in place by UTF-16 code units, as Array.prototype.sort does strings; by insertion, which
+ * for a node's few keys is faster and, unlike the built-in sort, copies nothing.
+ */
+export function sortStrings(keys: string[]): string[] {
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > k) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+  return keys;
 }
 
 /**

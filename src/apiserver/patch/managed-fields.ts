@@ -108,7 +108,14 @@ export function encodeManagedFields(managers: Map<string, ManagerFields>): Manag
     if (m.subresource) e.subresource = m.subresource;
     entries.push(e);
   }
-  if (entries.length > 1) entries.sort(entryOrder);
+  // By insertion, stable as Array.prototype.sort: an object has a few entries, and the built-in
+  // sort copies the array twice for every write.
+  for (let i = 1; i < entries.length; i++) {
+    const e = entries[i] as ManagedFieldsEntry;
+    let j = i - 1;
+    for (; j >= 0 && entryOrder(entries[j] as ManagedFieldsEntry, e) > 0; j--) entries[j + 1] = entries[j] as ManagedFieldsEntry;
+    entries[j + 1] = e;
+  }
   return entries;
 }
 

@@ -6,7 +6,7 @@
 // Upstream: structured-merge-diff typed/tofieldset.go, compare.go, merge.go, remove.go.
 import type { PatchMeta } from '../../api/index.ts';
 import { setOwn } from '../../core/index.ts';
-import { child, emptyFields, emptySet, insertPath } from './field-set.ts';
+import { child, emptyFields, emptySet, insertPath, sortStrings } from './field-set.ts';
 import type { FieldSet } from './field-set.ts';
 import { hasOwn, isJsonObject, jsonEqual } from './json-value.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
@@ -225,20 +225,6 @@ export function addedFieldsV1(
   const keys = Object.keys(obj);
   if (isAtomicMap(meta) || keys.length === 0) return false;
   return addedFields(obj, keys, meta, '', false, strip, zero, skip);
-}
-
-/** Sorts in place by UTF-16 code units, as Array.prototype.sort; insertion sort, faster for an object's few keys. */
-function sortStrings(keys: string[]): string[] {
-  for (let i = 1; i < keys.length; i++) {
-    const k = keys[i] as string;
-    let j = i - 1;
-    while (j >= 0 && (keys[j] as string) > k) {
-      keys[j + 1] = keys[j] as string;
-      j--;
-    }
-    keys[j + 1] = k;
-  }
-  return keys;
 }
 
 /** Fields never owned, by name, each with the names below it that are never owned either. */
