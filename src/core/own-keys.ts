@@ -12,6 +12,15 @@ export function setOwn(obj: object, key: string, value: unknown): void {
 }
 
 /**
+ * `obj[key]` when `key` is an own property of `obj`: a key from a request (a field named
+ * `constructor` or `valueOf`) looked up in a table built from JSON finds nothing, rather than
+ * Object.prototype's member.
+ */
+export function ownValue<T>(obj: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return obj !== undefined && Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/**
  * A lookup table for keys that come from users (a field label, a unit, a controller's name): an
  * object without a prototype, so that `constructor` or `toString` finds nothing rather than
  * Object.prototype's member.

@@ -102,6 +102,20 @@ describe('API completeness with real kubectl', () => {
         assert.equal(r.stderr.trim(), 'Warning: unknown field "spec.containers[0].imagePullPolicyy"');
       });
 
+      test("a field named as one of Object.prototype's members is as unknown as any other: reported, or dropped unstored", async () => {
+        const file = dd.writeFile(`proto-${v}.yaml`, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: proto-${v}\nspec:\n  constructor: {a: 1}\n  containers:\n  - name: c\n    image: nginx\n    valueOf: 2\n`);
+        let r = await kubectl(['create', '-f', file]);
+        assert.equal(r.code, 1);
+        assert.equal(r.stderr.trim(), `Error from server (BadRequest): error when creating "${file}": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.constructor", unknown field "spec.containers[0].valueOf"`);
+        r = await kubectl(['create', '--validate=false', '-f', file]);
+        assert.equal(r.stdout.trim(), `pod/proto-${v} created`, r.stderr);
+        r = await kubectl(['get', 'pod', `proto-${v}`, '-o', 'json', '--show-managed-fields']);
+        const pod = JSON.parse(r.stdout) as { spec: Record<string, unknown> & { containers: Record<string, unknown>[] }; metadata: { managedFields: { fieldsV1: unknown }[] } };
+        assert.equal(Object.hasOwn(pod.spec, 'constructor'), false);
+        assert.equal(Object.hasOwn(pod.spec.containers[0] ?? {}, 'valueOf'), false);
+        assert.doesNotMatch(JSON.stringify(pod.metadata.managedFields), /f:constructor|f:valueOf/);
+      });
+
       test('quantities and times come back in canonical form; a quantity that does not parse fails decoding, as upstream', async () => {
         const pod = (name: string, cpu: string): string => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  containers:\n  - name: c\n    image: nginx\n    resources:\n      requests: {cpu: "${cpu}", memory: 1024Mi}\n      limits: {cpu: 1000m, memory: 1.5Gi}\n`;
         const ok = dd.writeFile(`quantities-${v}.yaml`, pod(`quantities-${v}`, '0.5'));

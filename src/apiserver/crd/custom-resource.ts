@@ -5,7 +5,7 @@
 // pkg/registry/customresource/{strategy.go,tableconvertor/tableconvertor.go}.
 import type { PatchMeta, ResourceDefinition, SubresourceDefinition, TableColumnDefinition } from '../../api/index.ts';
 import type { FieldError, KubeObject } from '../../core/index.ts';
-import { translateTimestampSince } from '../../core/index.ts';
+import { lookupTable, translateTimestampSince } from '../../core/index.ts';
 import { applyDefaults, validateValue } from './schema.ts';
 import { blockingError, hasRules, validateRules } from './validation-rules.ts';
 import { evaluateJsonPath, parseJsonPath } from './json-path.ts';
@@ -117,7 +117,7 @@ function ruleView(obj: KubeObject): Record<string, unknown> {
 /** SSA and merge metadata from the schema's x-kubernetes-* extensions; metadata is ObjectMeta's. */
 export function patchMetaOf(schema: JSONSchemaProps, metadataMeta: PatchMeta | undefined): PatchMeta {
   const root = metaOf(schema);
-  return { ...root, fields: { ...root.fields, ...(metadataMeta ? { metadata: metadataMeta } : {}) } };
+  return { ...root, fields: lookupTable({ ...root.fields, ...(metadataMeta ? { metadata: metadataMeta } : {}) }) };
 }
 
 function metaOf(s: JSONSchemaProps): PatchMeta {
@@ -125,7 +125,8 @@ function metaOf(s: JSONSchemaProps): PatchMeta {
   if (s['x-kubernetes-list-type']) out.listType = s['x-kubernetes-list-type'];
   if (s['x-kubernetes-list-map-keys']) out.listMapKeys = s['x-kubernetes-list-map-keys'];
   if (s['x-kubernetes-map-type']) out.mapType = s['x-kubernetes-map-type'];
-  if (s.properties) out.fields = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, metaOf(v)]));
+  // Without a prototype: the fields are looked up by the keys of request bodies.
+  if (s.properties) out.fields = lookupTable(Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, metaOf(v)])));
   if (s.items) out.items = metaOf(s.items);
   if (typeof s.additionalProperties === 'object') out.values = metaOf(s.additionalProperties);
   return out;

@@ -47,6 +47,14 @@ test('unknown fields are pruned unless preserved; defaults fill what is absent',
   assert.deepEqual(obj, { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'a' }, spec: { mode: 'Off', free: { any: { thing: 1 } }, image: 'busybox' } });
 });
 
+test("a field named as one of Object.prototype's members is pruned, or defaulted, by the schema alone", () => {
+  const named: JSONSchemaProps = { type: 'object', properties: { spec: { type: 'object', properties: { toString: { type: 'string', default: 'set' } } } } };
+  const obj = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'a' }, spec: { constructor: 5, valueOf: { a: 1 } } };
+  assert.deepEqual(pruneUnknown(obj, named, true), ['spec.constructor', 'spec.valueOf']);
+  applyDefaults(obj, named);
+  assert.deepEqual(obj.spec, { toString: 'set' });
+});
+
 test('non-structural schemas are rejected with the upstream messages', () => {
   const at = 'spec.versions[0].schema.openAPIV3Schema';
   const cases: [JSONSchemaProps, string[]][] = [

@@ -3,7 +3,7 @@
 // Upstream: apiextensions-apiserver/pkg/apiserver/schema/{pruning,defaulting}/algorithm.go,
 // pkg/apiserver/validation/validation.go (kubeOpenAPIResultToFieldErrors), kube-openapi validate/*.
 import type { FieldError } from '../../core/index.ts';
-import { notSupported, required, tooLong } from '../../core/index.ts';
+import { notSupported, ownValue, required, setOwn, tooLong } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
 
 type Json = Record<string, unknown>;
@@ -13,7 +13,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const rootKept = new Set(['apiVersion', 'kind', 'metadata']);
 
 function childSchema(s: JSONSchemaProps, key: string): JSONSchemaProps | undefined {
-  const p = s.properties?.[key];
+  const p = ownValue(s.properties, key);
   if (p) return p;
   if (isObject(s.additionalProperties)) return s.additionalProperties as JSONSchemaProps;
   return undefined;
@@ -61,11 +61,12 @@ export function applyDefaults(value: unknown, s: JSONSchemaProps): void {
   }
   if (!isObject(value)) return;
   for (const [key, sub] of Object.entries(s.properties ?? {})) {
-    if (value[key] === undefined && sub.default !== undefined) value[key] = structuredClone(sub.default);
-    if (value[key] !== undefined) applyDefaults(value[key], sub);
+    if (ownValue(value, key) === undefined && sub.default !== undefined) setOwn(value, key, structuredClone(sub.default));
+    const present = ownValue(value, key);
+    if (present !== undefined) applyDefaults(present, sub);
   }
   if (isObject(s.additionalProperties)) {
-    for (const [key, v] of Object.entries(value)) if (!s.properties?.[key]) applyDefaults(v, s.additionalProperties as JSONSchemaProps);
+    for (const [key, v] of Object.entries(value)) if (!ownValue(s.properties, key)) applyDefaults(v, s.additionalProperties as JSONSchemaProps);
   }
 }
 

@@ -7,7 +7,7 @@
 // pkg/registry/customresource/strategy.go (Validate, hasBlockingErr).
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
 import { boundedMemo, dynEnvironment, parseAndCheck, runProgram, toCelValue } from '../../api/index.ts';
-import { duplicate, forbiddenField, invalidValue, required } from '../../core/index.ts';
+import { duplicate, forbiddenField, invalidValue, ownValue, required } from '../../core/index.ts';
 import type { FieldError } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
 
@@ -107,8 +107,8 @@ function walk(value: unknown, old: unknown, s: JSONSchemaProps, path: string, er
   if (isObject(value)) {
     for (const [key, v] of Object.entries(value)) {
       if (path === '' && key === 'metadata') continue;
-      const sub = s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-      if (sub) walk(v, isObject(old) ? old[key] : undefined, sub as JSONSchemaProps, child(path, key), errors);
+      const sub = ownValue(s.properties, key) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+      if (sub) walk(v, isObject(old) ? ownValue(old, key) : undefined, sub as JSONSchemaProps, child(path, key), errors);
     }
   }
 }

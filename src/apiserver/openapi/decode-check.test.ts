@@ -22,6 +22,13 @@ test('checkDecoded prunes unknown fields and reports them in document order', ()
   assert.deepEqual(pod, { metadata: { name: 'p' }, spec: { containers: [{ name: 'a' }] } });
 });
 
+test("an unknown field named as one of Object.prototype's members is unknown all the same", () => {
+  const pod = { spec: { constructor: { a: 1 }, toString: 5, containers: [{ name: 'a', valueOf: 2, hasOwnProperty: 'x' }] } };
+  const check = checkDecoded(pod, '', 'v1', 'Pod', { prune: true });
+  assert.deepEqual(check.unknown, ['spec.constructor', 'spec.toString', 'spec.containers[0].valueOf', 'spec.containers[0].hasOwnProperty']);
+  assert.deepEqual(pod, { spec: { containers: [{ name: 'a' }] } });
+});
+
 test('quantities decode as Quantity.UnmarshalJSON does: trimmed, written back canonical unless they were, or refused in its words', () => {
   const pod = { spec: { containers: [{ name: 'a', resources: { requests: { cpu: '0.5', memory: '1024Mi', 'nvidia.com/gpu': 1 }, limits: { cpu: ' 1000m ', memory: '2147483648' } } }] } };
   assert.equal(checkDecoded(pod, '', 'v1', 'Pod', { prune: true }).typeError, undefined);

@@ -4,7 +4,7 @@
 // Upstream: sigs.k8s.io/json (UnmarshalTypeError, strict unknown-field errors), apimachinery runtime/serializer/json.
 import { allSchemas, definitionNameFor } from './definitions.ts';
 import { refName, resolve, type OpenApiSchema, type SchemaMap } from './schema.ts';
-import { canonicalizeQuantityText, quantityParseError } from '../../core/index.ts';
+import { canonicalizeQuantityText, ownValue, quantityParseError } from '../../core/index.ts';
 
 export interface DecodeCheck {
   /** Unknown fields in document order, as upstream names them: `spec.containers[0].imagePullPolicyy`. */
@@ -100,11 +100,11 @@ function mismatch(w: Walk, struct: string, goPath: string, value: unknown, type:
 }
 
 function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Record<string, unknown>, path: string, goPath: string): void {
-  const props = schema.properties ?? {};
+  const props = schema.properties;
   for (const key of Object.keys(value)) {
     const at = path === '' ? key : `${path}.${key}`;
     const goAt = goPath === '' ? key : `${goPath}.${key}`;
-    const sub = props[key];
+    const sub = ownValue(props, key);
     if (!sub) {
       if (w.keep?.has(at)) continue;
       w.result.unknown.push(at);

@@ -27,6 +27,11 @@ test('deployment strategy retains keys and the pod template reuses the PodSpec n
   assert.equal(deploy?.['template']?.fields?.['spec'], spec && pod?.fields?.['spec']);
 });
 
+test("a field named as one of Object.prototype's members has no patch meta", () => {
+  assert.equal(spec?.['constructor'], undefined);
+  assert.equal(container?.['valueOf'], undefined);
+});
+
 test('unknown kinds have no patch meta, and lookups are cached', () => {
   assert.equal(patchMetaFor('example.com', 'v1', 'Widget'), undefined);
   assert.equal(patchMetaFor('', 'v1', 'Pod'), pod);

@@ -3,6 +3,7 @@
 // become cyclic object graphs rather than infinite ones: walk them along the data, never exhaustively.
 // Upstream: apimachinery/pkg/util/strategicpatch/meta.go (PatchMetaFromOpenAPIV3), structured-merge-diff schema.
 import type { PatchMeta } from '../../api/index.ts';
+import { lookupTable, setOwn } from '../../core/index.ts';
 import { allSchemas, definitionNameFor } from './definitions.ts';
 import { refName, type OpenApiSchema, type SchemaMap } from './schema.ts';
 
@@ -36,8 +37,9 @@ function metaOfSchema(schemas: SchemaMap, schema: OpenApiSchema): MutablePatchMe
   if (schema['x-kubernetes-list-map-keys']) meta.listMapKeys = schema['x-kubernetes-list-map-keys'];
   if (schema['x-kubernetes-map-type']) meta.mapType = schema['x-kubernetes-map-type'];
   if (schema.properties) {
-    const fields: Record<string, PatchMeta> = {};
-    for (const [field, sub] of Object.entries(schema.properties)) fields[field] = metaOfSchema(schemas, sub);
+    // Without a prototype: the fields are looked up by the keys of request bodies.
+    const fields = lookupTable<PatchMeta>({});
+    for (const [field, sub] of Object.entries(schema.properties)) setOwn(fields, field, metaOfSchema(schemas, sub));
     meta.fields = fields;
   }
   if (schema.items) meta.items = metaOfSchema(schemas, schema.items);

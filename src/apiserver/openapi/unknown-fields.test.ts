@@ -22,6 +22,11 @@ test('unknownFields names typos with upstream paths and accepts maps and opaque 
   ]);
 });
 
+test("unknownFields reports fields named as Object.prototype's members", () => {
+  const pod = { metadata: { name: 'p', labels: { constructor: 'x' } }, spec: { toString: 1, containers: [{ name: 'a', valueOf: 2 }] } };
+  assert.deepEqual(unknownFields(pod, '', 'v1', 'Pod'), ['spec.toString', 'spec.containers[0].valueOf']);
+});
+
 test('unknownFields walks DRA map values and leaves unserved kinds alone', () => {
   const slice = { spec: { driver: 'gpu.nvidia.com', devices: [{ name: 'gpu-0', attributes: { model: { string: 'H100', strin: 'x' } } }] } };
   assert.deepEqual(unknownFields(slice, 'resource.k8s.io', 'v1', 'ResourceSlice'), ['spec.devices[0].attributes.model.strin']);

@@ -3,6 +3,7 @@
 // Upstream: apimachinery/pkg/util/managedfields and kube-openapi's structural pruning (unknown field paths).
 import { allSchemas, schemaFor } from './definitions.ts';
 import { resolve, type OpenApiSchema, type SchemaMap } from './schema.ts';
+import { ownValue } from '../../core/index.ts';
 
 export function unknownFields(obj: unknown, group: string, version: string, kind: string): string[] {
   const schema = schemaFor(group, version, kind);
@@ -22,7 +23,7 @@ function walk(schemas: SchemaMap, schema: OpenApiSchema, value: unknown, path: s
   const entries = Object.entries(value as Record<string, unknown>);
   if (s.properties) {
     for (const [key, v] of entries) {
-      const sub = s.properties[key];
+      const sub = ownValue(s.properties, key);
       const at = path === '' ? key : `${path}.${key}`;
       if (sub) walk(schemas, sub, v, at, found);
       else found.push(at);
