@@ -61,6 +61,25 @@ test('a kubelet records its start and its node conditions as events about the No
   assert.ok((await kubeletEvents()).includes('NodeReady: Node cpu-0 status is now: NodeReady'), (await kubeletEvents()).join('\n'));
 });
 
+test("the kubelet's status reports keep the conditions other setters wrote (node-problem-detector's, a user's), where they stand", async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '4', memory: '8Gi' } }] });
+  await using c = await Cluster.start({ config, clock, random: new SeededRandom(5), components: true });
+  await clock.advance(100);
+  const gpuCondition = { type: 'example.com/GPUHealthy', status: 'False', reason: 'XidError', message: 'Xid 79 on GPU 0' };
+  await c.client.patch(refs.nodes, undefined, 'cpu-0', 'strategic', { status: { conditions: [gpuCondition] } }, { subresource: 'status' });
+  const conditions = async (): Promise<string[]> => ((await c.client.get<Node>(refs.nodes, undefined, 'cpu-0')).status?.conditions ?? []).map((x) => `${x.type}=${x.status}`);
+  const before = await conditions();
+  const heartbeat = async (): Promise<string | undefined> => (await c.client.get<Node>(refs.nodes, undefined, 'cpu-0')).status?.conditions?.find((x) => x.type === 'Ready')?.lastHeartbeatTime;
+  const firstHeartbeat = await heartbeat();
+  // Past the 5-minute report: the kubelet wrote its conditions again.
+  for (let i = 0; i < 32; i++) await clock.advance(10_000);
+  assert.notEqual(await heartbeat(), firstHeartbeat, 'the kubelet reported its status');
+  assert.deepEqual(await conditions(), before);
+  // A strategic merge puts a condition the live list lacks first, as upstream's mergeSortedSlice does.
+  assert.deepEqual(before, ['example.com/GPUHealthy=False', 'MemoryPressure=False', 'DiskPressure=False', 'PIDPressure=False', 'Ready=True']);
+});
+
 test('each kubelet writes its CSINode: no drivers, the migrated in-tree plugins, owned by its Node', async () => {
   const clock = new VirtualClock();
   const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 2, capacity: { cpu: '4', memory: '8Gi' } }] });

@@ -95,7 +95,7 @@ function allocatableOf(capacity: Record<string, string>): Record<string, string>
 
 export type NodeHealth = 'healthy';
 
-/** The kubelet-owned conditions for a healthy node, keeping transition times that did not change. */
+/** A healthy node's conditions: the kubelet's own set afresh (transition times kept where the status holds), the others as they were. */
 export function nodeConditions(now: number, old: readonly NodeCondition[] | undefined): NodeCondition[] {
   const t = formatTime(now);
   const want: [string, string, string, string][] = [
@@ -104,11 +104,16 @@ export function nodeConditions(now: number, old: readonly NodeCondition[] | unde
     ['PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
     ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'],
   ];
-  return want.map(([type, status, reason, message]) => {
+  const owned = want.map(([type, status, reason, message]) => {
     const prev = old?.find((c) => c.type === type);
     const lastTransitionTime = prev && prev.status === status && prev.lastTransitionTime ? prev.lastTransitionTime : t;
     return { type, status, lastHeartbeatTime: t, lastTransitionTime, reason, message } as NodeCondition;
   });
+  // The setters change the kubelet's own conditions where they stand and append the missing ones;
+  // the rest (node-problem-detector's, a user's) the kubelet's status patch leaves alone.
+  const out = (old ?? []).map((c) => owned.find((o) => o.type === c.type) ?? c);
+  for (const o of owned) if (!out.includes(o)) out.push(o);
+  return out;
 }
 
 export interface NodeIdentity {
