@@ -1,7 +1,7 @@
 // Node-side admission: the kubelet re-checks that a pod bound to it fits (resources, node affinity)
 // before running it, and rejects it as phase Failed with upstream's reason and message. Pure.
 // Upstream: pkg/kubelet/lifecycle/predicate.go (generalFilter, OutOf<resource>), scheduler noderesources.Fits.
-import { podEffectiveRequests, podMatchesNodeSelectorAndAffinity, sameResourceInputs } from '../api/index.ts';
+import { isExtendedResourceName, podEffectiveRequests, podMatchesNodeSelectorAndAffinity, sameResourceInputs } from '../api/index.ts';
 import type { Node } from '../api/index.ts';
 import { resourceAmountOf } from './quantities.ts';
 import type { DeepReadonlyPod } from './types.ts';
@@ -59,8 +59,6 @@ export function admitPod(pod: DeepReadonlyPod, node: Node, admitted: readonly De
   }
   return { admit: true };
 }
-
-const isExtendedResourceName = (name: string): boolean => name.includes('/') && !name.includes('kubernetes.io/') && !name.startsWith('requests.');
 
 function rank(name: string): number {
   return name === 'cpu' ? 0 : name === 'memory' ? 1 : name === 'ephemeral-storage' ? 2 : 3;

@@ -113,6 +113,11 @@ export class Kubelet {
     return undefined;
   }
 
+  /** Called by the shared Node informer: admission and the status setters see the Node as it is now. */
+  nodeChanged(node: Node): void {
+    this.agent.observe(node);
+  }
+
   /** Called by the shared informer for pods bound to this node. */
   podChanged(pod: Pod): void {
     const uid = pod.metadata.uid ?? '';

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refs } from '../api/index.ts';
-import type { CSINode, Event, Lease, Node } from '../api/index.ts';
+import type { CSINode, Event, Lease, Node, Pod } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 
@@ -78,6 +78,49 @@ test("the kubelet's status reports keep the conditions other setters wrote (node
   assert.deepEqual(await conditions(), before);
   // A strategic merge puts a condition the live list lacks first, as upstream's mergeSortedSlice does.
   assert.deepEqual(before, ['example.com/GPUHealthy=False', 'MemoryPressure=False', 'DiskPressure=False', 'PIDPressure=False', 'Ready=True']);
+});
+
+test('an extended resource advertised in the Node\'s capacity is allocatable at the kubelet\'s next 10 s status check, and pods get it', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '4', memory: '8Gi' } }] });
+  await using c = await Cluster.start({ config, clock, random: new SeededRandom(5), components: true });
+  await clock.advance(100);
+  await c.client.patch(refs.nodes, undefined, 'cpu-0', 'json', [{ op: 'add', path: '/status/capacity/example.com~1dongle', value: '4' }], { subresource: 'status' });
+  await clock.advance(10_500);
+  const node = await c.client.get<Node>(refs.nodes, undefined, 'cpu-0');
+  assert.equal(node.status?.allocatable?.['example.com/dongle'], '4');
+  const pod = (name: string, dongles: number): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { 'example.com/dongle': String(dongles) }, limits: { 'example.com/dongle': String(dongles) } } }] } });
+  await c.client.create(refs.pods, pod('three', 3));
+  await c.client.create(refs.pods, pod('two', 2));
+  await clock.advance(2_000);
+  const phase = async (name: string): Promise<string | undefined> => (await c.client.get<Pod>(refs.pods, 'default', name)).status?.phase;
+  assert.equal(await phase('three'), 'Running');
+  assert.equal(await phase('two'), 'Pending');
+});
+
+test('a healthy node writes no status between its 5-minute reports', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 3, capacity: { cpu: '4', memory: '8Gi' } }] });
+  await using c = await Cluster.start({ config, clock, random: new SeededRandom(5), components: true });
+  await clock.advance(100);
+  const list = await c.client.list<Node>(refs.nodes, {});
+  const writes: string[] = [];
+  const watch = c.client.watch<Node>(refs.nodes, { resourceVersion: list.metadata.resourceVersion ?? '' }, (e) => writes.push(`${e.type} ${e.object.metadata.name}`));
+  await clock.advance(120_000);
+  watch.stop();
+  assert.deepEqual(writes, []);
+});
+
+test('a pod placed by a label set on the Node after it registered passes the kubelet\'s admission', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '4', memory: '8Gi' } }] });
+  await using c = await Cluster.start({ config, clock, random: new SeededRandom(5), components: true });
+  await clock.advance(100);
+  await c.client.patch(refs.nodes, undefined, 'cpu-0', 'merge', { metadata: { labels: { disk: 'ssd' } } });
+  await c.client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ssd', namespace: 'default' }, spec: { nodeSelector: { disk: 'ssd' }, containers: [{ name: 'c', image: 'nginx' }] } } as Pod);
+  await clock.advance(2_000);
+  const pod = await c.client.get<Pod>(refs.pods, 'default', 'ssd');
+  assert.equal(pod.status?.phase, 'Running', JSON.stringify(pod.status));
 });
 
 test('each kubelet writes its CSINode: no drivers, the migrated in-tree plugins, owned by its Node', async () => {

@@ -1,5 +1,6 @@
 // The node half of a kubelet: registers the Node, renews its Lease in kube-node-lease every 10 s and
-// posts node status only when it changes or every 5 minutes, so thousands of nodes stay cheap.
+// posts node status only when its setters change it (checked every 10 s against the Node as last
+// seen) or every 5 minutes, so thousands of nodes stay cheap.
 // Upstream: pkg/kubelet/kubelet_node_status.go, pkg/kubelet/nodelease (controller.go), nodestatus/setters.go.
 import type { PartitionGate } from './partition.ts';
 import { refs } from '../api/index.ts';
@@ -7,7 +8,7 @@ import type { Lease, Node, NodeCondition } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
 import { formatMicroTime, isApiError } from '../core/index.ts';
-import { buildNode, nodeConditions } from './node-object.ts';
+import { buildNode, kubeletNodeStatus, nodeStatusChanged } from './node-object.ts';
 import type { NodeIdentity } from './node-object.ts';
 
 export const nodeLeaseNamespace = 'kube-node-lease';
@@ -75,8 +76,15 @@ export class NodeAgent {
     this.#o = options;
   }
 
+  /** The Node as last written or seen, whichever is newer: the user's labels, others' capacity. */
   get node(): Node | undefined {
     return this.#node;
+  }
+
+  /** The Node as the kubelet's informer sees it (a user's label, an advertised extended resource). */
+  observe(node: Node): void {
+    if (this.#node && revisionOf(this.#node) >= revisionOf(node)) return;
+    this.#node = node;
   }
 
   /** Creates the Node (or takes over an existing one) and the first Lease, then starts the loops. */
@@ -94,10 +102,7 @@ export class NodeAgent {
       // A restart with --data-dir: keep the object, refresh what the kubelet owns.
       const existing = await client.get<Node>(refs.nodes, undefined, identity.name);
       before = existing.status;
-      this.#node = await client.updateStatus<Node>(refs.nodes, {
-        ...existing,
-        status: { ...existing.status, ...wanted.status, conditions: nodeConditions(clock.now(), existing.status?.conditions) },
-      });
+      this.#node = await client.updateStatus<Node>(refs.nodes, { ...existing, status: kubeletNodeStatus(identity, clock.now(), existing.status) });
     }
     this.#recordTransitions(before?.conditions, this.#node.status?.conditions);
     await this.#initializeCSINode(this.#node);
@@ -201,8 +206,7 @@ export class NodeAgent {
     const next = (): void => {
       if (!this.#stopped) this.#statusTimer = this.#o.clock.after(jitteredWaitMs(nodeStatusUpdateFrequencyMs, this.#o.random), () => this.#statusTick());
     };
-    // Conditions never change on a healthy simulated node, so only the 5-minute report is due.
-    if (this.#failed || this.#o.clock.now() - this.#lastStatusWrite < nodeStatusReportFrequencyMs) return next();
+    if (this.#failed || !this.#statusDue()) return next();
     this.#postStatus().then(next, (error: unknown) => {
       this.#o.log(`kubelet ${this.#o.identity.name}: failed to update node status: ${String(error)}`);
       next();
@@ -228,14 +232,24 @@ export class NodeAgent {
     }
   }
 
+  /** updateNodeStatus's test: the setters changed something, or the 5-minute report is due. */
+  #statusDue(): boolean {
+    const { clock, identity } = this.#o;
+    const now = clock.now();
+    if (now - this.#lastStatusWrite >= nodeStatusReportFrequencyMs) return true;
+    const status = this.#node?.status;
+    return nodeStatusChanged(kubeletNodeStatus(identity, now, status), status);
+  }
+
   async #postStatus(): Promise<void> {
     const { client, clock, identity } = this.#o;
     const current = await client.get<Node>(refs.nodes, undefined, identity.name);
-    this.#node = await client.updateStatus<Node>(refs.nodes, {
-      ...current,
-      status: { ...current.status, conditions: nodeConditions(clock.now(), current.status?.conditions) },
-    });
+    this.#node = await client.updateStatus<Node>(refs.nodes, { ...current, status: kubeletNodeStatus(identity, clock.now(), current.status) });
     this.#recordTransitions(current.status?.conditions, this.#node.status?.conditions);
     this.#lastStatusWrite = clock.now();
   }
+}
+
+function revisionOf(node: Node): number {
+  return Number(node.metadata.resourceVersion ?? 0);
 }

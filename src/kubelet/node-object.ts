@@ -1,8 +1,10 @@
 // The Node object a simulated kubelet registers: capacity/allocatable, well-known and GPU feature
 // discovery labels, nodeInfo, addresses and the four kubelet-owned conditions. Pure.
 // Upstream: pkg/kubelet/kubelet_node_status.go (initialNode), pkg/kubelet/nodestatus/setters.go.
+import { isExtendedResourceName } from '../api/index.ts';
 import type { Node, NodeCondition } from '../api/index.ts';
-import { formatTime, lookupTable, parseQuantity, quantityValue } from '../core/index.ts';
+import { canonicalizeQuantityText, formatQuantity, formatTime, jsonEqual, lookupTable, parseQuantity, quantityFromNano, quantityNanoValue, quantityValue } from '../core/index.ts';
+import type { Quantity } from '../core/index.ts';
 
 /** What a kubelet knows about its pool (mirrors the cluster config's NodePoolConfig). */
 export interface NodePoolSpec {
@@ -83,14 +85,26 @@ function gpuCapacity(gpus: NonNullable<NodePoolSpec['gpus']>): Record<string, st
   return out;
 }
 
-// Allocatable = capacity - reserved - hard eviction thresholds (memory.available<100Mi, nodefs.available<10%).
-function allocatableOf(capacity: Record<string, string>): Record<string, string> {
-  const out = { ...capacity };
+// Allocatable = capacity - reserved - hard eviction thresholds (memory.available<100Mi, nodefs.available<10%),
+// each in its capacity's format and written as a Quantity marshals: 64Gi of memory leaves 65436Mi, 500Gi of disk 450Gi.
+function allocatableOf(capacity: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, text] of Object.entries(capacity)) out[name] = canonical(text);
   const mem = capacity.memory ? parseQuantity(capacity.memory) : undefined;
-  if (mem) out.memory = `${Math.max(0, Math.floor((quantityValue(mem) - 100 * 1024 * 1024) / 1024))}Ki`;
+  if (mem) out.memory = reduced(mem, 100n * 1024n * 1024n);
   const disk = capacity['ephemeral-storage'] ? parseQuantity(capacity['ephemeral-storage']) : undefined;
-  if (disk) out['ephemeral-storage'] = String(Math.floor(quantityValue(disk) * 0.9));
+  // GetThresholdQuantity: int64(float64(capacity) * 0.1).
+  if (disk) out['ephemeral-storage'] = reduced(disk, BigInt(Math.trunc(quantityValue(disk) * 0.1)));
   return out;
+}
+
+function reduced(q: Quantity, by: bigint): string {
+  const left = quantityNanoValue(q) - by * 1_000_000_000n;
+  return formatQuantity(quantityFromNano(left > 0n ? left : 0n, q.format));
+}
+
+function canonical(text: string): string {
+  return canonicalizeQuantityText(text) ?? text;
 }
 
 export type NodeHealth = 'healthy';
@@ -116,6 +130,55 @@ export function nodeConditions(now: number, old: readonly NodeCondition[] | unde
   return out;
 }
 
+type NodeStatus = NonNullable<Node['status']>;
+
+/**
+ * The status the kubelet's setters make of the node's current one: its capacity entries over the
+ * current ones (an extended resource someone else advertised stays), allocatable for every capacity
+ * entry less the kubelet's reservations (an extended resource gone from capacity leaves it too), its
+ * conditions among the others, its addresses and nodeInfo; the rest as it was.
+ * Upstream: nodestatus/setters.go (MachineInfo, NodeAddress, the condition setters).
+ */
+export function kubeletNodeStatus(id: NodeIdentity, now: number, current: Node['status'] | undefined): NodeStatus {
+  const own = buildNode(id, now).status as NodeStatus;
+  const capacity: Record<string, string> = { ...current?.capacity, ...own.capacity };
+  const allocatable: Record<string, string> = { ...current?.allocatable };
+  for (const name of Object.keys(allocatable)) if (capacity[name] === undefined && isExtendedResourceName(name)) delete allocatable[name];
+  Object.assign(allocatable, allocatableOf(capacity));
+  // The version setter fills in nodeInfo's fields; the ones it leaves (kubeProxyVersion, "" since 1.31) stay.
+  const nodeInfo = { ...current?.nodeInfo, ...own.nodeInfo } as NonNullable<NodeStatus['nodeInfo']>;
+  return { ...current, ...own, capacity, allocatable, conditions: nodeConditions(now, current?.conditions), nodeInfo };
+}
+
+/**
+ * nodeStatusHasChanged: whether `next` says anything `current` does not, heartbeats aside and
+ * quantities compared as quantities (a text and its canonical form are one value).
+ */
+export function nodeStatusChanged(next: NodeStatus, current: Node['status'] | undefined): boolean {
+  for (const key of Object.keys(next) as (keyof NodeStatus)[]) {
+    const a = next[key];
+    const b = current?.[key];
+    const same = key === 'capacity' || key === 'allocatable' ? sameResources(a as Record<string, string>, b as Record<string, string> | undefined) : key === 'conditions' ? sameConditions(a as NodeCondition[], b as NodeCondition[] | undefined) : jsonEqual(a, b);
+    if (!same) return true;
+  }
+  return false;
+}
+
+function sameResources(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>> | undefined): boolean {
+  if (b === undefined || Object.keys(a).length !== Object.keys(b).length) return false;
+  for (const name of Object.keys(a)) {
+    const x = a[name];
+    const y = b[name];
+    if (x !== y && (x === undefined || y === undefined || canonicalizeQuantityText(x) !== canonicalizeQuantityText(y))) return false;
+  }
+  return true;
+}
+
+function sameConditions(a: readonly NodeCondition[], b: readonly NodeCondition[] | undefined): boolean {
+  if (b === undefined || a.length !== b.length) return false;
+  return a.every((c, i) => jsonEqual({ ...c, lastHeartbeatTime: undefined }, { ...b[i], lastHeartbeatTime: undefined }));
+}
+
 export interface NodeIdentity {
   name: string;
   /** Position of the node in the cluster (pools in config order), for deterministic addresses. */
@@ -128,7 +191,8 @@ export interface NodeIdentity {
 
 export function buildNode(id: NodeIdentity, now: number): Node {
   const { pool } = id;
-  const capacity: Record<string, string> = { ...pool.capacity, ...(pool.gpus ? gpuCapacity(pool.gpus) : {}) };
+  const capacity: Record<string, string> = {};
+  for (const [name, text] of Object.entries({ ...pool.capacity, ...(pool.gpus ? gpuCapacity(pool.gpus) : {}) })) capacity[name] = canonical(text);
   const instanceType = pool.gpus ? `drydock.${pool.gpus.model.toLowerCase()}x${pool.gpus.count}` : `drydock.${pool.name}`;
   const labels: Record<string, string> = {
     'beta.kubernetes.io/arch': 'amd64',

@@ -1,8 +1,8 @@
 // All the simulated nodes of a cluster: one kubelet per node of every pool (named <pool>-<index>),
-// one pod informer shared by them (indexed by spec.nodeName), and the node -> kubelet registry the
-// pod log route uses.
+// one pod informer shared by them (indexed by spec.nodeName), one Node informer that shows each
+// kubelet its Node as others changed it, and the node -> kubelet registry the pod log route uses.
 import { refs } from '../api/index.ts';
-import type { PersistentVolume, PersistentVolumeClaim, Pod, resourceV1 } from '../api/index.ts';
+import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, resourceV1 } from '../api/index.ts';
 import { Informer } from '../client/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
@@ -43,6 +43,7 @@ export class SimulatedNodes {
   readonly #pods: Informer<Pod>;
   readonly #volumeSources: VolumeSources;
   readonly #slices: Informer<resourceV1.ResourceSlice>;
+  readonly #nodes: Informer<Node>;
   readonly kubelets: Kubelet[] = [];
   readonly #byName = new Map<string, Kubelet>();
   #nextOrdinal = 0;
@@ -60,6 +61,7 @@ export class SimulatedNodes {
     };
     this.#slices = new Informer<resourceV1.ResourceSlice>({ client, ref: refs.resourceSlices, clock, log });
     this.#slices.addIndex(slicePoolIndex, slicePoolKeys);
+    this.#nodes = new Informer<Node>({ client, ref: refs.nodes, clock, log });
   }
 
   /** Builds every kubelet first (a version-skew refusal throws before anything registers), then registers them. */
@@ -83,7 +85,9 @@ export class SimulatedNodes {
       onUpdate: (_old, p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podChanged(p) : undefined),
       onDelete: (p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podDeleted(p) : undefined),
     });
-    const sources = [...Object.values(nodes.#volumeSources), nodes.#slices];
+    const nodeChanged = (n: Node): void => byName.get(n.metadata.name ?? '')?.nodeChanged(n);
+    nodes.#nodes.addHandlers({ onAdd: nodeChanged, onUpdate: (_old, n) => nodeChanged(n) });
+    const sources = [...Object.values(nodes.#volumeSources), nodes.#slices, nodes.#nodes];
     for (const inf of sources) inf.start();
     await Promise.all(sources.map((inf) => inf.waitForSync()));
     nodes.#pods.start();
@@ -105,6 +109,8 @@ export class SimulatedNodes {
     this.kubelets.push(kubelet);
     this.#byName.set(name, kubelet);
     this.#o.podLogs.register(kubelet);
+    const node = this.#nodes.getByName(undefined, name);
+    if (node) kubelet.nodeChanged(node);
     for (const p of this.#pods.byIndex(nodeNameIndex, name)) kubelet.podChanged(p);
     return kubelet;
   }
@@ -122,7 +128,7 @@ export class SimulatedNodes {
 
   stop(): void {
     this.#pods.stop();
-    for (const inf of [...Object.values(this.#volumeSources), this.#slices]) inf.stop();
+    for (const inf of [...Object.values(this.#volumeSources), this.#slices, this.#nodes]) inf.stop();
     for (const k of this.kubelets) {
       k.stop();
       this.#o.podLogs.unregister(k.name);

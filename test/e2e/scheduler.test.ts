@@ -1,5 +1,6 @@
 // The classic GPU troubleshooting case with the real kubectl: 3 nodes with one nvidia.com/gpu
-// each, 4 pods asking for one: three run, the fourth is Pending with the upstream message.
+// each, 4 pods asking for one: three run, the fourth is Pending with the upstream message; and a
+// node labeled with kubectl label taking the pod that selects the label.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDrydock } from './harness.ts';
@@ -67,5 +68,15 @@ describe('scheduler with kubectl', () => {
     assert.equal(msg.stdout, want);
     const events = await dd.kubectl(['get', 'events', '--field-selector', `involvedObject.name=${pendingName},reason=FailedScheduling`, '-o', 'jsonpath={.items[0].message}|{.items[0].source.component}|{.items[0].type}']);
     assert.equal(events.stdout, `${want}|default-scheduler|Warning`);
+  });
+
+  test('a label set with kubectl label places a pod by nodeSelector, and the kubelet runs it', async () => {
+    let r = await dd.kubectl(['label', 'node', 'gpu-1', 'disk=ssd']);
+    assert.equal(r.stdout.trim(), 'node/gpu-1 labeled', r.stderr);
+    r = await dd.kubectl(['run', 'on-ssd', '--image=nginx', '--overrides={"spec":{"nodeSelector":{"disk":"ssd"}}}']);
+    assert.equal(r.code, 0, r.stderr);
+    await until(async () => (await dd.kubectl(['get', 'pod', 'on-ssd', '-o', 'jsonpath={.status.phase}'])).stdout !== 'Pending');
+    r = await dd.kubectl(['get', 'pod', 'on-ssd', '-o', 'jsonpath={.spec.nodeName} {.status.phase} {.status.reason}']);
+    assert.equal(r.stdout.trim(), 'gpu-1 Running');
   });
 });

@@ -6,7 +6,8 @@ import type { FieldError } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, nameColumn, translateTimestampSince } from '../../table-cells.ts';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../../workload-template.ts';
-import { isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
+import { isDNS1123Subdomain } from '../../validation/names.ts';
+import { isExtendedResourceName } from '../../core/v1/pod/container-validation.ts';
 import type { ValidateNameFunc } from '../../validation/names.ts';
 import type { DeviceClass, DeviceClassSpec } from './types.ts';
 import { ResourceLimits as L } from './types.ts';
@@ -17,12 +18,6 @@ const root = FieldPath.root;
 
 /** validate.LongName: a DNS subdomain. */
 const longName: ValidateNameFunc = (name) => isDNS1123Subdomain(name);
-
-/** v1helper.IsExtendedResourceName: not native (domain-less or kubernetes.io/), not requests.-prefixed. */
-function isExtendedResourceName(name: string): boolean {
-  if (!name.includes('/') || name.includes('kubernetes.io/') || name.startsWith('requests.')) return false;
-  return isQualifiedName(`requests.${name}`).length === 0;
-}
 
 /** On update, the selectors the class already had count as "stored" and compile leniently, as upstream. */
 export function validateDeviceClassSpec(spec: DeviceClassSpec | undefined, path: FieldPath, old?: DeviceClassSpec): FieldError[] {

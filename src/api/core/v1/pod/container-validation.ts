@@ -113,7 +113,8 @@ export function isOvercommitAllowed(name: string): boolean {
 const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const standardPodResources = new Set(['cpu', 'memory']);
 const integerResources = new Set(['pods', 'services', 'replicationcontrollers', 'resourcequotas', 'secrets', 'configmaps', 'persistentvolumeclaims']);
-function isExtendedResource(name: string): boolean {
+/** v1helper.IsExtendedResourceName: not native (domain-less or kubernetes.io/), not requests.-prefixed, a qualified name as a quota's. */
+export function isExtendedResourceName(name: string): boolean {
   return !isNativeResource(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`).length === 0;
 }
 
@@ -123,7 +124,7 @@ export function validateResourceName(name: string, path: FieldPath, scope: 'cont
   if (!name.includes('/')) {
     const ok = scope === 'container' ? standardContainerResources.has(name) || isHugePages(name) : standardPodResources.has(name) || isHugePages(name);
     if (!ok) return [invalidValue(path, name, scope === 'container' ? 'must be a standard resource for containers' : 'must be a supported pod-level resource')];
-  } else if (!isNativeResource(name) && !isExtendedResource(name)) {
+  } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
     return [invalidValue(path, name, "doesn't follow extended resource name standard")];
   }
   return [];
@@ -158,7 +159,7 @@ export function validateResourceRequirements(
         continue;
       }
       if (q.milli < 0n) errs.push(invalidValue(p, formatQuantity(q), nonNegative));
-      if ((integerResources.has(name) || isExtendedResource(name)) && quantityMilliValue(q) % 1000 !== 0) {
+      if ((integerResources.has(name) || isExtendedResourceName(name)) && quantityMilliValue(q) % 1000 !== 0) {
         errs.push(invalidValue(p, formatQuantity(q), 'must be an integer'));
       }
       if (isRequest) {
