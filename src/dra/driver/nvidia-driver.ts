@@ -160,8 +160,11 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
   };
   // Node name -> the Node uid its slices were last published for ('' before the Node registered).
   const published = new Map<string, string>();
+  // Node name -> what was last published for it, to publish again when a slice of it is deleted.
+  const publishedNodes = new Map<string, NvidiaDriverNode>();
   const publish = (node: NvidiaDriverNode): Promise<void> => {
     published.set(node.name, node.uid ?? '');
+    publishedNodes.set(node.name, node);
     return serially(node.name, () => attempt(`publish slices of node ${node.name}`, () => publishNode(client, node)));
   };
   // The configured nodes registered before the driver starts, so their slices are owned at once.
@@ -176,13 +179,23 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
   if (options.background) void publishAll();
   else await publishAll();
   const syncNode = publish;
-  const removeNode = (name: string): Promise<void> =>
-    serially(name, () =>
+  const removeNode = (name: string): Promise<void> => {
+    published.delete(name);
+    publishedNodes.delete(name);
+    return serially(name, () =>
       attempt(`remove slices of node ${name}`, async () => {
         for (const s of await listNodeSlices(client, name)) await deleteQuietly(client, s.metadata.name ?? '');
       }),
     );
+  };
   const nodes = options.gpusOfNode ? watchNodes(options, published, syncNode, removeNode) : undefined;
+  // The kubelet plugin's slice controller puts back a slice someone deleted (a new pool generation).
+  const slices = options.gpusOfNode
+    ? watchSliceDeletions(options, (name) => {
+        const node = publishedNodes.get(name);
+        if (node && published.has(name)) void publish(node);
+      })
+    : undefined;
   return {
     name: 'nvidia-dra-driver',
     syncNode,
@@ -190,10 +203,19 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
     stop() {
       stopped = true;
       nodes?.stop();
+      slices?.stop();
       for (const t of timers) t.cancel();
       timers.clear();
     },
   };
+}
+
+/** Calls `deleted` with the node of every deleted slice of this driver (the driver's own deletions included: those reconcile to nothing). */
+function watchSliceDeletions(options: NvidiaDriverOptions, deleted: (node: string) => void): Informer<Slice> {
+  const informer = new Informer<Slice>({ client: options.client, ref: refs.resourceSlices, fieldSelector: `spec.driver=${nvidiaDriverName}`, clock: options.clock, log: options.log });
+  informer.addHandlers({ onDelete: (slice) => (slice.spec.nodeName ? deleted(slice.spec.nodeName) : undefined) });
+  informer.start();
+  return informer;
 }
 
 /**
@@ -220,8 +242,7 @@ function watchNodes(
     onUpdate: (_old, node) => seen(node),
     onDelete: (node) => {
       const name = node.metadata.name ?? '';
-      if (!published.delete(name)) return;
-      void removeNode(name);
+      if (published.has(name)) void removeNode(name);
     },
   });
   informer.start();
