@@ -99,6 +99,7 @@ export class PodWorker {
   #deadline: { at: number; timer: Timer } | undefined;
   /** The API no longer has the pod, or the kubelet stopped: no final delete is retried. */
   #forgotten = false;
+  #tornDown = false;
   #deleteRetry: Timer | undefined;
   readonly startTime: number;
   readonly podIP: string;
@@ -669,7 +670,13 @@ export class PodWorker {
     }
   }
 
+  /**
+   * Once: the final delete's own DELETED event reaches forget() while #deleteFromApi still awaits
+   * that delete, and a second teardown would free the pod's IP twice (two later pods got one IP).
+   */
   #teardown(): void {
+    if (this.#tornDown) return;
+    this.#tornDown = true;
     this.#deadline?.timer.cancel();
     this.#d.volumes?.tearDown(this.uid);
     for (const t of this.#timers) t.cancel();
