@@ -161,6 +161,7 @@ export class Kubelet {
         },
         releaseIP: (ip) => this.#releaseIP(ip),
         ...(this.#volumes ? { volumes: this.#volumes } : {}),
+        ...(this.#o.volumeSources ? { envSources: this.#o.volumeSources } : {}),
         ...(this.#claims ? { claims: this.#claims } : {}),
         ...(this.#devices ? { devices: this.#devices } : {}),
         onResourcesChanged: () => this.#handleResizes(),

@@ -410,3 +410,29 @@ test('container statuses report their volume mounts: the token volume read-only 
     await c.stop();
   }
 });
+
+test('a container whose secret is missing waits in CreateContainerConfigError, the others run, and it starts once the secret exists', async () => {
+  const { c, clock } = await cluster();
+  await using _ = c;
+  const spec: Pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'env', namespace: 'default' },
+    spec: { containers: [{ name: 'app', image: 'nginx', envFrom: [{ secretRef: { name: 'db' } }] }, { name: 'proxy', image: 'envoy' }] },
+  };
+  await c.client.create(refs.pods, spec);
+  const statuses = await watchStatus(c, clock, 'env', 2_000);
+  assert.equal(statuses.at(-1), 'CreateContainerConfigError');
+  const waiting = await pod(c, 'env');
+  const app = waiting.status?.containerStatuses?.find((s) => s.name === 'app');
+  assert.deepEqual(app?.state, { waiting: { reason: 'CreateContainerConfigError', message: 'secret "db" not found' } });
+  assert.equal(app?.restartCount, 0);
+  assert.ok(waiting.status?.containerStatuses?.find((s) => s.name === 'proxy')?.state?.running, 'the other container runs');
+  const failed = await c.client.list<Event>(refs.events, { namespace: 'default', fieldSelector: 'involvedObject.name=env,reason=Failed' });
+  assert.deepEqual(failed.items.map((e) => [e.type, e.message, e.involvedObject.fieldPath]), [['Warning', 'Error: secret "db" not found', 'spec.containers{app}']]);
+  await c.client.create(refs.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'default' }, data: { PASSWORD: Buffer.from('x').toString('base64') } });
+  await clock.advance(15_100);
+  const running = (await pod(c, 'env')).status?.containerStatuses?.find((s) => s.name === 'app');
+  assert.ok(running?.state?.running, JSON.stringify(running?.state));
+  assert.equal(running?.restartCount, 0);
+});

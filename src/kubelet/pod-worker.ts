@@ -7,7 +7,7 @@ import { expandBehaviourEnv, refs, resolveBehaviour } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Container } from '../api/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
-import { copyJson, isApiError } from '../core/index.ts';
+import { copyJson, isApiError, setOwn } from '../core/index.ts';
 import { CrashLoopBackoff, formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { isRunning, isStarted } from './container-record.ts';
@@ -25,6 +25,8 @@ import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { shouldRestart } from './restart-policy.ts';
 import type { VolumeMounter } from './volumes.ts';
+import { containerEnvironment } from './container-env.ts';
+import type { EnvResult, EnvSources } from './container-env.ts';
 import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
 import { failedPrepareDynamicResources, prepareRetryMs, usesResourceClaims } from './dynamic-resources.ts';
@@ -56,6 +58,8 @@ export interface PodWorkerDeps {
   onResourcesChanged?: () => void;
   /** Sets up the pod's volumes before any container starts (absent: nothing to mount). */
   volumes?: VolumeMounter;
+  /** The config maps and secrets env and envFrom name (absent: only literal values are known). */
+  envSources?: EnvSources;
   /** Prepares the pod's ResourceClaims before any container starts (absent: claims are not checked). */
   claims?: ClaimPreparer;
   /** The GPUs a device plugin gave the pod's containers at admission (absent: none are assigned). */
@@ -74,6 +78,8 @@ export const minimumGracePeriodSeconds = 2;
 
 /** What a pod without claims gets injected: one shared empty map, never written. */
 const noDevices: PreparedDevices = new Map();
+/** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */
+const configRetryMs = 10_000;
 
 export class PodWorker {
   readonly #d: PodWorkerDeps;
@@ -327,8 +333,10 @@ export class PodWorker {
       const rec = this.records.get(c.name) as ContainerRecord;
       const cur = rec.current;
       if (!cur) {
-        this.#startOrBackOff(rec);
-        return;
+        if (this.#startOrBackOff(rec)) return;
+        // Waiting on its configuration (CreateContainerConfigError): the others start meanwhile.
+        active = true;
+        continue;
       }
       if (!cur.exit) {
         active = true;
@@ -349,7 +357,7 @@ export class PodWorker {
   #startEphemeral(): boolean {
     for (const c of this.#pod.spec.ephemeralContainers ?? []) {
       let rec = this.records.get(c.name);
-      if (rec?.current) continue;
+      if (rec?.current || (rec?.configRetryAt !== undefined && this.#d.clock.now() < rec.configRetryAt)) continue;
       if (!rec) this.records.set(c.name, (rec = { name: c.name, kind: 'ephemeral', restartCount: 0 }));
       void this.#startContainer(rec);
       return true;
@@ -364,6 +372,7 @@ export class PodWorker {
   /** Starts (or restarts) the container unless it is backing off; true if a start began. */
   #startOrBackOff(rec: ContainerRecord): boolean {
     const now = this.#d.clock.now();
+    if (rec.configRetryAt !== undefined && now < rec.configRetryAt) return false;
     const cur = rec.current;
     // A resize restart is not a crash: no back-off.
     if (cur?.exit && !rec.resizeRestart) {
@@ -400,11 +409,6 @@ export class PodWorker {
       return;
     }
     const c = spec.c;
-    if (rec.current) {
-      rec.previous = rec.current;
-      rec.restartCount++;
-    }
-    delete rec.waiting;
     const image = c.image ?? '';
     const policy = c.imagePullPolicy ?? 'IfNotPresent';
     if (policy === 'Always' || !this.#d.images.has(image)) {
@@ -414,7 +418,15 @@ export class PodWorker {
     } else {
       this.#event(rec.name, 'Normal', 'Pulled', `Container image "${image}" already present on machine and can be accessed by the pod`);
     }
-    const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), this.#environment(c), this.#gpuList(c));
+    const environment = this.#environment(c);
+    if (!environment.ok) return this.#configFailed(rec, environment.message);
+    delete rec.configRetryAt;
+    if (rec.current) {
+      rec.previous = rec.current;
+      rec.restartCount++;
+    }
+    delete rec.waiting;
+    const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), environment.env, this.#gpuList(c));
     const actual = copyJson(this.resize.startWith(rec.name) ?? resourcesOf(c));
     const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;
@@ -461,13 +473,38 @@ export class PodWorker {
     this.#sync();
   }
 
-  /** The literal env values, then what the drivers inject (CDI edits win over the pod spec). */
-  #environment(c: Readonly<Container>): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const e of c.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
+  /**
+   * The container's env and envFrom (config maps and secrets from the kubelet's caches), then what the
+   * drivers inject (CDI edits win over the pod spec); an error when a reference is missing.
+   */
+  #environment(c: Readonly<Container>): EnvResult {
+    let env: Record<string, string> = {};
+    if (this.#d.envSources) {
+      const made = containerEnvironment(this.#pod, c, this.#d.envSources, { podIP: this.podIP, hostIP: this.#d.hostIP });
+      if (!made.ok) return made;
+      env = made.env;
+    } else {
+      for (const e of c.env ?? []) if (e.value !== undefined) setOwn(env, e.name, e.value);
+    }
     const plugin = this.#d.devices?.gpusOf(this.uid, c.name);
     const pluginEnv = plugin ? { [nvidiaVisibleDevices]: plugin.map((g) => g.uuid).join(',') } : undefined;
-    return { ...env, ...pluginEnv, ...this.#prepared(c)?.env };
+    return { ok: true, env: { ...env, ...pluginEnv, ...this.#prepared(c)?.env } };
+  }
+
+  /**
+   * generateContainerConfig failed: no container is created; it waits in CreateContainerConfigError
+   * until the pod worker's next try, 10-15 s on (backOffPeriod, jittered by half), while the pod's
+   * other containers start.
+   */
+  #configFailed(rec: ContainerRecord, message: string): void {
+    this.#event(rec.name, 'Warning', 'Failed', `Error: ${message}`);
+    rec.waiting = { reason: 'CreateContainerConfigError', message };
+    const delay = configRetryMs + Math.floor(this.#d.random.float() * configRetryMs * 0.5);
+    rec.configRetryAt = this.#d.clock.now() + delay;
+    this.#status.markDirty();
+    this.#busy = false;
+    this.#after(delay, () => this.#sync());
+    this.#sync();
   }
 
   /**

@@ -1,6 +1,7 @@
 // Volumes as a kubectl user meets them: a claim on the default StorageClass waits for its first
 // consumer, is provisioned on that pod's node and deleted with its claim; a ReadWriteOncePod claim
-// serves one pod even on one node; a missing ConfigMap keeps a pod ContainerCreating.
+// serves one pod even on one node; a missing ConfigMap keeps a pod ContainerCreating, and a missing
+// Secret its environment names keeps the container in CreateContainerConfigError.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -157,5 +158,18 @@ describe('volumes with kubectl', () => {
     assert.equal(r.code, 0, r.stderr);
     r = await dd.kubectl(['wait', '--for=condition=Ready', 'pod/needs-config', '--timeout=60s']);
     assert.equal(r.stdout.trim(), 'pod/needs-config condition met', r.stderr);
+  });
+
+  test('a missing Secret in envFrom: CreateContainerConfigError until it is created', async () => {
+    let r = await dd.kubectl(['apply', '-f', fixture('pod-missing-secret-env.yaml')]);
+    assert.equal(r.code, 0, r.stderr);
+    await eventually('Failed', async () => (await events('needs-secret', 'Failed')).length > 0);
+    assert.deepEqual(await events('needs-secret', 'Failed'), ['Warning Error: secret "web-credentials" not found']);
+    r = await dd.kubectl(['get', 'pod', 'needs-secret', '--no-headers']);
+    assert.deepEqual(rows(r.stdout), [['needs-secret', '0/1', 'CreateContainerConfigError', '0', '<age>']]);
+    r = await dd.kubectl(['create', 'secret', 'generic', 'web-credentials', '--from-literal=TOKEN=t']);
+    assert.equal(r.code, 0, r.stderr);
+    r = await dd.kubectl(['wait', '--for=condition=Ready', 'pod/needs-secret', '--timeout=60s']);
+    assert.equal(r.stdout.trim(), 'pod/needs-secret condition met', r.stderr);
   });
 });

@@ -1,0 +1,113 @@
+// A container's environment as the kubelet makes it before creating the container: envFrom's config
+// maps and secrets in order, then env, each value with $(VAR) references to what came before
+// expanded. A config map, secret or key that is missing and not optional is an error in upstream's
+// words, which leaves the container waiting in CreateContainerConfigError. Pure.
+// Upstream: pkg/kubelet/kubelet_pods.go (makeEnvironmentVariables), third_party/forked/golang/expansion.
+import type { Container, Pod } from '../api/index.ts';
+import type { DeepReadonly, KubeObject } from '../core/index.ts';
+import { ownValue, setOwn } from '../core/index.ts';
+
+type Data = Readonly<Record<string, string>>;
+
+/** The kubelet's caches of config maps and secrets: data by namespace and name. */
+export interface EnvSources {
+  configMaps: { getByName(namespace: string | undefined, name: string): (KubeObject & { data?: Data }) | undefined };
+  secrets: { getByName(namespace: string | undefined, name: string): (KubeObject & { data?: Data }) | undefined };
+}
+
+/** What fieldRef may name besides metadata: the pod's addresses, known only to the kubelet. */
+export interface PodAddresses {
+  podIP: string;
+  hostIP: string;
+}
+
+export type EnvResult = { ok: true; env: Record<string, string> } | { ok: false; message: string };
+
+export function containerEnvironment(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, sources: EnvSources, addresses: PodAddresses): EnvResult {
+  const namespace = pod.metadata.namespace ?? 'default';
+  // The watch-based managers' NotFound names the resource in the singular: `configmap "x" not found`.
+  const configMap = (name: string): Data | string => {
+    const found = sources.configMaps.getByName(namespace, name);
+    return found ? (found.data ?? {}) : `configmap "${name}" not found`;
+  };
+  const secret = (name: string): Data | string => {
+    const found = sources.secrets.getByName(namespace, name);
+    return found ? decodeSecretData(found.data) : `secret "${name}" not found`;
+  };
+  const env: Record<string, string> = {};
+  for (const from of c.envFrom ?? []) {
+    const ref = from.configMapRef ?? from.secretRef;
+    if (!ref) continue;
+    const data = from.configMapRef ? configMap(ref.name ?? '') : secret(ref.name ?? '');
+    if (typeof data === 'string') {
+      if (ref.optional) continue;
+      return { ok: false, message: data };
+    }
+    for (const [key, value] of Object.entries(data)) setOwn(env, `${from.prefix ?? ''}${key}`, value);
+  }
+  for (const e of c.env ?? []) {
+    const source = e.valueFrom;
+    if (!source) {
+      setOwn(env, e.name, expandReferences(e.value ?? '', env));
+      continue;
+    }
+    const keyRef = source.configMapKeyRef ?? source.secretKeyRef;
+    if (keyRef) {
+      const kind = source.configMapKeyRef ? 'ConfigMap' : 'Secret';
+      const data = source.configMapKeyRef ? configMap(keyRef.name ?? '') : secret(keyRef.name ?? '');
+      if (typeof data === 'string') {
+        if (keyRef.optional) continue;
+        return { ok: false, message: data };
+      }
+      const value = ownValue(data, keyRef.key);
+      if (value === undefined) {
+        if (keyRef.optional) continue;
+        return { ok: false, message: `couldn't find key ${keyRef.key} in ${kind} ${namespace}/${keyRef.name ?? ''}` };
+      }
+      setOwn(env, e.name, value);
+      continue;
+    }
+    const field = source.fieldRef ? fieldValue(pod, source.fieldRef.fieldPath, addresses) : undefined;
+    if (field !== undefined) setOwn(env, e.name, field);
+  }
+  return { ok: true, env };
+}
+
+function decodeSecretData(data: Data | undefined): Data {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(data ?? {})) setOwn(out, key, Buffer.from(value, 'base64').toString('utf8'));
+  return out;
+}
+
+/** $(VAR) is VAR's value when VAR is defined, else left as written; $$ is a literal $. */
+function expandReferences(text: string, env: Readonly<Record<string, string>>): string {
+  if (!text.includes('$')) return text;
+  return text.replace(/\$\$|\$\(([^)]*)\)/g, (match, name: string | undefined) => (match === '$$' ? '$' : (ownValue(env, name ?? '') ?? match)));
+}
+
+/** The downward API fields an env var may name (podFieldSelectorRuntimeValue). */
+function fieldValue(pod: DeepReadonly<Pod>, path: string, addresses: PodAddresses): string | undefined {
+  const meta = pod.metadata;
+  const keyed = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
+  if (keyed) return ownValue((keyed[1] === 'labels' ? meta.labels : meta.annotations) ?? undefined, keyed[2] ?? '') ?? '';
+  switch (path) {
+    case 'metadata.name':
+      return meta.name ?? '';
+    case 'metadata.namespace':
+      return meta.namespace ?? '';
+    case 'metadata.uid':
+      return meta.uid ?? '';
+    case 'spec.nodeName':
+      return pod.spec.nodeName ?? '';
+    case 'spec.serviceAccountName':
+      return pod.spec.serviceAccountName ?? '';
+    case 'status.hostIP':
+    case 'status.hostIPs':
+      return addresses.hostIP;
+    case 'status.podIP':
+    case 'status.podIPs':
+      return addresses.podIP;
+    default:
+      return undefined;
+  }
+}
