@@ -28,10 +28,10 @@ export interface ContainerRecord {
   current?: InstanceState;
   /** The instance before `current`, for lastState and `logs --previous`. */
   previous?: InstanceState;
-  /** Set while the kubelet will not start it (CrashLoopBackOff, CreateContainerConfigError). */
+  /** Set while the kubelet will not start it (CrashLoopBackOff, CreateContainerConfigError, InvalidImageName). */
   waiting?: { reason: string; message: string };
-  /** Its configuration failed (a missing secret): no start before this time. */
-  configRetryAt?: number;
+  /** Its start failed before anything was created (InvalidImageName, CreateContainerConfigError): no start before this time. */
+  startRetryAt?: number;
   /** Killed to apply a RestartContainer resize: restart at once, whatever the restart policy and back-off. */
   resizeRestart?: boolean;
 }

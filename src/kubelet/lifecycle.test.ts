@@ -436,3 +436,18 @@ test('a container whose secret is missing waits in CreateContainerConfigError, t
   assert.ok(running?.state?.running, JSON.stringify(running?.state));
   assert.equal(running?.restartCount, 0);
 });
+
+test("an image reference that does not parse: InvalidImageName with the image manager's message, tried again 10-15 s later", async () => {
+  const { c, clock } = await cluster();
+  await using _ = c;
+  await c.client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'typo', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'Nginx:1.27' }] } } as Pod);
+  const statuses = await watchStatus(c, clock, 'typo', 2_000);
+  assert.equal(statuses.at(-1), 'InvalidImageName');
+  const message = 'Failed to apply default image tag "Nginx:1.27": couldn\'t parse image name "Nginx:1.27": invalid reference format: repository name (library/Nginx) must be lowercase';
+  const status = (await pod(c, 'typo')).status?.containerStatuses?.[0];
+  assert.deepEqual(status?.state, { waiting: { reason: 'InvalidImageName', message } });
+  const seen = async (): Promise<string[]> => (await events(c, 'typo')).filter((e) => e.type === 'Warning').map((e) => `${e.reason} ${e.message} x${e.count ?? 1}`);
+  assert.deepEqual(await seen(), [`InspectFailed ${message} x1`, 'Failed Error: InvalidImageName x1']);
+  await clock.advance(15_000);
+  assert.deepEqual(await seen(), [`InspectFailed ${message} x2`, 'Failed Error: InvalidImageName x2']);
+});

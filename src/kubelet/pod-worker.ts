@@ -26,6 +26,7 @@ import type { DeepReadonlyPod } from './types.ts';
 import { shouldRestart } from './restart-policy.ts';
 import type { VolumeMounter } from './volumes.ts';
 import { containerEnvironment } from './container-env.ts';
+import { invalidImageMessage } from './image-reference.ts';
 import type { EnvResult, EnvSources } from './container-env.ts';
 import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
@@ -334,7 +335,7 @@ export class PodWorker {
       const cur = rec.current;
       if (!cur) {
         if (this.#startOrBackOff(rec)) return;
-        // Waiting on its configuration (CreateContainerConfigError): the others start meanwhile.
+        // Its start failed before creating it (CreateContainerConfigError, InvalidImageName): the others start meanwhile.
         active = true;
         continue;
       }
@@ -357,7 +358,7 @@ export class PodWorker {
   #startEphemeral(): boolean {
     for (const c of this.#pod.spec.ephemeralContainers ?? []) {
       let rec = this.records.get(c.name);
-      if (rec?.current || (rec?.configRetryAt !== undefined && this.#d.clock.now() < rec.configRetryAt)) continue;
+      if (rec?.current || (rec?.startRetryAt !== undefined && this.#d.clock.now() < rec.startRetryAt)) continue;
       if (!rec) this.records.set(c.name, (rec = { name: c.name, kind: 'ephemeral', restartCount: 0 }));
       void this.#startContainer(rec);
       return true;
@@ -372,7 +373,7 @@ export class PodWorker {
   /** Starts (or restarts) the container unless it is backing off; true if a start began. */
   #startOrBackOff(rec: ContainerRecord): boolean {
     const now = this.#d.clock.now();
-    if (rec.configRetryAt !== undefined && now < rec.configRetryAt) return false;
+    if (rec.startRetryAt !== undefined && now < rec.startRetryAt) return false;
     const cur = rec.current;
     // A resize restart is not a crash: no back-off.
     if (cur?.exit && !rec.resizeRestart) {
@@ -410,6 +411,11 @@ export class PodWorker {
     }
     const c = spec.c;
     const image = c.image ?? '';
+    const invalidImage = invalidImageMessage(image);
+    if (invalidImage !== undefined) {
+      this.#event(rec.name, 'Warning', 'InspectFailed', invalidImage);
+      return this.#startFailed(rec, 'InvalidImageName', invalidImage, 'InvalidImageName');
+    }
     const policy = c.imagePullPolicy ?? 'IfNotPresent';
     if (policy === 'Always' || !this.#d.images.has(image)) {
       this.#event(rec.name, 'Normal', 'Pulling', `Pulling image "${image}"`);
@@ -419,8 +425,8 @@ export class PodWorker {
       this.#event(rec.name, 'Normal', 'Pulled', `Container image "${image}" already present on machine and can be accessed by the pod`);
     }
     const environment = this.#environment(c);
-    if (!environment.ok) return this.#configFailed(rec, environment.message);
-    delete rec.configRetryAt;
+    if (!environment.ok) return this.#startFailed(rec, 'CreateContainerConfigError', environment.message, environment.message);
+    delete rec.startRetryAt;
     if (rec.current) {
       rec.previous = rec.current;
       rec.restartCount++;
@@ -492,15 +498,15 @@ export class PodWorker {
   }
 
   /**
-   * generateContainerConfig failed: no container is created; it waits in CreateContainerConfigError
-   * until the pod worker's next try, 10-15 s on (backOffPeriod, jittered by half), while the pod's
-   * other containers start.
+   * startContainer failed before creating anything (an image reference that does not parse, a
+   * configuration naming what is missing): the container waits with `reason` until the pod worker's
+   * next try, 10-15 s on (backOffPeriod, jittered by half), while the pod's other containers start.
    */
-  #configFailed(rec: ContainerRecord, message: string): void {
-    this.#event(rec.name, 'Warning', 'Failed', `Error: ${message}`);
-    rec.waiting = { reason: 'CreateContainerConfigError', message };
+  #startFailed(rec: ContainerRecord, reason: string, message: string, error: string): void {
+    this.#event(rec.name, 'Warning', 'Failed', `Error: ${error}`);
+    rec.waiting = { reason, message };
     const delay = configRetryMs + Math.floor(this.#d.random.float() * configRetryMs * 0.5);
-    rec.configRetryAt = this.#d.clock.now() + delay;
+    rec.startRetryAt = this.#d.clock.now() + delay;
     this.#status.markDirty();
     this.#busy = false;
     this.#after(delay, () => this.#sync());
