@@ -80,7 +80,7 @@ export const minimumGracePeriodSeconds = 2;
 /** What a pod without claims gets injected: one shared empty map, never written. */
 const noDevices: PreparedDevices = new Map();
 /** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */
-const configRetryMs = 10_000;
+const startRetryMs = 10_000;
 
 export class PodWorker {
   readonly #d: PodWorkerDeps;
@@ -505,7 +505,7 @@ export class PodWorker {
   #startFailed(rec: ContainerRecord, reason: string, message: string, error: string): void {
     this.#event(rec.name, 'Warning', 'Failed', `Error: ${error}`);
     rec.waiting = { reason, message };
-    const delay = configRetryMs + Math.floor(this.#d.random.float() * configRetryMs * 0.5);
+    const delay = startRetryMs + Math.floor(this.#d.random.float() * startRetryMs * 0.5);
     rec.startRetryAt = this.#d.clock.now() + delay;
     this.#status.markDirty();
     this.#busy = false;
