@@ -2,7 +2,7 @@
 // Upstream: plugin/pkg/admission/{namespace/lifecycle,serviceaccount,defaulttolerationseconds,priority,
 // storage/storageclass/setdefault}.
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, forbidden, invalid, namespaceTerminatingCause, notFound, parseQuantity, randomString } from '../core/index.ts';
+import { ApiError, forbidden, forbiddenField, invalid, namespaceTerminatingCause, notFound, parseQuantity, randomString } from '../core/index.ts';
 import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, isServiceIPRecord, mergeTolerations, serviceClusterIPs, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
 import type { Ingress, IPAddress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service, ServiceCIDR } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
@@ -19,6 +19,42 @@ import { admissionWebhooks } from './admission-webhooks.ts';
 const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
 const namespaceOf = (attrs: AdmissionAttributes, name: string): Promise<KubeObject | undefined> => attrs.storage.lookup('', 'v1', 'namespaces', '', name);
+
+/** resource.DRAAdminNamespaceLabelKey: the label a namespace needs for its claims to ask for admin access. */
+const draAdminNamespaceLabel = 'resource.kubernetes.io/admin-access';
+
+interface DeviceRequests {
+  requests?: { exactly?: { adminAccess?: boolean } }[];
+}
+
+/** The device requests of a ResourceClaim or ResourceClaimTemplate being created, if it is one. */
+function createdDeviceRequests(attrs: AdmissionAttributes): DeviceRequests['requests'] {
+  if (attrs.operation !== 'CREATE' || attrs.def.group !== 'resource.k8s.io' || attrs.ctx.subresource) return undefined;
+  const spec = attrs.object.spec as { devices?: DeviceRequests; spec?: { devices?: DeviceRequests } } | undefined;
+  if (attrs.def.resource === 'resourceclaims') return spec?.devices?.requests;
+  if (attrs.def.resource === 'resourceclaimtemplates') return spec?.spec?.devices?.requests;
+  return undefined;
+}
+
+/**
+ * AuthorizedForAdmin, which upstream's ResourceClaim and ResourceClaimTemplate strategies run as part
+ * of their validation (DRAAdminAccess, beta and on in 1.35): a request for admin access to devices is
+ * allowed only in a namespace labelled for it. With the gate off the field is dropped before this.
+ * The path is the claim's, spec.devices.requests[i], for a template too, as upstream writes it.
+ */
+export const draAdminAccess: AdmissionPlugin = {
+  name: 'DRAAdminAccess',
+  validate: onlyFor(
+    (attrs) => createdDeviceRequests(attrs)?.some((r) => r.exactly?.adminAccess === true) === true,
+    async (attrs) => {
+      const index = (createdDeviceRequests(attrs) ?? []).findIndex((r) => r.exactly?.adminAccess === true);
+      const ns = await namespaceOf(attrs, attrs.object.metadata.namespace ?? '');
+      if (ns?.metadata.labels?.[draAdminNamespaceLabel] === 'true') return;
+      const path = `spec.devices.requests[${index}].adminAccess`;
+      throw invalid(attrs.def, attrs.object.metadata.name ?? '', [forbiddenField(path, `admin access to devices requires the \`${draAdminNamespaceLabel}: true\` label on the containing namespace`)]);
+    },
+  ),
+};
 
 /** Refuses writes into missing or terminating namespaces. */
 export const namespaceLifecycle: AdmissionPlugin = {
@@ -288,5 +324,5 @@ export const storageObjectInUseProtection: AdmissionPlugin = {
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
   // Mutating webhooks mutate last; ValidatingAdmissionPolicy, the validating webhooks and then ResourceQuota
   // validate last, after every mutation, as upstream orders them.
-  return [namespaceLifecycle, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
+  return [namespaceLifecycle, draAdminAccess, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
 }

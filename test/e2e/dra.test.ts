@@ -165,6 +165,23 @@ describe('DRA on one dynamic-MIG H100 with kubectl', () => {
     assert.equal((await dd.kubectl(['create', '-f', '-'], { input: slice('In') })).code, 0);
     assert.equal((await dd.kubectl(['delete', 'resourceslice', 'zone-in'])).code, 0);
   });
+
+  test('admin access to devices needs the namespace label, for a claim and a claim template alike', async () => {
+    assert.equal((await dd.kubectl(['create', 'namespace', 'gpu-admin'])).code, 0);
+    const devices = { requests: [{ name: 'all', exactly: { deviceClassName: 'gpu.nvidia.com', allocationMode: 'All', adminAccess: true } }] };
+    const claim = JSON.stringify({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'monitor', namespace: 'gpu-admin' }, spec: { devices } });
+    const template = JSON.stringify({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', metadata: { name: 'monitor', namespace: 'gpu-admin' }, spec: { spec: { devices } } });
+    const refused = '`resource.kubernetes.io/admin-access: true` label on the containing namespace';
+    let r = await dd.kubectl(['create', '-f', '-'], { input: claim });
+    assert.equal(r.stderr.trim(), `The ResourceClaim "monitor" is invalid: spec.devices.requests[0].adminAccess: Forbidden: admin access to devices requires the ${refused}`);
+    r = await dd.kubectl(['create', '-f', '-'], { input: template });
+    assert.equal(r.stderr.trim(), `The ResourceClaimTemplate "monitor" is invalid: spec.devices.requests[0].adminAccess: Forbidden: admin access to devices requires the ${refused}`);
+    assert.equal((await dd.kubectl(['label', 'namespace', 'gpu-admin', 'resource.kubernetes.io/admin-access=true'])).code, 0);
+    r = await dd.kubectl(['create', '-f', '-'], { input: claim });
+    assert.equal(r.stdout.trim(), 'resourceclaim.resource.k8s.io/monitor created', r.stderr);
+    r = await dd.kubectl(['create', '-f', '-'], { input: template });
+    assert.equal(r.stdout.trim(), 'resourceclaimtemplate.resource.k8s.io/monitor created', r.stderr);
+  });
 });
 
 describe('NVLink pairs with kubectl', () => {
