@@ -68,6 +68,8 @@ export class NodeAgent {
   #leaseTimer: Timer | undefined;
   #statusTimer: Timer | undefined;
   #lastStatusWrite = 0;
+  /** The Node last found to need no status write: unchanged since, it needs none still (heartbeats aside). */
+  #settledNode: Node | undefined;
   #stopped = false;
   /** A failed node stops renewing its lease and posting status (drydock node fail). */
   #failed = false;
@@ -237,8 +239,11 @@ export class NodeAgent {
     const { clock, identity } = this.#o;
     const now = clock.now();
     if (now - this.#lastStatusWrite >= nodeStatusReportFrequencyMs) return true;
-    const status = this.#node?.status;
-    return nodeStatusChanged(kubeletNodeStatus(identity, now, status), status);
+    const node = this.#node;
+    if (node !== undefined && node === this.#settledNode) return false;
+    if (nodeStatusChanged(kubeletNodeStatus(identity, now, node?.status), node?.status)) return true;
+    this.#settledNode = node;
+    return false;
   }
 
   async #postStatus(): Promise<void> {
