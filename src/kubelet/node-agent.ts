@@ -7,7 +7,7 @@ import { refs } from '../api/index.ts';
 import type { Lease, Node, NodeCondition } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
-import { formatMicroTime, isApiError } from '../core/index.ts';
+import { formatMicroTime, isApiError, lookupTable } from '../core/index.ts';
 import { buildNode, kubeletNodeStatus, nodeStatusChanged } from './node-object.ts';
 import type { NodeIdentity } from './node-object.ts';
 
@@ -34,12 +34,15 @@ export interface NodeAgentOptions {
   events?: { recordNode(type: 'Normal' | 'Warning', reason: string, message: string): void };
 }
 
-/** The event each kubelet-owned condition's setter records when it moves to the healthy status. */
-const healthyConditionEvents: Readonly<Record<string, string>> = {
+/**
+ * The event each kubelet-owned condition's setter records when it moves to the healthy status. Looked
+ * up by every condition's type, others' kept ones too: without a prototype, `toString` finds nothing.
+ */
+const healthyConditionEvents: Readonly<Record<string, string>> = lookupTable({
   MemoryPressure: 'NodeHasSufficientMemory',
   DiskPressure: 'NodeHasNoDiskPressure',
   PIDPressure: 'NodeHasSufficientPID',
-};
+});
 
 /**
  * The wait before a loop's next tick: both node loops run under wait.JitterUntil(f, interval, 0.04,
