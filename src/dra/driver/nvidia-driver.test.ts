@@ -24,3 +24,20 @@ test('a deleted ResourceSlice is published again, and the pool is whole at a new
   assert.deepEqual(new Set(after.map((s) => s.spec.pool.generation)), new Set([generation + 1]));
   assert.deepEqual(after.map((s) => s.spec.devices?.map((d) => d.name)).sort(), before.map((s) => s.spec.devices?.map((d) => d.name)).sort());
 });
+
+test("a slice someone edited is written back at the pool's generation; the other slices are left alone", async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'gpu', count: 1, capacity: { cpu: '32', memory: '256Gi' }, gpus: { model: 'H100-80GB', count: 2, mig: 'dynamic' } }] });
+  await using c = await Cluster.start({ config, clock, random: new SeededRandom(3), components: true });
+  await clock.advance(1_000);
+  const slices = async (): Promise<resourceV1.ResourceSlice[]> => (await c.client.list<resourceV1.ResourceSlice>(refs.resourceSlices, { fieldSelector: 'spec.nodeName=gpu-0' })).items;
+  const before = await slices();
+  const edited = before.find((s) => (s.spec.devices?.length ?? 0) > 0) as resourceV1.ResourceSlice;
+  const untouched = before.filter((s) => s !== edited).map((s) => s.metadata.resourceVersion);
+  await c.client.update(refs.resourceSlices, { ...edited, spec: { ...edited.spec, devices: edited.spec.devices?.slice(1) } });
+  await clock.advance(1_000);
+  const after = await slices();
+  const restored = after.find((s) => s.metadata.name === edited.metadata.name);
+  assert.deepEqual(restored?.spec, edited.spec, 'the edit is reverted, the generation kept');
+  assert.deepEqual(after.filter((s) => s.metadata.name !== edited.metadata.name).map((s) => s.metadata.resourceVersion), untouched);
+});

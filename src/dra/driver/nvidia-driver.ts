@@ -76,23 +76,38 @@ async function listNodeSlices(client: Client, node: string): Promise<Slice[]> {
   return list.items;
 }
 
-/** Reconciles one node's slices: keeps equal ones, updates changed ones, deletes extras. */
+/**
+ * Reconciles one node's pool as the kubelet plugin's slice controller does (syncPool): a pool that
+ * needs a new slice, or more than one slice written, is published at a new generation, every slice,
+ * so the allocator never mixes old and new; a single changed slice (someone edited it) is written
+ * back at the current one. Slices of an older generation count as missing; extras are deleted.
+ */
 async function publishNode(client: Client, node: NvidiaDriverNode): Promise<void> {
   const existing = await listNodeSlices(client, node.name);
   const byName = new Map(existing.map((s) => [s.metadata.name ?? '', s]));
-  let desired = nvidiaResourceSlices(node.name, node.gpus);
   const owner = node.uid ? [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: node.uid, controller: true }] : undefined;
   const owned = (e: Slice): boolean => !owner || e.metadata.ownerReferences?.[0]?.uid === node.uid;
-  const sameLayout = desired.length === existing.length && desired.every((d) => {
+  const generation = Math.max(0, ...existing.map((s) => s.spec.pool.generation));
+  const current = (name: string | undefined): Slice | undefined => {
+    const e = byName.get(name ?? '');
+    return e?.spec.pool.generation === generation ? e : undefined;
+  };
+  // A first publication is generation 1, which the slices are built for by default.
+  const atCurrent = nvidiaResourceSlices(node.name, node.gpus, Math.max(generation, 1));
+  const missing = atCurrent.filter((d) => current(d.metadata.name) === undefined).length;
+  const changed = atCurrent.filter((d) => {
+    const e = current(d.metadata.name);
+    return e !== undefined && !sameSpec(e.spec, d.spec);
+  }).length;
+  const bumped = missing > 0 || changed > 1;
+  const desired = bumped ? nvidiaResourceSlices(node.name, node.gpus, generation + 1) : atCurrent;
+  const keep = new Set(desired.map((s) => s.metadata.name));
+  const writes = desired.filter((d) => {
     const e = byName.get(d.metadata.name ?? '');
-    return e !== undefined && sameSpec(e.spec, d.spec);
+    return bumped || e === undefined || !sameSpec(e.spec, d.spec) || !owned(e);
   });
-  if (sameLayout && existing.every(owned)) return;
-  // A changed layout is a new pool generation, so the allocator never mixes old and new slices.
-  const generation = Math.max(0, ...existing.map((s) => s.spec.pool.generation)) + (sameLayout ? 0 : 1);
-  // A first publication is generation 1, which the slices were built for.
-  if (generation !== 1) desired = nvidiaResourceSlices(node.name, node.gpus, generation);
-  for (const slice of desired) {
+  const extras = existing.filter((s) => !keep.has(s.metadata.name));
+  for (const slice of writes) {
     const current = byName.get(slice.metadata.name ?? '');
     const metadata = owner ? { ...(current ?? slice).metadata, ownerReferences: owner } : (current ?? slice).metadata;
     if (current) await client.update(refs.resourceSlices, { ...current, metadata, spec: slice.spec });
@@ -102,8 +117,7 @@ async function publishNode(client: Client, node: NvidiaDriverNode): Promise<void
     // real driver's round trips would (kubectl's first request right after the ready line waited ~40 ms).
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  const keep = new Set(desired.map((s) => s.metadata.name));
-  for (const s of existing) if (!keep.has(s.metadata.name)) await deleteQuietly(client, s.metadata.name ?? '');
+  for (const s of extras) await deleteQuietly(client, s.metadata.name ?? '');
 }
 
 /** The Node's uid if it can be read now; if not, the Node watch publishes with it later. */
@@ -189,13 +203,19 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
     );
   };
   const nodes = options.gpusOfNode ? watchNodes(options, published, syncNode, removeNode) : undefined;
-  // The kubelet plugin's slice controller puts back a slice someone deleted (a new pool generation).
-  const slices = options.gpusOfNode
-    ? watchSliceDeletions(options, (name) => {
-        const node = publishedNodes.get(name);
-        if (node && published.has(name)) void publish(node);
-      })
-    : undefined;
+  // The kubelet plugin's slice controller puts back what someone else changed in its pool. One
+  // reconcile waiting per node is enough: the driver's own writes of a pool come in a burst.
+  const waiting = new Set<string>();
+  const republish = (name: string): void => {
+    const node = publishedNodes.get(name);
+    if (!node || !published.has(name) || waiting.has(name)) return;
+    waiting.add(name);
+    void serially(name, () => {
+      waiting.delete(name);
+      return attempt(`publish slices of node ${name}`, () => publishNode(client, node));
+    });
+  };
+  const slices = options.gpusOfNode ? watchSliceChanges(options, republish) : undefined;
   return {
     name: 'nvidia-dra-driver',
     syncNode,
@@ -210,10 +230,14 @@ export async function startNvidiaDriver(options: NvidiaDriverOptions): Promise<R
   };
 }
 
-/** Calls `deleted` with the node of every deleted slice of this driver (the driver's own deletions included: those reconcile to nothing). */
-function watchSliceDeletions(options: NvidiaDriverOptions, deleted: (node: string) => void): Informer<Slice> {
+/**
+ * Calls `touched` with the node of every updated or deleted slice of this driver: someone else's
+ * edit is reverted, a deletion put back; the driver's own writes reconcile to nothing.
+ */
+function watchSliceChanges(options: NvidiaDriverOptions, touched: (node: string) => void): Informer<Slice> {
   const informer = new Informer<Slice>({ client: options.client, ref: refs.resourceSlices, fieldSelector: `spec.driver=${nvidiaDriverName}`, clock: options.clock, log: options.log });
-  informer.addHandlers({ onDelete: (slice) => (slice.spec.nodeName ? deleted(slice.spec.nodeName) : undefined) });
+  const seen = (slice: Slice): void => (slice.spec.nodeName ? touched(slice.spec.nodeName) : undefined);
+  informer.addHandlers({ onUpdate: (_old, slice) => seen(slice), onDelete: seen });
   informer.start();
   return informer;
 }
