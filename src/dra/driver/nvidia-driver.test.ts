@@ -7,12 +7,19 @@ import type { resourceV1 } from '../../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../../core/index.ts';
 
-test('a deleted ResourceSlice is published again, and the pool is whole at a new generation', async () => {
+/** One H100 node with dynamic MIG, its slices published; `slices` lists them. */
+async function gpuNode(): Promise<{ c: Cluster; clock: VirtualClock; slices: () => Promise<resourceV1.ResourceSlice[]>; [Symbol.asyncDispose]: () => Promise<void> }> {
   const clock = new VirtualClock();
   const config = clusterConfigFrom({ nodePools: [{ name: 'gpu', count: 1, capacity: { cpu: '32', memory: '256Gi' }, gpus: { model: 'H100-80GB', count: 2, mig: 'dynamic' } }] });
-  await using c = await Cluster.start({ config, clock, random: new SeededRandom(3), components: true });
+  const c = await Cluster.start({ config, clock, random: new SeededRandom(3), components: true });
   await clock.advance(1_000);
   const slices = async (): Promise<resourceV1.ResourceSlice[]> => (await c.client.list<resourceV1.ResourceSlice>(refs.resourceSlices, { fieldSelector: 'spec.nodeName=gpu-0' })).items;
+  return { c, clock, slices, [Symbol.asyncDispose]: () => c[Symbol.asyncDispose]() };
+}
+
+test('a deleted ResourceSlice is published again, and the pool is whole at a new generation', async () => {
+  await using g = await gpuNode();
+  const { c, clock, slices } = g;
   const before = await slices();
   assert.ok(before.length > 1, `${before.length} slices`);
   const victim = before[before.length - 1] as resourceV1.ResourceSlice;
@@ -26,11 +33,8 @@ test('a deleted ResourceSlice is published again, and the pool is whole at a new
 });
 
 test("a slice someone edited is written back at the pool's generation; the other slices are left alone", async () => {
-  const clock = new VirtualClock();
-  const config = clusterConfigFrom({ nodePools: [{ name: 'gpu', count: 1, capacity: { cpu: '32', memory: '256Gi' }, gpus: { model: 'H100-80GB', count: 2, mig: 'dynamic' } }] });
-  await using c = await Cluster.start({ config, clock, random: new SeededRandom(3), components: true });
-  await clock.advance(1_000);
-  const slices = async (): Promise<resourceV1.ResourceSlice[]> => (await c.client.list<resourceV1.ResourceSlice>(refs.resourceSlices, { fieldSelector: 'spec.nodeName=gpu-0' })).items;
+  await using g = await gpuNode();
+  const { c, clock, slices } = g;
   const before = await slices();
   const edited = before.find((s) => (s.spec.devices?.length ?? 0) > 0) as resourceV1.ResourceSlice;
   const untouched = before.filter((s) => s !== edited).map((s) => s.metadata.resourceVersion);

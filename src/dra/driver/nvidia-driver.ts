@@ -108,9 +108,9 @@ async function publishNode(client: Client, node: NvidiaDriverNode): Promise<void
   });
   const extras = existing.filter((s) => !keep.has(s.metadata.name));
   for (const slice of writes) {
-    const current = byName.get(slice.metadata.name ?? '');
-    const metadata = owner ? { ...(current ?? slice).metadata, ownerReferences: owner } : (current ?? slice).metadata;
-    if (current) await client.update(refs.resourceSlices, { ...current, metadata, spec: slice.spec });
+    const live = byName.get(slice.metadata.name ?? '');
+    const metadata = owner ? { ...(live ?? slice).metadata, ownerReferences: owner } : (live ?? slice).metadata;
+    if (live) await client.update(refs.resourceSlices, { ...live, metadata, spec: slice.spec });
     else await client.create(refs.resourceSlices, { ...slice, metadata });
     // An in-process write resolves without leaving the event loop's turn, and a GPU's slice is ~30 KB
     // to validate and encode: yielding between slices lets the API serve its clients in between, as a
