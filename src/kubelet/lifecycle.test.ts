@@ -427,7 +427,11 @@ test('a container whose secret is missing waits in CreateContainerConfigError, t
   const app = waiting.status?.containerStatuses?.find((s) => s.name === 'app');
   assert.deepEqual(app?.state, { waiting: { reason: 'CreateContainerConfigError', message: 'secret "db" not found' } });
   assert.equal(app?.restartCount, 0);
-  assert.ok(waiting.status?.containerStatuses?.find((s) => s.name === 'proxy')?.state?.running, 'the other container runs');
+  // Never created, it reports the image as the spec names it; a created one, as the runtime does.
+  assert.equal(app?.image, 'nginx');
+  const proxy = waiting.status?.containerStatuses?.find((s) => s.name === 'proxy');
+  assert.ok(proxy?.state?.running, 'the other container runs');
+  assert.equal(proxy?.image, 'docker.io/library/envoy:latest');
   const failed = await c.client.list<Event>(refs.events, { namespace: 'default', fieldSelector: 'involvedObject.name=env,reason=Failed' });
   assert.deepEqual(failed.items.map((e) => [e.type, e.message, e.involvedObject.fieldPath]), [['Warning', 'Error: secret "db" not found', 'spec.containers{app}']]);
   await c.client.create(refs.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'default' }, data: { PASSWORD: Buffer.from('x').toString('base64') } });
@@ -435,6 +439,7 @@ test('a container whose secret is missing waits in CreateContainerConfigError, t
   const running = (await pod(c, 'env')).status?.containerStatuses?.find((s) => s.name === 'app');
   assert.ok(running?.state?.running, JSON.stringify(running?.state));
   assert.equal(running?.restartCount, 0);
+  assert.equal(running?.image, 'docker.io/library/nginx:latest');
 });
 
 test("an image reference that does not parse: InvalidImageName with the image manager's message, tried again 10-15 s later", async () => {
