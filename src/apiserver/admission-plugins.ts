@@ -27,13 +27,15 @@ interface DeviceRequests {
   requests?: { exactly?: { adminAccess?: boolean } }[];
 }
 
-/** The device requests of a ResourceClaim or ResourceClaimTemplate being created, if it is one. */
-function createdDeviceRequests(attrs: AdmissionAttributes): DeviceRequests['requests'] {
-  if (attrs.operation !== 'CREATE' || attrs.def.group !== 'resource.k8s.io' || attrs.ctx.subresource) return undefined;
+/**
+ * The index of the first request asking for admin access in a ResourceClaim or ResourceClaimTemplate
+ * being created (only `exactly` may ask); -1 for any other write.
+ */
+function adminAccessRequest(attrs: AdmissionAttributes): number {
+  if (attrs.operation !== 'CREATE' || attrs.def.group !== 'resource.k8s.io' || attrs.ctx.subresource) return -1;
   const spec = attrs.object.spec as { devices?: DeviceRequests; spec?: { devices?: DeviceRequests } } | undefined;
-  if (attrs.def.resource === 'resourceclaims') return spec?.devices?.requests;
-  if (attrs.def.resource === 'resourceclaimtemplates') return spec?.spec?.devices?.requests;
-  return undefined;
+  const devices = attrs.def.resource === 'resourceclaims' ? spec?.devices : attrs.def.resource === 'resourceclaimtemplates' ? spec?.spec?.devices : undefined;
+  return (devices?.requests ?? []).findIndex((r) => r.exactly?.adminAccess === true);
 }
 
 /**
@@ -45,9 +47,9 @@ function createdDeviceRequests(attrs: AdmissionAttributes): DeviceRequests['requ
 export const draAdminAccess: AdmissionPlugin = {
   name: 'DRAAdminAccess',
   validate: onlyFor(
-    (attrs) => createdDeviceRequests(attrs)?.some((r) => r.exactly?.adminAccess === true) === true,
+    (attrs) => adminAccessRequest(attrs) >= 0,
     async (attrs) => {
-      const index = (createdDeviceRequests(attrs) ?? []).findIndex((r) => r.exactly?.adminAccess === true);
+      const index = adminAccessRequest(attrs);
       const ns = await namespaceOf(attrs, attrs.object.metadata.namespace ?? '');
       if (ns?.metadata.labels?.[draAdminNamespaceLabel] === 'true') return;
       const path = `spec.devices.requests[${index}].adminAccess`;
