@@ -24,6 +24,7 @@ import type { VolumeSources } from './volumes.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-skew.ts';
 import { statusSyncPeriodMs } from './status-writer.ts';
+import { survivingPod } from './surviving-containers.ts';
 
 export interface KubeletOptions {
   client: Client;
@@ -129,7 +130,9 @@ export class Kubelet {
       return this.#handleResizes(existing);
     }
     if (this.#rejected.has(uid) || isTerminal(pod)) return;
-    if (pod.metadata.deletionTimestamp) {
+    // Containers this node ran before a restart go on; a pod with none starts afresh.
+    const survivor = survivingPod(pod);
+    if (pod.metadata.deletionTimestamp && !survivor) {
       // Deleted before it ever ran here: nothing to stop.
       void this.#o.client.delete(refs.pods, pod.metadata.namespace, pod.metadata.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid } }).catch(() => {});
       return;
@@ -167,7 +170,8 @@ export class Kubelet {
         onResourcesChanged: () => this.#handleResizes(),
       },
       pod,
-      pod.spec.hostNetwork ? this.hostIP : this.#allocateIP(),
+      pod.spec.hostNetwork ? this.hostIP : ((survivor?.podIP && this.#claimIP(survivor.podIP)) ?? this.#allocateIP()),
+      survivor,
     );
     this.#workers.set(uid, worker);
     worker.start();
@@ -276,6 +280,22 @@ export class Kubelet {
     const base = nodePodCIDRBase(this.#o.ordinal);
     const n = this.#freeIPs.shift() ?? (this.#nextIP <= 254 ? this.#nextIP++ : 254);
     return `${base}.${n}`;
+  }
+
+  /** Takes the IP a pod found running after a restart already has, if it is this node's and free. */
+  #claimIP(ip: string): string | undefined {
+    const base = nodePodCIDRBase(this.#o.ordinal);
+    const n = Number(ip.slice(base.length + 1));
+    if (!ip.startsWith(`${base}.`) || !Number.isInteger(n) || n < 2 || n > 254) return undefined;
+    if (n >= this.#nextIP) {
+      for (let skipped = this.#nextIP; skipped < n; skipped++) this.#freeIPs.push(skipped);
+      this.#nextIP = n + 1;
+      return ip;
+    }
+    const free = this.#freeIPs.indexOf(n);
+    if (free < 0) return undefined;
+    this.#freeIPs.splice(free, 1);
+    return ip;
   }
 
   #releaseIP(ip: string): void {

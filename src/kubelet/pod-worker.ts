@@ -19,7 +19,7 @@ import { LogBuffer } from './logs.ts';
 import { ProbeWorker, probeKindName } from './prober.ts';
 import type { ProbeKind } from './prober.ts';
 import { resourceAmountOf } from './quantities.ts';
-import { SimContainer } from './sim-container.ts';
+import { SimContainer, writePastLines } from './sim-container.ts';
 import type { ContainerExit } from './sim-container.ts';
 import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
@@ -35,6 +35,7 @@ import type { ClaimPreparer, ContainerDevices, PreparedDevices } from './dynamic
 import { nvidiaSmiList, nvidiaVisibleDevices } from './dynamic-resources.ts';
 import { nvidiaGpuResource } from './device-manager.ts';
 import type { DeviceManager } from './device-manager.ts';
+import type { SurvivingPod } from './surviving-containers.ts';
 
 export type WorkerState =
   | { kind: 'syncing' }
@@ -108,17 +109,26 @@ export class PodWorker {
   #forgotten = false;
   #tornDown = false;
   #deleteRetry: Timer | undefined;
+  /** Containers a restarted kubelet found running, waiting for their processes to be resumed. */
+  #survivors: boolean;
   readonly startTime: number;
   readonly podIP: string;
   readonly resize: PodResize;
 
-  constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string) {
+  constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string, survivor?: SurvivingPod) {
     this.#d = deps;
     this.#pod = pod;
     this.podIP = podIP;
-    this.startTime = deps.clock.now();
+    this.startTime = survivor?.startTime ?? deps.clock.now();
     for (const c of pod.spec.initContainers ?? []) this.records.set(c.name, { name: c.name, kind: c.restartPolicy === 'Always' ? 'sidecar' : 'init', restartCount: 0 });
     for (const c of pod.spec.containers) this.records.set(c.name, { name: c.name, kind: 'regular', restartCount: 0 });
+    for (const c of pod.spec.ephemeralContainers ?? []) if (survivor?.containers.has(c.name)) this.records.set(c.name, { name: c.name, kind: 'ephemeral', restartCount: 0 });
+    for (const [name, found] of survivor?.containers ?? []) {
+      const rec = this.records.get(name);
+      if (rec) Object.assign(rec, found);
+    }
+    this.#podHasInitialized = survivor?.initialized ?? false;
+    this.#survivors = survivor !== undefined;
     this.resize = new PodResize({
       clock: deps.clock,
       pod: () => this.#pod,
@@ -301,6 +311,7 @@ export class PodWorker {
   #syncRunning(): void {
     if (this.#busy) return;
     if (!this.#volumesMounted() || !this.#claimsPrepared()) return;
+    if (this.#survivors) this.#resumeSurvivors();
     this.resize.reconcile();
     if (this.#startEphemeral()) return;
     const pod = this.#pod;
@@ -364,6 +375,42 @@ export class PodWorker {
       return true;
     }
     return false;
+  }
+
+  /**
+   * The containers a restarted kubelet found go on as they were: no pull, create or start (no events),
+   * their processes resumed where their behaviour has them by now, their probes running again, and a
+   * terminated one's scripted log lines there for `kubectl logs`.
+   */
+  #resumeSurvivors(): void {
+    this.#survivors = false;
+    for (const rec of this.records.values()) {
+      const instance = rec.current;
+      const spec = this.#spec(rec.name);
+      if (!instance || !spec || this.#live.has(rec.name)) continue;
+      const c = spec.c;
+      this.#d.images.add(c.image ?? '');
+      const made = this.#environment(c);
+      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), made.ok ? made.env : {}, this.#gpuList(c));
+      const live: Live = { logs: new LogBuffer(), probes: {} };
+      this.#live.set(rec.name, live);
+      const startedAt = instance.startedAt ?? instance.createdAt;
+      if (instance.exit) {
+        writePastLines(behaviour, startedAt, instance.exit.finishedAt - startedAt, live.logs);
+        live.logs.close();
+        continue;
+      }
+      const limit = resourceAmountOf('memory', instance.actual?.limits?.memory ?? this.resize.startWith(rec.name)?.limits?.memory);
+      live.sim = new SimContainer({
+        clock: this.#d.clock,
+        behaviour,
+        startedAt,
+        ...(limit !== undefined ? { memoryLimitBytes: limit } : {}),
+        logs: live.logs,
+        onExit: (exit) => this.#onExit(rec, instance, exit),
+      });
+      this.#startProbes(rec, instance, live, c);
+    }
   }
 
   #key(rec: ContainerRecord): string {
@@ -671,6 +718,8 @@ export class PodWorker {
   }
 
   #terminate(cause: 'deleted' | 'completed'): void {
+    // Found running after a restart and stopped before their devices were prepared: still stopped in order.
+    if (this.#survivors) this.#resumeSurvivors();
     const graceSeconds = this.#gracePeriod();
     this.#state = { kind: 'terminating', since: this.#d.clock.now(), graceSeconds, cause };
     for (const t of this.#timers) t.cancel();

@@ -21,6 +21,11 @@ export interface SimContainerOptions {
   memoryLimitBytes?: number;
   logs: LogBuffer;
   onExit: (exit: ContainerExit) => void;
+  /**
+   * The process has run since then (a restarted kubelet found it running): its log lines up to now are
+   * written with their own times and its timeline goes on from there. Absent: it starts now.
+   */
+  startedAt?: number;
 }
 
 export class SimContainer {
@@ -33,20 +38,26 @@ export class SimContainer {
   #tick: Timer | undefined;
   #oom: Timer | undefined;
 
-  /** Starts the process now (the caller has already waited out startupDelay). */
+  /** Starts the process now (the caller has already waited out startupDelay), or resumes it. */
   constructor(options: SimContainerOptions) {
     this.#o = options;
     const { clock, behaviour } = options;
-    this.startedAt = clock.now();
+    this.startedAt = options.startedAt ?? clock.now();
+    const elapsed = clock.now() - this.startedAt;
+    writePastLines(behaviour, this.startedAt, elapsed, options.logs);
     for (const line of behaviour.logs) {
-      if (line.atMs <= 0) options.logs.write(this.startedAt, line.text);
-      else this.#after(line.atMs, () => options.logs.write(clock.now(), line.text));
+      if (line.atMs > elapsed) this.#after(line.atMs - elapsed, () => options.logs.write(clock.now(), line.text));
     }
     if (behaviour.runForMs !== undefined) {
-      this.#after(behaviour.runForMs, () => this.#finish(behaviour.exitCode, behaviour.exitCode === 0 ? 'Completed' : 'Error'));
+      this.#after(Math.max(0, behaviour.runForMs - elapsed), () => this.#finish(behaviour.exitCode, behaviour.exitCode === 0 ? 'Completed' : 'Error'));
     }
     this.#armOOM(options.memoryLimitBytes);
-    if (behaviour.logEveryMs !== undefined) this.#scheduleTick(behaviour.logEveryMs);
+    const every = behaviour.logEveryMs;
+    if (every !== undefined) {
+      // A resumed process's ticks go on counting from its start (the earlier ones are not written again).
+      this.#ticks = Math.floor(elapsed / every);
+      this.#scheduleTick(every, every - (elapsed % every));
+    }
   }
 
   get exited(): ContainerExit | undefined {
@@ -114,9 +125,9 @@ export class SimContainer {
     this.#timers.push(this.#o.clock.after(ms, fn));
   }
 
-  #scheduleTick(every: number): void {
+  #scheduleTick(every: number, first = every): void {
     this.#tick?.cancel();
-    this.#tick = this.#o.clock.after(every, () => {
+    this.#tick = this.#o.clock.after(first, () => {
       if (this.#exit) return;
       this.#ticks++;
       this.#o.logs.write(this.#o.clock.now(), `tick ${this.#ticks}`);
@@ -133,4 +144,9 @@ export class SimContainer {
     this.#exit = { exitCode, reason, finishedAt: this.#o.clock.now() };
     this.#o.onExit(this.#exit);
   }
+}
+
+/** The behaviour's scripted lines a process started at `startedAt` had written `elapsed` ms later, at their own times. */
+export function writePastLines(behaviour: SimBehaviour, startedAt: number, elapsed: number, logs: LogBuffer): void {
+  for (const line of behaviour.logs) if (line.atMs <= elapsed) logs.write(startedAt + Math.max(0, line.atMs), line.text);
 }
