@@ -162,6 +162,8 @@ export class Kubelet {
           if (w) this.#pendingResizes.delete(w);
           this.#handleResizes();
         },
+        podIPRange: `${nodePodCIDRBase(this.#o.ordinal)}.1-${nodePodCIDRBase(this.#o.ordinal)}.254`,
+        allocateIP: () => this.#allocateIP(),
         releaseIP: (ip) => this.#releaseIP(ip),
         ...(this.#volumes ? { volumes: this.#volumes } : {}),
         ...(this.#o.volumeSources ? { envSources: this.#o.volumeSources } : {}),
@@ -170,7 +172,8 @@ export class Kubelet {
         onResourcesChanged: () => this.#handleResizes(),
       },
       pod,
-      pod.spec.hostNetwork ? this.hostIP : ((survivor?.podIP && this.#claimIP(survivor.podIP)) ?? this.#allocateIP()),
+      // A new pod's IP comes with its sandbox (the worker asks); a survivor's is the one it has.
+      pod.spec.hostNetwork ? this.hostIP : survivor?.podIP && this.#claimIP(survivor.podIP),
       survivor,
     );
     this.#workers.set(uid, worker);
@@ -276,10 +279,10 @@ export class Kubelet {
     }
   }
 
-  #allocateIP(): string {
-    const base = nodePodCIDRBase(this.#o.ordinal);
-    const n = this.#freeIPs.shift() ?? (this.#nextIP <= 254 ? this.#nextIP++ : 254);
-    return `${base}.${n}`;
+  /** The next free IP of the node's /24 (host-local IPAM: .2 to .254, the gateway has .1), if any. */
+  #allocateIP(): string | undefined {
+    const n = this.#freeIPs.shift() ?? (this.#nextIP <= 254 ? this.#nextIP++ : undefined);
+    return n === undefined ? undefined : `${nodePodCIDRBase(this.#o.ordinal)}.${n}`;
   }
 
   /** Takes the IP a pod found running after a restart already has, if it is this node's and free. */

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refs } from '../api/index.ts';
-import type { Pod } from '../api/index.ts';
+import type { Event, Pod } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 
@@ -21,4 +21,29 @@ test('pods started after others were deleted each get an IP of their own', async
   const ips = (await c.client.list<Pod>(refs.pods, { namespace: 'default' })).items.map((p) => p.status?.podIP);
   assert.equal(ips.length, 3);
   assert.equal(new Set(ips).size, 3, `pod IPs ${ips.join(', ')}`);
+});
+
+test('with every IP of the node taken, a pod waits in ContainerCreating until one is free', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'dense', count: 1, capacity: { cpu: '64', memory: '64Gi', pods: '300' } }] });
+  await using c = await Cluster.start({ config, clock, random: new SeededRandom(3), components: true });
+  for (let i = 0; i < 254; i++) await c.client.create(refs.pods, pod(`p-${i}`));
+  for (let s = 0; s < 8; s++) await clock.advance(1_000);
+  const pods = (await c.client.list<Pod>(refs.pods, { namespace: 'default' })).items;
+  const ips = pods.map((p) => p.status?.podIP).filter((ip) => ip !== undefined);
+  assert.equal(ips.length, 253, 'a /24 less the network, gateway and broadcast addresses');
+  assert.equal(new Set(ips).size, 253);
+  const waiting = pods.find((p) => !p.status?.podIP);
+  assert.ok(waiting);
+  assert.equal(waiting.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'ContainerCreating');
+  assert.equal(waiting.status?.conditions?.find((x) => x.type === 'PodReadyToStartContainers')?.status, 'False');
+  const events = (await c.client.list<Event>(refs.events, { namespace: 'default' })).items.filter((e) => e.involvedObject.name === waiting.metadata.name);
+  assert.match(events.find((e) => e.reason === 'FailedCreatePodSandBox')?.message ?? '', /^Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "[0-9a-f]{64}": plugin type="bridge" failed \(add\): failed to allocate for range 0: no IP addresses available in range set: 10\.128\.0\.1-10\.128\.0\.254$/);
+
+  const freed = pods.find((p) => p.status?.podIP);
+  await c.client.delete(refs.pods, 'default', freed?.metadata.name ?? '', { gracePeriodSeconds: 0 });
+  await clock.advance(16_000);
+  const now = await c.client.get<Pod>(refs.pods, 'default', waiting.metadata.name ?? '');
+  assert.equal(now.status?.phase, 'Running');
+  assert.equal(now.status?.podIP, freed?.status?.podIP);
 });

@@ -55,6 +55,10 @@ export interface PodWorkerDeps {
   images: Set<string>;
   log: (line: string) => void;
   onFinished: (uid: string) => void;
+  /** What the node's IPAM hands out, as host-local names its range set (`10.128.0.1-10.128.0.254`). */
+  podIPRange: string;
+  /** An IP from the node's pod CIDR, or undefined when every one is taken. */
+  allocateIP: () => string | undefined;
   releaseIP: (ip: string) => void;
   /** The pod's allocation, actual resources or resize conditions changed (the node's deferred resizes may now fit). */
   onResourcesChanged?: () => void;
@@ -99,6 +103,7 @@ export class PodWorker {
   #podHasInitialized = false;
   #mountDone = false;
   #mountRetry = false;
+  #sandboxRetry = false;
   #sandboxReady = true;
   /** Set once PrepareResources succeeded; 'pending' while a pass or its retry wait is running. */
   #devices: PreparedDevices | 'pending' | undefined;
@@ -112,10 +117,11 @@ export class PodWorker {
   /** Containers a restarted kubelet found running, waiting for their processes to be resumed. */
   #survivors: boolean;
   readonly startTime: number;
-  readonly podIP: string;
+  /** Set once the sandbox has its network (a host-network pod has the node's IP from the start). */
+  podIP: string | undefined;
   readonly resize: PodResize;
 
-  constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string, survivor?: SurvivingPod) {
+  constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string | undefined, survivor?: SurvivingPod) {
     this.#d = deps;
     this.#pod = pod;
     this.podIP = podIP;
@@ -152,8 +158,8 @@ export class PodWorker {
       input: () => ({
         records: this.records,
         hostIP: deps.hostIP,
-        podIP: this.podIP,
-        sandboxReady: this.#sandboxReady,
+        ...(this.podIP ? { podIP: this.podIP } : {}),
+        sandboxReady: this.#sandboxReady && this.podIP !== undefined,
         podIsTerminal: this.#state.kind !== 'syncing',
         podHasInitialized: this.#podHasInitialized,
         startTime: this.startTime,
@@ -308,9 +314,32 @@ export class PodWorker {
     return false;
   }
 
+  /**
+   * The sandbox's network setup takes an IP from the node's pod CIDR (host-local IPAM); with none left it
+   * fails as the CNI plugin does, and the pod waits in ContainerCreating until the pod worker's next try.
+   */
+  #sandboxNetworked(): boolean {
+    if (this.podIP !== undefined) return true;
+    if (this.#sandboxRetry) return false;
+    const ip = this.#d.allocateIP();
+    if (ip !== undefined) {
+      this.podIP = ip;
+      this.#status.markDirty();
+      return true;
+    }
+    const message = `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${this.#d.random.hex(32)}": plugin type="bridge" failed (add): failed to allocate for range 0: no IP addresses available in range set: ${this.#d.podIPRange}`;
+    this.#event(undefined, 'Warning', 'FailedCreatePodSandBox', message);
+    this.#sandboxRetry = true;
+    this.#after(startRetryMs + Math.floor(this.#d.random.float() * startRetryMs * 0.5), () => {
+      this.#sandboxRetry = false;
+      this.#sync();
+    });
+    return false;
+  }
+
   #syncRunning(): void {
     if (this.#busy) return;
-    if (!this.#volumesMounted() || !this.#claimsPrepared()) return;
+    if (!this.#volumesMounted() || !this.#claimsPrepared() || !this.#sandboxNetworked()) return;
     if (this.#survivors) this.#resumeSurvivors();
     this.resize.reconcile();
     if (this.#startEphemeral()) return;
@@ -533,7 +562,7 @@ export class PodWorker {
   #environment(c: Readonly<Container>): EnvResult {
     let env: Record<string, string> = {};
     if (this.#d.envSources) {
-      const made = containerEnvironment(this.#pod, c, this.#d.envSources, { podIP: this.podIP, hostIP: this.#d.hostIP });
+      const made = containerEnvironment(this.#pod, c, this.#d.envSources, { podIP: this.podIP ?? '', hostIP: this.#d.hostIP });
       if (!made.ok) return made;
       env = made.env;
     } else {
@@ -579,7 +608,7 @@ export class PodWorker {
   }
 
   #handlerTarget(live: Live, c: Readonly<Container>): HandlerTarget {
-    const target: HandlerTarget = { healthy: live.sim?.isHealthy(this.#d.clock.now()) ?? false, podIP: this.podIP, responseTimeMs: live.sim?.responseTimeMs ?? 0 };
+    const target: HandlerTarget = { healthy: live.sim?.isHealthy(this.#d.clock.now()) ?? false, podIP: this.podIP ?? '', responseTimeMs: live.sim?.responseTimeMs ?? 0 };
     if (c.ports) target.ports = c.ports;
     return target;
   }
@@ -782,7 +811,7 @@ export class PodWorker {
     this.#status.stop();
     this.resize.stop();
     this.#d.backoff.forget(`${this.uid}/`);
-    this.#d.releaseIP(this.podIP);
+    if (this.podIP) this.#d.releaseIP(this.podIP);
     this.#d.onFinished(this.uid);
   }
 }
