@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CrashLoopBackoff, formatGoDurationMs } from './backoff.ts';
+import { Backoff, formatGoDurationMs } from './backoff.ts';
 
 test('crash-loop back-off: first restart immediate, then 10s doubling to 5m, reset after 10 idle minutes', () => {
-  const b = new CrashLoopBackoff();
+  const b = new Backoff();
   const key = 'uid/worker';
   let now = 0;
   const windows: number[] = [];

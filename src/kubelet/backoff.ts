@@ -1,6 +1,8 @@
-// Crash-loop back-off per container, with client-go flowcontrol.Backoff semantics: the first restart
-// is immediate, then 10 s doubling to 5 min; an entry untouched for 2 x max (10 min) starts over.
-// Upstream: pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff), client-go/util/flowcontrol/backoff.go.
+// client-go's flowcontrol.Backoff as the kubelet uses it twice: crash-loop back-off per container (the
+// first restart is immediate) and image pull back-off per pod and image; 10 s doubling to 5 min, and
+// an entry untouched for 2 x max (10 min) starts over.
+// Upstream: pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff), pkg/kubelet/images/image_manager.go,
+// client-go/util/flowcontrol/backoff.go.
 
 export const initialBackoffMs = 10_000;
 export const maxBackoffMs = 300_000;
@@ -10,7 +12,7 @@ interface Entry {
   lastUpdate: number;
 }
 
-export class CrashLoopBackoff {
+export class Backoff {
   readonly #entries = new Map<string, Entry>();
 
   #expired(e: Entry, now: number): boolean {
@@ -22,6 +24,13 @@ export class CrashLoopBackoff {
     const e = this.#entries.get(key);
     if (!e || this.#expired(e, now)) return false;
     return now - finishedAt < e.backoffMs;
+  }
+
+  /** IsInBackOffSinceUpdate(key): still inside the window that began at the last `next`. */
+  isInBackOffSinceUpdate(key: string, now: number): boolean {
+    const e = this.#entries.get(key);
+    if (!e || this.#expired(e, now)) return false;
+    return now - e.lastUpdate < e.backoffMs;
   }
 
   /** When the current window (started at finishedAt) ends. */

@@ -11,7 +11,7 @@ import { admitPod } from './admission.ts';
 import { DeviceManager, pluginGpus } from './device-manager.ts';
 import { compareResizePriority, decideResize } from './allocation.ts';
 import type { ResourceAmounts } from '../api/index.ts';
-import { CrashLoopBackoff } from './backoff.ts';
+import { Backoff } from './backoff.ts';
 import { EventRecorder } from './events.ts';
 import { NodeAgent } from './node-agent.ts';
 import { gpuProductName, nodeInternalIP, nodePodCIDRBase } from './node-object.ts';
@@ -25,6 +25,7 @@ import type { DeepReadonlyPod } from './types.ts';
 import { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-skew.ts';
 import { statusSyncPeriodMs } from './status-writer.ts';
 import { survivingPod } from './surviving-containers.ts';
+import { ImageManager } from './image-manager.ts';
 
 export interface KubeletOptions {
   client: Client;
@@ -56,8 +57,8 @@ export class Kubelet {
   readonly #claims: ClaimPreparer | undefined;
   /** Whole GPUs of a device-plugin node, handed to containers (MIG strategies are counted only). */
   readonly #devices: DeviceManager | undefined;
-  readonly #backoff = new CrashLoopBackoff();
-  readonly #images = new Set<string>();
+  readonly #backoff = new Backoff();
+  readonly #images: ImageManager;
   readonly #workers = new Map<string, PodWorker>();
   readonly #rejected = new Set<string>();
   readonly #freeIPs: number[] = [];
@@ -77,6 +78,7 @@ export class Kubelet {
     const problem = kubeletVersionSkewProblem(options.name, options.pool.kubeletVersion, options.serverVersion);
     if (problem) throw new KubeletVersionSkewError(problem);
     this.hostIP = nodeInternalIP(options.ordinal);
+    this.#images = new ImageManager(options.clock);
     this.#events = new EventRecorder({ client: this.#o.client, clock: options.clock, node: options.name, log: options.log });
     this.agent = new NodeAgent({
       client: this.#o.client,

@@ -63,8 +63,15 @@ function logSource(pod: Pod, container: string, previous: boolean, buffers: { cu
   if (state.running || state.terminated) {
     if (buffers?.current) return buffers.current;
   } else if (last.terminated && buffers?.current) return buffers.current;
-  if (state.waiting) throw badRequest(`container "${container}" in pod "${podName}" is waiting to start: ${state.waiting.reason ?? ''}`);
+  if (state.waiting) throw badRequest(`container "${container}" in pod "${podName}" is waiting to start: ${waitingForWhat(state.waiting.reason ?? '')}`);
   throw badRequest(`container "${container}" in pod "${podName}" is waiting to start - no logs yet`);
+}
+
+/** validateContainerLogStatus's words for the most common pending failures, else the waiting reason. */
+function waitingForWhat(reason: string): string {
+  if (reason === 'ErrImagePull') return "image can't be pulled";
+  if (reason === 'ImagePullBackOff') return 'trying and failing to pull image';
+  return reason;
 }
 
 export interface PodLogRouteOptions {

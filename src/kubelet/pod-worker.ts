@@ -8,13 +8,12 @@ import type { Client } from '../client/index.ts';
 import type { Container } from '../api/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
 import { copyJson, isApiError, setOwn } from '../core/index.ts';
-import { CrashLoopBackoff, formatGoDurationMs } from './backoff.ts';
+import { Backoff, formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { isRunning, isStarted } from './container-record.ts';
 import type { EventRecorder } from './events.ts';
 import { runHandler, runProbe } from './handlers.ts';
 import type { HandlerTarget } from './handlers.ts';
-import { imageSizeBytes } from './images.ts';
 import { LogBuffer } from './logs.ts';
 import { ProbeWorker, probeKindName } from './prober.ts';
 import type { ProbeKind } from './prober.ts';
@@ -36,6 +35,7 @@ import { nvidiaSmiList, nvidiaVisibleDevices } from './dynamic-resources.ts';
 import { nvidiaGpuResource } from './device-manager.ts';
 import type { DeviceManager } from './device-manager.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
+import type { ImageManager } from './image-manager.ts';
 
 export type WorkerState =
   | { kind: 'syncing' }
@@ -50,9 +50,9 @@ export interface PodWorkerDeps {
   node: string;
   hostIP: string;
   events: EventRecorder;
-  backoff: CrashLoopBackoff;
-  /** Images already on this node (pulled once, then "already present"). */
-  images: Set<string>;
+  backoff: Backoff;
+  /** The node's images: pulled once (one pull at a time), then "already present". */
+  images: ImageManager;
   log: (line: string) => void;
   onFinished: (uid: string) => void;
   /** What the node's IPAM hands out, as host-local names its range set (`10.128.0.1-10.128.0.254`). */
@@ -86,6 +86,8 @@ export const minimumGracePeriodSeconds = 2;
 const noDevices: PreparedDevices = new Map();
 /** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */
 const startRetryMs = 10_000;
+/** The PLEG's relist period. */
+const relistPeriodMs = 1_000;
 
 export class PodWorker {
   readonly #d: PodWorkerDeps;
@@ -104,6 +106,8 @@ export class PodWorker {
   #mountDone = false;
   #mountRetry = false;
   #sandboxRetry = false;
+  /** The PLEG has relisted since the sandbox was made (an early failure is synced again 1 s on). */
+  #sandboxRelisted = false;
   #sandboxReady = true;
   /** Set once PrepareResources succeeded; 'pending' while a pass or its retry wait is running. */
   #devices: PreparedDevices | 'pending' | undefined;
@@ -418,7 +422,7 @@ export class PodWorker {
       const spec = this.#spec(rec.name);
       if (!instance || !spec || this.#live.has(rec.name)) continue;
       const c = spec.c;
-      this.#d.images.add(c.image ?? '');
+      this.#d.images.markPresent(c.image ?? '');
       const made = this.#environment(c);
       const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), made.ok ? made.env : {}, this.#gpuList(c));
       const live: Live = { logs: new LogBuffer(), probes: {} };
@@ -492,13 +496,24 @@ export class PodWorker {
       this.#event(rec.name, 'Warning', 'InspectFailed', invalidImage);
       return this.#startFailed(rec, 'InvalidImageName', invalidImage, 'InvalidImageName');
     }
-    const policy = c.imagePullPolicy ?? 'IfNotPresent';
-    if (policy === 'Always' || !this.#d.images.has(image)) {
-      this.#event(rec.name, 'Normal', 'Pulling', `Pulling image "${image}"`);
-      this.#d.images.add(image);
-      this.#event(rec.name, 'Normal', 'Pulled', `Successfully pulled image "${image}" in 0s (0s including waiting). Image size: ${imageSizeBytes(image)} bytes.`);
-    } else {
-      this.#event(rec.name, 'Normal', 'Pulled', `Container image "${image}" already present on machine and can be accessed by the pod`);
+    const process = resolveBehaviour(this.#pod, c, rec.kind);
+    const pulled = await this.#d.images.ensure({
+      podUID: this.uid,
+      image,
+      policy: c.imagePullPolicy ?? 'IfNotPresent',
+      pullMs: process.pullMs,
+      notFound: process.pullNotFound,
+      event: (type, reason, message) => this.#event(rec.name, type, reason, message),
+    });
+    if (this.#state.kind !== 'syncing') {
+      this.#busy = false;
+      return;
+    }
+    if (!pulled.ok) {
+      // The PLEG's relist (every 1 s) sees the pod's new sandbox and syncs it again, inside the pull's back-off.
+      const relistMs = this.#sandboxRelisted ? undefined : relistPeriodMs;
+      this.#sandboxRelisted = true;
+      return this.#startFailed(rec, pulled.reason, pulled.message, pulled.reason, relistMs);
     }
     const environment = this.#environment(c);
     if (!environment.ok) return this.#startFailed(rec, 'CreateContainerConfigError', environment.message, environment.message);
@@ -508,7 +523,7 @@ export class PodWorker {
       rec.restartCount++;
     }
     delete rec.waiting;
-    const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), environment.env, this.#gpuList(c));
+    const behaviour = expandBehaviourEnv(process, environment.env, this.#gpuList(c));
     const actual = copyJson(this.resize.startWith(rec.name) ?? resourcesOf(c));
     const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;
@@ -578,10 +593,10 @@ export class PodWorker {
    * configuration naming what is missing): the container waits with `reason` until the pod worker's
    * next try, 10-15 s on (backOffPeriod, jittered by half), while the pod's other containers start.
    */
-  #startFailed(rec: ContainerRecord, reason: string, message: string, error: string): void {
+  #startFailed(rec: ContainerRecord, reason: string, message: string, error: string, retryMs?: number): void {
     this.#event(rec.name, 'Warning', 'Failed', `Error: ${error}`);
     rec.waiting = { reason, message };
-    const delay = startRetryMs + Math.floor(this.#d.random.float() * startRetryMs * 0.5);
+    const delay = retryMs ?? startRetryMs + Math.floor(this.#d.random.float() * startRetryMs * 0.5);
     rec.startRetryAt = this.#d.clock.now() + delay;
     this.#status.markDirty();
     this.#busy = false;
@@ -811,6 +826,7 @@ export class PodWorker {
     this.#status.stop();
     this.resize.stop();
     this.#d.backoff.forget(`${this.uid}/`);
+    this.#d.images.forget(this.uid);
     if (this.podIP) this.#d.releaseIP(this.podIP);
     this.#d.onFinished(this.uid);
   }

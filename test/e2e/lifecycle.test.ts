@@ -68,6 +68,23 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.equal(r.stderr.trim(), 'Error from server (BadRequest): previous terminated container "worker" in pod "batch-worker" not found');
   });
 
+  test('an image the registry does not have: ErrImagePull / ImagePullBackOff in get, logs and describe', async () => {
+    const r = await dd.kubectl(['run', 'typo', '--image=nginx:1.27-typo', '--annotations=sim.drydock.dev/typo=pull: notFound']);
+    assert.equal(r.stdout.trim(), 'pod/typo created', r.stderr);
+    let status = '';
+    for (let i = 0; i < 50 && !/ImagePull/.test(status); i++) {
+      status = (await dd.kubectl(['get', 'pod', 'typo', '--no-headers'])).stdout;
+      if (!/ImagePull/.test(status)) await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    assert.match(status, /^typo\s+0\/1\s+(ErrImagePull|ImagePullBackOff)\s+0\s/);
+    const logs = await dd.kubectl(['logs', 'typo']);
+    assert.match(logs.stderr.trim(), /^Error from server \(BadRequest\): container "typo" in pod "typo" is waiting to start: (image can't be pulled|trying and failing to pull image)$/);
+    const described = (await dd.kubectl(['describe', 'pod', 'typo'])).stdout;
+    assert.match(described, /Failed to pull image "nginx:1\.27-typo": rpc error: code = NotFound desc = failed to pull and unpack image "docker\.io\/library\/nginx:1\.27-typo"/);
+    assert.match(described, /Error: ErrImagePull/);
+    await dd.kubectl(['delete', 'pod', 'typo', '--grace-period=0']);
+  });
+
   test('describe pod lists the kubelet events in order', async () => {
     const r = await dd.kubectl(['get', 'events', '--field-selector', 'involvedObject.name=batch-worker', '-o', 'json']);
     const list = JSON.parse(r.stdout) as { items: { reason: string; involvedObject: { fieldPath?: string }; source: { component: string; host: string }; firstTimestamp: string }[] };

@@ -32,6 +32,10 @@ export interface SimBehaviour {
   logEveryMs?: number;
   /** Lines written when SIGTERM arrives (a log shipper's flush). */
   stopLogs: readonly string[];
+  /** How long pulling the container's image takes (when the node pulls it). */
+  pullMs: number;
+  /** The registry has no such image: every pull fails (ErrImagePull, then ImagePullBackOff). */
+  pullNotFound: boolean;
 }
 
 /** A partial behaviour; `readyNever` and `runForever` say "explicitly never" where undefined can't. */
@@ -50,6 +54,8 @@ export interface BehaviourFields {
   logs?: readonly TimedLine[];
   logEveryMs?: number;
   stopLogs?: readonly string[];
+  pullMs?: number;
+  pullNotFound?: boolean;
 }
 
 /** Which list a container comes from: a regular init container, a sidecar, a main container, or an ephemeral one (`kubectl debug`). */

@@ -25,8 +25,11 @@ test('validateSimBehaviourAnnotations names the annotation, its value and the fi
     ['responseTime: slow', 'responseTime: not a duration'],
     ['logs: {a: 1}', 'logs: must be a list of strings'],
     ['logEvery: 0s', 'logEvery: must be greater than 0s'],
-    ['runfor: 3s', 'runfor: unknown field; known fields: startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, responseTime, memory, cpu, logs, logEvery, stopLogs'],
-    ['- a', 'must be a map of behaviour fields (startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, responseTime, memory, cpu, logs, logEvery, stopLogs)'],
+    ['pull: 2m', undefined],
+    ['pull: notFound', undefined],
+    ['pull: broken', 'pull: not a duration or "notFound"'],
+    ['runfor: 3s', 'runfor: unknown field; known fields: startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, responseTime, memory, cpu, logs, logEvery, stopLogs, pull'],
+    ['- a', 'must be a map of behaviour fields (startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, responseTime, memory, cpu, logs, logEvery, stopLogs, pull)'],
   ];
   for (const [text, detail] of cases) {
     const errs = validateSimBehaviourAnnotations(pod([{ name: 'worker', image: 'x' }], { 'sim.drydock.dev/worker': text }));

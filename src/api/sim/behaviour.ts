@@ -22,7 +22,7 @@ export const simAnnotationPrefix = 'sim.drydock.dev/';
 /** A regular init container's default run time ("a short delay"). */
 export const defaultInitRunMs = 1000;
 
-const fieldNames = ['startupDelay', 'ready', 'runFor', 'exitCode', 'onSigterm', 'stopDelay', 'responseTime', 'memory', 'cpu', 'logs', 'logEvery', 'stopLogs'] as const;
+const fieldNames = ['startupDelay', 'ready', 'runFor', 'exitCode', 'onSigterm', 'stopDelay', 'responseTime', 'memory', 'cpu', 'logs', 'logEvery', 'stopLogs', 'pull'] as const;
 type FieldName = (typeof fieldNames)[number];
 
 type Parsed = { ok: true; fields: BehaviourFields } | { ok: false; detail: string };
@@ -95,6 +95,11 @@ function parseField(name: FieldName, v: unknown, out: BehaviourFields): string |
       out.logs = lines.map((text): TimedLine => ({ atMs: 0, text }));
       return undefined;
     }
+    case 'pull':
+      if (v === 'notFound') out.pullNotFound = true;
+      else if (duration() === undefined) return 'pull: not a duration or "notFound"';
+      else out.pullMs = duration() as number;
+      return undefined;
     case 'stopLogs': {
       const lines = typeof v === 'string' ? [v] : stringList(v);
       if (!lines) return 'stopLogs: must be a list of strings';
@@ -176,6 +181,8 @@ function apply(into: SimBehaviour, f: BehaviourFields): void {
   if (f.logs !== undefined) into.logs = f.logs;
   if (f.logEveryMs !== undefined) into.logEveryMs = f.logEveryMs;
   if (f.stopLogs !== undefined) into.stopLogs = f.stopLogs;
+  if (f.pullMs !== undefined) into.pullMs = f.pullMs;
+  if (f.pullNotFound !== undefined) into.pullNotFound = f.pullNotFound;
 }
 
 /**
@@ -190,7 +197,7 @@ export function resolveBehaviour(
   catalog: readonly ImageCatalogEntry[] = defaultImageCatalog,
 ): SimBehaviour {
   const base = baseBehaviour(container, kind, catalog);
-  const out: SimBehaviour = { source: base.source, startupDelayMs: 0, readyAfterMs: 0, exitCode: 0, onSigterm: 'exit', stopDelayMs: 0, responseTimeMs: 0, logs: [], stopLogs: [] };
+  const out: SimBehaviour = { source: base.source, startupDelayMs: 0, readyAfterMs: 0, exitCode: 0, onSigterm: 'exit', stopDelayMs: 0, responseTimeMs: 0, logs: [], stopLogs: [], pullMs: 0, pullNotFound: false };
   apply(out, base.fields);
   const text = pod.metadata?.annotations?.[simAnnotationPrefix + container.name];
   if (text !== undefined) {

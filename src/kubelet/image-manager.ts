@@ -1,0 +1,99 @@
+// A node's images as the kubelet's image manager sees them: pulled once per node, one pull at a time
+// (serializeImagePulls, the kubelet's default), a failed pull backing off per pod and image with its
+// error kept for the ImagePullBackOff message. The pull's time and outcome come from the container's
+// behaviour (`pull: 45s`, `pull: notFound`).
+// Upstream: pkg/kubelet/images/image_manager.go (EnsureImageExists, pullImage, evalCRIPullErr),
+// pkg/kubelet/images/puller.go (serialImagePuller).
+import type { Clock } from '../core/index.ts';
+import { Backoff, formatGoDurationMs } from './backoff.ts';
+import { imageSizeBytes, normalizeImage } from './images.ts';
+
+export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+
+export interface ImageRequest {
+  podUID: string;
+  /** The image as the container spec names it. */
+  image: string;
+  policy: PullPolicy;
+  pullMs: number;
+  notFound: boolean;
+  /** Records an event on the container. */
+  event: (type: 'Normal' | 'Warning', reason: string, message: string) => void;
+}
+
+/** The image is there, or why the container cannot be created (its waiting reason and message). */
+export type EnsureResult = { ok: true } | { ok: false; reason: 'ErrImagePull' | 'ImagePullBackOff' | 'ErrImageNeverPull'; message: string };
+
+export class ImageManager {
+  readonly #clock: Clock;
+  readonly #present = new Set<string>();
+  readonly #backoff = new Backoff();
+  readonly #previousError = new Map<string, string>();
+  #pulls: Promise<unknown> = Promise.resolve();
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  /** A container a restarted kubelet found had its image: it is on the node. */
+  markPresent(image: string): void {
+    this.#present.add(normalizeImage(image));
+  }
+
+  async ensure(r: ImageRequest): Promise<EnsureResult> {
+    const present = this.#present.has(normalizeImage(r.image));
+    // A Never image is taken as loaded onto the node beforehand, unless the registry has no such image.
+    if (r.policy === 'Never' && !present && r.notFound) {
+      const message = `Container image "${r.image}" is not present with pull policy of Never`;
+      r.event('Warning', 'ErrImageNeverPull', message);
+      return { ok: false, reason: 'ErrImageNeverPull', message };
+    }
+    if (r.policy === 'Never' || (r.policy === 'IfNotPresent' && present)) {
+      this.markPresent(r.image);
+      r.event('Normal', 'Pulled', `Container image "${r.image}" already present on machine and can be accessed by the pod`);
+      return { ok: true };
+    }
+    return this.#pull(r);
+  }
+
+  /** The pod is gone: its back-off entries go with it. */
+  forget(podUID: string): void {
+    this.#backoff.forget(`${podUID}_`);
+    for (const key of this.#previousError.keys()) if (key.startsWith(`${podUID}_`)) this.#previousError.delete(key);
+  }
+
+  async #pull(r: ImageRequest): Promise<EnsureResult> {
+    const key = `${r.podUID}_${r.image}`;
+    if (this.#backoff.isInBackOffSinceUpdate(key, this.#clock.now())) {
+      const message = `Back-off pulling image "${r.image}"`;
+      r.event('Normal', 'BackOff', message);
+      const previous = this.#previousError.get(key);
+      return { ok: false, reason: 'ImagePullBackOff', message: previous === undefined ? message : `${message}: ${previous}` };
+    }
+    this.#previousError.delete(key);
+    r.event('Normal', 'Pulling', `Pulling image "${r.image}"`);
+    const asked = this.#clock.now();
+    const pulling = this.#pulls.then(async () => {
+      const started = this.#clock.now();
+      // An image on the node by now (pulled while this one queued, or pulled Always) only has its
+      // manifest checked; a missing one fails after the same wait as a pull.
+      const pullMs = this.#present.has(normalizeImage(r.image)) ? 0 : r.pullMs;
+      if (pullMs > 0) await this.#clock.sleep(pullMs);
+      return this.#clock.now() - started;
+    });
+    this.#pulls = pulling;
+    const tookMs = await pulling;
+    const waitedMs = this.#clock.now() - asked;
+    if (r.notFound) {
+      const ref = normalizeImage(r.image);
+      const error = `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
+      r.event('Warning', 'Failed', `Failed to pull image "${r.image}": ${error}`);
+      this.#backoff.next(key, this.#clock.now());
+      this.#previousError.set(key, `ErrImagePull: ${error}`);
+      return { ok: false, reason: 'ErrImagePull', message: error };
+    }
+    this.markPresent(r.image);
+    r.event('Normal', 'Pulled', `Successfully pulled image "${r.image}" in ${formatGoDurationMs(tookMs)} (${formatGoDurationMs(waitedMs)} including waiting). Image size: ${imageSizeBytes(r.image)} bytes.`);
+    return { ok: true };
+  }
+}

@@ -1,0 +1,103 @@
+// Image pulls on a simulated node (VirtualClock): a missing image's ErrImagePull and ImagePullBackOff,
+// a slow pull's ContainerCreating, pulls one at a time per node, and imagePullPolicy Never.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { podStatusCells, refs } from '../api/index.ts';
+import type { Event, Pod } from '../api/index.ts';
+import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
+import { SeededRandom, VirtualClock } from '../core/index.ts';
+
+async function cluster(): Promise<{ c: Cluster; clock: VirtualClock }> {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '8', memory: '8Gi' } }] });
+  return { c: await Cluster.start({ config, clock, random: new SeededRandom(5), components: true }), clock };
+}
+
+function pod(name: string, image: string, pull: string, imagePullPolicy?: 'Never'): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', annotations: { 'sim.drydock.dev/app': `pull: ${pull}` } },
+    spec: { containers: [{ name: 'app', image, ...(imagePullPolicy ? { imagePullPolicy } : {}) }] },
+  };
+}
+
+async function events(c: Cluster, name: string): Promise<string[]> {
+  const list = await c.client.list<Event>(refs.events, { namespace: 'default' });
+  return list.items.filter((e) => e.involvedObject.name === name && e.source?.component === 'kubelet').map((e) => `${e.type} ${e.reason} ${e.message}`);
+}
+
+test('an image the registry does not have: ErrImagePull, then ImagePullBackOff with the last error, as kubectl shows them', async () => {
+  const { c, clock } = await cluster();
+  await using _ = c;
+  await c.client.create(refs.pods, pod('typo', 'nginx:1.27-typo', 'notFound'));
+  const seen: string[] = [];
+  const w = c.client.watch<Pod>(refs.pods, { namespace: 'default' }, (e) => {
+    if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
+    const s = podStatusCells(e.object as Pod).status;
+    if (seen.at(-1) !== s) seen.push(s);
+  });
+  for (let s = 0; s < 40; s++) await clock.advance(1_000);
+  w.stop();
+  // The PLEG's relist syncs the new sandbox 1 s after the first failure, inside the 10 s back-off; the
+  // pod worker's retries (10-15 s) then meet the doubling back-off now inside it, now past it.
+  assert.deepEqual(seen.slice(0, 5), ['Pending', 'ContainerCreating', 'ErrImagePull', 'ImagePullBackOff', 'ErrImagePull']);
+  const error = 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.27-typo": failed to resolve reference "docker.io/library/nginx:1.27-typo": docker.io/library/nginx:1.27-typo: not found';
+  const all = await events(c, 'typo');
+  for (const e of [
+    'Normal Pulling Pulling image "nginx:1.27-typo"',
+    `Warning Failed Failed to pull image "nginx:1.27-typo": ${error}`,
+    'Warning Failed Error: ErrImagePull',
+    'Normal BackOff Back-off pulling image "nginx:1.27-typo"',
+    'Warning Failed Error: ImagePullBackOff',
+  ]) assert.ok(all.includes(e), `${e}\nin ${all.join('\n')}`);
+  const waiting = (await c.client.get<Pod>(refs.pods, 'default', 'typo')).status?.containerStatuses?.[0]?.state?.waiting;
+  if (waiting?.reason === 'ImagePullBackOff') assert.equal(waiting.message, `Back-off pulling image "nginx:1.27-typo": ErrImagePull: ${error}`);
+  else assert.deepEqual(waiting, { reason: 'ErrImagePull', message: error });
+});
+
+test('a slow pull keeps the pod in ContainerCreating, and a node pulls one image at a time', async () => {
+  const { c, clock } = await cluster();
+  await using _ = c;
+  await c.client.create(refs.pods, pod('first', 'vllm/vllm-openai:v0.11.0', '30s'));
+  await c.client.create(refs.pods, pod('second', 'nvcr.io/nvidia/tritonserver:25.01-py3', '30s'));
+  await clock.advance(20_000);
+  for (const name of ['first', 'second']) assert.equal(podStatusCells(await c.client.get<Pod>(refs.pods, 'default', name)).status, 'ContainerCreating');
+  await clock.advance(15_000);
+  assert.equal(podStatusCells(await c.client.get<Pod>(refs.pods, 'default', 'first')).status, 'Running');
+  assert.equal(podStatusCells(await c.client.get<Pod>(refs.pods, 'default', 'second')).status, 'ContainerCreating');
+  await clock.advance(30_000);
+  assert.equal(podStatusCells(await c.client.get<Pod>(refs.pods, 'default', 'second')).status, 'Running');
+  assert.ok((await events(c, 'first')).some((e) => /^Normal Pulled Successfully pulled image "vllm\/vllm-openai:v0.11.0" in 30s \(30s including waiting\)\. Image size: \d+ bytes\.$/.test(e)));
+  assert.ok((await events(c, 'second')).some((e) => /^Normal Pulled Successfully pulled image "nvcr.io\/nvidia\/tritonserver:25.01-py3" in 30s \(1m0s including waiting\)\. Image size: \d+ bytes\.$/.test(e)));
+
+  // The image is on the node now: another pod of it starts at once.
+  await c.client.create(refs.pods, pod('third', 'vllm/vllm-openai:v0.11.0', '30s'));
+  await clock.advance(1_000);
+  assert.equal(podStatusCells(await c.client.get<Pod>(refs.pods, 'default', 'third')).status, 'Running');
+  assert.ok((await events(c, 'third')).includes('Normal Pulled Container image "vllm/vllm-openai:v0.11.0" already present on machine and can be accessed by the pod'));
+});
+
+test('imagePullPolicy Never: a loaded image starts without a pull; one the registry does not have is ErrImageNeverPull', async () => {
+  const { c, clock } = await cluster();
+  await using _ = c;
+  await c.client.create(refs.pods, pod('loaded', 'my-model:dev', '1m', 'Never'));
+  await c.client.create(refs.pods, pod('missing', 'my-model:typo', 'notFound', 'Never'));
+  await clock.advance(2_000);
+  assert.equal(podStatusCells(await c.client.get<Pod>(refs.pods, 'default', 'loaded')).status, 'Running');
+  const missing = await c.client.get<Pod>(refs.pods, 'default', 'missing');
+  assert.deepEqual(missing.status?.containerStatuses?.[0]?.state?.waiting, { reason: 'ErrImageNeverPull', message: 'Container image "my-model:typo" is not present with pull policy of Never' });
+  const all = await events(c, 'missing');
+  assert.ok(all.includes('Warning ErrImageNeverPull Container image "my-model:typo" is not present with pull policy of Never'), all.join('\n'));
+  assert.ok(all.includes('Warning Failed Error: ErrImageNeverPull'));
+});
+
+test('a pod whose image another pull on the node is fetching waits for it, then finds the image there', async () => {
+  const { c, clock } = await cluster();
+  await using _ = c;
+  await c.client.create(refs.pods, pod('a', 'vllm/vllm-openai:v0.11.0', '30s'));
+  await c.client.create(refs.pods, pod('b', 'vllm/vllm-openai:v0.11.0', '30s'));
+  await clock.advance(31_000);
+  for (const name of ['a', 'b']) assert.equal(podStatusCells(await c.client.get<Pod>(refs.pods, 'default', name)).status, 'Running');
+  assert.ok((await events(c, 'b')).some((e) => /^Normal Pulled Successfully pulled image "vllm\/vllm-openai:v0.11.0" in 0s \(30s including waiting\)\./.test(e)));
+});
