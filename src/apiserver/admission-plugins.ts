@@ -3,7 +3,7 @@
 // storage/storageclass/setdefault}.
 import type { KubeObject } from '../core/index.ts';
 import { ApiError, forbidden, forbiddenField, invalid, namespaceTerminatingCause, notFound, parseQuantity, randomString } from '../core/index.ts';
-import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, isServiceIPRecord, mergeTolerations, serviceClusterIPs, newestDefaultStorageClass, prepareService, sequentialServiceAllocator } from '../api/index.ts';
+import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, isServiceIPRecord, mergeTolerations, serviceClusterIPs, newestDefaultStorageClass, prepareService, serviceAllocator } from '../api/index.ts';
 import type { Ingress, IPAddress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service, ServiceCIDR } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { admissionName, onlyFor } from './admission.ts';
@@ -253,7 +253,7 @@ export const serviceAllocation: AdmissionPlugin = {
     }
     usedIPs.push(...addressesHeldElsewhere(allocated.maps.ipAddresses.values() as IterableIterator<IPAddress>));
     const serviceCIDRs = await readyServiceCIDRs(attrs.storage);
-    const errors = prepareService(attrs.object as unknown as Service, attrs.old as unknown as Service | undefined, sequentialServiceAllocator({ usedIPs, usedNodePorts, ...(serviceCIDRs ? { serviceCIDRs } : {}) }));
+    const errors = prepareService(attrs.object as unknown as Service, attrs.old as unknown as Service | undefined, serviceAllocator({ random: attrs.storage.random, usedIPs, usedNodePorts, ...(serviceCIDRs ? { serviceCIDRs } : {}) }));
     if (errors.length > 0) throw invalid(attrs.def, attrs.object.metadata.name ?? '', errors);
   }),
 };

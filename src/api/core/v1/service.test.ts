@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFieldError } from '../../../core/index.ts';
+import { SeededRandom, formatFieldError, parseIP } from '../../../core/index.ts';
 import type { FieldError } from '../../../core/index.ts';
-import { prepareService, sequentialServiceAllocator, serviceDefinition as def } from './service.ts';
+import { prepareService, serviceAllocator, serviceDefinition as def } from './service.ts';
 import type { Service } from './service.ts';
 
 const now = Date.parse('2026-01-01T00:03:00Z');
@@ -30,22 +30,31 @@ test('service defaults: ClusterIP, None affinity, TCP, targetPort = port, Cluste
   assert.deepEqual(lb.spec?.sessionAffinityConfig, { clientIP: { timeoutSeconds: 10800 } });
 });
 
-test('prepareService allocates cluster IPs and node ports deterministically', () => {
-  const alloc = sequentialServiceAllocator({ usedIPs: ['10.96.0.1'] });
+const ipValue = (ip: string | undefined): bigint => parseIP(ip ?? '', false)?.value ?? -1n;
+
+test('prepareService allocates cluster IPs and node ports from the upper bands, leaving the lower ones to static values', () => {
+  const alloc = serviceAllocator({ random: new SeededRandom(7), usedIPs: ['10.96.0.1'] });
   const a = svc({ type: 'NodePort' });
   def.defaults?.(a);
   assert.deepEqual(prepareService(a, undefined, alloc), []);
-  assert.equal(a.spec?.clusterIP, '10.96.0.2');
-  assert.deepEqual(a.spec?.clusterIPs, ['10.96.0.2']);
+  const ip = a.spec?.clusterIP ?? '';
+  // 10.96.0.0/12: the first 256 addresses after the network's are kept for static cluster IPs.
+  assert.ok(ipValue(ip) >= ipValue('10.96.1.1') && ipValue(ip) <= ipValue('10.111.255.254'), ip);
+  assert.deepEqual(a.spec?.clusterIPs, [ip]);
   assert.deepEqual(a.spec?.ipFamilies, ['IPv4']);
   assert.equal(a.spec?.ipFamilyPolicy, 'SingleStack');
-  assert.equal(a.spec?.ports?.[0]?.nodePort, 30000);
+  // 30000-32767: the first 86 ports are kept for static node ports.
+  const port = a.spec?.ports?.[0]?.nodePort ?? 0;
+  assert.ok(port >= 30086 && port <= 32767, String(port));
 
-  const taken = svc({ clusterIP: '10.96.0.2' });
+  const taken = svc({ clusterIP: ip });
   def.defaults?.(taken);
   assert.deepEqual(msgs(prepareService(taken, undefined, alloc)), [
-    'spec.clusterIPs: Invalid value: []string{"10.96.0.2"}: failed to allocate IP 10.96.0.2: provided IP is already allocated',
+    `spec.clusterIPs: Invalid value: []string{"${ip}"}: failed to allocate IP ${ip}: provided IP is already allocated`,
   ]);
+  const dns = svc({ clusterIP: '10.96.0.10' });
+  def.defaults?.(dns);
+  assert.deepEqual(prepareService(dns, undefined, alloc), []);
 
   const headless = svc({ clusterIP: 'None', selector: {} });
   def.defaults?.(headless);
@@ -56,8 +65,17 @@ test('prepareService allocates cluster IPs and node ports deterministically', ()
   const upd = svc({ type: 'NodePort' });
   def.defaults?.(upd);
   assert.deepEqual(prepareService(upd, a, alloc), []);
-  assert.equal(upd.spec?.clusterIP, '10.96.0.2');
-  assert.equal(upd.spec?.ports?.[0]?.nodePort, 30000);
+  assert.equal(upd.spec?.clusterIP, ip);
+  assert.equal(upd.spec?.ports?.[0]?.nodePort, port);
+});
+
+test('a dynamic allocation takes the lower band only once the upper band is full', () => {
+  // A /27: 30 addresses, the first 16 kept for static ones.
+  const upper = Array.from({ length: 14 }, (_, i) => `10.0.0.${17 + i}`);
+  const alloc = serviceAllocator({ random: new SeededRandom(1), serviceCIDRs: ['10.0.0.0/27'], usedIPs: upper.slice(1) });
+  assert.deepEqual(alloc.allocateClusterIP(undefined), { ip: '10.0.0.17' });
+  const low = alloc.allocateClusterIP(undefined);
+  assert.ok('ip' in low && ipValue(low.ip) >= ipValue('10.0.0.1') && ipValue(low.ip) <= ipValue('10.0.0.16'), JSON.stringify(low));
 });
 
 test('service validation messages', () => {

@@ -4,7 +4,7 @@
 // pkg/registry/core/service/strategy.go, pkg/registry/core/service/storage/alloc.go,
 // pkg/printers/internalversion/printers.go (printService).
 import { fillZeroFields, zeroFields } from '../../empty-objects.ts';
-import type { FieldError } from '../../../core/index.ts';
+import type { FieldError, Random } from '../../../core/index.ts';
 import { FieldPath, formatIP, formatLabels, parseIP, parsePrefix, prefixContains, prefixNetwork, prefixSize } from '../../../core/index.ts';
 import type { IPPrefix } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
@@ -53,7 +53,9 @@ export interface ServiceAllocator {
 /** kube-apiserver's default --service-cluster-ip-range: the `kubernetes` ServiceCIDR's range. */
 export const defaultServiceClusterIPRange = '10.96.0.0/12';
 
-export interface SequentialAllocatorOptions {
+export interface ServiceAllocatorOptions {
+  /** Where each dynamic allocation starts its scan. */
+  random: Random;
   /**
    * The ranges cluster IPs come from: the ready ServiceCIDRs' CIDRs, tried in order. Absent, the
    * API server's own --service-cluster-ip-range.
@@ -71,6 +73,15 @@ interface AllocatableRange {
   /** The network and (IPv4) broadcast addresses are never handed out. */
   first: bigint;
   last: bigint;
+  /** The lower band's size, kept for static allocations (KEP-3070). */
+  offset: bigint;
+}
+
+/** min(max(min, size/step), max), 0 for a range of `min` or less (KEP-3070, KEP-3668). */
+function rangeOffset(size: bigint, min: bigint, max: bigint, step: bigint): bigint {
+  if (size <= min) return 0n;
+  const offset = size / step;
+  return offset < min ? min : offset > max ? max : offset;
 }
 
 function allocatableRange(cidr: string): AllocatableRange | undefined {
@@ -78,15 +89,32 @@ function allocatableRange(cidr: string): AllocatableRange | undefined {
   if (!prefix) return undefined;
   const network = prefixNetwork(prefix);
   const last = network + prefixSize(prefix) - (prefix.family === 4 ? 2n : 1n);
-  return { prefix, first: network + 1n, last };
+  return { prefix, first: network + 1n, last, offset: rangeOffset(prefixSize(prefix), 16n, 256n, 16n) };
 }
 
 /**
- * A deterministic allocator over the ServiceCIDRs (upstream's MetaAllocator): the lowest free
- * address of the first range with one, and the lowest free node port, so tests and replays agree.
- * Upstream: pkg/registry/core/service/ipallocator/{cidrallocator.go,ipallocator.go,interfaces.go}.
+ * The first free value scanning [from, to] from a random point and wrapping, as upstream's
+ * ipIterator and randomScanStrategyWithOffset do.
  */
-export function sequentialServiceAllocator(opts: SequentialAllocatorOptions = {}): ServiceAllocator {
+function scanFrom(random: Random, from: bigint, to: bigint, free: (n: bigint) => boolean): bigint | undefined {
+  const size = to - from + 1n;
+  if (size <= 0n) return undefined;
+  const start = size > BigInt(Number.MAX_SAFE_INTEGER) ? 0n : BigInt(random.int(Number(size)));
+  for (let i = 0n; i < size; i++) {
+    const n = from + ((start + i) % size);
+    if (free(n)) return n;
+  }
+  return undefined;
+}
+
+/**
+ * The cluster's allocator over the ServiceCIDRs (upstream's MetaAllocator) and the node port range:
+ * a dynamic value comes from a random point of the range's upper band, and from its lower band only
+ * once the upper is full, so static values (kube-dns's 10.96.0.10, a chosen node port) stay free.
+ * Upstream: pkg/registry/core/service/ipallocator/{cidrallocator.go,ipallocator.go},
+ * pkg/registry/core/service/portallocator/allocator.go, allocator/bitmap.go (randomScanStrategyWithOffset).
+ */
+export function serviceAllocator(opts: ServiceAllocatorOptions): ServiceAllocator {
   const ranges = (opts.serviceCIDRs ?? [defaultServiceClusterIPRange]).map(allocatableRange).filter((r): r is AllocatableRange => r?.prefix.family === 4);
   const portBase = opts.nodePortRange?.base ?? 30000;
   const portSize = opts.nodePortRange?.size ?? 2768;
@@ -104,14 +132,13 @@ export function sequentialServiceAllocator(opts: SequentialAllocatorOptions = {}
         ips.add(requested);
         return { ip: requested };
       }
+      const free = (n: bigint): boolean => !ips.has(formatIP(4, n));
       for (const range of ranges) {
-        for (let n = range.first; n <= range.last; n++) {
-          const ip = formatIP(4, n);
-          if (!ips.has(ip)) {
-            ips.add(ip);
-            return { ip };
-          }
-        }
+        const n = scanFrom(opts.random, range.first + range.offset, range.last, free) ?? scanFrom(opts.random, range.first, range.first + range.offset - 1n, free);
+        if (n === undefined) continue;
+        const ip = formatIP(4, n);
+        ips.add(ip);
+        return { ip };
       }
       return { error: 'failed to allocate a serviceIP: range is full' };
     },
@@ -124,13 +151,13 @@ export function sequentialServiceAllocator(opts: SequentialAllocatorOptions = {}
         ports.add(requested);
         return { port: requested };
       }
-      for (let p = portBase; p < portBase + portSize; p++) {
-        if (!ports.has(p)) {
-          ports.add(p);
-          return { port: p };
-        }
-      }
-      return { error: 'range is full' };
+      const free = (n: bigint): boolean => !ports.has(Number(n));
+      const base = BigInt(portBase);
+      const offset = rangeOffset(BigInt(portSize), 16n, 128n, 32n);
+      const n = scanFrom(opts.random, base + offset, base + BigInt(portSize) - 1n, free) ?? scanFrom(opts.random, base, base + offset - 1n, free);
+      if (n === undefined) return { error: 'range is full' };
+      ports.add(Number(n));
+      return { port: Number(n) };
     },
   };
 }
