@@ -26,6 +26,9 @@ import { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-sk
 import { statusSyncPeriodMs } from './status-writer.ts';
 import { survivingPod } from './surviving-containers.ts';
 import { ImageManager } from './image-manager.ts';
+import { EvictionManager } from './eviction-manager.ts';
+import type { MemoryObservation, PodMemory } from './eviction.ts';
+import { resourceAmountOf } from './quantities.ts';
 
 export interface KubeletOptions {
   client: Client;
@@ -47,6 +50,7 @@ export interface KubeletOptions {
 
 export const nodeNameIndex = 'nodeName';
 
+const pageBytes = 4096;
 const isTerminal = (p: DeepReadonlyPod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
 export class Kubelet {
@@ -59,6 +63,7 @@ export class Kubelet {
   readonly #devices: DeviceManager | undefined;
   readonly #backoff = new Backoff();
   readonly #images: ImageManager;
+  readonly #eviction: EvictionManager;
   readonly #workers = new Map<string, PodWorker>();
   readonly #rejected = new Set<string>();
   readonly #freeIPs: number[] = [];
@@ -79,6 +84,12 @@ export class Kubelet {
     if (problem) throw new KubeletVersionSkewError(problem);
     this.hostIP = nodeInternalIP(options.ordinal);
     this.#images = new ImageManager(options.clock);
+    this.#eviction = new EvictionManager({
+      clock: options.clock,
+      observe: () => this.#memoryObservation(),
+      evict: (pod, message) => this.#workers.get(pod.metadata.uid ?? '')?.evict(message),
+      pressureChanged: (underPressure) => this.agent.setMemoryPressure(underPressure),
+    });
     this.#events = new EventRecorder({ client: this.#o.client, clock: options.clock, node: options.name, log: options.log });
     this.agent = new NodeAgent({
       client: this.#o.client,
@@ -103,10 +114,12 @@ export class Kubelet {
 
   async start(): Promise<void> {
     this.#node = await this.agent.register();
+    this.#eviction.start();
   }
 
   stop(): void {
     this.#stopped = true;
+    this.#eviction.stop();
     this.agent.stop();
     for (const w of [...this.#workers.values()]) w.forget();
   }
@@ -141,6 +154,8 @@ export class Kubelet {
     }
     const node = this.agent.node ?? this.#node;
     if (!node) return;
+    const underPressure = this.#eviction.admit(pod);
+    if (!underPressure.admit) return this.#reject(pod, underPressure.reason, underPressure.message);
     const admitted = [...this.#workers.values()].filter((w) => w.state.kind === 'syncing' || w.state.kind === 'terminating').map((w) => w.pod);
     const verdict = admitPod(pod, node, admitted);
     if (!verdict.admit) return this.#reject(pod, verdict.reason, verdict.message);
@@ -253,6 +268,24 @@ export class Kubelet {
         for (const k of new Set([...Object.keys(own), ...Object.keys(now)])) total[k] = (total[k] ?? 0) - (own[k] ?? 0) + (now[k] ?? 0);
       }
     }
+  }
+
+  /** What the eviction manager compares: the Node's memory and the working sets of the pods still running here. */
+  #memoryObservation(): MemoryObservation | undefined {
+    const status = (this.agent.node ?? this.#node)?.status;
+    const capacity = resourceAmountOf('memory', status?.capacity?.memory);
+    const allocatable = resourceAmountOf('memory', status?.allocatable?.memory);
+    if (capacity === undefined || allocatable === undefined) return undefined;
+    const now = this.#o.clock.now();
+    const pods: PodMemory[] = [];
+    for (const w of this.#workers.values()) {
+      if (w.state.kind !== 'syncing') continue;
+      // Working sets come in pages, as the cgroups report them.
+      const containers = w.workingSets(now);
+      for (const [name, bytes] of containers) containers.set(name, Math.ceil(bytes / pageBytes) * pageBytes);
+      pods.push({ pod: w.pod, containers });
+    }
+    return { capacity, allocatable, pods };
   }
 
   #reject(pod: Pod, reason: string, message: string): void {

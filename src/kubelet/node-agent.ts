@@ -9,7 +9,7 @@ import type { Client } from '../client/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
 import { formatMicroTime, isApiError, lookupTable } from '../core/index.ts';
 import { buildNode, kubeletNodeStatus, nodeStatusChanged } from './node-object.ts';
-import type { NodeIdentity } from './node-object.ts';
+import type { NodeIdentity, NodePressure } from './node-object.ts';
 
 export const nodeLeaseNamespace = 'kube-node-lease';
 const migratedPluginsAnnotation = 'storage.alpha.kubernetes.io/migrated-plugins';
@@ -42,6 +42,12 @@ const healthyConditionEvents: Readonly<Record<string, string>> = lookupTable({
   MemoryPressure: 'NodeHasSufficientMemory',
   DiskPressure: 'NodeHasNoDiskPressure',
   PIDPressure: 'NodeHasSufficientPID',
+});
+/** The event a pressure condition's setter records when it turns True. */
+const pressureConditionEvents: Readonly<Record<string, string>> = lookupTable({
+  MemoryPressure: 'NodeHasInsufficientMemory',
+  DiskPressure: 'NodeHasDiskPressure',
+  PIDPressure: 'NodeHasInsufficientPID',
 });
 
 /**
@@ -76,6 +82,8 @@ export class NodeAgent {
   #stopped = false;
   /** A failed node stops renewing its lease and posting status (drydock node fail). */
   #failed = false;
+  /** The eviction manager's verdict, which the MemoryPressure setter reports at the next status check. */
+  #pressure: NodePressure = { memory: false };
 
   constructor(options: NodeAgentOptions) {
     this.#o = options;
@@ -107,7 +115,7 @@ export class NodeAgent {
       // A restart with --data-dir: keep the object, refresh what the kubelet owns.
       const existing = await client.get<Node>(refs.nodes, undefined, identity.name);
       before = existing.status;
-      this.#node = await client.updateStatus<Node>(refs.nodes, { ...existing, status: kubeletNodeStatus(identity, clock.now(), existing.status) });
+      this.#node = await client.updateStatus<Node>(refs.nodes, { ...existing, status: kubeletNodeStatus(identity, clock.now(), existing.status, this.#pressure) });
     }
     this.#recordTransitions(before?.conditions, this.#node.status?.conditions);
     await this.#initializeCSINode(this.#node);
@@ -137,6 +145,12 @@ export class NodeAgent {
       // A restart with --data-dir finds it in place.
       if (!isApiError(error) || error.reason !== 'AlreadyExists') throw error;
     }
+  }
+
+  /** The eviction manager saw memory pressure begin or end. */
+  setMemoryPressure(underPressure: boolean): void {
+    this.#pressure = { memory: underPressure };
+    this.#settledNode = undefined;
   }
 
   fail(): void {
@@ -231,7 +245,8 @@ export class NodeAgent {
       const prev = old?.find((c) => c.type === condition.type);
       const healthy = healthyConditionEvents[condition.type];
       let reason: string | undefined;
-      if (healthy) reason = condition.status === 'False' && prev?.status !== 'False' ? healthy : undefined;
+      if (healthy && condition.status === 'True') reason = prev?.status !== 'True' ? pressureConditionEvents[condition.type] : undefined;
+      else if (healthy) reason = condition.status === 'False' && prev?.status !== 'False' ? healthy : undefined;
       else if (condition.type === 'Ready' && prev && prev.status !== condition.status) reason = condition.status === 'True' ? 'NodeReady' : 'NodeNotReady';
       if (reason) events.recordNode('Normal', reason, `Node ${name} status is now: ${reason}`);
     }
@@ -244,7 +259,7 @@ export class NodeAgent {
     if (now - this.#lastStatusWrite >= nodeStatusReportFrequencyMs) return true;
     const node = this.#node;
     if (node !== undefined && node === this.#settledNode) return false;
-    if (nodeStatusChanged(kubeletNodeStatus(identity, now, node?.status), node?.status)) return true;
+    if (nodeStatusChanged(kubeletNodeStatus(identity, now, node?.status, this.#pressure), node?.status)) return true;
     this.#settledNode = node;
     return false;
   }
@@ -252,7 +267,7 @@ export class NodeAgent {
   async #postStatus(): Promise<void> {
     const { client, clock, identity } = this.#o;
     const current = await client.get<Node>(refs.nodes, undefined, identity.name);
-    this.#node = await client.updateStatus<Node>(refs.nodes, { ...current, status: kubeletNodeStatus(identity, clock.now(), current.status) });
+    this.#node = await client.updateStatus<Node>(refs.nodes, { ...current, status: kubeletNodeStatus(identity, clock.now(), current.status, this.#pressure) });
     this.#recordTransitions(current.status?.conditions, this.#node.status?.conditions);
     this.#lastStatusWrite = clock.now();
   }

@@ -109,11 +109,18 @@ function canonical(text: string): string {
 
 export type NodeHealth = 'healthy';
 
-/** A healthy node's conditions: the kubelet's own set afresh (transition times kept where the status holds), the others as they were. */
-export function nodeConditions(now: number, old: readonly NodeCondition[] | undefined): NodeCondition[] {
+/** What the eviction manager reports to the node status setters. */
+export interface NodePressure {
+  memory: boolean;
+}
+
+/** The node's conditions: the kubelet's own set afresh (transition times kept where the status holds), the others as they were. */
+export function nodeConditions(now: number, old: readonly NodeCondition[] | undefined, pressure?: NodePressure): NodeCondition[] {
   const t = formatTime(now);
   const want: [string, string, string, string][] = [
-    ['MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
+    pressure?.memory
+      ? ['MemoryPressure', 'True', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available']
+      : ['MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
     ['DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
     ['PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
     ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'],
@@ -139,7 +146,7 @@ type NodeStatus = NonNullable<Node['status']>;
  * conditions among the others, its addresses and nodeInfo; the rest as it was.
  * Upstream: nodestatus/setters.go (MachineInfo, NodeAddress, the condition setters).
  */
-export function kubeletNodeStatus(id: NodeIdentity, now: number, current: Node['status'] | undefined): NodeStatus {
+export function kubeletNodeStatus(id: NodeIdentity, now: number, current: Node['status'] | undefined, pressure?: NodePressure): NodeStatus {
   const own = buildNode(id, now).status as NodeStatus;
   const capacity: Record<string, string> = { ...current?.capacity, ...own.capacity };
   const allocatable: Record<string, string> = { ...current?.allocatable };
@@ -147,7 +154,7 @@ export function kubeletNodeStatus(id: NodeIdentity, now: number, current: Node['
   Object.assign(allocatable, allocatableOf(capacity));
   // The version setter fills in nodeInfo's fields; the ones it leaves (kubeProxyVersion, "" since 1.31) stay.
   const nodeInfo = { ...current?.nodeInfo, ...own.nodeInfo } as NonNullable<NodeStatus['nodeInfo']>;
-  return { ...current, ...own, capacity, allocatable, conditions: nodeConditions(now, current?.conditions), nodeInfo };
+  return { ...current, ...own, capacity, allocatable, conditions: nodeConditions(now, current?.conditions, pressure), nodeInfo };
 }
 
 /**

@@ -23,8 +23,11 @@ export interface StatusInput {
   startTime: number;
   /** In-place resize state: allocated and actual resources per container, and the resize conditions. */
   resize?: ResizeStatus;
-  /** A pod sync handler evicted the pod (activeDeadlineSeconds): phase Failed with this reason and message. */
-  evicted?: { reason: string; message: string };
+  /**
+   * A pod sync handler (activeDeadlineSeconds) or the eviction manager evicted the pod: phase Failed
+   * with this reason and message; the eviction manager's also brings a DisruptionTarget condition.
+   */
+  evicted?: { reason: string; message: string; disruptionTarget?: boolean };
 }
 
 export interface ResizeStatus {
@@ -259,6 +262,24 @@ function mergeConditions(old: readonly PodCondition[], fresh: Cond[], now: numbe
   return out;
 }
 
+/**
+ * The eviction manager's DisruptionTarget (reason TerminationByKubelet), replaced or appended as the
+ * status manager merges the conditions shared with the kubelet: only once no container runs.
+ */
+function withDisruptionTarget(conditions: PodCondition[], message: string, now: number, generation: number | undefined): PodCondition[] {
+  const prev = conditions.find((c) => c.type === 'DisruptionTarget');
+  const cond = {
+    type: 'DisruptionTarget',
+    ...(generation !== undefined ? { observedGeneration: generation } : {}),
+    status: 'True',
+    lastProbeTime: null,
+    lastTransitionTime: prev?.status === 'True' && prev.lastTransitionTime ? prev.lastTransitionTime : formatTime(now),
+    reason: 'TerminationByKubelet',
+    message,
+  } as unknown as PodCondition;
+  return prev ? conditions.map((c) => (c === prev ? cond : c)) : [...conditions, cond];
+}
+
 export function generatePodStatus(input: StatusInput): PodStatus {
   const { pod, records } = input;
   const inits = pod.spec.initContainers ?? [];
@@ -290,6 +311,9 @@ export function generatePodStatus(input: StatusInput): PodStatus {
     hostIPs: [{ ip: input.hostIP }],
     startTime: formatTime(input.startTime),
   };
+  if (input.evicted?.disruptionTarget && phase === 'Failed' && !all.some((c) => c.state?.running)) {
+    status.conditions = withDisruptionTarget(status.conditions ?? [], input.evicted.message, input.now, generation);
+  }
   if (input.podIP) {
     status.podIP = input.podIP;
     status.podIPs = [{ ip: input.podIP }];

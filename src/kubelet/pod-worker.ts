@@ -29,6 +29,7 @@ import { invalidImageMessage } from './image-reference.ts';
 import type { EnvResult, EnvSources } from './container-env.ts';
 import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
+import { idleMemoryBytes } from './usage.ts';
 import { failedPrepareDynamicResources, prepareRetryMs, usesResourceClaims } from './dynamic-resources.ts';
 import type { ClaimPreparer, ContainerDevices, PreparedDevices } from './dynamic-resources.ts';
 import { nvidiaSmiList, nvidiaVisibleDevices } from './dynamic-resources.ts';
@@ -111,8 +112,8 @@ export class PodWorker {
   #sandboxReady = true;
   /** Set once PrepareResources succeeded; 'pending' while a pass or its retry wait is running. */
   #devices: PreparedDevices | 'pending' | undefined;
-  /** The active-deadline handler evicted the pod. */
-  #evicted: { reason: string; message: string } | undefined;
+  /** The active-deadline handler or the eviction manager evicted the pod. */
+  #evicted: { reason: string; message: string; disruptionTarget?: boolean } | undefined;
   #deadline: { at: number; timer: Timer } | undefined;
   /** The API no longer has the pod, or the kubelet stopped: no final delete is retried. */
   #forgotten = false;
@@ -188,6 +189,20 @@ export class PodWorker {
     const live = this.#live.get(name);
     if (!live) return undefined;
     return { current: live.logs, ...(live.previousLogs ? { previous: live.previousLogs } : {}) };
+  }
+
+  /**
+   * The working set of each running container from its process's memory model (the idle default
+   * without one), cheaper than resolving the behaviours again: the eviction manager asks every 10 s.
+   */
+  workingSets(now: number): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [name, live] of this.#live) {
+      const sim = live.sim;
+      if (!sim || !isRunning(this.records.get(name)?.current)) continue;
+      out.set(name, sim.hasMemoryModel ? sim.workingSetBytes(now) : idleMemoryBytes);
+    }
+    return out;
   }
 
   update(pod: DeepReadonlyPod): void {
@@ -761,15 +776,27 @@ export class PodWorker {
     return sidecars.slice(sidecars.indexOf(name) + 1).every(stopped);
   }
 
-  #terminate(cause: 'deleted' | 'completed'): void {
+  /**
+   * The eviction manager's killPod: a Warning Evicted event, then phase Failed with reason Evicted and
+   * a DisruptionTarget condition, the containers stopped with a grace period of 0 (raised to the
+   * kubelet's minimum of 2 s).
+   */
+  evict(message: string): void {
+    if (this.#state.kind !== 'syncing') return;
+    this.#evicted = { reason: 'Evicted', message, disruptionTarget: true };
+    this.#d.events.record(this.#pod, 'Warning', 'Evicted', message);
+    this.#terminate('completed', 0);
+  }
+
+  #terminate(cause: 'deleted' | 'completed', graceOverride?: number): void {
     // Found running after a restart and stopped before their devices were prepared: still stopped in order.
     if (this.#survivors) this.#resumeSurvivors();
-    const graceSeconds = this.#gracePeriod();
+    const graceSeconds = graceOverride ?? this.#gracePeriod();
     this.#state = { kind: 'terminating', since: this.#d.clock.now(), graceSeconds, cause };
     for (const t of this.#timers) t.cancel();
     this.#timers.clear();
     const hasSidecars = (this.#pod.spec.initContainers ?? []).some((c) => c.restartPolicy === 'Always');
-    const kills = [...this.records.values()].filter((r) => r.current && !r.current.exit).map((r) => this.#kill(r, undefined, undefined, hasSidecars));
+    const kills = [...this.records.values()].filter((r) => r.current && !r.current.exit).map((r) => this.#kill(r, undefined, graceOverride, hasSidecars));
     this.#status.markDirty();
     void Promise.all(kills).then(() => this.#terminated(cause));
   }

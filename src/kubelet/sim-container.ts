@@ -64,6 +64,10 @@ export class SimContainer {
     return this.#exit;
   }
 
+  get hasMemoryModel(): boolean {
+    return this.#o.behaviour.memory !== undefined;
+  }
+
   /** The modelled working set now (0 without a memory model). */
   workingSetBytes(now: number): number {
     const m = this.#o.behaviour.memory;

@@ -1,0 +1,67 @@
+// The eviction manager's loop on the kubelet's clock: a pass every evictionMonitoringPeriod that
+// reports memory pressure (held for the transition period after the threshold was last met) and
+// evicts at most one pod. The decisions are eviction.ts's.
+// Upstream: pkg/kubelet/eviction/eviction_manager.go (Start, synchronize, IsUnderMemoryPressure, Admit).
+import type { Clock, Timer } from '../core/index.ts';
+import { admitUnderMemoryPressure, evictionMonitoringPeriodMs, evictionPass, evictionPressureTransitionPeriodMs } from './eviction.ts';
+import type { MemoryObservation } from './eviction.ts';
+import type { DeepReadonlyPod } from './types.ts';
+
+export interface EvictionManagerOptions {
+  clock: Clock;
+  /** The node's memory and its active pods' working sets now; undefined before the Node is known. */
+  observe: () => MemoryObservation | undefined;
+  /** Kills the pod with phase Failed, reason Evicted and this message. */
+  evict: (pod: DeepReadonlyPod, message: string) => void;
+  /** MemoryPressure turned on or off (the node status setter reads it). */
+  pressureChanged: (underPressure: boolean) => void;
+}
+
+export class EvictionManager {
+  readonly #o: EvictionManagerOptions;
+  #timer: Timer | undefined;
+  #lastMet: number | undefined;
+  #underPressure = false;
+
+  constructor(options: EvictionManagerOptions) {
+    this.#o = options;
+  }
+
+  get underMemoryPressure(): boolean {
+    return this.#underPressure;
+  }
+
+  start(): void {
+    this.#timer = this.#o.clock.after(evictionMonitoringPeriodMs, () => this.#tick());
+  }
+
+  stop(): void {
+    this.#timer?.cancel();
+    this.#timer = undefined;
+  }
+
+  /** Admit: under memory pressure BestEffort pods are refused (Evicted, "The node had condition: [MemoryPressure]. "). */
+  admit(pod: DeepReadonlyPod): { admit: true } | { admit: false; reason: string; message: string } {
+    return this.#underPressure ? admitUnderMemoryPressure(pod) : { admit: true };
+  }
+
+  #tick(): void {
+    this.synchronize();
+    this.#timer = this.#o.clock.after(evictionMonitoringPeriodMs, () => this.#tick());
+  }
+
+  /** One pass: the pressure as of now, and one eviction while the threshold is met. */
+  synchronize(): void {
+    const observation = this.#o.observe();
+    if (!observation) return;
+    const now = this.#o.clock.now();
+    const pass = evictionPass(observation);
+    if (pass.met) this.#lastMet = now;
+    const pressure = this.#lastMet !== undefined && now - this.#lastMet < evictionPressureTransitionPeriodMs;
+    if (pressure !== this.#underPressure) {
+      this.#underPressure = pressure;
+      this.#o.pressureChanged(pressure);
+    }
+    if (pass.evict) this.#o.evict(pass.evict.pod, pass.evict.message);
+  }
+}
