@@ -43,7 +43,7 @@ export class SimContainer {
     this.#o = options;
     const { clock, behaviour } = options;
     this.startedAt = options.startedAt ?? clock.now();
-    const elapsed = clock.now() - this.startedAt;
+    const elapsed = Math.max(0, clock.now() - this.startedAt);
     writePastLines(behaviour, this.startedAt, elapsed, options.logs);
     for (const line of behaviour.logs) {
       if (line.atMs > elapsed) this.#after(line.atMs - elapsed, () => options.logs.write(clock.now(), line.text));
