@@ -3,16 +3,21 @@
 // evicts at most one pod. The decisions are eviction.ts's.
 // Upstream: pkg/kubelet/eviction/eviction_manager.go (Start, synchronize, IsUnderMemoryPressure, Admit).
 import type { Clock, Timer } from '../core/index.ts';
-import { admitUnderMemoryPressure, evictionMonitoringPeriodMs, evictionPass, evictionPressureTransitionPeriodMs } from './eviction.ts';
-import type { MemoryObservation } from './eviction.ts';
+import { admitUnderMemoryPressure, evictionMonitoringPeriodMs, evictionPass, evictionPressureTransitionPeriodMs, localStorageEvictionMessage } from './eviction.ts';
+import type { MemoryObservation, PodDisk } from './eviction.ts';
 import type { DeepReadonlyPod } from './types.ts';
 
 export interface EvictionManagerOptions {
   clock: Clock;
   /** The node's memory and its active pods' working sets now; undefined before the Node is known. */
   observe: () => MemoryObservation | undefined;
-  /** Kills the pod with phase Failed, reason Evicted and this message. */
-  evict: (pod: DeepReadonlyPod, message: string) => void;
+  /** What the active pods' containers have written to local disk now. */
+  observeLocalStorage: () => PodDisk[];
+  /**
+   * Kills the pod with phase Failed, reason Evicted and this message; a threshold's eviction also
+   * brings a DisruptionTarget condition, a local storage limit's does not.
+   */
+  evict: (pod: DeepReadonlyPod, message: string, disruptionTarget: boolean) => void;
   /** MemoryPressure turned on or off (the node status setter reads it). */
   pressureChanged: (underPressure: boolean) => void;
 }
@@ -50,8 +55,19 @@ export class EvictionManager {
     this.#timer = this.#o.clock.after(evictionMonitoringPeriodMs, () => this.#tick());
   }
 
-  /** One pass: the pressure as of now, and one eviction while the threshold is met. */
+  /**
+   * One pass: first every pod past a local storage limit is evicted (and that is the pass); else the
+   * pressure as of now, and one eviction while the threshold is met.
+   */
   synchronize(): void {
+    let evicted = false;
+    for (const pod of this.#o.observeLocalStorage()) {
+      const message = localStorageEvictionMessage(pod);
+      if (message === undefined) continue;
+      this.#o.evict(pod.pod, message, false);
+      evicted = true;
+    }
+    if (evicted) return;
     const observation = this.#o.observe();
     if (!observation) return;
     const now = this.#o.clock.now();
@@ -62,6 +78,6 @@ export class EvictionManager {
       this.#underPressure = pressure;
       this.#o.pressureChanged(pressure);
     }
-    if (pass.evict) this.#o.evict(pass.evict.pod, pass.evict.message);
+    if (pass.evict) this.#o.evict(pass.evict.pod, pass.evict.message, true);
   }
 }

@@ -7,7 +7,7 @@ import { refs } from '../api/index.ts';
 import type { Event, Node, Pod } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
-import { rankForMemoryEviction } from './eviction.ts';
+import { localStorageEvictionMessage, rankForMemoryEviction } from './eviction.ts';
 
 function pod(name: string, memory: string, resources: { requests?: Record<string, string>; limits?: Record<string, string> } | undefined, priority?: number): Pod {
   return {
@@ -58,4 +58,45 @@ test('memory eviction ranks pods over their requests first, then lower priority,
   const gi = 1024 ** 3;
   const ranked = rankForMemoryEviction([usage('within', gi / 2, '1Gi'), usage('over-high', 3 * gi, '1Gi', 1000), usage('over-more', 4 * gi, '1Gi'), usage('over-less', 2 * gi, '1Gi'), usage('critical', 9 * gi, '1Gi', 2_000_000_000)]);
   assert.deepEqual(ranked.map((p) => p.pod.metadata.name), ['over-more', 'over-less', 'over-high', 'within']);
+});
+
+function diskPod(spec: Partial<Pod['spec']> & Pick<Pod['spec'], 'containers'>): Pod {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'writer', namespace: 'default' }, spec: { ...spec } };
+}
+const gib = 1024 ** 3;
+
+test('local storage limits: an emptyDir past its sizeLimit, then the pod past its containers\' limits, then a container\'s layer', () => {
+  const cache = diskPod({
+    volumes: [{ name: 'scratch', emptyDir: {} }, { name: 'cache', emptyDir: { sizeLimit: '10Gi' } }, { name: 'shm', emptyDir: { medium: 'Memory', sizeLimit: '1Gi' } }],
+    containers: [{ name: 'server', image: 'vllm', volumeMounts: [{ name: 'cache', mountPath: '/root/.cache/huggingface' }, { name: 'shm', mountPath: '/dev/shm' }], resources: { limits: { 'ephemeral-storage': '1Gi' } } }],
+  });
+  const writes = (bytes: number, path?: string) => new Map([['server', path === undefined ? { bytes } : { bytes, path }]]);
+  assert.equal(localStorageEvictionMessage({ pod: cache, writes: writes(11 * gib, '/root/.cache/huggingface/hub') }), 'Usage of EmptyDir volume "cache" exceeds the limit "10Gi". ');
+  // Under the sizeLimit, the emptyDir still counts toward the pod's total (1Gi from the container's limit).
+  assert.equal(localStorageEvictionMessage({ pod: cache, writes: writes(9 * gib, '/root/.cache/huggingface') }), 'Pod ephemeral local storage usage exceeds the total limit of containers 1Gi. ');
+  // A memory-backed emptyDir is not local storage; a path under no mount is the writable layer.
+  assert.equal(localStorageEvictionMessage({ pod: cache, writes: writes(2 * gib, '/dev/shm/x') }), 'Pod ephemeral local storage usage exceeds the total limit of containers 1Gi. ');
+  assert.equal(localStorageEvictionMessage({ pod: cache, writes: writes(gib / 2, '/tmp') }), undefined);
+  const two = diskPod({ containers: [{ name: 'a', image: 'x', resources: { limits: { 'ephemeral-storage': '1Gi' } } }, { name: 'b', image: 'x', resources: { limits: { 'ephemeral-storage': '2Gi' } } }] });
+  assert.equal(localStorageEvictionMessage({ pod: two, writes: new Map([['a', { bytes: 1.5 * gib }]]) }), 'Container a exceeded its local ephemeral storage limit "1Gi". ');
+  assert.equal(localStorageEvictionMessage({ pod: two, writes: new Map([['a', { bytes: gib }], ['b', { bytes: 2.5 * gib }]]) }), 'Pod ephemeral local storage usage exceeds the total limit of containers 3Gi. ');
+});
+
+test('a model download past its emptyDir sizeLimit gets the pod evicted, without a DisruptionTarget condition', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '8', memory: '8Gi' } }] });
+  await using c = await Cluster.start({ config, clock, random: new SeededRandom(6), components: true });
+  await c.client.create(refs.pods, {
+    ...diskPod({
+      nodeName: 'cpu-0',
+      volumes: [{ name: 'cache', emptyDir: { sizeLimit: '10Gi' } }],
+      containers: [{ name: 'server', image: 'vllm/vllm-openai:v0.11.0', volumeMounts: [{ name: 'cache', mountPath: '/root/.cache/huggingface' }] }],
+    }),
+    metadata: { name: 'writer', namespace: 'default', annotations: { 'sim.drydock.dev/server': 'disk: 0->20Gi/20s\ndiskPath: /root/.cache/huggingface/hub' } },
+  });
+  for (let s = 0; s < 35; s++) await clock.advance(1_000);
+  const p = await c.client.get<Pod>(refs.pods, 'default', 'writer');
+  assert.deepEqual([p.status?.phase, p.status?.reason, p.status?.message], ['Failed', 'Evicted', 'Usage of EmptyDir volume "cache" exceeds the limit "10Gi". ']);
+  assert.equal(p.status?.conditions?.find((x) => x.type === 'DisruptionTarget'), undefined);
+  assert.equal(pressure(await c.client.get<Node>(refs.nodes, undefined, 'cpu-0')), 'False', 'a limit, not node pressure');
 });

@@ -5,7 +5,7 @@
 // The pressure holds for the 5-minute transition period after the signal was last met.
 // Upstream: pkg/kubelet/eviction/{eviction_manager.go,helpers.go}, nodestatus/setters.go (MemoryPressureCondition).
 import { getPodQOS, toleratesTaint } from '../api/index.ts';
-import { canonicalizeQuantityText, formatQuantity, quantityFromValue } from '../core/index.ts';
+import { addQuantities, canonicalizeQuantityText, formatQuantity, parseQuantity, quantityFromValue } from '../core/index.ts';
 import { resourceAmountOf } from './quantities.ts';
 import type { DeepReadonlyPod } from './types.ts';
 
@@ -105,4 +105,70 @@ export function admitUnderMemoryPressure(pod: DeepReadonlyPod): { admit: true } 
   if (getPodQOS(pod) !== 'BestEffort') return { admit: true };
   if ((pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, { key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' }))) return { admit: true };
   return { admit: false, reason: 'Evicted', message: 'The node had condition: [MemoryPressure]. ' };
+}
+
+/** What a pod's running containers have written to local disk: bytes, and the path when not their writable layer. */
+export interface PodDisk {
+  pod: DeepReadonlyPod;
+  writes: ReadonlyMap<string, { bytes: number; path?: string }>;
+}
+
+type Spec = DeepReadonlyPod['spec'];
+
+/** The disk-backed emptyDir a container's path falls under (the deepest mount wins), if any. */
+function emptyDirAt(spec: Spec, container: string, path: string): string | undefined {
+  const c = [...spec.containers, ...(spec.initContainers ?? [])].find((x) => x.name === container);
+  let best: { name: string; depth: number } | undefined;
+  for (const m of c?.volumeMounts ?? []) {
+    const mount = m.mountPath.replace(/\/+$/, '');
+    if (path !== mount && !path.startsWith(`${mount}/`)) continue;
+    const v = spec.volumes?.find((x) => x.name === m.name);
+    if (!v?.emptyDir || v.emptyDir.medium === 'Memory') continue;
+    if (!best || mount.length > best.depth) best = { name: v.name, depth: mount.length };
+  }
+  return best?.name;
+}
+
+const storageOf = (text: string | undefined): number | undefined => resourceAmountOf('ephemeral-storage', text);
+const canonical = (text: string): string => canonicalizeQuantityText(text) ?? text;
+
+/**
+ * localStorageEviction for one pod (LocalStorageCapacityIsolation): an emptyDir past its sizeLimit,
+ * the pod's usage past the sum of its containers' ephemeral-storage limits, or a container's writable
+ * layer past its own limit, in that order; the eviction message, or undefined when none is exceeded.
+ */
+export function localStorageEvictionMessage(p: PodDisk): string | undefined {
+  const spec = p.pod.spec;
+  const volumes = new Map<string, number>();
+  const layers = new Map<string, number>();
+  for (const [name, w] of p.writes) {
+    const volume = w.path === undefined ? undefined : emptyDirAt(spec, name, w.path);
+    if (volume) volumes.set(volume, (volumes.get(volume) ?? 0) + w.bytes);
+    else layers.set(name, (layers.get(name) ?? 0) + w.bytes);
+  }
+  for (const v of spec.volumes ?? []) {
+    const limit = v.emptyDir?.sizeLimit;
+    const size = storageOf(limit);
+    const used = volumes.get(v.name);
+    if (limit && size !== undefined && size > 0 && used !== undefined && used > size) return `Usage of EmptyDir volume "${v.name}" exceeds the limit "${canonical(limit)}". `;
+  }
+  const limits = spec.containers.map((c) => c.resources?.limits?.['ephemeral-storage']).filter((l): l is string => l !== undefined);
+  if (limits.length > 0) {
+    const total = limits.reduce((sum, l) => sum + (storageOf(l) ?? 0), 0);
+    const used = [...layers.values(), ...volumes.values()].reduce((a, b) => a + b, 0);
+    if (used > total) return `Pod ephemeral local storage usage exceeds the total limit of containers ${sumText(limits)}. `;
+  }
+  for (const c of spec.containers) {
+    const limit = c.resources?.limits?.['ephemeral-storage'];
+    const size = storageOf(limit);
+    if (limit && size && (layers.get(c.name) ?? 0) > size) return `Container ${c.name} exceeded its local ephemeral storage limit "${canonical(limit)}". `;
+  }
+  return undefined;
+}
+
+/** The limits' sum as resource.Quantity.Add leaves it: in the first one's format. */
+function sumText(limits: readonly string[]): string {
+  const [first, ...rest] = limits.map((l) => parseQuantity(l)).filter((q) => q !== undefined);
+  if (!first) return '0';
+  return formatQuantity(rest.reduce((sum, q) => addQuantities(sum, q), first));
 }

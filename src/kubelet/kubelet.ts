@@ -27,7 +27,7 @@ import { statusSyncPeriodMs } from './status-writer.ts';
 import { survivingPod } from './surviving-containers.ts';
 import { ImageManager } from './image-manager.ts';
 import { EvictionManager } from './eviction-manager.ts';
-import type { MemoryObservation, PodMemory } from './eviction.ts';
+import type { MemoryObservation, PodDisk, PodMemory } from './eviction.ts';
 import { resourceAmountOf } from './quantities.ts';
 
 export interface KubeletOptions {
@@ -87,7 +87,8 @@ export class Kubelet {
     this.#eviction = new EvictionManager({
       clock: options.clock,
       observe: () => this.#memoryObservation(),
-      evict: (pod, message) => this.#workers.get(pod.metadata.uid ?? '')?.evict(message),
+      observeLocalStorage: () => this.#diskObservation(),
+      evict: (pod, message, disruptionTarget) => this.#workers.get(pod.metadata.uid ?? '')?.evict(message, disruptionTarget),
       pressureChanged: (underPressure) => this.agent.setMemoryPressure(underPressure),
     });
     this.#events = new EventRecorder({ client: this.#o.client, clock: options.clock, node: options.name, log: options.log });
@@ -286,6 +287,18 @@ export class Kubelet {
       pods.push({ pod: w.pod, containers });
     }
     return { capacity, allocatable, pods };
+  }
+
+  /** What the eviction manager's local storage check reads: the running pods' disk writes. */
+  #diskObservation(): PodDisk[] {
+    const now = this.#o.clock.now();
+    const pods: PodDisk[] = [];
+    for (const w of this.#workers.values()) {
+      if (w.state.kind !== 'syncing') continue;
+      const writes = w.diskWrites(now);
+      if (writes.size > 0) pods.push({ pod: w.pod, writes });
+    }
+    return pods;
   }
 
   #reject(pod: Pod, reason: string, message: string): void {

@@ -205,6 +205,19 @@ export class PodWorker {
     return out;
   }
 
+  /** What each running container has written to local disk by now, and where (absent: its writable layer). */
+  diskWrites(now: number): Map<string, { bytes: number; path?: string }> {
+    const out = new Map<string, { bytes: number; path?: string }>();
+    for (const [name, live] of this.#live) {
+      const sim = live.sim;
+      if (!sim || !isRunning(this.records.get(name)?.current)) continue;
+      const bytes = sim.diskBytes(now);
+      const path = sim.diskPath;
+      if (bytes > 0) out.set(name, path === undefined ? { bytes } : { bytes, path });
+    }
+    return out;
+  }
+
   update(pod: DeepReadonlyPod): void {
     const rv = (p: DeepReadonlyPod): number => Number(p.metadata.resourceVersion ?? 0);
     if (rv(pod) >= rv(this.#pod)) this.#pod = pod;
@@ -781,9 +794,9 @@ export class PodWorker {
    * a DisruptionTarget condition, the containers stopped with a grace period of 0 (raised to the
    * kubelet's minimum of 2 s).
    */
-  evict(message: string): void {
+  evict(message: string, disruptionTarget: boolean): void {
     if (this.#state.kind !== 'syncing') return;
-    this.#evicted = { reason: 'Evicted', message, disruptionTarget: true };
+    this.#evicted = { reason: 'Evicted', message, disruptionTarget };
     this.#d.events.record(this.#pod, 'Warning', 'Evicted', message);
     this.#terminate('completed', 0);
   }

@@ -64,6 +64,16 @@ export class SimContainer {
     return this.#exit;
   }
 
+  /** What the process has written to disk by now (0 without a disk model). */
+  diskBytes(now: number): number {
+    const d = this.#o.behaviour.disk;
+    return d ? Math.round(memoryAt(d, now - this.startedAt)) : 0;
+  }
+
+  get diskPath(): string | undefined {
+    return this.#o.behaviour.diskPath;
+  }
+
   get hasMemoryModel(): boolean {
     return this.#o.behaviour.memory !== undefined;
   }

@@ -36,6 +36,10 @@ export interface SimBehaviour {
   pullMs: number;
   /** The registry has no such image: every pull fails (ErrImagePull, then ImagePullBackOff). */
   pullNotFound: boolean;
+  /** What the process has written to local disk (its writable layer, or the emptyDir at diskPath), by age. */
+  disk?: MemoryModel;
+  /** Where it writes: a path under an emptyDir volume's mount; absent, the container's writable layer. */
+  diskPath?: string;
 }
 
 /** A partial behaviour; `readyNever` and `runForever` say "explicitly never" where undefined can't. */
@@ -56,6 +60,8 @@ export interface BehaviourFields {
   stopLogs?: readonly string[];
   pullMs?: number;
   pullNotFound?: boolean;
+  disk?: MemoryModel;
+  diskPath?: string;
 }
 
 /** Which list a container comes from: a regular init container, a sidecar, a main container, or an ephemeral one (`kubectl debug`). */

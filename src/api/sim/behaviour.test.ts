@@ -28,8 +28,11 @@ test('validateSimBehaviourAnnotations names the annotation, its value and the fi
     ['pull: 2m', undefined],
     ['pull: notFound', undefined],
     ['pull: broken', 'pull: not a duration or "notFound"'],
-    ['runfor: 3s', 'runfor: unknown field; known fields: startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, responseTime, memory, cpu, logs, logEvery, stopLogs, pull'],
-    ['- a', 'must be a map of behaviour fields (startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, responseTime, memory, cpu, logs, logEvery, stopLogs, pull)'],
+    ['disk: 0->20Gi/60s', undefined],
+    ['disk: lots', 'disk: not a quantity or a ramp like "0->20Gi/60s"'],
+    ['diskPath: cache', 'diskPath: must be an absolute path'],
+    ['runfor: 3s', 'runfor: unknown field; known fields: startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, responseTime, memory, cpu, logs, logEvery, stopLogs, pull, disk, diskPath'],
+    ['- a', 'must be a map of behaviour fields (startupDelay, ready, runFor, exitCode, onSigterm, stopDelay, responseTime, memory, cpu, logs, logEvery, stopLogs, pull, disk, diskPath)'],
   ];
   for (const [text, detail] of cases) {
     const errs = validateSimBehaviourAnnotations(pod([{ name: 'worker', image: 'x' }], { 'sim.drydock.dev/worker': text }));

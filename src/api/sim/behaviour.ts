@@ -22,7 +22,7 @@ export const simAnnotationPrefix = 'sim.drydock.dev/';
 /** A regular init container's default run time ("a short delay"). */
 export const defaultInitRunMs = 1000;
 
-const fieldNames = ['startupDelay', 'ready', 'runFor', 'exitCode', 'onSigterm', 'stopDelay', 'responseTime', 'memory', 'cpu', 'logs', 'logEvery', 'stopLogs', 'pull'] as const;
+const fieldNames = ['startupDelay', 'ready', 'runFor', 'exitCode', 'onSigterm', 'stopDelay', 'responseTime', 'memory', 'cpu', 'logs', 'logEvery', 'stopLogs', 'pull', 'disk', 'diskPath'] as const;
 type FieldName = (typeof fieldNames)[number];
 
 type Parsed = { ok: true; fields: BehaviourFields } | { ok: false; detail: string };
@@ -95,6 +95,16 @@ function parseField(name: FieldName, v: unknown, out: BehaviourFields): string |
       out.logs = lines.map((text): TimedLine => ({ atMs: 0, text }));
       return undefined;
     }
+    case 'disk': {
+      const model = parseMemoryModel(v);
+      if (!model) return 'disk: not a quantity or a ramp like "0->20Gi/60s"';
+      out.disk = model;
+      return undefined;
+    }
+    case 'diskPath':
+      if (typeof v !== 'string' || !v.startsWith('/')) return 'diskPath: must be an absolute path';
+      out.diskPath = v;
+      return undefined;
     case 'pull':
       if (v === 'notFound') out.pullNotFound = true;
       else if (duration() === undefined) return 'pull: not a duration or "notFound"';
@@ -183,6 +193,8 @@ function apply(into: SimBehaviour, f: BehaviourFields): void {
   if (f.stopLogs !== undefined) into.stopLogs = f.stopLogs;
   if (f.pullMs !== undefined) into.pullMs = f.pullMs;
   if (f.pullNotFound !== undefined) into.pullNotFound = f.pullNotFound;
+  if (f.disk !== undefined) into.disk = f.disk;
+  if (f.diskPath !== undefined) into.diskPath = f.diskPath;
 }
 
 /**
