@@ -26,33 +26,46 @@ const draAdminNamespaceLabel = 'resource.kubernetes.io/admin-access';
 interface DeviceRequests {
   requests?: { exactly?: { adminAccess?: boolean } }[];
 }
-
-/**
- * The index of the first request asking for admin access in a ResourceClaim or ResourceClaimTemplate
- * being created (only `exactly` may ask); -1 for any other write.
- */
-function adminAccessRequest(attrs: AdmissionAttributes): number {
-  if (attrs.operation !== 'CREATE' || attrs.def.group !== 'resource.k8s.io' || attrs.ctx.subresource) return -1;
-  const spec = attrs.object.spec as { devices?: DeviceRequests; spec?: { devices?: DeviceRequests } } | undefined;
-  const devices = attrs.def.resource === 'resourceclaims' ? spec?.devices : attrs.def.resource === 'resourceclaimtemplates' ? spec?.spec?.devices : undefined;
-  return (devices?.requests ?? []).findIndex((r) => r.exactly?.adminAccess === true);
+interface AllocationStatus {
+  allocation?: { devices?: { results?: { adminAccess?: boolean }[] } };
 }
 
 /**
- * AuthorizedForAdmin, which upstream's ResourceClaim and ResourceClaimTemplate strategies run as part
- * of their validation (DRAAdminAccess, beta and on in 1.35): a request for admin access to devices is
- * allowed only in a namespace labelled for it. With the gate off the field is dropped before this.
- * The path is the claim's, spec.devices.requests[i], for a template too, as upstream writes it.
+ * The field asking for admin access to devices that the namespace must allow, if any: on the create
+ * of a ResourceClaim or ResourceClaimTemplate, the first request with it (only `exactly` may ask; the
+ * claim's path, spec.devices.requests[i], for a template too, as upstream writes it); on a claim's
+ * status update, the first allocation result granting it, unless the old allocation already did
+ * (status.allocation is immutable once set).
+ */
+function adminAccessField(attrs: AdmissionAttributes): string | undefined {
+  if (attrs.def.group !== 'resource.k8s.io') return undefined;
+  if (attrs.operation === 'CREATE' && !attrs.ctx.subresource) {
+    const spec = attrs.object.spec as { devices?: DeviceRequests; spec?: { devices?: DeviceRequests } } | undefined;
+    const devices = attrs.def.resource === 'resourceclaims' ? spec?.devices : attrs.def.resource === 'resourceclaimtemplates' ? spec?.spec?.devices : undefined;
+    const index = (devices?.requests ?? []).findIndex((r) => r.exactly?.adminAccess === true);
+    return index < 0 ? undefined : `spec.devices.requests[${index}].adminAccess`;
+  }
+  if (attrs.operation !== 'UPDATE' || attrs.ctx.subresource !== 'status' || attrs.def.resource !== 'resourceclaims') return undefined;
+  const granted = (o: KubeObject | undefined): number => ((o?.status as AllocationStatus | undefined)?.allocation?.devices?.results ?? []).findIndex((r) => r.adminAccess === true);
+  if (granted(attrs.old) >= 0) return undefined;
+  const index = granted(attrs.object);
+  return index < 0 ? undefined : `status.allocation.devices.results[${index}].adminAccess`;
+}
+
+/**
+ * AuthorizedForAdmin and AuthorizedForAdminStatus, which upstream's ResourceClaim (and its status) and
+ * ResourceClaimTemplate strategies run as part of their validation (DRAAdminAccess, beta and on in
+ * 1.35): admin access to devices is allowed only in a namespace labelled for it. With the gate off the
+ * fields are dropped before this.
  */
 export const draAdminAccess: AdmissionPlugin = {
   name: 'DRAAdminAccess',
   validate: onlyFor(
-    (attrs) => adminAccessRequest(attrs) >= 0,
+    (attrs) => adminAccessField(attrs) !== undefined,
     async (attrs) => {
-      const index = adminAccessRequest(attrs);
+      const path = adminAccessField(attrs) ?? '';
       const ns = await namespaceOf(attrs, attrs.object.metadata.namespace ?? '');
       if (ns?.metadata.labels?.[draAdminNamespaceLabel] === 'true') return;
-      const path = `spec.devices.requests[${index}].adminAccess`;
       throw invalid(attrs.def, attrs.object.metadata.name ?? '', [forbiddenField(path, `admin access to devices requires the \`${draAdminNamespaceLabel}: true\` label on the containing namespace`)]);
     },
   ),

@@ -181,6 +181,18 @@ describe('DRA on one dynamic-MIG H100 with kubectl', () => {
     assert.equal(r.stdout.trim(), 'resourceclaim.resource.k8s.io/monitor created', r.stderr);
     r = await dd.kubectl(['create', '-f', '-'], { input: template });
     assert.equal(r.stdout.trim(), 'resourceclaimtemplate.resource.k8s.io/monitor created', r.stderr);
+    // The label gone, an allocation granting admin access is refused too (AuthorizedForAdminStatus)...
+    assert.equal((await dd.kubectl(['label', 'namespace', 'gpu-admin', 'resource.kubernetes.io/admin-access-'])).code, 0);
+    const allocation = JSON.stringify({ status: { allocation: { devices: { results: [{ request: 'all', driver: 'gpu.nvidia.com', pool: 'h100-0', device: 'gpu-0', adminAccess: true }] } } } });
+    const grant = ['patch', 'resourceclaim', 'monitor', '-n', 'gpu-admin', '--subresource=status', '--type=merge', '-p', allocation];
+    r = await dd.kubectl(grant);
+    assert.equal(r.stderr.trim(), `The ResourceClaim "monitor" is invalid: status.allocation.devices.results[0].adminAccess: Forbidden: admin access to devices requires the ${refused}`);
+    // ...while one already granted stays writable (status.allocation is immutable once set).
+    assert.equal((await dd.kubectl(['label', 'namespace', 'gpu-admin', 'resource.kubernetes.io/admin-access=true'])).code, 0);
+    assert.equal((await dd.kubectl(grant)).code, 0);
+    assert.equal((await dd.kubectl(['label', 'namespace', 'gpu-admin', 'resource.kubernetes.io/admin-access-'])).code, 0);
+    r = await dd.kubectl(['patch', 'resourceclaim', 'monitor', '-n', 'gpu-admin', '--subresource=status', '--type=merge', '-p', '{"status":{"reservedFor":[]}}']);
+    assert.equal(r.code, 0, r.stderr);
   });
 });
 
