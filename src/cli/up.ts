@@ -27,10 +27,6 @@ export async function up(args: string[], startedAt: number): Promise<void> {
   const port = values.port === undefined ? 6443 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   const config = loadConfig(values.config);
-  // The config contract names the process runtime; until it exists, say so rather than simulate silently.
-  config.nodePools.forEach((pool, i) => {
-    if (pool.runtime === 'process') process.stderr.write(`drydock: warning: nodePools[${i}].runtime: process is not implemented yet; the containers of pool "${pool.name}" are simulated\n`);
-  });
   const kubeconfigPath = resolve(values.kubeconfig ?? '.drydock/kubeconfig');
   const cluster = await Cluster.start({
     config,

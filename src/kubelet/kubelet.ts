@@ -146,8 +146,9 @@ export class Kubelet {
       return this.#handleResizes(existing);
     }
     if (this.#rejected.has(uid) || isTerminal(pod)) return;
-    // Containers this node ran before a restart go on; a pod with none starts afresh.
-    const survivor = survivingPod(pod);
+    // Containers this node ran before a restart go on; a pod with none starts afresh. Host processes
+    // (runtime: process) ended with the previous drydock: theirs start again.
+    const survivor = this.#o.pool.runtime === 'process' ? undefined : survivingPod(pod);
     if (pod.metadata.deletionTimestamp && !survivor) {
       // Deleted before it ever ran here: nothing to stop.
       void this.#o.client.delete(refs.pods, pod.metadata.namespace, pod.metadata.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid } }).catch(() => {});
@@ -188,6 +189,7 @@ export class Kubelet {
         ...(this.#claims ? { claims: this.#claims } : {}),
         ...(this.#devices ? { devices: this.#devices } : {}),
         onResourcesChanged: () => this.#handleResizes(),
+        ...(this.#o.pool.runtime ? { runtime: this.#o.pool.runtime } : {}),
       },
       pod,
       // A new pod's IP comes with its sandbox (the worker asks); a survivor's is the one it has.

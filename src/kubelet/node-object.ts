@@ -18,6 +18,8 @@ export interface NodePoolSpec {
   cpuManagerPolicy?: 'none' | 'static';
   /** The simulated kubelet's --memory-manager-policy (default None). */
   memoryManagerPolicy?: 'None' | 'Static';
+  /** sim (default), or process: containers with a command run as host processes. */
+  runtime?: 'sim' | 'process';
 }
 
 export const poolLabel = 'drydock.dev/pool';

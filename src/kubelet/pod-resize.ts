@@ -13,7 +13,7 @@ import type { ContainerRecord } from './container-record.ts';
 import { isRunning } from './container-record.ts';
 import type { ResizeStatus } from './pod-status.ts';
 import { resourceAmountOf } from './quantities.ts';
-import type { SimContainer } from './sim-container.ts';
+import type { ContainerProcess } from './sim-container.ts';
 import type { DeepReadonlyPod, PodCondition } from './types.ts';
 
 type ResizeEvent = (typeof resizeEvents)[keyof typeof resizeEvents];
@@ -22,7 +22,7 @@ export interface PodResizeDeps {
   clock: Clock;
   pod: () => DeepReadonlyPod;
   records: ReadonlyMap<string, ContainerRecord>;
-  sim: (name: string) => SimContainer | undefined;
+  sim: (name: string) => ContainerProcess | undefined;
   event: (e: ResizeEvent, detail: string) => void;
   /** Kill the container so that it restarts with the new allocation. */
   restart: (rec: ContainerRecord, message: string) => void;

@@ -47,6 +47,7 @@ function terminatedState(i: InstanceState): ContainerState {
       reason: exit.reason,
       startedAt: formatTime(i.startedAt ?? i.createdAt),
       finishedAt: formatTime(exit.finishedAt),
+      ...(exit.message ? { message: exit.message } : {}),
       containerID: containerIDPrefix + i.id,
     },
   };

@@ -19,7 +19,8 @@ import { ProbeWorker, probeKindName } from './prober.ts';
 import type { ProbeKind } from './prober.ts';
 import { resourceAmountOf } from './quantities.ts';
 import { SimContainer, writePastLines } from './sim-container.ts';
-import type { ContainerExit } from './sim-container.ts';
+import type { ContainerExit, ContainerProcess } from './sim-container.ts';
+import { ProcessContainer } from './process-container.ts';
 import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { shouldRestart } from './restart-policy.ts';
@@ -71,10 +72,12 @@ export interface PodWorkerDeps {
   claims?: ClaimPreparer;
   /** The GPUs a device plugin gave the pod's containers at admission (absent: none are assigned). */
   devices?: DeviceManager;
+  /** The node pool's runtime: `process` runs a container that has a command as a host process. */
+  runtime?: 'sim' | 'process';
 }
 
 interface Live {
-  sim?: SimContainer;
+  sim?: ContainerProcess;
   logs: LogBuffer;
   previousLogs?: LogBuffer;
   probes: Partial<Record<ProbeKind, ProbeWorker>>;
@@ -524,13 +527,13 @@ export class PodWorker {
       this.#event(rec.name, 'Warning', 'InspectFailed', invalidImage);
       return this.#startFailed(rec, 'InvalidImageName', invalidImage, 'InvalidImageName');
     }
-    const process = resolveBehaviour(this.#pod, c, rec.kind);
+    const planned = resolveBehaviour(this.#pod, c, rec.kind);
     const pulled = await this.#d.images.ensure({
       podUID: this.uid,
       image,
       policy: c.imagePullPolicy ?? 'IfNotPresent',
-      pullMs: process.pullMs,
-      notFound: process.pullNotFound,
+      pullMs: planned.pullMs,
+      notFound: planned.pullNotFound,
       event: (type, reason, message) => this.#event(rec.name, type, reason, message),
     });
     if (this.#state.kind !== 'syncing') {
@@ -551,7 +554,7 @@ export class PodWorker {
       rec.restartCount++;
     }
     delete rec.waiting;
-    const behaviour = expandBehaviourEnv(process, environment.env, this.#gpuList(c));
+    const behaviour = expandBehaviourEnv(planned, environment.env, this.#gpuList(c));
     const actual = copyJson(this.resize.startWith(rec.name) ?? resourcesOf(c));
     const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;
@@ -561,7 +564,9 @@ export class PodWorker {
     this.#live.set(rec.name, live);
     this.#event(rec.name, 'Normal', 'Created', 'Container created');
     this.#status.markDirty();
-    if (behaviour.startupDelayMs > 0) {
+    const argv = [...(c.command ?? []), ...(c.args ?? [])];
+    const onHost = this.#d.runtime === 'process' && argv.length > 0;
+    if (behaviour.startupDelayMs > 0 && !onHost) {
       await new Promise<void>((resolve) => (live.creating = clock.after(behaviour.startupDelayMs, resolve)));
       delete live.creating;
     }
@@ -570,14 +575,19 @@ export class PodWorker {
       return;
     }
     const limit = resourceAmountOf('memory', actual.limits?.memory);
-    live.sim = new SimContainer({
-      clock,
-      behaviour,
-      ...(limit !== undefined ? { memoryLimitBytes: limit } : {}),
-      logs: live.logs,
-      onExit: (exit) => this.#onExit(rec, instance, exit),
-    });
+    const onExit = (exit: ContainerExit): void => this.#onExit(rec, instance, exit);
+    live.sim = onHost
+      ? new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: this.#pod.metadata.name ?? '', ...environment.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit })
+      : new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit });
+    await live.sim.spawned;
     instance.startedAt = live.sim.startedAt;
+    if (instance.exit?.reason === 'StartError') {
+      // The runtime could not start it: no Started event; it restarts as its policy says.
+      this.#event(rec.name, 'Warning', 'Failed', `Error: ${instance.exit.message ?? ''}`);
+      this.#busy = false;
+      this.#sync();
+      return;
+    }
     this.#event(rec.name, 'Normal', 'Started', 'Container started');
     this.#startProbes(rec, instance, live, c);
     this.#status.markDirty();

@@ -6,12 +6,36 @@ import { memoryAt, memoryExceedsAt } from '../api/index.ts';
 import type { Clock, Timer } from '../core/index.ts';
 import type { LogBuffer } from './logs.ts';
 
-export type ExitReason = 'Completed' | 'Error' | 'OOMKilled';
+export type ExitReason = 'Completed' | 'Error' | 'OOMKilled' | 'StartError';
 
 export interface ContainerExit {
   exitCode: number;
   reason: ExitReason;
   finishedAt: number;
+  /** Why the runtime could not start it (StartError). */
+  message?: string;
+}
+
+/** What the pod worker asks of a running container's process, simulated or real. */
+export interface ContainerProcess {
+  readonly startedAt: number;
+  readonly exited: ContainerExit | undefined;
+  /** Its working set now, in bytes. */
+  workingSetBytes(now: number): number;
+  /** Whether the working set comes from a model or a measurement (else the idle default stands in). */
+  readonly hasMemoryModel: boolean;
+  /** What it has written to local disk by now, and where. */
+  diskBytes(now: number): number;
+  readonly diskPath: string | undefined;
+  setMemoryLimit(bytes: number | undefined): void;
+  readonly responseTimeMs: number;
+  isHealthy(now: number): boolean;
+  sigterm(): void;
+  sigkill(): void;
+  /** Drops the process without an exit callback (the pod is gone). */
+  discard(): void;
+  /** A real process: settles once it runs or could not be started. */
+  readonly spawned?: Promise<void>;
 }
 
 export interface SimContainerOptions {
@@ -28,7 +52,7 @@ export interface SimContainerOptions {
   startedAt?: number;
 }
 
-export class SimContainer {
+export class SimContainer implements ContainerProcess {
   readonly #o: SimContainerOptions;
   readonly startedAt: number;
   #timers: Timer[] = [];

@@ -136,28 +136,3 @@ test('drydock asks glibc for transparent huge pages, and keeps a GLIBC_TUNABLES 
     rmSync(dir, { recursive: true, force: true });
   }
 });
-
-test('a pool asking for the process runtime, not implemented yet, is simulated with a warning before the ready line', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'drydock-exe-'));
-  const config = join(dir, 'cluster.yaml');
-  writeFileSync(config, 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: host\n  count: 1\n  runtime: process\n');
-  const child = spawn(executable, ['up', '--port', '0', '--config', config, '--kubeconfig', join(dir, 'kubeconfig')], { stdio: ['ignore', 'pipe', 'pipe'], env: withoutNodeOptions });
-  try {
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await new Promise<void>((resolveReady, reject) => {
-      let stdout = '';
-      child.stdout?.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('drydock ready:')) resolveReady();
-      });
-      child.once('exit', (code) => reject(new Error(`drydock exited with ${code}: ${stderr}`)));
-    });
-    assert.match(stderr, /^drydock: warning: nodePools\[0\]\.runtime: process is not implemented yet; the containers of pool "host" are simulated$/m);
-  } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-    rmSync(dir, { recursive: true, force: true });
-  }
-});

@@ -1,0 +1,54 @@
+// The process runtime on the real clock: a container's command runs on the host, its output is its
+// log, its exit code its status, SIGTERM reaches it when the pod is deleted, and a command that does
+// not exist is a StartError. Containers without a command stay simulated.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { refs } from '../api/index.ts';
+import type { Event, Pod } from '../api/index.ts';
+import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
+import { CryptoRandom, RealClock } from '../core/index.ts';
+
+const config = clusterConfigFrom({ nodePools: [{ name: 'host', count: 1, runtime: 'process', capacity: { cpu: '4', memory: '4Gi' } }] });
+
+function pod(name: string, command: string[] | undefined, restartPolicy: 'Never' | 'Always' = 'Never'): Pod {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { restartPolicy, containers: [{ name: 'c', image: 'busybox', ...(command ? { command } : {}), env: [{ name: 'GREETING', value: 'hello from the host' }] }] } };
+}
+
+async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const v = await f();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test('runtime: process runs the command on the host: its output, exit code, SIGTERM, and a missing command', async () => {
+  await using c = await Cluster.start({ config, clock: new RealClock(), random: new CryptoRandom(), components: true });
+  await c.client.create(refs.pods, pod('echo', ['sh', '-c', 'echo "$GREETING on $HOSTNAME"; echo to-stderr >&2; exit 3']));
+  await c.client.create(refs.pods, pod('sleeper', ['sleep', '30']));
+  await c.client.create(refs.pods, pod('missing', ['no-such-command-drydock']));
+  await c.client.create(refs.pods, pod('simulated', undefined, 'Always'));
+
+  const echo = await until('echo to exit', async () => {
+    const p = await c.client.get<Pod>(refs.pods, 'default', 'echo');
+    return p.status?.phase === 'Failed' ? p : undefined;
+  });
+  assert.deepEqual([echo.status?.containerStatuses?.[0]?.state?.terminated?.exitCode, echo.status?.containerStatuses?.[0]?.state?.terminated?.reason], [3, 'Error']);
+  const lines = c.podLogs.kubelet('host-0')?.worker('default', 'echo')?.logsOf('c')?.current?.lines().map((l) => l.text);
+  assert.deepEqual(lines?.slice().sort(), ['hello from the host on echo', 'to-stderr']);
+
+  const missing = await until('missing to fail', async () => (await c.client.get<Pod>(refs.pods, 'default', 'missing')).status?.containerStatuses?.[0]?.state?.terminated);
+  assert.deepEqual([missing.exitCode, missing.reason], [128, 'StartError']);
+  assert.equal(missing.message, 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "no-such-command-drydock": executable file not found in $PATH: unknown');
+  const events = (await c.client.list<Event>(refs.events, { namespace: 'default' })).items.filter((e) => e.involvedObject.name === 'missing').map((e) => e.reason);
+  assert.ok(events.includes('Failed') && !events.includes('Started'), events.join(','));
+
+  await until('sleeper to run', async () => ((await c.client.get<Pod>(refs.pods, 'default', 'sleeper')).status?.phase === 'Running' ? true : undefined));
+  assert.equal((await c.client.get<Pod>(refs.pods, 'default', 'simulated')).status?.phase, 'Running');
+  const sleeper = c.podLogs.kubelet('host-0')?.worker('default', 'sleeper');
+  await c.client.delete(refs.pods, 'default', 'sleeper', { gracePeriodSeconds: 5 });
+  const killed = await until('sleeper to stop', async () => sleeper?.records.get('c')?.current?.exit);
+  // sleep has no SIGTERM handler: the signal ends it (128 + 15).
+  assert.deepEqual([killed.exitCode, killed.reason], [143, 'Error']);
+});
