@@ -579,7 +579,8 @@ export class PodWorker {
     live.sim = onHost
       ? new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: this.#pod.metadata.name ?? '', ...environment.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit })
       : new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit });
-    await live.sim.spawned;
+    // A host process has started (or failed to) once spawned settles; a simulated one is up already.
+    if (live.sim.spawned) await live.sim.spawned;
     instance.startedAt = live.sim.startedAt;
     if (instance.exit?.reason === 'StartError') {
       // The runtime could not start it: no Started event; it restarts as its policy says.
