@@ -17,6 +17,8 @@ export interface ImageRequest {
   policy: PullPolicy;
   pullMs: number;
   notFound: boolean;
+  /** The registry wants credentials, and the pod has none it can use. */
+  unauthorized: boolean;
   /** Records an event on the container. */
   event: (type: 'Normal' | 'Warning', reason: string, message: string) => void;
 }
@@ -84,9 +86,11 @@ export class ImageManager {
     this.#pulls = pulling;
     const tookMs = await pulling;
     const waitedMs = this.#clock.now() - asked;
-    if (r.notFound) {
+    if (r.notFound || r.unauthorized) {
       const ref = normalizeImage(r.image);
-      const error = `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
+      const error = r.notFound
+        ? `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`
+        : `rpc error: code = Unknown desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed`;
       r.event('Warning', 'Failed', `Failed to pull image "${r.image}": ${error}`);
       this.#backoff.next(key, this.#clock.now());
       this.#previousError.set(key, `ErrImagePull: ${error}`);

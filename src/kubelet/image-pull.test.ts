@@ -101,3 +101,20 @@ test('a pod whose image another pull on the node is fetching waits for it, then 
   for (const name of ['a', 'b']) assert.equal(podStatusCells(await c.client.get<Pod>(refs.pods, 'default', name)).status, 'Running');
   assert.ok((await events(c, 'b')).some((e) => /^Normal Pulled Successfully pulled image "vllm\/vllm-openai:v0.11.0" in 0s \(30s including waiting\)\./.test(e)));
 });
+
+test('a private image needs an image pull secret that exists: without one the registry refuses, with one it pulls', async () => {
+  const { c, clock } = await cluster();
+  await using _ = c;
+  const privatePod = { ...pod('private', 'myorg/trainer:v9', 'unauthorized'), spec: { imagePullSecrets: [{ name: 'regcred' }], containers: [{ name: 'app', image: 'myorg/trainer:v9' }] } };
+  await c.client.create(refs.pods, privatePod);
+  await clock.advance(2_000);
+  const waiting = (await c.client.get<Pod>(refs.pods, 'default', 'private')).status?.containerStatuses?.[0]?.state?.waiting;
+  assert.equal(waiting?.reason, 'ImagePullBackOff');
+  const denied = 'rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/myorg/trainer:v9": failed to resolve reference "docker.io/myorg/trainer:v9": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed';
+  assert.equal(waiting?.message, `Back-off pulling image "myorg/trainer:v9": ErrImagePull: ${denied}`);
+  assert.ok((await events(c, 'private')).includes('Warning FailedToRetrieveImagePullSecret Unable to retrieve some image pull secrets (regcred); attempting to pull the image may not succeed.'));
+
+  await c.client.create(refs.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'regcred', namespace: 'default' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') } });
+  for (let s = 0; s < 40; s++) await clock.advance(1_000);
+  assert.equal(podStatusCells(await c.client.get<Pod>(refs.pods, 'default', 'private')).status, 'Running');
+});

@@ -534,6 +534,7 @@ export class PodWorker {
       policy: c.imagePullPolicy ?? 'IfNotPresent',
       pullMs: planned.pullMs,
       notFound: planned.pullNotFound,
+      unauthorized: planned.pullUnauthorized && !this.#pullSecretsFound(),
       event: (type, reason, message) => this.#event(rec.name, type, reason, message),
     });
     if (this.#state.kind !== 'syncing') {
@@ -625,6 +626,18 @@ export class PodWorker {
     const plugin = this.#d.devices?.gpusOf(this.uid, c.name);
     const pluginEnv = plugin ? { [nvidiaVisibleDevices]: plugin.map((g) => g.uuid).join(',') } : undefined;
     return { ok: true, env: { ...env, ...pluginEnv, ...this.#prepared(c)?.env } };
+  }
+
+  /**
+   * getPullSecretsForPod: the pod's image pull secrets that exist; a named one missing is a Warning
+   * FailedToRetrieveImagePullSecret event, and the pull goes on without it. True when one was found.
+   */
+  #pullSecretsFound(): boolean {
+    const names = (this.#pod.spec.imagePullSecrets ?? []).map((s) => s.name ?? '').filter((n) => n !== '');
+    const secrets = this.#d.envSources?.secrets;
+    const missing = names.filter((n) => !secrets?.getByName(this.#pod.metadata.namespace, n));
+    if (missing.length > 0) this.#event(undefined, 'Warning', 'FailedToRetrieveImagePullSecret', `Unable to retrieve some image pull secrets (${missing.join(', ')}); attempting to pull the image may not succeed.`);
+    return missing.length < names.length;
   }
 
   /**

@@ -36,6 +36,8 @@ export interface SimBehaviour {
   pullMs: number;
   /** The registry has no such image: every pull fails (ErrImagePull, then ImagePullBackOff). */
   pullNotFound: boolean;
+  /** The registry wants credentials: a pull fails unless the pod names an image pull secret that exists. */
+  pullUnauthorized: boolean;
   /** What the process has written to local disk (its writable layer, or the emptyDir at diskPath), by age. */
   disk?: MemoryModel;
   /** Where it writes: a path under an emptyDir volume's mount; absent, the container's writable layer. */
@@ -60,6 +62,7 @@ export interface BehaviourFields {
   stopLogs?: readonly string[];
   pullMs?: number;
   pullNotFound?: boolean;
+  pullUnauthorized?: boolean;
   disk?: MemoryModel;
   diskPath?: string;
 }

@@ -107,7 +107,8 @@ function parseField(name: FieldName, v: unknown, out: BehaviourFields): string |
       return undefined;
     case 'pull':
       if (v === 'notFound') out.pullNotFound = true;
-      else if (duration() === undefined) return 'pull: not a duration or "notFound"';
+      else if (v === 'unauthorized') out.pullUnauthorized = true;
+      else if (duration() === undefined) return 'pull: not a duration, "notFound" or "unauthorized"';
       else out.pullMs = duration() as number;
       return undefined;
     case 'stopLogs': {
@@ -193,6 +194,7 @@ function apply(into: SimBehaviour, f: BehaviourFields): void {
   if (f.stopLogs !== undefined) into.stopLogs = f.stopLogs;
   if (f.pullMs !== undefined) into.pullMs = f.pullMs;
   if (f.pullNotFound !== undefined) into.pullNotFound = f.pullNotFound;
+  if (f.pullUnauthorized !== undefined) into.pullUnauthorized = f.pullUnauthorized;
   if (f.disk !== undefined) into.disk = f.disk;
   if (f.diskPath !== undefined) into.diskPath = f.diskPath;
 }
@@ -209,7 +211,7 @@ export function resolveBehaviour(
   catalog: readonly ImageCatalogEntry[] = defaultImageCatalog,
 ): SimBehaviour {
   const base = baseBehaviour(container, kind, catalog);
-  const out: SimBehaviour = { source: base.source, startupDelayMs: 0, readyAfterMs: 0, exitCode: 0, onSigterm: 'exit', stopDelayMs: 0, responseTimeMs: 0, logs: [], stopLogs: [], pullMs: 0, pullNotFound: false };
+  const out: SimBehaviour = { source: base.source, startupDelayMs: 0, readyAfterMs: 0, exitCode: 0, onSigterm: 'exit', stopDelayMs: 0, responseTimeMs: 0, logs: [], stopLogs: [], pullMs: 0, pullNotFound: false, pullUnauthorized: false };
   apply(out, base.fields);
   const text = pod.metadata?.annotations?.[simAnnotationPrefix + container.name];
   if (text !== undefined) {
