@@ -21,6 +21,7 @@ import { resourceAmountOf } from './quantities.ts';
 import { SimContainer, writePastLines } from './sim-container.ts';
 import type { ContainerExit, ContainerProcess } from './sim-container.ts';
 import { ProcessContainer } from './process-container.ts';
+import { runHostProbe } from './host-probe.ts';
 import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { shouldRestart } from './restart-policy.ts';
@@ -690,7 +691,7 @@ export class PodWorker {
         probe,
         startedAt: instance.startedAt ?? this.#d.clock.now(),
         isStarted: () => instance.startupPassed,
-        run: () => runProbe(probe, this.#handlerTarget(live, c)),
+        run: () => (live.sim instanceof ProcessContainer ? runHostProbe(probe, this.#handlerTarget(live, c), live.sim.env) : runProbe(probe, this.#handlerTarget(live, c))),
         onFailedAttempt: (output) => this.#event(rec.name, 'Warning', 'Unhealthy', `${probeKindName[kind]} probe failed: ${output}`),
         onResult: (ok) => this.#onProbeResult(rec, instance, kind, ok),
       });

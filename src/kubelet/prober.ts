@@ -15,8 +15,8 @@ export interface ProbeWorkerOptions {
   kind: ProbeKind;
   probe: Readonly<Probe>;
   startedAt: number;
-  /** One attempt, its timeout applied (handlers.ts runProbe). */
-  run: () => HandlerResult;
+  /** One attempt, its timeout applied (handlers.ts runProbe; a host process's probe settles later). */
+  run: () => HandlerResult | Promise<HandlerResult>;
   /** Liveness and readiness only probe once this is true. */
   isStarted: () => boolean;
   onFailedAttempt: (output: string) => void;
@@ -49,16 +49,27 @@ export class ProbeWorker {
 
   #tick(): void {
     if (this.#stopped) return;
-    if (this.#doProbe()) this.#timer = this.#o.clock.after((this.#o.probe.periodSeconds ?? 10) * 1000, () => this.#tick());
+    const next = (more: boolean): void => {
+      if (more && !this.#stopped) this.#timer = this.#o.clock.after((this.#o.probe.periodSeconds ?? 10) * 1000, () => this.#tick());
+    };
+    const more = this.#doProbe();
+    if (typeof more === 'boolean') next(more);
+    else void more.then(next);
   }
 
   /** false: the worker is done (startup passed, or a liveness/startup failure holds until restart). */
-  #doProbe(): boolean {
+  #doProbe(): boolean | Promise<boolean> {
     const { kind, probe, clock, startedAt } = this.#o;
     if (kind === 'startup' && this.#result === true) return false;
     if (kind !== 'startup' && !this.#o.isStarted()) return true;
     if (Math.floor((clock.now() - startedAt) / 1000) < (probe.initialDelaySeconds ?? 0)) return true;
     const res = this.#o.run();
+    return res instanceof Promise ? res.then((r) => (this.#stopped ? false : this.#record(r))) : this.#record(res);
+  }
+
+  /** The attempt's result, through the thresholds; false once the worker is done. */
+  #record(res: HandlerResult): boolean {
+    const { kind, probe } = this.#o;
     if (!res.ok) this.#o.onFailedAttempt(res.output);
     this.#run = this.#lastAttempt === res.ok ? this.#run + 1 : 1;
     this.#lastAttempt = res.ok;

@@ -52,3 +52,41 @@ test('runtime: process runs the command on the host: its output, exit code, SIGT
   // sleep has no SIGTERM handler: the signal ends it (128 + 15).
   assert.deepEqual([killed.exitCode, killed.reason], [143, 'Error']);
 });
+
+test('runtime: process probes for real: an exec readiness probe on the host, an httpGet one on loopback', async () => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { createServer } = await import('node:net');
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-probe-'));
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+  try {
+    await using c = await Cluster.start({ config, clock: new RealClock(), random: new CryptoRandom(), components: true });
+    const ready = join(dir, 'ready');
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'warming', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', `sleep 1; touch ${ready}; sleep 30`], readinessProbe: { exec: { command: ['test', '-f', ready] }, periodSeconds: 1 } }] },
+    });
+    const server = `require("http").createServer((q, s) => { s.statusCode = q.url === "/healthz" ? 200 : 404; s.end(); }).listen(${port}, "127.0.0.1")`;
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'server', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'node', command: [process.execPath, '-e', server], ports: [{ name: 'http', containerPort: port }], readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1 } }] },
+    });
+    const isReady = async (name: string): Promise<boolean> => (await c.client.get<Pod>(refs.pods, 'default', name)).status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True';
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await isReady('warming'), false, 'the file is not there yet');
+    await until('warming to be Ready', async () => ((await isReady('warming')) ? true : undefined));
+    await until('server to be Ready', async () => ((await isReady('server')) ? true : undefined));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

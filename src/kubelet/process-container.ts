@@ -31,10 +31,13 @@ export class ProcessContainer implements ContainerProcess {
   #discarded = false;
   /** Settles once the process runs, or could not be started. */
   readonly spawned: Promise<void>;
+  /** Its environment, which exec probes run with too. */
+  readonly env: Readonly<Record<string, string>>;
 
   constructor(options: ProcessContainerOptions) {
     this.#o = options;
     this.startedAt = options.clock.now();
+    this.env = options.env;
     const [file = '', ...args] = options.argv;
     // Its own process group, so a signal reaches what it started too (sh -c "...").
     this.#child = spawn(file, args, { env: { ...options.env }, cwd: options.workingDir ?? '/', stdio: ['ignore', 'pipe', 'pipe'], detached: true });
