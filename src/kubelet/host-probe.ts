@@ -4,60 +4,69 @@
 // gRPC probes keep the simulated answer. Upstream: pkg/probe/{exec,http,tcp}, pkg/kubelet/prober/prober.go.
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
+import type { Clock } from '../core/index.ts';
 import { runProbe } from './handlers.ts';
 import type { HandlerResult, HandlerTarget } from './handlers.ts';
 import type { Probe } from './types.ts';
 
 const loopback = '127.0.0.1';
 
-export async function runHostProbe(probe: Readonly<Probe>, target: HandlerTarget, env: Readonly<Record<string, string>>): Promise<HandlerResult> {
+export async function runHostProbe(probe: Readonly<Probe>, target: HandlerTarget, env: Readonly<Record<string, string>>, clock: Clock): Promise<HandlerResult> {
   const timeoutMs = (probe.timeoutSeconds ?? 1) * 1000;
-  const started = Date.now();
-  const done = (ok: boolean, output: string): HandlerResult => ({ ok, output, durationMs: Date.now() - started });
-  if (probe.exec) return execProbe(probe.exec.command ?? [], env, timeoutMs, done);
+  const started = clock.now();
+  const done = (ok: boolean, output: string): HandlerResult => ({ ok, output, durationMs: clock.now() - started });
+  if (probe.exec) return execProbe(probe.exec.command ?? [], env, timeoutMs, clock, done);
   if (probe.httpGet) {
     const h = probe.httpGet;
     const path = h.path ?? '/';
     const url = `${(h.scheme ?? 'HTTP').toLowerCase()}://${h.host ?? loopback}:${portOf(h.port, target)}${path.startsWith('/') ? path : `/${path}`}`;
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = clock.after(timeoutMs, () => {
+      timedOut = true;
+      abort.abort();
+    });
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      const res = await fetch(url, { signal: abort.signal, redirect: 'manual' });
       await res.arrayBuffer();
       return res.status >= 200 && res.status < 400 ? done(true, '') : done(false, `HTTP probe failed with statuscode: ${res.status}`);
-    } catch (error) {
-      if (error instanceof Error && error.name === 'TimeoutError') return done(false, `Get ${JSON.stringify(url)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
+    } catch {
+      if (timedOut) return done(false, `Get ${JSON.stringify(url)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
       return done(false, `Get ${JSON.stringify(url)}: dial tcp ${h.host ?? loopback}:${portOf(h.port, target)}: connect: connection refused`);
+    } finally {
+      timer.cancel();
     }
   }
   if (probe.tcpSocket) {
     const host = probe.tcpSocket.host ?? loopback;
     const port = portOf(probe.tcpSocket.port, target);
     return new Promise((resolve) => {
-      const socket = connect({ host, port: Number(port), timeout: timeoutMs });
-      socket.once('connect', () => (socket.destroy(), resolve(done(true, ''))));
-      socket.once('timeout', () => (socket.destroy(), resolve(done(false, `dial tcp ${host}:${port}: i/o timeout`))));
-      socket.once('error', () => resolve(done(false, `dial tcp ${host}:${port}: connect: connection refused`)));
+      const socket = connect({ host, port: Number(port) });
+      const timer = clock.after(timeoutMs, () => (socket.destroy(), resolve(done(false, `dial tcp ${host}:${port}: i/o timeout`))));
+      socket.once('connect', () => (timer.cancel(), socket.destroy(), resolve(done(true, ''))));
+      socket.once('error', () => (timer.cancel(), resolve(done(false, `dial tcp ${host}:${port}: connect: connection refused`))));
     });
   }
   return runProbe(probe, target);
 }
 
-function execProbe(argv: readonly string[], env: Readonly<Record<string, string>>, timeoutMs: number, done: (ok: boolean, output: string) => HandlerResult): Promise<HandlerResult> {
+function execProbe(argv: readonly string[], env: Readonly<Record<string, string>>, timeoutMs: number, clock: Clock, done: (ok: boolean, output: string) => HandlerResult): Promise<HandlerResult> {
   return new Promise((resolve) => {
     const [file = '', ...args] = argv;
     let output = '';
     const child = spawn(file, args, { env: { ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const timer = setTimeout(() => {
+    const timer = clock.after(timeoutMs, () => {
       child.kill('SIGKILL');
       resolve(done(false, `command ${JSON.stringify(argv.join(' '))} timed out`));
-    }, timeoutMs);
+    });
     child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
     child.once('error', (error) => {
-      clearTimeout(timer);
+      timer.cancel();
       resolve(done(false, error.message));
     });
     child.once('close', (code) => {
-      clearTimeout(timer);
+      timer.cancel();
       resolve(done(code === 0, output));
     });
   });

@@ -691,7 +691,7 @@ export class PodWorker {
         probe,
         startedAt: instance.startedAt ?? this.#d.clock.now(),
         isStarted: () => instance.startupPassed,
-        run: () => (live.sim instanceof ProcessContainer ? runHostProbe(probe, this.#handlerTarget(live, c), live.sim.env) : runProbe(probe, this.#handlerTarget(live, c))),
+        run: () => (live.sim instanceof ProcessContainer ? runHostProbe(probe, this.#handlerTarget(live, c), live.sim.env, this.#d.clock) : runProbe(probe, this.#handlerTarget(live, c))),
         onFailedAttempt: (output) => this.#event(rec.name, 'Warning', 'Unhealthy', `${probeKindName[kind]} probe failed: ${output}`),
         onResult: (ok) => this.#onProbeResult(rec, instance, kind, ok),
       });
