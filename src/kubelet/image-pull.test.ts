@@ -102,6 +102,15 @@ test('a pod whose image another pull on the node is fetching waits for it, then 
   assert.ok((await events(c, 'b')).some((e) => /^Normal Pulled Successfully pulled image "vllm\/vllm-openai:v0.11.0" in 0s \(30s including waiting\)\./.test(e)));
 });
 
+test('a pod naming a pull secret that does not exist gets the kubelet\'s warning, whatever its image needs', async () => {
+  const { c, clock } = await cluster();
+  await using _ = c;
+  await c.client.create(refs.pods, { ...pod('public', 'nginx:1.27', '0s'), spec: { imagePullSecrets: [{ name: 'gone' }], containers: [{ name: 'app', image: 'nginx:1.27' }] } });
+  await clock.advance(2_000);
+  assert.equal(podStatusCells(await c.client.get<Pod>(refs.pods, 'default', 'public')).status, 'Running');
+  assert.ok((await events(c, 'public')).includes('Warning FailedToRetrieveImagePullSecret Unable to retrieve some image pull secrets (gone); attempting to pull the image may not succeed.'));
+});
+
 test('a private image needs an image pull secret that exists: without one the registry refuses, with one it pulls', async () => {
   const { c, clock } = await cluster();
   await using _ = c;

@@ -529,13 +529,15 @@ export class PodWorker {
       return this.#startFailed(rec, 'InvalidImageName', invalidImage, 'InvalidImageName');
     }
     const planned = resolveBehaviour(this.#pod, c, rec.kind);
+    // SyncPod fetches the pod's pull secrets on every pass, whatever the image needs.
+    const secretsFound = this.#pullSecretsFound();
     const pulled = await this.#d.images.ensure({
       podUID: this.uid,
       image,
       policy: c.imagePullPolicy ?? 'IfNotPresent',
       pullMs: planned.pullMs,
       notFound: planned.pullNotFound,
-      unauthorized: planned.pullUnauthorized && !this.#pullSecretsFound(),
+      unauthorized: planned.pullUnauthorized && !secretsFound,
       event: (type, reason, message) => this.#event(rec.name, type, reason, message),
     });
     if (this.#state.kind !== 'syncing') {
