@@ -7,6 +7,7 @@ import { refs } from '../api/index.ts';
 import type { Event, Pod } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { CryptoRandom, RealClock } from '../core/index.ts';
+import { workerUsage } from './usage.ts';
 
 const config = clusterConfigFrom({ nodePools: [{ name: 'host', count: 1, runtime: 'process', capacity: { cpu: '4', memory: '4Gi' } }] });
 
@@ -89,4 +90,16 @@ test('runtime: process probes for real: an exec readiness probe on the host, an 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('kubectl top reads a host process by its RSS', async () => {
+  const clock = new RealClock();
+  await using c = await Cluster.start({ config, clock, random: new CryptoRandom(), components: true });
+  await c.client.create(refs.pods, pod('resident', [process.execPath, '-e', 'globalThis.keep = Buffer.alloc(64 * 1024 * 1024, 1); setTimeout(() => {}, 30000)']));
+  const bytes = await until('its RSS to pass 64Mi', async () => {
+    const w = c.podLogs.kubelet('host-0')?.worker('default', 'resident');
+    const used = w ? (workerUsage(w, clock.now())[0]?.memoryBytes ?? 0) : 0;
+    return used > 64 * 1024 * 1024 ? used : undefined;
+  });
+  assert.ok(bytes < 1024 * 1024 * 1024, String(bytes));
 });

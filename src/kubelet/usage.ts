@@ -1,6 +1,7 @@
 // What a kubelet reports as its pods' resource usage (the Summary API's working set and CPU rate),
 // from the behaviour model: `cpu` capped by the container's applied CPU limit, `memory` (ramps
-// included) at the instance's age. Only running containers report, as the CRI stats do.
+// included) at the instance's age, or a host process's RSS. Only running containers report, as the
+// CRI stats do.
 // Upstream: pkg/kubelet/server/stats/summary.go, metrics-server pkg/scraper (what it keeps).
 import { resolveBehaviour } from '../api/index.ts';
 import type { ContainerKind } from '../api/index.ts';
@@ -39,13 +40,15 @@ export function workerUsage(worker: PodWorker, now: number): ContainerUsage[] {
     ...pod.spec.containers.map((c) => ({ c, kind: 'regular' as ContainerKind })),
     ...(pod.spec.ephemeralContainers ?? []).map((c) => ({ c, kind: 'ephemeral' as ContainerKind })),
   ];
+  // What the running processes report (a host process's RSS); the behaviour's model for one not resumed yet.
+  const measured = worker.workingSets(now);
   for (const { c, kind } of containers) {
     const instance = worker.records.get(c.name)?.current;
     if (!isRunning(instance)) continue;
     const behaviour = resolveBehaviour(pod, c, kind);
     const limit = resourceAmountOf('cpu', instance.actual?.limits?.cpu ?? c.resources?.limits?.cpu);
     const cpu = behaviour.cpuMilli ?? idleCpuMilli;
-    const memory = behaviour.memory ? Math.round(memoryAt(behaviour.memory, now - instance.startedAt)) : idleMemoryBytes;
+    const memory = measured.get(c.name) ?? (behaviour.memory ? Math.round(memoryAt(behaviour.memory, now - instance.startedAt)) : idleMemoryBytes);
     out.push({ name: c.name, cpuMilli: limit !== undefined ? Math.min(cpu, limit) : cpu, memoryBytes: memory });
   }
   return out;
