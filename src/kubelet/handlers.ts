@@ -27,7 +27,7 @@ export interface HandlerTarget {
 }
 
 /** A named port resolves against the container's ports, as the kubelet's prober does. */
-function portOf(port: number | string | undefined, target: HandlerTarget): string {
+export function portOf(port: number | string | undefined, target: HandlerTarget): string {
   if (typeof port === 'string') return String(target.ports?.find((p) => p.name === port)?.containerPort ?? port);
   return port === undefined ? '' : String(port);
 }
@@ -72,13 +72,15 @@ export function runProbe(probe: Readonly<Probe>, target: HandlerTarget): Handler
   return { ok: false, output: timeoutOutput(probe, target, timeoutSeconds), durationMs: limitMs };
 }
 
-function timeoutOutput(probe: Readonly<Probe>, target: HandlerTarget, timeoutSeconds: number): string {
-  if (probe.httpGet) {
-    const h = probe.httpGet;
-    const path = h.path ?? '/';
-    const url = `${(h.scheme ?? 'HTTP').toLowerCase()}://${h.host ?? target.podIP}:${portOf(h.port, target)}${path.startsWith('/') ? path : `/${path}`}`;
-    return `Get ${JSON.stringify(url)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
-  }
+/** The URL an httpGet probe asks: its host, else the pod's IP, and its named or numbered port. */
+export function probeURL(h: NonNullable<Probe['httpGet']>, target: HandlerTarget): string {
+  const path = h.path ?? '/';
+  return `${(h.scheme ?? 'HTTP').toLowerCase()}://${h.host ?? target.podIP}:${portOf(h.port, target)}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/** What each upstream prober reports for an attempt that outlasted timeoutSeconds. */
+export function timeoutOutput(probe: Readonly<Probe>, target: HandlerTarget, timeoutSeconds: number): string {
+  if (probe.httpGet) return `Get ${JSON.stringify(probeURL(probe.httpGet, target))}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
   if (probe.tcpSocket) return `dial tcp ${probe.tcpSocket.host ?? target.podIP}:${portOf(probe.tcpSocket.port, target)}: i/o timeout`;
   if (probe.grpc) return `timeout: health rpc did not complete within ${goDuration(timeoutSeconds)}`;
   return `command ${JSON.stringify((probe.exec?.command ?? []).join(' '))} timed out`;

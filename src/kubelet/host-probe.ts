@@ -5,25 +5,28 @@
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import type { Clock } from '../core/index.ts';
-import { runProbe } from './handlers.ts';
+import { portOf, probeURL, runProbe, timeoutOutput } from './handlers.ts';
 import type { HandlerResult, HandlerTarget } from './handlers.ts';
 import type { Probe } from './types.ts';
 
 const loopback = '127.0.0.1';
 
-export async function runHostProbe(probe: Readonly<Probe>, target: HandlerTarget, env: Readonly<Record<string, string>>, clock: Clock): Promise<HandlerResult> {
-  const timeoutMs = (probe.timeoutSeconds ?? 1) * 1000;
+export async function runHostProbe(probe: Readonly<Probe>, podTarget: HandlerTarget, env: Readonly<Record<string, string>>, clock: Clock): Promise<HandlerResult> {
+  // The host process listens on loopback, where its pod IP would be.
+  const target: HandlerTarget = { ...podTarget, podIP: loopback };
+  const timeoutSeconds = probe.timeoutSeconds ?? 1;
+  const timeoutMs = timeoutSeconds * 1000;
+  const timedOut = (): HandlerResult => done(false, timeoutOutput(probe, target, timeoutSeconds));
   const started = clock.now();
   const done = (ok: boolean, output: string): HandlerResult => ({ ok, output, durationMs: clock.now() - started });
-  if (probe.exec) return execProbe(probe.exec.command ?? [], env, timeoutMs, clock, done);
+  if (probe.exec) return execProbe(probe.exec.command ?? [], env, timeoutMs, clock, done, timedOut);
   if (probe.httpGet) {
     const h = probe.httpGet;
-    const path = h.path ?? '/';
-    const url = `${(h.scheme ?? 'HTTP').toLowerCase()}://${h.host ?? loopback}:${portOf(h.port, target)}${path.startsWith('/') ? path : `/${path}`}`;
+    const url = probeURL(h, target);
     const abort = new AbortController();
-    let timedOut = false;
+    let expired = false;
     const timer = clock.after(timeoutMs, () => {
-      timedOut = true;
+      expired = true;
       abort.abort();
     });
     try {
@@ -31,7 +34,7 @@ export async function runHostProbe(probe: Readonly<Probe>, target: HandlerTarget
       await res.arrayBuffer();
       return res.status >= 200 && res.status < 400 ? done(true, '') : done(false, `HTTP probe failed with statuscode: ${res.status}`);
     } catch {
-      if (timedOut) return done(false, `Get ${JSON.stringify(url)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
+      if (expired) return timedOut();
       return done(false, `Get ${JSON.stringify(url)}: dial tcp ${h.host ?? loopback}:${portOf(h.port, target)}: connect: connection refused`);
     } finally {
       timer.cancel();
@@ -42,7 +45,7 @@ export async function runHostProbe(probe: Readonly<Probe>, target: HandlerTarget
     const port = portOf(probe.tcpSocket.port, target);
     return new Promise((resolve) => {
       const socket = connect({ host, port: Number(port) });
-      const timer = clock.after(timeoutMs, () => (socket.destroy(), resolve(done(false, `dial tcp ${host}:${port}: i/o timeout`))));
+      const timer = clock.after(timeoutMs, () => (socket.destroy(), resolve(timedOut())));
       socket.once('connect', () => (timer.cancel(), socket.destroy(), resolve(done(true, ''))));
       socket.once('error', () => (timer.cancel(), resolve(done(false, `dial tcp ${host}:${port}: connect: connection refused`))));
     });
@@ -50,14 +53,14 @@ export async function runHostProbe(probe: Readonly<Probe>, target: HandlerTarget
   return runProbe(probe, target);
 }
 
-function execProbe(argv: readonly string[], env: Readonly<Record<string, string>>, timeoutMs: number, clock: Clock, done: (ok: boolean, output: string) => HandlerResult): Promise<HandlerResult> {
+function execProbe(argv: readonly string[], env: Readonly<Record<string, string>>, timeoutMs: number, clock: Clock, done: (ok: boolean, output: string) => HandlerResult, timedOut: () => HandlerResult): Promise<HandlerResult> {
   return new Promise((resolve) => {
     const [file = '', ...args] = argv;
     let output = '';
     const child = spawn(file, args, { env: { ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const timer = clock.after(timeoutMs, () => {
       child.kill('SIGKILL');
-      resolve(done(false, `command ${JSON.stringify(argv.join(' '))} timed out`));
+      resolve(timedOut());
     });
     child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
@@ -70,9 +73,4 @@ function execProbe(argv: readonly string[], env: Readonly<Record<string, string>
       resolve(done(code === 0, output));
     });
   });
-}
-
-function portOf(port: number | string | undefined, target: HandlerTarget): string {
-  if (typeof port === 'string') return String(target.ports?.find((p) => p.name === port)?.containerPort ?? port);
-  return port === undefined ? '' : String(port);
 }

@@ -366,7 +366,7 @@ export class PodWorker {
     const message = `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${this.#d.random.hex(32)}": plugin type="bridge" failed (add): failed to allocate for range 0: no IP addresses available in range set: ${this.#d.podIPRange}`;
     this.#event(undefined, 'Warning', 'FailedCreatePodSandBox', message);
     this.#sandboxRetry = true;
-    this.#after(startRetryMs + Math.floor(this.#d.random.float() * startRetryMs * 0.5), () => {
+    this.#after(this.#retryDelay(), () => {
       this.#sandboxRetry = false;
       this.#sync();
     });
@@ -651,12 +651,17 @@ export class PodWorker {
   #startFailed(rec: ContainerRecord, reason: string, message: string, error: string, retryMs?: number): void {
     this.#event(rec.name, 'Warning', 'Failed', `Error: ${error}`);
     rec.waiting = { reason, message };
-    const delay = retryMs ?? startRetryMs + Math.floor(this.#d.random.float() * startRetryMs * 0.5);
+    const delay = retryMs ?? this.#retryDelay();
     rec.startRetryAt = this.#d.clock.now() + delay;
     this.#status.markDirty();
     this.#busy = false;
     this.#after(delay, () => this.#sync());
     this.#sync();
+  }
+
+  /** The pod worker's next try after a failed sync: backOffPeriod, jittered by half. */
+  #retryDelay(): number {
+    return startRetryMs + Math.floor(this.#d.random.float() * startRetryMs * 0.5);
   }
 
   /**

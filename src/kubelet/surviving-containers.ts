@@ -67,7 +67,7 @@ function survivingContainer(spec: Spec, s: Status): SurvivingContainer | undefin
       startupPassed: !spec.startupProbe || s.started === true,
       // Without a probe readiness follows the start; with one the last result stands until the next probe.
       readinessPassed: !spec.readinessProbe || s.ready,
-      ...(s.resources ? { actual: resourcesOf(s.resources) } : {}),
+      ...(s.resources ? { actual: appliedResources(s.resources) } : {}),
     };
     return { restartCount: s.restartCount, current, ...(last ? { previous: last } : {}) };
   }
@@ -92,6 +92,6 @@ function ownID(containerID: string | undefined): string | undefined {
   return containerID?.startsWith(containerIDPrefix) ? containerID.slice(containerIDPrefix.length) : undefined;
 }
 
-function resourcesOf(r: DeepReadonly<NonNullable<ContainerStatus['resources']>>): Resources {
+function appliedResources(r: DeepReadonly<NonNullable<ContainerStatus['resources']>>): Resources {
   return { ...(r.requests ? { requests: { ...r.requests } as Record<string, string> } : {}), ...(r.limits ? { limits: { ...r.limits } as Record<string, string> } : {}) };
 }
