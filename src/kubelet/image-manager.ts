@@ -43,7 +43,9 @@ export class ImageManager {
   }
 
   async ensure(r: ImageRequest): Promise<EnsureResult> {
-    const present = this.#present.has(normalizeImage(r.image));
+    // Images are known by their normalized reference (`nginx` is docker.io/library/nginx:latest).
+    const ref = normalizeImage(r.image);
+    const present = this.#present.has(ref);
     // A Never image is taken as loaded onto the node beforehand, unless the registry has no such image.
     if (r.policy === 'Never' && !present && r.notFound) {
       const message = `Container image "${r.image}" is not present with pull policy of Never`;
@@ -51,11 +53,11 @@ export class ImageManager {
       return { ok: false, reason: 'ErrImageNeverPull', message };
     }
     if (r.policy === 'Never' || (r.policy === 'IfNotPresent' && present)) {
-      this.markPresent(r.image);
+      this.#present.add(ref);
       r.event('Normal', 'Pulled', `Container image "${r.image}" already present on machine and can be accessed by the pod`);
       return { ok: true };
     }
-    return this.#pull(r);
+    return this.#pull(r, ref);
   }
 
   /** The pod is gone: its back-off entries go with it. */
@@ -64,7 +66,7 @@ export class ImageManager {
     for (const key of this.#previousError.keys()) if (key.startsWith(`${podUID}_`)) this.#previousError.delete(key);
   }
 
-  async #pull(r: ImageRequest): Promise<EnsureResult> {
+  async #pull(r: ImageRequest, ref: string): Promise<EnsureResult> {
     const key = `${r.podUID}_${r.image}`;
     if (this.#backoff.isInBackOffSinceUpdate(key, this.#clock.now())) {
       const message = `Back-off pulling image "${r.image}"`;
@@ -79,7 +81,7 @@ export class ImageManager {
       const started = this.#clock.now();
       // An image on the node by now (pulled while this one queued, or pulled Always) only has its
       // manifest checked; a missing one fails after the same wait as a pull.
-      const pullMs = this.#present.has(normalizeImage(r.image)) ? 0 : r.pullMs;
+      const pullMs = this.#present.has(ref) ? 0 : r.pullMs;
       if (pullMs > 0) await this.#clock.sleep(pullMs);
       return this.#clock.now() - started;
     });
@@ -87,7 +89,6 @@ export class ImageManager {
     const tookMs = await pulling;
     const waitedMs = this.#clock.now() - asked;
     if (r.notFound || r.unauthorized) {
-      const ref = normalizeImage(r.image);
       const error = r.notFound
         ? `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`
         : `rpc error: code = Unknown desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed`;
@@ -96,7 +97,7 @@ export class ImageManager {
       this.#previousError.set(key, `ErrImagePull: ${error}`);
       return { ok: false, reason: 'ErrImagePull', message: error };
     }
-    this.markPresent(r.image);
+    this.#present.add(ref);
     r.event('Normal', 'Pulled', `Successfully pulled image "${r.image}" in ${formatGoDurationMs(tookMs)} (${formatGoDurationMs(waitedMs)} including waiting). Image size: ${imageSizeBytes(r.image)} bytes.`);
     return { ok: true };
   }
