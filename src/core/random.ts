@@ -14,11 +14,11 @@ export interface Random {
 
 const hexOfByte: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-/** An RFC 4122 version 4 UUID from 16 random bytes (read, not changed): one per created object. */
-function uuidFrom(bytes: Uint8Array): string {
-  const h = (i: number): string => hexOfByte[bytes[i] ?? 0] ?? '00';
-  const version = hexOfByte[((bytes[6] ?? 0) & 0x0f) | 0x40] ?? '40';
-  const variant = hexOfByte[((bytes[8] ?? 0) & 0x3f) | 0x80] ?? '80';
+/** An RFC 4122 version 4 UUID from the 16 random bytes at `at` (read, not changed): one per created object. */
+function uuidFrom(bytes: Uint8Array, at = 0): string {
+  const h = (i: number): string => hexOfByte[bytes[at + i] ?? 0] ?? '00';
+  const version = hexOfByte[((bytes[at + 6] ?? 0) & 0x0f) | 0x40] ?? '40';
+  const variant = hexOfByte[((bytes[at + 8] ?? 0) & 0x3f) | 0x80] ?? '80';
   return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${version}${h(7)}-${variant}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
 }
 
@@ -26,23 +26,34 @@ function uuidFrom(bytes: Uint8Array): string {
 export class CryptoRandom implements Random {
   #pool = Buffer.alloc(0);
   #offset = 0;
-  #take(count: number): Buffer {
+  /** Makes sure the pool holds `count` more bytes. */
+  #reserve(count: number): void {
     if (this.#offset + count > this.#pool.length) {
       this.#pool = randomBytes(Math.max(4096, count));
       this.#offset = 0;
     }
+  }
+  #take(count: number): Buffer {
+    this.#reserve(count);
     const out = this.#pool.subarray(this.#offset, this.#offset + count);
     this.#offset += count;
     return out;
   }
   float(): number {
-    return this.#take(6).readUIntBE(0, 6) / 2 ** 48;
+    // Read in place: a subarray per value is an allocation on every generated name's characters.
+    this.#reserve(6);
+    const value = this.#pool.readUIntBE(this.#offset, 6);
+    this.#offset += 6;
+    return value / 2 ** 48;
   }
   int(n: number): number {
     return Math.floor(this.float() * n);
   }
   uuid(): string {
-    return uuidFrom(this.#take(16));
+    this.#reserve(16);
+    const at = this.#offset;
+    this.#offset += 16;
+    return uuidFrom(this.#pool, at);
   }
   hex(bytes: number): string {
     return this.#take(bytes).toString('hex');
