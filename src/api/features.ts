@@ -1,18 +1,20 @@
 // The feature gates Drydock honours, by their upstream names, and Drydock's defaults. One map
 // (the cluster config's `featureGates`) reaches the API server's strategies, which drop the
-// fields of a disabled gate, and the scheduler, which hands the DRA ones to the allocator.
+// fields of a disabled gate, its authorization of pod connections, and the scheduler, which hands
+// the DRA ones to the allocator.
 // Upstream: pkg/features/kube_features.go.
 
-export const featureGateNames = ['DRAAdminAccess', 'DRADeviceTaints', 'DRAExtendedResource', 'DRAPartitionableDevices', 'DRAPrioritizedList'] as const;
+export const featureGateNames = ['AuthorizePodWebsocketUpgradeCreatePermission', 'DRAAdminAccess', 'DRADeviceTaints', 'DRAExtendedResource', 'DRAPartitionableDevices', 'DRAPrioritizedList'] as const;
 export type FeatureGate = (typeof featureGateNames)[number];
 export type FeatureGates = Readonly<Record<FeatureGate, boolean>>;
 
 /**
- * 1.35 has DRAAdminAccess and DRAPrioritizedList beta (on). DRAPartitionableDevices,
+ * 1.35 has AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess and DRAPrioritizedList beta (on). DRAPartitionableDevices,
  * DRADeviceTaints and DRAExtendedResource are alpha (off) upstream; Drydock turns them on because
  * dynamic MIG needs partitionable devices and `nvidia.com/gpu` on DRA nodes needs extended resources.
  */
 export const defaultFeatureGates: FeatureGates = {
+  AuthorizePodWebsocketUpgradeCreatePermission: true,
   DRAAdminAccess: true,
   DRADeviceTaints: true,
   DRAExtendedResource: true,

@@ -81,6 +81,19 @@ export function forbiddenError(user: UserInfo, attributes: AccessAttributes, rea
   return forbidden({ group: attributes.apiGroup, resource: attributes.resource }, attributes.name, why);
 }
 
+const connectSubresources = new Set(['exec', 'attach', 'portforward']);
+
+/**
+ * What a pod connection must also be allowed as (AuthorizePodWebsocketUpgradeCreatePermission, beta
+ * and on in 1.35): a WebSocket upgrade is a GET, authorized as `get`, and the pod registry requires
+ * `create` too, what SPDY's POST is authorized as. Undefined when no second check applies.
+ * Upstream: pkg/registry/core/pod/rest/subresources.go (ensureAuthorizedForVerb).
+ */
+export function connectCreateAttributes(attributes: AccessAttributes): AccessAttributes | undefined {
+  if (!attributes.resourceRequest || attributes.verb === 'create' || attributes.apiGroup !== '' || attributes.resource !== 'pods') return undefined;
+  return connectSubresources.has(attributes.subresource ?? '') ? { ...attributes, verb: 'create' } : undefined;
+}
+
 /** RequestInfo's attributes for an HTTP request: the verb from the method, `namespaces/x` scoped to x. */
 export function requestAttributes(target: RequestTarget, method: string, path: string, query: URLSearchParams): AccessAttributes {
   if (target.kind !== 'resource') return { resourceRequest: false, verb: method.toLowerCase(), path };

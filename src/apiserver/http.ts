@@ -7,9 +7,9 @@ import { X509Certificate } from 'node:crypto';
 import { isStaticToken } from './token-review.ts';
 import type { ResourceDefinition, UserInfo } from '../api/index.ts';
 import { clusterAdminUser, privilegedGroup } from '../api/index.ts';
-import { authorize, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
+import { authorize, connectCreateAttributes, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { Clock, KubeObject, Status } from '../core/index.ts';
-import { ApiError, RealClock, badRequest, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
+import { ApiError, RealClock, badRequest, forbidden, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
 import { decodeBody, decodeText, readBody } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
@@ -134,6 +134,11 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
       const attributes = requestAttributes(target, method, url.pathname, url.searchParams);
       const decision = await authorize(server.storage, user, attributes);
       if (!decision.allowed) throw forbiddenError(user, attributes, decision.reason);
+      const create = server.storage.featureGates.AuthorizePodWebsocketUpgradeCreatePermission ? connectCreateAttributes(attributes) : undefined;
+      if (create) {
+        const connect = await authorize(server.storage, user, create);
+        if (!connect.allowed) throw forbidden({ group: '', resource: 'pods' }, create.resourceRequest ? create.name : '', connect.reason);
+      }
     }
   }
   for (const route of options.extraRoutes ?? []) if (await route(req, res, url)) return;

@@ -110,6 +110,10 @@ export class ResourceStorage {
     return this.#store;
   }
 
+  get featureGates(): FeatureGates {
+    return this.#featureGates;
+  }
+
   get random(): Random {
     return this.#random;
   }

@@ -6,7 +6,8 @@
 //   const pods = await cluster.client.list(refs.pods, { namespace: 'default' });
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { ResourceDefinition, ResourceRef } from '../api/index.ts';
 import { ApiMetrics, ApiServer, CustomResources, createServiceAccountKey, buildOpenApi, openApiHash, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
@@ -28,6 +29,7 @@ import type { RunningComponents } from './components.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createServingCertificate } from './certificate.ts';
 import { servingCipherOptions } from './serving-tls.ts';
+import { serveUpgrade } from './upgrade.ts';
 import { readIdentity, servingFor, writeIdentity } from './identity.ts';
 import type { ClusterIdentity } from './identity.ts';
 import { PodWebhooks } from './webhooks.ts';
@@ -155,8 +157,10 @@ export class Cluster {
     // x509 authenticator; kube-controller-manager signs approved CSRs with the same CA). TLS itself trusts
     // no CA: an empty `ca` keeps Node 20 from building a store (~25 ms of start-up for its root store).
     handlerOptions.clientCA = certificate.certPem;
-    const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, ca: [], requestCert: true, rejectUnauthorized: false, keepAlive: true, requestTimeout: 0, ...servingCipherOptions() }, createHttpHandler(handlerOptions));
+    const handler = createHttpHandler(handlerOptions);
+    const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, ca: [], requestCert: true, rejectUnauthorized: false, keepAlive: true, requestTimeout: 0, ...servingCipherOptions() }, handler);
     http.keepAliveTimeout = 60_000;
+    http.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => serveUpgrade(handler, req, socket, head));
     this.#http = http;
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);

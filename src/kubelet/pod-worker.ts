@@ -38,6 +38,7 @@ import { nvidiaSmiList, nvidiaVisibleDevices } from './dynamic-resources.ts';
 import { nvidiaGpuResource } from './device-manager.ts';
 import type { DeviceManager } from './device-manager.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
+import type { ExecContext } from './exec-shell.ts';
 import type { ImageManager } from './image-manager.ts';
 
 export type WorkerState =
@@ -91,6 +92,8 @@ export const minimumGracePeriodSeconds = 2;
 const noDevices: PreparedDevices = new Map();
 /** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */
 const startRetryMs = 10_000;
+/** The PATH of a simulated container's processes: a Debian-based image's. */
+const simulatedPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** The PLEG's relist period. */
 const relistPeriodMs = 1_000;
 
@@ -193,6 +196,29 @@ export class PodWorker {
     const live = this.#live.get(name);
     if (!live) return undefined;
     return { current: live.logs, ...(live.previousLogs ? { previous: live.previousLogs } : {}) };
+  }
+
+  /**
+   * What `kubectl exec` into container `name` runs against, or the kubelet's refusal when it is not
+   * running (findContainer's words). A simulated process's environment is an image's: PATH and
+   * HOSTNAME first, then the container's own and what the drivers injected, HOME last unless set.
+   * A host process's exec runs on the host.
+   */
+  execTarget(name: string): { context: ExecContext; host?: { env: Readonly<Record<string, string>>; workingDir: string } } | { error: string } {
+    const rec = this.records.get(name);
+    const c = this.#spec(name)?.c;
+    if (!c || !isRunning(rec?.current) || !this.#live.get(name)?.sim) return { error: `container not found (${JSON.stringify(name)})` };
+    const made = this.#environment(c);
+    const own = made.ok ? made.env : {};
+    const hostname = this.#pod.spec.hostname || (this.#pod.metadata.name ?? '');
+    const env: Record<string, string> = { PATH: simulatedPath, HOSTNAME: hostname };
+    for (const [k, v] of Object.entries(own)) setOwn(env, k, v);
+    if (env.HOME === undefined) env.HOME = '/root';
+    const workingDir = c.workingDir || '/';
+    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir };
+    // A host process (runtime: process) execs for real, with the environment it was started with.
+    const sim = this.#live.get(name)?.sim;
+    return sim instanceof ProcessContainer ? { context, host: { env: sim.env, workingDir } } : { context };
   }
 
   /**

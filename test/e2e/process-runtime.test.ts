@@ -1,5 +1,6 @@
 // A node pool with `runtime: process` as a kubectl user drives it: the container's command runs on the
-// host, `kubectl logs` shows what it printed, and the pod ends with its exit code.
+// host, `kubectl logs` shows what it printed, the pod ends with its exit code, and `kubectl exec` runs
+// on the host too.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDrydock } from './harness.ts';
@@ -26,5 +27,20 @@ describe('process runtime with kubectl', () => {
     }
     assert.equal(state, '7 Failed');
     assert.equal((await dd.kubectl(['logs', 'hello'])).stdout, 'hi from hello, drydock\n');
+  });
+
+  test('kubectl exec runs a host process beside the container\'s, with its environment and standard input', async () => {
+    await dd.ok(['run', 'sleeper', '--image=busybox', '--env=WHO=drydock', '--', 'sleep', '30']);
+    let phase = '';
+    for (let i = 0; i < 100 && phase !== 'Running'; i++) {
+      phase = (await dd.kubectl(['get', 'pod', 'sleeper', '-o', 'jsonpath={.status.phase}'])).stdout;
+      if (phase !== 'Running') await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    const r = await dd.kubectl(['exec', 'sleeper', '--', 'sh', '-c', 'echo "$WHO in $(pwd) as $HOSTNAME"; exit 5']);
+    assert.equal(r.stdout, 'drydock in / as sleeper\n');
+    assert.equal(r.code, 5);
+    assert.equal(await dd.ok(['exec', '-i', 'sleeper', '--', 'cat'], { input: 'piped through\n' }), 'piped through\n');
+    const missing = await dd.kubectl(['exec', 'sleeper', '--', 'no-such-tool']);
+    assert.match(missing.stderr, /OCI runtime exec failed: exec failed: unable to start container process: exec: "no-such-tool": executable file not found in \$PATH: unknown/);
   });
 });

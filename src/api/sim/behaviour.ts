@@ -16,7 +16,7 @@ export type { MemoryModel } from './values.ts';
 export { defaultImageCatalog, imageRepositoryName } from './image-catalog.ts';
 export { memoryAt, memoryExceedsAt, parseDurationMs } from './values.ts';
 export { deterministicUuid, simulatedGpuUuid } from './gpu-identity.ts';
-export { commandFormBehaviour } from './command-forms.ts';
+export { commandFormBehaviour, sleepMs } from './command-forms.ts';
 
 export const simAnnotationPrefix = 'sim.drydock.dev/';
 /** A regular init container's default run time ("a short delay"). */

@@ -13,7 +13,7 @@ function basename(path: string): string {
 }
 
 /** `sleep` operands as GNU sleep reads them; undefined = not a simple operand, null = infinity. */
-function sleepMs(operands: readonly string[]): number | null | undefined {
+export function sleepMs(operands: readonly string[]): number | null | undefined {
   if (operands.length === 0) return undefined;
   let total = 0;
   for (const op of operands) {

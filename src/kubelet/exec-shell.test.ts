@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isInteractiveShell, runExec, ShellSession, unsimulatedCommand } from './exec-shell.ts';
+import type { ExecContext, ExecRun } from './exec-shell.ts';
+
+const context: ExecContext = {
+  env: { PATH: '/usr/bin:/bin', HOSTNAME: 'mig-pod', NVIDIA_VISIBLE_DEVICES: 'MIG-1234', HOME: '/root' },
+  gpuList: ['GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-abc)', '  MIG 1g.10gb     Device  0: (UUID: MIG-1234)'],
+  workingDir: '/',
+};
+
+const stdout = (run: ExecRun): string => run.steps.map((s) => ('stream' in s && s.stream === 'stdout' ? s.text : '')).join('');
+const stderr = (run: ExecRun): string => run.steps.map((s) => ('stream' in s && s.stream === 'stderr' ? s.text : '')).join('');
+
+test('env, printenv, hostname and pwd show the container environment', () => {
+  assert.equal(stdout(runExec(['env'], context)), 'PATH=/usr/bin:/bin\nHOSTNAME=mig-pod\nNVIDIA_VISIBLE_DEVICES=MIG-1234\nHOME=/root\n');
+  assert.equal(stdout(runExec(['printenv', 'NVIDIA_VISIBLE_DEVICES'], context)), 'MIG-1234\n');
+  const missing = runExec(['printenv', 'HOME', 'NOPE'], context);
+  assert.equal(stdout(missing), '/root\n');
+  assert.equal(missing.exitCode, 1);
+  assert.equal(stdout(runExec(['hostname'], context)), 'mig-pod\n');
+  assert.equal(stdout(runExec(['/bin/pwd'], context)), '/\n');
+});
+
+test('nvidia-smi -L lists the devices the container was given; none is nvidia-smi\'s error', () => {
+  assert.equal(stdout(runExec(['nvidia-smi', '-L'], context)), `${context.gpuList?.join('\n')}\n`);
+  const none = runExec(['nvidia-smi', '-L'], { ...context, gpuList: [] });
+  assert.equal(stdout(none), 'No devices were found\n');
+  assert.equal(none.exitCode, 6);
+});
+
+test('sh -c runs a script: quotes, $VAR and $?, && and ||, exit codes', () => {
+  const run = runExec(['sh', '-c', 'echo "GPUs: $NVIDIA_VISIBLE_DEVICES" \'$HOME\'; false || echo failed $?; true && exit 3; echo never'], context);
+  assert.equal(stdout(run), 'GPUs: MIG-1234 $HOME\nfailed 1\n');
+  assert.equal(run.exitCode, 3);
+  assert.equal(runExec(['sh', '-c', 'exit 300'], context).exitCode, 300 & 255);
+  assert.deepEqual(runExec(['sh', '-c', 'echo a; sleep 2; echo b'], context).steps, [{ stream: 'stdout', text: 'a\n' }, { sleepMs: 2000 }, { stream: 'stdout', text: 'b\n' }]);
+});
+
+test('what is not simulated says so on stderr with status 127, as a missing command would', () => {
+  const run = runExec(['sh', '-c', 'python train.py; echo after'], context);
+  assert.match(stderr(run), /^sh: python: not simulated \(a simulated container runs echo, env/);
+  assert.equal(stdout(run), 'after\n');
+  assert.equal(unsimulatedCommand(['python', 'train.py']), 'python');
+  assert.equal(unsimulatedCommand(['/usr/bin/env']), undefined);
+  assert.equal(unsimulatedCommand(['bash']), undefined);
+  assert.match(stderr(runExec(['sh', '-c', 'cat /etc/hosts | head'], context)), /pipes are not simulated/);
+});
+
+test('a shell without -c reads commands; a session keeps $? and ends at exit', () => {
+  assert.ok(isInteractiveShell(['sh']));
+  assert.ok(isInteractiveShell(['/bin/bash', '-i']));
+  assert.ok(!isInteractiveShell(['sh', '-c', 'env']));
+  const session = new ShellSession(context);
+  assert.equal(session.run('false').exitCode, 1);
+  assert.equal(stdout(session.run('echo $?')), '1\n');
+  const exit = session.run('exit');
+  assert.ok(exit.exited);
+  assert.equal(exit.exitCode, 0);
+});

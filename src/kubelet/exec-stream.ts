@@ -1,0 +1,280 @@
+// `kubectl exec` into a simulated container over WebSocket (v5.channel.k8s.io, what kubectl 1.30+
+// speaks first): binary messages whose first byte is the stream (0 stdin, 1 stdout, 2 stderr,
+// 3 error, 4 resize, 255 close), an empty message on the lowest writable stream once open, and the
+// command's end as a metav1.Status on the error stream. The command runs in exec-shell.ts; a terminal
+// (-t) gets a line discipline: echo, backspace, ^C, ^D, CR LF. A host process's container
+// (runtime: process) execs a real process instead.
+// Upstream: apiserver/pkg/util/proxy/websocket.go (createWebSocketStreams), kubelet's
+// cri/streaming/remotecommand/exec.go (ServeExec), containerd's streamRuntime.Exec.
+import { spawn } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { constants } from 'node:os';
+import type { Duplex } from 'node:stream';
+import type { WebSocket } from 'ws';
+import type { Clock } from '../core/index.ts';
+import { isInteractiveShell, runExec, ShellSession, simulatedCommands, unsimulatedCommand } from './exec-shell.ts';
+import type { ExecContext, ExecRun, ExecStep } from './exec-shell.ts';
+
+export const execProtocol = 'v5.channel.k8s.io';
+const stdinStream = 0;
+const stdoutStream = 1;
+const stderrStream = 2;
+const errorStream = 3;
+const closeSignal = 255;
+
+export interface ExecOptions {
+  argv: readonly string[];
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+  tty: boolean;
+}
+
+/** Whether the request asks to become a WebSocket speaking a remote command protocol we serve. */
+export function wantsExecWebSocket(req: IncomingMessage): boolean {
+  return (req.headers.upgrade ?? '').toLowerCase() === 'websocket';
+}
+
+export function offersExecProtocol(req: IncomingMessage): boolean {
+  return (req.headers['sec-websocket-protocol'] ?? '').split(',').some((p) => p.trim() === execProtocol);
+}
+
+type Status = Record<string, unknown>;
+
+const success: Status = { metadata: {}, status: 'Success' };
+
+/** The kubelet's status for a command that exited non-zero, with containerd's words for it. */
+function exitStatus(argv: readonly string[], code: number): Status {
+  return {
+    metadata: {},
+    status: 'Failure',
+    message: `command terminated with non-zero exit code: error executing command [${argv.join(' ')}], exit code ${code}`,
+    reason: 'NonZeroExitCode',
+    details: { causes: [{ reason: 'ExitCode', message: String(code) }] },
+  };
+}
+
+/** apierrors.NewInternalError, as the kubelet writes a command the runtime could not start. */
+function internalError(message: string): Status {
+  return { metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 };
+}
+
+/**
+ * Upgrades the request and runs the command against `context`. `res` answers nothing: the socket
+ * becomes the WebSocket (it carries the 101 for the request metrics).
+ */
+export async function serveExecWebSocket(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, context: ExecContext, host?: HostExec): Promise<void> {
+  // Loaded on first use: ws requires node:http at load, which a startup snapshot cannot hold.
+  const { WebSocketServer } = await import('ws');
+  const server = new WebSocketServer({ noServer: true, handleProtocols: () => execProtocol });
+  const socket = req.socket as Duplex;
+  const ws = await new Promise<WebSocket>((resolve) => server.handleUpgrade(req, socket, Buffer.alloc(0), resolve));
+  res.statusCode = 101;
+  const session = new ExecSession(ws, clock, options, context);
+  await session.run(host);
+}
+
+/** Where a host process's exec runs: its environment and working directory. */
+export interface HostExec {
+  env: Readonly<Record<string, string>>;
+  workingDir: string;
+}
+
+class ExecSession {
+  readonly #ws: WebSocket;
+  readonly #clock: Clock;
+  readonly #options: ExecOptions;
+  readonly #context: ExecContext;
+  readonly #closed = new AbortController();
+  /** Standard input not read yet, and whether it has ended. */
+  #input = '';
+  #inputEnded = false;
+  #wakeInput: (() => void) | undefined;
+  /** Where standard input goes instead, for a host process. */
+  #onInput: ((text: string) => void) | undefined;
+  #onInputEnd: (() => void) | undefined;
+
+  constructor(ws: WebSocket, clock: Clock, options: ExecOptions, context: ExecContext) {
+    this.#ws = ws;
+    this.#clock = clock;
+    this.#options = options;
+    this.#context = context;
+    ws.on('message', (data: Buffer, isBinary: boolean) => this.#receive(isBinary ? data : Buffer.from(data)));
+    ws.on('close', () => {
+      this.#closed.abort();
+      this.#endInput();
+    });
+    ws.on('error', () => this.#closed.abort());
+  }
+
+  async run(host: HostExec | undefined): Promise<void> {
+    const { argv, stdout, stderr } = this.#options;
+    // The empty message on the lowest writable stream tells the client the streams are open.
+    this.#send(stdout ? stdoutStream : stderr ? stderrStream : errorStream, '');
+    let status: Status;
+    const unsimulated = unsimulatedCommand(argv);
+    if (host) {
+      const end = await this.#onHost(host);
+      status = 'exitCode' in end ? (end.exitCode === 0 ? success : exitStatus(argv, end.exitCode)) : internalError(`error executing command in container: failed to exec in container: ${end.error}`);
+    } else if (unsimulated !== undefined) {
+      status = internalError(`error executing command in container: failed to exec in container: ${JSON.stringify(unsimulated)} is not simulated: a simulated container runs ${simulatedCommands}, alone or in sh -c`);
+    } else {
+      const code = isInteractiveShell(argv) ? await this.#shell() : await this.#play(runExec(argv, this.#context));
+      status = code === 0 ? success : exitStatus(argv, code);
+    }
+    if (this.#closed.signal.aborted) return;
+    this.#send(errorStream, JSON.stringify(status));
+    this.#ws.close(1000);
+  }
+
+  /**
+   * The command as a host process beside the container's (runtime: process): standard input from the
+   * client, its output as written (a terminal's too: there is no pty), killed if the client leaves.
+   */
+  #onHost(host: HostExec): Promise<{ exitCode: number } | { error: string }> {
+    const [file = '', ...args] = this.#options.argv;
+    const child = spawn(file, args, { env: { ...host.env }, cwd: host.workingDir, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => this.#write('stdout', chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => this.#write('stderr', chunk.toString('utf8')));
+    child.stdin.on('error', () => {});
+    this.#onInput = (text) => child.stdin.write(text);
+    this.#onInputEnd = () => child.stdin.end();
+    if (this.#inputEnded || !this.#options.stdin) child.stdin.end();
+    this.#closed.signal.addEventListener('abort', () => child.kill('SIGKILL'));
+    return new Promise((resolve) => {
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        const what = error.code === 'ENOENT' ? `exec: ${JSON.stringify(file)}: executable file not found in $PATH` : error.message;
+        resolve({ error: `OCI runtime exec failed: exec failed: unable to start container process: ${what}: unknown` });
+      });
+      child.once('close', (code: number | null, signal: NodeJS.Signals | null) => resolve({ exitCode: code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0) }));
+    });
+  }
+
+  /** Plays a run's output and pauses; its exit code. */
+  async #play(run: ExecRun): Promise<number> {
+    for (const step of run.steps) if (!(await this.#step(step))) break;
+    return run.exitCode;
+  }
+
+  async #step(step: ExecStep): Promise<boolean> {
+    if (this.#closed.signal.aborted) return false;
+    if ('sleepMs' in step) {
+      if (step.sleepMs === null) await new Promise<void>((resolve) => this.#closed.signal.addEventListener('abort', () => resolve()));
+      else await this.#clock.sleep(step.sleepMs, this.#closed.signal).catch(() => {});
+      return !this.#closed.signal.aborted;
+    }
+    this.#write(step.stream, step.text);
+    return true;
+  }
+
+  /** A shell reading standard input: lines as they come, or a terminal's, until exit or end of input. */
+  async #shell(): Promise<number> {
+    const session = new ShellSession(this.#context);
+    let status = 0;
+    if (!this.#options.stdin) return status;
+    for (;;) {
+      if (this.#options.tty) this.#write('stdout', '# ');
+      const line = this.#options.tty ? await this.#terminalLine() : await this.#inputLine();
+      if (line === undefined) return status;
+      const run = session.run(line);
+      await this.#play(run);
+      status = run.exitCode;
+      if (run.exited || this.#closed.signal.aborted) return status;
+    }
+  }
+
+  /** The next line of standard input (without its newline); undefined at its end. */
+  async #inputLine(): Promise<string | undefined> {
+    for (;;) {
+      const at = this.#input.indexOf('\n');
+      if (at >= 0) {
+        const line = this.#input.slice(0, at);
+        this.#input = this.#input.slice(at + 1);
+        return line;
+      }
+      if (this.#inputEnded) {
+        const rest = this.#input;
+        this.#input = '';
+        return rest === '' ? undefined : rest;
+      }
+      await new Promise<void>((resolve) => (this.#wakeInput = resolve));
+    }
+  }
+
+  /**
+   * A line typed at a terminal in raw mode, with the tty's canonical mode done here: characters
+   * echoed, DEL/BS erase, ^C drops the line, ^D on an empty line ends input, CR or LF ends a line.
+   */
+  async #terminalLine(): Promise<string | undefined> {
+    let line = '';
+    for (;;) {
+      while (this.#input.length > 0) {
+        const ch = this.#input[0] as string;
+        this.#input = this.#input.slice(1);
+        if (ch === '\r' || ch === '\n') {
+          this.#write('stdout', '\n');
+          return line;
+        }
+        if (ch === '\x7f' || ch === '\b') {
+          if (line.length > 0) {
+            line = line.slice(0, -1);
+            this.#write('stdout', '\b \b');
+          }
+        } else if (ch === '\x03') {
+          this.#write('stdout', '^C\n# ');
+          line = '';
+        } else if (ch === '\x04') {
+          if (line === '') {
+            this.#write('stdout', 'exit\n');
+            return undefined;
+          }
+        } else if (ch >= ' ' || ch === '\t') {
+          line += ch;
+          this.#write('stdout', ch);
+        }
+      }
+      if (this.#inputEnded) return undefined;
+      await new Promise<void>((resolve) => (this.#wakeInput = resolve));
+    }
+  }
+
+  #receive(data: Buffer): void {
+    const stream = data[0];
+    if (stream === stdinStream) {
+      const text = data.subarray(1).toString('utf8');
+      if (this.#onInput) this.#onInput(text);
+      else this.#input += text;
+      this.#wake();
+    } else if (stream === closeSignal && data[1] === stdinStream) {
+      this.#endInput();
+    }
+    // Resize (4) changes nothing a simulated shell prints.
+  }
+
+  #endInput(): void {
+    this.#inputEnded = true;
+    this.#onInputEnd?.();
+    this.#wake();
+  }
+
+  #wake(): void {
+    const wake = this.#wakeInput;
+    this.#wakeInput = undefined;
+    wake?.();
+  }
+
+  /** Output as the process writes it: a terminal takes stderr on stdout and turns LF into CR LF. */
+  #write(stream: 'stdout' | 'stderr', text: string): void {
+    const { tty, stdout, stderr } = this.#options;
+    if (tty) {
+      if (stdout) this.#send(stdoutStream, text.replace(/\r?\n/g, '\r\n'));
+    } else if (stream === 'stdout' ? stdout : stderr) {
+      this.#send(stream === 'stdout' ? stdoutStream : stderrStream, text);
+    }
+  }
+
+  #send(stream: number, text: string): void {
+    if (this.#ws.readyState !== this.#ws.OPEN) return;
+    this.#ws.send(Buffer.concat([Buffer.from([stream]), Buffer.from(text, 'utf8')]), { binary: true });
+  }
+}

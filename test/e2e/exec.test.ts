@@ -1,0 +1,87 @@
+// `kubectl exec` into simulated containers, as a user checks what a pod got: its environment, the
+// MIG slice its claim was allocated (nvidia-smi -L), a script's output and exit code, a shell fed on
+// standard input, and upstream's refusals (a container that is not running, a role with `get
+// pods/exec` but not `create`).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+const fixtures = join(import.meta.dirname, '..', 'fixtures');
+
+async function waitFor(dd: Drydock, args: readonly string[], want: string): Promise<void> {
+  let got = '';
+  for (let i = 0; i < 100 && got !== want; i++) {
+    got = (await dd.kubectl(args)).stdout.trim();
+    if (got !== want) await new Promise((res) => globalThis.setTimeout(res, 100));
+  }
+  assert.equal(got, want, args.join(' '));
+}
+
+describe('kubectl exec into simulated containers', () => {
+  let dd: Drydock;
+  before(async () => {
+    dd = await startDrydock();
+    await dd.ok(['run', 'web', '--image=nginx:1.27', '--env=MODE=fast']);
+    await waitFor(dd, ['get', 'pod', 'web', '-o', 'jsonpath={.status.phase}'], 'Running');
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  test('env shows the container environment; sh -c runs a script and kubectl exits with its code', async () => {
+    assert.equal(await dd.ok(['exec', 'web', '--', 'env']), 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nHOSTNAME=web\nMODE=fast\nHOME=/root\n');
+    const r = await dd.kubectl(['exec', 'web', '--', 'sh', '-c', 'echo "mode $MODE on $(hostname)"; echo "mode $MODE" && printenv NOPE || exit 3']);
+    assert.match(r.stderr, /^sh: syntax error: command substitution is not simulated$/m);
+    const script = await dd.kubectl(['exec', 'web', '--', 'sh', '-c', 'echo "mode $MODE"; printenv NOPE || exit 3']);
+    assert.equal(script.stdout, 'mode fast\n');
+    assert.equal(script.code, 3);
+    assert.match(script.stderr, /^command terminated with exit code 3$/m);
+  });
+
+  test('a shell reads commands from standard input (-i)', async () => {
+    const r = await dd.kubectl(['exec', '-i', 'web', '--', 'sh'], { input: 'echo one\nfalse\necho status $?\nexit 4\necho never\n' });
+    assert.equal(r.stdout, 'one\nstatus 1\n');
+    assert.equal(r.code, 4);
+  });
+
+  test('a command the simulation does not know is the runtime\'s internal error', async () => {
+    const r = await dd.kubectl(['exec', 'web', '--', 'python', 'train.py']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^error: Internal error occurred: error executing command in container: failed to exec in container: "python" is not simulated: /m);
+  });
+
+  test('nvidia-smi -L lists the MIG slice the pod\'s claim was allocated', async () => {
+    await dd.ok(['apply', '-f', join(fixtures, 'dra/mig-1g-10gb-class.yaml'), '-f', join(fixtures, 'dra/mig-claim.yaml')]);
+    await waitFor(dd, ['get', 'pod', 'mig-pod', '-o', 'jsonpath={.status.phase}'], 'Running');
+    const device = await dd.ok(['get', 'resourceclaim', 'mig-slice', '-o', 'jsonpath={.status.allocation.devices.results[0].device}']);
+    const listing = await dd.ok(['exec', 'mig-pod', '--', 'nvidia-smi', '-L']);
+    assert.match(listing, /^GPU \d: NVIDIA H100 80GB HBM3 \(UUID: GPU-[0-9a-f-]+\)\n {2}MIG 1g\.10gb +Device +\d: \(UUID: MIG-[0-9a-f-]+\)\n$/);
+    const visible = (await dd.ok(['exec', 'mig-pod', '--', 'printenv', 'NVIDIA_VISIBLE_DEVICES'])).trim();
+    assert.ok(listing.includes(`(UUID: ${visible})`), `${visible} in ${listing}`);
+    // The slice the driver published for the pod's node names the allocated MIG device's GPU.
+    const node = await dd.ok(['get', 'pod', 'mig-pod', '-o', 'jsonpath={.spec.nodeName}']);
+    const parent = await dd.ok(['get', 'resourceslices', '--field-selector', `spec.nodeName=${node}`, '-o', `jsonpath={.items[*].spec.devices[?(@.name=="${device}")].attributes.parentUUID.string}`]);
+    assert.ok(listing.startsWith(`GPU 0: NVIDIA H100 80GB HBM3 (UUID: ${parent})\n`), `${parent} in ${listing}`);
+  });
+
+  test('a container that is not running cannot be exec\'d into', async () => {
+    await dd.ok(['run', 'crash', '--image=busybox', '--', 'sh', '-c', 'exit 1']);
+    await waitFor(dd, ['get', 'pod', 'crash', '-o', 'jsonpath={.status.containerStatuses[0].lastState.terminated.exitCode}'], '1');
+    let r = await dd.kubectl(['exec', 'crash', '--', 'env']);
+    for (let i = 0; i < 20 && !r.stderr.includes('container not found'); i++) r = await dd.kubectl(['exec', 'crash', '--', 'env']);
+    assert.equal(r.stderr.trim(), 'error: unable to upgrade connection: container not found ("crash")');
+  });
+
+  test('the WebSocket upgrade needs create pods/exec besides get (1.35)', async () => {
+    await dd.ok(['create', 'role', 'exec-get', '--verb=get', '--resource=pods,pods/exec']);
+    await dd.ok(['create', 'rolebinding', 'exec-get', '--role=exec-get', '--user=dev']);
+    const refused = await dd.kubectl(['exec', 'web', '--as=dev', '--', 'hostname']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /pods "web" is forbidden/);
+    await dd.ok(['create', 'role', 'exec-create', '--verb=create', '--resource=pods/exec']);
+    await dd.ok(['create', 'rolebinding', 'exec-create', '--role=exec-create', '--user=dev']);
+    assert.equal(await dd.ok(['exec', 'web', '--as=dev', '--', 'hostname']), 'web\n');
+  });
+});
