@@ -1,4 +1,4 @@
-// `kubectl exec` into a simulated container over WebSocket (v5.channel.k8s.io, what kubectl 1.30+
+// `kubectl exec` and `attach` into a simulated container over WebSocket (v5.channel.k8s.io, what kubectl 1.30+
 // speaks first): binary messages whose first byte is the stream (0 stdin, 1 stdout, 2 stderr,
 // 3 error, 4 resize, 255 close), an empty message on the lowest writable stream once open, and the
 // command's end as a metav1.Status on the error stream. The command runs in exec-shell.ts; a terminal
@@ -14,6 +14,7 @@ import type { WebSocket } from 'ws';
 import type { Clock } from '../core/index.ts';
 import { isInteractiveShell, runExec, ShellSession, simulatedCommands, unsimulatedCommand } from './exec-shell.ts';
 import type { ExecContext, ExecRun, ExecStep } from './exec-shell.ts';
+import type { LogBuffer } from './logs.ts';
 
 export const execProtocol = 'v5.channel.k8s.io';
 const stdinStream = 0;
@@ -74,6 +75,25 @@ export async function serveExecWebSocket(req: IncomingMessage, res: ServerRespon
   await session.run(host);
 }
 
+/** What an attach joins: the container's output and, for a shell reading stdin, that shell. */
+export interface AttachTarget {
+  logs: LogBuffer;
+  context: ExecContext;
+  shell?: { exit(code: number): void; stdinOnce: boolean };
+}
+
+/**
+ * Attaches to a running container: its output from now until it exits (then Success, as the kubelet's
+ * ServeAttach), and for a shell reading stdin, the client's input as that shell's.
+ */
+export async function serveAttachWebSocket(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, target: AttachTarget): Promise<void> {
+  const { WebSocketServer } = await import('ws');
+  const server = new WebSocketServer({ noServer: true, handleProtocols: () => execProtocol });
+  const ws = await new Promise<WebSocket>((resolve) => server.handleUpgrade(req, req.socket as Duplex, Buffer.alloc(0), resolve));
+  res.statusCode = 101;
+  await new ExecSession(ws, clock, options, target.context).attach(target);
+}
+
 /** Where a host process's exec runs: its environment and working directory. */
 export interface HostExec {
   env: Readonly<Record<string, string>>;
@@ -119,11 +139,36 @@ class ExecSession {
     } else if (unsimulated !== undefined) {
       status = internalError(`error executing command in container: failed to exec in container: ${JSON.stringify(unsimulated)} is not simulated: a simulated container runs ${simulatedCommands}, alone or in sh -c`);
     } else {
-      const code = isInteractiveShell(argv) ? await this.#shell() : await this.#play(runExec(argv, this.#context));
+      const code = isInteractiveShell(argv) ? (await this.#shell(true)).status : await this.#play(runExec(argv, this.#context));
       status = code === 0 ? success : exitStatus(argv, code);
     }
     if (this.#closed.signal.aborted) return;
     this.#send(errorStream, JSON.stringify(status));
+    this.#ws.close(1000);
+  }
+
+  async attach(target: AttachTarget): Promise<void> {
+    const { stdout, stderr } = this.#options;
+    this.#send(stdout ? stdoutStream : stderr ? stderrStream : errorStream, '');
+    const ended = new Promise<void>((resolve) => {
+      const stop = target.logs.follow((line) => {
+        if (line) return this.#write('stdout', `${line.text}\n`);
+        stop();
+        resolve();
+      });
+      this.#closed.signal.addEventListener('abort', () => {
+        stop();
+        resolve();
+      });
+    });
+    if (target.shell && this.#options.stdin) {
+      const code = await this.#shell(false);
+      // Its stdin ends with this session's when the spec says stdinOnce (kubectl run -it --rm): EOF, so it exits.
+      if (code.exited || target.shell.stdinOnce) target.shell.exit(code.status);
+    }
+    await ended;
+    if (this.#closed.signal.aborted) return;
+    this.#send(errorStream, JSON.stringify(success));
     this.#ws.close(1000);
   }
 
@@ -167,19 +212,22 @@ class ExecSession {
     return true;
   }
 
-  /** A shell reading standard input: lines as they come, or a terminal's, until exit or end of input. */
-  async #shell(): Promise<number> {
+  /**
+   * A shell reading standard input: lines as they come, or a terminal's, until exit or end of input.
+   * An attached shell has printed its first prompt before anyone attached (`promptFirst` false).
+   */
+  async #shell(promptFirst: boolean): Promise<{ status: number; exited: boolean }> {
     const session = new ShellSession(this.#context);
     let status = 0;
-    if (!this.#options.stdin) return status;
-    for (;;) {
-      if (this.#options.tty) this.#write('stdout', '# ');
+    if (!this.#options.stdin) return { status, exited: false };
+    for (let first = true; ; first = false) {
+      if (this.#options.tty && (promptFirst || !first)) this.#write('stdout', '# ');
       const line = this.#options.tty ? await this.#terminalLine() : await this.#inputLine();
-      if (line === undefined) return status;
+      if (line === undefined) return { status, exited: false };
       const run = session.run(line);
       await this.#play(run);
       status = run.exitCode;
-      if (run.exited || this.#closed.signal.aborted) return status;
+      if (run.exited || this.#closed.signal.aborted) return { status, exited: run.exited };
     }
   }
 

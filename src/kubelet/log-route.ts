@@ -1,6 +1,6 @@
 // HTTP routes the API server proxies to a node's kubelet: pods/log (text/plain, streamed when
-// following), pods/exec (exec-stream.ts), and pods/attach|portforward, which simulated nodes refuse
-// with an upstream-style error.
+// following), pods/exec and pods/attach (exec-stream.ts), and pods/portforward, which simulated nodes
+// refuse with an upstream-style error.
 // Upstream: pkg/registry/core/pod/rest/log.go, pkg/registry/core/pod/strategy.go (LogLocation),
 // pkg/kubelet/kubelet_pods.go (validateContainerLogStatus, GetContainerLogs).
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,7 +13,7 @@ import type { Status } from '../core/index.ts';
 import { formatLogLine, limitText, selectLogLines } from './logs.ts';
 import type { LogBuffer, LogLine, PodLogOptions } from './logs.ts';
 import type { PodLogs } from './nodes.ts';
-import { execProtocol, offersExecProtocol, serveExecWebSocket, wantsExecWebSocket } from './exec-stream.ts';
+import { execProtocol, offersExecProtocol, serveAttachWebSocket, serveExecWebSocket, wantsExecWebSocket } from './exec-stream.ts';
 import type { ExecOptions } from './exec-stream.ts';
 
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
@@ -135,21 +135,22 @@ async function serveLog(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, req
 const flag = (q: URLSearchParams, name: string): boolean => q.get(name) === 'true' || q.get(name) === '1';
 
 /**
- * pods/exec: the API server's checks (streamLocation), the kubelet's (NewOptions, findContainer),
- * then the command over a WebSocket. SPDY, which kubectl falls back to when the WebSocket upgrade
- * fails and kubectl before 1.30 speaks alone, is not served.
+ * pods/exec and pods/attach: the API server's checks (streamLocation), the kubelet's (NewOptions,
+ * findContainer), then the streams over a WebSocket. SPDY, which kubectl falls back to when the
+ * WebSocket upgrade fails and kubectl before 1.30 speaks alone, is not served.
  */
-async function serveExec(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serveConnect(o: PodLogRouteOptions, pod: Pod, sub: 'exec' | 'attach', q: URLSearchParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const container = chooseContainer(pod, q.get('container'));
   const name = pod.metadata.name ?? '';
   const node = pod.spec.nodeName;
   if (!node) throw badRequest(`pod ${name} does not have a host assigned`);
   const argv = q.getAll('command');
-  if (argv.length === 0) throw badRequest('you must specify at least one command for the container');
+  if (sub === 'exec' && argv.length === 0) throw badRequest('you must specify at least one command for the container');
   const tty = flag(q, 'tty');
   const options: ExecOptions = { argv, stdin: flag(q, 'stdin'), stdout: flag(q, 'stdout'), stderr: flag(q, 'stderr') && !tty, tty };
   if (!options.stdin && !options.stdout && !options.stderr) throw badRequest('you must specify at least 1 of stdin, stdout, stderr');
-  const target = o.podLogs.kubelet(node)?.worker(pod.metadata.namespace ?? '', name)?.execTarget(container) ?? { error: `container not found (${JSON.stringify(container)})` };
+  const worker = o.podLogs.kubelet(node)?.worker(pod.metadata.namespace ?? '', name);
+  const target = (sub === 'exec' ? worker?.execTarget(container) : worker?.attachTarget(container)) ?? { error: `container not found (${JSON.stringify(container)})` };
   if ('error' in target) {
     // The kubelet answers before any upgrade, in plain text (streaming.WriteError).
     res.writeHead(500, { 'Content-Type': 'text/plain' });
@@ -157,14 +158,15 @@ async function serveExec(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, re
     return;
   }
   if (!wantsExecWebSocket(req)) {
-    throw badRequest(`unable to upgrade connection: drydock serves exec over WebSocket (${execProtocol}, kubectl 1.30 and later), not SPDY`);
+    throw badRequest(`unable to upgrade connection: drydock serves ${sub} over WebSocket (${execProtocol}, kubectl 1.30 and later), not SPDY`);
   }
   if (!offersExecProtocol(req)) {
     res.writeHead(403, { 'Content-Type': 'text/plain' });
     res.end(`requested protocol(s) are not supported: [${req.headers['sec-websocket-protocol'] ?? ''}]; supports [${execProtocol}]`);
     return;
   }
-  await serveExecWebSocket(req, res, o.clock, options, target.context, target.host);
+  if ('logs' in target) await serveAttachWebSocket(req, res, o.clock, options, target);
+  else await serveExecWebSocket(req, res, o.clock, options, target.context, target.host);
 }
 
 /** The pod log/exec route for the HTTP edge's extraRoutes. */
@@ -180,12 +182,12 @@ export function podLogRoute(o: PodLogRouteOptions): Route {
         await serveLog(o, pod, url.searchParams, req, res);
         return true;
       }
-      if (sub === 'exec') {
-        await serveExec(o, pod, url.searchParams, req, res);
+      if (sub === 'exec' || sub === 'attach') {
+        await serveConnect(o, pod, sub, url.searchParams, req, res);
         return true;
       }
       const node = pod.spec.nodeName ?? '';
-      // Simulated containers have no process to attach to, nor ports to forward.
+      // Simulated containers have no ports to forward.
       throw badRequest(`unable to upgrade connection: ${sub === 'portforward' ? 'port forwarding' : `container ${sub}`} is not supported on simulated node "${node}"`);
     } catch (error) {
       if (!isApiError(error)) throw error;

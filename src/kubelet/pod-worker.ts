@@ -39,6 +39,8 @@ import { nvidiaGpuResource } from './device-manager.ts';
 import type { DeviceManager } from './device-manager.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
 import type { ExecContext } from './exec-shell.ts';
+import { isInteractiveShell } from './exec-shell.ts';
+import type { AttachTarget } from './exec-stream.ts';
 import type { ImageManager } from './image-manager.ts';
 
 export type WorkerState =
@@ -219,6 +221,21 @@ export class PodWorker {
     // A host process (runtime: process) execs for real, with the environment it was started with.
     const sim = this.#live.get(name)?.sim;
     return sim instanceof ProcessContainer ? { context, host: { env: sim.env, workingDir } } : { context };
+  }
+
+  /**
+   * What `kubectl attach` to container `name` joins: its output from now on and, when its process is a
+   * shell reading the standard input the spec gives it (`stdin: true`, as `kubectl run -it` makes),
+   * that shell, whose `exit` ends the container.
+   */
+  attachTarget(name: string): AttachTarget | { error: string } {
+    const exec = this.execTarget(name);
+    const live = this.#live.get(name);
+    const c = this.#spec(name)?.c;
+    if ('error' in exec || !live || !c) return 'error' in exec ? exec : { error: `container not found (${JSON.stringify(name)})` };
+    const sim = live.sim;
+    const shell = c.stdin && sim instanceof SimContainer && isInteractiveShell([...(c.command ?? []), ...(c.args ?? [])]);
+    return { logs: live.logs, context: exec.context, ...(shell ? { shell: { exit: (code: number) => sim.exitWith(code), stdinOnce: c.stdinOnce === true } } : {}) };
   }
 
   /**

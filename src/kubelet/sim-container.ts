@@ -145,6 +145,11 @@ export class SimContainer implements ContainerProcess {
     else this.#after(behaviour.stopDelayMs, () => this.#finish(0, 'Completed'));
   }
 
+  /** The process ends by itself now with `code` (an attached shell's `exit`). */
+  exitWith(code: number): void {
+    if (!this.#exit) this.#finish(code, code === 0 ? 'Completed' : 'Error');
+  }
+
   /** SIGKILL: exit 137 at once; nothing more is written. */
   sigkill(): void {
     if (!this.#exit) this.#finish(137, 'Error');

@@ -1,7 +1,7 @@
-// `kubectl exec` into simulated containers, as a user checks what a pod got: its environment, the
-// MIG slice its claim was allocated (nvidia-smi -L), a script's output and exit code, a shell fed on
-// standard input, and upstream's refusals (a container that is not running, a role with `get
-// pods/exec` but not `create`).
+// `kubectl exec` and `attach` into simulated containers, as a user checks what a pod got: its
+// environment, the MIG slice its claim was allocated (nvidia-smi -L), a script's output and exit code,
+// a shell fed on standard input, a container's output as it comes, `kubectl run -i` of a shell, and
+// upstream's refusals (a container that is not running, a role with `get pods/exec` but not `create`).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -64,6 +64,21 @@ describe('kubectl exec into simulated containers', () => {
     const node = await dd.ok(['get', 'pod', 'mig-pod', '-o', 'jsonpath={.spec.nodeName}']);
     const parent = await dd.ok(['get', 'resourceslices', '--field-selector', `spec.nodeName=${node}`, '-o', `jsonpath={.items[*].spec.devices[?(@.name=="${device}")].attributes.parentUUID.string}`]);
     assert.ok(listing.startsWith(`GPU 0: NVIDIA H100 80GB HBM3 (UUID: ${parent})\n`), `${parent} in ${listing}`);
+  });
+
+  test('kubectl attach streams a container\'s output until it exits', async () => {
+    await dd.ok(['run', 'ticker', '--image=busybox', '--restart=Never', '--annotations=sim.drydock.dev/ticker=logEvery: 300ms\nrunFor: 2s', '--', 'sleep', '3600']);
+    await waitFor(dd, ['get', 'pod', 'ticker', '-o', 'jsonpath={.status.phase}'], 'Running');
+    const r = await dd.kubectl(['attach', 'ticker']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^(tick \d+\n)+$/);
+    assert.equal(await dd.ok(['get', 'pod', 'ticker', '-o', 'jsonpath={.status.phase}']), 'Succeeded');
+  });
+
+  test('kubectl run -i: the shell reads the attached input, and its exit ends the container', async () => {
+    const r = await dd.kubectl(['run', 'shell', '-i', '--image=busybox', '--restart=Never', '--', 'sh'], { input: 'echo inside $HOSTNAME\nexit 3\n', timeoutMs: 20_000 });
+    assert.match(r.stdout, /^inside shell$/m);
+    await waitFor(dd, ['get', 'pod', 'shell', '-o', 'jsonpath={.status.containerStatuses[0].state.terminated.exitCode}'], '3');
   });
 
   test('a container that is not running cannot be exec\'d into', async () => {

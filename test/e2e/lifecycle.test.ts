@@ -98,7 +98,7 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.match(d.stdout, /Stopping container log-agent/);
   });
 
-  test('logs -f streams until the container exits; exec of an unsimulated command and attach are refused', async () => {
+  test('logs -f streams until the container exits; exec of an unsimulated command and port-forward are refused', async () => {
     const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: ticker\n  annotations:\n    sim.drydock.dev/app: "{logs: [hello], logEvery: 100ms, runFor: 1s}"\nspec:\n  nodeName: cpu-0\n  restartPolicy: Never\n  containers:\n  - name: app\n    image: busybox\n';
     let r = await dd.kubectl(['create', '-f', '-'], { input: pod });
     assert.equal(r.code, 0, r.stderr);
@@ -120,9 +120,9 @@ describe('pod lifecycle on simulated nodes', () => {
     r = await dd.kubectl(['exec', 'web', '--', 'ls']);
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /failed to exec in container: "ls" is not simulated/);
-    r = await dd.kubectl(['attach', 'web'], { timeoutMs: 10_000 });
+    r = await dd.kubectl(['port-forward', 'pod/web', '0:80'], { timeoutMs: 10_000 });
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /container attach is not supported on simulated node "cpu-0"/);
+    assert.match(r.stderr, /port forwarding is not supported on simulated node "cpu-0"/);
   });
 
   test('kubectl debug adds an ephemeral container the kubelet starts; logs -c shows its output; -it falls back to its logs', async () => {
