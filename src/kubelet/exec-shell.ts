@@ -28,12 +28,6 @@ export const simulatedCommands = 'echo, env, printenv, hostname, pwd, nvidia-smi
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
-/** Whether argv starts a shell that reads commands from its standard input (no -c). */
-export function isInteractiveShell(argv: readonly string[]): boolean {
-  const [cmd, ...rest] = argv;
-  return cmd !== undefined && shells.has(basename(cmd)) && rest.every((a) => a === '-i' || a === '-l' || a === '-' || a === '-s');
-}
-
 /** The name of the command argv runs when it is none of the simulated ones (nor a shell), else undefined. */
 export function unsimulatedCommand(argv: readonly string[]): string | undefined {
   const [cmd] = argv;

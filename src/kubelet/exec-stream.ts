@@ -12,7 +12,8 @@ import { constants } from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { Clock } from '../core/index.ts';
-import { isInteractiveShell, runExec, ShellSession, simulatedCommands, unsimulatedCommand } from './exec-shell.ts';
+import { isInteractiveShell } from '../api/index.ts';
+import { runExec, ShellSession, simulatedCommands, unsimulatedCommand } from './exec-shell.ts';
 import type { ExecContext, ExecRun, ExecStep } from './exec-shell.ts';
 import type { LogBuffer } from './logs.ts';
 

@@ -3,7 +3,7 @@
 // blocks), restarts per policy with crash-loop back-off, runs probes, and stops containers in order.
 // Upstream: pkg/kubelet/pod_workers.go, kuberuntime_manager.go (computePodActions, SyncPod),
 // kuberuntime_container.go (startContainer, killContainer), kuberuntime_termination_order.go.
-import { expandBehaviourEnv, refs, resolveBehaviour } from '../api/index.ts';
+import { expandBehaviourEnv, readsShellInput, refs, resolveBehaviour } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Container } from '../api/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
@@ -39,7 +39,6 @@ import { nvidiaGpuResource } from './device-manager.ts';
 import type { DeviceManager } from './device-manager.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
 import type { ExecContext } from './exec-shell.ts';
-import { isInteractiveShell } from './exec-shell.ts';
 import type { AttachTarget } from './exec-stream.ts';
 import type { ImageManager } from './image-manager.ts';
 
@@ -234,7 +233,7 @@ export class PodWorker {
     const c = this.#spec(name)?.c;
     if ('error' in exec || !live || !c) return 'error' in exec ? exec : { error: `container not found (${JSON.stringify(name)})` };
     const sim = live.sim;
-    const shell = c.stdin && sim instanceof SimContainer && isInteractiveShell([...(c.command ?? []), ...(c.args ?? [])]);
+    const shell = sim instanceof SimContainer && readsShellInput(c);
     return { logs: live.logs, context: exec.context, ...(shell ? { shell: { exit: (code: number) => sim.exitWith(code), stdinOnce: c.stdinOnce === true } } : {}) };
   }
 

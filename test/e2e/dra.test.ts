@@ -259,7 +259,7 @@ describe('DRA feature gates off in the cluster config with kubectl', () => {
       writeFileSync(config, 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nfeatureGates: {DRADeviceTaint: false}\n');
       const r = spawnSync(resolve(import.meta.dirname, '../../drydock.mjs'), ['up', '--port', '0', '--config', config], { encoding: 'utf8' });
       assert.equal(r.status, 2);
-      assert.equal(r.stderr, `drydock: ${config}: featureGates.DRADeviceTaint: unrecognized feature gate (known: DRAAdminAccess, DRADeviceTaints, DRAExtendedResource, DRAPartitionableDevices, DRAPrioritizedList)\n`);
+      assert.equal(r.stderr, `drydock: ${config}: featureGates.DRADeviceTaint: unrecognized feature gate (known: AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess, DRADeviceTaints, DRAExtendedResource, DRAPartitionableDevices, DRAPrioritizedList)\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -116,6 +116,16 @@ test('the image catalog: servers run forever, shippers flush on SIGTERM, shells 
   assert.deepEqual([bb.runForMs, bb.exitCode], [0, 0]);
 });
 
+test('a shell reading stdin waits on it when the spec keeps one open, and exits 0 at once otherwise', () => {
+  const noInput = resolved({ name: 'c', image: 'busybox', command: ['sh'] });
+  assert.deepEqual([noInput.source, noInput.runForMs, noInput.exitCode], ['command', 0, 0]);
+  const waiting = resolved({ name: 'c', image: 'busybox', command: ['/bin/bash', '-i'], stdin: true });
+  assert.deepEqual([waiting.source, waiting.runForMs], ['command', undefined]);
+  const image = resolved({ name: 'c', image: 'busybox', stdin: true, tty: true });
+  assert.deepEqual([image.source, image.runForMs], ['image', undefined]);
+  assert.equal(resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'exit 2'], stdin: true }).exitCode, 2);
+});
+
 test('the default: regular init containers exit 0 after a short delay, others run until stopped', () => {
   const init = resolved({ name: 'c', image: 'example.com/migrate:v1' }, 'init');
   assert.deepEqual([init.source, init.runForMs, init.exitCode], ['default', 1000, 0]);

@@ -5,8 +5,8 @@ import { FieldPath, invalidValue } from '../../core/index.ts';
 import type { DeepReadonly, FieldError } from '../../core/index.ts';
 import type { Container, Pod } from '../core/v1/pod/types.ts';
 import type { BehaviourFields, ContainerKind, SimBehaviour, TimedLine } from './behaviour-types.ts';
-import { commandFormBehaviour } from './command-forms.ts';
-import { catalogBehaviour, defaultImageCatalog } from './image-catalog.ts';
+import { commandFormBehaviour, isInteractiveShell } from './command-forms.ts';
+import { catalogBehaviour, defaultImageCatalog, isShellImage } from './image-catalog.ts';
 import type { ImageCatalogEntry } from './image-catalog.ts';
 import { parseDurationMs, parseMemoryModel, parseMilliCpu } from './values.ts';
 
@@ -16,7 +16,7 @@ export type { MemoryModel } from './values.ts';
 export { defaultImageCatalog, imageRepositoryName } from './image-catalog.ts';
 export { memoryAt, memoryExceedsAt, parseDurationMs } from './values.ts';
 export { deterministicUuid, simulatedGpuUuid } from './gpu-identity.ts';
-export { commandFormBehaviour, sleepMs } from './command-forms.ts';
+export { commandFormBehaviour, isInteractiveShell, sleepMs } from './command-forms.ts';
 
 export const simAnnotationPrefix = 'sim.drydock.dev/';
 /** A regular init container's default run time ("a short delay"). */
@@ -168,8 +168,20 @@ export function validateSimBehaviourAnnotations(pod: DeepReadonly<Pod>): FieldEr
   return errs;
 }
 
+/**
+ * Whether the container's process is a shell reading the standard input its spec keeps open
+ * (`stdin: true`, as `kubectl run -i` makes): its command (`sh`, `bash` with no -c) or a shell image's own.
+ */
+export function readsShellInput(container: DeepReadonly<Container>, catalog: readonly ImageCatalogEntry[] = defaultImageCatalog): boolean {
+  const argv = [...(container.command ?? []), ...(container.args ?? [])];
+  return container.stdin === true && (argv.length > 0 ? isInteractiveShell(argv) : isShellImage(catalog, container.image ?? ''));
+}
+
 function baseBehaviour(container: DeepReadonly<Container>, kind: ContainerKind, catalog: readonly ImageCatalogEntry[]): { source: SimBehaviour['source']; fields: BehaviourFields } {
   const argv = [...(container.command ?? []), ...(container.args ?? [])];
+  // A shell waits on the standard input it was given; without one it reads end-of-file and exits 0.
+  if (readsShellInput(container, catalog)) return { source: argv.length > 0 ? 'command' : 'image', fields: {} };
+  if (isInteractiveShell(argv)) return { source: 'command', fields: { runForMs: 0, exitCode: 0 } };
   const fromCommand = argv.length > 0 ? commandFormBehaviour(argv) : undefined;
   if (fromCommand) return { source: 'command', fields: fromCommand };
   const fromImage = catalogBehaviour(catalog, container.image ?? '', argv.length > 0);

@@ -171,6 +171,12 @@ function finish(st: ScriptState): BehaviourFields {
   return fields;
 }
 
+/** Whether argv starts a shell that reads its commands from standard input (no -c, no script file). */
+export function isInteractiveShell(argv: readonly string[]): boolean {
+  const [cmd, ...rest] = argv;
+  return cmd !== undefined && shells.has(basename(cmd)) && rest.every((a) => a === '-i' || a === '-l' || a === '-' || a === '-s');
+}
+
 /** The behaviour of a container whose command (plus args) is a simple form, else undefined. */
 export function commandFormBehaviour(argv: readonly string[]): BehaviourFields | undefined {
   const [cmd, ...rest] = argv;

@@ -7,6 +7,8 @@ export interface ImageCatalogEntry {
   pattern: string;
   /** Applies only when the container sets neither command nor args (the image's own entrypoint runs). */
   whenNoCommand?: boolean;
+  /** The image's own command is a shell reading standard input: with `stdin: true` it waits there. */
+  shell?: boolean;
   behaviour: BehaviourFields;
 }
 
@@ -47,11 +49,11 @@ export const defaultImageCatalog: readonly ImageCatalogEntry[] = [
   { pattern: 'pause', behaviour: server([]) },
   { pattern: 'vllm*', behaviour: { ...server(['INFO:     Application startup complete.']), readyAfterMs: 30_000 } },
   { pattern: 'tritonserver', behaviour: { ...server(['Started HTTPService at 0.0.0.0:8000']), readyAfterMs: 10_000 } },
-  // Shell images with no command run `sh` without a terminal, which exits at once.
-  { pattern: 'busybox', whenNoCommand: true, behaviour: quickExit },
-  { pattern: 'alpine', whenNoCommand: true, behaviour: quickExit },
-  { pattern: 'ubuntu', whenNoCommand: true, behaviour: quickExit },
-  { pattern: 'debian', whenNoCommand: true, behaviour: quickExit },
+  // Shell images with no command run `sh`, which reads standard input: without one it exits at once.
+  { pattern: 'busybox', whenNoCommand: true, shell: true, behaviour: quickExit },
+  { pattern: 'alpine', whenNoCommand: true, shell: true, behaviour: quickExit },
+  { pattern: 'ubuntu', whenNoCommand: true, shell: true, behaviour: quickExit },
+  { pattern: 'debian', whenNoCommand: true, shell: true, behaviour: quickExit },
   { pattern: 'python', whenNoCommand: true, behaviour: quickExit },
 ];
 
@@ -73,6 +75,12 @@ function globMatch(pattern: string, text: string): boolean {
     compiledPatterns.set(pattern, re);
   }
   return re.test(text);
+}
+
+/** Whether a container with no command runs its image's shell (busybox, alpine, ubuntu, debian). */
+export function isShellImage(catalog: readonly ImageCatalogEntry[], image: string): boolean {
+  const name = imageRepositoryName(image);
+  return catalog.find((entry) => globMatch(entry.pattern, name))?.shell === true;
 }
 
 export function catalogBehaviour(catalog: readonly ImageCatalogEntry[], image: string, hasCommand: boolean): BehaviourFields | undefined {
