@@ -18,6 +18,11 @@ import type { ExecContext, ExecRun, ExecStep } from './exec-shell.ts';
 import type { LogBuffer } from './logs.ts';
 
 export const execProtocol = 'v5.channel.k8s.io';
+/**
+ * What the kubelet's own WebSocket server also speaks, which the API server proxies to for clients
+ * that do not offer v5 (the Python and JavaScript clients): v5 without the close signal.
+ */
+const execProtocols = [execProtocol, 'v4.channel.k8s.io'];
 const stdinStream = 0;
 const stdoutStream = 1;
 const stderrStream = 2;
@@ -37,9 +42,14 @@ export function wantsExecWebSocket(req: IncomingMessage): boolean {
   return (req.headers.upgrade ?? '').toLowerCase() === 'websocket';
 }
 
-export function offersExecProtocol(req: IncomingMessage): boolean {
-  return (req.headers['sec-websocket-protocol'] ?? '').split(',').some((p) => p.trim() === execProtocol);
+/** The newest remote command protocol the client offers that is served, if any. */
+export function chosenExecProtocol(req: IncomingMessage): string | undefined {
+  const offered = new Set((req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()));
+  return execProtocols.find((p) => offered.has(p));
 }
+
+/** The supported list as the refusal of an unsupported offer names it. */
+export const servedExecProtocols = execProtocols.join(' ');
 
 type Status = Record<string, unknown>;
 
@@ -68,7 +78,7 @@ function internalError(message: string): Status {
 export async function serveExecWebSocket(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, context: ExecContext, host?: HostExec): Promise<void> {
   // Loaded on first use: ws requires node:http at load, which a startup snapshot cannot hold.
   const { WebSocketServer } = await import('ws');
-  const server = new WebSocketServer({ noServer: true, handleProtocols: () => execProtocol });
+  const server = new WebSocketServer({ noServer: true, handleProtocols: () => chosenExecProtocol(req) ?? false });
   const socket = req.socket as Duplex;
   const ws = await new Promise<WebSocket>((resolve) => server.handleUpgrade(req, socket, Buffer.alloc(0), resolve));
   res.statusCode = 101;
@@ -89,7 +99,7 @@ export interface AttachTarget {
  */
 export async function serveAttachWebSocket(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, target: AttachTarget): Promise<void> {
   const { WebSocketServer } = await import('ws');
-  const server = new WebSocketServer({ noServer: true, handleProtocols: () => execProtocol });
+  const server = new WebSocketServer({ noServer: true, handleProtocols: () => chosenExecProtocol(req) ?? false });
   const ws = await new Promise<WebSocket>((resolve) => server.handleUpgrade(req, req.socket as Duplex, Buffer.alloc(0), resolve));
   res.statusCode = 101;
   await new ExecSession(ws, clock, options, target.context).attach(target);
@@ -143,6 +153,16 @@ class ExecSession {
       const code = isInteractiveShell(argv) ? (await this.#shell(true)).status : await this.#play(runExec(argv, this.#context));
       status = code === 0 ? success : exitStatus(argv, code);
     }
+    await this.#end(status);
+  }
+
+  /**
+   * The status, then the close. A real process exits a moment after its last write; sent in the same
+   * write as the output, the end is missed by the Python client (22.x), which polls the raw socket for
+   * each frame and does not see frames its TLS layer has already read.
+   */
+  async #end(status: Status): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.#closed.signal.aborted) return;
     this.#send(errorStream, JSON.stringify(status));
     this.#ws.close(1000);
@@ -168,9 +188,7 @@ class ExecSession {
       if (code.exited || target.shell.stdinOnce) target.shell.exit(code.status);
     }
     await ended;
-    if (this.#closed.signal.aborted) return;
-    this.#send(errorStream, JSON.stringify(success));
-    this.#ws.close(1000);
+    await this.#end(success);
   }
 
   /**

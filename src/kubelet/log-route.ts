@@ -13,7 +13,7 @@ import type { Status } from '../core/index.ts';
 import { formatLogLine, limitText, selectLogLines } from './logs.ts';
 import type { LogBuffer, LogLine, PodLogOptions } from './logs.ts';
 import type { PodLogs } from './nodes.ts';
-import { execProtocol, offersExecProtocol, serveAttachWebSocket, serveExecWebSocket, wantsExecWebSocket } from './exec-stream.ts';
+import { chosenExecProtocol, execProtocol, servedExecProtocols, serveAttachWebSocket, serveExecWebSocket, wantsExecWebSocket } from './exec-stream.ts';
 import type { ExecOptions } from './exec-stream.ts';
 
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
@@ -132,7 +132,9 @@ async function serveLog(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, req
   res.end();
 }
 
-const flag = (q: URLSearchParams, name: string): boolean => q.get(name) === 'true' || q.get(name) === '1';
+// strconv.ParseBool's true spellings, as the query's booleans decode (the Python client sends `True`).
+const trueSpellings = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const flag = (q: URLSearchParams, name: string): boolean => trueSpellings.has(q.get(name) ?? '');
 
 /**
  * pods/exec and pods/attach: the API server's checks (streamLocation), the kubelet's (NewOptions,
@@ -160,9 +162,9 @@ async function serveConnect(o: PodLogRouteOptions, pod: Pod, sub: 'exec' | 'atta
   if (!wantsExecWebSocket(req)) {
     throw badRequest(`unable to upgrade connection: drydock serves ${sub} over WebSocket (${execProtocol}, kubectl 1.30 and later), not SPDY`);
   }
-  if (!offersExecProtocol(req)) {
+  if (chosenExecProtocol(req) === undefined) {
     res.writeHead(403, { 'Content-Type': 'text/plain' });
-    res.end(`requested protocol(s) are not supported: [${req.headers['sec-websocket-protocol'] ?? ''}]; supports [${execProtocol}]`);
+    res.end(`requested protocol(s) are not supported: [${req.headers['sec-websocket-protocol'] ?? ''}]; supports [${servedExecProtocols}]`);
     return;
   }
   if ('logs' in target) await serveAttachWebSocket(req, res, o.clock, options, target);

@@ -1,5 +1,5 @@
 // Debian's python3-kubernetes (the system /usr/bin/python3, not the first python3 on PATH)
-// against `drydock up` over HTTPS with the kubeconfig's CA: list (nodes too), create, watch, patch.
+// against `drydock up` over HTTPS with the kubeconfig's CA: list (nodes too), create, watch, patch, exec.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -21,7 +21,7 @@ describe('python3-kubernetes smoke test', { skip: hasClient ? false : 'python3-k
     await dd?.stop();
   });
 
-  test('lists namespaces, nodes, an idle ReplicaSet and a new autoscaler, creates and watches a pod, patches a config map', () => {
+  test('lists namespaces, nodes, an idle ReplicaSet and a new autoscaler, creates and watches a pod, patches a config map, execs', () => {
     const run = spawnSync(python, [script, dd.kubeconfig], { encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stderr);
     const out = JSON.parse(run.stdout) as Record<string, unknown>;
@@ -35,6 +35,7 @@ describe('python3-kubernetes smoke test', { skip: hasClient ? false : 'python3-k
       replicaSets: [['py-idle', 0]],
       autoscalers: [['py-hpa', 0, 0]],
       missing: [404, 'configmaps "missing" not found'],
+      exec: ['py-pod\n', 3],
     });
   });
 });

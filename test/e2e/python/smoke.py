@@ -4,8 +4,10 @@ Usage: /usr/bin/python3 smoke.py KUBECONFIG
 """
 import json
 import sys
+import time
 
 from kubernetes import client, config, watch
+from kubernetes.stream import stream
 
 
 def main(kubeconfig):
@@ -51,6 +53,15 @@ def main(kubeconfig):
         "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "absent"}, "maxReplicas": 3},
     })
     out["autoscalers"] = [[h.metadata.name, h.status.current_replicas, h.status.desired_replicas] for h in hpa.list_namespaced_horizontal_pod_autoscaler("default").items]
+    # Exec over the client's WebSocket (v4.channel.k8s.io): the output, then the exit code from the error channel.
+    for _ in range(100):
+        if v1.read_namespaced_pod("py-pod", "default").status.phase == "Running":
+            break
+        time.sleep(0.1)
+    resp = stream(v1.connect_get_namespaced_pod_exec, "py-pod", "default", command=["sh", "-c", "echo $HOSTNAME; exit 3"],
+                  stderr=True, stdin=False, stdout=True, tty=False, _preload_content=False)
+    resp.run_forever(timeout=10)
+    out["exec"] = [resp.read_stdout(), resp.returncode]
     try:
         v1.read_namespaced_config_map("missing", "default")
     except client.exceptions.ApiException as e:
