@@ -1,9 +1,9 @@
 // `kubectl exec` and `attach` into a simulated container over WebSocket (v5.channel.k8s.io, what kubectl 1.30+
 // speaks first): binary messages whose first byte is the stream (0 stdin, 1 stdout, 2 stderr,
 // 3 error, 4 resize, 255 close), an empty message on the lowest writable stream once open, and the
-// command's end as a metav1.Status on the error stream. The command runs in exec-shell.ts; a terminal
-// (-t) gets a line discipline: echo, backspace, ^C, ^D, CR LF. A host process's container
-// (runtime: process) execs a real process instead.
+// command's end as a metav1.Status on the error stream. The command runs in exec-shell.ts, a
+// terminal's (-t) typing through terminal-line.ts. A host process's container (runtime: process)
+// execs a real process instead.
 // Upstream: apiserver/pkg/util/proxy/websocket.go (createWebSocketStreams), kubelet's
 // cri/streaming/remotecommand/exec.go (ServeExec), containerd's streamRuntime.Exec.
 import { spawn } from 'node:child_process';
@@ -16,6 +16,7 @@ import { isInteractiveShell } from '../api/index.ts';
 import { runExec, ShellSession, simulatedCommands, unsimulatedCommand } from './exec-shell.ts';
 import type { ExecContext, ExecRun, ExecStep } from './exec-shell.ts';
 import type { LogBuffer } from './logs.ts';
+import { readTerminal } from './terminal-line.ts';
 
 export const execProtocol = 'v5.channel.k8s.io';
 /**
@@ -28,6 +29,8 @@ const stdoutStream = 1;
 const stderrStream = 2;
 const errorStream = 3;
 const closeSignal = 255;
+/** A root shell's prompt. */
+const prompt = '# ';
 
 export interface ExecOptions {
   argv: readonly string[];
@@ -76,14 +79,17 @@ function internalError(message: string): Status {
  * becomes the WebSocket (it carries the 101 for the request metrics).
  */
 export async function serveExecWebSocket(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, context: ExecContext, host?: HostExec): Promise<void> {
+  await new ExecSession(await upgrade(req, res), clock, options, context).run(host);
+}
+
+/** The request's socket as a WebSocket speaking the protocol chosen from the client's offer. */
+async function upgrade(req: IncomingMessage, res: ServerResponse): Promise<WebSocket> {
   // Loaded on first use: ws requires node:http at load, which a startup snapshot cannot hold.
   const { WebSocketServer } = await import('ws');
   const server = new WebSocketServer({ noServer: true, handleProtocols: () => chosenExecProtocol(req) ?? false });
-  const socket = req.socket as Duplex;
-  const ws = await new Promise<WebSocket>((resolve) => server.handleUpgrade(req, socket, Buffer.alloc(0), resolve));
+  const ws = await new Promise<WebSocket>((resolve) => server.handleUpgrade(req, req.socket as Duplex, Buffer.alloc(0), resolve));
   res.statusCode = 101;
-  const session = new ExecSession(ws, clock, options, context);
-  await session.run(host);
+  return ws;
 }
 
 /** What an attach joins: the container's output and, for a shell reading stdin, that shell. */
@@ -98,11 +104,7 @@ export interface AttachTarget {
  * ServeAttach), and for a shell reading stdin, the client's input as that shell's.
  */
 export async function serveAttachWebSocket(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, target: AttachTarget): Promise<void> {
-  const { WebSocketServer } = await import('ws');
-  const server = new WebSocketServer({ noServer: true, handleProtocols: () => chosenExecProtocol(req) ?? false });
-  const ws = await new Promise<WebSocket>((resolve) => server.handleUpgrade(req, req.socket as Duplex, Buffer.alloc(0), resolve));
-  res.statusCode = 101;
-  await new ExecSession(ws, clock, options, target.context).attach(target);
+  await new ExecSession(await upgrade(req, res), clock, options, target.context).attach(target);
 }
 
 /** Where a host process's exec runs: its environment and working directory. */
@@ -130,7 +132,7 @@ class ExecSession {
     this.#clock = clock;
     this.#options = options;
     this.#context = context;
-    ws.on('message', (data: Buffer, isBinary: boolean) => this.#receive(isBinary ? data : Buffer.from(data)));
+    ws.on('message', (data: Buffer) => this.#receive(data));
     ws.on('close', () => {
       this.#closed.abort();
       this.#endInput();
@@ -240,7 +242,7 @@ class ExecSession {
     let status = 0;
     if (!this.#options.stdin) return { status, exited: false };
     for (let first = true; ; first = false) {
-      if (this.#options.tty && (promptFirst || !first)) this.#write('stdout', '# ');
+      if (this.#options.tty && (promptFirst || !first)) this.#write('stdout', prompt);
       const line = this.#options.tty ? await this.#terminalLine() : await this.#inputLine();
       if (line === undefined) return { status, exited: false };
       const run = session.run(line);
@@ -268,38 +270,15 @@ class ExecSession {
     }
   }
 
-  /**
-   * A line typed at a terminal in raw mode, with the tty's canonical mode done here: characters
-   * echoed, DEL/BS erase, ^C drops the line, ^D on an empty line ends input, CR or LF ends a line.
-   */
+  /** A line typed at the terminal (terminal-line.ts); undefined at the end of input. */
   async #terminalLine(): Promise<string | undefined> {
-    let line = '';
+    let partial = '';
     for (;;) {
-      while (this.#input.length > 0) {
-        const ch = this.#input[0] as string;
-        this.#input = this.#input.slice(1);
-        if (ch === '\r' || ch === '\n') {
-          this.#write('stdout', '\n');
-          return line;
-        }
-        if (ch === '\x7f' || ch === '\b') {
-          if (line.length > 0) {
-            line = line.slice(0, -1);
-            this.#write('stdout', '\b \b');
-          }
-        } else if (ch === '\x03') {
-          this.#write('stdout', '^C\n# ');
-          line = '';
-        } else if (ch === '\x04') {
-          if (line === '') {
-            this.#write('stdout', 'exit\n');
-            return undefined;
-          }
-        } else if (ch >= ' ' || ch === '\t') {
-          line += ch;
-          this.#write('stdout', ch);
-        }
-      }
+      const read = readTerminal(this.#input, partial, prompt);
+      this.#input = read.rest;
+      partial = read.partial;
+      this.#write('stdout', read.echo);
+      if (read.line !== undefined) return read.line ?? undefined;
       if (this.#inputEnded) return undefined;
       await new Promise<void>((resolve) => (this.#wakeInput = resolve));
     }

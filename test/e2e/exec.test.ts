@@ -5,7 +5,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
+import WebSocket from 'ws';
+import { readKubeconfigToken, startDrydock } from './harness.ts';
 import type { Drydock } from './harness.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
@@ -44,6 +45,22 @@ describe('kubectl exec into simulated containers', () => {
     const r = await dd.kubectl(['exec', '-i', 'web', '--', 'sh'], { input: 'echo one\nfalse\necho status $?\nexit 4\necho never\n' });
     assert.equal(r.stdout, 'one\nstatus 1\n');
     assert.equal(r.code, 4);
+  });
+
+  test('a terminal (-t): what is typed is echoed, DEL erases, lines end in CR LF, exit ends the session', async () => {
+    // As kubectl -it sends it (raw mode): stream 0 carries keystrokes; the answer's streams come back tagged.
+    const url = `${dd.url.replace('https', 'wss')}/api/v1/namespaces/default/pods/web/exec?command=sh&stdin=true&stdout=true&tty=true`;
+    const ws = new WebSocket(url, ['v5.channel.k8s.io'], { headers: { Authorization: `Bearer ${readKubeconfigToken(dd.kubeconfig)}` }, rejectUnauthorized: false });
+    const received: Buffer[] = [];
+    ws.on('message', (data: Buffer) => received.push(data));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const type = (text: string): void => ws.send(Buffer.concat([Buffer.from([0]), Buffer.from(text)]));
+    type('echo $HOSTNAME\r');
+    type('ex\x7fxit 3\r');
+    await new Promise((resolve) => ws.once('close', resolve));
+    const stream = (n: number): string => received.filter((m) => m[0] === n).map((m) => m.subarray(1).toString()).join('');
+    assert.equal(stream(1), '# echo $HOSTNAME\r\nweb\r\n# ex\b \bxit 3\r\n');
+    assert.equal(JSON.parse(stream(3)).details.causes[0].message, '3');
   });
 
   test('a command the simulation does not know is the runtime\'s internal error', async () => {
