@@ -1,6 +1,6 @@
 // Bundles the CLI and its JavaScript dependencies into dist/drydock.cjs: one file loads in about
 // half the time of hundreds of modules and packages resolved one by one at start. better-sqlite3
-// stays external (a native addon). dist/drydock.mjs is the executable. It starts node from a V8
+// (a native addon) and ws (needed only by exec) stay external. dist/drydock.mjs is the executable. It starts node from a V8
 // startup snapshot of the loaded bundle (dist/drydock.blob) when there is one made by the `node`
 // that would run it, and otherwise runs the bundle through V8's code cache (src/cli/launch.ts).
 // This script writes the cache by starting the default cluster once, then builds the snapshot
@@ -37,7 +37,7 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'ws'],
   outfile: 'dist/drydock.cjs',
   // import.meta.url (createRequire of better-sqlite3, loaded on first use) is the bundle's own URL:
   // in a process started from the snapshot, the one beside the snapshot it started from, not the

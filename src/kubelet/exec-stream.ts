@@ -8,6 +8,7 @@
 // cri/streaming/remotecommand/exec.go (ServeExec), containerd's streamRuntime.Exec.
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
@@ -82,10 +83,20 @@ export async function serveExecWebSocket(req: IncomingMessage, res: ServerRespon
   await new ExecSession(await upgrade(req, res), clock, options, context).run(host);
 }
 
+let loaded: typeof import('ws') | undefined;
+
+/**
+ * ws, loaded from node_modules on the first exec as better-sqlite3 is (src/storage/sqlite.ts): it
+ * requires node:http as it loads, which a startup snapshot cannot hold, and left out of the bundle it
+ * costs the start-up nothing.
+ */
+function webSockets(): typeof import('ws') {
+  return (loaded ??= createRequire(import.meta.url)('ws') as typeof import('ws'));
+}
+
 /** The request's socket as a WebSocket speaking the protocol chosen from the client's offer. */
 async function upgrade(req: IncomingMessage, res: ServerResponse): Promise<WebSocket> {
-  // Loaded on first use: ws requires node:http at load, which a startup snapshot cannot hold.
-  const { WebSocketServer } = await import('ws');
+  const { WebSocketServer } = webSockets();
   const server = new WebSocketServer({ noServer: true, handleProtocols: () => chosenExecProtocol(req) ?? false });
   const ws = await new Promise<WebSocket>((resolve) => server.handleUpgrade(req, req.socket as Duplex, Buffer.alloc(0), resolve));
   res.statusCode = 101;
