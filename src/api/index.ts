@@ -42,7 +42,7 @@ export type { NodeSpec, Taint } from './core/v1/node.ts';
 export type { PersistentVolumeClaim } from './core/v1/persistent-volume-claim.ts';
 export type { PersistentVolume } from './core/v1/persistent-volume.ts';
 export { defaultServiceClusterIPRange, prepareService, serviceAllocator } from './core/v1/service.ts';
-export type { Service, ServiceAllocator } from './core/v1/service.ts';
+export type { Service, ServiceAllocator, ServicePort } from './core/v1/service.ts';
 export { podGroupPolicy } from './scheduling/v1alpha1/workload.ts';
 export type { Workload, WorkloadSpec, PodGroup, PodGroupPolicy, GangSchedulingPolicy } from './scheduling/v1alpha1/workload.ts';
 export type { StorageClass } from './storage/v1/storage-class.ts';

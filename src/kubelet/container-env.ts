@@ -1,11 +1,12 @@
 // A container's environment as the kubelet makes it before creating the container: envFrom's config
-// maps and secrets in order, then env, each value with $(VAR) references to what came before
-// expanded. A config map, secret or key that is missing and not optional is an error in upstream's
+// maps and secrets in order, then env, each value with $(VAR) references to what came before (or to
+// a Service's variable) expanded, then the Services' variables. A config map, secret or key that is missing and not optional is an error in upstream's
 // words, which leaves the container waiting in CreateContainerConfigError. Pure.
 // Upstream: pkg/kubelet/kubelet_pods.go (makeEnvironmentVariables), third_party/forked/golang/expansion.
-import type { Container, Pod } from '../api/index.ts';
+import type { Container, Pod, Service } from '../api/index.ts';
 import type { DeepReadonly, KubeObject } from '../core/index.ts';
 import { ownValue, setOwn } from '../core/index.ts';
+import { serviceEnvironment } from './service-env.ts';
 
 type Data = Readonly<Record<string, string>>;
 
@@ -13,6 +14,8 @@ type Data = Readonly<Record<string, string>>;
 export interface EnvSources {
   configMaps: { getByName(namespace: string | undefined, name: string): (KubeObject & { data?: Data }) | undefined };
   secrets: { getByName(namespace: string | undefined, name: string): (KubeObject & { data?: Data }) | undefined };
+  /** The Services whose link variables the container gets (service-env.ts); none when absent. */
+  services?: { list(): readonly DeepReadonly<Service>[] };
 }
 
 /** What fieldRef may name besides metadata: the pod's addresses, known only to the kubelet. */
@@ -35,6 +38,7 @@ export function containerEnvironment(pod: DeepReadonly<Pod>, c: DeepReadonly<Con
     return found ? decodeSecretData(found.data) : `secret "${name}" not found`;
   };
   const env: Record<string, string> = {};
+  const services = sources.services ? serviceEnvironment(sources.services.list(), namespace, pod.spec.enableServiceLinks !== false) : {};
   for (const from of c.envFrom ?? []) {
     const ref = from.configMapRef ?? from.secretRef;
     if (!ref) continue;
@@ -48,7 +52,7 @@ export function containerEnvironment(pod: DeepReadonly<Pod>, c: DeepReadonly<Con
   for (const e of c.env ?? []) {
     const source = e.valueFrom;
     if (!source) {
-      setOwn(env, e.name, expandReferences(e.value ?? '', env));
+      setOwn(env, e.name, expandReferences(e.value ?? '', env, services));
       continue;
     }
     const keyRef = source.configMapKeyRef ?? source.secretKeyRef;
@@ -70,6 +74,8 @@ export function containerEnvironment(pod: DeepReadonly<Pod>, c: DeepReadonly<Con
     const field = source.fieldRef ? fieldValue(pod, source.fieldRef.fieldPath, addresses) : undefined;
     if (field !== undefined) setOwn(env, e.name, field);
   }
+  // The Services' variables last, unless the container sets one itself.
+  for (const [name, value] of Object.entries(services)) if (ownValue(env, name) === undefined) setOwn(env, name, value);
   return { ok: true, env };
 }
 
@@ -79,10 +85,10 @@ function decodeSecretData(data: Data | undefined): Data {
   return out;
 }
 
-/** $(VAR) is VAR's value when VAR is defined, else left as written; $$ is a literal $. */
-function expandReferences(text: string, env: Readonly<Record<string, string>>): string {
+/** $(VAR) is VAR's value when VAR is defined (before this one, or a Service's), else left as written; $$ is a literal $. */
+function expandReferences(text: string, env: Readonly<Record<string, string>>, services: Readonly<Record<string, string>>): string {
   if (!text.includes('$')) return text;
-  return text.replace(/\$\$|\$\(([^)]*)\)/g, (match, name: string | undefined) => (match === '$$' ? '$' : (ownValue(env, name ?? '') ?? match)));
+  return text.replace(/\$\$|\$\(([^)]*)\)/g, (match, name: string | undefined) => (match === '$$' ? '$' : (ownValue(env, name ?? '') ?? ownValue(services, name ?? '') ?? match)));
 }
 
 /** The downward API fields an env var may name (podFieldSelectorRuntimeValue). */

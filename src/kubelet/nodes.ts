@@ -2,7 +2,7 @@
 // one pod informer shared by them (indexed by spec.nodeName), one Node informer that shows each
 // kubelet its Node as others changed it, and the node -> kubelet registry the pod log route uses.
 import { refs } from '../api/index.ts';
-import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, resourceV1 } from '../api/index.ts';
+import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, resourceV1, Service } from '../api/index.ts';
 import { Informer } from '../client/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
@@ -58,6 +58,7 @@ export class SimulatedNodes {
       secrets: new Informer({ client, ref: refs.secrets, clock, log }),
       claims: new Informer<PersistentVolumeClaim>({ client, ref: refs.persistentVolumeClaims, clock, log }),
       volumes: new Informer<PersistentVolume>({ client, ref: refs.persistentVolumes, clock, log }),
+      services: new Informer<Service>({ client, ref: refs.services, clock, log }),
     };
     this.#slices = new Informer<resourceV1.ResourceSlice>({ client, ref: refs.resourceSlices, clock, log });
     this.#slices.addIndex(slicePoolIndex, slicePoolKeys);

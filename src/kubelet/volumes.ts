@@ -5,7 +5,7 @@
 // with a FailedMount event; after 2m3s the pod sync itself reports the unmounted volumes.
 // Upstream: pkg/kubelet/volumemanager (volume_manager.go WaitForAttachAndMount, populator,
 // reconciler), pkg/volume/util/operationexecutor/operation_generator.go, pkg/volume/configmap, secret.
-import type { PersistentVolume, PersistentVolumeClaim, Pod } from '../api/index.ts';
+import type { PersistentVolume, PersistentVolumeClaim, Pod, Service } from '../api/index.ts';
 import type { Informer } from '../client/index.ts';
 import type { Clock, DeepReadonly, KubeObject } from '../core/index.ts';
 import type { EventRecorder } from './events.ts';
@@ -15,6 +15,8 @@ export interface VolumeSources {
   secrets: Informer<KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }>;
   claims: Informer<PersistentVolumeClaim>;
   volumes: Informer<PersistentVolume>;
+  /** For the containers' Service environment variables (service-env.ts). */
+  services: Informer<Service>;
 }
 
 export type MountResult = { ok: true } | { ok: false; retryMs: number };

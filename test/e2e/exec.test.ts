@@ -31,8 +31,9 @@ describe('kubectl exec into simulated containers', () => {
     await dd?.stop();
   });
 
-  test('env shows the container environment; sh -c runs a script and kubectl exits with its code', async () => {
-    assert.equal(await dd.ok(['exec', 'web', '--', 'env']), 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nHOSTNAME=web\nMODE=fast\nHOME=/root\n');
+  test('env shows the container environment with the kubernetes Service\'s variables; sh -c runs a script and kubectl exits with its code', async () => {
+    const kubernetes = ['SERVICE_HOST=10.96.0.1', 'SERVICE_PORT=443', 'SERVICE_PORT_HTTPS=443', 'PORT=tcp://10.96.0.1:443', 'PORT_443_TCP=tcp://10.96.0.1:443', 'PORT_443_TCP_PROTO=tcp', 'PORT_443_TCP_PORT=443', 'PORT_443_TCP_ADDR=10.96.0.1'].map((v) => `KUBERNETES_${v}\n`).join('');
+    assert.equal(await dd.ok(['exec', 'web', '--', 'env']), `PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nHOSTNAME=web\nMODE=fast\n${kubernetes}HOME=/root\n`);
     const r = await dd.kubectl(['exec', 'web', '--', 'sh', '-c', 'echo "mode $MODE on $(hostname)"; echo "mode $MODE" && printenv NOPE || exit 3']);
     assert.match(r.stderr, /^sh: syntax error: command substitution is not simulated$/m);
     const script = await dd.kubectl(['exec', 'web', '--', 'sh', '-c', 'echo "mode $MODE"; printenv NOPE || exit 3']);
