@@ -30,6 +30,7 @@ const stdoutStream = 1;
 const stderrStream = 2;
 const errorStream = 3;
 const closeSignal = 255;
+const sigkillExitCode = 137;
 /** A root shell's prompt. */
 const prompt = '# ';
 
@@ -79,8 +80,15 @@ function internalError(message: string): Status {
  * Upgrades the request and runs the command against `context`. `res` answers nothing: the socket
  * becomes the WebSocket (it carries the 101 for the request metrics).
  */
-export async function serveExecWebSocket(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, context: ExecContext, host?: HostExec): Promise<void> {
-  await new ExecSession(await upgrade(req, res), clock, options, context).run(host);
+export async function serveExecWebSocket(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, target: ExecTarget): Promise<void> {
+  await new ExecSession(await upgrade(req, res), clock, options, target.context).run(target);
+}
+
+/** What an exec runs against: the container's context, its output (closed when it exits), a host process's. */
+export interface ExecTarget {
+  context: ExecContext;
+  logs: LogBuffer;
+  host?: HostExec;
 }
 
 let loaded: typeof import('ws') | undefined;
@@ -130,6 +138,10 @@ class ExecSession {
   readonly #options: ExecOptions;
   readonly #context: ExecContext;
   readonly #closed = new AbortController();
+  /** The container stopped, and with it what runs in it. */
+  readonly #killed = new AbortController();
+  /** Either: what runs stops. */
+  readonly #stopped = AbortSignal.any([this.#closed.signal, this.#killed.signal]);
   /** Standard input not read yet, and whether it has ended. */
   #input = '';
   #inputEnded = false;
@@ -151,10 +163,17 @@ class ExecSession {
     ws.on('error', () => this.#closed.abort());
   }
 
-  async run(host: HostExec | undefined): Promise<void> {
+  async run(target: ExecTarget): Promise<void> {
     const { argv, stdout, stderr } = this.#options;
+    const host = target.host;
     // The empty message on the lowest writable stream tells the client the streams are open.
     this.#send(stdout ? stdoutStream : stderr ? stderrStream : errorStream, '');
+    // When the container stops, the runtime kills what was exec'd in it (SIGKILL: 137).
+    const unfollow = target.logs.follow((line) => {
+      if (line) return;
+      this.#killed.abort();
+      this.#wake();
+    });
     let status: Status;
     const unsimulated = unsimulatedCommand(argv);
     if (host) {
@@ -164,8 +183,10 @@ class ExecSession {
       status = internalError(`error executing command in container: failed to exec in container: ${JSON.stringify(unsimulated)} is not simulated: a simulated container runs ${simulatedCommands}, alone or in sh -c`);
     } else {
       const code = isInteractiveShell(argv) ? (await this.#shell(true)).status : await this.#play(runExec(argv, this.#context));
-      status = code === 0 ? success : exitStatus(argv, code);
+      const killed = this.#killed.signal.aborted ? sigkillExitCode : code;
+      status = killed === 0 ? success : exitStatus(argv, killed);
     }
+    unfollow();
     await this.#end(status);
   }
 
@@ -217,7 +238,7 @@ class ExecSession {
     this.#onInput = (text) => child.stdin.write(text);
     this.#onInputEnd = () => child.stdin.end();
     if (this.#inputEnded || !this.#options.stdin) child.stdin.end();
-    this.#closed.signal.addEventListener('abort', () => child.kill('SIGKILL'));
+    this.#stopped.addEventListener('abort', () => child.kill('SIGKILL'));
     return new Promise((resolve) => {
       child.once('error', (error: NodeJS.ErrnoException) => {
         const what = error.code === 'ENOENT' ? `exec: ${JSON.stringify(file)}: executable file not found in $PATH` : error.message;
@@ -234,11 +255,12 @@ class ExecSession {
   }
 
   async #step(step: ExecStep): Promise<boolean> {
-    if (this.#closed.signal.aborted) return false;
+    const stopped = this.#stopped;
+    if (stopped.aborted) return false;
     if ('sleepMs' in step) {
-      if (step.sleepMs === null) await new Promise<void>((resolve) => this.#closed.signal.addEventListener('abort', () => resolve()));
-      else await this.#clock.sleep(step.sleepMs, this.#closed.signal).catch(() => {});
-      return !this.#closed.signal.aborted;
+      if (step.sleepMs === null) await new Promise<void>((resolve) => stopped.addEventListener('abort', () => resolve()));
+      else await this.#clock.sleep(step.sleepMs, stopped).catch(() => {});
+      return !stopped.aborted;
     }
     this.#write(step.stream, step.text);
     return true;
@@ -255,7 +277,7 @@ class ExecSession {
     for (let first = true; ; first = false) {
       if (this.#options.tty && (promptFirst || !first)) this.#write('stdout', prompt);
       const line = this.#options.tty ? await this.#terminalLine() : await this.#inputLine();
-      if (line === undefined) return { status, exited: false };
+      if (line === undefined || this.#killed.signal.aborted) return { status, exited: false };
       const run = session.run(line);
       await this.#play(run);
       status = run.exitCode;
@@ -272,7 +294,7 @@ class ExecSession {
         this.#input = this.#input.slice(at + 1);
         return line;
       }
-      if (this.#inputEnded) {
+      if (this.#inputEnded || this.#killed.signal.aborted) {
         const rest = this.#input;
         this.#input = '';
         return rest === '' ? undefined : rest;
@@ -290,7 +312,7 @@ class ExecSession {
       partial = read.partial;
       this.#write('stdout', read.echo);
       if (read.line !== undefined) return read.line ?? undefined;
-      if (this.#inputEnded) return undefined;
+      if (this.#inputEnded || this.#killed.signal.aborted) return undefined;
       await new Promise<void>((resolve) => (this.#wakeInput = resolve));
     }
   }

@@ -152,12 +152,23 @@ async function serveConnect(o: PodLogRouteOptions, pod: Pod, sub: 'exec' | 'atta
   const options: ExecOptions = { argv, stdin: flag(q, 'stdin'), stdout: flag(q, 'stdout'), stderr: flag(q, 'stderr') && !tty, tty };
   if (!options.stdin && !options.stdout && !options.stderr) throw badRequest('you must specify at least 1 of stdin, stdout, stderr');
   const worker = o.podLogs.kubelet(node)?.worker(pod.metadata.namespace ?? '', name);
-  const target = (sub === 'exec' ? worker?.execTarget(container) : worker?.attachTarget(container)) ?? { error: `container not found (${JSON.stringify(container)})` };
+  const notFound = { error: `container not found (${JSON.stringify(container)})` };
+  if (sub === 'attach') {
+    const target = accepted(sub, worker?.attachTarget(container) ?? notFound, req, res);
+    if (target) await serveAttachWebSocket(req, res, o.clock, options, target);
+  } else {
+    const target = accepted(sub, worker?.execTarget(container) ?? notFound, req, res);
+    if (target) await serveExecWebSocket(req, res, o.clock, options, target);
+  }
+}
+
+/** The target, or undefined once answered: the kubelet refused the container, or the upgrade asked for is not served. */
+function accepted<T extends object>(sub: string, target: T | { error: string }, req: IncomingMessage, res: ServerResponse): T | undefined {
   if ('error' in target) {
     // The kubelet answers before any upgrade, in plain text (streaming.WriteError).
     res.writeHead(500, { 'Content-Type': 'text/plain' });
     res.end(target.error);
-    return;
+    return undefined;
   }
   if (!wantsExecWebSocket(req)) {
     throw badRequest(`unable to upgrade connection: drydock serves ${sub} over WebSocket (${execProtocol}, kubectl 1.30 and later), not SPDY`);
@@ -165,10 +176,9 @@ async function serveConnect(o: PodLogRouteOptions, pod: Pod, sub: 'exec' | 'atta
   if (chosenExecProtocol(req) === undefined) {
     res.writeHead(403, { 'Content-Type': 'text/plain' });
     res.end(`requested protocol(s) are not supported: [${req.headers['sec-websocket-protocol'] ?? ''}]; supports [${servedExecProtocols}]`);
-    return;
+    return undefined;
   }
-  if ('logs' in target) await serveAttachWebSocket(req, res, o.clock, options, target);
-  else await serveExecWebSocket(req, res, o.clock, options, target.context, target.host);
+  return target;
 }
 
 /** The pod log/exec route for the HTTP edge's extraRoutes. */

@@ -39,7 +39,7 @@ import { nvidiaGpuResource } from './device-manager.ts';
 import type { DeviceManager } from './device-manager.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
 import type { ExecContext } from './exec-shell.ts';
-import type { AttachTarget } from './exec-stream.ts';
+import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import type { ImageManager } from './image-manager.ts';
 
 export type WorkerState =
@@ -205,7 +205,7 @@ export class PodWorker {
    * HOSTNAME first, then the container's own and what the drivers injected, HOME last unless set.
    * A host process's exec runs on the host.
    */
-  execTarget(name: string): { context: ExecContext; host?: { env: Readonly<Record<string, string>>; workingDir: string } } | { error: string } {
+  execTarget(name: string): ExecTarget | { error: string } {
     const rec = this.records.get(name);
     const c = this.#spec(name)?.c;
     if (!c || !isRunning(rec?.current) || !this.#live.get(name)?.sim) return { error: `container not found (${JSON.stringify(name)})` };
@@ -218,8 +218,9 @@ export class PodWorker {
     const workingDir = c.workingDir || '/';
     const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir };
     // A host process (runtime: process) execs for real, with the environment it was started with.
-    const sim = this.#live.get(name)?.sim;
-    return sim instanceof ProcessContainer ? { context, host: { env: sim.env, workingDir } } : { context };
+    const live = this.#live.get(name) as Live;
+    const sim = live.sim;
+    return sim instanceof ProcessContainer ? { context, logs: live.logs, host: { env: sim.env, workingDir } } : { context, logs: live.logs };
   }
 
   /**

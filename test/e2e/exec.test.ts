@@ -99,6 +99,17 @@ describe('kubectl exec into simulated containers', () => {
     await waitFor(dd, ['get', 'pod', 'shell', '-o', 'jsonpath={.status.containerStatuses[0].state.terminated.exitCode}'], '3');
   });
 
+  test('what runs in a container is killed when it stops: kubectl exec ends with 137', async () => {
+    await dd.ok(['run', 'victim', '--image=nginx:1.27']);
+    await waitFor(dd, ['get', 'pod', 'victim', '-o', 'jsonpath={.status.phase}'], 'Running');
+    const running = dd.kubectl(['exec', 'victim', '--', 'sleep', '60'], { timeoutMs: 30_000 });
+    await new Promise((res) => globalThis.setTimeout(res, 1000));
+    await dd.ok(['delete', 'pod', 'victim', '--wait=false']);
+    const r = await running;
+    assert.equal(r.code, 137, r.stderr);
+    assert.match(r.stderr, /^command terminated with exit code 137$/m);
+  });
+
   test('a container that is not running cannot be exec\'d into', async () => {
     await dd.ok(['run', 'crash', '--image=busybox', '--', 'sh', '-c', 'exit 1']);
     await waitFor(dd, ['get', 'pod', 'crash', '-o', 'jsonpath={.status.containerStatuses[0].lastState.terminated.exitCode}'], '1');
