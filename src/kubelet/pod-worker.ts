@@ -81,6 +81,8 @@ export interface PodWorkerDeps {
 
 interface Live {
   sim?: ContainerProcess;
+  /** The environment the process started with (what exec sees too). */
+  env?: Readonly<Record<string, string>>;
   logs: LogBuffer;
   previousLogs?: LogBuffer;
   probes: Partial<Record<ProbeKind, ProbeWorker>>;
@@ -202,15 +204,16 @@ export class PodWorker {
   /**
    * What `kubectl exec` into container `name` runs against, or the kubelet's refusal when it is not
    * running (findContainer's words). A simulated process's environment is an image's: PATH and
-   * HOSTNAME first, then the container's own and what the drivers injected, HOME last unless set.
+   * HOSTNAME first, then what the container started with (its own, the Services', what the drivers
+   * injected), HOME last unless set.
    * A host process's exec runs on the host.
    */
   execTarget(name: string): ExecTarget | { error: string } {
     const rec = this.records.get(name);
     const c = this.#spec(name)?.c;
-    if (!c || !isRunning(rec?.current) || !this.#live.get(name)?.sim) return { error: `container not found (${JSON.stringify(name)})` };
-    const made = this.#environment(c);
-    const own = made.ok ? made.env : {};
+    const live = this.#live.get(name);
+    if (!c || !live?.sim || !isRunning(rec?.current)) return { error: `container not found (${JSON.stringify(name)})` };
+    const own = live.env ?? {};
     const hostname = this.#pod.spec.hostname || (this.#pod.metadata.name ?? '');
     const env: Record<string, string> = { PATH: simulatedPath, HOSTNAME: hostname };
     for (const [k, v] of Object.entries(own)) setOwn(env, k, v);
@@ -218,7 +221,6 @@ export class PodWorker {
     const workingDir = c.workingDir || '/';
     const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir };
     // A host process (runtime: process) execs for real, with the environment it was started with.
-    const live = this.#live.get(name) as Live;
     const sim = live.sim;
     return sim instanceof ProcessContainer ? { context, logs: live.logs, host: { env: sim.env, workingDir } } : { context, logs: live.logs };
   }
@@ -500,7 +502,7 @@ export class PodWorker {
       this.#d.images.markPresent(c.image ?? '');
       const made = this.#environment(c);
       const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), made.ok ? made.env : {}, this.#gpuList(c));
-      const live: Live = { logs: new LogBuffer(), probes: {} };
+      const live: Live = { logs: new LogBuffer(), probes: {}, ...(made.ok ? { env: made.env } : {}) };
       this.#live.set(rec.name, live);
       const startedAt = instance.startedAt ?? instance.createdAt;
       if (instance.exit) {
@@ -607,7 +609,7 @@ export class PodWorker {
     rec.current = instance;
     delete rec.resizeRestart;
     const old = this.#live.get(rec.name);
-    const live: Live = { logs: new LogBuffer(), probes: {}, ...(old ? { previousLogs: old.logs } : {}) };
+    const live: Live = { logs: new LogBuffer(), probes: {}, env: environment.env, ...(old ? { previousLogs: old.logs } : {}) };
     this.#live.set(rec.name, live);
     this.#event(rec.name, 'Normal', 'Created', 'Container created');
     this.#status.markDirty();

@@ -42,6 +42,15 @@ describe('kubectl exec into simulated containers', () => {
     assert.match(script.stderr, /^command terminated with exit code 3$/m);
   });
 
+  test('the environment is the one the container started with: a ConfigMap changed later does not reach it', async () => {
+    await dd.ok(['create', 'configmap', 'settings', '--from-literal=MODE=fast']);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'configured' }, spec: { containers: [{ name: 'app', image: 'nginx:1.27', envFrom: [{ configMapRef: { name: 'settings' } }] }] } };
+    await dd.ok(['apply', '-f', '-'], { input: JSON.stringify(pod) });
+    await waitFor(dd, ['get', 'pod', 'configured', '-o', 'jsonpath={.status.phase}'], 'Running');
+    await dd.ok(['patch', 'configmap', 'settings', '-p', '{"data":{"MODE":"slow"}}']);
+    assert.equal(await dd.ok(['exec', 'configured', '--', 'printenv', 'MODE']), 'fast\n');
+  });
+
   test('a shell reads commands from standard input (-i)', async () => {
     const r = await dd.kubectl(['exec', '-i', 'web', '--', 'sh'], { input: 'echo one\nfalse\necho status $?\nexit 4\necho never\n' });
     assert.equal(r.stdout, 'one\nstatus 1\n');
