@@ -125,7 +125,7 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.match(r.stderr, /port forwarding is not supported on simulated node "cpu-0"/);
   });
 
-  test('kubectl debug adds an ephemeral container the kubelet starts; logs -c shows its output; -it falls back to its logs', async () => {
+  test('kubectl debug adds an ephemeral container the kubelet starts; logs -c shows its output; -it shows it too', async () => {
     let r = await dd.kubectl(['debug', 'web', '--image=busybox', '--target=web', '--container=debugger', '--', 'sh', '-c', 'echo looking at web; sleep 3600']);
     assert.equal(r.code, 0, r.stderr);
     let state = '';
@@ -138,11 +138,20 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.equal(r.stdout, 'looking at web\n', r.stderr);
     const d = await dd.kubectl(['describe', 'pod', 'web']);
     assert.match(d.stdout, /Ephemeral Containers:\n  debugger:\n    Container ID:  drydock:\/\/[0-9a-f]{64}\n/);
-    // No attach on simulated nodes: kubectl says so and streams the container's logs until it exits.
+    // -it attaches (or, once the container has ended, kubectl shows its logs): its output either way.
     r = await dd.kubectl(['debug', '-it', 'web', '--image=busybox', '--container=once', '--', 'sh', '-c', 'echo one look'], { timeoutMs: 20_000 });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /one look\n/);
     const g = await dd.kubectl(['get', 'pod', 'web', '-o', 'jsonpath={.status.phase} {.status.ephemeralContainerStatuses[1].name} {.status.ephemeralContainerStatuses[1].state.terminated.reason}']);
     assert.equal(g.stdout, 'Running once Completed');
+    // A debug shell takes the attached input; its exit ends the ephemeral container with that code.
+    r = await dd.kubectl(['debug', '-i', 'web', '--image=busybox', '--container=shell', '--', 'sh'], { input: 'echo from $HOSTNAME\nexit 4\n', timeoutMs: 20_000 });
+    assert.match(r.stdout, /^from web$/m, r.stderr);
+    let code = '';
+    for (let i = 0; i < 50 && code !== '4'; i++) {
+      code = (await dd.kubectl(['get', 'pod', 'web', '-o', 'jsonpath={.status.ephemeralContainerStatuses[2].state.terminated.exitCode}'])).stdout;
+      if (code !== '4') await new Promise((res) => globalThis.setTimeout(res, 50));
+    }
+    assert.equal(code, '4');
   });
 });
