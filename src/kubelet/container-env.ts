@@ -3,19 +3,20 @@
 // a Service's variable) expanded, then the Services' variables. A config map, secret or key that is missing and not optional is an error in upstream's
 // words, which leaves the container waiting in CreateContainerConfigError. Pure.
 // Upstream: pkg/kubelet/kubelet_pods.go (makeEnvironmentVariables), third_party/forked/golang/expansion.
-import type { Container, Pod, Service } from '../api/index.ts';
+import type { Container, Pod } from '../api/index.ts';
 import type { DeepReadonly, KubeObject } from '../core/index.ts';
 import { ownValue, setOwn } from '../core/index.ts';
-import { serviceEnvironment } from './service-env.ts';
 
 type Data = Readonly<Record<string, string>>;
+
+const noVariables: Data = Object.freeze({});
 
 /** The kubelet's caches of config maps and secrets: data by namespace and name. */
 export interface EnvSources {
   configMaps: { getByName(namespace: string | undefined, name: string): (KubeObject & { data?: Data }) | undefined };
   secrets: { getByName(namespace: string | undefined, name: string): (KubeObject & { data?: Data }) | undefined };
-  /** The Services whose link variables the container gets (service-env.ts); none when absent. */
-  services?: { list(): readonly DeepReadonly<Service>[] };
+  /** The Services' link variables a pod's containers get (service-env.ts); none when absent. */
+  serviceEnv?: { of(namespace: string, enableServiceLinks: boolean): Readonly<Record<string, string>> };
 }
 
 /** What fieldRef may name besides metadata: the pod's addresses, known only to the kubelet. */
@@ -24,7 +25,8 @@ export interface PodAddresses {
   hostIP: string;
 }
 
-export type EnvResult = { ok: true; env: Record<string, string> } | { ok: false; message: string };
+/** The environment, possibly shared with other containers: read, never changed. */
+export type EnvResult = { ok: true; env: Readonly<Record<string, string>> } | { ok: false; message: string };
 
 export function containerEnvironment(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, sources: EnvSources, addresses: PodAddresses): EnvResult {
   const namespace = pod.metadata.namespace ?? 'default';
@@ -37,8 +39,10 @@ export function containerEnvironment(pod: DeepReadonly<Pod>, c: DeepReadonly<Con
     const found = sources.secrets.getByName(namespace, name);
     return found ? decodeSecretData(found.data) : `secret "${name}" not found`;
   };
+  const services = sources.serviceEnv?.of(namespace, pod.spec.enableServiceLinks !== false) ?? noVariables;
+  // Nothing of its own (most containers): the namespace's shared Service variables are all of it.
+  if ((c.envFrom?.length ?? 0) === 0 && (c.env?.length ?? 0) === 0) return { ok: true, env: services };
   const env: Record<string, string> = {};
-  const services = sources.services ? serviceEnvironment(sources.services.list(), namespace, pod.spec.enableServiceLinks !== false) : {};
   for (const from of c.envFrom ?? []) {
     const ref = from.configMapRef ?? from.secretRef;
     if (!ref) continue;

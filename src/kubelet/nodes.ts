@@ -3,6 +3,7 @@
 // kubelet its Node as others changed it, and the node -> kubelet registry the pod log route uses.
 import { refs } from '../api/index.ts';
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, resourceV1, Service } from '../api/index.ts';
+import { ServiceEnvironments } from './service-env.ts';
 import { Informer } from '../client/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
@@ -53,12 +54,14 @@ export class SimulatedNodes {
     this.#pods = new Informer<Pod>({ client: options.client, ref: refs.pods, clock: options.clock, log: options.log });
     this.#pods.addIndex(nodeNameIndex, (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []));
     const { client, clock, log } = options;
+    const services = new Informer<Service>({ client, ref: refs.services, clock, log });
     this.#volumeSources = {
       configMaps: new Informer({ client, ref: refs.configMaps, clock, log }),
       secrets: new Informer({ client, ref: refs.secrets, clock, log }),
       claims: new Informer<PersistentVolumeClaim>({ client, ref: refs.persistentVolumeClaims, clock, log }),
       volumes: new Informer<PersistentVolume>({ client, ref: refs.persistentVolumes, clock, log }),
-      services: new Informer<Service>({ client, ref: refs.services, clock, log }),
+      services,
+      serviceEnv: new ServiceEnvironments(services),
     };
     this.#slices = new Informer<resourceV1.ResourceSlice>({ client, ref: refs.resourceSlices, clock, log });
     this.#slices.addIndex(slicePoolIndex, slicePoolKeys);
@@ -88,7 +91,7 @@ export class SimulatedNodes {
     });
     const nodeChanged = (n: Node): void => byName.get(n.metadata.name ?? '')?.nodeChanged(n);
     nodes.#nodes.addHandlers({ onAdd: nodeChanged, onUpdate: (_old, n) => nodeChanged(n) });
-    const sources = [...Object.values(nodes.#volumeSources), nodes.#slices, nodes.#nodes];
+    const sources = nodes.#informers();
     for (const inf of sources) inf.start();
     await Promise.all(sources.map((inf) => inf.waitForSync()));
     nodes.#pods.start();
@@ -116,6 +119,12 @@ export class SimulatedNodes {
     return kubelet;
   }
 
+  /** The shared informers besides the pods': started before the kubelets take pods, stopped with them. */
+  #informers(): { start(): void; stop(): void; waitForSync(): Promise<void> }[] {
+    const { configMaps, secrets, claims, volumes, services } = this.#volumeSources;
+    return [configMaps, secrets, claims, volumes, services, this.#slices, this.#nodes];
+  }
+
   /** Stops a node's kubelet and forgets it (its Node and pods are left to the control plane). */
   removeNode(name: string): boolean {
     const kubelet = this.#byName.get(name);
@@ -129,7 +138,7 @@ export class SimulatedNodes {
 
   stop(): void {
     this.#pods.stop();
-    for (const inf of [...Object.values(this.#volumeSources), this.#slices, this.#nodes]) inf.stop();
+    for (const inf of this.#informers()) inf.stop();
     for (const k of this.kubelets) {
       k.stop();
       this.#o.podLogs.unregister(k.name);

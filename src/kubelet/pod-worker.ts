@@ -673,7 +673,9 @@ export class PodWorker {
     }
     const plugin = this.#d.devices?.gpusOf(this.uid, c.name);
     const pluginEnv = plugin ? { [nvidiaVisibleDevices]: plugin.map((g) => g.uuid).join(',') } : undefined;
-    return { ok: true, env: { ...env, ...pluginEnv, ...this.#prepared(c)?.env } };
+    const injected = this.#prepared(c)?.env;
+    // Unchanged, it stays the (possibly shared) object containerEnvironment made.
+    return { ok: true, env: pluginEnv || injected ? { ...env, ...pluginEnv, ...injected } : env };
   }
 
   /**

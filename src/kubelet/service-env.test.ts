@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Pod, Service, ServicePort } from '../api/index.ts';
 import { containerEnvironment } from './container-env.ts';
-import { serviceEnvironment } from './service-env.ts';
+import { serviceEnvironment, ServiceEnvironments } from './service-env.ts';
 
 const service = (namespace: string, name: string, clusterIP: string, ports: ServicePort[]): Service =>
   ({ apiVersion: 'v1', kind: 'Service', metadata: { namespace, name }, spec: { clusterIP, ports } }) as Service;
@@ -46,10 +46,22 @@ test('container env may refer to a Service variable and overrides one it sets it
   const pod = { metadata: { name: 'client', namespace: 'ml' }, spec: { containers: [] } } as unknown as Pod;
   const container = { name: 'c', env: [{ name: 'API', value: 'http://$(VLLM_API_SERVICE_HOST):$(VLLM_API_SERVICE_PORT)/v1' }, { name: 'KUBERNETES_SERVICE_PORT', value: '6443' }] };
   const none = { getByName: () => undefined };
-  const made = containerEnvironment(pod, container, { configMaps: none, secrets: none, services: { list: () => services } }, { podIP: '', hostIP: '' });
+  let version = '1';
+  const source = { list: () => services, get resourceVersion() { return version; } };
+  const sources = { configMaps: none, secrets: none, serviceEnv: new ServiceEnvironments(source) };
+  const made = containerEnvironment(pod, container, sources, { podIP: '', hostIP: '' });
   assert.ok(made.ok);
   assert.equal(made.env.API, 'http://10.96.12.7:8000/v1');
   assert.equal(made.env.KUBERNETES_SERVICE_PORT, '6443');
   assert.equal(made.env.KUBERNETES_SERVICE_HOST, '10.96.0.1');
   assert.deepEqual(Object.keys(made.env).slice(0, 2), ['API', 'KUBERNETES_SERVICE_PORT']);
+  // A container with no variables of its own gets the namespace's shared object, made again when the Services change.
+  const plain = { name: 'p' };
+  const first = containerEnvironment(pod, plain, sources, { podIP: '', hostIP: '' });
+  const second = containerEnvironment(pod, plain, sources, { podIP: '', hostIP: '' });
+  assert.ok(first.ok && second.ok && first.env === second.env && Object.isFrozen(first.env));
+  services.pop();
+  version = '2';
+  const third = containerEnvironment(pod, plain, sources, { podIP: '', hostIP: '' });
+  assert.ok(third.ok && third.env !== (first.ok ? first.env : undefined));
 });

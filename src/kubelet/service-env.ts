@@ -17,6 +17,40 @@ const hasClusterIP = (s: DeepReadonly<Service>): boolean => {
   return ip !== '' && ip !== 'None';
 };
 
+/** The Services a kubelet knows, as an informer keeps them: the list and the version it is at. */
+export interface ServiceSource {
+  list(): readonly DeepReadonly<Service>[];
+  readonly resourceVersion: string;
+}
+
+/**
+ * serviceEnvironment per namespace, made again only when the Services change: the containers of a
+ * namespace share one read-only object (most add nothing to it), so a pod costs no copy of it.
+ */
+export class ServiceEnvironments {
+  readonly #source: ServiceSource;
+  #version: string | undefined;
+  readonly #byNamespace = new Map<string, Readonly<Record<string, string>>>();
+
+  constructor(source: ServiceSource) {
+    this.#source = source;
+  }
+
+  of(namespace: string, enableServiceLinks: boolean): Readonly<Record<string, string>> {
+    if (this.#source.resourceVersion !== this.#version) {
+      this.#byNamespace.clear();
+      this.#version = this.#source.resourceVersion;
+    }
+    const key = `${enableServiceLinks ? '+' : '-'}${namespace}`;
+    let env = this.#byNamespace.get(key);
+    if (env === undefined) {
+      env = Object.freeze(serviceEnvironment(this.#source.list(), namespace, enableServiceLinks));
+      this.#byNamespace.set(key, env);
+    }
+    return env;
+  }
+}
+
 /** The variables for the Services a pod in `namespace` sees, by name. */
 export function serviceEnvironment(services: readonly DeepReadonly<Service>[], namespace: string, enableServiceLinks: boolean): Record<string, string> {
   const visible = new Map<string, DeepReadonly<Service>>();

@@ -6,6 +6,7 @@
 // Upstream: pkg/kubelet/volumemanager (volume_manager.go WaitForAttachAndMount, populator,
 // reconciler), pkg/volume/util/operationexecutor/operation_generator.go, pkg/volume/configmap, secret.
 import type { PersistentVolume, PersistentVolumeClaim, Pod, Service } from '../api/index.ts';
+import type { ServiceEnvironments } from './service-env.ts';
 import type { Informer } from '../client/index.ts';
 import type { Clock, DeepReadonly, KubeObject } from '../core/index.ts';
 import type { EventRecorder } from './events.ts';
@@ -15,8 +16,9 @@ export interface VolumeSources {
   secrets: Informer<KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }>;
   claims: Informer<PersistentVolumeClaim>;
   volumes: Informer<PersistentVolume>;
-  /** For the containers' Service environment variables (service-env.ts). */
+  /** The Services, for the containers' environment variables (serviceEnv). */
   services: Informer<Service>;
+  serviceEnv: ServiceEnvironments;
 }
 
 export type MountResult = { ok: true } | { ok: false; retryMs: number };
