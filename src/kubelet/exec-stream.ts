@@ -9,14 +9,15 @@
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { constants } from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { Clock } from '../core/index.ts';
+import { internalError } from '../core/index.ts';
 import { isInteractiveShell } from '../api/index.ts';
 import { runExec, ShellSession, simulatedCommands, unsimulatedCommand } from './exec-shell.ts';
 import type { ExecContext, ExecRun, ExecStep } from './exec-shell.ts';
 import type { LogBuffer } from './logs.ts';
+import { processExitCode, startFailure } from './process-container.ts';
 import { readTerminal } from './terminal-line.ts';
 
 export const execProtocol = 'v5.channel.k8s.io';
@@ -71,9 +72,10 @@ function exitStatus(argv: readonly string[], code: number): Status {
   };
 }
 
-/** apierrors.NewInternalError, as the kubelet writes a command the runtime could not start. */
-function internalError(message: string): Status {
-  return { metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 };
+/** apierrors.NewInternalError's status, as the kubelet writes a command the runtime could not start (no kind or apiVersion). */
+function internalErrorStatus(message: string): Status {
+  const { kind: _kind, apiVersion: _apiVersion, ...status } = internalError(message).toStatus();
+  return status;
 }
 
 /**
@@ -178,9 +180,9 @@ class ExecSession {
     const unsimulated = unsimulatedCommand(argv);
     if (host) {
       const end = await this.#onHost(host);
-      status = 'exitCode' in end ? (end.exitCode === 0 ? success : exitStatus(argv, end.exitCode)) : internalError(`error executing command in container: failed to exec in container: ${end.error}`);
+      status = 'exitCode' in end ? (end.exitCode === 0 ? success : exitStatus(argv, end.exitCode)) : internalErrorStatus(`error executing command in container: failed to exec in container: ${end.error}`);
     } else if (unsimulated !== undefined) {
-      status = internalError(`error executing command in container: failed to exec in container: ${JSON.stringify(unsimulated)} is not simulated: a simulated container runs ${simulatedCommands}, alone or in sh -c`);
+      status = internalErrorStatus(`error executing command in container: failed to exec in container: ${JSON.stringify(unsimulated)} is not simulated: a simulated container runs ${simulatedCommands}, alone or in sh -c`);
     } else {
       const code = isInteractiveShell(argv) ? (await this.#shell(true)).status : await this.#play(runExec(argv, this.#context));
       const killed = this.#killed.signal.aborted ? sigkillExitCode : code;
@@ -240,11 +242,8 @@ class ExecSession {
     if (this.#inputEnded || !this.#options.stdin) child.stdin.end();
     this.#stopped.addEventListener('abort', () => child.kill('SIGKILL'));
     return new Promise((resolve) => {
-      child.once('error', (error: NodeJS.ErrnoException) => {
-        const what = error.code === 'ENOENT' ? `exec: ${JSON.stringify(file)}: executable file not found in $PATH` : error.message;
-        resolve({ error: `OCI runtime exec failed: exec failed: unable to start container process: ${what}: unknown` });
-      });
-      child.once('close', (code: number | null, signal: NodeJS.Signals | null) => resolve({ exitCode: code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0) }));
+      child.once('error', (error: NodeJS.ErrnoException) => resolve({ error: `OCI runtime exec failed: exec failed: unable to start container process: ${startFailure(file, error)}: unknown` }));
+      child.once('close', (code: number | null, signal: NodeJS.Signals | null) => resolve({ exitCode: processExitCode(code, signal) }));
     });
   }
 

@@ -23,6 +23,16 @@ export interface ProcessContainerOptions {
 
 const pageBytes = 4096;
 
+/** A finished process's exit code as a shell reports it: its own, or 128 plus the signal that ended it. */
+export function processExitCode(code: number | null, signal: NodeJS.Signals | null): number {
+  return code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
+}
+
+/** What runc says when a command could not be started: an executable not on PATH, or the system's error. */
+export function startFailure(file: string, error: NodeJS.ErrnoException): string {
+  return error.code === 'ENOENT' && (error.path === undefined || error.path === file) ? `exec: ${JSON.stringify(file)}: executable file not found in $PATH` : error.message;
+}
+
 export class ProcessContainer implements ContainerProcess {
   readonly #o: ProcessContainerOptions;
   readonly #child: ChildProcess;
@@ -49,12 +59,11 @@ export class ProcessContainer implements ContainerProcess {
       if (stream) createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => options.logs.write(options.clock.now(), line));
     }
     this.#child.once('error', (error: NodeJS.ErrnoException) => {
-      const what = error.code === 'ENOENT' && error.path === file ? `exec: "${file}": executable file not found in $PATH` : error.message;
-      this.#finish({ exitCode: 128, reason: 'StartError', finishedAt: options.clock.now(), message: `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: ${what}: unknown` });
+      this.#finish({ exitCode: 128, reason: 'StartError', finishedAt: options.clock.now(), message: `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: ${startFailure(file, error)}: unknown` });
     });
     // 'close' comes after the streams end, so the last lines are in the log before the exit.
     this.#child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
-      const exitCode = code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
+      const exitCode = processExitCode(code, signal);
       this.#finish({ exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', finishedAt: options.clock.now() });
     });
   }
