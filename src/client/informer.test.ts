@@ -80,3 +80,35 @@ test('shared informers: one list and watch for every user, indexes added late ar
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
   assert.equal(second.getByName('default', 'c'), undefined, 'stopped with its last user');
 });
+
+test('a handler that throws is logged; the cache and the other handlers go on', async () => {
+  const clock = new VirtualClock();
+  const server = new ApiServer({ store: new MemoryStore(), clock, random: new SeededRandom(1), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
+  const client = createLocalClient(server);
+  await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+  const logged: string[] = [];
+  const informer = new Informer<ConfigMap>({ client, ref: refs.configMaps, clock, log: (line) => logged.push(line) });
+  const seen: string[] = [];
+  informer.addHandlers({
+    onAdd: (cm) => {
+      if (cm.metadata.name === 'odd') throw new TypeError('Cannot convert undefined or null to object');
+    },
+    onUpdate: () => {
+      throw new Error('update handler bug');
+    },
+  });
+  informer.addHandlers({ onAdd: (cm) => seen.push(`add ${cm.metadata.name}`), onUpdate: (_old, cm) => seen.push(`update ${cm.metadata.name}`) });
+  informer.start();
+  await informer.waitForSync();
+  await client.create(refs.configMaps, configMap('odd', 'web', '1'));
+  await client.create(refs.configMaps, configMap('next', 'web', '1'));
+  const odd = await client.get<ConfigMap>(refs.configMaps, 'default', 'odd');
+  await client.update(refs.configMaps, { ...odd, data: { value: '2' } });
+  for (let i = 0; i < 100 && seen.length < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(seen, ['add odd', 'add next', 'update odd']);
+  assert.equal(informer.getByName('default', 'odd')?.data?.value, '2');
+  assert.equal(logged.length, 2);
+  assert.match(logged[0] ?? '', /^informer configmaps: handler failed on default\/odd: TypeError: Cannot convert undefined or null to object/);
+  assert.match(logged[1] ?? '', /handler failed on default\/odd: Error: update handler bug/);
+  informer.stop();
+});

@@ -213,8 +213,33 @@ export class Informer<T extends KubeObject = KubeObject> {
       }
       indexInsert(buckets, values, key, obj);
     }
-    if (old) for (const onUpdate of this.#onUpdate) onUpdate(old, obj);
-    else for (const onAdd of this.#onAdd) onAdd(obj);
+    if (old) {
+      for (const onUpdate of this.#onUpdate) {
+        try {
+          onUpdate(old, obj);
+        } catch (error) {
+          this.#handlerFailed(error, key);
+        }
+      }
+    } else {
+      for (const onAdd of this.#onAdd) {
+        try {
+          onAdd(obj);
+        } catch (error) {
+          this.#handlerFailed(error, key);
+        }
+      }
+    }
+  }
+
+  /**
+   * A handler that throws is one component's bug (utilruntime.HandleError): logged, and the cache
+   * and the other handlers go on. Thrown from the watch's delivery, it would end the process, API
+   * server and all, for one odd object a user wrote.
+   */
+  #handlerFailed(error: unknown, key: string): void {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    this.#options.log?.(`informer ${this.#options.ref.resource}: handler failed on ${key}: ${detail}`);
   }
 
   #remove(key: string): void {
@@ -222,7 +247,13 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (!old) return;
     this.#items.delete(key);
     for (const { fn, buckets } of this.#indexList) indexRemove(buckets, fn(old), key);
-    for (const onDelete of this.#onDelete) onDelete(old);
+    for (const onDelete of this.#onDelete) {
+      try {
+        onDelete(old);
+      } catch (error) {
+        this.#handlerFailed(error, key);
+      }
+    }
   }
 
   #markSynced(): void {
