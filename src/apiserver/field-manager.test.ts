@@ -87,6 +87,24 @@ describe('server-side apply through the pipeline', () => {
     const server = await setup();
     const err = await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', { ...cm({}), dataa: 1 }, { fieldManager: 'alice' }));
     assert.equal(err.message, 'failed to create typed patch object (default/c; /v1, Kind=ConfigMap): .dataa: field not declared in schema');
+    assert.equal(err.code, 500);
+    assert.equal(err.toStatus().reason, undefined, 'a plain error upstream: no reason, so kubectl prints "Error from server: ..."');
+  });
+
+  test('an applied value of the wrong type fails the typed patch in structured-merge-diff words, and nothing is stored', async () => {
+    const server = await setup();
+    const typed = async (body: object): Promise<string> => (await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', body, { fieldManager: 'alice' }))).message;
+    const prefix = 'failed to create typed patch object (default/c; /v1, Kind=ConfigMap): ';
+    // Helm's `--set version=1` into a ConfigMap: the well-known failure.
+    assert.equal(await typed(cm({ VERSION: 1 as unknown as string })), `${prefix}.data.VERSION: expected string, got &value.valueUnstructured{Value:1}`);
+    assert.equal(await typed(cm({ b: { x: 1, a: 'y' } as unknown as string })), `${prefix}.data.b: expected string, got &value.valueUnstructured{Value:map[string]interface {}{"a":"y", "x":1}}`);
+    assert.equal(await typed({ ...cm({}), immutable: 'yes' }), `${prefix}.immutable: expected boolean, got &{yes}`);
+    assert.equal(await typed({ ...cm({}), data: ['a'] }), `${prefix}.data: expected map, got &{[a]}`);
+    assert.equal(await typed({ ...cm({ a: true as unknown as string }), dataa: 1 }), `${prefix}errors:\n  .data.a: expected string, got &value.valueUnstructured{Value:true}\n  .dataa: field not declared in schema`);
+    await rejection(server.get(refs.configMaps, 'default', 'c'));
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 5, ports: 'http' }], terminationGracePeriodSeconds: '30' } };
+    const podErr = await rejection(server.patch(refs.pods, 'default', 'p', 'apply', pod, { fieldManager: 'alice' }));
+    assert.equal(podErr.message, 'failed to create typed patch object (default/p; /v1, Kind=Pod): errors:\n  .spec.containers[name="app"].image: expected string, got &value.valueUnstructured{Value:5}\n  .spec.containers[name="app"].ports: expected list, got &{http}\n  .spec.terminationGracePeriodSeconds: expected numeric (int or float), got string');
   });
 
   test('strict patches report unknown fields without naming the kind; Warn warns', async () => {

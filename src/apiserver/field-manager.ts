@@ -6,7 +6,7 @@
 import type { PatchMeta, ResourceDefinition } from '../api/index.ts';
 import { apiVersionOf, emptyObject } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError } from '../core/index.ts';
+import { ApiError, StatusReason } from '../core/index.ts';
 import { updateManagedFields } from './patch/index.ts';
 import type { ApplyResult, FieldManagerOptions, JsonObject } from './patch/index.ts';
 
@@ -95,8 +95,7 @@ export function applyError(result: Exclude<ApplyResult, { ok: true }>, def: Reso
       causes: result.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: c.message, field: c.field })),
     });
   }
-  const gvk = `${def.group}/${def.version}, Kind=${def.kind}`;
-  return new ApiError('InternalError', `failed to create typed patch object (${namespace}/${name}; ${gvk}): ${result.message}`);
+  return typedPatchError(def, namespace, name, result.message);
 }
 
 /**
@@ -130,9 +129,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The typed-patch failure for fields the schema does not declare (upstream: a 500 naming each). */
-export function undeclaredFields(def: ResourceDefinition, namespace: string, name: string, paths: readonly string[], obj: unknown, meta: PatchMeta | undefined): ApiError {
-  const lines = paths.map((p) => `${smdPath(p, obj, meta)}: field not declared in schema`);
+/**
+ * The typed-patch failure: fields the schema does not declare and values of the wrong type, each
+ * named by its path (upstream: ObjectToTyped's ValidationErrors in a plain error, so a 500 without
+ * a reason, which kubectl prints as `Error from server: failed to create typed patch object ...`).
+ */
+export function typedPatchFailure(def: ResourceDefinition, namespace: string, name: string, errors: readonly { path: string; message: string }[], obj: unknown, meta: PatchMeta | undefined): ApiError {
+  const lines = errors.map((e) => `${smdPath(e.path, obj, meta)}: ${e.message}`);
   const detail = lines.length === 1 ? lines[0] : `errors:\n${lines.map((l) => `  ${l}`).join('\n')}`;
-  return new ApiError('InternalError', `failed to create typed patch object (${namespace}/${name}; ${def.group}/${def.version}, Kind=${def.kind}): ${detail}`);
+  return typedPatchError(def, namespace, name, detail ?? '');
+}
+
+function typedPatchError(def: ResourceDefinition, namespace: string, name: string, detail: string): ApiError {
+  return new ApiError(StatusReason.Unknown, `failed to create typed patch object (${namespace}/${name}; ${def.group}/${def.version}, Kind=${def.kind}): ${detail}`);
 }

@@ -2,7 +2,7 @@
 // Upstream: apiserver/pkg/endpoints/handlers/patch.go (patchMechanism per content type).
 import type { PatchMeta, ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, badRequest, lookupTable, requestEntityTooLarge } from '../core/index.ts';
+import { ApiError, StatusReason, badRequest, lookupTable, requestEntityTooLarge } from '../core/index.ts';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch/index.ts';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -47,7 +47,8 @@ export function applyPatch(type: PatchType, current: KubeObject, body: unknown, 
       if (!result.ok) {
         if (result.kind === 'malformed') throw badRequest(result.message);
         if (result.kind === 'unprocessable') throw rejected();
-        throw new ApiError('InternalError', result.message);
+        // A plain error upstream (interpretStrategicMergePatchError passes it on): a 500 without a reason.
+        throw new ApiError(StatusReason.Unknown, result.message);
       }
       return asObject(result.value, def);
     }

@@ -10,7 +10,7 @@ import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
 import { checkNamespaceDeletion } from './admission-plugins.ts';
 import type { AdmissionPlugin } from './admission.ts';
-import { applyError, fieldManagerOptions, fieldTracker, managerName, undeclaredFields, validatePatchOptions } from './field-manager.ts';
+import { applyError, fieldManagerOptions, fieldTracker, managerName, typedPatchFailure, validatePatchOptions } from './field-manager.ts';
 import { customResourceInfo } from './crd/custom-resource.ts';
 import { applyServerSide } from './patch/index.ts';
 import { supportedPatchTypes } from './patching.ts';
@@ -51,7 +51,7 @@ export interface ApiServerOptions {
    * Typed decoding of a request body: drops (with `prune`) and reports unknown fields, and words the
    * first mistyped value as encoding/json does. Takes precedence over unknownFields when given.
    */
-  decodeCheck?: (def: ResourceDefinition, obj: unknown, prune: boolean, keep?: ReadonlySet<string>) => { unknown: string[]; typeError: string | undefined };
+  decodeCheck?: (def: ResourceDefinition, obj: unknown, prune: boolean, keep?: ReadonlySet<string>) => { unknown: string[]; typeError: string | undefined; typed?: { path: string; message: string }[] };
   version?: ServerVersion;
   /** Fields of disabled gates are dropped on write; default: defaultFeatureGates. */
   featureGates?: FeatureGates;
@@ -341,8 +341,9 @@ export class ApiServer {
     if (applied.metadata.name !== undefined && applied.metadata.name !== name) {
       throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
     }
-    const typed = this.#decodeCheck?.(def, applied, false);
-    if (typed?.unknown.length) throw undeclaredFields(def, namespace, name, typed.unknown, applied, this.patchMetaFor(def));
+    const check = this.#decodeCheck?.(def, applied, false);
+    const typed = check?.typed ?? check?.unknown.map((path) => ({ path, message: 'field not declared in schema' }));
+    if (typed?.length) throw typedPatchFailure(def, namespace, name, typed, applied, this.patchMetaFor(def));
     if (params.duplicateFields?.length && params.fieldValidation === 'Strict') {
       throw badRequest(`error strict decoding YAML: ${params.duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`).join(', ')}`);
     }

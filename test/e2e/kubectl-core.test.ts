@@ -174,6 +174,28 @@ describe('kubectl against drydock up', () => {
     assert.match(r.stderr, /spec\.containers: Required value/);
   });
 
+  test('odd bodies get upstream answers, and none of them stops the cluster', async () => {
+    assert.equal((await dd.kubectl(['create', 'service', 'clusterip', 'odd', '--tcp=80'])).code, 0);
+    let r = await dd.kubectl(['run', 'odd', '--image=nginx', '-l', 'app=odd']);
+    assert.equal(r.code, 0, r.stderr);
+    // A JSON patch may write a null where a map goes; decoding drops it, so no controller meets it.
+    r = await dd.kubectl(['patch', 'pod', 'odd', '--type=json', '-p', '[{"op":"add","path":"/metadata/labels","value":null}]']);
+    assert.equal(r.stdout.trim(), 'pod/odd patched', r.stderr);
+    r = await dd.kubectl(['get', 'pod', 'odd', '-o', 'jsonpath={.metadata.name}:{.metadata.labels}']);
+    assert.equal(r.stdout, 'odd:', r.stderr);
+    // Helm's `--set VERSION=1`, applied server-side: the typed patch fails as upstream words it.
+    const helm = dd.writeFile('helm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: helm\ndata:\n  VERSION: 1\n');
+    r = await dd.kubectl(['apply', '--server-side', '-f', helm]);
+    assert.equal(r.stderr.trim(), 'Error from server: failed to create typed patch object (default/helm; /v1, Kind=ConfigMap): .data.VERSION: expected string, got &value.valueUnstructured{Value:1}');
+    // A required string left out is Go's "": validation answers, where it once met an undefined.
+    const affinity = dd.writeFile('affinity.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: aff\nspec:\n  containers: [{name: c, image: nginx}]\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{operator: In, values: [a]}]\n');
+    r = await dd.kubectl(['apply', '-f', affinity]);
+    assert.match(r.stderr, /nodeSelectorTerms\[0\]\.matchExpressions\[0\]\.key: Invalid value: "": name part must be non-empty/);
+    r = await dd.kubectl(['get', 'ns', 'default', '-o', 'name']);
+    assert.equal(r.stdout.trim(), 'namespace/default', 'the server still answers');
+    assert.equal((await dd.kubectl(['delete', 'pod', 'odd', '--wait=false'])).code, 0);
+  });
+
   test('delete removes the object and kubectl waits for it', async () => {
     const r = await dd.kubectl(['delete', 'pod', 'twice']);
     assert.equal(r.stdout.trim(), 'pod "twice" deleted', r.stderr);

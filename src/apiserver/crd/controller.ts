@@ -8,6 +8,7 @@ import { refs } from '../../api/index.ts';
 import type { Condition, KubeObject } from '../../core/index.ts';
 import { formatTime, isApiError } from '../../core/index.ts';
 import type { DecodeCheck } from '../openapi/index.ts';
+import { checkObjectMeta } from '../openapi/index.ts';
 import type { OpenApiSchema } from '../openapi/index.ts';
 import type { ApiServer } from '../server.ts';
 import { storedObject } from '../stored-object.ts';
@@ -170,7 +171,12 @@ export class CustomResources {
     const info = customResourceInfo(def);
     if (!info) return undefined;
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { unknown: [], typeError: undefined };
-    return { unknown: pruneUnknown(obj as Record<string, unknown>, info.schema, prune, keep), typeError: undefined };
+    const metadata = checkObjectMeta(obj, keep ? { prune, keep } : { prune });
+    const rest = pruneUnknown(obj as Record<string, unknown>, info.schema, prune, keep);
+    const typed = [...(metadata.typed ?? []), ...rest.map((path) => ({ path, message: 'field not declared in schema' }))];
+    const check: DecodeCheck = { unknown: [...metadata.unknown, ...rest], typeError: metadata.typeError };
+    if (typed.length > 0) check.typed = typed;
+    return check;
   }
 
   /** The OpenAPI component of a served custom kind: `com.example.stable.v1.CronTab`. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkDecoded } from './decode-check.ts';
+import { checkDecoded, checkObjectMeta } from './decode-check.ts';
 
 test('checkDecoded words a mistyped field as encoding/json does', () => {
   const cases: [unknown, string | undefined][] = [
@@ -46,4 +46,51 @@ test('times decode as metav1.Time does: written back in UTC, whole seconds', () 
   ] } };
   assert.equal(checkDecoded(pod, '', 'v1', 'Pod', { prune: true }).typeError, undefined);
   assert.deepEqual(pod.status.conditions.map((c) => c.lastTransitionTime), ['2026-12-04T21:00:00Z', '2026-12-04T21:30:05Z', '2026-12-04T21:00:00Z']);
+});
+
+test('a decoded body holds no null: a field goes, a list item or map value takes its zero value, as encoding/json leaves them', () => {
+  const pod = {
+    metadata: { name: 'p', labels: null, annotations: { a: null, b: 'x' }, finalizers: [null] },
+    spec: { nodeSelector: null, containers: [null, { name: 'a', image: 'x', ports: null, env: [{ name: 'E', value: null }] }], priority: null },
+  };
+  const check = checkDecoded(pod, '', 'v1', 'Pod', { prune: true });
+  assert.equal(check.typeError, undefined);
+  assert.deepEqual(pod, {
+    metadata: { name: 'p', annotations: { a: '', b: 'x' }, finalizers: [''] },
+    spec: { containers: [{ name: '' }, { name: 'a', image: 'x', env: [{ name: 'E' }] }] },
+  });
+  const kept = { metadata: { labels: null } };
+  checkDecoded(kept, '', 'v1', 'Pod', { prune: false });
+  assert.deepEqual(kept, { metadata: { labels: null } }, 'without prune the object is only read');
+});
+
+test("server-side apply's typed check lists unknown fields and mistyped values in document order", () => {
+  const check = checkDecoded({ data: { a: 1, b: 'x' }, immutable: 'yes', dataa: {} }, '', 'v1', 'ConfigMap', { prune: false });
+  assert.deepEqual(check.typed, [
+    { path: 'data.a', message: 'expected string, got &value.valueUnstructured{Value:1}' },
+    { path: 'immutable', message: 'expected boolean, got &{yes}' },
+    { path: 'dataa', message: 'field not declared in schema' },
+  ]);
+  assert.equal(checkDecoded({ data: { a: 'x' } }, '', 'v1', 'ConfigMap', { prune: false }).typed, undefined);
+});
+
+test('metadata is decoded as ObjectMeta for a kind without a generated schema and for a custom object on its own', () => {
+  const crd = { metadata: { name: 'x', finalizers: true }, spec: { anything: 1 } };
+  assert.equal(checkDecoded(crd, 'apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', { prune: true }).typeError, 'json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.finalizers of type []string');
+  const custom = { metadata: { name: [null], labels: null, extra: 1 }, spec: {} };
+  const check = checkObjectMeta(custom, { prune: true });
+  assert.equal(check.typeError, 'json: cannot unmarshal array into Go struct field ObjectMeta.name of type string');
+  assert.deepEqual(check.unknown, ['metadata.extra']);
+  assert.deepEqual(custom.metadata, { name: [null] }, 'unknown and null fields dropped');
+  assert.equal(checkObjectMeta({ metadata: 5 }, { prune: false }).typeError, 'json: cannot unmarshal number into Go value of type v1.ObjectMeta');
+});
+
+test('a required string a body leaves out decodes as "", as a Go struct field without omitempty', () => {
+  const pod = { spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ operator: 'In', values: ['a'] }] }] } } }, containers: [{ image: 'x' }] } };
+  checkDecoded(pod, '', 'v1', 'Pod', { prune: true });
+  assert.deepEqual(pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]?.matchExpressions[0], { operator: 'In', values: ['a'], key: '' });
+  assert.deepEqual(pod.spec.containers[0], { image: 'x', name: '' });
+  const read = { spec: { containers: [{ image: 'x' }] } };
+  checkDecoded(read, '', 'v1', 'Pod', { prune: false });
+  assert.deepEqual(read.spec.containers[0], { image: 'x' }, 'without prune the object is only read');
 });

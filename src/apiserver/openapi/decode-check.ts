@@ -5,12 +5,41 @@
 import { allSchemas, definitionNameFor } from './definitions.ts';
 import { refName, resolve, type OpenApiSchema, type SchemaMap } from './schema.ts';
 import { canonicalizeQuantityText, ownValue, quantityParseError } from '../../core/index.ts';
+import { goSyntax, goTypeName, goValue } from '../patch/go-format.ts';
 
 export interface DecodeCheck {
   /** Unknown fields in document order, as upstream names them: `spec.containers[0].imagePullPolicyy`. */
   unknown: string[];
   /** The first type mismatch: `json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container`. */
   typeError: string | undefined;
+  /**
+   * What structured-merge-diff's typed conversion finds, in document order: every unknown field
+   * and every value of the wrong type, each with its error (`expected string, got ...`). Server-side
+   * apply fails its typed patch with them; absent when there are none.
+   */
+  typed?: { path: string; message: string }[];
+}
+
+type Expected = 'string' | 'numeric' | 'boolean' | 'map' | 'list';
+
+/** validateScalar, listValue and mapValue's words (structured-merge-diff typed/validate.go, helpers.go). */
+function typedMismatch(expected: Expected, value: unknown): string {
+  switch (expected) {
+    case 'string':
+      return `expected string, got &value.valueUnstructured{Value:${goSyntax(value)}}`;
+    case 'numeric':
+      return `expected numeric (int or float), got ${goTypeName(value)}`;
+    case 'boolean':
+      return `expected boolean, got &{${goValue(value)}}`;
+    case 'map':
+      return `expected map, got &{${goValue(value)}}`;
+    case 'list':
+      return `expected list, got &{${goValue(value)}}`;
+  }
+}
+
+function addTyped(w: Walk, path: string, message: string): void {
+  (w.result.typed ??= []).push({ path, message });
 }
 
 // Types with their own UnmarshalJSON: they accept or reject values in their own words.
@@ -39,9 +68,38 @@ export function checkDecoded(obj: unknown, group: string, version: string, kind:
   const name = definitionNameFor(group, version, kind);
   const schemas = allSchemas();
   const schema = name === undefined ? undefined : schemas[name];
-  if (!schema || name === undefined) return result;
-  walkStruct({ schemas, prune: options.prune, keep: options.keep, result }, schema, goName(name), obj as Record<string, unknown>, '', '');
+  const walk: Walk = { schemas, prune: options.prune, keep: options.keep, result };
+  if (schema && name !== undefined) walkStruct(walk, schema, goName(name), obj as Record<string, unknown>, '', '');
+  // A kind without a generated schema (CustomResourceDefinition) still has an ObjectMeta.
+  else checkMetadata(walk, obj, 'metadata');
   return result;
+}
+
+const objectMetaDefinition = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/**
+ * A custom object's metadata, decoded as ObjectMeta on its own (apiextensions' schemaobjectmeta.GetObjectMeta):
+ * unknown fields as `metadata.x`, and a mistyped one in encoding/json's words relative to ObjectMeta
+ * (`Go struct field ObjectMeta.name of type string`).
+ */
+export function checkObjectMeta(obj: unknown, options: { prune: boolean; keep?: ReadonlySet<string> }): DecodeCheck {
+  const result: DecodeCheck = { unknown: [], typeError: undefined };
+  checkMetadata({ schemas: allSchemas(), prune: options.prune, keep: options.keep, result }, obj, '');
+  return result;
+}
+
+function checkMetadata(w: Walk, obj: unknown, goPath: string): void {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return;
+  const metadata = (obj as Record<string, unknown>).metadata;
+  const schema = w.schemas[objectMetaDefinition];
+  if (metadata === undefined || metadata === null || !schema) return;
+  if (typeof metadata !== 'object' || Array.isArray(metadata)) {
+    const what = jsonKind(metadata);
+    w.result.typeError ??= goPath === '' ? `json: cannot unmarshal ${what} into Go value of type v1.ObjectMeta` : `json: cannot unmarshal ${what} into Go struct field .metadata of type v1.ObjectMeta`;
+    addTyped(w, 'metadata', typedMismatch('map', metadata));
+    return;
+  }
+  walkStruct(w, schema, goName(objectMetaDefinition), metadata as Record<string, unknown>, 'metadata', goPath);
 }
 
 // Asked for at every struct of every body; the definitions are a fixed set.
@@ -92,7 +150,8 @@ function goType(w: Walk, schema: OpenApiSchema): string | undefined {
   }
 }
 
-function mismatch(w: Walk, struct: string, goPath: string, value: unknown, type: string | undefined): void {
+function mismatch(w: Walk, struct: string, goPath: string, value: unknown, type: string | undefined, path: string, expected: Expected): void {
+  addTyped(w, path, typedMismatch(expected, value));
   if (w.result.typeError !== undefined || type === undefined) return;
   const what = typeof value === 'number' ? 'number' : jsonKind(value);
   const field = struct ? `Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPath}` : 'Go value';
@@ -105,9 +164,16 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
     const at = path === '' ? key : `${path}.${key}`;
     const goAt = goPath === '' ? key : `${goPath}.${key}`;
     const sub = ownValue(props, key);
+    // encoding/json leaves a field it reads null at its zero value, which marshals as absent (an
+    // omitempty field) or fails validation as a missing one: a stored object never holds a null.
+    if (value[key] === null && w.prune && sub) {
+      delete value[key];
+      continue;
+    }
     if (!sub) {
       if (w.keep?.has(at)) continue;
       w.result.unknown.push(at);
+      addTyped(w, at, 'field not declared in schema');
       if (w.prune) delete value[key];
       continue;
     }
@@ -115,6 +181,20 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
     // Written only when it changes: parts of the checked object may be shared, read-only live data.
     if (decoded !== value[key]) value[key] = decoded;
     walkValue(w, sub, struct, value[key], at, goAt);
+  }
+  if (w.prune && schema.required && Object.isExtensible(value)) fillRequiredStrings(schema, value);
+}
+
+/**
+ * A required string field the body leaves out decodes as Go's "" (required means no `+optional`,
+ * so no omitempty either): validation then words it as upstream does (`key: Invalid value: ""`)
+ * rather than meeting an undefined.
+ */
+function fillRequiredStrings(schema: OpenApiSchema, value: Record<string, unknown>): void {
+  for (const key of schema.required ?? []) {
+    if (Object.hasOwn(value, key)) continue;
+    const sub = ownValue(schema.properties, key);
+    if (sub?.type === 'string' && sub.format === undefined) value[key] = '';
   }
 }
 
@@ -152,6 +232,27 @@ function decodedScalar(w: Walk, schema: OpenApiSchema, value: unknown): unknown 
   return canonical ?? text;
 }
 
+/** The zero value encoding/json leaves in a list item or map value it reads null: `{}` for a struct, `""` for a string. */
+function zeroValue(w: Walk, schema: OpenApiSchema): unknown {
+  const ref = refName(schema);
+  if (ref !== undefined && customTypes.has(ref)) return null;
+  const s = resolve(w.schemas, schema);
+  if (!s || s['x-kubernetes-int-or-string'] || s.oneOf) return null;
+  switch (s.type) {
+    case 'string':
+      return '';
+    case 'boolean':
+      return false;
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'object':
+      return s.properties ? {} : null;
+    default:
+      return s.properties ? {} : null;
+  }
+}
+
 function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknown, path: string, goPath: string): void {
   if (value === null || value === undefined) return;
   const ref = refName(schema);
@@ -160,23 +261,23 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
   if (!s || s['x-kubernetes-preserve-unknown-fields'] || s['x-kubernetes-int-or-string'] || s.oneOf) return;
   switch (s.type) {
     case 'string':
-      if (typeof value !== 'string') mismatch(w, struct, goPath, value, goType(w, schema));
+      if (typeof value !== 'string') mismatch(w, struct, goPath, value, goType(w, schema), path, 'string');
       return;
     case 'boolean':
-      if (typeof value !== 'boolean') mismatch(w, struct, goPath, value, goType(w, schema));
+      if (typeof value !== 'boolean') mismatch(w, struct, goPath, value, goType(w, schema), path, 'boolean');
       return;
     case 'integer':
-      if (typeof value !== 'number') mismatch(w, struct, goPath, value, goType(w, schema));
+      if (typeof value !== 'number') mismatch(w, struct, goPath, value, goType(w, schema), path, 'numeric');
       else if (!Number.isInteger(value) && w.result.typeError === undefined) {
         w.result.typeError = `json: cannot unmarshal number ${value} into Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPath} of type ${goType(w, schema) ?? 'int32'}`;
       }
       return;
     case 'number':
-      if (typeof value !== 'number') mismatch(w, struct, goPath, value, goType(w, schema));
+      if (typeof value !== 'number') mismatch(w, struct, goPath, value, goType(w, schema), path, 'numeric');
       return;
     case 'array':
       if (!Array.isArray(value)) {
-        mismatch(w, struct, goPath, value, goType(w, schema));
+        mismatch(w, struct, goPath, value, goType(w, schema), path, 'list');
         return;
       }
       if (s.items) {
@@ -184,6 +285,7 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
         const itemRef = refName(items);
         const itemStruct = itemRef !== undefined && resolve(w.schemas, items)?.properties ? goName(itemRef) : struct;
         value.forEach((v, i) => {
+          if (v === null && w.prune) v = value[i] = zeroValue(w, items);
           const decoded = decodedScalar(w, items, v);
           if (decoded !== v) value[i] = decoded;
           walkValue(w, items, itemStruct, decoded, `${path}[${i}]`, goPath);
@@ -193,7 +295,7 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
     case 'object':
     case undefined: {
       if (typeof value !== 'object' || Array.isArray(value)) {
-        if (s.type === 'object') mismatch(w, struct, goPath, value, goType(w, schema));
+        if (s.type === 'object') mismatch(w, struct, goPath, value, goType(w, schema), path, 'map');
         return;
       }
       const obj = value as Record<string, unknown>;
@@ -202,7 +304,8 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
       } else if (s.additionalProperties) {
         const values = s.additionalProperties;
         // encoding/json names no map keys in a field path.
-        for (const [k, v] of Object.entries(obj)) {
+        for (const [k, read] of Object.entries(obj)) {
+          const v = read === null && w.prune ? (obj[k] = zeroValue(w, values)) : read;
           const decoded = decodedScalar(w, values, v);
           if (decoded !== v) obj[k] = decoded;
           walkValue(w, values, struct, decoded, `${path}.${k}`, goPath);

@@ -16,6 +16,20 @@ export function goValue(v: unknown): string {
   return String(v);
 }
 
+/** `fmt.Sprintf("%#v", v)`: Go syntax, as structured-merge-diff prints a mistyped value. */
+export function goSyntax(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number') return goNumber(v);
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSyntax).join(', ')}}`;
+  if (typeof v === 'object') {
+    const entries = Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${goSyntax((v as Record<string, unknown>)[k])}`);
+    return `map[string]interface {}{${entries.join(', ')}}`;
+  }
+  return String(v);
+}
+
 function goNumber(n: number): string {
   if (Number.isInteger(n)) return String(n);
   // %v of a float64 is %g: exponent form outside [1e-4, 1e21).

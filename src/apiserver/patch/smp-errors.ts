@@ -37,7 +37,8 @@ export function errBadArgType(expected: 'map' | 'slice', actual: unknown): SmpEr
 }
 
 export function errBadPatchType(t: unknown, m: unknown): SmpError {
-  const shown = typeof t === 'string' ? t : `%!s(${goTypeName(t)}=${goValue(t)})`;
+  // fmt's %s of a nil interface is `%!s(<nil>)`; of another non-string, `%!s(int64=1)`.
+  const shown = typeof t === 'string' ? t : t === null || t === undefined ? '%!s(<nil>)' : `%!s(${goTypeName(t)}=${goValue(t)})`;
   return new SmpError('internal', `unknown patch type: ${shown} in map: ${goValue(m)}`);
 }
 

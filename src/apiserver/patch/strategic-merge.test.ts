@@ -238,6 +238,12 @@ const errorCases: { name: string; original?: unknown; patch: unknown; kind: stri
     message: 'unknown patch type: foo in map: map[$patch:foo]',
   },
   {
+    name: 'a null map directive (fmt prints a nil %s as %!s(<nil>))',
+    patch: { spec: { $patch: null, x: 1 } },
+    kind: 'internal',
+    message: 'unknown patch type: %!s(<nil>) in map: map[$patch:<nil> x:1]',
+  },
+  {
     name: 'patch items missing from $setElementOrder',
     patch: { spec: { '$setElementOrder/containers': [{ name: 'c' }], containers: [{ name: 'z', image: 'z' }] } },
     kind: 'internal',
