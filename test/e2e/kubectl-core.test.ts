@@ -191,6 +191,10 @@ describe('kubectl against drydock up', () => {
     const affinity = dd.writeFile('affinity.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: aff\nspec:\n  containers: [{name: c, image: nginx}]\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{operator: In, values: [a]}]\n');
     r = await dd.kubectl(['apply', '-f', affinity]);
     assert.match(r.stderr, /nodeSelectorTerms\[0\]\.matchExpressions\[0\]\.key: Invalid value: "": name part must be non-empty/);
+    // A CustomResourceDefinition is decoded with apiextensions' Go types, not validated as it came.
+    const crd = dd.writeFile('crd.yaml', 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: crontabs.stable.example.com}\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab, shortNames: ct}\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]\n');
+    r = await dd.kubectl(['apply', '-f', crd]);
+    assert.equal(r.stderr.trim(), `Error from server (BadRequest): error when creating "${crd}": CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: json: cannot unmarshal string into Go struct field CustomResourceDefinitionNames.spec.names.shortNames of type []string`);
     r = await dd.kubectl(['get', 'ns', 'default', '-o', 'name']);
     assert.equal(r.stdout.trim(), 'namespace/default', 'the server still answers');
     assert.equal((await dd.kubectl(['delete', 'pod', 'odd', '--wait=false'])).code, 0);

@@ -94,3 +94,13 @@ test('a required string a body leaves out decodes as "", as a Go struct field wi
   checkDecoded(read, '', 'v1', 'Pod', { prune: false });
   assert.deepEqual(read.spec.containers[0], { image: 'x' }, 'without prune the object is only read');
 });
+
+test("a CustomResourceDefinition decodes with apiextensions' Go types: a mistyped field in encoding/json's words, unknown schema keywords reported", () => {
+  const crd = { metadata: { name: 'crontabs.stable.example.com' }, spec: { group: 'stable.example.com', names: { plural: 'crontabs', kind: 'CronTab', shortNames: 'ct' }, scope: 'Namespaced', versions: [] } };
+  assert.equal(checkDecoded(crd, 'apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', { prune: true }).typeError, 'json: cannot unmarshal string into Go struct field CustomResourceDefinitionNames.spec.names.shortNames of type []string');
+  const schema = { type: 'object', properties: { spec: { type: 'object', descriptoin: 'typo', 'x-kubernetes-validations': [{ rule: 'self.a > 0' }], default: {}, items: [], enum: ['a', 1] } } };
+  const typo = { spec: { versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema }, additionalPrinterColumns: [{ name: 'A', type: 'integer', jsonPath: '.spec.a', priority: 0 }] }] } };
+  const check = checkDecoded(typo, 'apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', { prune: false });
+  assert.equal(check.typeError, undefined);
+  assert.deepEqual(check.unknown, ['spec.versions[0].schema.openAPIV3Schema.properties.spec.descriptoin']);
+});

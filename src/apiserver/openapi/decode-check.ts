@@ -4,6 +4,7 @@
 // Upstream: sigs.k8s.io/json (UnmarshalTypeError, strict unknown-field errors), apimachinery runtime/serializer/json.
 import { allSchemas, definitionNameFor } from './definitions.ts';
 import { refName, resolve, type OpenApiSchema, type SchemaMap } from './schema.ts';
+import { apiextensionsSchemas, customResourceDefinitionName } from './apiextensions-decoding.ts';
 import { canonicalizeQuantityText, ownValue, quantityParseError } from '../../core/index.ts';
 import { goSyntax, goTypeName, goValue } from '../patch/go-format.ts';
 
@@ -65,14 +66,23 @@ interface Walk {
  */
 export function checkDecoded(obj: unknown, group: string, version: string, kind: string, options: { prune: boolean; keep?: ReadonlySet<string> }): DecodeCheck {
   const result: DecodeCheck = { unknown: [], typeError: undefined };
-  const name = definitionNameFor(group, version, kind);
-  const schemas = allSchemas();
+  const crd = group === 'apiextensions.k8s.io' && version === 'v1' && kind === 'CustomResourceDefinition';
+  const name = crd ? customResourceDefinitionName : definitionNameFor(group, version, kind);
+  const schemas = crd ? withApiextensions() : allSchemas();
   const schema = name === undefined ? undefined : schemas[name];
   const walk: Walk = { schemas, prune: options.prune, keep: options.keep, result };
   if (schema && name !== undefined) walkStruct(walk, schema, goName(name), obj as Record<string, unknown>, '', '');
   // A kind without a generated schema (CustomResourceDefinition) still has an ObjectMeta.
   else checkMetadata(walk, obj, 'metadata');
   return result;
+}
+
+let merged: SchemaMap | undefined;
+
+/** The generated schemas and apiextensions' decoding types, which refer to ObjectMeta among them. */
+function withApiextensions(): SchemaMap {
+  merged ??= { ...allSchemas(), ...apiextensionsSchemas };
+  return merged;
 }
 
 const objectMetaDefinition = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
