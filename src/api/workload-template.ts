@@ -72,7 +72,9 @@ export function validateLabelSelectorStrict(selector: LabelSelector | undefined,
   (selector.matchExpressions ?? []).forEach((r, i) => {
     const p = path.child('matchExpressions').index(i);
     const values = r.values ?? [];
-    switch (r.operator) {
+    // key and operator are Go values: left out of a body, they are "".
+    const operator = r.operator ?? '';
+    switch (operator) {
       case 'In':
       case 'NotIn':
         if (values.length === 0) errs.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
@@ -82,9 +84,9 @@ export function validateLabelSelectorStrict(selector: LabelSelector | undefined,
         if (values.length > 0) errs.push(forbiddenField(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
         break;
       default:
-        errs.push(invalidValue(p.child('operator'), r.operator, 'not a valid selector operator'));
+        errs.push(invalidValue(p.child('operator'), operator, 'not a valid selector operator'));
     }
-    errs.push(...validateLabelName(r.key, p.child('key')));
+    errs.push(...validateLabelName(r.key ?? '', p.child('key')));
     values.forEach((v, j) => {
       for (const msg of isValidLabelValue(v)) errs.push(invalidValue(p.child('values').index(j), v, msg));
     });

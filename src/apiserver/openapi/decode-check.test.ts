@@ -11,6 +11,7 @@ test('checkDecoded words a mistyped field as encoding/json does', () => {
     [{ metadata: { labels: { a: 1 } } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'],
     [{ spec: { containers: [{ name: 'a', resources: { limits: { cpu: 1 } } }] } }, undefined],
     [{ spec: { hostNetwork: null } }, undefined],
+    [{ spec: { containers: [{ name: 'a', resources: { requests: true } }] } }, 'json: cannot unmarshal bool into Go struct field ResourceRequirements.spec.containers.resources.requests of type v1.ResourceList'],
   ];
   for (const [pod, expected] of cases) assert.equal(checkDecoded(pod, '', 'v1', 'Pod', { prune: false }).typeError, expected, JSON.stringify(pod));
 });
@@ -57,7 +58,7 @@ test('a decoded body holds no null: a field goes, a list item or map value takes
   assert.equal(check.typeError, undefined);
   assert.deepEqual(pod, {
     metadata: { name: 'p', annotations: { a: '', b: 'x' }, finalizers: [''] },
-    spec: { containers: [{ name: '' }, { name: 'a', image: 'x', env: [{ name: 'E' }] }] },
+    spec: { containers: [{}, { name: 'a', image: 'x', env: [{ name: 'E' }] }] },
   });
   const kept = { metadata: { labels: null } };
   checkDecoded(kept, '', 'v1', 'Pod', { prune: false });
@@ -83,16 +84,6 @@ test('metadata is decoded as ObjectMeta for a kind without a generated schema an
   assert.deepEqual(check.unknown, ['metadata.extra']);
   assert.deepEqual(custom.metadata, { name: [null] }, 'unknown and null fields dropped');
   assert.equal(checkObjectMeta({ metadata: 5 }, { prune: false }).typeError, 'json: cannot unmarshal number into Go value of type v1.ObjectMeta');
-});
-
-test('a required string a body leaves out decodes as "", as a Go struct field without omitempty', () => {
-  const pod = { spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ operator: 'In', values: ['a'] }] }] } } }, containers: [{ image: 'x' }] } };
-  checkDecoded(pod, '', 'v1', 'Pod', { prune: true });
-  assert.deepEqual(pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]?.matchExpressions[0], { operator: 'In', values: ['a'], key: '' });
-  assert.deepEqual(pod.spec.containers[0], { image: 'x', name: '' });
-  const read = { spec: { containers: [{ image: 'x' }] } };
-  checkDecoded(read, '', 'v1', 'Pod', { prune: false });
-  assert.deepEqual(read.spec.containers[0], { image: 'x' }, 'without prune the object is only read');
 });
 
 test("a CustomResourceDefinition decodes with apiextensions' Go types: a mistyped field in encoding/json's words, unknown schema keywords reported", () => {

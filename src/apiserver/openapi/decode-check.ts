@@ -152,6 +152,8 @@ function goType(w: Walk, schema: OpenApiSchema): string | undefined {
     }
     case 'object': {
       if (s.properties || !s.additionalProperties) return undefined;
+      // core/v1's named map of quantities (requests, limits, capacity, allocatable, hard, ...).
+      if (refName(s.additionalProperties) === quantityRef) return 'v1.ResourceList';
       const value = goType(w, s.additionalProperties);
       return value === undefined ? undefined : `map[string]${value}`;
     }
@@ -192,21 +194,8 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
     if (decoded !== value[key]) value[key] = decoded;
     walkValue(w, sub, struct, value[key], at, goAt);
   }
-  if (w.prune && schema.required && Object.isExtensible(value)) fillRequiredStrings(schema, value);
 }
 
-/**
- * A required string field the body leaves out decodes as Go's "" (required means no `+optional`,
- * so no omitempty either): validation then words it as upstream does (`key: Invalid value: ""`)
- * rather than meeting an undefined.
- */
-function fillRequiredStrings(schema: OpenApiSchema, value: Record<string, unknown>): void {
-  for (const key of schema.required ?? []) {
-    if (Object.hasOwn(value, key)) continue;
-    const sub = ownValue(schema.properties, key);
-    if (sub?.type === 'string' && sub.format === undefined) value[key] = '';
-  }
-}
 
 const quantityRef = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const timeRef = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';

@@ -16,22 +16,24 @@ export function validateNodeSelectorTerm(term: NodeSelectorTerm, path: FieldPath
   (term.matchExpressions ?? []).forEach((r, j) => {
     const p = path.child('matchExpressions').index(j);
     const n = r.values?.length ?? 0;
+    // key and operator are Go values: left out of a body, they are "".
+    const key = r.key ?? '';
     if (r.operator === 'In' || r.operator === 'NotIn') {
       if (n === 0) errs.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
     } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') {
       if (n > 0) errs.push(forbiddenField(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
     } else if (r.operator === 'Gt' || r.operator === 'Lt') {
       if (n !== 1) errs.push(required(p.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-    } else errs.push(invalidValue(p.child('operator'), r.operator, 'not a valid selector operator'));
-    for (const m of isQualifiedName(r.key)) errs.push(invalidValue(p.child('key'), r.key, m));
+    } else errs.push(invalidValue(p.child('operator'), r.operator ?? '', 'not a valid selector operator'));
+    for (const m of isQualifiedName(key)) errs.push(invalidValue(p.child('key'), key, m));
     if (checkValues) (r.values ?? []).forEach((v, k) => isValidLabelValue(v).forEach((m) => errs.push(invalidValue(p.child('values').index(k), v, m))));
   });
   (term.matchFields ?? []).forEach((r, j) => {
     const p = path.child('matchFields').index(j);
     if (r.operator === 'In' || r.operator === 'NotIn') {
       if ((r.values?.length ?? 0) !== 1) errs.push(required(p.child('values'), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
-    } else errs.push(invalidValue(p.child('operator'), r.operator, 'not a valid selector operator'));
-    if (r.key !== 'metadata.name') errs.push(invalidValue(p.child('key'), r.key, 'not a valid field selector key'));
+    } else errs.push(invalidValue(p.child('operator'), r.operator ?? '', 'not a valid selector operator'));
+    if (r.key !== 'metadata.name') errs.push(invalidValue(p.child('key'), r.key ?? '', 'not a valid field selector key'));
   });
   return errs;
 }
