@@ -17,6 +17,7 @@ import { supportedPatchTypes } from './patching.ts';
 import { listObjects } from './list.ts';
 import type { ListPage } from './list.ts';
 import { applyPatch } from './patching.ts';
+import { checkBodyTypeMeta, patchedTypeMeta } from './type-meta.ts';
 import type { PatchType } from './patching.ts';
 import { ResourceIndex } from './resource-index.ts';
 import { ResourceStorage } from './resource-storage.ts';
@@ -155,6 +156,10 @@ export class ApiServer {
   checkFields(def: ResourceDefinition, obj: unknown, params: WriteParams): void {
     const mode = params.fieldValidation;
     if (mode === undefined) return;
+    if (customResourceInfo(def) === undefined) {
+      const wrongType = checkBodyTypeMeta(def, obj as KubeObject, this.index);
+      if (wrongType) throw wrongType;
+    }
     const cannot = `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: `;
     let unknown: string[];
     if (this.#decodeCheck) {
@@ -316,10 +321,12 @@ export class ApiServer {
   #checkPatched(def: ResourceDefinition, patched: KubeObject, before: ReadonlySet<string>, type: PatchType, body: unknown, params: WriteParams): void {
     const mode = params.fieldValidation ?? 'Ignore';
     const duplicates = [...(params.duplicateFields ?? [])].map((f) => `duplicate field ${JSON.stringify(f)}`);
-    const check = this.#decodeCheck?.(def, patched, true, before);
-    if (check?.typeError !== undefined) {
+    const wrongType = customResourceInfo(def) === undefined ? patchedTypeMeta(def, patched, this.index, type === 'json' || type === 'merge') : undefined;
+    const check = wrongType === undefined ? this.#decodeCheck?.(def, patched, true, before) : undefined;
+    const typeError = wrongType ?? check?.typeError;
+    if (typeError !== undefined) {
       const shown = type === 'json' || type === 'merge' ? JSON.stringify(patched) : goMapString(body);
-      throw new ApiError('Invalid', ` "" is invalid: patch: Invalid value: ${JSON.stringify(shown)}: ${check.typeError}`, { causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(shown)}: ${check.typeError}`, field: 'patch' }] });
+      throw new ApiError('Invalid', ` "" is invalid: patch: Invalid value: ${JSON.stringify(shown)}: ${typeError}`, { causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(shown)}: ${typeError}`, field: 'patch' }] });
     }
     const unknown = (check?.unknown ?? []).map((f) => `unknown field ${JSON.stringify(f)}`);
     reportStrict(mode, [...duplicates, ...unknown], params, '');

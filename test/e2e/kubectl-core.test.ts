@@ -191,6 +191,14 @@ describe('kubectl against drydock up', () => {
     const affinity = dd.writeFile('affinity.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: aff\nspec:\n  containers: [{name: c, image: nginx}]\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{operator: In, values: [a]}]\n');
     r = await dd.kubectl(['apply', '-f', affinity]);
     assert.match(r.stderr, /nodeSelectorTerms\[0\]\.matchExpressions\[0\]\.key: Invalid value: "": name part must be non-empty/);
+    // A kind the scheme does not know is refused, not stored to break every later list of pods.
+    const lower = dd.writeFile('lower.yaml', 'apiVersion: v1\nkind: pod\nmetadata:\n  name: lower\nspec:\n  containers: [{name: c, image: nginx}]\n');
+    r = await dd.kubectl(['apply', '-f', lower]);
+    assert.equal(r.stderr.trim(), `Error from server (BadRequest): error when creating "${lower}": pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+    r = await dd.kubectl(['patch', 'pod', 'odd', '--type=json', '-p', '[{"op":"replace","path":"/kind","value":"A"}]']);
+    assert.match(r.stderr, /^The request is invalid: patch: Invalid value: ".*": no kind "A" is registered for version "v1" in scheme "pkg\/api\/legacyscheme\/scheme.go:30"$/m);
+    r = await dd.kubectl(['get', 'pods', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
     // A CustomResourceDefinition is decoded with apiextensions' Go types, not validated as it came.
     const crd = dd.writeFile('crd.yaml', 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: crontabs.stable.example.com}\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab, shortNames: ct}\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]\n');
     r = await dd.kubectl(['apply', '-f', crd]);

@@ -1,0 +1,88 @@
+// What a body's apiVersion and kind must be for the endpoint it reaches. Upstream decodes a body with
+// the scheme: a kind it does not know, or one it cannot convert to the endpoint's type, fails the
+// decoding (transformDecodeError); a known kind of another version fails the group-version check.
+// Without this, `kind: pod` or a JSON patch of /kind was stored, and every later list of the
+// resource carried an item kubectl cannot decode.
+// Upstream: apiserver/pkg/endpoints/handlers/create.go, update.go, patch.go; apimachinery runtime/scheme.go.
+import type { ResourceDefinition } from '../api/index.ts';
+import { apiVersionOf } from '../api/index.ts';
+import type { KubeObject } from '../core/index.ts';
+import { badRequest } from '../core/index.ts';
+import type { ApiError } from '../core/index.ts';
+
+/** The kube-apiserver's scheme, as its decoding errors name it. */
+const schemeName = 'pkg/api/legacyscheme/scheme.go:30';
+
+export interface KindLookup {
+  findKind(group: string, version: string, kind: string): ResourceDefinition | undefined;
+}
+
+/** Why a body of this apiVersion and kind cannot be decoded as `def`'s type; undefined when it can. */
+export function decodingFailure(def: ResourceDefinition, apiVersion: string, kind: string, kinds: KindLookup): string | undefined {
+  const { group, version } = splitApiVersion(apiVersion);
+  if (kind === def.kind && group === def.group && version === def.version) return undefined;
+  const registered = kinds.findKind(group, version, kind);
+  if (!registered) return `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(schemeName)}`;
+  // The same type in another group-version converts; the group-version check answers after.
+  if (registered.kind === def.kind) return undefined;
+  return `converting (${version}.${kind}) to (${internalPackage(def.group)}.${def.kind}): unknown conversion`;
+}
+
+/**
+ * A create or update body's TypeMeta (absent parts default to the endpoint's): 400 in
+ * transformDecodeError's words, or the group-version check's for the right kind of another version.
+ */
+export function checkBodyTypeMeta(def: ResourceDefinition, obj: KubeObject, kinds: KindLookup): ApiError | undefined {
+  const unreadable = unreadableTypeMeta(obj);
+  if (unreadable !== undefined) {
+    const text = JSON.stringify(obj);
+    return badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${unreadable} (${text.length > 30 ? `${text.slice(0, 30)} ...` : text})`);
+  }
+  const expected = apiVersionOf(def);
+  const apiVersion = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? obj.apiVersion : expected;
+  const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : def.kind;
+  const failure = decodingFailure(def, apiVersion, kind, kinds);
+  if (failure !== undefined) return badRequest(`${kind} in version ${JSON.stringify(splitApiVersion(apiVersion).version)} cannot be handled as a ${def.kind}: ${failure}`);
+  if (apiVersion !== expected) return badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expected})`);
+  return undefined;
+}
+
+/**
+ * A patched object's TypeMeta. A JSON or merge patch that leaves a kind the scheme cannot decode as
+ * `def`'s type fails as its decoding does (the words returned); otherwise the object is `def`'s
+ * type again, as the decoded one is (a strategic merge patch's TypeMeta never reaches the stored object).
+ */
+export function patchedTypeMeta(def: ResourceDefinition, patched: KubeObject, kinds: KindLookup, decodes: boolean): string | undefined {
+  if (decodes) {
+    const unreadable = unreadableTypeMeta(patched);
+    if (unreadable !== undefined) return unreadable;
+    const apiVersion = typeof patched.apiVersion === 'string' && patched.apiVersion !== '' ? patched.apiVersion : apiVersionOf(def);
+    const failure = decodingFailure(def, apiVersion, typeof patched.kind === 'string' && patched.kind !== '' ? patched.kind : def.kind, kinds);
+    if (failure !== undefined) return failure;
+  }
+  patched.apiVersion = apiVersionOf(def);
+  patched.kind = def.kind;
+  return undefined;
+}
+
+/** The version/kind peek's failure (serializer/json/meta.go) for a non-string apiVersion or kind. */
+function unreadableTypeMeta(obj: KubeObject): string | undefined {
+  for (const field of ['apiVersion', 'kind'] as const) {
+    const value: unknown = obj[field];
+    if (value === undefined || value === null || typeof value === 'string') continue;
+    const what = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+    return `couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go struct field .${field} of type string`;
+  }
+  return undefined;
+}
+
+function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+/** The Go package of a group's internal types: `core.ConfigMap`, `apps.Deployment`; events.k8s.io shares core's Event. */
+function internalPackage(group: string): string {
+  if (group === '' || group === 'events.k8s.io') return 'core';
+  return group.split('.')[0] ?? group;
+}
