@@ -3,8 +3,8 @@
 // these a mistyped CRD (`shortNames: ct`) reached validation and failed it with a JavaScript error.
 // Only the structure decoding needs: types of fields, no descriptions, never served.
 // Upstream: k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/types.go, types_jsonschema.go
-// (JSON, JSONSchemaPropsOrArray, JSONSchemaPropsOrBool and JSONSchemaPropsOrStringArray unmarshal
-// themselves, so they are untyped here).
+// (JSON is untyped; JSONSchemaPropsOrArray, JSONSchemaPropsOrBool and JSONSchemaPropsOrStringArray
+// unmarshal the shape they meet, so they are anyOf their shapes).
 import type { OpenApiSchema, SchemaMap } from './schema.ts';
 
 const packagePrefix = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
@@ -22,6 +22,9 @@ const map = (values: OpenApiSchema): OpenApiSchema => ({ type: 'object', additio
 const struct = (properties: Record<string, OpenApiSchema>): OpenApiSchema => ({ type: 'object', properties });
 
 const schemaProps = ref('JSONSchemaProps');
+const schemaOrArray: OpenApiSchema = { anyOf: [schemaProps, list(schemaProps)] };
+const schemaOrBool: OpenApiSchema = { anyOf: [schemaProps, boolean] };
+const schemaOrStrings: OpenApiSchema = { anyOf: [schemaProps, list(string)] };
 
 export const customResourceDefinitionName = `${packagePrefix}CustomResourceDefinition`;
 
@@ -104,16 +107,16 @@ export const apiextensionsSchemas: SchemaMap = {
     maxProperties: int64,
     minProperties: int64,
     required: list(string),
-    items: untyped,
+    items: schemaOrArray,
     allOf: list(schemaProps),
     oneOf: list(schemaProps),
     anyOf: list(schemaProps),
     not: schemaProps,
     properties: map(schemaProps),
-    additionalProperties: untyped,
+    additionalProperties: schemaOrBool,
     patternProperties: map(schemaProps),
-    dependencies: map(untyped),
-    additionalItems: untyped,
+    dependencies: map(schemaOrStrings),
+    additionalItems: schemaOrBool,
     definitions: map(schemaProps),
     externalDocs: ref('ExternalDocumentation'),
     example: untyped,

@@ -95,3 +95,12 @@ test("a CustomResourceDefinition decodes with apiextensions' Go types: a mistype
   assert.equal(check.typeError, undefined);
   assert.deepEqual(check.unknown, ['spec.versions[0].schema.openAPIV3Schema.properties.spec.descriptoin']);
 });
+
+test("a CRD schema's items, additionalProperties and dependencies are decoded in the shape they hold, as their own UnmarshalJSON does", () => {
+  const crd = (props: object): object => ({ spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: { type: 'object', properties: props } } }] } });
+  const typeError = (props: object): string | undefined => checkDecoded(crd(props), 'apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', { prune: false }).typeError;
+  assert.equal(typeError({ a: { type: 'array', items: { type: 'string', allOf: 'x' } } }), 'json: cannot unmarshal string into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.items.allOf of type []v1.JSONSchemaProps');
+  assert.equal(typeError({ a: { type: 'array', items: [{ type: 'string' }, { type: 5 }] } }), 'json: cannot unmarshal number into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.items.type of type string');
+  assert.equal(typeError({ a: { type: 'object', additionalProperties: true, dependencies: { b: ['c'] }, items: 5 } }), undefined);
+  assert.equal(typeError({ a: { type: 'object', additionalProperties: { required: 'x' } } }), 'json: cannot unmarshal string into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.additionalProperties.required of type []string');
+});

@@ -231,6 +231,13 @@ function decodedScalar(w: Walk, schema: OpenApiSchema, value: unknown): unknown 
   return canonical ?? text;
 }
 
+function holdsShape(w: Walk, schema: OpenApiSchema, value: unknown): boolean {
+  const type = resolve(w.schemas, schema)?.type;
+  if (Array.isArray(value)) return type === 'array';
+  if (typeof value === 'object' && value !== null) return type === 'object';
+  return type === (typeof value === 'number' ? 'number' : typeof value);
+}
+
 /** The zero value encoding/json leaves in a list item or map value it reads null: `{}` for a struct, `""` for a string. */
 function zeroValue(w: Walk, schema: OpenApiSchema): unknown {
   const ref = refName(schema);
@@ -258,6 +265,13 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
   if (ref !== undefined && customTypes.has(ref)) return;
   const s = resolve(w.schemas, schema);
   if (!s || s['x-kubernetes-preserve-unknown-fields'] || s['x-kubernetes-int-or-string'] || s.oneOf) return;
+  if (s.anyOf) {
+    // A type that unmarshals itself as one of several shapes (JSONSchemaPropsOrArray): the shape the
+    // value has is decoded; a value of none of them is left as such a type leaves it.
+    const shape = s.anyOf.find((branch) => holdsShape(w, branch, value));
+    if (shape) walkValue(w, shape, struct, value, path, goPath);
+    return;
+  }
   switch (s.type) {
     case 'string':
       if (typeof value !== 'string') mismatch(w, struct, goPath, value, goType(w, schema), path, 'string');

@@ -18,6 +18,7 @@ export interface OpenApiSchema {
   additionalProperties?: OpenApiSchema;
   allOf?: OpenApiSchema[];
   oneOf?: OpenApiSchema[];
+  anyOf?: OpenApiSchema[];
   $ref?: string;
   default?: unknown;
   enum?: unknown[];
