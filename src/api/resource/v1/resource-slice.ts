@@ -170,7 +170,8 @@ export function validateResourceSliceSpec(spec: ResourceSliceSpec, old: Resource
 /** SetDefaults_DeviceTaint: timeAdded is the write time, truncated to seconds; needs the server clock. */
 function stampTaints(slice: ResourceSlice, ctx: StrategyContext): void {
   const now = formatTime(Math.floor(ctx.now / 1000) * 1000);
-  for (const d of slice.spec.devices ?? []) for (const t of d.taints ?? []) t.timeAdded ??= now;
+  // spec is a Go value: a body without it is validated as an empty one (spec.driver: Required value).
+  for (const d of slice.spec?.devices ?? []) for (const t of d.taints ?? []) t.timeAdded ??= now;
 }
 
 export const resourceSliceTable: TablePrinter<ResourceSlice> = {
@@ -201,10 +202,10 @@ export const resourceSliceDefinition: ResourceDefinition<ResourceSlice> = {
     stampTaints(s, ctx);
   },
   validateCreate(s) {
-    return [...validateObjectMetaCreate(s.metadata, false, root('metadata'), nameIsDNSSubdomain), ...validateResourceSliceSpec(s.spec, undefined, root('spec'))];
+    return [...validateObjectMetaCreate(s.metadata, false, root('metadata'), nameIsDNSSubdomain), ...validateResourceSliceSpec(s.spec ?? ({} as ResourceSliceSpec), undefined, root('spec'))];
   },
   validateUpdate(s, old) {
-    return [...validateObjectMetaUpdate(s.metadata, old.metadata, root('metadata')), ...validateResourceSliceSpec(s.spec, old.spec, root('spec'))];
+    return [...validateObjectMetaUpdate(s.metadata, old.metadata, root('metadata')), ...validateResourceSliceSpec(s.spec ?? ({} as ResourceSliceSpec), old.spec, root('spec'))];
   },
   table: resourceSliceTable,
   fieldLabels: {

@@ -213,3 +213,11 @@ test('ResourceClaimTemplate spec is immutable and validated on create', () => {
   changed.spec.metadata = { labels: { a: 'c' } };
   assert.match(messages(templateDef.validateUpdate!(changed, t, ctx))[0] ?? '', /^spec: Invalid value: .*: field is immutable$/);
 });
+
+test('a ResourceSlice without spec is validated as an empty spec, as Go decodes it', () => {
+  const bare = { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceSlice', metadata: meta('s') } as unknown as ResourceSlice;
+  sliceDef.prepareForCreate?.(bare, ctx);
+  const errs = messages(sliceDef.validateCreate!(bare, ctx));
+  assert.ok(errs.includes('spec.driver: Required value'), errs.join('\n'));
+  assert.ok(errs.includes('spec: Required value: exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required'), errs.join('\n'));
+});
