@@ -91,6 +91,15 @@ describe('server-side apply through the pipeline', () => {
     assert.equal(err.toStatus().reason, undefined, 'a plain error upstream: no reason, so kubectl prints "Error from server: ..."');
   });
 
+  test('an applied configuration read back with its managedFields, or naming another kind, is refused as upstream refuses it', async () => {
+    const server = await setup();
+    const withFields = { ...cm({ a: '1' }), metadata: { name: 'c', managedFields: [] } };
+    const bad = await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', withFields, { fieldManager: 'alice' }));
+    assert.deepEqual([bad.code, bad.message], [400, 'metadata.managedFields must be nil']);
+    const other = await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', { ...cm({ a: '1' }), kind: 'configmap' }, { fieldManager: 'alice' }));
+    assert.deepEqual([other.code, other.toStatus().reason, other.message], [500, undefined, 'failed to create typed patch object (default/c; /v1, Kind=configmap): no corresponding type for /v1, Kind=configmap']);
+  });
+
   test('an applied value of the wrong type fails the typed patch in structured-merge-diff words, and nothing is stored', async () => {
     const server = await setup();
     const typed = async (body: object): Promise<string> => (await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', body, { fieldManager: 'alice' }))).message;

@@ -4,7 +4,7 @@
 import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef, UserInfo } from '../api/index.ts';
 import { apiVersionOf, clusterAdminUser, defaultFeatureGates } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
-import { ApiError, badRequest, copyJson, copyJsonSharing, formatTime, invalid, isApiError, methodNotSupported, notFound, setOwn } from '../core/index.ts';
+import { ApiError, StatusReason, badRequest, copyJson, copyJsonSharing, formatTime, invalid, isApiError, methodNotSupported, notFound, setOwn } from '../core/index.ts';
 import { unsupportedPatchType } from './patching.ts';
 import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
@@ -348,6 +348,13 @@ export class ApiServer {
     if (applied.metadata.name !== undefined && applied.metadata.name !== name) {
       throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
     }
+    // structuredMergeManager.Apply: a configuration read back from the server carries managedFields.
+    if (applied.metadata.managedFields !== undefined && applied.metadata.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
+    // ObjectToTyped takes the type the configuration names: another kind has none here.
+    if (applied.kind !== def.kind) {
+      const gvk = `${def.group}/${def.version}, Kind=${typeof applied.kind === 'string' ? applied.kind : ''}`;
+      throw new ApiError(StatusReason.Unknown, `failed to create typed patch object (${namespace}/${name}; ${gvk}): no corresponding type for ${gvk}`);
+    }
     const check = this.#decodeCheck?.(def, applied, false);
     const typed = check?.typed ?? check?.unknown.map((path) => ({ path, message: 'field not declared in schema' }));
     if (typed?.length) throw typedPatchFailure(def, namespace, name, typed, applied, this.patchMetaFor(def));
@@ -359,8 +366,12 @@ export class ApiServer {
       force: params.force ?? false,
     });
     const run = (live: KubeObject | undefined): KubeObject => {
+      const keep = live && this.#decodeCheck ? new Set(this.#decodeCheck(def, live, false).unknown) : undefined;
       const result = applyServerSide(live, structuredClone(applied), options());
       if (!result.ok) throw applyError(result, def, namespace, name);
+      // The merged object becomes its Go type upstream: a null it holds (a list item the typed
+      // patch allows) is that type's zero value. Fields the live object had unknown stay.
+      this.#decodeCheck?.(def, result.object, true, keep);
       return result.object;
     };
     try {
