@@ -11,6 +11,9 @@ test('checkDecoded words a mistyped field as encoding/json does', () => {
     [{ metadata: { labels: { a: 1 } } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'],
     [{ spec: { containers: [{ name: 'a', resources: { limits: { cpu: 1 } } }] } }, undefined],
     [{ spec: { hostNetwork: null } }, undefined],
+    [{ spec: { containers: [{ name: 'a', ports: [{ containerPort: 80 }], readinessProbe: { httpGet: { port: ['http'] } } }] } }, 'json: cannot unmarshal array into Go struct field HTTPGetAction.spec.containers.readinessProbe.httpGet.port of type int32'],
+    [{ spec: { containers: [{ name: 'a', readinessProbe: { httpGet: { port: 1.5 } } }] } }, 'json: cannot unmarshal number 1.5 into Go struct field HTTPGetAction.spec.containers.readinessProbe.httpGet.port of type int32'],
+    [{ spec: { containers: [{ name: 'a', readinessProbe: { httpGet: { port: 'http' } }, livenessProbe: { tcpSocket: { port: 8080 } } }] } }, undefined],
     [{ spec: { containers: [{ name: 'a', resources: { requests: true } }] } }, 'json: cannot unmarshal bool into Go struct field ResourceRequirements.spec.containers.resources.requests of type v1.ResourceList'],
   ];
   for (const [pod, expected] of cases) assert.equal(checkDecoded(pod, '', 'v1', 'Pod', { prune: false }).typeError, expected, JSON.stringify(pod));

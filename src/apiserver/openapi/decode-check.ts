@@ -198,6 +198,21 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
 
 
 const quantityRef = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+const intOrStringRef = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+
+/**
+ * IntOrString.UnmarshalJSON: a string, else an int32. What is neither fails as an int32 does, named
+ * by the field (encoding/json puts the outer field on an inner UnmarshalTypeError).
+ */
+function checkIntOrString(w: Walk, struct: string, goPath: string, value: unknown): void {
+  if (typeof value === 'string' || w.result.typeError !== undefined) return;
+  const field = `Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPath}`;
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value) || value > 2147483647 || value < -2147483648) w.result.typeError = `json: cannot unmarshal number ${value} into ${field} of type int32`;
+    return;
+  }
+  w.result.typeError = `json: cannot unmarshal ${jsonKind(value)} into ${field} of type int32`;
+}
 const timeRef = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
 const rfc3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -262,6 +277,7 @@ function zeroValue(w: Walk, schema: OpenApiSchema): unknown {
 function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknown, path: string, goPath: string): void {
   if (value === null || value === undefined) return;
   const ref = refName(schema);
+  if (ref === intOrStringRef) return checkIntOrString(w, struct, goPath, value);
   if (ref !== undefined && customTypes.has(ref)) return;
   const s = resolve(w.schemas, schema);
   if (!s || s['x-kubernetes-preserve-unknown-fields'] || s['x-kubernetes-int-or-string'] || s.oneOf) return;
