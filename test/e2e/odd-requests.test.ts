@@ -1,0 +1,139 @@
+// Bad input never breaks the server: seeded mutations of real manifests and of the cluster's own
+// objects (wrong types, nulls, removed and unknown fields, odd kinds) sent as creates, updates,
+// patches of every type and server-side applies. Each must be answered in Kubernetes' own form,
+// never with an internal error, and afterwards the server still serves and every list decodes.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:https';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { readKubeconfigToken, startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+interface Resource { base: string; apiVersion: string; name: string; kind: string; namespaced: boolean; verbs: string[] }
+interface Answer { status: number; body: Record<string, unknown> | undefined }
+
+const fixtures = join(import.meta.dirname, '../../../test/fixtures');
+
+/** A small LCG: the same requests every run. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+
+describe('odd requests', () => {
+  let dd: Drydock;
+  let send: (method: string, path: string, body?: string, contentType?: string) => Promise<Answer>;
+  before(async () => {
+    dd = await startDrydock();
+    const token = readKubeconfigToken(dd.kubeconfig);
+    const ca = Buffer.from(await dd.ok(['config', 'view', '--raw', '-o', 'jsonpath={.clusters[0].cluster.certificate-authority-data}']), 'base64');
+    send = (method, path, body, contentType = 'application/json') =>
+      new Promise((resolve, reject) => {
+        const req = request(`${dd.url}${path}`, { method, ca, headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType, Accept: 'application/json' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            let parsed: Record<string, unknown> | undefined;
+            try {
+              parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+            } catch {
+              parsed = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed });
+          });
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  test('1,500 mutated writes are each answered with a Status or an object, none with an internal error, and every list still decodes', async () => {
+    const resources: Resource[] = [];
+    const discover = async (base: string, apiVersion: string): Promise<void> => {
+      const list = (await send('GET', base)).body as { resources: Resource[] };
+      for (const r of list.resources) if (!r.name.includes('/')) resources.push({ ...r, base, apiVersion });
+    };
+    await discover('/api/v1', 'v1');
+    const groups = (await send('GET', '/apis')).body as { groups: { versions: { groupVersion: string }[] }[] };
+    for (const g of groups.groups) for (const v of g.versions) await discover(`/apis/${v.groupVersion}`, v.groupVersion);
+
+    const templates: { resource: Resource; object: Record<string, Json> }[] = [];
+    for (const r of resources.filter((x) => x.verbs.includes('list'))) {
+      const items = ((await send('GET', `${r.base}/${r.name}`)).body?.items ?? []) as Record<string, Json>[];
+      for (const item of items.slice(0, 2)) templates.push({ resource: r, object: { ...item, apiVersion: r.apiVersion, kind: r.kind } });
+    }
+    const files = readdirSync(fixtures).filter((f) => f.endsWith('.yaml')).map((f) => join(fixtures, f));
+    for (const file of files) {
+      for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+        const object = doc.toJS() as Record<string, Json> | null;
+        const resource = resources.find((r) => r.kind === object?.kind && r.apiVersion === object?.apiVersion);
+        if (object && resource) templates.push({ resource, object });
+      }
+    }
+    assert.ok(templates.length > 40, `templates: ${templates.length}`);
+
+    const random = seeded(20261206);
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
+    const odd = (): Json => pick<Json>([null, 0, -1, 1.5, 1e308, '', 'x'.repeat(300), '💥', 'true', true, false, [], [null], [{}], {}, { a: { b: [] } }, '100m', '-5Mi', 'pod', 'a/b', '2026-13-45T99:99:99Z']);
+    const paths = (value: Json, at: string[] = [], out: string[][] = []): string[][] => {
+      if (at.length > 0) out.push(at);
+      if (value && typeof value === 'object') for (const k of Object.keys(value)) paths((value as Record<string, Json>)[k] as Json, [...at, k], out);
+      return out;
+    };
+    const mutate = (object: Json): Json => {
+      const copy = JSON.parse(JSON.stringify(object)) as Json;
+      for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
+        const all = paths(copy);
+        if (all.length === 0) break;
+        const at = pick(all);
+        const parent = at.slice(0, -1).reduce<Json>((v, k) => (v as Record<string, Json>)[k] as Json, copy) as Record<string, Json>;
+        const key = at[at.length - 1] as string;
+        if (random() < 0.25) delete parent[key];
+        else parent[key] = odd();
+      }
+      return copy;
+    };
+
+    const counts = new Map<number, number>();
+    const internal: string[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const { resource: r, object } = pick(templates);
+      const meta = (object.metadata ?? {}) as Record<string, Json>;
+      const namespace = r.namespaced ? String(meta.namespace ?? 'default') : '';
+      const collection = `${r.base}${namespace ? `/namespaces/${namespace}` : ''}/${r.name}`;
+      const item = `${collection}/${String(meta.name ?? meta.generateName ?? 'x')}`;
+      const fresh = { ...object, metadata: { ...meta, name: `odd-${i}`, resourceVersion: null, uid: null } };
+      const verb = pick(['create', 'dry-run', 'update', 'merge', 'strategic', 'json', 'apply']);
+      let answer: Answer;
+      if (verb === 'create') answer = await send('POST', collection, JSON.stringify(mutate(fresh)));
+      else if (verb === 'dry-run') answer = await send('POST', `${collection}?dryRun=All&fieldValidation=Strict`, JSON.stringify(mutate(fresh)));
+      else if (verb === 'update') answer = await send('PUT', item, JSON.stringify(mutate(object)));
+      else if (verb === 'merge') answer = await send('PATCH', item, JSON.stringify(mutate({ metadata: { labels: { a: 'b' } }, spec: object.spec ?? {} })), 'application/merge-patch+json');
+      else if (verb === 'strategic') answer = await send('PATCH', item, JSON.stringify(mutate({ metadata: { labels: { a: 'b' } }, spec: object.spec ?? {} })), 'application/strategic-merge-patch+json');
+      else if (verb === 'json') answer = await send('PATCH', item, JSON.stringify([{ op: pick(['add', 'replace', 'remove']), path: pick(['/metadata/labels', '/kind', '/apiVersion', '/spec', '/metadata/finalizers']), value: odd() }]), 'application/json-patch+json');
+      else answer = await send('PATCH', `${item}?fieldManager=odd&force=true`, JSON.stringify(mutate({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: meta.name ?? 'x', ...(namespace ? { namespace } : {}) }, spec: object.spec ?? {} })), 'application/apply-patch+yaml');
+      counts.set(answer.status, (counts.get(answer.status) ?? 0) + 1);
+      if (answer.status >= 400) assert.equal(answer.body?.kind, 'Status', `${verb} ${item}: ${answer.status} is a metav1.Status`);
+      if (answer.body?.reason === 'InternalError') internal.push(`${verb} ${collection}: ${String(answer.body.message)}`);
+    }
+    assert.deepEqual(internal, [], 'no internal errors');
+    assert.ok((counts.get(201) ?? 0) + (counts.get(200) ?? 0) > 100, `some writes succeed: ${JSON.stringify([...counts])}`);
+    assert.ok([...counts.keys()].some((code) => code >= 400 && code < 500), 'and many are refused');
+
+    // Whatever was stored, every list decodes for kubectl, and the cluster answers.
+    for (const r of ['pods', 'configmaps', 'namespaces', 'deployments', 'services', 'nodes', 'events', 'resourceclaims', 'customresourcedefinitions']) {
+      const result = await dd.kubectl(['get', r, '-A', '-o', 'json']);
+      assert.equal(result.code, 0, `kubectl get ${r}: ${result.stderr}`);
+    }
+    assert.equal((await send('GET', '/readyz')).status, 200);
+  });
+});
