@@ -72,7 +72,7 @@ export function checkDecoded(obj: unknown, group: string, version: string, kind:
   const schema = name === undefined ? undefined : schemas[name];
   const walk: Walk = { schemas, prune: options.prune, keep: options.keep, result };
   if (schema && name !== undefined) walkStruct(walk, schema, goName(name), obj as Record<string, unknown>, '', '');
-  // A kind without a generated schema (CustomResourceDefinition) still has an ObjectMeta.
+  // A kind without a schema here (autoscaling/v1's HorizontalPodAutoscaler) still has an ObjectMeta.
   else checkMetadata(walk, obj, 'metadata');
   return result;
 }
@@ -196,9 +196,10 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
   }
 }
 
-
 const quantityRef = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const intOrStringRef = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+const timeRef = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+const rfc3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * IntOrString.UnmarshalJSON: a string, else an int32. What is neither fails as an int32 does, named
@@ -213,8 +214,6 @@ function checkIntOrString(w: Walk, struct: string, goPath: string, value: unknow
   }
   w.result.typeError = `json: cannot unmarshal ${jsonKind(value)} into ${field} of type int32`;
 }
-const timeRef = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
-const rfc3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * metav1.Time as it marshals what it parsed: UTC, whole seconds (a fraction is dropped, an offset
@@ -246,6 +245,7 @@ function decodedScalar(w: Walk, schema: OpenApiSchema, value: unknown): unknown 
   return canonical ?? text;
 }
 
+/** Whether `value` is of the JSON shape `schema` describes (an object, an array or a scalar's type). */
 function holdsShape(w: Walk, schema: OpenApiSchema, value: unknown): boolean {
   const type = resolve(w.schemas, schema)?.type;
   if (Array.isArray(value)) return type === 'array';
@@ -267,8 +267,6 @@ function zeroValue(w: Walk, schema: OpenApiSchema): unknown {
     case 'integer':
     case 'number':
       return 0;
-    case 'object':
-      return s.properties ? {} : null;
     default:
       return s.properties ? {} : null;
   }
