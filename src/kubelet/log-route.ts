@@ -8,7 +8,9 @@ import { refs } from '../api/index.ts';
 import type { Pod } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock } from '../core/index.ts';
-import { ApiError, badRequest, isApiError } from '../core/index.ts';
+import { ApiError, FieldPath, badRequest, forbiddenField, invalid, invalidValue, isApiError } from '../core/index.ts';
+import type { FieldError } from '../core/index.ts';
+import { IsNegativeErrorMsg } from '../api/index.ts';
 import type { Status } from '../core/index.ts';
 import { formatLogLine, limitText, selectLogLines } from './logs.ts';
 import type { LogBuffer, LogLine, PodLogOptions } from './logs.ts';
@@ -83,7 +85,21 @@ export interface PodLogRouteOptions {
   podLogs: PodLogs;
 }
 
+/** ValidatePodLogOptions: the options are checked before the pod's container is looked up. */
+function validateLogOptions(pod: Pod, tailLines: number | undefined, sinceSeconds: number | undefined, limitBytes: number | undefined, sinceTime: string | null): void {
+  const errs: FieldError[] = [];
+  if (tailLines !== undefined && tailLines < 0) errs.push(invalidValue(FieldPath.root('tailLines'), tailLines, IsNegativeErrorMsg));
+  if (limitBytes !== undefined && limitBytes < 1) errs.push(invalidValue(FieldPath.root('limitBytes'), limitBytes, 'must be greater than 0'));
+  if (sinceSeconds !== undefined && sinceTime) errs.push(forbiddenField(FieldPath.root(''), 'at most one of `sinceTime` or `sinceSeconds` may be specified'));
+  else if (sinceSeconds !== undefined && sinceSeconds < 1) errs.push(invalidValue(FieldPath.root('sinceSeconds'), sinceSeconds, 'must be greater than 0'));
+  if (errs.length > 0) throw invalid({ group: '', kind: 'PodLogOptions' }, pod.metadata.name ?? '', errs);
+}
+
 async function serveLog(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const tail = intParam(q, 'tailLines');
+  const since = intParam(q, 'sinceSeconds');
+  const limit = intParam(q, 'limitBytes');
+  validateLogOptions(pod, tail, since, limit, q.get('sinceTime'));
   const container = chooseContainer(pod, q.get('container'));
   const node = pod.spec.nodeName;
   if (!node) throw badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
@@ -91,9 +107,6 @@ async function serveLog(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, req
   const worker = kubelet?.worker(pod.metadata.namespace ?? '', pod.metadata.name ?? '');
   const buffer = logSource(pod, container, q.get('previous') === 'true', worker?.logsOf(container));
   const options: PodLogOptions = {};
-  const tail = intParam(q, 'tailLines');
-  const since = intParam(q, 'sinceSeconds');
-  const limit = intParam(q, 'limitBytes');
   if (tail !== undefined) options.tailLines = tail;
   if (since !== undefined) options.sinceSeconds = since;
   if (limit !== undefined) options.limitBytes = limit;

@@ -66,6 +66,9 @@ describe('pod lifecycle on simulated nodes', () => {
     r = await dd.kubectl(['logs', 'batch-worker', '-c', 'worker', '--previous']);
     assert.equal(r.code, 1);
     assert.equal(r.stderr.trim(), 'Error from server (BadRequest): previous terminated container "worker" in pod "batch-worker" not found');
+    // ValidatePodLogOptions, before the container is looked up (kubectl checks --tail itself; a client need not).
+    r = await dd.kubectl(['get', '--raw', '/api/v1/namespaces/default/pods/batch-worker/log?tailLines=-5&limitBytes=0']);
+    assert.equal(r.stderr.trim(), 'The PodLogOptions "batch-worker" is invalid: \n* tailLines: Invalid value: -5: must be greater than or equal to 0\n* limitBytes: Invalid value: 0: must be greater than 0');
   });
 
   test('an image the registry does not have: ErrImagePull / ImagePullBackOff in get, logs and describe', async () => {
