@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FieldPath, invalidValue, required } from './field-errors.ts';
+import { FieldPath, forbiddenField, formatFieldError, invalidValue, required } from './field-errors.ts';
+import { invalid } from './errors.ts';
 
 test('FieldPath spells paths as upstream field.Path does, from any root', () => {
   const spec = FieldPath.root('spec');
@@ -18,4 +19,11 @@ test('field errors carry the path text', () => {
   const p = FieldPath.root('spec').child('containers').index(0).child('image');
   assert.deepEqual(required(p), { type: 'FieldValueRequired', field: 'spec.containers[0].image', detail: '', omitValue: true });
   assert.equal(invalidValue(p, 'x', 'bad').field, 'spec.containers[0].image');
+});
+
+test('an error at the empty path keeps field.Error\'s separator in the aggregate, not in its cause', () => {
+  const e = forbiddenField(FieldPath.root(''), 'at most one of `sinceTime` or `sinceSeconds` may be specified');
+  assert.equal(formatFieldError(e, { withField: true }), ': Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified');
+  assert.equal(formatFieldError(e, { withField: false }), 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified');
+  assert.equal(invalid({ group: '', kind: 'PodLogOptions' }, 'p', [e]).message, 'PodLogOptions "p" is invalid: : Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified');
 });

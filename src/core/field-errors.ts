@@ -131,10 +131,13 @@ function formatValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** `spec.containers[0].image: Required value` (withField) or `Required value` (a cause's message). */
+/**
+ * `spec.containers[0].image: Required value` (withField) or `Required value` (a cause's message). As
+ * field.Error.Error() (`%s: %s`), an error at the empty path still has its separator: `: Forbidden: ...`.
+ */
 export function formatFieldError(e: FieldError, opts: { withField: boolean }): string {
   let body = typeText[e.type];
   if (!e.omitValue && e.type !== 'FieldValueRequired') body += `: ${formatValue(e.badValue)}`;
   if (e.detail) body += `: ${e.detail}`;
-  return opts.withField && e.field ? `${e.field}: ${body}` : body;
+  return opts.withField ? `${e.field}: ${body}` : body;
 }
