@@ -11,6 +11,7 @@ export * from './quantity.ts';
 export * from './labels.ts';
 export * from './fields.ts';
 export * from './duration.ts';
+export * from './rfc3339.ts';
 export * from './process-start.ts';
 export * from './ip.ts';
 export * from './der.ts';

@@ -8,7 +8,7 @@ import { refs } from '../api/index.ts';
 import type { Pod } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock } from '../core/index.ts';
-import { ApiError, FieldPath, badRequest, forbiddenField, invalid, invalidValue, isApiError } from '../core/index.ts';
+import { ApiError, FieldPath, badRequest, forbiddenField, invalid, invalidValue, isApiError, parseRfc3339 } from '../core/index.ts';
 import type { FieldError } from '../core/index.ts';
 import { IsNegativeErrorMsg } from '../api/index.ts';
 import type { Status } from '../core/index.ts';
@@ -86,7 +86,7 @@ export interface PodLogRouteOptions {
 }
 
 /** ValidatePodLogOptions: the options are checked before the pod's container is looked up. */
-function validateLogOptions(pod: Pod, tailLines: number | undefined, sinceSeconds: number | undefined, limitBytes: number | undefined, sinceTime: string | null): void {
+function validateLogOptions(pod: Pod, tailLines: number | undefined, sinceSeconds: number | undefined, limitBytes: number | undefined, sinceTime: string | undefined): void {
   const errs: FieldError[] = [];
   if (tailLines !== undefined && tailLines < 0) errs.push(invalidValue(FieldPath.root('tailLines'), tailLines, IsNegativeErrorMsg));
   if (limitBytes !== undefined && limitBytes < 1) errs.push(invalidValue(FieldPath.root('limitBytes'), limitBytes, 'must be greater than 0'));
@@ -99,7 +99,11 @@ async function serveLog(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, req
   const tail = intParam(q, 'tailLines');
   const since = intParam(q, 'sinceSeconds');
   const limit = intParam(q, 'limitBytes');
-  validateLogOptions(pod, tail, since, limit, q.get('sinceTime'));
+  // metav1.Time's query decoding (time.Parse with RFC 3339) comes before validation.
+  const sinceTime = q.get('sinceTime') || undefined;
+  const sinceInstant = sinceTime === undefined ? undefined : parseRfc3339(sinceTime);
+  if (sinceInstant && !sinceInstant.ok) throw badRequest(sinceInstant.message);
+  validateLogOptions(pod, tail, since, limit, sinceTime);
   const container = chooseContainer(pod, q.get('container'));
   const node = pod.spec.nodeName;
   if (!node) throw badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
@@ -110,8 +114,7 @@ async function serveLog(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, req
   if (tail !== undefined) options.tailLines = tail;
   if (since !== undefined) options.sinceSeconds = since;
   if (limit !== undefined) options.limitBytes = limit;
-  const sinceTime = q.get('sinceTime');
-  if (sinceTime) options.sinceTime = Date.parse(sinceTime);
+  if (sinceInstant?.ok) options.sinceTime = sinceInstant.ms;
   const timestamps = q.get('timestamps') === 'true';
   const lines = selectLogLines(buffer.lines(), options, o.clock.now());
   const text = lines.map((l) => formatLogLine(l, timestamps)).join('');

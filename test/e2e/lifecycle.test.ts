@@ -69,6 +69,8 @@ describe('pod lifecycle on simulated nodes', () => {
     // ValidatePodLogOptions, before the container is looked up (kubectl checks --tail itself; a client need not).
     r = await dd.kubectl(['get', '--raw', '/api/v1/namespaces/default/pods/batch-worker/log?tailLines=-5&limitBytes=0']);
     assert.equal(r.stderr.trim(), 'The PodLogOptions "batch-worker" is invalid: \n* tailLines: Invalid value: -5: must be greater than or equal to 0\n* limitBytes: Invalid value: 0: must be greater than 0');
+    r = await dd.kubectl(['get', '--raw', '/api/v1/namespaces/default/pods/batch-worker/log?sinceTime=2026-12-06']);
+    assert.equal(r.stderr.trim(), 'Error from server (BadRequest): parsing time "2026-12-06" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"');
   });
 
   test('an image the registry does not have: ErrImagePull / ImagePullBackOff in get, logs and describe', async () => {
