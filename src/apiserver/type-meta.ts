@@ -5,7 +5,7 @@
 // resource carried an item kubectl cannot decode.
 // Upstream: apiserver/pkg/endpoints/handlers/create.go, update.go, patch.go; apimachinery runtime/scheme.go.
 import type { ResourceDefinition } from '../api/index.ts';
-import { apiVersionOf } from '../api/index.ts';
+import { apiVersionOf, apiVersionParts } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { badRequest } from '../core/index.ts';
 import type { ApiError } from '../core/index.ts';
@@ -18,8 +18,8 @@ export interface KindLookup {
 }
 
 /** Why a body of this apiVersion and kind cannot be decoded as `def`'s type; undefined when it can. */
-export function decodingFailure(def: ResourceDefinition, apiVersion: string, kind: string, kinds: KindLookup): string | undefined {
-  const { group, version } = splitApiVersion(apiVersion);
+function decodingFailure(def: ResourceDefinition, apiVersion: string, kind: string, kinds: KindLookup): string | undefined {
+  const { group, version } = apiVersionParts(apiVersion);
   if (kind === def.kind && group === def.group && version === def.version) return undefined;
   const registered = kinds.findKind(group, version, kind);
   if (!registered) return `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(schemeName)}`;
@@ -42,7 +42,7 @@ export function checkBodyTypeMeta(def: ResourceDefinition, obj: KubeObject, kind
   const apiVersion = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? obj.apiVersion : expected;
   const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : def.kind;
   const failure = decodingFailure(def, apiVersion, kind, kinds);
-  if (failure !== undefined) return badRequest(`${kind} in version ${JSON.stringify(splitApiVersion(apiVersion).version)} cannot be handled as a ${def.kind}: ${failure}`);
+  if (failure !== undefined) return badRequest(`${kind} in version ${JSON.stringify(apiVersionParts(apiVersion).version)} cannot be handled as a ${def.kind}: ${failure}`);
   if (apiVersion !== expected) return badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expected})`);
   return undefined;
 }
@@ -74,11 +74,6 @@ function unreadableTypeMeta(obj: KubeObject): string | undefined {
     return `couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go struct field .${field} of type string`;
   }
   return undefined;
-}
-
-function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 /** The Go package of a group's internal types: `core.ConfigMap`, `apps.Deployment`; events.k8s.io shares core's Event. */

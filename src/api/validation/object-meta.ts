@@ -60,7 +60,8 @@ function validateCommon(meta: Meta, p: FieldPath): FieldError[] {
   ];
 }
 
-function apiVersionParts(apiVersion: string): { group: string; version: string } {
+/** An apiVersion's group and version; text schema.ParseGroupVersion refuses (two slashes) is neither. */
+export function apiVersionParts(apiVersion: string): { group: string; version: string } {
   // schema.ParseGroupVersion's lenient cousin used by FromAPIVersionAndKind: "v1" is the core group.
   const slash = apiVersion.indexOf('/');
   if (slash < 0) return { group: '', version: apiVersion };
