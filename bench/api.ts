@@ -20,6 +20,9 @@ import type { Row } from './table.ts';
 
 const token = 'bench';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+// Each side's seconds are split into this many alternating runs (bare, drydock, bare, ...): this
+// machine's speed drifts by half within a minute, and one run of each side apart measured the drift.
+const pairs = Math.max(1, Number(process.env.BENCH_API_PAIRS ?? 5));
 
 function podManifest(name: string): KubeObject {
   // About 2 KB stored, like a typical small workload pod.
@@ -39,11 +42,17 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function cannon(url: string, options: { method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> } = {}): Promise<{ rps: number; p99: number }> {
+interface CannonOptions {
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+async function cannon(url: string, options: CannonOptions = {}, duration = seconds): Promise<{ rps: number; p99: number }> {
   const result = await autocannon({
     url,
     connections: 16,
-    duration: seconds,
+    duration,
     method: options.method ?? 'GET',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...options.headers },
     ...(options.body ? { body: options.body } : {}),
@@ -60,6 +69,30 @@ async function startDrydockHttp(): Promise<{ url: string; server: ApiServer; htt
   return { url: await listen(http), server, http };
 }
 
+interface Rates {
+  drydock: { rps: number; p99: number };
+  bare: { rps: number; p99: number };
+  /** Median of the pairs' drydock / bare. */
+  ratio: number;
+}
+
+/**
+ * One operation against both servers: a second of each unmeasured (the server's code compiled, as
+ * in a server that has run for a while), then `pairs` alternating runs; medians of each side and of
+ * the pairs' ratios.
+ */
+async function rates(drydockUrl: string, bareUrl: string, options: CannonOptions = {}): Promise<Rates> {
+  await cannon(bareUrl, options, 1);
+  await cannon(drydockUrl, options, 1);
+  const runs: { bare: { rps: number; p99: number }; drydock: { rps: number; p99: number } }[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const bare = await cannon(bareUrl, options, seconds / pairs);
+    runs.push({ bare, drydock: await cannon(drydockUrl, options, seconds / pairs) });
+  }
+  const side = (which: 'bare' | 'drydock'): { rps: number; p99: number } => ({ rps: median(runs.map((r) => r[which].rps)), p99: median(runs.map((r) => r[which].p99)) });
+  return { drydock: side('drydock'), bare: side('bare'), ratio: median(runs.map((r) => r.drydock.rps / r.bare.rps)) };
+}
+
 async function requestRates(): Promise<Row[]> {
   const dd = await startDrydockHttp();
   const stored = await fetch(`${dd.url}/api/v1/namespaces/default/pods/pod-0`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.text());
@@ -69,14 +102,13 @@ async function requestRates(): Promise<Row[]> {
   });
   const bareUrl = await listen(bare);
   const rows: Row[] = [];
-  const add = (what: string, goal: string, drydock: { rps: number; p99: number }, floor: { rps: number; p99: number }): void => {
-    rows.push({ operation: what, 'drydock req/s': Math.round(drydock.rps), 'bare node:http req/s': Math.round(floor.rps), ratio: drydock.rps / floor.rps, 'drydock p99 ms': drydock.p99, goal });
+  const add = (what: string, goal: string, r: Rates): void => {
+    rows.push({ operation: what, 'drydock req/s': Math.round(r.drydock.rps), 'bare node:http req/s': Math.round(r.bare.rps), ratio: r.ratio, 'drydock p99 ms': r.drydock.p99, goal });
   };
-  const floorGet = await cannon(bareUrl);
-  add('GET pod', '>= 0.5x bare', await cannon(`${dd.url}/api/v1/namespaces/default/pods/pod-0`), floorGet);
-  add('LIST 1,000 pods', '(reported)', await cannon(`${dd.url}/api/v1/namespaces/default/pods`), floorGet);
+  add('GET pod', '>= 0.5x bare', await rates(`${dd.url}/api/v1/namespaces/default/pods/pod-0`, bareUrl));
+  add('LIST 1,000 pods', '(reported)', await rates(`${dd.url}/api/v1/namespaces/default/pods`, bareUrl));
   const body = JSON.stringify({ ...podManifest(''), metadata: { generateName: 'created-', namespace: 'default', labels: { app: 'bench' } } });
-  add('CREATE pod', '>= 0.25x bare', await cannon(`${dd.url}/api/v1/namespaces/default/pods`, { method: 'POST', body }), await cannon(bareUrl, { method: 'POST', body }));
+  add('CREATE pod', '>= 0.25x bare', await rates(`${dd.url}/api/v1/namespaces/default/pods`, bareUrl, { method: 'POST', body }));
   await new Promise<void>((r) => bare.close(() => r()));
   dd.http.closeAllConnections();
   await new Promise<void>((r) => dd.http.close(() => r()));
@@ -171,7 +203,7 @@ async function startupTime(): Promise<Row[]> {
 }
 
 export async function runApiBenchmarks(): Promise<void> {
-  printTable('API requests over HTTP (16 connections, ' + seconds + ' s each)', await requestRates());
+  printTable(`API requests over HTTP (16 connections; after 1 s unmeasured, ${seconds} s a side in ${pairs} alternating runs; medians, ratio of the pairs)`, await requestRates());
   printTable('Watch fan-out over HTTP', await watchFanOut());
   printTable('Memory per stored pod (in process)', await memoryPerPod());
   printTable('drydock up, default cluster, process start to ready', await startupTime());
