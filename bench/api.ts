@@ -1,7 +1,8 @@
 // API server benchmark (issue 2): GET, LIST 1,000, CREATE and watch fan-out over HTTP on
 // loopback, side by side with a bare node:http server returning a stored pod's JSON; the
 // memory held per stored 2 KB pod; and `drydock up` start-to-ready time.
-// Both servers speak plain HTTP here so the figures compare the request pipeline, not TLS.
+// Both servers speak plain HTTP here so the figures compare the request pipeline, not TLS; drydock's
+// is the cluster's own (Cluster.httpHandler), without the components.
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { builtinDefinitions, refs } from '../src/api/index.ts';
-import { ApiServer, builtinAdmissionPlugins, createHttpHandler, createLocalClient } from '../src/apiserver/index.ts';
+import { ApiServer, builtinAdmissionPlugins, createLocalClient } from '../src/apiserver/index.ts';
+import { Cluster, defaultClusterConfig } from '../src/cluster/index.ts';
 import { CryptoRandom, RealClock } from '../src/core/index.ts';
 import type { KubeObject } from '../src/core/index.ts';
 import { MemoryStore } from '../src/storage/index.ts';
@@ -60,13 +62,18 @@ async function cannon(url: string, options: CannonOptions = {}, duration = secon
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
-async function startDrydockHttp(): Promise<{ url: string; server: ApiServer; http: Server }> {
-  const server = new ApiServer({ store: new MemoryStore(), clock: new RealClock(), random: new CryptoRandom(), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
-  const client = createLocalClient(server);
-  await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+/**
+ * `drydock up`'s API server without its components (nothing schedules or runs the pods), with the
+ * request pipeline it serves (decoding checks, field validation, admission, metrics), over plain HTTP.
+ */
+async function startDrydockHttp(): Promise<{ url: string; cluster: Cluster; http: Server }> {
+  const cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, components: false, token });
+  const client = cluster.client;
+  // The service account the ServiceAccount admission plugin looks up (its controller is a component).
+  await client.create(refs.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
   for (let i = 0; i < 1000; i++) await client.create(refs.pods, podManifest(`pod-${i}`));
-  const http = createServer({ keepAlive: true }, createHttpHandler({ server, tokens: [token] }));
-  return { url: await listen(http), server, http };
+  const http = createServer({ keepAlive: true }, cluster.httpHandler());
+  return { url: await listen(http), cluster, http };
 }
 
 interface Rates {
@@ -112,12 +119,13 @@ async function requestRates(): Promise<Row[]> {
   await new Promise<void>((r) => bare.close(() => r()));
   dd.http.closeAllConnections();
   await new Promise<void>((r) => dd.http.close(() => r()));
+  await dd.cluster.stop();
   return rows;
 }
 
 async function watchFanOut(): Promise<Row[]> {
   const dd = await startDrydockHttp();
-  const client = createLocalClient(dd.server);
+  const client = dd.cluster.client;
   await client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ticker', namespace: 'default' }, data: { n: '0' } });
   const watchers = 100;
   const events = 10_000;
@@ -158,6 +166,7 @@ async function watchFanOut(): Promise<Row[]> {
   for (const c of controllers) c.abort();
   dd.http.closeAllConnections();
   await new Promise<void>((r) => dd.http.close(() => r()));
+  await dd.cluster.stop();
   return [{ watchers, events, 'write s': written / 1000, 'all delivered s': delivered / 1000, 'events/s delivered': Math.round((events * watchers) / (delivered / 1000)), 'every watcher got every event in order': inOrder ? 'yes' : 'NO' }];
 }
 

@@ -142,10 +142,20 @@ export class Cluster {
     }
   }
 
-  async #listen(options: ClusterOptions, log: (line: string) => void, kept: ClusterIdentity | undefined): Promise<void> {
-    const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], log, metrics: this.metrics };
+  /**
+   * The cluster's HTTP request handler: the pipeline `drydock up` serves over TLS, for a server of the
+   * caller's (the API benchmarks serve it over plain HTTP beside a bare node:http server).
+   */
+  httpHandler(options: { log?: (line: string) => void; clientCA?: string; openapi?: ClusterOptions['openapi'] } = {}): ReturnType<typeof createHttpHandler> {
+    const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], metrics: this.metrics };
+    if (options.log) handlerOptions.log = options.log;
     handlerOptions.extraRoutes = [podLogRoute({ client: this.client, clock: this.clock, podLogs: this.podLogs })];
     handlerOptions.openapi = options.openapi ? options.openapi(this.server.index.all()) : dynamicOpenApi(this.server.index, this.customResources);
+    if (options.clientCA) handlerOptions.clientCA = options.clientCA;
+    return createHttpHandler(handlerOptions);
+  }
+
+  async #listen(options: ClusterOptions, log: (line: string) => void, kept: ClusterIdentity | undefined): Promise<void> {
     const host = options.host ?? '127.0.0.1';
     // Certificates are checked against the wall clock by clients, whatever the cluster's clock.
     const hosts = [...new Set([host, '127.0.0.1', '::1', 'localhost'])];
@@ -156,8 +166,7 @@ export class Cluster {
     // Client certificates are asked for, not required; the handler trusts one the cluster CA issued (the
     // x509 authenticator; kube-controller-manager signs approved CSRs with the same CA). TLS itself trusts
     // no CA: an empty `ca` keeps Node 20 from building a store (~25 ms of start-up for its root store).
-    handlerOptions.clientCA = certificate.certPem;
-    const handler = createHttpHandler(handlerOptions);
+    const handler = this.httpHandler({ log, clientCA: certificate.certPem, ...(options.openapi ? { openapi: options.openapi } : {}) });
     const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, ca: [], requestCert: true, rejectUnauthorized: false, keepAlive: true, requestTimeout: 0, ...servingCipherOptions() }, handler);
     http.keepAliveTimeout = 60_000;
     http.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => serveUpgrade(handler, req, socket, head));
