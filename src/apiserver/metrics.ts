@@ -3,10 +3,10 @@
 // objects per resource and storage call latency. A registry per server, never prom-client's global.
 // Upstream: apiserver/pkg/endpoints/metrics/metrics.go, apiserver/pkg/storage/etcd3/metrics/metrics.go.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Counter, Gauge, Histogram, Registry } from './prometheus.ts';
+import { Gauge, Registry } from './prometheus.ts';
 import { monotonicMs } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
-import { LatencyHistogram } from './latency-histogram.ts';
+import { LabeledCounter, LatencyHistogram } from './latency-histogram.ts';
 import { parseRequestPath } from './request-info.ts';
 import { storagePrefix } from './stored-object.ts';
 
@@ -19,8 +19,8 @@ const seconds = (): number => monotonicMs() / 1000;
 
 export class ApiMetrics {
   readonly registry = new Registry();
-  readonly #requests: Counter<string>;
-  readonly #duration: Histogram<string>;
+  readonly #requests: LabeledCounter;
+  readonly #duration: LatencyHistogram;
   readonly #longRunning: Gauge<string>;
   readonly #watchers: Gauge<string>;
   readonly #storage: LatencyHistogram;
@@ -28,8 +28,8 @@ export class ApiMetrics {
   /** `resources` lists what apiserver_storage_objects counts, read at each scrape. */
   constructor(options: { resources: () => readonly { group: string; resource: string }[]; store: Store }) {
     const registers = [this.registry];
-    this.#requests = new Counter({ name: 'apiserver_request_total', help: '[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.', labelNames: [...requestLabels, 'code'], registers });
-    this.#duration = new Histogram({ name: 'apiserver_request_duration_seconds', help: '[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.', labelNames: [...requestLabels], buckets: requestBuckets, registers });
+    this.#requests = new LabeledCounter({ name: 'apiserver_request_total', help: '[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.', labelNames: [...requestLabels, 'code'], registry: this.registry });
+    this.#duration = new LatencyHistogram({ name: 'apiserver_request_duration_seconds', help: '[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.', labelNames: requestLabels, buckets: requestBuckets, registry: this.registry });
     this.#longRunning = new Gauge({ name: 'apiserver_longrunning_requests', help: '[STABLE] Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.', labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], registers });
     this.#watchers = new Gauge({ name: 'apiserver_registered_watchers', help: '[ALPHA] Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], registers });
     this.#storage = new LatencyHistogram({ name: 'etcd_request_duration_seconds', help: '[ALPHA] Etcd request latency in seconds for each operation and object type.', labelNames: ['operation', 'type'], buckets: storageBuckets, registry: this.registry });
@@ -62,11 +62,11 @@ export class ApiMetrics {
         return;
       }
       const start = seconds();
-      const watching = labels.verb === 'WATCH';
-      const watchLabels = watching ? { verb: 'WATCH', group: labels.group, version: labels.version, resource: labels.resource, subresource: labels.subresource, scope: labels.scope, component: 'apiserver' } : undefined;
+      const [verb, , group = '', version = '', resource = '', subresource = '', scope = ''] = labels;
+      const watchLabels = verb === 'WATCH' ? { verb: 'WATCH', group, version, resource, subresource, scope, component: 'apiserver' } : undefined;
       if (watchLabels) {
         this.#longRunning.inc(watchLabels);
-        this.#watchers.inc({ group: labels.group, version: labels.version, kind: labels.resource });
+        this.#watchers.inc({ group, version, kind: resource });
       }
       let done = false;
       const finish = (): void => {
@@ -74,11 +74,12 @@ export class ApiMetrics {
         done = true;
         if (watchLabels) {
           this.#longRunning.dec(watchLabels);
-          this.#watchers.dec({ group: labels.group, version: labels.version, kind: labels.resource });
+          this.#watchers.dec({ group, version, kind: resource });
         } else {
           this.#duration.observe(labels, seconds() - start);
         }
-        this.#requests.inc({ ...labels, code: String(res.statusCode) });
+        labels.push(String(res.statusCode));
+        this.#requests.inc(labels);
       };
       res.once('finish', finish);
       res.once('close', finish);
@@ -89,7 +90,7 @@ export class ApiMetrics {
   /** Times one storage call (`get`, `list`, `create`, `update`, `delete`) for a key. */
   timeStorage<T>(operation: string, key: string, call: () => Promise<T>): Promise<T> {
     const start = seconds();
-    const observe = (): void => this.#storage.observe(operation, storageType(key), seconds() - start);
+    const observe = (): void => this.#storage.observe([operation, storageType(key)], seconds() - start);
     // The store's own promise goes back to the caller: no async frame of ours between every write
     // and its continuation.
     const result = call();
@@ -103,7 +104,8 @@ export class ApiMetrics {
     res.end(body);
   }
 
-  #labels(req: IncomingMessage): Record<(typeof requestLabels)[number], string> | undefined {
+  /** The request's values of requestLabels, in their order. */
+  #labels(req: IncomingMessage): string[] | undefined {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const target = parseRequestPath(q < 0 ? url : url.slice(0, q));
@@ -114,7 +116,7 @@ export class ApiMetrics {
     let verb = method;
     if (method === 'GET' && t.name === '') verb = /(^|&)watch=(1|t|true|True|TRUE)(&|$)/.test(query) ? 'WATCH' : 'LIST';
     const scope = t.name !== '' ? 'resource' : t.namespace !== '' ? 'namespace' : 'cluster';
-    return { verb, dry_run: /(^|&)dryRun=All/.test(query) ? 'All' : '', group: t.group, version: t.version, resource: t.resource, subresource: t.subresource, scope, component: 'apiserver' };
+    return [verb, /(^|&)dryRun=All/.test(query) ? 'All' : '', t.group, t.version, t.resource, t.subresource, scope, 'apiserver'];
   }
 }
 
