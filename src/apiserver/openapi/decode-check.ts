@@ -58,6 +58,26 @@ interface Walk {
   prune: boolean;
   keep: ReadonlySet<string> | undefined;
   result: DecodeCheck;
+  /**
+   * Where the walk is, made into text only for what is reported: field names and map keys, list
+   * indexes as numbers (`spec.containers[0].image`). Building each field's path as it went was a
+   * fifth of the walk, for the rare body with something to report.
+   */
+  path: (string | number)[];
+  /** The struct fields only, as encoding/json names a field (`spec.containers.image`). */
+  goPath: string[];
+}
+
+function pathText(w: Walk): string {
+  let text = '';
+  for (const segment of w.path) text += typeof segment === 'number' ? `[${segment}]` : text === '' ? segment : `.${segment}`;
+  return text;
+}
+
+const goPathText = (w: Walk): string => w.goPath.join('.');
+
+function newWalk(schemas: SchemaMap, options: { prune: boolean; keep?: ReadonlySet<string> | undefined }, result: DecodeCheck): Walk {
+  return { schemas, prune: options.prune, keep: options.keep, result, path: [], goPath: [] };
 }
 
 /**
@@ -70,10 +90,10 @@ export function checkDecoded(obj: unknown, group: string, version: string, kind:
   const name = crd ? customResourceDefinitionName : definitionNameFor(group, version, kind);
   const schemas = crd ? withApiextensions() : allSchemas();
   const schema = name === undefined ? undefined : schemas[name];
-  const walk: Walk = { schemas, prune: options.prune, keep: options.keep, result };
-  if (schema && name !== undefined) walkStruct(walk, schema, goName(name), obj as Record<string, unknown>, '', '');
+  const walk = newWalk(schemas, options, result);
+  if (schema && name !== undefined) walkStruct(walk, schema, goName(name), obj as Record<string, unknown>);
   // A kind without a schema here (autoscaling/v1's HorizontalPodAutoscaler) still has an ObjectMeta.
-  else checkMetadata(walk, obj, 'metadata');
+  else checkMetadata(walk, obj, true);
   return result;
 }
 
@@ -94,22 +114,25 @@ const objectMetaDefinition = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
  */
 export function checkObjectMeta(obj: unknown, options: { prune: boolean; keep?: ReadonlySet<string> }): DecodeCheck {
   const result: DecodeCheck = { unknown: [], typeError: undefined };
-  checkMetadata({ schemas: allSchemas(), prune: options.prune, keep: options.keep, result }, obj, '');
+  checkMetadata(newWalk(allSchemas(), options, result), obj, false);
   return result;
 }
 
-function checkMetadata(w: Walk, obj: unknown, goPath: string): void {
+/** `named`: metadata is a field of the decoded struct (`.metadata` in encoding/json's words), not the value decoded. */
+function checkMetadata(w: Walk, obj: unknown, named: boolean): void {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return;
   const metadata = (obj as Record<string, unknown>).metadata;
   const schema = w.schemas[objectMetaDefinition];
   if (metadata === undefined || metadata === null || !schema) return;
   if (typeof metadata !== 'object' || Array.isArray(metadata)) {
     const what = jsonKind(metadata);
-    w.result.typeError ??= goPath === '' ? `json: cannot unmarshal ${what} into Go value of type v1.ObjectMeta` : `json: cannot unmarshal ${what} into Go struct field .metadata of type v1.ObjectMeta`;
+    w.result.typeError ??= named ? `json: cannot unmarshal ${what} into Go struct field .metadata of type v1.ObjectMeta` : `json: cannot unmarshal ${what} into Go value of type v1.ObjectMeta`;
     addTyped(w, 'metadata', typedMismatch('map', metadata));
     return;
   }
-  walkStruct(w, schema, goName(objectMetaDefinition), metadata as Record<string, unknown>, 'metadata', goPath);
+  w.path.push('metadata');
+  if (named) w.goPath.push('metadata');
+  walkStruct(w, schema, goName(objectMetaDefinition), metadata as Record<string, unknown>);
 }
 
 // Asked for at every struct of every body; the definitions are a fixed set.
@@ -162,19 +185,22 @@ function goType(w: Walk, schema: OpenApiSchema): string | undefined {
   }
 }
 
-function mismatch(w: Walk, struct: string, goPath: string, value: unknown, type: string | undefined, path: string, expected: Expected): void {
-  addTyped(w, path, typedMismatch(expected, value));
+function mismatch(w: Walk, struct: string, value: unknown, type: string | undefined, expected: Expected): void {
+  addTyped(w, pathText(w), typedMismatch(expected, value));
   if (w.result.typeError !== undefined || type === undefined) return;
   const what = typeof value === 'number' ? 'number' : jsonKind(value);
-  const field = struct ? `Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPath}` : 'Go value';
-  w.result.typeError = `json: cannot unmarshal ${what} into ${field} of type ${type}`;
+  w.result.typeError = `json: cannot unmarshal ${what} into ${structField(w, struct)} of type ${type}`;
 }
 
-function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Record<string, unknown>, path: string, goPath: string): void {
+/** encoding/json's name for the field being decoded: the innermost struct's type and the field path. */
+function structField(w: Walk, struct: string): string {
+  return struct ? `Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPathText(w)}` : 'Go value';
+}
+
+/** Walks a struct's fields; pops the path segments its caller pushed for it. */
+function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Record<string, unknown>): void {
   const props = schema.properties;
   for (const key of Object.keys(value)) {
-    const at = path === '' ? key : `${path}.${key}`;
-    const goAt = goPath === '' ? key : `${goPath}.${key}`;
     const sub = ownValue(props, key);
     // encoding/json leaves a field it reads null at its zero value, which marshals as absent (an
     // omitempty field) or fails validation as a missing one: a stored object never holds a null.
@@ -182,17 +208,23 @@ function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Recor
       delete value[key];
       continue;
     }
+    w.path.push(key);
     if (!sub) {
+      const at = pathText(w);
+      w.path.pop();
       if (w.keep?.has(at)) continue;
       w.result.unknown.push(at);
       addTyped(w, at, 'field not declared in schema');
       if (w.prune) delete value[key];
       continue;
     }
+    w.goPath.push(key);
     const decoded = decodedScalar(w, sub, value[key]);
     // Written only when it changes: parts of the checked object may be shared, read-only live data.
     if (decoded !== value[key]) value[key] = decoded;
-    walkValue(w, sub, struct, value[key], at, goAt);
+    walkValue(w, sub, struct, value[key]);
+    w.path.pop();
+    w.goPath.pop();
   }
 }
 
@@ -205,9 +237,9 @@ const rfc3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2
  * IntOrString.UnmarshalJSON: a string, else an int32. What is neither fails as an int32 does, named
  * by the field (encoding/json puts the outer field on an inner UnmarshalTypeError).
  */
-function checkIntOrString(w: Walk, struct: string, goPath: string, value: unknown): void {
+function checkIntOrString(w: Walk, struct: string, value: unknown): void {
   if (typeof value === 'string' || w.result.typeError !== undefined) return;
-  const field = `Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPath}`;
+  const field = `Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPathText(w)}`;
   if (typeof value === 'number') {
     if (!Number.isInteger(value) || value > 2147483647 || value < -2147483648) w.result.typeError = `json: cannot unmarshal number ${value} into ${field} of type int32`;
     return;
@@ -272,70 +304,75 @@ function zeroValue(w: Walk, schema: OpenApiSchema): unknown {
   }
 }
 
-function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknown, path: string, goPath: string): void {
+/** Walks the value at the walk's path (which it leaves as it found it). */
+function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknown): void {
   if (value === null || value === undefined) return;
-  const ref = refName(schema);
-  if (ref === intOrStringRef) return checkIntOrString(w, struct, goPath, value);
-  if (ref !== undefined && customTypes.has(ref)) return;
-  const s = resolve(w.schemas, schema);
-  if (!s || s['x-kubernetes-preserve-unknown-fields'] || s['x-kubernetes-int-or-string'] || s.oneOf) return;
+  const node = nodeOf(w.schemas, schema);
+  if (node.intOrString) return checkIntOrString(w, struct, value);
+  const s = node.resolved;
+  if (s === undefined) return;
   if (s.anyOf) {
     // A type that unmarshals itself as one of several shapes (JSONSchemaPropsOrArray): the shape the
     // value has is decoded; a value of none of them is left as such a type leaves it.
     const shape = s.anyOf.find((branch) => holdsShape(w, branch, value));
-    if (shape) walkValue(w, shape, struct, value, path, goPath);
+    if (shape) walkValue(w, shape, struct, value);
     return;
   }
   switch (s.type) {
     case 'string':
-      if (typeof value !== 'string') mismatch(w, struct, goPath, value, goType(w, schema), path, 'string');
+      if (typeof value !== 'string') mismatch(w, struct, value, goType(w, schema), 'string');
       return;
     case 'boolean':
-      if (typeof value !== 'boolean') mismatch(w, struct, goPath, value, goType(w, schema), path, 'boolean');
+      if (typeof value !== 'boolean') mismatch(w, struct, value, goType(w, schema), 'boolean');
       return;
     case 'integer':
-      if (typeof value !== 'number') mismatch(w, struct, goPath, value, goType(w, schema), path, 'numeric');
+      if (typeof value !== 'number') mismatch(w, struct, value, goType(w, schema), 'numeric');
       else if (!Number.isInteger(value) && w.result.typeError === undefined) {
-        w.result.typeError = `json: cannot unmarshal number ${value} into Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPath} of type ${goType(w, schema) ?? 'int32'}`;
+        w.result.typeError = `json: cannot unmarshal number ${value} into Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPathText(w)} of type ${goType(w, schema) ?? 'int32'}`;
       }
       return;
     case 'number':
-      if (typeof value !== 'number') mismatch(w, struct, goPath, value, goType(w, schema), path, 'numeric');
+      if (typeof value !== 'number') mismatch(w, struct, value, goType(w, schema), 'numeric');
       return;
     case 'array':
       if (!Array.isArray(value)) {
-        mismatch(w, struct, goPath, value, goType(w, schema), path, 'list');
+        mismatch(w, struct, value, goType(w, schema), 'list');
         return;
       }
       if (s.items) {
         const items = s.items;
-        const itemRef = refName(items);
-        const itemStruct = itemRef !== undefined && resolve(w.schemas, items)?.properties ? goName(itemRef) : struct;
-        value.forEach((v, i) => {
+        const itemStruct = nodeOf(w.schemas, items).structName ?? struct;
+        for (let i = 0; i < value.length; i++) {
+          let v: unknown = value[i];
           if (v === null && w.prune) v = value[i] = zeroValue(w, items);
           const decoded = decodedScalar(w, items, v);
           if (decoded !== v) value[i] = decoded;
-          walkValue(w, items, itemStruct, decoded, `${path}[${i}]`, goPath);
-        });
+          w.path.push(i);
+          walkValue(w, items, itemStruct, decoded);
+          w.path.pop();
+        }
       }
       return;
     case 'object':
     case undefined: {
       if (typeof value !== 'object' || Array.isArray(value)) {
-        if (s.type === 'object') mismatch(w, struct, goPath, value, goType(w, schema), path, 'map');
+        if (s.type === 'object') mismatch(w, struct, value, goType(w, schema), 'map');
         return;
       }
       const obj = value as Record<string, unknown>;
       if (s.properties) {
-        walkStruct(w, s, ref !== undefined ? goName(ref) : struct, obj, path, goPath);
+        walkStruct(w, s, node.structName ?? struct, obj);
       } else if (s.additionalProperties) {
         const values = s.additionalProperties;
         // encoding/json names no map keys in a field path.
-        for (const [k, read] of Object.entries(obj)) {
+        for (const k of Object.keys(obj)) {
+          const read = obj[k];
           const v = read === null && w.prune ? (obj[k] = zeroValue(w, values)) : read;
           const decoded = decodedScalar(w, values, v);
           if (decoded !== v) obj[k] = decoded;
-          walkValue(w, values, struct, decoded, `${path}.${k}`, goPath);
+          w.path.push(k);
+          walkValue(w, values, struct, decoded);
+          w.path.pop();
         }
       }
       // An object schema with neither (RawExtension, FieldsV1) is opaque: anything goes.
@@ -344,4 +381,35 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
     default:
       return;
   }
+}
+
+/** What the walk needs of a schema, worked out once: every body of a kind meets the same schemas. */
+interface SchemaNode {
+  /** An IntOrString: a string, else an int32. */
+  intOrString: boolean;
+  /** The schema to walk the value with; undefined for what decodes itself (a custom type, preserved unknown fields, int-or-string, oneOf). */
+  resolved: OpenApiSchema | undefined;
+  /** The Go name of the struct a reference with properties names (`v1.Container`). */
+  structName: string | undefined;
+}
+
+const schemaNodes = new WeakMap<SchemaMap, WeakMap<OpenApiSchema, SchemaNode>>();
+
+function nodeOf(schemas: SchemaMap, schema: OpenApiSchema): SchemaNode {
+  let nodes = schemaNodes.get(schemas);
+  if (nodes === undefined) schemaNodes.set(schemas, (nodes = new WeakMap()));
+  let node = nodes.get(schema);
+  if (node === undefined) {
+    node = schemaNode(schemas, schema);
+    nodes.set(schema, node);
+  }
+  return node;
+}
+
+function schemaNode(schemas: SchemaMap, schema: OpenApiSchema): SchemaNode {
+  const ref = refName(schema);
+  if (ref === intOrStringRef) return { intOrString: true, resolved: undefined, structName: undefined };
+  const s = ref !== undefined && customTypes.has(ref) ? undefined : resolve(schemas, schema);
+  const walked = s && !s['x-kubernetes-preserve-unknown-fields'] && !s['x-kubernetes-int-or-string'] && !s.oneOf ? s : undefined;
+  return { intOrString: false, resolved: walked, structName: ref !== undefined && s?.properties ? goName(ref) : undefined };
 }
