@@ -278,7 +278,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
     }
     case 'DELETE': {
       if (t.name === '') throw methodNotAllowed();
-      const request = await deleteRequest(req, query);
+      const request = await deleteRequest(server, req, query);
       const outcome = await server.delete(ref, t.namespace, t.name, request, user);
       if (outcome.kind === 'pending') return sendObject(server, def, res, 200, outcome.result, rep, '');
       if (def.group === '' && def.resource === 'pods') return sendRepresentation(res, 200, JSON.stringify(outcome.last), rep);
@@ -313,12 +313,13 @@ async function decodedBody(req: IncomingMessage, def: ResourceDefinition, fieldV
   return { obj, duplicates };
 }
 
-async function deleteRequest(req: IncomingMessage, query: URLSearchParams): Promise<{ gracePeriodSeconds?: number; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean }> {
+async function deleteRequest(server: ApiServer, req: IncomingMessage, query: URLSearchParams): Promise<{ gracePeriodSeconds?: number; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean }> {
   const bytes = await readBody(req);
   let body: Record<string, unknown> = {};
   if (bytes.length > 0) {
     const type = bodyType(req.headers['content-type']) ?? 'json';
     const value = decodeBody(bytes, type, { kind: 'DeleteOptions', version: 'v1' });
+    server.checkDeleteOptions(value);
     if (typeof value === 'object' && value !== null) body = value as Record<string, unknown>;
   }
   const out: { gracePeriodSeconds?: number; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean } = {

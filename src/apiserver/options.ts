@@ -16,8 +16,11 @@ export function parseBool(query: URLSearchParams, name: string): boolean | undef
 export function parseInteger(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name);
   if (raw === null || raw === '') return undefined;
-  if (!/^-?\d+$/.test(raw)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`);
-  return Number(raw);
+  if (!/^[-+]?\d+$/.test(raw)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`);
+  // An int64, as ParseInt(raw, 10, 64) reads it.
+  const value = BigInt(raw);
+  if (value > 9223372036854775807n || value < -9223372036854775808n) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: value out of range`);
+  return Number(value);
 }
 
 export interface ListQuery {

@@ -367,7 +367,7 @@ export class ResourceStorage {
       if (grace !== undefined && grace < currentGrace) {
         if (grace === 0 && finalizers.length === 0) return { kind: 'delete-now' };
         meta.deletionGracePeriodSeconds = grace;
-        meta.deletionTimestamp = formatTime(this.#clock.now() + grace * 1000);
+        meta.deletionTimestamp = formatTime(this.#clock.now() + graceMilliseconds(grace));
         return { kind: 'mark', object: obj };
       }
       return { kind: 'unchanged', object: obj };
@@ -380,7 +380,7 @@ export class ResourceStorage {
     meta.finalizers = finalizers;
     if (finalizers.length === 0) delete meta.finalizers;
     meta.deletionGracePeriodSeconds = grace ?? 0;
-    meta.deletionTimestamp = formatTime(this.#clock.now() + (grace ?? 0) * 1000);
+    meta.deletionTimestamp = formatTime(this.#clock.now() + graceMilliseconds(grace ?? 0));
     if (tracksGeneration(def)) meta.generation = (meta.generation ?? 0) + 1;
     return { kind: 'mark', object: obj };
   }
@@ -427,6 +427,16 @@ async function explainFailure(def: ResourceDefinition, name: string, validate: (
     if (errors.length > 0) throw invalid(def, name, errors);
     throw error;
   }
+}
+
+/**
+ * A grace period as BeforeDelete adds it to now: `time.Second * time.Duration(seconds)`, an int64 of
+ * nanoseconds that wraps past ~292 years rather than leaving the range a timestamp can be written in.
+ */
+function graceMilliseconds(seconds: number): number {
+  if (Math.abs(seconds) <= 9_000_000_000) return seconds * 1000;
+  const nanoseconds = BigInt.asIntN(64, BigInt(Math.trunc(seconds)) * 1_000_000_000n);
+  return Number(nanoseconds / 1_000_000n);
 }
 
 // Upstream: each strategy's NameFunc — namespaces are DNS labels, services DNS-1035 labels.

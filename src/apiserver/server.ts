@@ -235,9 +235,12 @@ export class ApiServer {
   async create(ref: ResourceRef, namespace: string, obj: KubeObject, params: WriteParams & { name?: string }): Promise<ObjectResult> {
     const def = this.resolve(ref);
     const ctx = writeContext(params);
-    if (ctx.subresource === 'binding') return bindPod(this, def, namespace, params.name ?? '', obj, ctx);
-    if (ctx.subresource === 'eviction') return evictPod(this, def, namespace, params.name ?? '', obj, ctx);
-    if (ctx.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts') return requestServiceAccountToken(this.#tokenDeps(), namespace, params.name ?? '', obj);
+    if (ctx.subresource === 'binding') return bindPod(this, def, namespace, params.name ?? '', this.#checkSubresourceBody(bindingKind, obj, params), ctx);
+    if (ctx.subresource === 'eviction') return evictPod(this, def, namespace, params.name ?? '', this.#checkSubresourceBody(evictionKind, obj, params), ctx);
+    if (ctx.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts') {
+      this.#checkSubresourceBody(tokenRequestKind, obj, params);
+      return requestServiceAccountToken(this.#tokenDeps(), namespace, params.name ?? '', obj);
+    }
     if (ctx.subresource) throw methodNotSupported(def, 'create');
     checkVerb(def, 'create');
     if (def.group === '' && def.resource === 'bindings') return bindPod(this, this.resolve({ group: '', version: 'v1', resource: 'pods' }), namespace, obj.metadata?.name ?? '', obj, ctx);
@@ -271,7 +274,10 @@ export class ApiServer {
     if (obj.metadata?.name && obj.metadata.name !== name) {
       throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
     }
-    if (ctx.subresource === 'scale') return writeScale(this, def, namespace, name, () => obj, this.#tracked(def, ctx));
+    if (ctx.subresource === 'scale') {
+      this.#checkSubresourceBody(scaleKind, obj, params);
+      return writeScale(this, def, namespace, name, () => obj, this.#tracked(def, ctx));
+    }
     this.checkFields(def, obj, params);
     // Without a resourceVersion a PUT is unconditional: it takes the current one.
     let before: KubeObject | undefined;
@@ -295,7 +301,7 @@ export class ApiServer {
     const meta = this.patchMetaFor(def);
     if (type === 'apply') return this.#apply(def, namespace, name, body, params, ctx);
     if (ctx.subresource === 'scale') {
-      return writeScale(this, def, namespace, name, (scale) => applyPatch(type, scale, body, undefined, def), this.#tracked(def, ctx));
+      return writeScale(this, def, namespace, name, (scale) => this.#checkSubresourceBody(scaleKind, applyPatch(type, scale, body, undefined, def), params, { type, body }), this.#tracked(def, ctx));
     }
     // The patched object is decoded as a body would be: strict errors name no kind, as upstream.
     const mode = params.fieldValidation;
@@ -324,12 +330,34 @@ export class ApiServer {
     const wrongType = customResourceInfo(def) === undefined ? patchedTypeMeta(def, patched, this.index, type === 'json' || type === 'merge') : undefined;
     const check = wrongType === undefined ? this.#decodeCheck?.(def, patched, true, before) : undefined;
     const typeError = wrongType ?? check?.typeError;
-    if (typeError !== undefined) {
-      const shown = type === 'json' || type === 'merge' ? JSON.stringify(patched) : goMapString(body);
-      throw new ApiError('Invalid', ` "" is invalid: patch: Invalid value: ${JSON.stringify(shown)}: ${typeError}`, { causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(shown)}: ${typeError}`, field: 'patch' }] });
-    }
+    if (typeError !== undefined) throw patchedDecodingError(patched, type, body, typeError);
     const unknown = (check?.unknown ?? []).map((f) => `unknown field ${JSON.stringify(f)}`);
     reportStrict(mode, [...duplicates, ...unknown], params, '');
+  }
+
+  /**
+   * The body of a subresource that speaks another kind (a Scale, an Eviction, a Binding), or a patched
+   * Scale, decoded as that kind: `replicas: 1e308` is not an int32 (it reached the Deployment, and its
+   * controller asked for that many pods). In-process writes pass, as elsewhere.
+   */
+  #checkSubresourceBody(kind: SubresourceKind, body: KubeObject, params: WriteParams, patch?: { type: PatchType; body: unknown }): KubeObject {
+    const mode = params.fieldValidation;
+    const check = mode === undefined ? undefined : this.#decodeCheck?.(kind as ResourceDefinition, body, true);
+    if (mode === undefined || check === undefined) return body;
+    const cannot = patch ? '' : `${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: `;
+    if (check.typeError !== undefined) throw patch ? patchedDecodingError(body, patch.type, patch.body, check.typeError) : badRequest(cannot + check.typeError);
+    const duplicates = [...(params.duplicateFields ?? [])].map((f) => `duplicate field ${JSON.stringify(f)}`);
+    reportStrict(mode, [...duplicates, ...check.unknown.map((f) => `unknown field ${JSON.stringify(f)}`)], params, cannot);
+    return body;
+  }
+
+  /**
+   * A DELETE's DeleteOptions body decoded as the delete handler decodes it: its error is a plain one
+   * there (scope.err), so a 500 with no reason, in encoding/json's words.
+   */
+  checkDeleteOptions(body: unknown): void {
+    const typeError = this.#decodeCheck?.(deleteOptionsKind as ResourceDefinition, body, false).typeError;
+    if (typeError !== undefined) throw new ApiError(StatusReason.Unknown, typeError);
   }
 
   /** Server-side apply: merge into the live object (or create it), with conflicts unless forced. */
@@ -339,7 +367,7 @@ export class ApiServer {
     applied.metadata = typeof applied.metadata === 'object' && applied.metadata !== null ? applied.metadata : {};
     if (ctx.subresource === 'scale') {
       const spec = applied.spec as object | undefined;
-      return writeScale(this, def, namespace, name, (scale) => ({ ...scale, spec: { ...(scale.spec as object), ...spec } }), ctx);
+      return writeScale(this, def, namespace, name, (scale) => this.#checkSubresourceBody(scaleKind, { ...scale, spec: { ...(scale.spec as object), ...spec } }, params, { type: 'apply', body }), ctx);
     }
     const appliedVersion = applied.apiVersion ?? '';
     if (appliedVersion !== apiVersionOf(def)) {
@@ -511,4 +539,18 @@ function checkSubresource(def: ResourceDefinition, subresource: string, verb: 'g
   const sub = def.subresources?.find((s) => s.name === subresource);
   if (!sub) throw notFound({ group: def.group, resource: `${def.resource}/${subresource}` }, '');
   if (!sub.verbs.includes(verb)) throw methodNotSupported({ group: def.group, resource: `${def.resource}/${subresource}` }, verb);
+}
+
+/** A kind a subresource reads and writes, not a resource of its own: what the decoding check needs of it. */
+type SubresourceKind = Pick<ResourceDefinition, 'group' | 'version' | 'kind'>;
+const scaleKind: SubresourceKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+const evictionKind: SubresourceKind = { group: 'policy', version: 'v1', kind: 'Eviction' };
+const bindingKind: SubresourceKind = { group: '', version: 'v1', kind: 'Binding' };
+const tokenRequestKind: SubresourceKind = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
+const deleteOptionsKind: SubresourceKind = { group: '', version: 'v1', kind: 'DeleteOptions' };
+
+/** A patched object that does not decode: upstream's 422 on the `patch` field, showing the patched JSON or the patch. */
+function patchedDecodingError(patched: KubeObject, type: PatchType, body: unknown, typeError: string): ApiError {
+  const shown = type === 'json' || type === 'merge' ? JSON.stringify(patched) : goMapString(body);
+  return new ApiError('Invalid', ` "" is invalid: patch: Invalid value: ${JSON.stringify(shown)}: ${typeError}`, { causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(shown)}: ${typeError}`, field: 'patch' }] });
 }

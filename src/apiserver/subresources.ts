@@ -3,7 +3,7 @@
 // pkg/registry/core/pod/storage/{storage.go (BindingREST), eviction.go}.
 import type { PodDisruptionBudget, ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, conflict, copyJson, formatLabelSelector, formatTime, labelSelectorFromObject, notFound, selectorFromSet, successStatus, tooManyRequests } from '../core/index.ts';
+import { ApiError, FieldPath, conflict, copyJson, formatLabelSelector, formatTime, invalid, invalidValue, labelSelectorFromObject, notFound, selectorFromSet, successStatus, tooManyRequests } from '../core/index.ts';
 import type { LabelSelector } from '../core/index.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
 import type { WriteContext } from './resource-storage.ts';
@@ -72,6 +72,10 @@ export async function writeScale(
     const current = mutable();
     const scale = change(readScale(def, current));
     const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
+    // ValidateScale, before the scaled object's own validation.
+    if (typeof replicas === 'number' && replicas < 0) {
+      throw invalid({ group: 'autoscaling', kind: 'Scale' }, name, [invalidValue(FieldPath.root('spec').child('replicas'), replicas, 'must be greater than or equal to 0')]);
+    }
     const paths = customResourceInfo(def)?.scale;
     let next: KubeObject;
     if (paths) {

@@ -94,6 +94,21 @@ describe('Deployments with kubectl', () => {
     assert.equal(await ok(['get', 'deploy', 'web', '-o', 'jsonpath={.status.readyReplicas}/{.status.replicas}']), '3/3');
   });
 
+  test('a replica count that is not an int32, or is negative, is refused as upstream decodes and validates a Scale', async () => {
+    const refused = async (args: string[]): Promise<string> => {
+      const r = await dd.kubectl(args);
+      assert.notEqual(r.code, 0, `kubectl ${args.join(' ')} should fail`);
+      return r.stderr;
+    };
+    assert.match(await refused(['scale', 'deployment', 'web', '--replicas=3000000000']), /json: cannot unmarshal number 3000000000 into Go struct field ScaleSpec\.spec\.replicas of type int32/);
+    assert.match(await refused(['patch', 'deployment', 'web', '-p', '{"spec":{"replicas":1e10}}']), /json: cannot unmarshal number 10000000000 into Go struct field DeploymentSpec\.spec\.replicas of type int32/);
+    assert.match(
+      await refused(['patch', 'deployment', 'web', '--subresource=scale', '--type=merge', '-p', '{"spec":{"replicas":-1}}']),
+      /The Scale "web" is invalid: spec\.replicas: Invalid value: -1: must be greater than or equal to 0/,
+    );
+    assert.equal(await ok(['get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}']), '3');
+  });
+
   test('set image rolls out revision 2; rollout undo brings revision 1 back as 3', async () => {
     assert.equal((await ok(['set', 'image', 'deployment/web', 'nginx=nginx:1.27'])).trim(), 'deployment.apps/web image updated');
     await rolledOut();

@@ -107,3 +107,26 @@ test("a CRD schema's items, additionalProperties and dependencies are decoded in
   assert.equal(typeError({ a: { type: 'object', additionalProperties: true, dependencies: { b: ['c'] }, items: 5 } }), undefined);
   assert.equal(typeError({ a: { type: 'object', additionalProperties: { required: 'x' } } }), 'json: cannot unmarshal string into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.additionalProperties.required of type []string');
 });
+
+test("an integer past its Go type's range fails as strconv and OverflowInt fail it, int32 and int64 alike", () => {
+  const replicas = (value: number): string | undefined => checkDecoded({ spec: { replicas: value } }, 'apps', 'v1', 'Deployment', { prune: false }).typeError;
+  assert.equal(replicas(2147483647), undefined);
+  assert.equal(replicas(2147483648), 'json: cannot unmarshal number 2147483648 into Go struct field DeploymentSpec.spec.replicas of type int32');
+  assert.equal(replicas(1e308), 'json: cannot unmarshal number 1e+308 into Go struct field DeploymentSpec.spec.replicas of type int32');
+  assert.equal(replicas(-2147483649), 'json: cannot unmarshal number -2147483649 into Go struct field DeploymentSpec.spec.replicas of type int32');
+  const grace = (value: number): string | undefined => checkDecoded({ spec: { terminationGracePeriodSeconds: value } }, '', 'v1', 'Pod', { prune: false }).typeError;
+  assert.equal(grace(2 ** 53 + 2), undefined);
+  assert.equal(grace(2 ** 63), 'json: cannot unmarshal number 9223372036854776000 into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64');
+  const scale = checkDecoded({ apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 1e308 } }, 'autoscaling', 'v1', 'Scale', { prune: false }).typeError;
+  assert.equal(scale, 'json: cannot unmarshal number 1e+308 into Go struct field ScaleSpec.spec.replicas of type int32');
+});
+
+test('DeleteOptions and a TokenRequest, kinds that are no resource of their own, decode with their Go types', () => {
+  assert.equal(checkDecoded({ gracePeriodSeconds: 'soon' }, '', 'v1', 'DeleteOptions', { prune: false }).typeError, 'json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64');
+  assert.equal(checkDecoded({ gracePeriodSeconds: 30, propagationPolicy: 'Background', preconditions: { uid: 'u' } }, '', 'v1', 'DeleteOptions', { prune: false }).typeError, undefined);
+  const token = (spec: object): string | undefined => checkDecoded({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec }, 'authentication.k8s.io', 'v1', 'TokenRequest', { prune: false }).typeError;
+  assert.equal(token({ audiences: ['api'], expirationSeconds: 3600, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p' } }), undefined);
+  assert.equal(token({ boundObjectRef: { kind: 'Pod', apiVersion: 1, name: 'p' } }), 'json: cannot unmarshal number into Go struct field BoundObjectReference.spec.boundObjectRef.apiVersion of type string');
+  assert.equal(token({ expirationSeconds: '1h' }), 'json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64');
+  assert.equal(token({ audiences: 'api' }), 'json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.audiences of type []string');
+});

@@ -5,6 +5,7 @@
 import { allSchemas, definitionNameFor } from './definitions.ts';
 import { refName, resolve, type OpenApiSchema, type SchemaMap } from './schema.ts';
 import { apiextensionsSchemas, customResourceDefinitionName } from './apiextensions-decoding.ts';
+import { tokenRequestName, tokenRequestSchemas } from './token-request-decoding.ts';
 import { canonicalizeQuantityText, ownValue, quantityParseError } from '../../core/index.ts';
 import { goSyntax, goTypeName, goValue } from '../patch/go-format.ts';
 
@@ -87,14 +88,30 @@ function newWalk(schemas: SchemaMap, options: { prune: boolean; keep?: ReadonlyS
 export function checkDecoded(obj: unknown, group: string, version: string, kind: string, options: { prune: boolean; keep?: ReadonlySet<string> }): DecodeCheck {
   const result: DecodeCheck = { unknown: [], typeError: undefined };
   const crd = group === 'apiextensions.k8s.io' && version === 'v1' && kind === 'CustomResourceDefinition';
-  const name = crd ? customResourceDefinitionName : definitionNameFor(group, version, kind);
-  const schemas = crd ? withApiextensions() : allSchemas();
+  const decodedOnly = crd ? undefined : decodedOnlyName(group, version, kind);
+  const name = crd ? customResourceDefinitionName : (decodedOnly ?? definitionNameFor(group, version, kind));
+  const schemas = crd ? withApiextensions() : decodedOnly ? withTokenRequestTypes() : allSchemas();
   const schema = name === undefined ? undefined : schemas[name];
   const walk = newWalk(schemas, options, result);
   if (schema && name !== undefined) walkStruct(walk, schema, goName(name), obj as Record<string, unknown>);
   // A kind without a schema here (autoscaling/v1's HorizontalPodAutoscaler) still has an ObjectMeta.
   else checkMetadata(walk, obj, true);
   return result;
+}
+
+/** Kinds decoded without being served as resources: DeleteOptions, and a subresource's TokenRequest. */
+function decodedOnlyName(group: string, version: string, kind: string): string | undefined {
+  if (group === '' && version === 'v1' && kind === 'DeleteOptions') return 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
+  if (group === 'authentication.k8s.io' && version === 'v1' && kind === 'TokenRequest') return tokenRequestName;
+  return undefined;
+}
+
+let withTokenRequest: SchemaMap | undefined;
+
+/** The generated schemas and TokenRequest's decoding types, which the generated schemas lack. */
+function withTokenRequestTypes(): SchemaMap {
+  withTokenRequest ??= { ...allSchemas(), ...tokenRequestSchemas };
+  return withTokenRequest;
 }
 
 let merged: SchemaMap | undefined;
@@ -327,7 +344,7 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
       return;
     case 'integer':
       if (typeof value !== 'number') mismatch(w, struct, value, goType(w, schema), 'numeric');
-      else if (!Number.isInteger(value) && w.result.typeError === undefined) {
+      else if (!fitsInteger(value, s.format) && w.result.typeError === undefined) {
         w.result.typeError = `json: cannot unmarshal number ${value} into Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPathText(w)} of type ${goType(w, schema) ?? 'int32'}`;
       }
       return;
@@ -381,6 +398,17 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
     default:
       return;
   }
+}
+
+/**
+ * Whether encoding/json stores `value` in the Go integer the format names: strconv.ParseInt and
+ * OverflowInt fail a fraction and a number past the type's range (`replicas: 1e308` is not an
+ * int32 upstream; here it would have asked the controllers for that many pods).
+ */
+function fitsInteger(value: number, format: string | undefined): boolean {
+  if (!Number.isInteger(value)) return false;
+  if (format === 'int64') return value >= -(2 ** 63) && value < 2 ** 63;
+  return value >= -2147483648 && value <= 2147483647;
 }
 
 /** What the walk needs of a schema, worked out once: every body of a kind meets the same schemas. */
