@@ -71,7 +71,8 @@ const dns1123SubdomainRe = new RegExp(`^(?:${dns1123SubdomainFmt})$`);
 const dns1123SubdomainErrorMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
-export function isDNS1123Subdomain(value: string): string[] {
+export function isDNS1123Subdomain(given: string): string[] {
+  const value = given ?? '';
   // A value the scan accepts is ASCII, so its length is its byte length.
   if (value.length <= 253 && scansAsDNS1123(value, true)) return [];
   const errs: string[] = [];
@@ -89,7 +90,9 @@ const labelValueErrMsg =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 /** IsQualifiedName / IsLabelKey: `[prefix/]name`, for label and annotation keys and finalizers. */
-export function isQualifiedName(value: string): string[] {
+export function isQualifiedName(given: string): string[] {
+  // A required string a body left out is Go's "" (decoding leaves no field undefined there).
+  const value = given ?? '';
   if (scansAsQualifiedName(value)) return [];
   const errs: string[] = [];
   const parts = value.split('/');
@@ -119,7 +122,8 @@ function scansAsQualifiedName(value: string): boolean {
   return scansAsDNS1123(value, true, 0, slash) && scansAsLabelName(value, slash + 1, value.length);
 }
 
-export function isValidLabelValue(value: string): string[] {
+export function isValidLabelValue(given: string): string[] {
+  const value = given ?? '';
   if (value.length === 0 || (value.length <= 63 && scansAsLabelName(value, 0, value.length))) return [];
   const errs: string[] = [];
   if (byteLength(value) > 63) errs.push(maxLenError(63));

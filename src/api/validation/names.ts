@@ -55,7 +55,8 @@ export function isValidDNS1123Label(value: string): boolean {
   return value.length <= DNS1123LabelMaxLength && scansAsDNS1123(value, false);
 }
 
-export function isDNS1123Label(value: string): string[] {
+export function isDNS1123Label(given: string): string[] {
+  const value = given ?? '';
   if (isValidDNS1123Label(value)) return [];
   const errs: string[] = [];
   if (byteLength(value) > DNS1123LabelMaxLength) errs.push(maxLenError(DNS1123LabelMaxLength));
@@ -67,7 +68,8 @@ export function isDNS1123Label(value: string): string[] {
   return errs;
 }
 
-export function isDNS1035Label(value: string): string[] {
+export function isDNS1035Label(given: string): string[] {
+  const value = given ?? '';
   const errs: string[] = [];
   if (byteLength(value) > DNS1035LabelMaxLength) errs.push(maxLenError(DNS1035LabelMaxLength));
   if (!dns1035LabelRe.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));

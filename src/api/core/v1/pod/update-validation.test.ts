@@ -97,6 +97,18 @@ test('validatePodStatusUpdate: phase values, nodeName and terminal container sta
   ]);
 });
 
+test('validatePodStatusUpdate: a condition a patch left without type or status is validated as Go\'s "" (not a crash)', () => {
+  const old = stored(pod({}));
+  const next = edit(old, (q) => {
+    q.status = { conditions: [{ status: 'True' } as never, { type: 'example.com/ready' } as never] };
+  });
+  assert.deepEqual(fmt(validatePodStatusUpdate(next, old)), [
+    'metadata.conditions[0].Type: Invalid value: "": name part must be non-empty',
+    'metadata.conditions[0].Type: Invalid value: "": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')',
+    'status.conditions[1].status: Unsupported value: "": supported values: "True", "False", "Unknown"',
+  ]);
+});
+
 test('prepareForCreate resets status to Pending with the QoS class and sets generation 1; gated pods get the condition, with null times', () => {
   const p = pod({ schedulingGates: [{ name: 'g' }] });
   p.status = { phase: 'Running' };

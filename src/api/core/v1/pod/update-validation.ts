@@ -206,14 +206,16 @@ export function validatePodStatusUpdate(pod: Pod, old: Pod): FieldError[] {
   const errs: FieldError[] = validateObjectMetaUpdate(pod.metadata, old.metadata);
   const st = pod.status ?? {};
   (st.conditions ?? []).forEach((c, i) => {
-    if (systemConditions.has(c.type)) return;
+    const type = c.type ?? '';
+    if (systemConditions.has(type)) return;
     // Upstream reports these under metadata.conditions[i].Type (sic).
-    for (const m of isQualifiedName(c.type)) errs.push(invalidValue(new FieldPath('metadata').child('conditions').index(i).child('Type'), c.type, m));
+    for (const m of isQualifiedName(type)) errs.push(invalidValue(new FieldPath('metadata').child('conditions').index(i).child('Type'), type, m));
   });
   const sp = new FieldPath('status');
   if (st.phase !== undefined && !phases.includes(st.phase)) errs.push(notSupported(sp.child('phase'), st.phase, phases));
   (st.conditions ?? []).forEach((c, i) => {
-    if (!['True', 'False', 'Unknown'].includes(c.status)) errs.push(notSupported(sp.child('conditions').index(i).child('status'), c.status, ['True', 'False', 'Unknown']));
+    const status = c.status ?? '';
+    if (!['True', 'False', 'Unknown'].includes(status)) errs.push(notSupported(sp.child('conditions').index(i).child('status'), status, ['True', 'False', 'Unknown']));
   });
   if ((pod.spec?.nodeName ?? '') !== (old.spec?.nodeName ?? '')) errs.push(forbiddenField(sp.child('nodeName'), 'may not be changed directly'));
   const nn = st.nominatedNodeName;
