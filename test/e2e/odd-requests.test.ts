@@ -13,7 +13,7 @@ import type { Drydock } from './harness.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 interface Resource { base: string; apiVersion: string; name: string; kind: string; namespaced: boolean; verbs: string[] }
-interface Answer { status: number; body: Record<string, unknown> | undefined }
+interface Answer { status: number; body: Record<string, unknown> | undefined; text: string }
 
 const fixtures = join(import.meta.dirname, '../../../test/fixtures');
 
@@ -26,6 +26,31 @@ function seeded(seed: number): () => number {
   };
 }
 
+/** Seeded choices, odd JSON values, and copies of an object with one to three values made odd or removed. */
+function oddValues(random: () => number): { pick: <T>(values: readonly T[]) => T; odd: () => Json; mutate: (object: Json) => Json } {
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
+  const odd = (): Json => pick<Json>([null, 0, -1, 1.5, 1e308, '', 'x'.repeat(300), '💥', 'true', true, false, [], [null], [{}], {}, { a: { b: [] } }, '100m', '-5Mi', 'pod', 'a/b', '2026-13-45T99:99:99Z']);
+  const paths = (value: Json, at: string[] = [], out: string[][] = []): string[][] => {
+    if (at.length > 0) out.push(at);
+    if (value && typeof value === 'object') for (const k of Object.keys(value)) paths((value as Record<string, Json>)[k] as Json, [...at, k], out);
+    return out;
+  };
+  const mutate = (object: Json): Json => {
+    const copy = JSON.parse(JSON.stringify(object)) as Json;
+    for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
+      const all = paths(copy);
+      if (all.length === 0) break;
+      const at = pick(all);
+      const parent = at.slice(0, -1).reduce<Json>((v, k) => (v as Record<string, Json>)[k] as Json, copy) as Record<string, Json>;
+      const key = at[at.length - 1] as string;
+      if (random() < 0.25) delete parent[key];
+      else parent[key] = odd();
+    }
+    return copy;
+  };
+  return { pick, odd, mutate };
+}
+
 describe('odd requests', () => {
   let dd: Drydock;
   let send: (method: string, path: string, body?: string, contentType?: string) => Promise<Answer>;
@@ -35,17 +60,20 @@ describe('odd requests', () => {
     const ca = Buffer.from(await dd.ok(['config', 'view', '--raw', '-o', 'jsonpath={.clusters[0].cluster.certificate-authority-data}']), 'base64');
     send = (method, path, body, contentType = 'application/json') =>
       new Promise((resolve, reject) => {
-        const req = request(`${dd.url}${path}`, { method, ca, headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType, Accept: 'application/json' } }, (res) => {
+        // A body's length is sent: node frames a DELETE's body neither chunked nor by length otherwise.
+        const length: Record<string, number> = body === undefined ? {} : { 'Content-Length': Buffer.byteLength(body) };
+        const req = request(`${dd.url}${path}`, { method, ca, headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType, Accept: 'application/json', ...length } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
             let parsed: Record<string, unknown> | undefined;
             try {
-              parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+              parsed = JSON.parse(text) as Record<string, unknown>;
             } catch {
               parsed = undefined;
             }
-            resolve({ status: res.statusCode ?? 0, body: parsed });
+            resolve({ status: res.statusCode ?? 0, body: parsed, text });
           });
         });
         req.on('error', reject);
@@ -81,27 +109,7 @@ describe('odd requests', () => {
     }
     assert.ok(templates.length > 40, `templates: ${templates.length}`);
 
-    const random = seeded(20261206);
-    const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
-    const odd = (): Json => pick<Json>([null, 0, -1, 1.5, 1e308, '', 'x'.repeat(300), '💥', 'true', true, false, [], [null], [{}], {}, { a: { b: [] } }, '100m', '-5Mi', 'pod', 'a/b', '2026-13-45T99:99:99Z']);
-    const paths = (value: Json, at: string[] = [], out: string[][] = []): string[][] => {
-      if (at.length > 0) out.push(at);
-      if (value && typeof value === 'object') for (const k of Object.keys(value)) paths((value as Record<string, Json>)[k] as Json, [...at, k], out);
-      return out;
-    };
-    const mutate = (object: Json): Json => {
-      const copy = JSON.parse(JSON.stringify(object)) as Json;
-      for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
-        const all = paths(copy);
-        if (all.length === 0) break;
-        const at = pick(all);
-        const parent = at.slice(0, -1).reduce<Json>((v, k) => (v as Record<string, Json>)[k] as Json, copy) as Record<string, Json>;
-        const key = at[at.length - 1] as string;
-        if (random() < 0.25) delete parent[key];
-        else parent[key] = odd();
-      }
-      return copy;
-    };
+    const { pick, odd, mutate } = oddValues(seeded(20261206));
 
     const counts = new Map<number, number>();
     const internal: string[] = [];
@@ -134,6 +142,35 @@ describe('odd requests', () => {
       const result = await dd.kubectl(['get', r, '-A', '-o', 'json']);
       assert.equal(result.code, 0, `kubectl get ${r}: ${result.stderr}`);
     }
+    assert.equal((await send('GET', '/readyz')).status, 200);
+  });
+
+  test('400 mutated subresource bodies (scale, eviction, binding, token, resize, status, delete options) get no internal error, and no replica count past an int32', async () => {
+    const { pick, mutate } = oddValues(seeded(20261207));
+    await dd.ok(['create', 'deployment', 'odd-scale', '--image=registry.k8s.io/pause:3.10', '--replicas=1']);
+    const pods = '/api/v1/namespaces/default/pods';
+    const pod = (name: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m' } } }] } });
+    const internal: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const name = `odd-sub-${i % 20}`;
+      await send('POST', pods, pod(name));
+      const what = pick(['scale', 'scale-patch', 'eviction', 'binding', 'token', 'resize', 'status', 'delete']);
+      let answer: Answer;
+      const scale = '/apis/apps/v1/namespaces/default/deployments/odd-scale/scale';
+      if (what === 'scale') answer = await send('PUT', scale, JSON.stringify(mutate({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'odd-scale', namespace: 'default' }, spec: { replicas: 1 } })));
+      else if (what === 'scale-patch') answer = await send('PATCH', scale, JSON.stringify(mutate({ spec: { replicas: 2 } })), 'application/merge-patch+json');
+      else if (what === 'eviction') answer = await send('POST', `${pods}/${name}/eviction`, JSON.stringify(mutate({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name }, deleteOptions: { gracePeriodSeconds: 0 } })));
+      else if (what === 'binding') answer = await send('POST', `${pods}/${name}/binding`, JSON.stringify(mutate({ apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { apiVersion: 'v1', kind: 'Node', name: 'cpu-0' } })));
+      else if (what === 'token') answer = await send('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', JSON.stringify(mutate({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['api'], expirationSeconds: 3600, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name } } })));
+      else if (what === 'resize') answer = await send('PATCH', `${pods}/${name}/resize`, JSON.stringify(mutate({ spec: { containers: [{ name: 'c', resources: { requests: { cpu: '200m' } } }] } })), 'application/strategic-merge-patch+json');
+      else if (what === 'status') answer = await send('PATCH', `${pods}/${name}/status`, JSON.stringify(mutate({ status: { conditions: [{ type: 'example.com/ready', status: 'True' }] } })), 'application/merge-patch+json');
+      else answer = await send('DELETE', `${pods}/${name}`, JSON.stringify(mutate({ apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 })));
+      if (answer.status >= 400) assert.equal(answer.body?.kind, 'Status', `${what} ${name}: ${answer.status} is a metav1.Status: ${answer.text.slice(0, 300)}`);
+      if (answer.body?.reason === 'InternalError') internal.push(`${what}: ${String(answer.body.message)}`);
+    }
+    assert.deepEqual(internal, [], 'no internal errors');
+    const replicas = Number(await dd.ok(['get', 'deployment', 'odd-scale', '-o', 'jsonpath={.spec.replicas}']));
+    assert.ok(Number.isInteger(replicas) && replicas >= 0 && replicas <= 2147483647, `replicas ${replicas}`);
     assert.equal((await send('GET', '/readyz')).status, 200);
   });
 });

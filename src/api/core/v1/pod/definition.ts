@@ -87,6 +87,10 @@ function keepOnlyResize(pod: Pod, old: Pod): void {
 }
 
 function prepareForUpdate(pod: Pod, old: Pod, ctx: StrategyContext): void {
+  // A patch that nulls spec or its containers (`{"spec":null}` to pods/resize) leaves Go a zero PodSpec,
+  // which validation then refuses; decoding drops the null, so the zero value is put back here.
+  pod.spec ??= { containers: [] };
+  pod.spec.containers ??= [];
   withConditionTimes(pod);
   switch (ctx.subresource) {
     case 'status':
