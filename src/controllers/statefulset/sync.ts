@@ -76,7 +76,7 @@ function newPodFor(set: ReadonlySet, revisions: Revisions, ordinal: number): Pod
 async function updatePods(ctx: StatefulSetSyncContext, set: ReadonlySet, pods: readonly ReadonlyPod[], revisions: Revisions): Promise<void> {
   const start = startOrdinal(set);
   const count = set.spec.replicas ?? 1;
-  const replicas: (ReadonlyPod | undefined)[] = new Array<ReadonlyPod | undefined>(count).fill(undefined);
+  const replicas: (ReadonlyPod | undefined)[] = new Array<ReadonlyPod | undefined>(trackedReplicas(set, pods, start, count)).fill(undefined);
   const condemned: ReadonlyPod[] = [];
   for (const pod of pods) {
     const ordinal = ordinalOf(set, pod) ?? -1;
@@ -122,7 +122,25 @@ async function updatePods(ctx: StatefulSetSyncContext, set: ReadonlySet, pods: r
     if (monotonic) return;
   }
   if (set.spec.updateStrategy?.type !== 'RollingUpdate') return;
-  await rollingUpdate(ctx, set, replicas, revisions, available);
+  await rollingUpdate(ctx, set, replicas, count, revisions, available);
+}
+
+/** Ordinals a sync looks at past the highest pod there is: its creations at most, as a ReplicaSet's burst. */
+const replicaWindow = 500;
+
+/**
+ * How many ordinals a sync tracks: all `count`, unless that is more than the pods there are plus a
+ * window. Upstream makes a slice of `replicas` entries; at 2,147,483,647 that is 16 GB, which takes
+ * kube-controller-manager down but here would take the whole cluster with it. Past the pods there are,
+ * every ordinal is a pod still to create, so the window only spreads those creations over syncs.
+ */
+function trackedReplicas(set: ReadonlySet, pods: readonly ReadonlyPod[], start: number, count: number): number {
+  let highest = -1;
+  for (const pod of pods) {
+    const ordinal = ordinalOf(set, pod) ?? -1;
+    if (ordinal >= start && ordinal < start + count) highest = Math.max(highest, ordinal - start);
+  }
+  return Math.min(count, highest + 1 + replicaWindow);
 }
 
 /** getStatefulSetMaxUnavailable: a count or a percentage of the replicas, rounded up, at least 1. */
@@ -131,8 +149,8 @@ function maxUnavailableOf(set: ReadonlySet, count: number): number {
 }
 
 /** The rolling update: delete out-of-date pods from the highest ordinal down to the partition. */
-async function rollingUpdate(ctx: StatefulSetSyncContext, set: ReadonlySet, replicas: readonly (ReadonlyPod | undefined)[], revisions: Revisions, available: (p: ReadonlyPod) => boolean): Promise<void> {
-  const maxUnavailable = maxUnavailableOf(set, replicas.length);
+async function rollingUpdate(ctx: StatefulSetSyncContext, set: ReadonlySet, replicas: readonly (ReadonlyPod | undefined)[], count: number, revisions: Revisions, available: (p: ReadonlyPod) => boolean): Promise<void> {
+  const maxUnavailable = maxUnavailableOf(set, count);
   const unavailable = replicas.filter((p) => !p || !available(p) || isTerminating(p)).length;
   let budget = maxUnavailable - unavailable;
   const partition = set.spec.updateStrategy?.rollingUpdate?.partition ?? 0;
