@@ -256,12 +256,11 @@ const rfc3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2
  */
 function checkIntOrString(w: Walk, struct: string, value: unknown): void {
   if (typeof value === 'string' || w.result.typeError !== undefined) return;
-  const field = `Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPathText(w)}`;
   if (typeof value === 'number') {
-    if (!Number.isInteger(value) || value > 2147483647 || value < -2147483648) w.result.typeError = `json: cannot unmarshal number ${value} into ${field} of type int32`;
+    if (!fitsInteger(value, 'int32')) w.result.typeError = `json: cannot unmarshal number ${value} into ${structField(w, struct)} of type int32`;
     return;
   }
-  w.result.typeError = `json: cannot unmarshal ${jsonKind(value)} into ${field} of type int32`;
+  w.result.typeError = `json: cannot unmarshal ${jsonKind(value)} into ${structField(w, struct)} of type int32`;
 }
 
 /**
@@ -345,7 +344,7 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
     case 'integer':
       if (typeof value !== 'number') mismatch(w, struct, value, goType(w, schema), 'numeric');
       else if (!fitsInteger(value, s.format) && w.result.typeError === undefined) {
-        w.result.typeError = `json: cannot unmarshal number ${value} into Go struct field ${struct.slice(struct.indexOf('.') + 1)}.${goPathText(w)} of type ${goType(w, schema) ?? 'int32'}`;
+        w.result.typeError = `json: cannot unmarshal number ${value} into ${structField(w, struct)} of type ${goType(w, schema) ?? 'int32'}`;
       }
       return;
     case 'number':

@@ -76,13 +76,20 @@ function newPodFor(set: ReadonlySet, revisions: Revisions, ordinal: number): Pod
 async function updatePods(ctx: StatefulSetSyncContext, set: ReadonlySet, pods: readonly ReadonlyPod[], revisions: Revisions): Promise<void> {
   const start = startOrdinal(set);
   const count = set.spec.replicas ?? 1;
-  const replicas: (ReadonlyPod | undefined)[] = new Array<ReadonlyPod | undefined>(trackedReplicas(set, pods, start, count)).fill(undefined);
+  const placed: [number, ReadonlyPod][] = [];
   const condemned: ReadonlyPod[] = [];
+  let highest = -1;
   for (const pod of pods) {
     const ordinal = ordinalOf(set, pod) ?? -1;
-    if (ordinal >= start && ordinal < start + count) replicas[ordinal - start] = pod;
-    else condemned.push(pod);
+    if (ordinal < start || ordinal >= start + count) {
+      condemned.push(pod);
+      continue;
+    }
+    placed.push([ordinal - start, pod]);
+    highest = Math.max(highest, ordinal - start);
   }
+  const replicas: (ReadonlyPod | undefined)[] = new Array<ReadonlyPod | undefined>(Math.min(count, highest + 1 + replicaWindow)).fill(undefined);
+  for (const [index, pod] of placed) replicas[index] = pod;
   condemned.sort((a, b) => (ordinalOf(set, b) ?? 0) - (ordinalOf(set, a) ?? 0));
   const monotonic = set.spec.podManagementPolicy !== 'Parallel';
   const minReady = set.spec.minReadySeconds ?? 0;
@@ -125,23 +132,13 @@ async function updatePods(ctx: StatefulSetSyncContext, set: ReadonlySet, pods: r
   await rollingUpdate(ctx, set, replicas, count, revisions, available);
 }
 
-/** Ordinals a sync looks at past the highest pod there is: its creations at most, as a ReplicaSet's burst. */
-const replicaWindow = 500;
-
 /**
- * How many ordinals a sync tracks: all `count`, unless that is more than the pods there are plus a
- * window. Upstream makes a slice of `replicas` entries; at 2,147,483,647 that is 16 GB, which takes
+ * Ordinals a sync tracks past the highest pod there is: its creations at most, as a ReplicaSet's burst.
+ * Upstream makes a slice of `replicas` entries; at 2,147,483,647 that is 16 GB, which takes
  * kube-controller-manager down but here would take the whole cluster with it. Past the pods there are,
  * every ordinal is a pod still to create, so the window only spreads those creations over syncs.
  */
-function trackedReplicas(set: ReadonlySet, pods: readonly ReadonlyPod[], start: number, count: number): number {
-  let highest = -1;
-  for (const pod of pods) {
-    const ordinal = ordinalOf(set, pod) ?? -1;
-    if (ordinal >= start && ordinal < start + count) highest = Math.max(highest, ordinal - start);
-  }
-  return Math.min(count, highest + 1 + replicaWindow);
-}
+const replicaWindow = 500;
 
 /** getStatefulSetMaxUnavailable: a count or a percentage of the replicas, rounded up, at least 1. */
 function maxUnavailableOf(set: ReadonlySet, count: number): number {
