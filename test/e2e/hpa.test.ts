@@ -104,4 +104,21 @@ describe('HorizontalPodAutoscaler with kubectl', () => {
     const v2 = JSON.parse(await ok(['get', '--raw', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/api'])) as { spec: { metrics: unknown } };
     assert.deepEqual(v2.spec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }]);
   });
+
+  test('an autoscaling/v1 manifest is checked against its own schema: explain prints its fields, a misspelt field is refused', async () => {
+    const explain = await ok(['explain', 'hpa.spec.targetCPUUtilizationPercentage', '--api-version=autoscaling/v1']);
+    assert.deepEqual(explain.split('\n').slice(0, 5), ['GROUP:      autoscaling', 'KIND:       HorizontalPodAutoscaler', 'VERSION:    v1', '', 'FIELD: targetCPUUtilizationPercentage <integer>']);
+    const misspelt = `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: typo}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
+  maxReplicas: 3
+  targetCPUUtilizationPercentag: 50
+`;
+    const r = await dd.kubectl(['apply', '-f', '-'], { input: misspelt });
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr.trim(), 'Error from server (BadRequest): error when creating "STDIN": HorizontalPodAutoscaler in version "v1" cannot be handled as a HorizontalPodAutoscaler: strict decoding error: unknown field "spec.targetCPUUtilizationPercentag"');
+    assert.equal((await dd.kubectl(['get', 'hpa', 'typo'])).code, 1);
+  });
 });

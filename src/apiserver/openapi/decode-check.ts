@@ -94,7 +94,7 @@ export function checkDecoded(obj: unknown, group: string, version: string, kind:
   const schema = name === undefined ? undefined : schemas[name];
   const walk = newWalk(schemas, options, result);
   if (schema && name !== undefined) walkStruct(walk, schema, goName(name), obj as Record<string, unknown>);
-  // A kind without a schema here (autoscaling/v1's HorizontalPodAutoscaler) still has an ObjectMeta.
+  // A kind without a schema here (metrics.k8s.io's) still has an ObjectMeta.
   else checkMetadata(walk, obj, true);
   return result;
 }

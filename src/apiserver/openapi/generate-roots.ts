@@ -68,6 +68,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('policy', 'V1Eviction', 'Eviction', false),
   ...kinds('policy', 'V1PodDisruptionBudget', 'PodDisruptionBudget'),
   ...kinds('autoscaling', 'V1Scale', 'Scale', false),
+  ...kinds('autoscaling', 'V1HorizontalPodAutoscaler', 'HorizontalPodAutoscaler'),
   { model: 'V2HorizontalPodAutoscaler', group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' },
   { model: 'V2HorizontalPodAutoscalerList', group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscalerList' },
   ...kinds('resource.k8s.io', 'V1DeviceClass', 'DeviceClass'),

@@ -122,6 +122,7 @@ export const atomicStructs: ReadonlySet<string> = new Set([
   'core.v1.NodeSelector',
   'core.v1.NodeSelectorTerm',
   'core.v1.TopologySelectorTerm',
+  'autoscaling.v1.CrossVersionObjectReference',
 ]);
 
 /** Fields whose values are resource.Quantity (the source types them as plain strings). */
