@@ -75,6 +75,17 @@ describe('API completeness with real kubectl', () => {
         assert.doesNotMatch(r.stdout, /\\"/);
       });
 
+      test('explain prints a CustomResourceDefinition\'s schema fields, and the x-kubernetes-* ones with their upstream text', async () => {
+        let r = await kubectl(['explain', 'crd.spec.versions.schema.openAPIV3Schema.x-kubernetes-validations']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.ok(lines(r.stdout).includes('FIELD: x-kubernetes-validations <[]ValidationRule>'), r.stdout);
+        assert.ok(r.stdout.replace(/\s+/g, ' ').includes('x-kubernetes-validations describes a list of validation rules written in the CEL expression language.'), r.stdout);
+        assert.ok(lines(r.stdout).some((l) => /^\s+rule\s+<string> -required-$/.test(l)), r.stdout);
+        r = await kubectl(['explain', 'crd.spec.versions.schema.openAPIV3Schema.additionalProperties']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.ok(lines(r.stdout).includes('FIELD: additionalProperties <JSONSchemaPropsOrBool>'), r.stdout);
+      });
+
       test('server-side apply creates, a second manager conflicts, --force-conflicts takes over', async () => {
         const name = `ssa-${v}`;
         const file = dd.writeFile(`${name}.yaml`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "1"\n`);

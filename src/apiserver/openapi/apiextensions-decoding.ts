@@ -1,6 +1,7 @@
 // The Go types of apiextensions.k8s.io/v1, as encoding/json reads a CustomResourceDefinition body.
-// The generated schemas come from k8s.io/api's models, which have no apiextensions types; without
-// these a mistyped CRD (`shortNames: ct`) reached validation and failed it with a JavaScript error.
+// The served schemas leave JSON and the JSONSchemaPropsOr* types untyped, as upstream publishes them,
+// so decoding could not tell `additionalProperties: "x"` from a schema; these give each its shapes
+// (and 1.35's condition observedGeneration, which the served schemas' source lacks).
 // Only the structure decoding needs: types of fields, no descriptions, never served.
 // Upstream: k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/types.go, types_jsonschema.go
 // (JSON is untyped; JSONSchemaPropsOrArray, JSONSchemaPropsOrBool and JSONSchemaPropsOrStringArray

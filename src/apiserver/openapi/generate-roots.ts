@@ -85,6 +85,7 @@ export const rootKinds: readonly RootKind[] = [
   ...kinds('admissionregistration.k8s.io', 'V1ValidatingAdmissionPolicyBinding', 'ValidatingAdmissionPolicyBinding'),
   ...kinds('admissionregistration.k8s.io', 'V1ValidatingWebhookConfiguration', 'ValidatingWebhookConfiguration'),
   ...kinds('apiregistration.k8s.io', 'V1APIService', 'APIService'),
+  ...kinds('apiextensions.k8s.io', 'V1CustomResourceDefinition', 'CustomResourceDefinition'),
   ...kinds('authentication.k8s.io', 'V1SelfSubjectReview', 'SelfSubjectReview', false),
   ...kinds('authentication.k8s.io', 'V1TokenReview', 'TokenReview', false),
   ...kinds('authorization.k8s.io', 'V1SelfSubjectAccessReview', 'SelfSubjectAccessReview', false),
@@ -112,6 +113,7 @@ export const coreTypeNames: ReadonlySet<string> = new Set([
 ]);
 
 const object = (description: string): OpenApiSchema => ({ description, type: 'object' });
+const apiextensions = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
 
 /** Definitions the models type as primitives or `any`; texts are upstream's doc comments (first paragraph). */
 export const specialDefinitions: Readonly<Record<string, OpenApiSchema>> = {
@@ -145,5 +147,21 @@ export const specialDefinitions: Readonly<Record<string, OpenApiSchema>> = {
   ),
   'io.k8s.apimachinery.pkg.runtime.RawExtension': object(
     'RawExtension is used to hold extensions in external versions.',
+  ),
+  // Untyped: each unmarshals whichever JSON shape it meets.
+  [`${apiextensions}JSON`]: {
+    description: 'JSON represents any valid JSON value. These types are supported: bool, int64, float64, string, []interface{}, map[string]interface{} and nil.',
+  },
+  [`${apiextensions}JSONSchemaPropsOrArray`]: {
+    description: 'JSONSchemaPropsOrArray represents a value that can either be a JSONSchemaProps or an array of JSONSchemaProps. Mainly here for serialization purposes.',
+  },
+  [`${apiextensions}JSONSchemaPropsOrBool`]: {
+    description: 'JSONSchemaPropsOrBool represents JSONSchemaProps or a boolean value. Defaults to true for the boolean property.',
+  },
+  [`${apiextensions}JSONSchemaPropsOrStringArray`]: {
+    description: 'JSONSchemaPropsOrStringArray represents a JSONSchemaProps or a string array.',
+  },
+  [`${apiextensions}CustomResourceSubresourceStatus`]: object(
+    'CustomResourceSubresourceStatus defines how to serve the status subresource for CustomResources. Status is represented by the `.status` JSON path inside of a CustomResource. When set, * exposes a /status subresource for the custom resource * PUT requests to the /status subresource take a custom resource object, and ignore changes to anything except the status stanza * PUT/POST/PATCH requests to the custom resource ignore changes to the status stanza',
   ),
 };

@@ -55,6 +55,24 @@ test('types land in their upstream packages', () => {
   assert.equal(generated['io.k8s.api.coordination.v1.LeaseSpec']?.properties?.['renewTime']?.allOf?.[0]?.$ref, '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime');
 });
 
+test('CustomResourceDefinition lands in apiextensions-apiserver, its untyped values as their own definitions', () => {
+  const props = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
+  const schemaProps = generated[props]?.properties ?? {};
+  assert.equal(schemaProps['additionalProperties']?.allOf?.[0]?.$ref, `#/components/schemas/${props}OrBool`);
+  assert.equal(schemaProps['items']?.allOf?.[0]?.$ref, `#/components/schemas/${props}OrArray`);
+  assert.equal(schemaProps['enum']?.items?.allOf?.[0]?.$ref, '#/components/schemas/io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON');
+  // Upstream leaves these without a description; the source copies its definition's text into them.
+  assert.equal(schemaProps['additionalProperties']?.description, undefined);
+  assert.match(schemaProps['x-kubernetes-preserve-unknown-fields']?.description ?? '', /^x-kubernetes-preserve-unknown-fields stops/);
+  assert.deepEqual(schemaProps['x-kubernetes-validations']?.['x-kubernetes-list-map-keys'], ['rule']);
+  assert.deepEqual(generated['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition']?.['x-kubernetes-group-version-kind'], [{ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', version: 'v1' }]);
+});
+
+test('fields the source renames in TypeScript (continue, default, from) keep their descriptions', () => {
+  assert.match(generated['io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta']?.properties?.['continue']?.description ?? '', /^continue may be set if the user set a limit/);
+  assert.match(generated['io.k8s.api.networking.v1.NetworkPolicyIngressRule']?.properties?.['from']?.description ?? '', /^from is a list of sources/);
+});
+
 test('without the descriptions file the schemas are served without descriptions, and a warning says why', () => {
   const warnings: string[] = [];
   const emit = process.emitWarning;

@@ -9,11 +9,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { GroupVersionKind, OpenApiSchema } from './schema.ts';
 import { descriptionsFileName, splitDescriptions } from './descriptions.ts';
-import { atomicStructs, fieldPatchStrategies, listTags, mapTypes, quantityFields } from './struct-tags.ts';
+import { atomicStructs, fieldPatchStrategies, listTags, mapTypes, quantityFields, untypedFieldDefinitions } from './struct-tags.ts';
 import { overlayDefinitions, overlayProperties } from './overlay-1-35.ts';
 import { coreTypeNames, rootKinds, metaTypeNames, specialDefinitions, packageOfGroup } from './generate-roots.ts';
 
 interface Attribute {
+  /** The TypeScript property (`x_kubernetes_validations`, `_continue`); baseName is the JSON field. */
+  name: string;
   baseName: string;
   type: string;
   format: string;
@@ -53,20 +55,25 @@ async function loadModel(dir: string, name: string): Promise<Model | undefined> 
   for (const m of dts.matchAll(/\/\*\*\n((?:(?!\*\/)[\s\S])*?)\*\/\n\s*'([^']+)'\??:/g)) {
     if (m[1] !== undefined && m[2] !== undefined) fieldDescriptions.set(m[2], clean(m[1]));
   }
-  const required = [...dts.matchAll(/^\s*'([^']+)':/gm)].map((m) => m[1]!).filter((n) => n !== undefined);
+  const jsonName = new Map(attributes.map((a) => [a.name, a.baseName]));
+  const required = [...dts.matchAll(/^\s*'([^']+)':/gm)].map((m) => jsonName.get(m[1]!) ?? m[1]!);
   const description = classDoc?.[1] !== undefined ? clean(classDoc[1]) : undefined;
   return { attributes, fieldDescriptions, required, ...(description ? { description } : {}) };
 }
 
-const prefixed = /^(Core|Events|Resource|Storage|Discovery|Authentication|Rbac|Admissionregistration|Apiregistration|Flowcontrol|Certificates)(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
-// The aggregator's types live in k8s.io/kube-aggregator, not k8s.io/api.
-const aggregatorPackage = 'io.k8s.kube-aggregator.pkg.apis.';
-const packagePrefix = (pkg: string): string => (pkg === 'apiregistration' ? `${aggregatorPackage}${pkg}` : `io.k8s.api.${pkg}`);
+const prefixed = /^(Core|Events|Resource|Storage|Discovery|Authentication|Rbac|Admissionregistration|Apiregistration|Apiextensions|Flowcontrol|Certificates)(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
+// The aggregator's types live in k8s.io/kube-aggregator, CustomResourceDefinition's in
+// k8s.io/apiextensions-apiserver, the rest in k8s.io/api.
+const outsidePackages: Readonly<Record<string, string>> = {
+  apiregistration: 'io.k8s.kube-aggregator.pkg.apis.',
+  apiextensions: 'io.k8s.apiextensions-apiserver.pkg.apis.',
+};
+const packagePrefix = (pkg: string): string => `${outsidePackages[pkg] ?? 'io.k8s.api.'}${pkg}`;
 const plain = /^(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$/;
 
 /** A definition's name without its repository prefix, as the struct-tag tables key it: `core.v1.PodSpec`. */
 export function shortDefinitionName(name: string): string {
-  return name.replace(/^io\.k8s\.(api|apimachinery\.pkg\.apis|kube-aggregator\.pkg\.apis)\./, '');
+  return name.replace(/^io\.k8s\.(api|apimachinery\.pkg\.apis|kube-aggregator\.pkg\.apis|apiextensions-apiserver\.pkg\.apis)\./, '');
 }
 
 /** Generates the component schemas, keyed by upstream definition name. */
@@ -85,7 +92,7 @@ export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Reco
     else if (q) name = `${packagePrefix(coreTypeNames.has(q[2]!) ? 'core' : pkg)}.${q[1]!.toLowerCase()}.${q[2]}`;
     else throw new Error(`unexpected model name ${model}`);
     upstreamName.set(model, name);
-    const pkgOf = name.startsWith('io.k8s.api.') ? name.split('.')[3]! : name.startsWith(aggregatorPackage) ? shortDefinitionName(name).split('.')[0]! : 'meta';
+    const pkgOf = name.startsWith('io.k8s.apimachinery.') ? 'meta' : shortDefinitionName(name).split('.')[0]!;
     pending.push({ model, pkg: pkgOf });
     return name;
   };
@@ -109,8 +116,11 @@ export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Reco
         return refTo('io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime');
       case 'IntOrString':
         return refTo('io.k8s.apimachinery.pkg.util.intstr.IntOrString');
-      case 'any':
+      case 'any': {
+        const own = untypedFieldDefinitions[field];
+        if (own) return refTo(`${packagePrefix(field.split('.')[0]!)}.${field.split('.')[1]!}.${own}`);
         return refTo(field.endsWith('.fieldsV1') ? 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1' : 'io.k8s.apimachinery.pkg.runtime.RawExtension');
+      }
       default:
         return refTo(nameFor(type, pkg));
     }
@@ -130,7 +140,7 @@ export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Reco
     for (const a of loaded.attributes) {
       const field = `${typeKey}.${a.baseName}`;
       let s = convert(a.type, a.format, field, pkg);
-      const description = loaded.fieldDescriptions.get(a.baseName);
+      const description = fieldDescription(loaded, a, field);
       if (s.$ref) s = { allOf: [s] };
       if (description) s.description = description;
       if (s.type === 'array') Object.assign(s, listExtensions(field));
@@ -156,6 +166,17 @@ export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Reco
     if (target) target.properties = sortKeys({ ...target.properties, ...props });
   }
   return sortKeys(out);
+}
+
+/**
+ * A field's doc comment, but not the one the source's generator copies from the definition of an
+ * untyped field upstream leaves without a description (JSONSchemaProps' additionalItems, items).
+ */
+function fieldDescription(model: Model, attribute: Attribute, field: string): string | undefined {
+  const text = model.fieldDescriptions.get(attribute.name);
+  const own = untypedFieldDefinitions[field];
+  const copied = own === undefined ? undefined : Object.entries(specialDefinitions).find(([name]) => name.endsWith(`.${own}`))?.[1].description;
+  return text === copied ? undefined : text;
 }
 
 function listExtensions(field: string): OpenApiSchema {

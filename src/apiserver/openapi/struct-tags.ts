@@ -28,6 +28,8 @@ export const listTags: Readonly<Record<string, ListTag>> = {
   'apiregistration.v1.APIServiceStatus.conditions': byType,
   'storage.v1.CSINodeSpec.drivers': map(['name'], ['merge', 'name']),
   'storage.v1.CSIDriverSpec.volumeLifecycleModes': { listType: 'set' },
+  'apiextensions.v1.CustomResourceDefinitionStatus.conditions': map(['type']),
+  'apiextensions.v1.JSONSchemaProps.x-kubernetes-validations': map(['rule'], ['merge', 'rule']),
   'admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec.validationActions': { listType: 'set' },
   'admissionregistration.v1.ValidatingWebhookConfiguration.webhooks': byName,
   'admissionregistration.v1.MutatingWebhookConfiguration.webhooks': byName,
@@ -124,6 +126,21 @@ export const atomicStructs: ReadonlySet<string> = new Set([
   'core.v1.TopologySelectorTerm',
   'autoscaling.v1.CrossVersionObjectReference',
 ]);
+
+/**
+ * Fields the source types as `any` that upstream gives a definition of their own: JSONSchemaProps'
+ * values that unmarshal whatever shape they meet, and the empty status subresource struct.
+ */
+export const untypedFieldDefinitions: Readonly<Record<string, string>> = {
+  'apiextensions.v1.JSONSchemaProps.additionalItems': 'JSONSchemaPropsOrBool',
+  'apiextensions.v1.JSONSchemaProps.additionalProperties': 'JSONSchemaPropsOrBool',
+  'apiextensions.v1.JSONSchemaProps.default': 'JSON',
+  'apiextensions.v1.JSONSchemaProps.dependencies': 'JSONSchemaPropsOrStringArray',
+  'apiextensions.v1.JSONSchemaProps.enum': 'JSON',
+  'apiextensions.v1.JSONSchemaProps.example': 'JSON',
+  'apiextensions.v1.JSONSchemaProps.items': 'JSONSchemaPropsOrArray',
+  'apiextensions.v1.CustomResourceSubresources.status': 'CustomResourceSubresourceStatus',
+};
 
 /** Fields whose values are resource.Quantity (the source types them as plain strings). */
 export const quantityFields: ReadonlySet<string> = new Set([
