@@ -96,8 +96,23 @@ describe('server-side apply through the pipeline', () => {
     const withFields = { ...cm({ a: '1' }), metadata: { name: 'c', managedFields: [] } };
     const bad = await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', withFields, { fieldManager: 'alice' }));
     assert.deepEqual([bad.code, bad.message], [400, 'metadata.managedFields must be nil']);
-    const other = await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', { ...cm({ a: '1' }), kind: 'configmap' }, { fieldManager: 'alice' }));
-    assert.deepEqual([other.code, other.toStatus().reason, other.message], [500, undefined, 'failed to create typed patch object (default/c; /v1, Kind=configmap): no corresponding type for /v1, Kind=configmap']);
+    // versionCheckManager, the field manager's outermost layer, compares the whole GroupVersionKind.
+    const kinds: [object, string][] = [
+      [{ kind: 'configmap' }, '/v1, Kind=configmap'],
+      [{ kind: '' }, '/v1, Kind='],
+      [{ kind: 7 }, '/v1, Kind='],
+      [{ apiVersion: 'v2' }, '/v2, Kind=ConfigMap'],
+      [{ apiVersion: 'apps/v1' }, 'apps/v1, Kind=ConfigMap'],
+      [{ apiVersion: undefined }, '/, Kind=ConfigMap'],
+      [{ apiVersion: 'a/b/c' }, '/, Kind='],
+    ];
+    for (const [change, gvk] of kinds) {
+      const other = await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', { ...cm({ a: '1' }), ...change, metadata: { name: 'elsewhere' } }, { fieldManager: 'alice' }));
+      assert.deepEqual([other.code, other.toStatus().reason, other.message], [400, 'BadRequest', `invalid object type: ${gvk}`]);
+    }
+    // The name is checked once the configuration is merged, after its kind.
+    const renamed = await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', { ...cm({ a: '1' }), metadata: { name: 'elsewhere' } }, { fieldManager: 'alice' }));
+    assert.deepEqual([renamed.code, renamed.message], [400, 'the name of the object (elsewhere) does not match the name on the URL (c)']);
   });
 
   test('an applied value of the wrong type fails the typed patch in structured-merge-diff words, and nothing is stored', async () => {

@@ -2,7 +2,7 @@
 // (fastify `inject` style). Decoding and encoding live at the edges; everything between
 // — lookup, subresources, patch, admission, strategy, validation, storage — is here.
 import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef, UserInfo } from '../api/index.ts';
-import { apiVersionOf, clusterAdminUser, defaultFeatureGates } from '../api/index.ts';
+import { apiVersionOf, apiVersionParts, clusterAdminUser, defaultFeatureGates } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
 import { ApiError, StatusReason, badRequest, copyJson, copyJsonSharing, formatTime, invalid, isApiError, methodNotSupported, notFound, setOwn } from '../core/index.ts';
 import { unsupportedPatchType } from './patching.ts';
@@ -369,23 +369,18 @@ export class ApiServer {
       const spec = applied.spec as object | undefined;
       return writeScale(this, def, namespace, name, (scale) => this.#checkSubresourceBody(scaleKind, { ...scale, spec: { ...(scale.spec as object), ...spec } }, params, { type: 'apply', body }), ctx);
     }
-    const appliedVersion = applied.apiVersion ?? '';
-    if (appliedVersion !== apiVersionOf(def)) {
-      throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${appliedVersion}, expected: ${apiVersionOf(def)}`);
-    }
-    if (applied.metadata.name !== undefined && applied.metadata.name !== name) {
-      throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
-    }
+    // The field manager's outermost layer (versionCheckManager) takes only the kind it serves.
+    const gvk = appliedKind(applied);
+    if (gvk !== `${def.group}/${def.version}, Kind=${def.kind}`) throw badRequest(`invalid object type: ${gvk}`);
     // structuredMergeManager.Apply: a configuration read back from the server carries managedFields.
     if (applied.metadata.managedFields !== undefined && applied.metadata.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
-    // ObjectToTyped takes the type the configuration names: another kind has none here.
-    if (applied.kind !== def.kind) {
-      const gvk = `${def.group}/${def.version}, Kind=${typeof applied.kind === 'string' ? applied.kind : ''}`;
-      throw new ApiError(StatusReason.Unknown, `failed to create typed patch object (${namespace}/${name}; ${gvk}): no corresponding type for ${gvk}`);
-    }
     const check = this.#decodeCheck?.(def, applied, false);
     const typed = check?.typed ?? check?.unknown.map((path) => ({ path, message: 'field not declared in schema' }));
     if (typed?.length) throw typedPatchFailure(def, namespace, name, typed, applied, this.patchMetaFor(def));
+    // The patch handler's checkName, once the field manager has taken the configuration.
+    if (applied.metadata.name !== undefined && applied.metadata.name !== name) {
+      throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
+    }
     if (params.duplicateFields?.length && params.fieldValidation === 'Strict') {
       throw badRequest(`error strict decoding YAML: ${params.duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`).join(', ')}`);
     }
@@ -553,4 +548,17 @@ const deleteOptionsKind: SubresourceKind = { group: '', version: 'v1', kind: 'De
 function patchedDecodingError(patched: KubeObject, type: PatchType, body: unknown, typeError: string): ApiError {
   const shown = type === 'json' || type === 'merge' ? JSON.stringify(patched) : goMapString(body);
   return new ApiError('Invalid', ` "" is invalid: patch: Invalid value: ${JSON.stringify(shown)}: ${typeError}`, { causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(shown)}: ${typeError}`, field: 'patch' }] });
+}
+
+/**
+ * An applied configuration's GroupVersionKind as Unstructured reads it (`apps/v1, Kind=Deployment`):
+ * a field that is not a string reads as "", and an apiVersion ParseGroupVersion refuses (two
+ * slashes) leaves the whole GroupVersionKind empty.
+ */
+function appliedKind(applied: KubeObject): string {
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  const apiVersion = text(applied.apiVersion);
+  if (apiVersion.split('/').length > 2) return '/, Kind=';
+  const { group, version } = apiVersionParts(apiVersion);
+  return `${group}/${version}, Kind=${text(applied.kind)}`;
 }
