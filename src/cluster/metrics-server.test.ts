@@ -31,12 +31,13 @@ test('metrics.k8s.io: pod usage follows the behaviour model, capped by the CPU l
     await clock.advance(50_000);
     const web = await c.client.get<PodMetrics>(metricsRefs.pods, 'default', 'web');
     assert.equal(web.window, '15s');
-    assert.deepEqual(web.containers, [{ name: 'main', usage: { cpu: '250000000n', memory: '153600Ki' } }]);
+    // Quantities in their canonical form, as a Quantity's JSON gives them: 250000000n is 250m.
+    assert.deepEqual(web.containers, [{ name: 'main', usage: { cpu: '250m', memory: '150Mi' } }]);
     const list = await c.client.list<PodMetrics>(metricsRefs.pods, { namespace: 'default', labelSelector: 'app=capped' });
     assert.equal(list.kind, 'PodMetricsList');
-    assert.deepEqual(list.items.map((m) => [m.metadata.name, m.containers[0]?.usage]), [['capped', { cpu: '500000000n', memory: '65536Ki' }]]);
+    assert.deepEqual(list.items.map((m) => [m.metadata.name, m.containers[0]?.usage]), [['capped', { cpu: '500m', memory: '64Mi' }]]);
     const nodes = await c.client.list<NodeMetrics>(metricsRefs.nodes);
-    assert.deepEqual(nodes.items.map((n) => [n.metadata.name, n.usage]), [['cpu-0', { cpu: '750000000n', memory: '219136Ki' }]]);
+    assert.deepEqual(nodes.items.map((n) => [n.metadata.name, n.usage]), [['cpu-0', { cpu: '750m', memory: '214Mi' }]]);
   } finally {
     await c.stop();
   }

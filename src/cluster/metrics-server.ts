@@ -2,7 +2,7 @@
 // simulated kubelets' usage, as metrics-server does from each kubelet's /metrics/resource. Pods and
 // nodes come from informers (an ordinary API client); usage from the node's kubelet at request time.
 // Upstream: sigs.k8s.io/metrics-server pkg/api/{pod,node}.go, pkg/storage.
-import { kibibytes, metricsGroup, nanoCores, nodeMetricsDefinition, podMetricsDefinition, refs } from '../api/index.ts';
+import { cpuUsageQuantity, memoryUsageQuantity, metricsGroup, nodeMetricsDefinition, podMetricsDefinition, refs } from '../api/index.ts';
 import type { Node, NodeMetrics, Pod, PodMetrics } from '../api/index.ts';
 import type { DelegatedResource } from '../apiserver/index.ts';
 import { Informer } from '../client/index.ts';
@@ -91,7 +91,7 @@ export class MetricsServer {
       metadata: { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? '', creationTimestamp: formatTime(now), ...(pod.metadata.labels ? { labels: { ...pod.metadata.labels } } : {}) },
       timestamp: formatTime(now),
       window: metricsWindow,
-      containers: usage.map((u) => ({ name: u.name, usage: { cpu: nanoCores(u.cpuMilli), memory: kibibytes(u.memoryBytes) } })),
+      containers: usage.map((u) => ({ name: u.name, usage: { cpu: cpuUsageQuantity(u.cpuMilli), memory: memoryUsageQuantity(u.memoryBytes) } })),
     };
   }
 
@@ -113,7 +113,7 @@ export class MetricsServer {
       metadata: { name, creationTimestamp: formatTime(now), ...(node.metadata.labels ? { labels: { ...node.metadata.labels } } : {}) },
       timestamp: formatTime(now),
       window: metricsWindow,
-      usage: { cpu: nanoCores(cpu), memory: kibibytes(memory) },
+      usage: { cpu: cpuUsageQuantity(cpu), memory: memoryUsageQuantity(memory) },
     };
   }
 }

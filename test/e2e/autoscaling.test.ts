@@ -89,6 +89,12 @@ describe('Autoscaling with kubectl', () => {
     assert.deepEqual(nodes[0], ['NAME', 'CPU(cores)', 'CPU(%)', 'MEMORY(bytes)', 'MEMORY(%)']);
     // 400m of 4 cores allocatable = 10%; 200Mi of the node's 8Gi less 100Mi eviction threshold = 2%.
     assert.deepEqual(nodes[1], ['cpu-0', '400m', '10%', '200Mi', '2%']);
+    // metrics-server's own table for `kubectl get`, and its quantities in canonical form.
+    const podMetrics = (await ok(['get', 'pods.metrics.k8s.io', '-l', 'app=web'])).trim().split('\n').map((l) => l.trim().split(/\s+/));
+    assert.deepEqual(podMetrics[0], ['NAME', 'CPU', 'MEMORY', 'WINDOW']);
+    assert.deepEqual(podMetrics[1]?.slice(1), ['400m', '200Mi', '15s']);
+    const raw = JSON.parse(await ok(['get', '--raw', '/apis/metrics.k8s.io/v1beta1/nodes/cpu-0'])) as { usage: Record<string, string> };
+    assert.deepEqual(raw.usage, { cpu: '400m', memory: '200Mi' });
   });
 
   test('a VPA in InPlaceOrRecreate raises the CPU request in place: same uid, no restart', async () => {

@@ -3,7 +3,8 @@
 // as metrics-server upstream) builds them from the kubelets' usage on each request.
 // Upstream: staging/src/k8s.io/metrics/pkg/apis/metrics/v1beta1/types.go, metrics-server pkg/api/{pod,node}.go.
 import type { KubeObject, ObjectMeta } from '../../../core/index.ts';
-import type { ResourceDefinition, ResourceRef } from '../../resource.ts';
+import { addQuantities, formatQuantity, mustParseQuantity, quantityFromNano, quantityFromValue } from '../../../core/index.ts';
+import type { ResourceDefinition, ResourceRef, TableColumnDefinition, TablePrinter } from '../../resource.ts';
 
 /** cpu in nanocores (`1500000n`), memory in Ki (`10240Ki`), as metrics-server writes them. */
 export type ResourceUsage = Record<string, string>;
@@ -38,6 +39,38 @@ export const metricsRefs = {
   nodes: Object.freeze({ group: metricsGroup, version: 'v1beta1', resource: 'nodes' }),
 } as const satisfies Record<string, ResourceRef>;
 
+// metrics-server's own table (its ConvertToTable): the name, each resource it measured (cpu and
+// memory, sorted) as a quantity, and the window; a pod's usage is its containers' summed.
+const usageColumns: readonly TableColumnDefinition[] = [
+  { name: 'Name', type: 'string', format: 'name', description: 'Name of the resource', priority: 0 },
+  { name: 'cpu', type: 'string', format: 'quantity', description: '', priority: 0 },
+  { name: 'memory', type: 'string', format: 'quantity', description: '', priority: 0 },
+  { name: 'Window', type: 'string', format: 'duration', description: '', priority: 0 },
+];
+
+const summed = (usages: readonly ResourceUsage[], resource: string): string => {
+  const amounts = usages.flatMap((u) => (u[resource] === undefined ? [] : [mustParseQuantity(u[resource])]));
+  return amounts.length === 0 ? '0' : formatQuantity(amounts.reduce(addQuantities));
+};
+
+// Typed on KubeObject as the definitions are: only the provider's objects reach them.
+const podMetricsTable: TablePrinter<KubeObject> = {
+  columns: usageColumns,
+  cells: (obj) => {
+    const m = obj as PodMetrics;
+    const usages = m.containers.map((c) => c.usage);
+    return [m.metadata.name ?? '', summed(usages, 'cpu'), summed(usages, 'memory'), m.window];
+  },
+};
+
+const nodeMetricsTable: TablePrinter<KubeObject> = {
+  columns: usageColumns,
+  cells: (obj) => {
+    const m = obj as NodeMetrics;
+    return [m.metadata.name ?? '', summed([m.usage], 'cpu'), summed([m.usage], 'memory'), m.window];
+  },
+};
+
 /** The two served kinds: get and list only (kubectl top needs exactly these in discovery). */
 export const podMetricsDefinition: ResourceDefinition = {
   group: metricsGroup,
@@ -48,6 +81,7 @@ export const podMetricsDefinition: ResourceDefinition = {
   namespaced: true,
   verbs: ['get', 'list'],
   hasStatus: false,
+  table: podMetricsTable,
 };
 
 export const nodeMetricsDefinition: ResourceDefinition = {
@@ -59,14 +93,18 @@ export const nodeMetricsDefinition: ResourceDefinition = {
   namespaced: false,
   verbs: ['get', 'list'],
   hasStatus: false,
+  table: nodeMetricsTable,
 };
 
-/** `1500000n`: metrics-server's nanocore form of a CPU amount. */
-export function nanoCores(milli: number): string {
-  return `${Math.round(milli * 1_000_000)}n`;
+/**
+ * A CPU amount as metrics-server writes it: nanocores as a DecimalSI Quantity, which its JSON gives
+ * in canonical form (`1523000n`, but `250m` for a round 250 millicores).
+ */
+export function cpuUsageQuantity(milli: number): string {
+  return formatQuantity(quantityFromNano(Math.round(milli * 1_000_000)));
 }
 
-/** `10240Ki`: metrics-server's form of a byte amount. */
-export function kibibytes(bytes: number): string {
-  return `${Math.round(bytes / 1024)}Ki`;
+/** A memory amount as metrics-server writes it: bytes as a BinarySI Quantity (`153600Ki`, `150Mi`). */
+export function memoryUsageQuantity(bytes: number): string {
+  return formatQuantity(quantityFromValue(Math.round(bytes), 'BinarySI'));
 }
