@@ -6,7 +6,7 @@ import type { ResourceDefinition } from '../../api/index.ts';
 import { isDNS1035Label } from '../../api/index.ts';
 import type { FieldError, KubeObject } from '../../core/index.ts';
 import { invalidValue, notSupported, required } from '../../core/index.ts';
-import { validateStructural } from './structural.ts';
+import { hasInvalidTypes, validateStructural } from './structural.ts';
 import type { CustomResourceDefinition } from './types.ts';
 
 export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
@@ -53,7 +53,7 @@ function validateNames(crd: CustomResourceDefinition): FieldError[] {
   return errors;
 }
 
-export function validateCrd(obj: KubeObject): FieldError[] {
+export function validateCrd(obj: KubeObject, validTypes = true): FieldError[] {
   const crd = obj as CustomResourceDefinition;
   const spec = crd.spec ?? ({} as CustomResourceDefinition['spec']);
   const errors: FieldError[] = [];
@@ -77,7 +77,7 @@ export function validateCrd(obj: KubeObject): FieldError[] {
     if (problems.length > 0) errors.push(invalidValue(`${at}.name`, v.name ?? '', problems.join(',')));
     const schema = v.schema?.openAPIV3Schema;
     if (!schema) errors.push(required(`${at}.schema.openAPIV3Schema`, 'schemas are required'));
-    else errors.push(...validateStructural(schema, `${at}.schema.openAPIV3Schema`));
+    else errors.push(...validateStructural(schema, `${at}.schema.openAPIV3Schema`, validTypes));
     const scale = v.subresources?.scale;
     if (scale) {
       if (!scale.specReplicasPath) errors.push(required(`${at}.subresources.scale.specReplicasPath`));
@@ -104,9 +104,10 @@ export function validateCrd(obj: KubeObject): FieldError[] {
 }
 
 function validateCrdUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
-  const errors = validateCrd(obj);
   const crd = obj as CustomResourceDefinition;
   const was = old as CustomResourceDefinition;
+  // A schema stored with an unsupported type is not held to the supported ones on update.
+  const errors = validateCrd(obj, !(was.spec.versions ?? []).some((v) => hasInvalidTypes(v.schema?.openAPIV3Schema)));
   if (crd.spec?.scope !== was.spec.scope && (was.status?.storedVersions?.length ?? 0) > 0) {
     errors.push(invalidValue('spec.scope', crd.spec?.scope ?? '', 'field is immutable'));
   }
@@ -133,7 +134,7 @@ export const customResourceDefinitionKind: ResourceDefinition = {
     const finalizers = crd.metadata.finalizers ?? [];
     if (!finalizers.includes(crdCleanupFinalizer)) crd.metadata.finalizers = [...finalizers, crdCleanupFinalizer];
   },
-  validateCreate: validateCrd,
+  validateCreate: (obj) => validateCrd(obj),
   validateUpdate: validateCrdUpdate,
   validateStatusUpdate: () => [],
 };

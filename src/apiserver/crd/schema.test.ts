@@ -66,3 +66,23 @@ test('non-structural schemas are rejected with the upstream messages', () => {
   ];
   for (const [s, expected] of cases) assert.deepEqual(validateStructural(s, at).map((e) => formatFieldError(e, { withField: true })), expected, JSON.stringify(s));
 });
+
+test('JSON-Schema features a CRD does not support are refused as specStandardValidatorV3 refuses them', () => {
+  const at = 'spec.versions[0].schema.openAPIV3Schema';
+  const spec = (s: JSONSchemaProps): JSONSchemaProps => ({ type: 'object', properties: { spec: s } });
+  const cases: [JSONSchemaProps, string[]][] = [
+    // A typo of a type name: kubectl before 1.30 fails every command on the OpenAPI it would publish.
+    [spec({ type: 'int' }), [`${at}.properties[spec].type: Unsupported value: "int": supported values: "array", "boolean", "integer", "number", "object", "string"`]],
+    [spec({ type: 'null' }), [`${at}.properties[spec].type: Unsupported value: "null": supported values: "array", "boolean", "integer", "number", "object", "string"`, `${at}.properties[spec].type: Forbidden: type cannot be set to null, use nullable as an alternative`]],
+    [spec({ type: 'object', id: 'x' }), [`${at}.properties[spec].id: Forbidden: id is not supported`]],
+    [spec({ type: 'array', items: { type: 'string' }, additionalItems: false }), [`${at}.properties[spec].additionalItems: Forbidden: additionalItems is not supported`]],
+    [spec({ type: 'object', patternProperties: { '^a': { type: 'string' } } }), [`${at}.properties[spec].patternProperties: Forbidden: patternProperties is not supported`]],
+    [spec({ type: 'object', definitions: { a: { type: 'string' } } }), [`${at}.properties[spec].definitions: Forbidden: definitions is not supported`]],
+    [spec({ type: 'object', dependencies: { a: ['b'] } }), [`${at}.properties[spec].dependencies: Forbidden: dependencies is not supported`]],
+    [spec({ type: 'array', items: [{ type: 'string' }] as unknown as JSONSchemaProps }), [`${at}.properties[spec].items: Forbidden: items must be a schema object and not an array`]],
+    [spec({ type: 'object', properties: { n: { type: 'string', anyOf: [{ type: 'float' } as JSONSchemaProps] } } }), [`${at}.properties[spec].properties[n].anyOf[0].type: Unsupported value: "float": supported values: "array", "boolean", "integer", "number", "object", "string"`, `${at}.properties[spec].properties[n].anyOf[0].type: Forbidden: must be empty to be structural`]],
+  ];
+  for (const [s, expected] of cases) assert.deepEqual(validateStructural(s, at).map((e) => formatFieldError(e, { withField: true })), expected, JSON.stringify(s));
+  // A stored schema with such a type is not held to the supported ones on update.
+  assert.deepEqual(validateStructural(spec({ type: 'int' }), at, false), []);
+});

@@ -2,7 +2,7 @@
 // Upstream: apiextensions-apiserver/pkg/apiserver/schema/validation.go (validateStructuralInvariants),
 // pkg/apis/apiextensions/validation/validation.go (ValidateCustomResourceDefinitionOpenAPISchema).
 import type { FieldError } from '../../core/index.ts';
-import { forbiddenField, invalidValue, required } from '../../core/index.ts';
+import { forbiddenField, invalidValue, notSupported, required } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
 import { compileRule } from './validation-rules.ts';
 
@@ -15,21 +15,50 @@ const emptyType: Record<Level, string> = {
 };
 
 /** Errors of one version's schema at `path` (`spec.versions[0].schema.openAPIV3Schema`). */
-export function validateStructural(schema: JSONSchemaProps, path: string): FieldError[] {
+export function validateStructural(schema: JSONSchemaProps, path: string, validTypes = true): FieldError[] {
   const errors: FieldError[] = [];
-  walk(schema, path, 'root', errors);
+  walk(schema, path, 'root', errors, validTypes);
   return errors;
 }
 
-function walk(s: JSONSchemaProps, path: string, level: Level, errors: FieldError[]): void {
+const openapiV3Types = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
+
+/**
+ * specStandardValidatorV3's checks of one schema node: JSON-Schema features CRDs do not support.
+ * `validTypes` is false when the CRD already stored a type outside openapiV3Types (an update is
+ * not held to it then, as upstream's requireValidPropertyType).
+ */
+function standard(s: JSONSchemaProps, path: string, validTypes: boolean, errors: FieldError[]): void {
+  if (validTypes && typeof s.type === 'string' && s.type !== '' && !openapiV3Types.includes(s.type)) errors.push(notSupported(`${path}.type`, s.type, openapiV3Types));
+  if (s.id) errors.push(forbiddenField(`${path}.id`, 'id is not supported'));
+  if (s.additionalItems !== undefined && s.additionalItems !== null) errors.push(forbiddenField(`${path}.additionalItems`, 'additionalItems is not supported'));
+  if (Object.keys(s.patternProperties ?? {}).length > 0) errors.push(forbiddenField(`${path}.patternProperties`, 'patternProperties is not supported'));
+  if (Object.keys(s.definitions ?? {}).length > 0) errors.push(forbiddenField(`${path}.definitions`, 'definitions is not supported'));
+  if (s.dependencies !== undefined && s.dependencies !== null) errors.push(forbiddenField(`${path}.dependencies`, 'dependencies is not supported'));
   if (s.$ref !== undefined) errors.push(forbiddenField(`${path}.$ref`, '$ref is not supported'));
+  if (s.type === 'null') errors.push(forbiddenField(`${path}.type`, 'type cannot be set to null, use nullable as an alternative'));
+  if (Array.isArray(s.items)) errors.push(forbiddenField(`${path}.items`, 'items must be a schema object and not an array'));
+}
+
+/** Whether a stored schema has a type outside openapiV3Types anywhere (specHasInvalidTypes). */
+export function hasInvalidTypes(s: JSONSchemaProps | undefined): boolean {
+  if (typeof s !== 'object' || s === null) return false;
+  if (typeof s.type === 'string' && s.type !== '' && !openapiV3Types.includes(s.type)) return true;
+  const children = [s.items, s.not, ...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? []), ...Object.values(s.properties ?? {})];
+  if (typeof s.additionalProperties === 'object') children.push(s.additionalProperties);
+  return children.some((c) => hasInvalidTypes(c));
+}
+
+function walk(s: JSONSchemaProps, path: string, level: Level, errors: FieldError[], validTypes = true): void {
+  standard(s, path, validTypes, errors);
   if (s.type === 'array' && !s.items) errors.push(required(`${path}.items`, 'must be specified'));
-  if (s.items) walk(s.items, `${path}.items`, 'item', errors);
-  for (const [name, p] of Object.entries(s.properties ?? {})) walk(p, `${path}.properties[${name}]`, 'field', errors);
+  if (Array.isArray(s.items)) (s.items as JSONSchemaProps[]).forEach((item, i) => walk(item, `${path}.items[${i}]`, 'item', errors, validTypes));
+  else if (s.items) walk(s.items, `${path}.items`, 'item', errors, validTypes);
+  for (const [name, p] of Object.entries(s.properties ?? {})) walk(p, `${path}.properties[${name}]`, 'field', errors, validTypes);
   if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
     if (s.properties) errors.push(forbiddenField(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
     if (level === 'root') errors.push(forbiddenField(`${path}.additionalProperties`, 'must not be used at the root'));
-    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}.additionalProperties`, 'field', errors);
+    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}.additionalProperties`, 'field', errors, validTypes);
   }
   if (s['x-kubernetes-int-or-string'] && s['x-kubernetes-preserve-unknown-fields']) {
     errors.push(invalidValue(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'));
@@ -40,6 +69,7 @@ function walk(s: JSONSchemaProps, path: string, level: Level, errors: FieldError
     if (key === 'anyOf' && intOrString(s.anyOf)) continue;
     (s[key] ?? []).forEach((sub, i) => {
       if (key === 'allOf' && i === 0 && intOrString(sub.anyOf)) return;
+      standard(sub, `${path}.${key}[${i}]`, validTypes, errors);
       if (sub.type !== undefined) errors.push(forbiddenField(`${path}.${key}[${i}].type`, 'must be empty to be structural'));
       if (sub.properties?.metadata) errors.push(forbiddenField(`${path}.${key}[${i}].properties[metadata]`, 'must not be specified in a nested context'));
     });

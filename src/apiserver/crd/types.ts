@@ -8,8 +8,14 @@ export interface JSONSchemaProps {
   description?: string;
   properties?: Record<string, JSONSchemaProps>;
   required?: string[];
+  /** JSONSchemaPropsOrArray: its array form decodes, and validation refuses it (so stored schemas have none). */
   items?: JSONSchemaProps;
   additionalProperties?: JSONSchemaProps | boolean;
+  additionalItems?: JSONSchemaProps | boolean;
+  patternProperties?: Record<string, JSONSchemaProps>;
+  definitions?: Record<string, JSONSchemaProps>;
+  dependencies?: Record<string, JSONSchemaProps | string[]>;
+  id?: string;
   default?: unknown;
   enum?: unknown[];
   nullable?: boolean;
