@@ -117,8 +117,10 @@ export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Reco
       case 'IntOrString':
         return refTo('io.k8s.apimachinery.pkg.util.intstr.IntOrString');
       case 'any': {
+        // The definition sits in the field's own package and version (`apiextensions.v1.`).
         const own = untypedFieldDefinitions[field];
-        if (own) return refTo(`${packagePrefix(field.split('.')[0]!)}.${field.split('.')[1]!}.${own}`);
+        const [fieldPackage, fieldVersion] = field.split('.');
+        if (own) return refTo(`${packagePrefix(fieldPackage!)}.${fieldVersion!}.${own}`);
         return refTo(field.endsWith('.fieldsV1') ? 'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1' : 'io.k8s.apimachinery.pkg.runtime.RawExtension');
       }
       default:

@@ -1,6 +1,7 @@
 // Upstream struct tags and +listType/+mapType markers for the kinds Drydock serves. The schema source
 // (@kubernetes/client-node's generated models) drops every x-kubernetes-* extension, so they come from here.
-// Upstream: staging/src/k8s.io/api/{core,apps,batch,policy,resource,networking,flowcontrol}/v1/types.go and apimachinery meta/v1/types.go.
+// Upstream: staging/src/k8s.io/api/{core,apps,batch,policy,resource,networking,flowcontrol}/v1/types.go, apimachinery meta/v1/types.go
+// and apiextensions-apiserver's apiextensions/v1/types*.go.
 // Lists not named here are `x-kubernetes-list-type: atomic`, which is what upstream marks them since 1.30.
 
 export interface ListTag {
