@@ -4,9 +4,9 @@
 // messageExpression and a reason shape the error, and a type error stops the rules.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { kubectlBinary, startDrydock } from './harness.ts';
 import type { Drydock } from './harness.ts';
 
 const crd = readFileSync(join(import.meta.dirname, '../../../test/fixtures/crd/crontab-validation-rules.yaml'), 'utf8');
@@ -50,5 +50,15 @@ describe('CRD validation rules', () => {
     const bad = crd.replace('crontabs.stable.example.com', 'widgets.stable.example.com').replace('plural: crontabs', 'plural: widgets').replace('singular: crontab', 'singular: widget').replace('kind: CronTab', 'kind: Widget').replace('"self.minReplicas <= self.replicas"', '"self.minReplicas <="');
     const r = await dd.kubectl(['apply', '-f', dd.writeFile('bad-crd.yaml', bad)]);
     assert.match(r.stderr, /^The CustomResourceDefinition "widgets\.stable\.example\.com" is invalid: spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: "self\.minReplicas <=": compilation failed: ERROR: <input>:1:/);
+  });
+
+  test('a schema type outside the OpenAPI ones is refused, and the published OpenAPI stays readable by an older kubectl', async () => {
+    const typo = crd.replace('crontabs.stable.example.com', 'gadgets.stable.example.com').replace('plural: crontabs', 'plural: gadgets').replace('singular: crontab', 'singular: gadget').replace('kind: CronTab', 'kind: Gadget').replace('replicas:\n                type: integer', 'replicas:\n                type: int');
+    assert.notEqual(typo, crd.replace('crontabs.stable.example.com', 'gadgets.stable.example.com'));
+    const r = await dd.kubectl(['apply', '-f', dd.writeFile('typo-crd.yaml', typo)]);
+    assert.equal(r.stderr, 'The CustomResourceDefinition "gadgets.stable.example.com" is invalid: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[replicas].type: Unsupported value: "int": supported values: "array", "boolean", "integer", "number", "object", "string"\n');
+    // kubectl before 1.30 reads the OpenAPI v2 document first, and one unknown type fails every command.
+    const older = join(dirname(kubectlBinary()), 'kubectl.1.27');
+    if (existsSync(older)) assert.equal((await dd.kubectl(['get', 'crontabs'], { binary: older })).code, 0);
   });
 });
