@@ -73,6 +73,42 @@ describe('HTTP edge', () => {
     assert.equal((await call('POST', '/api/v1/namespaces/default/configmaps', 'x', { 'Content-Type': 'text/plain' })).status, 415);
   });
 
+  test('a method a path has no route for is the bare 405; DELETE on a subresource deletes nothing', async () => {
+    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'kept' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    assert.equal((await call('POST', '/api/v1/namespaces/default/pods', pod)).status, 201);
+    const bare = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: {}, code: 405 };
+    for (const [method, path] of [
+      ['DELETE', '/api/v1/namespaces/default/pods/kept/log'],
+      ['DELETE', '/api/v1/namespaces/default/pods/kept/status'],
+      ['PUT', '/api/v1/namespaces/default/pods/kept/log'],
+      ['POST', '/api/v1/namespaces/default/pods/kept/status'],
+      ['PATCH', '/api/v1/namespaces/default/pods/kept/binding'],
+      ['DELETE', '/api/v1/namespaces'],
+    ] as const) {
+      const res = await call(method, path, '{}');
+      assert.deepEqual([res.status, res.json()], [405, bare], `${method} ${path}`);
+    }
+    assert.equal((await call('GET', '/api/v1/namespaces/default/pods/kept')).status, 200);
+  });
+
+  test('DELETE on a collection deletes what the selectors pick and answers with the list as it was read', async () => {
+    const cm = (name: string, labels: Record<string, string>): string => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels } });
+    for (const [name, tier] of [['dc-a', 'cache'], ['dc-b', 'cache'], ['dc-c', 'web']] as const) assert.equal((await call('POST', '/api/v1/namespaces/default/configmaps', cm(name, { tier }))).status, 201);
+    const res = await call('DELETE', '/api/v1/namespaces/default/configmaps?labelSelector=tier%3Dcache');
+    assert.equal(res.status, 200);
+    const list = res.json() as { kind: string; items: { metadata: { name: string } }[] };
+    assert.equal(list.kind, 'ConfigMapList');
+    assert.deepEqual(list.items.map((i) => i.metadata.name), ['dc-a', 'dc-b']);
+    assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/dc-a')).status, 404);
+    assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/dc-c')).status, 200);
+    // A dry run deletes nothing; a limit deletes one page.
+    assert.equal((await call('DELETE', '/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Ddc-c&dryRun=All')).status, 200);
+    assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/dc-c')).status, 200);
+    const page = (await call('DELETE', '/api/v1/namespaces/default/configmaps?labelSelector=tier&limit=1')).json() as { items: unknown[] };
+    assert.equal(page.items.length, 1);
+    assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/dc-c')).status, 404);
+  });
+
   test('an invalid object is 422 with one cause per field error', async () => {
     const res = await call('POST', '/api/v1/namespaces/default/pods', JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad' }, spec: { containers: [{ name: 'c' }] } }));
     assert.equal(res.status, 422);

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { isStaticToken } from './token-review.ts';
-import type { ResourceDefinition, UserInfo } from '../api/index.ts';
+import type { ResourceDefinition, UserInfo, Verb } from '../api/index.ts';
 import { clusterAdminUser, privilegedGroup } from '../api/index.ts';
 import { authorize, connectCreateAttributes, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { Clock, KubeObject, Status } from '../core/index.ts';
@@ -221,6 +221,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
   if (!def.namespaced && t.namespace !== '') throw pathNotFound();
   const rep = negotiate(req.headers.accept, query, { table: true, discovery: false });
   if (def.deprecationWarning) setWarnings(res, [def.deprecationWarning]);
+  if (!routed(def, t, method)) throw methodNotAllowed();
   switch (method) {
     case 'GET': {
       if (t.name === '') {
@@ -253,7 +254,6 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       return sendObject(server, def, res, 201, result, rep, t.subresource);
     }
     case 'PUT': {
-      if (t.name === '') throw methodNotAllowed();
       const write = parseWriteQuery(query);
       const { obj: body, duplicates } = await decodedBody(req, def, write.fieldValidation);
       const warnings: string[] = [];
@@ -262,7 +262,6 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       return sendObject(server, def, res, 200, result, rep, t.subresource);
     }
     case 'PATCH': {
-      if (t.name === '') throw methodNotAllowed();
       const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
       const type = patchContentTypes[contentType];
       if (!type) throw unsupportedPatchType(supportedPatchTypes(customResourceInfo(def) !== undefined));
@@ -277,7 +276,10 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       return sendObject(server, def, res, result.created ? 201 : 200, result, rep, t.subresource);
     }
     case 'DELETE': {
-      if (t.name === '') throw methodNotAllowed();
+      if (t.name === '') {
+        const request = await deleteRequest(server, req, query);
+        return sendJsonPieces(res, 200, listJsonPieces(def, await server.deleteCollection(ref, t.namespace, parseListQuery(query), request, user)));
+      }
       const request = await deleteRequest(server, req, query);
       const outcome = await server.delete(ref, t.namespace, t.name, request, user);
       if (outcome.kind === 'pending') return sendObject(server, def, res, 200, outcome.result, rep, '');
@@ -289,6 +291,28 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       throw methodNotAllowed();
   }
 }
+
+/**
+ * Whether upstream's installer registers a route for this method on this path: the verbs a kind or
+ * subresource serves. Any other method is go-restful's bare 405, whatever the body holds.
+ */
+function routed(def: ResourceDefinition, t: ResourceTarget, method: string): boolean {
+  const item = t.name !== '';
+  const verb = routeVerbs[method]?.[item ? 1 : 0];
+  if (verb === undefined || verb === null) return false;
+  if (t.subresource === '') return !def.verbs || def.verbs.includes(verb) || (verb === 'list' && def.verbs.includes('watch'));
+  const sub = def.subresources?.find((s) => s.name === t.subresource);
+  return sub === undefined || sub.verbs.includes(verb);
+}
+
+// The verb of a method on a collection and on an object; null where upstream registers no route.
+const routeVerbs: Record<string, readonly [Verb | null, Verb]> = {
+  GET: ['list', 'get'],
+  POST: ['create', 'create'],
+  PUT: [null, 'update'],
+  PATCH: [null, 'patch'],
+  DELETE: ['deletecollection', 'delete'],
+};
 
 async function decodedBody(req: IncomingMessage, def: ResourceDefinition, fieldValidation: string): Promise<{ obj: KubeObject; duplicates: string[] }> {
   const type = bodyType(req.headers['content-type']);

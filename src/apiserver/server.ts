@@ -1,7 +1,7 @@
 // ApiServer: the object-level request pipeline shared by the HTTP edge and LocalClient
 // (fastify `inject` style). Decoding and encoding live at the edges; everything between
 // — lookup, subresources, patch, admission, strategy, validation, storage — is here.
-import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef, UserInfo } from '../api/index.ts';
+import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef, UserInfo, Verb } from '../api/index.ts';
 import { apiVersionOf, apiVersionParts, clusterAdminUser, defaultFeatureGates } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
 import { ApiError, StatusReason, badRequest, copyJson, copyJsonSharing, formatTime, invalid, isApiError, methodNotSupported, notFound, setOwn } from '../core/index.ts';
@@ -437,6 +437,26 @@ export class ApiServer {
   }
 
   /** `user` is who the request acts as (absent in process), for admission. */
+  /**
+   * DELETE on a collection: every object the list options select is deleted with the same options
+   * (one already gone is skipped), and the answer is the list as it was read. Not atomic, as
+   * upstream's: an error stops it with what was deleted so far gone. A limit deletes one page.
+   */
+  async deleteCollection(ref: ResourceRef, namespace: string, params: ListParams, request: DeleteRequest, user?: UserInfo): Promise<ListPage> {
+    const def = this.resolve(ref);
+    checkVerb(def, 'deletecollection');
+    const { page } = await this.list(ref, namespace, params);
+    for (const kv of page.items) {
+      const meta = storedObject(kv).metadata;
+      try {
+        await this.delete(ref, meta.namespace ?? namespace, meta.name ?? '', request, user);
+      } catch (error) {
+        if (!isApiError(error) || error.reason !== 'NotFound') throw error;
+      }
+    }
+    return page;
+  }
+
   async delete(ref: ResourceRef, namespace: string, name: string, request: DeleteRequest, user?: UserInfo): Promise<DeleteResult> {
     const def = this.resolve(ref);
     checkVerb(def, 'delete');
@@ -522,7 +542,7 @@ function goMapString(value: unknown): string {
   return value === null ? '<nil>' : String(value);
 }
 
-function checkVerb(def: ResourceDefinition, verb: 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete'): void {
+function checkVerb(def: ResourceDefinition, verb: Verb): void {
   if (def.verbs && !def.verbs.includes(verb)) throw methodNotSupported(def, verb);
 }
 

@@ -172,8 +172,9 @@ export function methodNotSupported(gr: GroupResource, verb: string): ApiError {
   });
 }
 
+/** go-restful's 405 for a method no route takes, as the API server's service error handler words it (empty details). */
 export function methodNotAllowed(): ApiError {
-  return new ApiError('MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  return new ApiError('MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
 }
 
 export function pathNotFound(): ApiError {

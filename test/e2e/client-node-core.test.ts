@@ -58,6 +58,17 @@ describe('@kubernetes/client-node smoke test', () => {
     assert.equal(cm.data?.mode, 'slow');
   });
 
+  test('deleteCollection removes the config maps a label selector picks, and only those', async () => {
+    const api = kc.makeApiClient(CoreV1Api);
+    for (const [name, batch] of [['run-1', 'old'], ['run-2', 'old'], ['run-3', 'new']] as const) {
+      await api.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name, labels: { batch } } } });
+    }
+    // The answer is the list as read (typed here as the V1Status the client expects).
+    await api.deleteCollectionNamespacedConfigMap({ namespace: 'default', labelSelector: 'batch=old' });
+    const left = await api.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'batch' });
+    assert.deepEqual(left.items.map((c) => c.metadata?.name), ['run-3']);
+  });
+
   test('a missing object is a 404 with the upstream message', async () => {
     const api = kc.makeApiClient(CoreV1Api);
     await assert.rejects(api.readNamespacedConfigMap({ namespace: 'default', name: 'nope' }), (error: { code?: number; body?: string }) => {
