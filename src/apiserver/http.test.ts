@@ -84,6 +84,8 @@ describe('HTTP edge', () => {
       ['POST', '/api/v1/namespaces/default/pods/kept/status'],
       ['PATCH', '/api/v1/namespaces/default/pods/kept/binding'],
       ['DELETE', '/api/v1/namespaces'],
+      ['DELETE', '/api/v1/pods'],
+      ['POST', '/api/v1/configmaps'],
     ] as const) {
       const res = await call(method, path, '{}');
       assert.deepEqual([res.status, res.json()], [405, bare], `${method} ${path}`);

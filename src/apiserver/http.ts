@@ -300,6 +300,8 @@ function routed(def: ResourceDefinition, t: ResourceTarget, method: string): boo
   const item = t.name !== '';
   const verb = routeVerbs[method]?.[item ? 1 : 0];
   if (verb === undefined || verb === null) return false;
+  // A namespaced kind's all-namespaces path (/api/v1/pods) is only listed and watched.
+  if (def.namespaced && t.namespace === '' && verb !== 'list') return false;
   if (t.subresource === '') return !def.verbs || def.verbs.includes(verb) || (verb === 'list' && def.verbs.includes('watch'));
   const sub = def.subresources?.find((s) => s.name === t.subresource);
   return sub === undefined || sub.verbs.includes(verb);
