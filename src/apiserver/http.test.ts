@@ -91,6 +91,11 @@ describe('HTTP edge', () => {
       assert.deepEqual([res.status, res.json()], [405, bare], `${method} ${path}`);
     }
     assert.equal((await call('GET', '/api/v1/namespaces/default/pods/kept')).status, 200);
+    // A subresource the kind lacks is no route at all.
+    for (const [method, path] of [['GET', '/api/v1/namespaces/default/configmaps/kept/status'], ['POST', '/api/v1/namespaces/default/pods/kept/bogus']] as const) {
+      const res = await call(method, path, method === 'GET' ? undefined : '{}');
+      assert.deepEqual([res.status, res.json().message, res.json().details], [404, 'the server could not find the requested resource', {}], `${method} ${path}`);
+    }
   });
 
   test('DELETE on a collection deletes what the selectors pick and answers with the list as it was read', async () => {

@@ -221,6 +221,8 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
   if (!def.namespaced && t.namespace !== '') throw pathNotFound();
   const rep = negotiate(req.headers.accept, query, { table: true, discovery: false });
   if (def.deprecationWarning) setWarnings(res, [def.deprecationWarning]);
+  // A subresource the kind does not have is a path no route serves.
+  if (t.subresource !== '' && !def.subresources?.some((s) => s.name === t.subresource)) throw pathNotFound();
   if (!routed(def, t, method)) throw methodNotAllowed();
   switch (method) {
     case 'GET': {
@@ -303,8 +305,7 @@ function routed(def: ResourceDefinition, t: ResourceTarget, method: string): boo
   // A namespaced kind's all-namespaces path (/api/v1/pods) is only listed and watched.
   if (def.namespaced && t.namespace === '' && verb !== 'list') return false;
   if (t.subresource === '') return !def.verbs || def.verbs.includes(verb) || (verb === 'list' && def.verbs.includes('watch'));
-  const sub = def.subresources?.find((s) => s.name === t.subresource);
-  return sub === undefined || sub.verbs.includes(verb);
+  return def.subresources?.find((s) => s.name === t.subresource)?.verbs.includes(verb) ?? false;
 }
 
 // The verb of a method on a collection and on an object; null where upstream registers no route.
