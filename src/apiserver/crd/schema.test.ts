@@ -83,6 +83,9 @@ test('JSON-Schema features a CRD does not support are refused as specStandardVal
     [spec({ type: 'object', properties: { n: { type: 'string', anyOf: [{ type: 'float' } as JSONSchemaProps] } } }), [`${at}.properties[spec].properties[n].anyOf[0].type: Unsupported value: "float": supported values: "array", "boolean", "integer", "number", "object", "string"`, `${at}.properties[spec].properties[n].anyOf[0].type: Forbidden: must be empty to be structural`]],
   ];
   for (const [s, expected] of cases) assert.deepEqual(validateStructural(s, at).map((e) => formatFieldError(e, { withField: true })), expected, JSON.stringify(s));
+  // Through junctors' subschemas, however deep.
+  const nested = spec({ type: 'object', properties: { a: { type: 'string' } }, not: { properties: { a: { anyOf: [{ id: 'x' }] } } } });
+  assert.deepEqual(validateStructural(nested, at).map((e) => formatFieldError(e, { withField: true })), [`${at}.properties[spec].not.properties[a].anyOf[0].id: Forbidden: id is not supported`]);
   // A stored schema with such a type is not held to the supported ones on update.
   assert.deepEqual(validateStructural(spec({ type: 'int' }), at, false), []);
 });

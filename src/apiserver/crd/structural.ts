@@ -40,6 +40,17 @@ function standard(s: JSONSchemaProps, path: string, validTypes: boolean, errors:
   if (Array.isArray(s.items)) errors.push(forbiddenField(`${path}.items`, 'items must be a schema object and not an array'));
 }
 
+/** The standard checks through a subschema of allOf, anyOf, oneOf or not, where the structural ones do not apply. */
+function standardTree(s: JSONSchemaProps, path: string, validTypes: boolean, errors: FieldError[]): void {
+  standard(s, path, validTypes, errors);
+  for (const [name, p] of Object.entries(s.properties ?? {})) standardTree(p, `${path}.properties[${name}]`, validTypes, errors);
+  if (Array.isArray(s.items)) (s.items as JSONSchemaProps[]).forEach((item, i) => standardTree(item, `${path}.items[${i}]`, validTypes, errors));
+  else if (s.items) standardTree(s.items, `${path}.items`, validTypes, errors);
+  if (typeof s.additionalProperties === 'object') standardTree(s.additionalProperties, `${path}.additionalProperties`, validTypes, errors);
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) (s[key] ?? []).forEach((sub, i) => standardTree(sub, `${path}.${key}[${i}]`, validTypes, errors));
+  if (s.not) standardTree(s.not, `${path}.not`, validTypes, errors);
+}
+
 /** Whether a stored schema has a type outside openapiV3Types anywhere (specHasInvalidTypes). */
 export function hasInvalidTypes(s: JSONSchemaProps | undefined): boolean {
   if (typeof s !== 'object' || s === null) return false;
@@ -69,11 +80,12 @@ function walk(s: JSONSchemaProps, path: string, level: Level, errors: FieldError
     if (key === 'anyOf' && intOrString(s.anyOf)) continue;
     (s[key] ?? []).forEach((sub, i) => {
       if (key === 'allOf' && i === 0 && intOrString(sub.anyOf)) return;
-      standard(sub, `${path}.${key}[${i}]`, validTypes, errors);
+      standardTree(sub, `${path}.${key}[${i}]`, validTypes, errors);
       if (sub.type !== undefined) errors.push(forbiddenField(`${path}.${key}[${i}].type`, 'must be empty to be structural'));
       if (sub.properties?.metadata) errors.push(forbiddenField(`${path}.${key}[${i}].properties[metadata]`, 'must not be specified in a nested context'));
     });
   }
+  if (s.not) standardTree(s.not, `${path}.not`, validTypes, errors);
   ((s['x-kubernetes-validations'] ?? []) as { rule?: string; messageExpression?: string }[]).forEach((rule, i) => {
     const at = `${path}.x-kubernetes-validations[${i}]`;
     if (!rule.rule?.trim()) {
