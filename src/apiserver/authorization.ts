@@ -98,7 +98,7 @@ export function connectCreateAttributes(attributes: AccessAttributes): AccessAtt
 export function requestAttributes(target: RequestTarget, method: string, path: string, query: URLSearchParams): AccessAttributes {
   if (target.kind !== 'resource') return { resourceRequest: false, verb: method.toLowerCase(), path };
   const t = target.target;
-  const watch = ['1', 't', 'true', 'True', 'TRUE'].includes(query.get('watch') ?? '');
+  const watch = t.legacyWatch === true || ['1', 't', 'true', 'True', 'TRUE'].includes(query.get('watch') ?? '');
   let verb: string;
   switch (method) {
     case 'GET':

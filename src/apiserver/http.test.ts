@@ -175,6 +175,23 @@ describe('HTTP edge', () => {
     controller.abort();
   });
 
+  test('the deprecated /watch/ paths watch a collection, or one object by name, and take nothing but GET', async () => {
+    // The first written piece holds the initial events (the server's clock is virtual: no timeout ends it).
+    const events = async (path: string): Promise<string[]> => {
+      const controller = new AbortController();
+      const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` }, signal: controller.signal });
+      assert.equal(res.status, 200, path);
+      const first = await res.body?.getReader().read();
+      controller.abort();
+      const lines = Buffer.from(first?.value ?? new Uint8Array()).toString().trim().split('\n');
+      return lines.map((l) => { const e = JSON.parse(l) as { type: string; object: { metadata: { name: string } } }; return `${e.type} ${e.object.metadata.name}`; });
+    };
+    assert.deepEqual(await events('/api/v1/watch/namespaces/default/configmaps/from-yaml'), ['ADDED from-yaml']);
+    assert.ok((await events('/api/v1/watch/namespaces/default/configmaps')).includes('ADDED from-yaml'));
+    assert.equal((await call('DELETE', '/api/v1/watch/namespaces/default/configmaps/from-yaml')).status, 405);
+    assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/from-yaml')).status, 200);
+  });
+
   test('a list larger than one written piece arrives whole and in order, chunked; a small one with its Content-Length in bytes', async () => {
     const client = createLocalClient(server);
     await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'listing' } });

@@ -18,6 +18,7 @@ import { jsonPieces, listJson, listJsonPieces, listMetadata, resultJson, resultO
 import { bodyType, negotiate } from './negotiation.ts';
 import type { Representation } from './negotiation.ts';
 import { parseListQuery, parseWriteQuery, parseBool, parseInteger } from './options.ts';
+import type { ListQuery } from './options.ts';
 import { customResourceInfo } from './crd/custom-resource.ts';
 import { patchContentTypes, supportedPatchTypes, unsupportedPatchType } from './patching.ts';
 import type { ResourceTarget } from './request-info.ts';
@@ -226,6 +227,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
   if (!routed(def, t, method)) throw methodNotAllowed();
   switch (method) {
     case 'GET': {
+      if (t.legacyWatch) return serveWatch(server, def, { ...t, name: '' }, legacyWatchQuery(parseListQuery(query), t.name), rep, res);
       if (t.name === '') {
         const list = parseListQuery(query);
         if (list.watch) return serveWatch(server, def, t, list, rep, res);
@@ -299,6 +301,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
  * subresource serves. Any other method is go-restful's bare 405, whatever the body holds.
  */
 function routed(def: ResourceDefinition, t: ResourceTarget, method: string): boolean {
+  if (t.legacyWatch) return method === 'GET' && t.subresource === '' && (!def.verbs || def.verbs.includes('watch'));
   const item = t.name !== '';
   const verb = routeVerbs[method]?.[item ? 1 : 0];
   if (verb === undefined || verb === null) return false;
@@ -306,6 +309,12 @@ function routed(def: ResourceDefinition, t: ResourceTarget, method: string): boo
   if (def.namespaced && t.namespace === '' && verb !== 'list') return false;
   if (t.subresource === '') return !def.verbs || def.verbs.includes(verb) || (verb === 'list' && def.verbs.includes('watch'));
   return def.subresources?.find((s) => s.name === t.subresource)?.verbs.includes(verb) ?? false;
+}
+
+/** A `/watch/` path's query: a watch, of one object by name when the path names one. */
+function legacyWatchQuery(list: ListQuery, name: string): ListQuery {
+  const byName = name === '' ? '' : `metadata.name=${name}`;
+  return { ...list, watch: true, fieldSelector: [byName, list.fieldSelector].filter((s) => s !== '').join(',') };
 }
 
 // The verb of a method on a collection and on an object; null where upstream registers no route.

@@ -20,6 +20,8 @@ export interface ResourceTarget {
   resource: string;
   name: string;
   subresource: string;
+  /** Addressed under the deprecated `/watch/` prefix (`/api/v1/watch/namespaces/ns/pods/web`), which only watches. */
+  legacyWatch?: true;
 }
 
 const healthPaths = new Set(['healthz', 'livez', 'readyz']);
@@ -52,7 +54,8 @@ export function parseRequestPath(pathname: string): RequestTarget {
 
 function resourceTarget(group: string, version: string, rest: string[], path: string): RequestTarget {
   let namespace = '';
-  let tail = rest;
+  const legacyWatch = rest[0] === 'watch' && rest.length > 1;
+  let tail = legacyWatch ? rest.slice(1) : rest;
   // `namespaces/{ns}/{resource}...` addresses a namespaced resource; `namespaces/{ns}` alone
   // (or with a subresource such as status/finalize) is the Namespace object itself.
   if (tail[0] === 'namespaces' && tail.length >= 3 && !(group === '' && isNamespaceSubresource(tail))) {
@@ -61,7 +64,9 @@ function resourceTarget(group: string, version: string, rest: string[], path: st
   }
   const [resource, name = '', subresource = '', ...extra] = tail;
   if (!resource || extra.length > 0) return { kind: 'other', path };
-  return { kind: 'resource', target: { group, version, namespace, resource, name, subresource } };
+  const target: ResourceTarget = { group, version, namespace, resource, name, subresource };
+  if (legacyWatch) target.legacyWatch = true;
+  return { kind: 'resource', target };
 }
 
 function isNamespaceSubresource(tail: string[]): boolean {
