@@ -280,11 +280,8 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       return sendObject(server, def, res, result.created ? 201 : 200, result, rep, t.subresource);
     }
     case 'DELETE': {
-      if (t.name === '') {
-        const request = await deleteRequest(server, req, query);
-        return sendJsonPieces(res, 200, listJsonPieces(def, await server.deleteCollection(ref, t.namespace, parseListQuery(query), request, user)));
-      }
       const request = await deleteRequest(server, req, query);
+      if (t.name === '') return sendJsonPieces(res, 200, listJsonPieces(def, await server.deleteCollection(ref, t.namespace, parseListQuery(query), request, user)));
       const outcome = await server.delete(ref, t.namespace, t.name, request, user);
       if (outcome.kind === 'pending') return sendObject(server, def, res, 200, outcome.result, rep, '');
       if (def.group === '' && def.resource === 'pods') return sendRepresentation(res, 200, JSON.stringify(outcome.last), rep);
