@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AccessAttributes, ClusterRole, Decision, PolicyRule, ResourceDefinition, RoleBinding, UserInfo } from '../api/index.ts';
 import { describeBinding, forbiddenReason, privilegedGroup, ruleAllows, subjectIsUser } from '../api/index.ts';
-import { ApiError, forbidden } from '../core/index.ts';
+import { ApiError, fieldSelectorRequiresExactMatch, forbidden, parseFieldSelector } from '../core/index.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import type { RequestTarget } from './request-info.ts';
 import { storedObject } from './stored-object.ts';
@@ -98,12 +98,19 @@ export function connectCreateAttributes(attributes: AccessAttributes): AccessAtt
 export function requestAttributes(target: RequestTarget, method: string, path: string, query: URLSearchParams): AccessAttributes {
   if (target.kind !== 'resource') return { resourceRequest: false, verb: method.toLowerCase(), path };
   const t = target.target;
-  const watch = t.legacyWatch === true || ['1', 't', 'true', 'True', 'TRUE'].includes(query.get('watch') ?? '');
+  let name = t.name;
   let verb: string;
   switch (method) {
     case 'GET':
     case 'HEAD':
-      verb = watch ? 'watch' : t.name === '' ? 'list' : 'get';
+      if (t.legacyWatch) verb = 'watch';
+      else if (t.name !== '') verb = 'get';
+      else {
+        // A list or watch of one object by name (`kubectl get cm x -w`) is for that name: RBAC's
+        // resourceNames allow it.
+        verb = ['1', 't', 'true', 'True', 'TRUE'].includes(query.get('watch') ?? '') ? 'watch' : 'list';
+        name = nameSelected(query.get('fieldSelector') ?? '');
+      }
       break;
     case 'POST':
       verb = 'create';
@@ -121,7 +128,14 @@ export function requestAttributes(target: RequestTarget, method: string, path: s
       verb = method.toLowerCase();
   }
   const namespace = t.group === '' && t.resource === 'namespaces' && t.name !== '' ? t.name : t.namespace;
-  return { resourceRequest: true, verb, apiGroup: t.group, resource: t.resource, subresource: t.subresource, namespace, name: t.name };
+  return { resourceRequest: true, verb, apiGroup: t.group, resource: t.resource, subresource: t.subresource, namespace, name };
+}
+
+/** The name a field selector requires exactly (`metadata.name=x`), when it is a valid path segment. */
+function nameSelected(fieldSelector: string): string {
+  const parsed = parseFieldSelector(fieldSelector);
+  const name = parsed.ok ? fieldSelectorRequiresExactMatch(parsed.selector, 'metadata.name') : undefined;
+  return name === undefined || name === '.' || name === '..' || /[/%]/.test(name) ? '' : name;
 }
 
 const serviceAccountPrefix = 'system:serviceaccount:';

@@ -49,6 +49,18 @@ describe('RBAC enforced for everyone but the admin', () => {
     assert.match(listed, /^selfsubjectaccessreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]$/m, listed);
   });
 
+  test('resourceNames allow a watch of that one object (kubectl get cm x -w), not a list of all', async () => {
+    await dd.ok(['create', 'configmap', 'run-config', '-n', 'ml']);
+    await dd.ok(['create', 'role', 'one-config', '-n', 'ml', '--verb=get,list,watch', '--resource=configmaps', '--resource-name=run-config']);
+    await dd.ok(['create', 'rolebinding', 'trainer-reads-config', '-n', 'ml', '--role=one-config', '--serviceaccount=ml:trainer']);
+    // kubectl asks for the list, then the watch, with fieldSelector=metadata.name=run-config.
+    const watched = await dd.kubectl(['get', 'configmap', 'run-config', '-n', 'ml', '-w', '--request-timeout=2s', '--token', token]);
+    assert.match(watched.stdout, /^run-config\s/m, watched.stderr);
+    assert.doesNotMatch(watched.stderr, /Forbidden/);
+    const all = await dd.kubectl(['get', 'configmaps', '-n', 'ml', '--token', token]);
+    assert.equal(all.stderr.trim(), `Error from server (Forbidden): configmaps is forbidden: User "${trainer}" cannot list resource "configmaps" in API group "" in the namespace "ml"`);
+  });
+
   test('a binding to a missing role leaves the answer incomplete, with the reason', async () => {
     await dd.ok(['create', 'clusterrolebinding', 'trainer-reads-nodes', '--clusterrole=node-reader', `--serviceaccount=ml:trainer`]);
     const nodes = await dd.kubectl(['get', 'nodes', '--token', token]);
