@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AccessAttributes, ClusterRole, Decision, PolicyRule, ResourceDefinition, RoleBinding, UserInfo } from '../api/index.ts';
 import { describeBinding, forbiddenReason, privilegedGroup, ruleAllows, subjectIsUser } from '../api/index.ts';
-import { ApiError, fieldSelectorRequiresExactMatch, forbidden, parseFieldSelector } from '../core/index.ts';
+import { ApiError, fieldSelectorRequiresExactMatch, forbidden, parseFieldSelector, queryBool } from '../core/index.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import type { RequestTarget } from './request-info.ts';
 import { storedObject } from './stored-object.ts';
@@ -108,7 +108,7 @@ export function requestAttributes(target: RequestTarget, method: string, path: s
       else {
         // A list or watch of one object by name (`kubectl get cm x -w`) is for that name: RBAC's
         // resourceNames allow it.
-        verb = ['1', 't', 'true', 'True', 'TRUE'].includes(query.get('watch') ?? '') ? 'watch' : 'list';
+        verb = queryBool(query, 'watch') ? 'watch' : 'list';
         name = nameSelected(query.get('fieldSelector') ?? '');
       }
       break;

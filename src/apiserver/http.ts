@@ -9,7 +9,7 @@ import type { ResourceDefinition, UserInfo, Verb } from '../api/index.ts';
 import { clusterAdminUser, privilegedGroup } from '../api/index.ts';
 import { authorize, connectCreateAttributes, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { Clock, KubeObject, Status } from '../core/index.ts';
-import { ApiError, RealClock, badRequest, forbidden, internalError, methodNotAllowed, pathNotFound, unauthorized, unsupportedMediaType } from '../core/index.ts';
+import { ApiError, RealClock, badRequest, forbidden, internalError, methodNotAllowed, pathNotFound, queryBool, unauthorized, unsupportedMediaType } from '../core/index.ts';
 import { decodeBody, decodeText, readBody } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
@@ -17,7 +17,7 @@ import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiVersions, resou
 import { jsonPieces, listJson, listJsonPieces, listMetadata, resultJson, resultObject, toYaml, watchLine } from './encode.ts';
 import { bodyType, negotiate } from './negotiation.ts';
 import type { Representation } from './negotiation.ts';
-import { parseListQuery, parseWriteQuery, parseBool, parseInteger } from './options.ts';
+import { parseListQuery, parseWriteQuery, parseInteger } from './options.ts';
 import type { ListQuery } from './options.ts';
 import { customResourceInfo } from './crd/custom-resource.ts';
 import { patchContentTypes, supportedPatchTypes, unsupportedPatchType } from './patching.ts';
@@ -362,7 +362,7 @@ async function deleteRequest(server: ApiServer, req: IncomingMessage, query: URL
   if (grace !== undefined) out.gracePeriodSeconds = grace;
   const policy = typeof body.propagationPolicy === 'string' ? body.propagationPolicy : query.get('propagationPolicy');
   if (policy) out.propagationPolicy = policy;
-  const orphan = typeof body.orphanDependents === 'boolean' ? body.orphanDependents : parseBool(query, 'orphanDependents');
+  const orphan = typeof body.orphanDependents === 'boolean' ? body.orphanDependents : queryBool(query, 'orphanDependents');
   if (orphan !== undefined) out.orphanDependents = orphan;
   if (typeof body.preconditions === 'object' && body.preconditions !== null) out.preconditions = body.preconditions as { uid?: string; resourceVersion?: string };
   return out;

@@ -1,17 +1,6 @@
-// Query-parameter parsing for API requests, with Go's ParseBool semantics.
+// Query-parameter parsing for API requests, as the API server's parameter codec decodes them.
 // Upstream: apimachinery/pkg/apis/meta/v1 (ListOptions, DeleteOptions, CreateOptions).
-import { badRequest } from '../core/index.ts';
-
-const trueValues = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
-const falseValues = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);
-
-export function parseBool(query: URLSearchParams, name: string): boolean | undefined {
-  const raw = query.get(name);
-  if (raw === null) return undefined;
-  if (raw === '' || trueValues.has(raw)) return true;
-  if (falseValues.has(raw)) return false;
-  throw badRequest(`strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
-}
+import { badRequest, queryBool } from '../core/index.ts';
 
 export function parseInteger(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name);
@@ -44,9 +33,9 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
     continue: query.get('continue') ?? '',
     resourceVersion: query.get('resourceVersion') ?? '',
     resourceVersionMatch: query.get('resourceVersionMatch') ?? '',
-    watch: parseBool(query, 'watch') ?? false,
-    allowWatchBookmarks: parseBool(query, 'allowWatchBookmarks') ?? false,
-    sendInitialEvents: parseBool(query, 'sendInitialEvents'),
+    watch: queryBool(query, 'watch') ?? false,
+    allowWatchBookmarks: queryBool(query, 'allowWatchBookmarks') ?? false,
+    sendInitialEvents: queryBool(query, 'sendInitialEvents'),
     timeoutSeconds: parseInteger(query, 'timeoutSeconds'),
   };
 }
@@ -75,6 +64,6 @@ export function parseWriteQuery(query: URLSearchParams): WriteQuery {
     fieldManager: query.get('fieldManager') ?? '',
     fieldValidation: fieldValidation === '' ? 'Warn' : fieldValidation,
     sentFieldValidation: fieldValidation,
-    force: parseBool(query, 'force'),
+    force: queryBool(query, 'force'),
   };
 }

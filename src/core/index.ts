@@ -8,6 +8,7 @@ export * from './own-keys.ts';
 export * from './json-equal.ts';
 export * from './meta.ts';
 export * from './quantity.ts';
+export * from './query-bool.ts';
 export * from './labels.ts';
 export * from './fields.ts';
 export * from './duration.ts';

@@ -8,7 +8,7 @@ import { refs } from '../api/index.ts';
 import type { Pod } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock } from '../core/index.ts';
-import { ApiError, FieldPath, badRequest, forbiddenField, invalid, invalidValue, isApiError, parseRfc3339 } from '../core/index.ts';
+import { ApiError, FieldPath, badRequest, forbiddenField, invalid, invalidValue, isApiError, parseRfc3339, queryBool } from '../core/index.ts';
 import type { FieldError } from '../core/index.ts';
 import { IsNegativeErrorMsg } from '../api/index.ts';
 import type { Status } from '../core/index.ts';
@@ -148,9 +148,8 @@ async function serveLog(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, req
   res.end();
 }
 
-// strconv.ParseBool's true spellings, as the query's booleans decode (the Python client sends `True`).
-const trueSpellings = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
-const flag = (q: URLSearchParams, name: string): boolean => trueSpellings.has(q.get(name) ?? '');
+// As the API server decodes a query's booleans: only "0" and "false" (any case) are false when present.
+const flag = (q: URLSearchParams, name: string): boolean => queryBool(q, name) ?? false;
 
 /**
  * pods/exec and pods/attach: the API server's checks (streamLocation), the kubelet's (NewOptions,
