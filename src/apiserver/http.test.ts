@@ -116,6 +116,25 @@ describe('HTTP edge', () => {
     assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/dc-c')).status, 404);
   });
 
+  test('curl, wget and browsers, or ?pretty=true, get indented JSON with <, > and & escaped as Go escapes them', async () => {
+    const cm = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'html' }, data: { page: '<b>&</b>' } });
+    assert.equal((await call('POST', '/api/v1/namespaces/default/configmaps', cm)).status, 201);
+    const compact = await call('GET', '/api/v1/namespaces/default/configmaps/html');
+    assert.match(compact.text, /^\{"apiVersion":"v1","kind":"ConfigMap",/);
+    for (const [query, agent] of [['?pretty=true', 'node'], ['', 'curl/8.5.0'], ['', 'Wget/1.21'], ['', 'Mozilla/5.0 (X11)']] as const) {
+      const res = await call('GET', `/api/v1/namespaces/default/configmaps/html${query}`, undefined, { 'User-Agent': agent });
+      assert.ok(res.text.startsWith('{\n  "apiVersion": "v1",\n  "kind": "ConfigMap",\n'), `${query} ${agent}: ${res.text.slice(0, 60)}`);
+      assert.ok(res.text.includes('"page": "\\u003cb\\u003e\\u0026\\u003c/b\\u003e"'), res.text);
+      assert.equal(Number(res.headers.get('content-length')), Buffer.byteLength(res.text));
+    }
+    const asked = await call('GET', '/api/v1/namespaces/default/configmaps/html?pretty=false', undefined, { 'User-Agent': 'curl/8.5.0' });
+    assert.match(asked.text, /^\{"apiVersion"/);
+    // A list written in pieces, and an error, are indented as well.
+    assert.ok((await call('GET', '/api/v1/namespaces/default/configmaps?pretty=1')).text.startsWith('{\n  "kind": "ConfigMapList",'));
+    assert.ok((await call('GET', '/api/v1/namespaces/default/configmaps/none?pretty=1')).text.startsWith('{\n  "kind": "Status",'));
+    assert.equal((await call('DELETE', '/api/v1/namespaces/default/configmaps/html')).status, 200);
+  });
+
   test('an invalid object is 422 with one cause per field error', async () => {
     const res = await call('POST', '/api/v1/namespaces/default/pods', JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad' }, spec: { containers: [{ name: 'c' }] } }));
     assert.equal(res.status, 422);

@@ -402,9 +402,27 @@ function sendRepresentation(res: ServerResponse, code: number, json: string, rep
   sendJson(res, code, json);
 }
 
-function sendJson(res: ServerResponse, code: number, body: string, contentType = 'application/json', extra: Record<string, string> = {}): void {
+function sendJson(res: ServerResponse, code: number, json: string, contentType = 'application/json', extra: Record<string, string> = {}): void {
+  const body = json !== '' && prettyPrint(res.req) ? indented(json) : json;
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...extra });
   res.end(body);
+}
+
+/**
+ * negotiation.go's isPrettyPrint: `?pretty` as strconv.ParseBool reads it (an error is false), else a
+ * human's client by its User-Agent (curl, Wget, a browser).
+ */
+function prettyPrint(req: IncomingMessage | undefined): boolean {
+  if (req === undefined) return false;
+  const pretty = req.url?.includes('pretty') ? new URL(req.url, 'http://localhost').searchParams.get('pretty') : null;
+  if (pretty) return ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(pretty);
+  const agent = req.headers['user-agent'] ?? '';
+  return agent.startsWith('curl') || agent.startsWith('Wget') || agent.startsWith('Mozilla/5.0');
+}
+
+/** The pretty serializer's text (json.MarshalIndent): two-space indents, <, > and & escaped as Go escapes them. */
+function indented(json: string): string {
+  return JSON.stringify(JSON.parse(json), null, 2).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -415,6 +433,7 @@ function sendJson(res: ServerResponse, code: number, body: string, contentType =
  * pieces here are 32 KB, whose UTF-8 copy for the socket stays under glibc's 128 KB mmap threshold.
  */
 function sendJsonPieces(res: ServerResponse, code: number, pieces: IterableIterator<string>, contentType = 'application/json'): void {
+  if (prettyPrint(res.req)) return sendJson(res, code, [...pieces].join(''), contentType);
   const first = pieces.next();
   const second = first.done ? first : pieces.next();
   if (first.done || second.done) return sendJson(res, code, first.done ? '' : first.value, contentType);
