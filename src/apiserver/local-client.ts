@@ -20,7 +20,7 @@ import { allVerbs, apiVersionOf } from '../api/index.ts';
 import { copyJson, successStatus } from '../core/index.ts';
 import { listMetadata, resultObject } from './encode.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
-import { componentTurnOver } from './short-turns.ts';
+import { afterComponentTurn } from './short-turns.ts';
 import { storedObject } from './stored-object.ts';
 import type { ServerWatchEvent } from './watch.ts';
 
@@ -133,16 +133,12 @@ class LocalClient implements Client {
   async create<T extends KubeObject>(ref: ResourceRef, obj: KubeObject, options: WriteOptions & { namespace?: string; name?: string } = {}): Promise<T> {
     const namespace = options.namespace ?? obj.metadata?.namespace ?? '';
     const copy = copyJson(obj);
-    const turn = componentTurnOver();
-    if (turn) await turn;
-    return object<T>(await this.#server.create(ref, namespace, copy, writeParams(options, { name: options.name ?? obj.metadata?.name ?? '', userAgent: this.#userAgent, user: this.#user })));
+    return object<T>(await afterComponentTurn(() => this.#server.create(ref, namespace, copy, writeParams(options, { name: options.name ?? obj.metadata?.name ?? '', userAgent: this.#userAgent, user: this.#user }))));
   }
 
   async update<T extends KubeObject>(ref: ResourceRef, obj: T, options: WriteOptions = {}): Promise<T> {
     // No copy here: the server's update clones the body for each attempt, as it must for retries.
-    const turn = componentTurnOver();
-    if (turn) await turn;
-    return object<T>(await this.#server.update(ref, obj.metadata.namespace ?? '', obj.metadata.name ?? '', obj as KubeObject, writeParams(options, { userAgent: this.#userAgent, user: this.#user })));
+    return object<T>(await afterComponentTurn(() => this.#server.update(ref, obj.metadata.namespace ?? '', obj.metadata.name ?? '', obj as KubeObject, writeParams(options, { userAgent: this.#userAgent, user: this.#user }))));
   }
 
   updateStatus<T extends KubeObject>(ref: ResourceRef, obj: T, options: WriteOptions = {}): Promise<T> {
@@ -152,20 +148,12 @@ class LocalClient implements Client {
   async patch<T extends KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, type: PatchType, body: unknown, options: PatchOptions = {}): Promise<T> {
     const params = writeParams(options, { userAgent: this.#userAgent, user: this.#user });
     if (options.force !== undefined) params.force = options.force;
-    const turn = componentTurnOver();
-    if (turn) await turn;
-    return object<T>(await this.#server.patch(ref, namespace ?? '', name, type, body, params));
+    return object<T>(await afterComponentTurn(() => this.#server.patch(ref, namespace ?? '', name, type, body, params)));
   }
 
   async delete(ref: ResourceRef, namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<KubeObject | Status> {
-    const turn = componentTurnOver();
-    if (turn) await turn;
-    const outcome = await this.#server.delete(ref, namespace ?? '', name, {
-      gracePeriodSeconds: options.gracePeriodSeconds,
-      propagationPolicy: options.propagationPolicy,
-      preconditions: options.preconditions,
-      dryRun: options.dryRun ?? false,
-    }, this.#user);
+    const request = { gracePeriodSeconds: options.gracePeriodSeconds, propagationPolicy: options.propagationPolicy, preconditions: options.preconditions, dryRun: options.dryRun ?? false };
+    const outcome = await afterComponentTurn(() => this.#server.delete(ref, namespace ?? '', name, request, this.#user));
     if (outcome.kind === 'pending') return resultObject(outcome.result);
     const def = this.#server.resolve(ref);
     return successStatus({ name, group: def.group, kind: def.resource, uid: outcome.last.metadata.uid ?? '' });

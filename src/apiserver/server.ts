@@ -169,7 +169,7 @@ export class ApiServer {
     } else {
       unknown = mode === 'Ignore' ? [] : this.#unknownFields(def, obj);
     }
-    reportStrict(mode, [...(params.duplicateFields ?? []).map((f) => `duplicate field ${JSON.stringify(f)}`), ...unknown.map((f) => `unknown field ${JSON.stringify(f)}`)], params, cannot);
+    reportStrict(mode, unknown, params, cannot);
   }
 
   resolve(ref: ResourceRef): ResourceDefinition {
@@ -326,13 +326,11 @@ export class ApiServer {
 
   #checkPatched(def: ResourceDefinition, patched: KubeObject, before: ReadonlySet<string>, type: PatchType, body: unknown, params: WriteParams): void {
     const mode = params.fieldValidation ?? 'Ignore';
-    const duplicates = [...(params.duplicateFields ?? [])].map((f) => `duplicate field ${JSON.stringify(f)}`);
     const wrongType = customResourceInfo(def) === undefined ? patchedTypeMeta(def, patched, this.index, type === 'json' || type === 'merge') : undefined;
     const check = wrongType === undefined ? this.#decodeCheck?.(def, patched, true, before) : undefined;
     const typeError = wrongType ?? check?.typeError;
     if (typeError !== undefined) throw patchedDecodingError(patched, type, body, typeError);
-    const unknown = (check?.unknown ?? []).map((f) => `unknown field ${JSON.stringify(f)}`);
-    reportStrict(mode, [...duplicates, ...unknown], params, '');
+    reportStrict(mode, check?.unknown ?? [], params, '');
   }
 
   /**
@@ -346,8 +344,7 @@ export class ApiServer {
     if (mode === undefined || check === undefined) return body;
     const cannot = patch ? '' : `${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: `;
     if (check.typeError !== undefined) throw patch ? patchedDecodingError(body, patch.type, patch.body, check.typeError) : badRequest(cannot + check.typeError);
-    const duplicates = [...(params.duplicateFields ?? [])].map((f) => `duplicate field ${JSON.stringify(f)}`);
-    reportStrict(mode, [...duplicates, ...check.unknown.map((f) => `unknown field ${JSON.stringify(f)}`)], params, cannot);
+    reportStrict(mode, check.unknown, params, cannot);
     return body;
   }
 
@@ -436,7 +433,6 @@ export class ApiServer {
     };
   }
 
-  /** `user` is who the request acts as (absent in process), for admission. */
   /**
    * DELETE on a collection: every object the list options select is deleted with the same options
    * (one already gone is skipped), and the answer is the list as it was read. Not atomic, as
@@ -457,6 +453,7 @@ export class ApiServer {
     return page;
   }
 
+  /** `user` is who the request acts as (absent in process), for admission. */
   async delete(ref: ResourceRef, namespace: string, name: string, request: DeleteRequest, user?: UserInfo): Promise<DeleteResult> {
     const def = this.resolve(ref);
     checkVerb(def, 'delete');
@@ -526,7 +523,9 @@ function writeContext(params: WriteParams): WriteContext {
 }
 
 /** Strict fails with every strict error at once; Warn turns each into a warning; Ignore drops them. */
-function reportStrict(mode: WriteParams['fieldValidation'], errors: readonly string[], params: WriteParams, prefix: string): void {
+/** The body's duplicate fields and the unknown ones at `unknown` (their paths), refused or warned of as `mode` says. */
+function reportStrict(mode: WriteParams['fieldValidation'], unknown: readonly string[], params: WriteParams, prefix: string): void {
+  const errors = [...(params.duplicateFields ?? []).map((f) => `duplicate field ${JSON.stringify(f)}`), ...unknown.map((f) => `unknown field ${JSON.stringify(f)}`)];
   if (errors.length === 0 || mode === undefined || mode === 'Ignore') return;
   if (mode === 'Strict') throw badRequest(`${prefix}strict decoding error: ${errors.join(', ')}`);
   params.warnings?.push(...errors);

@@ -73,7 +73,7 @@ const endComponentTurn = (): void => {
  * this, the loop never reached its poll phase again, and kubectl could not even finish a TLS
  * handshake to scale it back down, where upstream's goroutines leave the API server answering.
  */
-export function componentTurnOver(): Promise<void> | undefined {
+function componentTurnOver(): Promise<void> | undefined {
   const now = monotonicMs();
   if (componentTurnStart === undefined) {
     componentTurnStart = now;
@@ -82,4 +82,10 @@ export function componentTurnOver(): Promise<void> | undefined {
   }
   if (now - componentTurnStart < componentTurnBudgetMs) return undefined;
   return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Runs an in-process write now, or on the next turn once componentTurnOver says the components' turn is over. */
+export function afterComponentTurn<R>(write: () => Promise<R>): Promise<R> {
+  const turn = componentTurnOver();
+  return turn === undefined ? write() : turn.then(write);
 }

@@ -90,7 +90,7 @@ export function checkDecoded(obj: unknown, group: string, version: string, kind:
   const crd = group === 'apiextensions.k8s.io' && version === 'v1' && kind === 'CustomResourceDefinition';
   const decodedOnly = crd ? undefined : decodedOnlyName(group, version, kind);
   const name = crd ? customResourceDefinitionName : (decodedOnly ?? definitionNameFor(group, version, kind));
-  const schemas = crd ? withApiextensions() : decodedOnly ? withTokenRequestTypes() : allSchemas();
+  const schemas = crd || decodedOnly ? withDecodingTypes() : allSchemas();
   const schema = name === undefined ? undefined : schemas[name];
   const walk = newWalk(schemas, options, result);
   if (schema && name !== undefined) walkStruct(walk, schema, goName(name), obj as Record<string, unknown>);
@@ -106,19 +106,14 @@ function decodedOnlyName(group: string, version: string, kind: string): string |
   return undefined;
 }
 
-let withTokenRequest: SchemaMap | undefined;
-
-/** The generated schemas and TokenRequest's decoding types, which the generated schemas lack. */
-function withTokenRequestTypes(): SchemaMap {
-  withTokenRequest ??= { ...allSchemas(), ...tokenRequestSchemas };
-  return withTokenRequest;
-}
-
 let merged: SchemaMap | undefined;
 
-/** The generated schemas and apiextensions' decoding types, which refer to ObjectMeta among them. */
-function withApiextensions(): SchemaMap {
-  merged ??= { ...allSchemas(), ...apiextensionsSchemas };
+/**
+ * The generated schemas with the decoding-only types: apiextensions' (which give JSONSchemaProps'
+ * untyped values their shapes) and TokenRequest's (which the generated schemas lack).
+ */
+function withDecodingTypes(): SchemaMap {
+  merged ??= { ...allSchemas(), ...apiextensionsSchemas, ...tokenRequestSchemas };
   return merged;
 }
 
