@@ -86,6 +86,7 @@ describe('HTTP edge', () => {
       ['DELETE', '/api/v1/namespaces'],
       ['DELETE', '/api/v1/pods'],
       ['POST', '/api/v1/configmaps'],
+      ['POST', '/api/v1/namespaces/default/pods/kept'],
     ] as const) {
       const res = await call(method, path, '{}');
       assert.deepEqual([res.status, res.json()], [405, bare], `${method} ${path}`);

@@ -249,7 +249,6 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
     case 'POST': {
       const write = parseWriteQuery(query);
       const { obj: body, duplicates } = await decodedBody(req, def, write.fieldValidation);
-      if (t.name !== '' && t.subresource === '') throw methodNotAllowed();
       const warnings: string[] = [];
       // The query's options are spread last (they share no key with the rest): in Node 20's V8 each
       // key added after a leading spread takes a slow path, ~1 us a key, 6 us of every write.
@@ -299,8 +298,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
  */
 function routed(def: ResourceDefinition, t: ResourceTarget, method: string): boolean {
   if (t.legacyWatch) return method === 'GET' && t.subresource === '' && (!def.verbs || def.verbs.includes('watch'));
-  const item = t.name !== '';
-  const verb = routeVerbs[method]?.[item ? 1 : 0];
+  const verb = routeVerbs[method]?.[t.subresource !== '' ? 2 : t.name !== '' ? 1 : 0];
   if (verb === undefined || verb === null) return false;
   // A namespaced kind's all-namespaces path (/api/v1/pods) is only listed and watched.
   if (def.namespaced && t.namespace === '' && verb !== 'list') return false;
@@ -314,13 +312,14 @@ function legacyWatchQuery(list: ListQuery, name: string): ListQuery {
   return { ...list, watch: true, fieldSelector: [byName, list.fieldSelector].filter((s) => s !== '').join(',') };
 }
 
-// The verb of a method on a collection and on an object; null where upstream registers no route.
-const routeVerbs: Record<string, readonly [Verb | null, Verb]> = {
-  GET: ['list', 'get'],
-  POST: ['create', 'create'],
-  PUT: [null, 'update'],
-  PATCH: [null, 'patch'],
-  DELETE: ['deletecollection', 'delete'],
+// The verb of a method on a collection, an object and an object's subresource; null where upstream
+// registers no route.
+const routeVerbs: Record<string, readonly [Verb | null, Verb | null, Verb]> = {
+  GET: ['list', 'get', 'get'],
+  POST: ['create', null, 'create'],
+  PUT: [null, 'update', 'update'],
+  PATCH: [null, 'patch', 'patch'],
+  DELETE: ['deletecollection', 'delete', 'delete'],
 };
 
 async function decodedBody(req: IncomingMessage, def: ResourceDefinition, fieldValidation: string): Promise<{ obj: KubeObject; duplicates: string[] }> {
