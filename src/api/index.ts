@@ -11,6 +11,7 @@ export * from './apps/v1/replica-set.ts';
 export * from './apps/v1/daemon-set.ts';
 export { scaledValue } from './apps/v1/workload-validation.ts';
 export { isExtendedResourceName } from './core/v1/pod/container-validation.ts';
+export { nodeProxyConnect, podExecConnect, podProxyConnect, proxyVerbs } from './core/v1/connect-options.ts';
 export * from './apps/v1/controller-revision.ts';
 export * from './apps/v1/stateful-set.ts';
 export type * from './discovery/v1/endpoint-slice.ts';

@@ -89,6 +89,19 @@ export interface SubresourceDefinition {
   version?: string;
   kind?: string;
   verbs: readonly Verb[];
+  /** A connecter's (exec, attach, portforward, proxy): served as a stream or a proxy, not as an object. */
+  connect?: ConnectOptions;
+}
+
+export type ConnectMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+/** What upstream's rest.Connecter says of itself: its HTTP methods and its options kind's query parameters. */
+export interface ConnectOptions {
+  methods: readonly ConnectMethod[];
+  /** The options kind's fields as query parameters, in upstream's OpenAPI words. */
+  parameters: readonly { name: string; description: string; type: 'string' | 'boolean' | 'integer' }[];
+  /** The rest of the URL after the subresource is the options' `path` (a proxy's `{name}/proxy/{path}`). */
+  subpath?: boolean;
 }
 
 export interface ResourceDefinition<T extends KubeObject = KubeObject> {

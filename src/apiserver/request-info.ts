@@ -63,7 +63,8 @@ function resourceTarget(group: string, version: string, rest: string[], path: st
     tail = tail.slice(2);
   }
   const [resource, name = '', subresource = '', ...extra] = tail;
-  if (!resource || extra.length > 0) return { kind: 'other', path };
+  // Only a proxy takes a path of its own after the subresource (`nodes/n/proxy/stats/summary`).
+  if (!resource || (extra.length > 0 && subresource !== 'proxy')) return { kind: 'other', path };
   const target: ResourceTarget = { group, version, namespace, resource, name, subresource };
   if (legacyWatch) target.legacyWatch = true;
   return { kind: 'resource', target };

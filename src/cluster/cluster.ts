@@ -23,7 +23,7 @@ import { preinstalledCrds } from './preinstalled-crds.ts';
 import type { ClusterConfig } from './config.ts';
 import { parseVersion } from './config.ts';
 import { startComponents } from './components.ts';
-import { PodLogs, podLogRoute } from '../kubelet/index.ts';
+import { PodLogs, podLogRoute, proxyRoute } from '../kubelet/index.ts';
 import type { Node } from '../api/index.ts';
 import type { RunningComponents } from './components.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
@@ -149,7 +149,8 @@ export class Cluster {
   httpHandler(options: { log?: (line: string) => void; clientCA?: string; openapi?: ClusterOptions['openapi'] } = {}): ReturnType<typeof createHttpHandler> {
     const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], metrics: this.metrics };
     if (options.log) handlerOptions.log = options.log;
-    handlerOptions.extraRoutes = [podLogRoute({ client: this.client, clock: this.clock, podLogs: this.podLogs })];
+    const routeOptions = { client: this.client, clock: this.clock, podLogs: this.podLogs };
+    handlerOptions.extraRoutes = [podLogRoute(routeOptions), proxyRoute(routeOptions)];
     handlerOptions.openapi = options.openapi ? options.openapi(this.server.index.all()) : dynamicOpenApi(this.server.index, this.customResources);
     if (options.clientCA) handlerOptions.clientCA = options.clientCA;
     return createHttpHandler(handlerOptions);

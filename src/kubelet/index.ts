@@ -8,6 +8,7 @@ export type { NodePoolSpec } from './node-object.ts';
 export { poolLabel } from './node-object.ts';
 export { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-skew.ts';
 export { podLogRoute } from './log-route.ts';
+export { proxyRoute } from './proxy-route.ts';
 export type { Route, PodLogRouteOptions } from './log-route.ts';
 export { nodeLeaseNamespace, nodeLeaseDurationSeconds } from './node-agent.ts';
 export { podUsage } from './usage.ts';

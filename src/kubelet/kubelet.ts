@@ -125,6 +125,11 @@ export class Kubelet {
     for (const w of [...this.#workers.values()]) w.forget();
   }
 
+  /** The pods this kubelet runs (its pod manager's), one worker each. */
+  workers(): IterableIterator<PodWorker> {
+    return this.#workers.values();
+  }
+
   worker(namespace: string, name: string): PodWorker | undefined {
     for (const w of this.#workers.values()) if (w.pod.metadata.namespace === namespace && w.pod.metadata.name === name) return w;
     return undefined;

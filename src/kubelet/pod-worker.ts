@@ -194,6 +194,12 @@ export class PodWorker {
     return this.#pod.metadata.uid ?? '';
   }
 
+  /** Whether a running container of the pod is a host process (runtime: process): it listens on the host's loopback. */
+  runsHostProcesses(): boolean {
+    for (const [name, live] of this.#live) if (live.sim instanceof ProcessContainer && isRunning(this.records.get(name)?.current)) return true;
+    return false;
+  }
+
   /** Log buffers of a container's current and previous instances. */
   logsOf(name: string): { current?: LogBuffer; previous?: LogBuffer } | undefined {
     const live = this.#live.get(name);

@@ -17,6 +17,10 @@ export interface ContainerUsage {
   cpuMilli: number;
   /** Working set in bytes. */
   memoryBytes: number;
+  /** When this instance of the container started (ms since the epoch). */
+  startedAt: number;
+  /** The memory limit the container runs with, if any. */
+  memoryLimitBytes?: number;
 }
 
 /**
@@ -49,7 +53,8 @@ export function workerUsage(worker: PodWorker, now: number): ContainerUsage[] {
     const limit = resourceAmountOf('cpu', instance.actual?.limits?.cpu ?? c.resources?.limits?.cpu);
     const cpu = behaviour.cpuMilli ?? idleCpuMilli;
     const memory = measured.get(c.name) ?? (behaviour.memory ? Math.round(memoryAt(behaviour.memory, now - instance.startedAt)) : idleMemoryBytes);
-    out.push({ name: c.name, cpuMilli: limit !== undefined ? Math.min(cpu, limit) : cpu, memoryBytes: memory });
+    const memoryLimit = resourceAmountOf('memory', instance.actual?.limits?.memory ?? c.resources?.limits?.memory);
+    out.push({ name: c.name, cpuMilli: limit !== undefined ? Math.min(cpu, limit) : cpu, memoryBytes: memory, startedAt: instance.startedAt, ...(memoryLimit !== undefined ? { memoryLimitBytes: memoryLimit } : {}) });
   }
   return out;
 }

@@ -72,6 +72,44 @@ describe('nodes with kubectl and drydock node', () => {
     );
   });
 
+  test('nodes/proxy reaches the kubelet: healthz, its pods, a stats summary and resource metrics that agree with kubectl top', async () => {
+    const overrides = { spec: { nodeName: 'cpu-1', containers: [{ name: 'busy', image: 'nginx', resources: { limits: { memory: '1Gi' } } }] } };
+    await dd.ok(['run', 'busy', '--image=nginx', `--overrides=${JSON.stringify(overrides)}`, '--annotations=sim.drydock.dev/busy=cpu: 250m\nmemory: 150Mi']);
+    await eventually('busy running', () => dd.kubectl(['get', 'pod', 'busy', '-o', 'jsonpath={.status.phase}']), (r) => r.stdout === 'Running');
+    assert.equal(await dd.ok(['get', '--raw', '/api/v1/nodes/cpu-1/proxy/healthz']), 'ok');
+    const pods = JSON.parse(await dd.ok(['get', '--raw', '/api/v1/nodes/cpu-1/proxy/pods'])) as { kind: string; items: { metadata: { name: string } }[] };
+    assert.deepEqual([pods.kind, pods.items.map((p) => p.metadata.name)], ['PodList', ['busy']]);
+    interface Usage { usageNanoCores?: number; workingSetBytes?: number; availableBytes?: number }
+    interface Summary { node: { nodeName: string; cpu: Usage; memory: Usage }; pods: { podRef: { name: string }; containers: { name: string; cpu: Usage; memory: Usage }[] }[] }
+    const summary = JSON.parse(await dd.ok(['get', '--raw', '/api/v1/nodes/cpu-1/proxy/stats/summary'])) as Summary;
+    const [pod] = summary.pods;
+    assert.equal(pod?.podRef.name, 'busy');
+    const container = pod?.containers[0];
+    assert.deepEqual([container?.name, container?.cpu.usageNanoCores, container?.memory.workingSetBytes, container?.memory.availableBytes], ['busy', 250_000_000, 150 * 2 ** 20, (1024 - 150) * 2 ** 20]);
+    assert.deepEqual([summary.node.nodeName, summary.node.cpu.usageNanoCores, summary.node.memory.workingSetBytes], ['cpu-1', 250_000_000, 150 * 2 ** 20]);
+    // metrics-server's source: the same figures in the Prometheus text format.
+    const resource = await dd.ok(['get', '--raw', '/api/v1/nodes/cpu-1/proxy/metrics/resource']);
+    assert.match(resource, /^container_memory_working_set_bytes\{container="busy",namespace="default",pod="busy"\} 1\.572864e\+08 \d{13}$/m);
+    assert.match(resource, /^# HELP node_cpu_usage_seconds_total \[STABLE\] Cumulative cpu time consumed by the node in core-seconds$/m);
+    const top = await eventually('kubectl top', () => dd.kubectl(['top', 'pod', 'busy', '--no-headers']), (r) => r.code === 0);
+    assert.deepEqual(top.stdout.trim().split(/\s+/), ['busy', '250m', '150Mi']);
+    // Paths the kubelet does not serve, ports it does not listen on, and nodes that do not exist fail as upstream's proxy does.
+    const missing = await dd.kubectl(['get', '--raw', '/api/v1/nodes/cpu-1/proxy/no-such-path']);
+    assert.match(missing.stderr, /Error from server \(NotFound\): the server could not find the requested resource/);
+    const otherPort = await dd.kubectl(['get', '--raw', '/api/v1/nodes/cpu-1:9100/proxy/metrics']);
+    assert.match(otherPort.stderr, /Error from server \(ServiceUnavailable\): error trying to reach service: dial tcp 10\.\d+\.\d+\.\d+:9100: connect: connection refused/);
+    assert.match((await dd.kubectl(['get', '--raw', '/api/v1/nodes/nope/proxy/healthz'])).stderr, /Error from server \(NotFound\): nodes "nope" not found/);
+    // A simulated container listens on no port: the pod proxy's dial is refused, a service without endpoints has none.
+    const podProxy = await dd.kubectl(['get', '--raw', '/api/v1/namespaces/default/pods/busy:8080/proxy/']);
+    assert.match(podProxy.stderr, /Error from server \(ServiceUnavailable\): error trying to reach service: dial tcp [\d.]+:8080: connect: connection refused/);
+    await dd.ok(['create', 'service', 'clusterip', 'lonely', '--tcp=80:8080']);
+    const noEndpoints = await eventually('endpoints of lonely', () => dd.kubectl(['get', '--raw', '/api/v1/namespaces/default/services/lonely:80/proxy/']), (r) => !r.stderr.includes('NotFound'));
+    assert.match(noEndpoints.stderr, /Error from server \(ServiceUnavailable\): no endpoints available for service "lonely"/);
+    assert.match((await dd.kubectl(['get', '--raw', '/api/v1/namespaces/default/services/lonely:81/proxy/'])).stderr, /no service port 81 found for service "lonely"/);
+    await dd.ok(['delete', 'pod', 'busy', '--wait=false']);
+    await dd.ok(['delete', 'service', 'lonely']);
+  });
+
   test('cordon shows Ready,SchedulingDisabled and adds the unschedulable taint; uncordon undoes both', async () => {
     const c = await dd.kubectl(['cordon', 'cpu-1']);
     assert.equal(c.code, 0, c.stderr);

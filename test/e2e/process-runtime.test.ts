@@ -1,8 +1,9 @@
 // A node pool with `runtime: process` as a kubectl user drives it: the container's command runs on the
 // host, `kubectl logs` shows what it printed, the pod ends with its exit code, and `kubectl exec` runs
-// on the host too.
+// on the host too; pods/proxy and services/proxy reach what the process serves.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import { startDrydock } from './harness.ts';
 import type { Drydock } from './harness.ts';
 
@@ -27,6 +28,39 @@ describe('process runtime with kubectl', () => {
     }
     assert.equal(state, '7 Failed');
     assert.equal((await dd.kubectl(['logs', 'hello'])).stdout, 'hi from hello, drydock\n');
+  });
+
+  test('pods/proxy and services/proxy reach a server the container runs on the host, and a closed port is refused', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+      });
+    });
+    const server = `require('http').createServer((q, s) => { let b = ''; q.on('data', (c) => (b += c)); q.on('end', () => s.end(q.method + ' ' + q.url + ' ' + b)); }).listen(${port})`;
+    await dd.ok(['run', 'echo', '--image=node', `--port=${port}`, '--labels=app=echo', '--', 'node', '-e', server]);
+    const get = (path: string) => dd.kubectl(['get', '--raw', path]);
+    const answer = await (async () => {
+      for (let i = 0; i < 100; i++) {
+        const r = await get(`/api/v1/namespaces/default/pods/echo/proxy/models?limit=2`);
+        if (r.code === 0) return r.stdout;
+        await new Promise((res) => globalThis.setTimeout(res, 100));
+      }
+      return 'never answered';
+    })();
+    assert.equal(answer, 'GET /models?limit=2 ');
+    assert.equal(await dd.ok(['create', '--raw', `/api/v1/namespaces/default/pods/echo:${port}/proxy/v1/completions`, '-f', '-'], { input: '{"prompt":"hi"}' }), 'POST /v1/completions {"prompt":"hi"}');
+    await dd.ok(['expose', 'pod', 'echo', '--port=80', `--target-port=${port}`]);
+    let viaService = '';
+    for (let i = 0; i < 100 && viaService === ''; i++) {
+      const r = await get('/api/v1/namespaces/default/services/echo:80/proxy/health/');
+      if (r.code === 0) viaService = r.stdout;
+      else await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    assert.equal(viaService, 'GET /health/ ');
+    const closed = await get(`/api/v1/namespaces/default/pods/echo:${port + 1}/proxy/`);
+    assert.match(closed.stderr, new RegExp(`Error from server \\(ServiceUnavailable\\): error trying to reach service: dial tcp [\\d.]+:${port + 1}: connect: connection refused`));
+    await dd.ok(['delete', 'pod', 'echo', '--wait=false']);
   });
 
   test('kubectl exec runs a host process beside the container\'s, with its environment and standard input', async () => {

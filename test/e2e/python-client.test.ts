@@ -1,5 +1,6 @@
 // Debian's python3-kubernetes (the system /usr/bin/python3, not the first python3 on PATH)
-// against `drydock up` over HTTPS with the kubeconfig's CA: list (nodes too), create, watch, patch, exec.
+// against `drydock up` over HTTPS with the kubeconfig's CA: list (nodes too), create, watch, patch, exec,
+// and the node proxy to a kubelet.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -36,6 +37,8 @@ describe('python3-kubernetes smoke test', { skip: hasClient ? false : 'python3-k
       autoscalers: [['py-hpa', 0, 0]],
       missing: [404, 'configmaps "missing" not found'],
       exec: ['py-pod\n', 3],
+      kubeletHealth: 'ok',
+      summaryPods: ['py-pod'],
     });
   });
 });

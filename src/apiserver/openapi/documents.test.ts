@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { ResourceDefinition } from '../../api/index.ts';
 import { buildOpenApi } from './documents.ts';
+import { toSwagger2 } from './swagger2.ts';
+import { nodeProxyConnect, podExecConnect, podProxyConnect, proxyVerbs } from '../../api/index.ts';
 import type { OpenApiSchema } from './schema.ts';
 
 // The registry fills up as kinds land, so the documents are built from definitions shaped like theirs.
@@ -13,9 +15,14 @@ const scale = { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale
 const status = { name: 'status', verbs: ['get', 'patch', 'update'] } as const;
 const docs = buildOpenApi([
   def('', 'Pod', 'pods', {
-    subresources: [status, { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] }],
+    subresources: [
+      status,
+      { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+      { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'], connect: podExecConnect },
+      { name: 'proxy', kind: 'PodProxyOptions', verbs: proxyVerbs, connect: podProxyConnect },
+    ],
   }),
-  def('', 'Node', 'nodes', { namespaced: false, subresources: [status] }),
+  def('', 'Node', 'nodes', { namespaced: false, subresources: [{ name: 'proxy', kind: 'NodeProxyOptions', verbs: proxyVerbs, connect: nodeProxyConnect }, status] }),
   def('apps', 'Deployment', 'deployments', { subresources: [status, scale] }),
   def('resource.k8s.io', 'DeviceClass', 'deviceclasses', { namespaced: false, hasStatus: false }),
   def('resource.k8s.io', 'ResourceSlice', 'resourceslices', { namespaced: false, hasStatus: false }),
@@ -43,6 +50,34 @@ test('status and subresource paths speak their own kinds', () => {
   const scale = apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale']?.['patch'];
   assert.deepEqual(scale?.['x-kubernetes-group-version-kind'], { group: 'autoscaling', version: 'v1', kind: 'Scale' });
   assert.ok(apps.components.schemas['io.k8s.api.autoscaling.v1.Scale']);
+});
+
+test('connect subresources are connect operations with their options as query parameters, as upstream publishes them', () => {
+  // api/openapi-spec/v3/api__v1_openapi.json: one operation per connect method, no body, a string answer.
+  const proxy = coreV1.paths['/api/v1/nodes/{name}/proxy/{path}'];
+  assert.deepEqual(Object.keys(proxy ?? {}).sort(), ['delete', 'get', 'head', 'options', 'parameters', 'patch', 'post', 'put']);
+  assert.deepEqual(proxy?.['get'], {
+    description: 'connect GET requests to proxy of Node',
+    operationId: 'connectCoreV1GetNodeProxyWithPath',
+    tags: ['core_v1'],
+    responses: { '200': { description: 'OK', content: { '*/*': { schema: { type: 'string' } } } }, '401': { description: 'Unauthorized' } },
+    'x-kubernetes-action': 'connect',
+    'x-kubernetes-group-version-kind': { group: '', version: 'v1', kind: 'NodeProxyOptions' },
+  });
+  assert.deepEqual(proxy?.['parameters'], [
+    { name: 'name', in: 'path', description: 'name of the NodeProxyOptions', required: true, schema: { type: 'string', uniqueItems: true } },
+    { name: 'path', in: 'path', description: 'path to the resource', required: true, schema: { type: 'string', uniqueItems: true } },
+    { name: 'path', in: 'query', description: 'Path is the URL path to use for the current proxy request to node.', schema: { type: 'string', uniqueItems: true } },
+  ]);
+  const exec = coreV1.paths['/api/v1/namespaces/{namespace}/pods/{name}/exec'];
+  assert.deepEqual(Object.keys(exec ?? {}).sort(), ['get', 'parameters', 'post']);
+  assert.equal((exec?.['post'] as { operationId?: string } | undefined)?.operationId, 'connectCoreV1PostNamespacedPodExec');
+  assert.deepEqual((exec?.['parameters'] as unknown as { name: string }[]).map((p) => p.name), ['command', 'container', 'name', 'namespace', 'stderr', 'stdin', 'stdout', 'tty']);
+  assert.ok(coreV1.paths['/api/v1/namespaces/{namespace}/pods/{name}/proxy']?.['head']);
+  // Swagger 2.0 says the same with */* both ways, as upstream's swagger.json.
+  const v2 = toSwagger2(coreV1 as never) as { paths: Record<string, Record<string, { consumes?: string[]; produces?: string[] }>> };
+  const get = v2.paths['/api/v1/namespaces/{namespace}/pods/{name}/proxy/{path}']?.['get'];
+  assert.deepEqual([get?.consumes, get?.produces], [['*/*'], ['*/*']]);
 });
 
 test('the Pod schema has its 1.35 fields with upstream extensions', () => {

@@ -2,7 +2,7 @@
 // deletecollection, item get/put/patch/delete, and the subresources, each with x-kubernetes-action and
 // x-kubernetes-group-version-kind. kubectl --validate=strict looks for the PATCH operation's fieldValidation.
 // Upstream: apiserver/pkg/endpoints/installer.go (registerResourceHandlers) and api/openapi-spec/v3.
-import type { ResourceDefinition, SubresourceDefinition, Verb } from '../../api/index.ts';
+import type { ConnectOptions, ResourceDefinition, SubresourceDefinition, Verb } from '../../api/index.ts';
 import type { GroupVersionKind, OpenApiSchema } from './schema.ts';
 
 export interface Parameter {
@@ -24,7 +24,7 @@ export interface Operation {
   'x-kubernetes-group-version-kind': GroupVersionKind;
 }
 
-export type PathItem = Partial<Record<'get' | 'put' | 'post' | 'patch' | 'delete', Operation>> & { parameters?: Parameter[] };
+export type PathItem = Partial<Record<'get' | 'put' | 'post' | 'patch' | 'delete' | 'head' | 'options', Operation>> & { parameters?: Parameter[] };
 
 const query = (name: string, description: string, type: 'string' | 'boolean' | 'integer' = 'string'): Parameter => ({
   name,
@@ -163,7 +163,37 @@ export function resourcePaths(def: ResourceDefinition, names: KindSchemas): Reco
   // A create-only kind (SelfSubjectAccessReview) has no item path at all.
   if (['get', 'update', 'patch', 'delete'].some((v) => verbs.has(v as Verb)) || def.subresources?.length) paths[`${base}/{name}`] = item;
 
-  for (const sub of def.subresources ?? []) paths[`${base}/{name}/${sub.name}`] = subresourcePath(sub);
+  for (const sub of def.subresources ?? []) {
+    if (!sub.connect) {
+      paths[`${base}/{name}/${sub.name}`] = subresourcePath(sub);
+      continue;
+    }
+    const k: GroupVersionKind = { group: def.group, version: def.version, kind: sub.kind ?? def.kind };
+    const operationId = (method: string, withPath: boolean): string => `connect${opPrefix}${capitalize(method.toLowerCase())}${scope}${def.kind}${capitalize(sub.name)}${withPath ? 'WithPath' : ''}`;
+    paths[`${base}/{name}/${sub.name}`] = connectPath(sub.name, sub.connect, k, false, operationId);
+    if (sub.connect.subpath) paths[`${base}/{name}/${sub.name}/{path}`] = connectPath(sub.name, sub.connect, k, true, operationId);
+  }
+  function connectPath(name: string, connect: ConnectOptions, k: GroupVersionKind, withPath: boolean, operationId: (method: string, withPath: boolean) => string): PathItem {
+    // A connecter's options are path-level parameters in name order; its operations take no body.
+    const parameters = [
+      pathParam('name', `name of the ${k.kind}`),
+      ...(def.namespaced ? [pathParam('namespace', 'object name and auth scope, such as for teams and projects')] : []),
+      ...(withPath ? [pathParam('path', 'path to the resource')] : []),
+      ...connect.parameters.map((p) => query(p.name, p.description, p.type)),
+    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const item: PathItem = { parameters };
+    for (const method of connect.methods) {
+      item[method.toLowerCase() as keyof Omit<PathItem, 'parameters'>] = {
+        description: `connect ${method} requests to ${name} of ${def.kind}`,
+        operationId: operationId(method, withPath),
+        tags: [tag],
+        responses: { '200': { description: 'OK', content: { '*/*': { schema: { type: 'string' } } } }, '401': { description: 'Unauthorized' } },
+        'x-kubernetes-action': 'connect',
+        'x-kubernetes-group-version-kind': k,
+      };
+    }
+    return item;
+  }
   function subresourcePath(sub: SubresourceDefinition): PathItem {
     const k: GroupVersionKind = sub.kind ? { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind } : gvk;
     const ref = names.subresources[sub.name] ?? kindRef;

@@ -61,7 +61,7 @@ function operationV2(op: Operation): Json {
     description: op.description,
     operationId: op.operationId,
     ...(parameters.length > 0 ? { parameters } : {}),
-    produces: ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'],
+    produces: Object.keys(op.responses['200']?.content ?? {}).length > 0 ? Object.keys(op.responses['200']!.content!) : ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'],
     responses,
     schemes: ['https'],
     tags: op.tags,

@@ -62,6 +62,9 @@ def main(kubeconfig):
                   stderr=True, stdin=False, stdout=True, tty=False, _preload_content=False)
     resp.run_forever(timeout=10)
     out["exec"] = [resp.read_stdout(), resp.returncode]
+    # The node proxy to the kubelet, its path URL-encoded by the client (stats%2Fsummary); the client hands back the text.
+    out["kubeletHealth"] = v1.connect_get_node_proxy_with_path("cpu-0", "healthz")
+    out["summaryPods"] = sorted(p["podRef"]["name"] for p in json.loads(v1.connect_get_node_proxy_with_path("cpu-0", "stats/summary", _preload_content=False).data)["pods"])
     try:
         v1.read_namespaced_config_map("missing", "default")
     except client.exceptions.ApiException as e:

@@ -2,6 +2,7 @@
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/apis/core/v1/defaults.go (SetDefaults_NodeStatus),
 // pkg/registry/core/node/strategy.go, pkg/apis/core/validation/validation.go (ValidateNode),
 // pkg/printers/internalversion/printers.go (printNode).
+import { nodeProxyConnect, proxyVerbs } from './connect-options.ts';
 import { FieldPath, forbiddenField } from '../../../core/index.ts';
 import type { FieldError, Condition, KubeObject, ObjectMeta } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
@@ -197,7 +198,10 @@ export const nodeDefinition: ResourceDefinition<Node> = {
   singular: 'node',
   namespaced: false,
   shortNames: ['no'],
-  subresources: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
+  subresources: [
+    { name: 'proxy', kind: 'NodeProxyOptions', verbs: proxyVerbs, connect: nodeProxyConnect },
+    { name: 'status', verbs: ['get', 'patch', 'update'] },
+  ],
   hasStatus: true,
   tracksGeneration: false,
   defaults: defaultNode,

@@ -3,6 +3,7 @@
 // Upstream: staging/src/k8s.io/api/core/v1/types.go, pkg/apis/core/v1/defaults.go (SetDefaults_Service),
 // pkg/registry/core/service/strategy.go, pkg/registry/core/service/storage/alloc.go,
 // pkg/printers/internalversion/printers.go (printService).
+import { serviceProxyConnect, proxyVerbs } from './connect-options.ts';
 import { fillZeroFields, zeroFields } from '../../empty-objects.ts';
 import type { FieldError, Random } from '../../../core/index.ts';
 import { FieldPath, formatIP, formatLabels, parseIP, parsePrefix, prefixContains, prefixNetwork, prefixSize } from '../../../core/index.ts';
@@ -333,7 +334,10 @@ export const serviceDefinition: ResourceDefinition<Service> = {
   namespaced: true,
   shortNames: ['svc'],
   categories: ['all'],
-  subresources: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
+  subresources: [
+    { name: 'proxy', kind: 'ServiceProxyOptions', verbs: proxyVerbs, connect: serviceProxyConnect },
+    { name: 'status', verbs: ['get', 'patch', 'update'] },
+  ],
   hasStatus: true,
   defaults: defaultService,
   prepareForCreate(svc) {

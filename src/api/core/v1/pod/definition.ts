@@ -4,6 +4,7 @@
 import type { FieldError } from '../../../../core/index.ts';
 import type { PatchMeta, ResourceDefinition, StrategyContext } from '../../../resource.ts';
 import { keepField } from '../keep-field.ts';
+import { podAttachConnect, podExecConnect, podPortForwardConnect, podProxyConnect, proxyVerbs } from '../connect-options.ts';
 import { defaultFeatureGates } from '../../../features.ts';
 import type { Container, Pod } from './types.ts';
 import { defaultPod } from './defaults.ts';
@@ -184,13 +185,14 @@ export const podDefinition: ResourceDefinition<Pod> = {
   shortNames: ['po'],
   categories: ['all'],
   subresources: [
-    { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+    { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'], connect: podAttachConnect },
     { name: 'binding', kind: 'Binding', verbs: ['create'] },
     { name: 'ephemeralcontainers', verbs: ['get', 'patch', 'update'] },
     { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
-    { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+    { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'], connect: podExecConnect },
     { name: 'log', verbs: ['get'] },
-    { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+    { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'], connect: podPortForwardConnect },
+    { name: 'proxy', kind: 'PodProxyOptions', verbs: proxyVerbs, connect: podProxyConnect },
     { name: 'resize', verbs: ['get', 'patch', 'update'] },
     { name: 'status', verbs: ['get', 'patch', 'update'] },
   ],
