@@ -100,7 +100,7 @@ let loaded: typeof import('ws') | undefined;
  * requires node:http as it loads, which a startup snapshot cannot hold, and left out of the bundle it
  * costs the start-up nothing.
  */
-function webSockets(): typeof import('ws') {
+export function webSockets(): typeof import('ws') {
   return (loaded ??= createRequire(import.meta.url)('ws') as typeof import('ws'));
 }
 

@@ -1,6 +1,5 @@
 // HTTP routes the API server proxies to a node's kubelet: pods/log (text/plain, streamed when
-// following), pods/exec and pods/attach (exec-stream.ts), and pods/portforward, which simulated nodes
-// refuse with an upstream-style error.
+// following), pods/exec and pods/attach (exec-stream.ts), and pods/portforward (port-forward.ts).
 // Upstream: pkg/registry/core/pod/rest/log.go, pkg/registry/core/pod/strategy.go (LogLocation),
 // pkg/kubelet/kubelet_pods.go (validateContainerLogStatus, GetContainerLogs).
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -17,6 +16,7 @@ import type { LogBuffer, LogLine, PodLogOptions } from './logs.ts';
 import type { PodLogs } from './nodes.ts';
 import { chosenExecProtocol, execProtocol, servedExecProtocols, serveAttachWebSocket, serveExecWebSocket, wantsExecWebSocket } from './exec-stream.ts';
 import type { ExecOptions } from './exec-stream.ts';
+import { sandboxIdOf, servePortForward, wantsPortForwardSpdy, wantsPortForwardTunnel } from './port-forward.ts';
 
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
 
@@ -196,6 +196,22 @@ function accepted<T extends object>(sub: string, target: T | { error: string }, 
   return target;
 }
 
+/** pods/portforward: the API server's checks (PortForwardLocation, the upgrade it requires), then the kubelet's forwarding. */
+async function servePortForwardRoute(o: PodLogRouteOptions, pod: Pod, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const name = pod.metadata.name ?? '';
+  const node = pod.spec.nodeName;
+  if (!node) throw badRequest(`pod ${name} does not have a host assigned`);
+  if (!wantsPortForwardTunnel(req) && !wantsPortForwardSpdy(req)) throw badRequest('Upgrade request required');
+  const worker = o.podLogs.kubelet(node)?.worker(pod.metadata.namespace ?? '', name);
+  if (!worker) {
+    // The kubelet answers before any upgrade, in plain text (streaming.WriteError).
+    res.writeHead(404, { 'Content-Type': 'text/plain' });
+    res.end(`pod not found (${JSON.stringify(`${name}_${pod.metadata.namespace ?? ''}`)})`);
+    return;
+  }
+  await servePortForward(req, res, { sandboxId: sandboxIdOf(pod.metadata.uid ?? ''), onHost: worker.runsHostProcesses() });
+}
+
 /** The pod log/exec route for the HTTP edge's extraRoutes. */
 export function podLogRoute(o: PodLogRouteOptions): Route {
   return async (req, res, url) => {
@@ -213,9 +229,8 @@ export function podLogRoute(o: PodLogRouteOptions): Route {
         await serveConnect(o, pod, sub, url.searchParams, req, res);
         return true;
       }
-      const node = pod.spec.nodeName ?? '';
-      // Simulated containers have no ports to forward.
-      throw badRequest(`unable to upgrade connection: ${sub === 'portforward' ? 'port forwarding' : `container ${sub}`} is not supported on simulated node "${node}"`);
+      await servePortForwardRoute(o, pod, req, res);
+      return true;
     } catch (error) {
       if (!isApiError(error)) throw error;
       sendStatus(res, error);

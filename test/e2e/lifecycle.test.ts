@@ -1,6 +1,7 @@
 // The pod lifecycle as a kubectl user sees it on simulated nodes: the sidecar Job pod's STATUS
 // sequence under `get -w`, `kubectl logs` and its flags, describe's events, exec's refusal and
 // `kubectl debug`'s ephemeral containers.
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -103,7 +104,7 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.match(d.stdout, /Stopping container log-agent/);
   });
 
-  test('logs -f streams until the container exits; exec of an unsimulated command and port-forward are refused', async () => {
+  test('logs -f streams until the container exits; exec of an unsimulated command is refused and a port-forwarded connection finds no listener', async () => {
     const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: ticker\n  annotations:\n    sim.drydock.dev/app: "{logs: [hello], logEvery: 100ms, runFor: 1s}"\nspec:\n  nodeName: cpu-0\n  restartPolicy: Never\n  containers:\n  - name: app\n    image: busybox\n';
     let r = await dd.kubectl(['create', '-f', '-'], { input: pod });
     assert.equal(r.code, 0, r.stderr);
@@ -125,9 +126,22 @@ describe('pod lifecycle on simulated nodes', () => {
     r = await dd.kubectl(['exec', 'web', '--', 'ls']);
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /failed to exec in container: "ls" is not simulated/);
-    r = await dd.kubectl(['port-forward', 'pod/web', '0:80'], { timeoutMs: 10_000 });
-    assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /port forwarding is not supported on simulated node "cpu-0"/);
+    // port-forward listens, and a connection to it finds nothing listening in the pod, as containerd reports it.
+    const forward = dd.spawnKubectl(['port-forward', 'pod/web', ':80']);
+    let out = '';
+    let err = '';
+    forward.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    forward.stderr?.on('data', (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | null>((res) => forward.once('exit', res));
+    for (let i = 0; i < 100 && !/Forwarding from 127\.0\.0\.1:\d+/.test(out); i++) await new Promise((res) => globalThis.setTimeout(res, 50));
+    const local = Number(/Forwarding from 127\.0\.0\.1:(\d+) -> 80/.exec(out)?.[1]);
+    assert.ok(local > 0, `${out}${err}`);
+    await new Promise<void>((res) => connect(local, '127.0.0.1').on('close', () => res()).on('error', () => res()).resume());
+    const code = await Promise.race([exited, new Promise<string>((res) => globalThis.setTimeout(() => res('still running'), 10_000))]);
+    forward.kill();
+    assert.notEqual(code, 0);
+    assert.match(err, /an error occurred forwarding \d+ -> 80: error forwarding port 80 to pod [0-9a-f]{64}, uid : failed to execute portforward in network namespace \\?"\/var\/run\/netns\/cni-[0-9a-f-]{36}\\?": failed to connect to localhost:80 inside namespace \\?"[0-9a-f]{64}\\?", IPv4: dial tcp4 127\.0\.0\.1:80: connect: connection refused IPv6 dial tcp6 \[::1\]:80: connect: connection refused/);
+    assert.match(err, /error: lost connection to pod/);
   });
 
   test('kubectl debug adds an ephemeral container the kubelet starts; logs -c shows its output; -it shows it too', async () => {

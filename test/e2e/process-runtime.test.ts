@@ -1,11 +1,33 @@
 // A node pool with `runtime: process` as a kubectl user drives it: the container's command runs on the
 // host, `kubectl logs` shows what it printed, the pod ends with its exit code, and `kubectl exec` runs
-// on the host too; pods/proxy and services/proxy reach what the process serves.
+// on the host too; pods/proxy, services/proxy and kubectl port-forward reach what the process serves.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { startDrydock } from './harness.ts';
 import type { Drydock } from './harness.ts';
+
+/** A loopback port nothing listens on now. */
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+/** POSTs body to a local port; the answer's text. */
+const post = (port: number, path: string, body: Buffer): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST' }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve(text));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 
 const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: host\n  count: 1\n  runtime: process\n';
 
@@ -31,12 +53,7 @@ describe('process runtime with kubectl', () => {
   });
 
   test('pods/proxy and services/proxy reach a server the container runs on the host, and a closed port is refused', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const address = probe.address();
-        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-      });
-    });
+    const port = await freePort();
     const server = `require('http').createServer((q, s) => { let b = ''; q.on('data', (c) => (b += c)); q.on('end', () => s.end(q.method + ' ' + q.url + ' ' + b)); }).listen(${port})`;
     await dd.ok(['run', 'echo', '--image=node', `--port=${port}`, '--labels=app=echo', '--', 'node', '-e', server]);
     const get = (path: string) => dd.kubectl(['get', '--raw', path]);
@@ -61,6 +78,30 @@ describe('process runtime with kubectl', () => {
     const closed = await get(`/api/v1/namespaces/default/pods/echo:${port + 1}/proxy/`);
     assert.match(closed.stderr, new RegExp(`Error from server \\(ServiceUnavailable\\): error trying to reach service: dial tcp [\\d.]+:${port + 1}: connect: connection refused`));
     await dd.ok(['delete', 'pod', 'echo', '--wait=false']);
+  });
+
+  test('kubectl port-forward reaches the server a container runs on the host, over the WebSocket tunnel and over SPDY', async () => {
+    const port = await freePort();
+    const server = `require('http').createServer((q, s) => { let n = 0; q.on('data', (c) => (n += c.length)); q.on('end', () => s.end(q.method + ' ' + q.url + ' ' + n)); }).listen(${port})`;
+    await dd.ok(['run', 'fwd', '--image=node', `--port=${port}`, '--', 'node', '-e', server]);
+    for (let i = 0; i < 100; i++) {
+      if ((await dd.kubectl(['get', '--raw', `/api/v1/namespaces/default/pods/fwd/proxy/`])).code === 0) break;
+      await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    // kubectl 1.31+ tunnels SPDY in a WebSocket first; KUBECTL_PORT_FORWARD_WEBSOCKETS=false makes it upgrade to SPDY itself.
+    for (const env of [{}, { KUBECTL_PORT_FORWARD_WEBSOCKETS: 'false' }]) {
+      const forward = dd.spawnKubectl(['port-forward', 'pod/fwd', `:${port}`], { env });
+      let out = '';
+      forward.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+      for (let i = 0; i < 100 && !/Forwarding from 127\.0\.0\.1:\d+/.test(out); i++) await new Promise((res) => globalThis.setTimeout(res, 50));
+      const local = Number(/Forwarding from 127\.0\.0\.1:(\d+)/.exec(out)?.[1]);
+      assert.ok(local > 0, out);
+      const body = Buffer.alloc(3 * 1024 * 1024, 120);
+      const answers = await Promise.all([post(local, '/v1/completions', body), post(local, '/health', Buffer.alloc(0))]);
+      forward.kill();
+      assert.deepEqual(answers, [`POST /v1/completions ${body.length}`, 'POST /health 0'], JSON.stringify(env));
+    }
+    await dd.ok(['delete', 'pod', 'fwd', '--wait=false']);
   });
 
   test('kubectl exec runs a host process beside the container\'s, with its environment and standard input', async () => {

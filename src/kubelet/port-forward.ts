@@ -1,0 +1,105 @@
+// pods/portforward as the kubelet serves it (portforward.k8s.io over SPDY/3.1, or that SPDY tunnelled
+// in WebSocket binary messages for kubectl 1.31+): each forwarded connection is an error stream and a
+// data stream sharing a requestID. A host process (runtime: process) is dialed on the loopback; a
+// simulated container listens on no port, so its connections are refused as containerd refuses them.
+// Upstream: pkg/kubelet/cri/streaming/portforward/httpstream.go, apimachinery httpstream/spdy
+// (upgrade.go), apiserver/pkg/util/proxy/streamtunnel.go, containerd sandbox_portforward_linux.go.
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { SpdySession } from './spdy.ts';
+import type { SpdyStream } from './spdy.ts';
+import { webSockets } from './exec-stream.ts';
+
+export const portForwardProtocol = 'portforward.k8s.io';
+/** The WebSocket subprotocol that carries the SPDY session (PortForwardWebsockets). */
+export const portForwardTunnelProtocol = `SPDY/3.1+${portForwardProtocol}`;
+
+/** What the forwarded connections of one pod reach. */
+export interface PortForwardTarget {
+  /** The pod's sandbox, named in the runtime's errors. */
+  sandboxId: string;
+  /** The pod's containers run as host processes: its ports are the loopback's. */
+  onHost: boolean;
+}
+
+/** A pod's sandbox ID as a runtime shows it: 64 hex digits, stable for the pod. */
+export function sandboxIdOf(uid: string): string {
+  return createHash('sha256').update(`sandbox/${uid}`).digest('hex');
+}
+
+/** Whether the request asks for the WebSocket upgrade that tunnels the SPDY session (kubectl 1.31+). */
+export function wantsPortForwardTunnel(req: IncomingMessage): boolean {
+  return (req.headers.upgrade ?? '').toLowerCase() === 'websocket' && String(req.headers['sec-websocket-protocol'] ?? '').split(',').some((p) => p.trim() === portForwardTunnelProtocol);
+}
+
+/** Whether the request asks for the SPDY upgrade with a protocol this server speaks. */
+export function wantsPortForwardSpdy(req: IncomingMessage): boolean {
+  const versions = String(req.headers['x-stream-protocol-version'] ?? '').split(',').map((v) => v.trim());
+  return (req.headers.upgrade ?? '').toLowerCase().startsWith('spdy/3.1') && versions.includes(portForwardProtocol);
+}
+
+/** Answers the upgrade (SPDY or its WebSocket tunnel) and forwards each connection the client opens. */
+export async function servePortForward(req: IncomingMessage, res: ServerResponse, target: PortForwardTarget): Promise<void> {
+  const socket = wantsPortForwardTunnel(req) ? await tunnel(req) : spdyUpgrade(req, res);
+  const session = new SpdySession(socket);
+  const pairs = new Map<string, { error?: SpdyStream; data?: SpdyStream }>();
+  session.on('stream', (stream: SpdyStream) => {
+    const id = stream.headers.get('requestid') ?? '';
+    const pair = pairs.get(id) ?? {};
+    if (stream.headers.get('streamtype') === 'error') pair.error = stream;
+    else pair.data = stream;
+    pairs.set(id, pair);
+    if (pair.error && pair.data) {
+      pairs.delete(id);
+      forward(target, Number(stream.headers.get('port')), pair.error, pair.data);
+    }
+  });
+  await new Promise<void>((resolve) => session.once('close', resolve));
+}
+
+function spdyUpgrade(req: IncomingMessage, res: ServerResponse): Duplex {
+  res.statusCode = 101;
+  const socket = req.socket;
+  socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${portForwardProtocol}\r\n\r\n`);
+  return socket;
+}
+
+/**
+ * The WebSocket's binary messages as one byte stream each way. The subprotocol's `/` is no token
+ * character, so ws would refuse the offer: the answer names it itself.
+ */
+async function tunnel(req: IncomingMessage): Promise<Duplex> {
+  const { WebSocketServer, createWebSocketStream } = webSockets();
+  const server = new WebSocketServer({ noServer: true });
+  server.on('headers', (headers: string[]) => headers.push(`Sec-WebSocket-Protocol: ${portForwardTunnelProtocol}`));
+  delete req.headers['sec-websocket-protocol'];
+  const ws = await new Promise<import('ws').WebSocket>((resolve) => server.handleUpgrade(req, req.socket as Duplex, Buffer.alloc(0), resolve));
+  return createWebSocketStream(ws);
+}
+
+/** One forwarded connection: the data stream joined to the port, or the runtime's refusal on the error stream. */
+function forward(target: PortForwardTarget, port: number, errors: SpdyStream, data: SpdyStream): void {
+  const fail = (cause: string): void => {
+    errors.end(`error forwarding port ${port} to pod ${target.sandboxId}, uid : ${cause}`);
+    data.end();
+  };
+  if (!target.onHost) return fail(refusedInSandbox(target.sandboxId, port));
+  const conn = connect({ host: '127.0.0.1', port });
+  conn.once('connect', () => {
+    data.pipe(conn);
+    conn.pipe(data);
+    conn.once('close', () => errors.end());
+  });
+  conn.once('error', (error: NodeJS.ErrnoException) => {
+    if (conn.connecting || error.code === 'ECONNREFUSED') fail(refusedInSandbox(target.sandboxId, port));
+    else data.reset();
+  });
+  data.once('close', () => conn.destroy());
+}
+
+/** containerd's words when nothing listens on the port inside the pod's network namespace. */
+function refusedInSandbox(sandboxId: string, port: number): string {
+  return `failed to execute portforward in network namespace "/var/run/netns/cni-${sandboxId.slice(0, 8)}-${sandboxId.slice(8, 12)}-${sandboxId.slice(12, 16)}-${sandboxId.slice(16, 20)}-${sandboxId.slice(20, 32)}": failed to connect to localhost:${port} inside namespace "${sandboxId}", IPv4: dial tcp4 127.0.0.1:${port}: connect: connection refused IPv6 dial tcp6 [::1]:${port}: connect: connection refused `;
+}
