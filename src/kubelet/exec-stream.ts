@@ -1,7 +1,6 @@
 // `kubectl exec` and `attach` into a simulated container over WebSocket (v5.channel.k8s.io, what kubectl 1.30+
-// speaks first): binary messages whose first byte is the stream (0 stdin, 1 stdout, 2 stderr,
-// 3 error, 4 resize, 255 close), an empty message on the lowest writable stream once open, and the
-// command's end as a metav1.Status on the error stream. The command runs in exec-shell.ts, a
+// speaks first) or SPDY (exec-transport.ts): the standard streams, and the command's end as a
+// metav1.Status on the error stream. The command runs in exec-shell.ts, a
 // terminal's (-t) typing through terminal-line.ts. A host process's container (runtime: process)
 // execs a real process instead.
 // Upstream: apiserver/pkg/util/proxy/websocket.go (createWebSocketStreams), kubelet's
@@ -19,6 +18,8 @@ import type { ExecContext, ExecRun, ExecStep } from './exec-shell.ts';
 import type { LogBuffer } from './logs.ts';
 import { processExitCode, startFailure } from './process-container.ts';
 import { readTerminal } from './terminal-line.ts';
+import { errorStream, spdyTransport, stderrStream, stdoutStream, wantsExecSpdy, webSocketTransport } from './exec-transport.ts';
+import type { ExecTransport } from './exec-transport.ts';
 
 export const execProtocol = 'v5.channel.k8s.io';
 /**
@@ -26,11 +27,6 @@ export const execProtocol = 'v5.channel.k8s.io';
  * that do not offer v5 (the Python and JavaScript clients): v5 without the close signal.
  */
 const execProtocols = [execProtocol, 'v4.channel.k8s.io'];
-const stdinStream = 0;
-const stdoutStream = 1;
-const stderrStream = 2;
-const errorStream = 3;
-const closeSignal = 255;
 const sigkillExitCode = 137;
 /** A root shell's prompt. */
 const prompt = '# ';
@@ -80,10 +76,11 @@ function internalErrorStatus(message: string): Status {
 
 /**
  * Upgrades the request and runs the command against `context`. `res` answers nothing: the socket
- * becomes the WebSocket (it carries the 101 for the request metrics).
+ * becomes the WebSocket or the SPDY session (it carries the 101 for the request metrics).
  */
-export async function serveExecWebSocket(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, target: ExecTarget): Promise<void> {
-  await new ExecSession(await upgrade(req, res), clock, options, target.context).run(target);
+export async function serveExec(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, target: ExecTarget): Promise<void> {
+  const transport = await upgrade(req, res, options);
+  if (transport) await new ExecSession(transport, clock, options, target.context).run(target);
 }
 
 /** What an exec runs against: the container's context, its output (closed when it exits), a host process's. */
@@ -104,13 +101,16 @@ export function webSockets(): typeof import('ws') {
   return (loaded ??= createRequire(import.meta.url)('ws') as typeof import('ws'));
 }
 
-/** The request's socket as a WebSocket speaking the protocol chosen from the client's offer. */
-async function upgrade(req: IncomingMessage, res: ServerResponse): Promise<WebSocket> {
+/**
+ * The request's socket as the session's transport: a WebSocket speaking the protocol chosen from the
+ * client's offer, or a SPDY session once its streams are open (undefined if the client left first).
+ */
+async function upgrade(req: IncomingMessage, res: ServerResponse, options: ExecOptions): Promise<ExecTransport | undefined> {
+  res.statusCode = 101;
+  if (wantsExecSpdy(req)) return spdyTransport(req, options);
   const { WebSocketServer } = webSockets();
   const server = new WebSocketServer({ noServer: true, handleProtocols: () => chosenExecProtocol(req) ?? false });
-  const ws = await new Promise<WebSocket>((resolve) => server.handleUpgrade(req, req.socket as Duplex, Buffer.alloc(0), resolve));
-  res.statusCode = 101;
-  return ws;
+  return webSocketTransport(await new Promise<WebSocket>((resolve) => server.handleUpgrade(req, req.socket as Duplex, Buffer.alloc(0), resolve)));
 }
 
 /** What an attach joins: the container's output and, for a shell reading stdin, that shell. */
@@ -124,8 +124,9 @@ export interface AttachTarget {
  * Attaches to a running container: its output from now until it exits (then Success, as the kubelet's
  * ServeAttach), and for a shell reading stdin, the client's input as that shell's.
  */
-export async function serveAttachWebSocket(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, target: AttachTarget): Promise<void> {
-  await new ExecSession(await upgrade(req, res), clock, options, target.context).attach(target);
+export async function serveAttach(req: IncomingMessage, res: ServerResponse, clock: Clock, options: ExecOptions, target: AttachTarget): Promise<void> {
+  const transport = await upgrade(req, res, options);
+  if (transport) await new ExecSession(transport, clock, options, target.context).attach(target);
 }
 
 /** Where a host process's exec runs: its environment and working directory. */
@@ -135,7 +136,7 @@ export interface HostExec {
 }
 
 class ExecSession {
-  readonly #ws: WebSocket;
+  readonly #transport: ExecTransport;
   readonly #clock: Clock;
   readonly #options: ExecOptions;
   readonly #context: ExecContext;
@@ -152,17 +153,20 @@ class ExecSession {
   #onInput: ((text: string) => void) | undefined;
   #onInputEnd: (() => void) | undefined;
 
-  constructor(ws: WebSocket, clock: Clock, options: ExecOptions, context: ExecContext) {
-    this.#ws = ws;
+  constructor(transport: ExecTransport, clock: Clock, options: ExecOptions, context: ExecContext) {
+    this.#transport = transport;
     this.#clock = clock;
     this.#options = options;
     this.#context = context;
-    ws.on('message', (data: Buffer) => this.#receive(data));
-    ws.on('close', () => {
-      this.#closed.abort();
-      this.#endInput();
+    transport.listen({
+      input: (text) => {
+        if (this.#onInput) this.#onInput(text);
+        else this.#input += text;
+        this.#wake();
+      },
+      inputEnd: () => this.#endInput(),
+      closed: () => this.#closed.abort(),
     });
-    ws.on('error', () => this.#closed.abort());
   }
 
   async run(target: ExecTarget): Promise<void> {
@@ -200,8 +204,7 @@ class ExecSession {
   async #end(status: Status): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.#closed.signal.aborted) return;
-    this.#send(errorStream, JSON.stringify(status));
-    this.#ws.close(1000);
+    this.#transport.end(JSON.stringify(status));
   }
 
   async attach(target: AttachTarget): Promise<void> {
@@ -316,19 +319,6 @@ class ExecSession {
     }
   }
 
-  #receive(data: Buffer): void {
-    const stream = data[0];
-    if (stream === stdinStream) {
-      const text = data.subarray(1).toString('utf8');
-      if (this.#onInput) this.#onInput(text);
-      else this.#input += text;
-      this.#wake();
-    } else if (stream === closeSignal && data[1] === stdinStream) {
-      this.#endInput();
-    }
-    // Resize (4) changes nothing a simulated shell prints.
-  }
-
   #endInput(): void {
     this.#inputEnded = true;
     this.#onInputEnd?.();
@@ -352,7 +342,6 @@ class ExecSession {
   }
 
   #send(stream: number, text: string): void {
-    if (this.#ws.readyState !== this.#ws.OPEN) return;
-    this.#ws.send(Buffer.concat([Buffer.from([stream]), Buffer.from(text, 'utf8')]), { binary: true });
+    this.#transport.send(stream, text);
   }
 }

@@ -14,7 +14,8 @@ import type { Status } from '../core/index.ts';
 import { formatLogLine, limitText, selectLogLines } from './logs.ts';
 import type { LogBuffer, LogLine, PodLogOptions } from './logs.ts';
 import type { PodLogs } from './nodes.ts';
-import { chosenExecProtocol, execProtocol, servedExecProtocols, serveAttachWebSocket, serveExecWebSocket, wantsExecWebSocket } from './exec-stream.ts';
+import { chosenExecProtocol, servedExecProtocols, serveAttach, serveExec, wantsExecWebSocket } from './exec-stream.ts';
+import { spdyExecProtocol, wantsExecSpdy } from './exec-transport.ts';
 import type { ExecOptions } from './exec-stream.ts';
 import { sandboxIdOf, servePortForward, wantsPortForwardSpdy, wantsPortForwardTunnel } from './port-forward.ts';
 
@@ -22,7 +23,8 @@ export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => boo
 
 const podSubresource = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(log|exec|attach|portforward)$/;
 
-function sendStatus(res: ServerResponse, error: ApiError): void {
+/** An API error as the API server writes it, for the routes that answer outside its handler. */
+export function sendStatus(res: ServerResponse, error: ApiError): void {
   const status: Status = error.toStatus();
   res.writeHead(status.code ?? 500, { 'Content-Type': 'application/json' });
   res.end(JSON.stringify(status));
@@ -153,8 +155,8 @@ const flag = (q: URLSearchParams, name: string): boolean => queryBool(q, name) ?
 
 /**
  * pods/exec and pods/attach: the API server's checks (streamLocation), the kubelet's (NewOptions,
- * findContainer), then the streams over a WebSocket. SPDY, which kubectl falls back to when the
- * WebSocket upgrade fails and kubectl before 1.30 speaks alone, is not served.
+ * findContainer), then the streams over a WebSocket or, for kubectl before 1.30 and client-go's SPDY
+ * executor, over SPDY.
  */
 async function serveConnect(o: PodLogRouteOptions, pod: Pod, sub: 'exec' | 'attach', q: URLSearchParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const container = chooseContainer(pod, q.get('container'));
@@ -170,10 +172,10 @@ async function serveConnect(o: PodLogRouteOptions, pod: Pod, sub: 'exec' | 'atta
   const notFound = { error: `container not found (${JSON.stringify(container)})` };
   if (sub === 'attach') {
     const target = accepted(sub, worker?.attachTarget(container) ?? notFound, req, res);
-    if (target) await serveAttachWebSocket(req, res, o.clock, options, target);
+    if (target) await serveAttach(req, res, o.clock, options, target);
   } else {
     const target = accepted(sub, worker?.execTarget(container) ?? notFound, req, res);
-    if (target) await serveExecWebSocket(req, res, o.clock, options, target);
+    if (target) await serveExec(req, res, o.clock, options, target);
   }
 }
 
@@ -185,8 +187,15 @@ function accepted<T extends object>(sub: string, target: T | { error: string }, 
     res.end(target.error);
     return undefined;
   }
+  if (wantsExecSpdy(req)) return target;
+  // The API server's proxy requires the upgrade (UpgradeAwareHandler's UpgradeRequired).
+  if (!req.headers.upgrade) throw badRequest('Upgrade request required');
   if (!wantsExecWebSocket(req)) {
-    throw badRequest(`unable to upgrade connection: drydock serves ${sub} over WebSocket (${execProtocol}, kubectl 1.30 and later), not SPDY`);
+    // The SPDY handshake's refusal (httpstream.Handshake): no protocol both sides speak.
+    const offered = String(req.headers['x-stream-protocol-version'] ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+    res.writeHead(403, { 'Content-Type': 'text/plain' });
+    res.end(`unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server supports [${spdyExecProtocol}]`);
+    return undefined;
   }
   if (chosenExecProtocol(req) === undefined) {
     res.writeHead(403, { 'Content-Type': 'text/plain' });

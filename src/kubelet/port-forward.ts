@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { SpdySession } from './spdy.ts';
+import { acceptSpdyUpgrade, SpdySession } from './spdy.ts';
 import type { SpdyStream } from './spdy.ts';
 import { webSockets } from './exec-stream.ts';
 
@@ -42,7 +42,8 @@ export function wantsPortForwardSpdy(req: IncomingMessage): boolean {
 
 /** Answers the upgrade (SPDY or its WebSocket tunnel) and forwards each connection the client opens. */
 export async function servePortForward(req: IncomingMessage, res: ServerResponse, target: PortForwardTarget): Promise<void> {
-  const socket = wantsPortForwardTunnel(req) ? await tunnel(req) : spdyUpgrade(req, res);
+  res.statusCode = 101;
+  const socket = wantsPortForwardTunnel(req) ? await tunnel(req) : acceptSpdyUpgrade(req, portForwardProtocol);
   const session = new SpdySession(socket);
   const pairs = new Map<string, { error?: SpdyStream; data?: SpdyStream }>();
   session.on('stream', (stream: SpdyStream) => {
@@ -57,13 +58,6 @@ export async function servePortForward(req: IncomingMessage, res: ServerResponse
     }
   });
   await new Promise<void>((resolve) => session.once('close', resolve));
-}
-
-function spdyUpgrade(req: IncomingMessage, res: ServerResponse): Duplex {
-  res.statusCode = 101;
-  const socket = req.socket;
-  socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${portForwardProtocol}\r\n\r\n`);
-  return socket;
 }
 
 /**

@@ -16,6 +16,7 @@ import type { Clock } from '../core/index.ts';
 import { ApiError, badRequest, isApiError, serviceUnavailable } from '../core/index.ts';
 import { kubeletResponse } from './kubelet-server.ts';
 import type { PodLogs } from './nodes.ts';
+import { sendStatus } from './log-route.ts';
 import type { Route } from './log-route.ts';
 
 export interface ProxyRouteOptions {
@@ -185,12 +186,6 @@ function forwardToLoopback(destination: Extract<Destination, { kind: 'loopback' 
     upstream.once('close', resolve);
     req.pipe(upstream);
   });
-}
-
-function sendStatus(res: ServerResponse, error: ApiError): void {
-  const status = error.toStatus();
-  res.writeHead(status.code ?? 500, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(status));
 }
 
 /** The proxy route for the HTTP edge's extraRoutes. */

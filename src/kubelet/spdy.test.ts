@@ -138,3 +138,20 @@ test("a PING is echoed with its id, and a second stream's headers inflate from t
   assert.equal((await client.replyHeaders(replies[1]!.body)).size, 0);
   session.close();
 });
+
+test('a malformed frame or header block ends the session without throwing', async () => {
+  for (const garbage of [control(1, 0, Buffer.from([0, 0, 0, 1])), control(1, 0, Buffer.concat([u32(1), u32(0), Buffer.from([0, 0]), Buffer.from('not zlib at all')]))]) {
+    const client = new Client();
+    const session = new SpdySession(client.serverSide);
+    const closed = new Promise((res) => session.once('close', res));
+    client.toServer.write(garbage);
+    await closed;
+  }
+  // A frame whose length runs past what came waits for the rest; the peer going away ends the session.
+  const client = new Client();
+  const session = new SpdySession(client.serverSide);
+  const closed = new Promise((res) => session.once('close', res));
+  client.toServer.write(Buffer.alloc(64, 0xff));
+  client.toServer.end();
+  await closed;
+});

@@ -3,6 +3,7 @@
 // dictionary, each peer stream a Duplex, PINGs echoed, windows reopened as data is read.
 // Upstream: moby/spdystream (connection.go, stream.go, spdy/{read,write,types}.go), the SPDY/3 draft.
 import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import { Duplex } from 'node:stream';
 import { constants as zlibConstants, createDeflate, createInflate } from 'node:zlib';
 import type { Deflate, Inflate } from 'node:zlib';
@@ -15,6 +16,8 @@ const frameType = { synStream: 1, synReply: 2, rstStream: 3, ping: 6, goAway: 7,
 /** RST_STREAM's CANCEL, what spdystream's Reset sends. */
 const rstCancel = 5;
 const maxDataChunk = 32 * 1024;
+/** The fixed fields of each control frame this session reads (a SYN_STREAM's block is at least its count). */
+const minimumLength: Record<number, number> = { [frameType.synStream]: 14, [frameType.rstStream]: 8, [frameType.ping]: 4, [frameType.goAway]: 8, [frameType.headers]: 8, [frameType.windowUpdate]: 8 };
 
 export type SpdyHeaders = Map<string, string>;
 
@@ -56,6 +59,15 @@ export class SpdyStream extends Duplex {
   }
 }
 
+/**
+ * Answers an HTTP upgrade to SPDY/3.1 with the stream protocol chosen (X-Stream-Protocol-Version), as
+ * httpstream/spdy's ResponseUpgrader does; the request's socket then carries the session.
+ */
+export function acceptSpdyUpgrade(req: IncomingMessage, protocol: string): Duplex {
+  req.socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${protocol}\r\n\r\n`);
+  return req.socket;
+}
+
 /** A SPDY/3.1 server session over a byte stream; 'stream' is emitted once each new stream has its reply. */
 export class SpdySession extends EventEmitter {
   readonly #socket: Duplex;
@@ -73,6 +85,9 @@ export class SpdySession extends EventEmitter {
     this.#socket = socket;
     this.#inflate = createInflate({ dictionary: spdyHeaderDictionary });
     this.#deflate = createDeflate({ dictionary: spdyHeaderDictionary });
+    // A header block that does not inflate ends the session (the pending block's own handler sees it too).
+    this.#inflate.on('error', () => this.close());
+    this.#deflate.on('error', () => this.close());
     socket.on('data', (chunk: Buffer) => this.#receive(chunk));
     socket.once('close', () => this.close());
     socket.once('end', () => this.close());
@@ -116,6 +131,8 @@ export class SpdySession extends EventEmitter {
       return;
     }
     const type = frame.readUInt16BE(2);
+    // A control frame too short for its fields is a protocol error: the session ends.
+    if (body.length < (minimumLength[type] ?? 0)) return this.close();
     if (type === frameType.synStream) return this.#synStream(body, flags);
     if (type === frameType.rstStream) this.#streams.get(body.readUInt32BE(0) & 0x7fffffff)?.destroy();
     else if (type === frameType.ping) this.#write(controlFrame(frameType.ping, 0, body));

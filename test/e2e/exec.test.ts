@@ -4,9 +4,9 @@
 // upstream's refusals (a container that is not running, a role with `get pods/exec` but not `create`).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import WebSocket from 'ws';
-import { readKubeconfigToken, startDrydock } from './harness.ts';
+import { kubectlBinary, readKubeconfigToken, startDrydock } from './harness.ts';
 import type { Drydock } from './harness.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
@@ -71,6 +71,17 @@ describe('kubectl exec into simulated containers', () => {
     const stream = (n: number): string => received.filter((m) => m[0] === n).map((m) => m.subarray(1).toString()).join('');
     assert.equal(stream(1), '# echo $HOSTNAME\r\nweb\r\n# ex\b \bxit 3\r\n');
     assert.equal(JSON.parse(stream(3)).details.causes[0].message, '3');
+  });
+
+  test('kubectl before 1.30 execs over SPDY: output, exit code, a shell on standard input, and a host of its own', async () => {
+    for (const version of ['1.27', '1.29']) {
+      const binary = join(dirname(kubectlBinary()), `kubectl.${version}`);
+      const script = await dd.kubectl(['exec', 'web', '--', 'sh', '-c', 'echo "mode $MODE"; printenv NOPE || exit 3'], { binary });
+      assert.deepEqual([script.stdout, script.code], ['mode fast\n', 3], `${version}: ${script.stderr}`);
+      assert.match(script.stderr, /^command terminated with exit code 3$/m);
+      const shell = await dd.kubectl(['exec', '-i', 'web', '--', 'sh'], { input: 'echo one\nhostname\nexit 4\n', binary });
+      assert.deepEqual([shell.stdout, shell.code], ['one\nweb\n', 4], version);
+    }
   });
 
   test('a command the simulation does not know is the runtime\'s internal error', async () => {

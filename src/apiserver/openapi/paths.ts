@@ -164,17 +164,17 @@ export function resourcePaths(def: ResourceDefinition, names: KindSchemas): Reco
   if (['get', 'update', 'patch', 'delete'].some((v) => verbs.has(v as Verb)) || def.subresources?.length) paths[`${base}/{name}`] = item;
 
   for (const sub of def.subresources ?? []) {
+    const path = `${base}/{name}/${sub.name}`;
     if (!sub.connect) {
-      paths[`${base}/{name}/${sub.name}`] = subresourcePath(sub);
+      paths[path] = subresourcePath(sub);
       continue;
     }
-    const k: GroupVersionKind = { group: def.group, version: def.version, kind: sub.kind ?? def.kind };
-    const operationId = (method: string, withPath: boolean): string => `connect${opPrefix}${capitalize(method.toLowerCase())}${scope}${def.kind}${capitalize(sub.name)}${withPath ? 'WithPath' : ''}`;
-    paths[`${base}/{name}/${sub.name}`] = connectPath(sub.name, sub.connect, k, false, operationId);
-    if (sub.connect.subpath) paths[`${base}/{name}/${sub.name}/{path}`] = connectPath(sub.name, sub.connect, k, true, operationId);
+    paths[path] = connectPath(sub, sub.connect, false);
+    if (sub.connect.subpath) paths[`${path}/{path}`] = connectPath(sub, sub.connect, true);
   }
-  function connectPath(name: string, connect: ConnectOptions, k: GroupVersionKind, withPath: boolean, operationId: (method: string, withPath: boolean) => string): PathItem {
-    // A connecter's options are path-level parameters in name order; its operations take no body.
+  /** A connecter's path: its options as path-level parameters in name order, one operation a method, no body. */
+  function connectPath(sub: SubresourceDefinition, connect: ConnectOptions, withPath: boolean): PathItem {
+    const k: GroupVersionKind = { group: def.group, version: def.version, kind: sub.kind ?? def.kind };
     const parameters = [
       pathParam('name', `name of the ${k.kind}`),
       ...(def.namespaced ? [pathParam('namespace', 'object name and auth scope, such as for teams and projects')] : []),
@@ -184,8 +184,8 @@ export function resourcePaths(def: ResourceDefinition, names: KindSchemas): Reco
     const item: PathItem = { parameters };
     for (const method of connect.methods) {
       item[method.toLowerCase() as keyof Omit<PathItem, 'parameters'>] = {
-        description: `connect ${method} requests to ${name} of ${def.kind}`,
-        operationId: operationId(method, withPath),
+        description: `connect ${method} requests to ${sub.name} of ${def.kind}`,
+        operationId: `connect${opPrefix}${capitalize(method.toLowerCase())}${scope}${def.kind}${capitalize(sub.name)}${withPath ? 'WithPath' : ''}`,
         tags: [tag],
         responses: { '200': { description: 'OK', content: { '*/*': { schema: { type: 'string' } } } }, '401': { description: 'Unauthorized' } },
         'x-kubernetes-action': 'connect',
