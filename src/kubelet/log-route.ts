@@ -17,7 +17,7 @@ import type { PodLogs } from './nodes.ts';
 import { chosenExecProtocol, servedExecProtocols, serveAttach, serveExec, wantsExecWebSocket } from './exec-stream.ts';
 import { spdyExecProtocol, wantsExecSpdy } from './exec-transport.ts';
 import type { ExecOptions } from './exec-stream.ts';
-import { sandboxIdOf, servePortForward, wantsPortForwardSpdy, wantsPortForwardTunnel } from './port-forward.ts';
+import { forwardedPorts, sandboxIdOf, servePortForward, servePortForwardChannels, wantsPortForwardChannels, wantsPortForwardSpdy, wantsPortForwardTunnel } from './port-forward.ts';
 
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
 
@@ -206,11 +206,18 @@ function accepted<T extends object>(sub: string, target: T | { error: string }, 
 }
 
 /** pods/portforward: the API server's checks (PortForwardLocation, the upgrade it requires), then the kubelet's forwarding. */
-async function servePortForwardRoute(o: PodLogRouteOptions, pod: Pod, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function servePortForwardRoute(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const name = pod.metadata.name ?? '';
   const node = pod.spec.nodeName;
   if (!node) throw badRequest(`pod ${name} does not have a host assigned`);
-  if (!wantsPortForwardTunnel(req) && !wantsPortForwardSpdy(req)) throw badRequest('Upgrade request required');
+  const channels = wantsPortForwardChannels(req);
+  if (!channels && !wantsPortForwardTunnel(req) && !wantsPortForwardSpdy(req)) throw badRequest('Upgrade request required');
+  const ports = channels ? forwardedPorts(q) : [];
+  if ('error' in ports) {
+    res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    res.end(`${ports.error}\n`);
+    return;
+  }
   const worker = o.podLogs.kubelet(node)?.worker(pod.metadata.namespace ?? '', name);
   if (!worker) {
     // The kubelet answers before any upgrade, in plain text (streaming.WriteError).
@@ -218,7 +225,8 @@ async function servePortForwardRoute(o: PodLogRouteOptions, pod: Pod, req: Incom
     res.end(`pod not found (${JSON.stringify(`${name}_${pod.metadata.namespace ?? ''}`)})`);
     return;
   }
-  await servePortForward(req, res, { sandboxId: sandboxIdOf(pod.metadata.uid ?? ''), onHost: worker.runsHostProcesses() });
+  const target = { sandboxId: sandboxIdOf(pod.metadata.uid ?? ''), onHost: worker.runsHostProcesses() };
+  await (channels ? servePortForwardChannels(req, res, target, ports) : servePortForward(req, res, target));
 }
 
 /** The pod log/exec route for the HTTP edge's extraRoutes. */
@@ -238,7 +246,7 @@ export function podLogRoute(o: PodLogRouteOptions): Route {
         await serveConnect(o, pod, sub, url.searchParams, req, res);
         return true;
       }
-      await servePortForwardRoute(o, pod, req, res);
+      await servePortForwardRoute(o, pod, url.searchParams, req, res);
       return true;
     } catch (error) {
       if (!isApiError(error)) throw error;

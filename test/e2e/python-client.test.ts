@@ -1,6 +1,6 @@
 // Debian's python3-kubernetes (the system /usr/bin/python3, not the first python3 on PATH)
 // against `drydock up` over HTTPS with the kubeconfig's CA: list (nodes too), create, watch, patch, exec,
-// and the node proxy to a kubelet.
+// the node proxy to a kubelet, and port forwarding.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -39,6 +39,7 @@ describe('python3-kubernetes smoke test', { skip: hasClient ? false : 'python3-k
       exec: ['py-pod\n', 3],
       kubeletHealth: 'ok',
       summaryPods: ['py-pod'],
+      portForward: 'error forwarding port 80 to pod SANDBOX, uid : failed to execute portforward in network namespace "/var/run/netns/cni-ID": failed to connect to localhost:80 inside namespace "SANDBOX", IPv4: dial tcp4 127.0.0.1:80: connect: connection refused IPv6 dial tcp6 [::1]:80: connect: connection refused ',
     });
   });
 });

@@ -3,11 +3,12 @@
 Usage: /usr/bin/python3 smoke.py KUBECONFIG
 """
 import json
+import re
 import sys
 import time
 
 from kubernetes import client, config, watch
-from kubernetes.stream import stream
+from kubernetes.stream import portforward, stream
 
 
 def main(kubeconfig):
@@ -65,6 +66,13 @@ def main(kubeconfig):
     # The node proxy to the kubelet, its path URL-encoded by the client (stats%2Fsummary); the client hands back the text.
     out["kubeletHealth"] = v1.connect_get_node_proxy_with_path("cpu-0", "healthz")
     out["summaryPods"] = sorted(p["podRef"]["name"] for p in json.loads(v1.connect_get_node_proxy_with_path("cpu-0", "stats/summary", _preload_content=False).data)["pods"])
+    # Port forwarding over the kubelet's WebSocket channels: nothing listens in a simulated container.
+    pf = portforward(v1.connect_get_namespaced_pod_portforward, "py-pod", "default", ports="80")
+    for _ in range(100):
+        if pf.error(80):
+            break
+        time.sleep(0.1)
+    out["portForward"] = re.sub(r"cni-[0-9a-f-]{36}", "cni-ID", re.sub(r"[0-9a-f]{64}", "SANDBOX", pf.error(80) or ""))
     try:
         v1.read_namespaced_config_map("missing", "default")
     except client.exceptions.ApiException as e:
