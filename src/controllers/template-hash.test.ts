@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PodTemplateSpec } from '../api/index.ts';
-import { computeHash, fnv32, fnv32a, goMapJson, safeEncodeString } from './template-hash.ts';
+import { computeHash, fnv32, fnv32a, safeEncodeString } from './template-hash.ts';
 
 const template: PodTemplateSpec = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } };
 
@@ -17,11 +17,6 @@ test('fnv32 (FNV-1, what HashControllerRevision uses) matches the reference vect
   assert.equal(fnv32(enc('')), 0x811c9dc5);
   assert.equal(fnv32(enc('a')), 0x050c5d7e);
   assert.equal(fnv32(enc('foobar')), 0x31f0b262);
-});
-
-test('goMapJson writes what Go marshals from a decoded map: sorted keys, Go string escapes', () => {
-  assert.equal(goMapJson({ spec: { template: { $patch: 'replace', metadata: { labels: { b: '1', a: '<&>' } } } }, n: [1, 2.5, true, null] }), '{"n":[1,2.5,true,null],"spec":{"template":{"$patch":"replace","metadata":{"labels":{"a":"\\u003c\\u0026\\u003e","b":"1"}}}}}');
-  assert.equal(goMapJson('tab\tform\fback\\b\u2028'), '"tab\\tform\\u000cback\\\\b\\u2028"');
 });
 
 test('safeEncodeString maps decimal digits as upstream', () => {

@@ -4,6 +4,7 @@ export * from './field-errors.ts';
 export * from './clock.ts';
 export * from './random.ts';
 export * from './json-copy.ts';
+export * from './go-json.ts';
 export * from './own-keys.ts';
 export * from './json-equal.ts';
 export * from './meta.ts';

@@ -1,5 +1,5 @@
 // API completeness as a kubectl user meets it, with the real kubectl 1.33 and 1.32 binaries:
-// explain, server-side apply (create, conflict, force), strict validation, server dry runs,
+// explain, server-side apply (create, conflict, force, the move from client-side apply), strict validation, server dry runs,
 // a CustomResourceDefinition from creation to use to deletion, RBAC objects and `kubectl auth`,
 // api-resources and /metrics.
 import { after, before, describe, test } from 'node:test';
@@ -101,6 +101,28 @@ describe('API completeness with real kubectl', () => {
         const cm = JSON.parse(r.stdout) as { data: Record<string, string>; metadata: { managedFields: { manager: string; operation: string; fieldsV1: unknown }[] } };
         assert.deepEqual(cm.data, { a: '2' });
         assert.deepEqual(cm.metadata.managedFields.map((m) => [m.manager, m.operation, m.fieldsV1]), [['other', 'Apply', { 'f:data': { 'f:a': {} } }]]);
+      });
+
+      test('an object kubectl applied client-side moves to server-side apply: the changed field is taken over without a conflict, then pruned when dropped', async () => {
+        const name = `csa-${v}`;
+        const file = dd.writeFile(`${name}.yaml`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "1"\n  b: "2"\n`);
+        let r = await kubectl(['apply', '-f', file]);
+        assert.equal(r.stdout.trim(), `configmap/${name} created`, r.stderr);
+        dd.writeFile(`${name}.yaml`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "1"\n  b: "3"\n`);
+        r = await kubectl(['apply', '--server-side', '-f', file]);
+        assert.equal(r.stdout.trim(), `configmap/${name} serverside-applied`, r.stderr);
+        r = await kubectl(['get', 'configmap', name, '-o', 'json', '--show-managed-fields']);
+        interface ConfigMapJson { data: Record<string, string>; metadata: { annotations: Record<string, string>; managedFields: { manager: string; operation: string }[] } }
+        let cm = JSON.parse(r.stdout) as ConfigMapJson;
+        assert.deepEqual(cm.data, { a: '1', b: '3' });
+        // kubectl's own migration then leaves its server-side managers alone, as against upstream.
+        assert.deepEqual(cm.metadata.managedFields.map((m) => `${m.manager}/${m.operation}`), ['kubectl/Apply', 'kubectl-last-applied/Apply']);
+        assert.equal(cm.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'], `{"apiVersion":"v1","data":{"a":"1","b":"3"},"kind":"ConfigMap","metadata":{"name":"${name}","namespace":"default"}}\n`);
+        dd.writeFile(`${name}.yaml`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "1"\n`);
+        r = await kubectl(['apply', '--server-side', '-f', file]);
+        assert.equal(r.code, 0, r.stderr);
+        cm = JSON.parse((await kubectl(['get', 'configmap', name, '-o', 'json'])).stdout) as ConfigMapJson;
+        assert.deepEqual(cm.data, { a: '1' });
       });
 
       test('strict validation rejects an unknown field with the upstream message; warn only warns', async () => {

@@ -1,6 +1,7 @@
 // Server-side apply: merge the applied configuration into the live object, drop the
 // fields this manager applied last time and no longer applies (unless someone else
-// owns them), and refuse to change another manager's field unless forced.
+// owns them), and refuse to change another manager's field unless forced (or, for kubectl's own
+// apply, unless its client-side apply set it last: last-applied.ts).
 // Upstream: structured-merge-diff merge/update.go (Updater.Apply, prune), apiserver
 // managedfields/internal (structuredmerge.go, conflict.go, skipnonapplied.go).
 import type { KubeObject } from '../../core/index.ts';
@@ -21,6 +22,7 @@ import {
 } from './managed-fields.ts';
 import type { FieldManagerOptions, ManagerFields } from './managed-fields.ts';
 import { TypedValueError, merge, removeItems, toFieldSet, withFieldsAsMembers } from './typed-value.ts';
+import { allowedFromLastApplied, syncLastApplied, upgradingManager } from './last-applied.ts';
 
 export interface ApplyOptions extends FieldManagerOptions {
   force: boolean;
@@ -78,9 +80,25 @@ function apply(live: KubeObject | undefined, applied: KubeObject, options: Apply
   if (lastSet && !isEmptySet(lastSet)) prune(merged, lastSet, managers, options);
 
   const { conflicts, removed } = transferOwnership(managers, key, lhs, merged, meta);
-  if (conflicts.size > 0 && !options.force) return conflictResult(conflicts, managers);
+  if (conflicts.size > 0 && !options.force) {
+    // kubectl's own apply takes over, without a conflict, what its client-side apply last set and nobody changed since.
+    const remaining = options.manager === upgradingManager ? withoutFields(conflicts, allowedFromLastApplied(lhs, options.apiVersion, meta)) : conflicts;
+    if (remaining.size > 0) return conflictResult(remaining, managers);
+  }
   takeFrom(managers, key, conflicts, removed);
-  return { ok: true, object: finish(live, merged, managers) };
+  const object = finish(live, merged, managers);
+  if (options.manager === upgradingManager) syncLastApplied(object, applied);
+  return { ok: true, object };
+}
+
+/** The conflicts left once `allowed` is set aside, by manager. */
+function withoutFields(conflicts: Map<string, FieldSet>, allowed: FieldSet): Map<string, FieldSet> {
+  const out = new Map<string, FieldSet>();
+  for (const [key, set] of conflicts) {
+    const left = difference(set, allowed);
+    if (!isEmptySet(left)) out.set(key, left);
+  }
+  return out;
 }
 
 /** Removes what the applier owned last time, no longer applies, and nobody else owns (prune). */

@@ -7,10 +7,10 @@
 import { refs } from '../../api/index.ts';
 import type { ControllerRevision, StatefulSet } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
-import { copyJson, isApiError, jsonEqual } from '../../core/index.ts';
+import { copyJson, goMapJson, isApiError, jsonEqual } from '../../core/index.ts';
 import type { Client } from '../../client/index.ts';
 import { newControllerRef } from '../controller-ref.ts';
-import { fnv32, goMapJson, safeEncodeString } from '../template-hash.ts';
+import { fnv32, safeEncodeString } from '../template-hash.ts';
 import { templatePatch } from '../template-revision.ts';
 
 type ReadonlySet = DeepReadonly<StatefulSet>;
