@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { refs } from '../api/index.ts';
 import type { Endpoints, EndpointAddress, Node, Pod, Service } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
@@ -162,10 +163,14 @@ function targetPath(raw: string | undefined): string {
 
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'authorization', 'host']);
 
-/** Passes the request to a host process on the loopback and its answer back. */
+/**
+ * Passes the request to a host process on the loopback and its answer back; an upgrade (a WebSocket)
+ * is passed on with its Connection and Upgrade headers, and once the process switches, the bytes.
+ */
 function forwardToLoopback(destination: Extract<Destination, { kind: 'loopback' }>, path: string, search: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const upgrading = req.headers.upgrade !== undefined;
   const headers: OutgoingHttpHeaders = {};
-  for (const [k, v] of Object.entries(req.headers)) if (!hopByHop.has(k) && v !== undefined) headers[k] = v;
+  for (const [k, v] of Object.entries(req.headers)) if ((!hopByHop.has(k) || (upgrading && (k === 'connection' || k === 'upgrade'))) && v !== undefined) headers[k] = v;
   const send = destination.scheme === 'https' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const upstream = send({ host: '127.0.0.1', port: Number(destination.port), method: req.method ?? 'GET', path: `${path}${search}`, headers, rejectUnauthorized: false }, (answer) => {
@@ -181,10 +186,35 @@ function forwardToLoopback(destination: Extract<Destination, { kind: 'loopback' 
       const dial = joinHostPort(destination.shownHost, destination.port);
       reject(serviceUnavailable(`error trying to reach service: ${error.code === 'ECONNREFUSED' ? `dial tcp ${dial}: connect: connection refused` : error.message}`));
     });
+    upstream.once('upgrade', (answer: IncomingMessage, backend: Duplex, head: Buffer) => {
+      res.statusCode = 101;
+      joinSockets(answer, backend, head, req.socket).then(resolve, resolve);
+    });
     // A client that goes away ends the backend's request too (a streamed answer would run on).
     res.once('close', () => upstream.destroy());
     upstream.once('close', resolve);
     req.pipe(upstream);
+  });
+}
+
+/** After a 101: the process's answer head to the client, then bytes both ways until either side closes. */
+function joinSockets(answer: IncomingMessage, backend: Duplex, head: Buffer, client: Duplex): Promise<void> {
+  const lines = [`HTTP/1.1 ${answer.statusCode ?? 101} ${answer.statusMessage ?? 'Switching Protocols'}`];
+  for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
+  client.write(`${lines.join('\r\n')}\r\n\r\n`);
+  if (head.length > 0) client.write(head);
+  backend.pipe(client);
+  client.pipe(backend);
+  return new Promise((resolve) => {
+    const end = (): void => {
+      backend.destroy();
+      client.destroy();
+      resolve();
+    };
+    backend.once('close', end);
+    client.once('close', end);
+    backend.once('error', end);
+    client.once('error', end);
   });
 }
 

@@ -4,8 +4,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
-import { startDrydock } from './harness.ts';
+import { readKubeconfigToken, startDrydock } from './harness.ts';
 import type { Drydock } from './harness.ts';
 
 /** A loopback port nothing listens on now. */
@@ -54,7 +55,8 @@ describe('process runtime with kubectl', () => {
 
   test('pods/proxy and services/proxy reach a server the container runs on the host, and a closed port is refused', async () => {
     const port = await freePort();
-    const server = `require('http').createServer((q, s) => { let b = ''; q.on('data', (c) => (b += c)); q.on('end', () => s.end(q.method + ' ' + q.url + ' ' + b)); }).listen(${port})`;
+    // It answers with what it got, and after an upgrade (as a WebSocket's) echoes the bytes.
+    const server = `const s = require('http').createServer((q, r) => { let b = ''; q.on('data', (c) => (b += c)); q.on('end', () => r.end(q.method + ' ' + q.url + ' ' + b)); }); s.on('upgrade', (q, sock) => { sock.write('HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: echo\\r\\nConnection: Upgrade\\r\\n\\r\\n'); sock.on('data', (d) => sock.write('echo:' + d)); }); s.listen(${port})`;
     await dd.ok(['run', 'echo', '--image=node', `--port=${port}`, '--labels=app=echo', '--', 'node', '-e', server]);
     const get = (path: string) => dd.kubectl(['get', '--raw', path]);
     const answer = await (async () => {
@@ -75,6 +77,22 @@ describe('process runtime with kubectl', () => {
       else await new Promise((res) => globalThis.setTimeout(res, 100));
     }
     assert.equal(viaService, 'GET /health/ ');
+    // An upgrade through the proxy reaches the process, and then the bytes flow both ways.
+    const upgraded = await new Promise<string>((resolve, reject) => {
+      const api = new URL(dd.url);
+      const r = httpsRequest({ host: api.hostname, port: api.port, path: '/api/v1/namespaces/default/pods/echo/proxy/ws', headers: { Authorization: `Bearer ${readKubeconfigToken(dd.kubeconfig)}`, Connection: 'Upgrade', Upgrade: 'echo' }, rejectUnauthorized: false });
+      r.on('upgrade', (res, socket) => {
+        socket.write('hello');
+        socket.once('data', (d: Buffer) => {
+          socket.destroy();
+          resolve(`${res.statusCode} ${d.toString()}`);
+        });
+      });
+      r.on('response', (res) => reject(new Error(`no upgrade: ${res.statusCode}`)));
+      r.on('error', reject);
+      r.end();
+    });
+    assert.equal(upgraded, '101 echo:hello');
     const closed = await get(`/api/v1/namespaces/default/pods/echo:${port + 1}/proxy/`);
     assert.match(closed.stderr, new RegExp(`Error from server \\(ServiceUnavailable\\): error trying to reach service: dial tcp [\\d.]+:${port + 1}: connect: connection refused`));
     await dd.ok(['delete', 'pod', 'echo', '--wait=false']);
