@@ -221,7 +221,8 @@ function joinSockets(answer: IncomingMessage, backend: Duplex, head: Buffer, cli
 /** The proxy route for the HTTP edge's extraRoutes. */
 export function proxyRoute(o: ProxyRouteOptions): Route {
   return async (req, res, url) => {
-    const m = proxyPath.exec(url.pathname);
+    // Every request passes here: most are told apart by a substring test before the pattern runs.
+    const m = url.pathname.includes('/proxy') ? proxyPath.exec(url.pathname) : null;
     if (!m) return false;
     const [, namespace = '', kind = 'nodes', , id = '', rest] = m;
     try {
