@@ -113,6 +113,11 @@ export class Kubelet {
     return this.#o.name;
   }
 
+  /** Whether its server answers: a failed node's kubelet (drydock node fail) is down, its port closed. */
+  get serving(): boolean {
+    return !this.#partition.closed;
+  }
+
   async start(): Promise<void> {
     this.#node = await this.agent.register();
     this.#eviction.start();

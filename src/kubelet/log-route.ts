@@ -7,7 +7,7 @@ import { refs } from '../api/index.ts';
 import type { Pod } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock } from '../core/index.ts';
-import { ApiError, FieldPath, badRequest, forbiddenField, invalid, invalidValue, isApiError, parseRfc3339, queryBool } from '../core/index.ts';
+import { ApiError, FieldPath, badRequest, forbiddenField, formatTime, invalid, invalidValue, isApiError, parseRfc3339, queryBool } from '../core/index.ts';
 import type { FieldError } from '../core/index.ts';
 import { IsNegativeErrorMsg } from '../api/index.ts';
 import type { Status } from '../core/index.ts';
@@ -17,6 +17,7 @@ import type { PodLogs } from './nodes.ts';
 import { chosenExecProtocol, servedExecProtocols, serveAttach, serveExec, wantsExecWebSocket } from './exec-stream.ts';
 import { spdyExecProtocol, wantsExecSpdy } from './exec-transport.ts';
 import type { ExecOptions } from './exec-stream.ts';
+import { connectUnreachable, logsUnreachable } from './kubelet-dial.ts';
 import { forwardedPorts, sandboxIdOf, servePortForward, servePortForwardChannels, wantsPortForwardChannels, wantsPortForwardSpdy, wantsPortForwardTunnel } from './port-forward.ts';
 
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
@@ -87,6 +88,19 @@ export interface PodLogRouteOptions {
   podLogs: PodLogs;
 }
 
+/** The query LogLocation puts on the kubelet's containerLogs URL, keys sorted as url.Values encodes them. */
+function kubeletLogQuery(q: URLSearchParams, sinceTime: number | undefined): URLSearchParams {
+  const out = new URLSearchParams();
+  if (flag(q, 'follow')) out.set('follow', 'true');
+  if (q.get('limitBytes')) out.set('limitBytes', q.get('limitBytes') ?? '');
+  if (flag(q, 'previous')) out.set('previous', 'true');
+  if (q.get('sinceSeconds')) out.set('sinceSeconds', q.get('sinceSeconds') ?? '');
+  if (sinceTime !== undefined) out.set('sinceTime', formatTime(sinceTime));
+  if (q.get('tailLines')) out.set('tailLines', q.get('tailLines') ?? '');
+  if (flag(q, 'timestamps')) out.set('timestamps', 'true');
+  return out;
+}
+
 /** ValidatePodLogOptions: the options are checked before the pod's container is looked up. */
 function validateLogOptions(pod: Pod, tailLines: number | undefined, sinceSeconds: number | undefined, limitBytes: number | undefined, sinceTime: string | undefined): void {
   const errs: FieldError[] = [];
@@ -110,17 +124,19 @@ async function serveLog(o: PodLogRouteOptions, pod: Pod, q: URLSearchParams, req
   const node = pod.spec.nodeName;
   if (!node) throw badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
   const kubelet = o.podLogs.kubelet(node);
+  const previous = flag(q, 'previous');
+  if (kubelet && !kubelet.serving) throw logsUnreachable(kubelet, `/containerLogs/${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}/${container}`, kubeletLogQuery(q, sinceInstant?.ok ? sinceInstant.ms : undefined));
   const worker = kubelet?.worker(pod.metadata.namespace ?? '', pod.metadata.name ?? '');
-  const buffer = logSource(pod, container, q.get('previous') === 'true', worker?.logsOf(container));
+  const buffer = logSource(pod, container, previous, worker?.logsOf(container));
   const options: PodLogOptions = {};
   if (tail !== undefined) options.tailLines = tail;
   if (since !== undefined) options.sinceSeconds = since;
   if (limit !== undefined) options.limitBytes = limit;
   if (sinceInstant?.ok) options.sinceTime = sinceInstant.ms;
-  const timestamps = q.get('timestamps') === 'true';
+  const timestamps = flag(q, 'timestamps');
   const lines = selectLogLines(buffer.lines(), options, o.clock.now());
   const text = lines.map((l) => formatLogLine(l, timestamps)).join('');
-  const follow = q.get('follow') === 'true' && !buffer.closed && q.get('previous') !== 'true';
+  const follow = flag(q, 'follow') && !buffer.closed && !previous;
   if (!follow) {
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     res.end(limitText(text, options.limitBytes));
@@ -168,7 +184,9 @@ async function serveConnect(o: PodLogRouteOptions, pod: Pod, sub: 'exec' | 'atta
   const tty = flag(q, 'tty');
   const options: ExecOptions = { argv, stdin: flag(q, 'stdin'), stdout: flag(q, 'stdout'), stderr: flag(q, 'stderr') && !tty, tty };
   if (!options.stdin && !options.stdout && !options.stderr) throw badRequest('you must specify at least 1 of stdin, stdout, stderr');
-  const worker = o.podLogs.kubelet(node)?.worker(pod.metadata.namespace ?? '', name);
+  const kubelet = o.podLogs.kubelet(node);
+  if (kubelet && !kubelet.serving) throw connectUnreachable(kubelet);
+  const worker = kubelet?.worker(pod.metadata.namespace ?? '', name);
   const notFound = { error: `container not found (${JSON.stringify(container)})` };
   if (sub === 'attach') {
     const target = accepted(sub, worker?.attachTarget(container) ?? notFound, req, res);
@@ -218,7 +236,9 @@ async function servePortForwardRoute(o: PodLogRouteOptions, pod: Pod, q: URLSear
     res.end(`${ports.error}\n`);
     return;
   }
-  const worker = o.podLogs.kubelet(node)?.worker(pod.metadata.namespace ?? '', name);
+  const kubelet = o.podLogs.kubelet(node);
+  if (kubelet && !kubelet.serving) throw connectUnreachable(kubelet);
+  const worker = kubelet?.worker(pod.metadata.namespace ?? '', name);
   if (!worker) {
     // The kubelet answers before any upgrade, in plain text (streaming.WriteError).
     res.writeHead(404, { 'Content-Type': 'text/plain' });

@@ -7,6 +7,9 @@ import { canonicalizeQuantityText, formatQuantity, formatTime, jsonEqual, lookup
 import type { Quantity } from '../core/index.ts';
 
 /** What a kubelet knows about its pool (mirrors the cluster config's NodePoolConfig). */
+/** The port a kubelet serves on (its daemon endpoint). */
+export const kubeletPort = 10250;
+
 export interface NodePoolSpec {
   name: string;
   capacity: Readonly<Record<string, string>>;
@@ -234,7 +237,7 @@ export function buildNode(id: NodeIdentity, now: number): Node {
         { type: 'InternalIP', address: nodeInternalIP(id.ordinal) },
         { type: 'Hostname', address: id.name },
       ],
-      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      daemonEndpoints: { kubeletEndpoint: { Port: kubeletPort } },
       nodeInfo: {
         machineID: id.machineID,
         systemUUID: `${id.machineID.slice(0, 8)}-${id.machineID.slice(8, 12)}-${id.machineID.slice(12, 16)}-${id.machineID.slice(16, 20)}-${id.machineID.slice(20, 32)}`,

@@ -16,6 +16,7 @@ import type { Client } from '../client/index.ts';
 import type { Clock } from '../core/index.ts';
 import { ApiError, badRequest, isApiError, serviceUnavailable } from '../core/index.ts';
 import { kubeletResponse } from './kubelet-server.ts';
+import { kubeletPort } from './node-object.ts';
 import type { PodLogs } from './nodes.ts';
 import { sendStatus } from './log-route.ts';
 import type { Route } from './log-route.ts';
@@ -28,7 +29,6 @@ export interface ProxyRouteOptions {
 }
 
 const proxyPath = /^\/api\/v1\/(?:namespaces\/([^/]+)\/(pods|services)|(nodes))\/([^/]+)\/proxy(?:\/(.*))?$/;
-const defaultKubeletPort = 10250;
 
 /** Where a proxied request goes: a kubelet drydock simulates, a host process's port, or an address nothing listens on. */
 type Destination =
@@ -134,10 +134,11 @@ async function nodeLocation(o: ProxyRouteOptions, id: string): Promise<Destinati
   const addresses = node.status?.addresses ?? [];
   const ip = addresses.find((a) => a.type === 'InternalIP')?.address ?? preferredAddressTypes.map((t) => addresses.find((a) => a.type === t)?.address).find((a) => a);
   if (!ip) throw new ApiError('', `no preferred addresses found; known addresses: []`);
-  const kubeletPort = String(node.status?.daemonEndpoints?.kubeletEndpoint?.Port || defaultKubeletPort);
+  const port = String(node.status?.daemonEndpoints?.kubeletEndpoint?.Port || kubeletPort);
   // Another port of the node is dialed as it is; a simulated node listens on none.
-  if (split.port !== '' && split.port !== kubeletPort) return { kind: 'unreachable', host: ip, port: split.port };
-  return o.podLogs.kubelet(split.name) ? { kind: 'kubelet', node: split.name } : { kind: 'unreachable', host: ip, port: kubeletPort };
+  if (split.port !== '' && split.port !== port) return { kind: 'unreachable', host: ip, port: split.port };
+  // A node without a simulated kubelet, or whose kubelet is down (drydock node fail), refuses the dial.
+  return o.podLogs.kubelet(split.name)?.serving ? { kind: 'kubelet', node: split.name } : { kind: 'unreachable', host: ip, port };
 }
 
 function decodeSegment(segment: string): string {
@@ -236,7 +237,7 @@ export function proxyRoute(o: ProxyRouteOptions): Route {
         return true;
       }
       const kubelet = o.podLogs.kubelet(destination.node);
-      if (!kubelet) throw refused(destination.node, String(defaultKubeletPort));
+      if (!kubelet) throw refused(destination.node, String(kubeletPort));
       const answer = kubeletResponse(kubelet, req.method ?? 'GET', path, o.clock.now());
       res.writeHead(answer.status, answer.headers);
       res.end(req.method === 'HEAD' ? undefined : answer.body);

@@ -153,8 +153,15 @@ describe('nodes with kubectl and drydock node', () => {
   });
 
   test('a failed node goes NotReady/Unknown after the grace period and is tainted unreachable; heal restores it', async () => {
+    await dd.ok(['run', 'stranded', '--image=nginx', '--overrides={"spec":{"nodeName":"cpu-0"}}']);
+    await eventually('stranded running', () => dd.kubectl(['get', 'pod', 'stranded', '-o', 'jsonpath={.status.phase}']), (r) => r.stdout === 'Running');
     const f = await drydock(['fail', 'cpu-0']);
     assert.deepEqual([f.code, f.stdout], [0, 'node/cpu-0 failed\n']);
+    // Its kubelet is down: what the API server would reach it for is refused, in the words of each request.
+    const logs = await dd.kubectl(['logs', 'stranded', '--tail=5']);
+    assert.match(logs.stderr, /^Error from server: Get "https:\/\/(10\.[\d.]+):10250\/containerLogs\/default\/stranded\/stranded\?tailLines=5": dial tcp \1:10250: connect: connection refused$/m);
+    assert.match((await dd.kubectl(['exec', 'stranded', '--', 'true'])).stderr, /error dialing backend: dial tcp 10\.[\d.]+:10250: connect: connection refused/);
+    assert.match((await dd.kubectl(['get', '--raw', '/api/v1/nodes/cpu-0/proxy/healthz'])).stderr, /\(ServiceUnavailable\): error trying to reach service: dial tcp 10\.[\d.]+:10250: connect: connection refused/);
     const failed = await eventually('Ready=Unknown on cpu-0', () => nodeJson('cpu-0'), (n) => ready(n)?.status === 'Unknown');
     assert.deepEqual([ready(failed)?.reason, ready(failed)?.message], ['NodeStatusUnknown', 'Kubelet stopped posting node status.']);
     assert.deepEqual((await rows()).find((x) => x[0] === 'cpu-0')?.slice(0, 2), ['cpu-0', 'NotReady']);
@@ -165,6 +172,8 @@ describe('nodes with kubectl and drydock node', () => {
     assert.deepEqual([h.code, h.stdout], [0, 'node/cpu-0 healed\n']);
     const healed = await eventually('cpu-0 Ready without taints', () => nodeJson('cpu-0'), (n) => ready(n)?.status === 'True' && taints(n).length === 0);
     assert.equal(ready(healed)?.reason, 'KubeletReady');
+    assert.equal(await dd.ok(['get', '--raw', '/api/v1/nodes/cpu-0/proxy/healthz']), 'ok');
+    await dd.ok(['delete', 'pod', 'stranded', '--wait=false', '--ignore-not-found']);
   });
 
   test('drydock node remove stops the kubelet and deletes the Node', async () => {
