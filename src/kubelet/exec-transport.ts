@@ -5,7 +5,7 @@
 // (createHTTPStreamStreams, v4ProtocolHandler), apimachinery httpstream/spdy/upgrade.go.
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
-import { acceptSpdyUpgrade, SpdySession } from './spdy.ts';
+import { acceptSpdyUpgrade, SpdySession, wantsSpdy } from './spdy.ts';
 import type { SpdyStream } from './spdy.ts';
 
 export const stdinStream = 0;
@@ -61,8 +61,7 @@ export function webSocketTransport(ws: WebSocket): ExecTransport {
 
 /** Whether the request asks for the SPDY upgrade with the remote command protocol served over it. */
 export function wantsExecSpdy(req: IncomingMessage): boolean {
-  const versions = String(req.headers['x-stream-protocol-version'] ?? '').split(',').map((v) => v.trim());
-  return (req.headers.upgrade ?? '').toLowerCase().startsWith('spdy/3.1') && versions.includes(spdyExecProtocol);
+  return wantsSpdy(req, spdyExecProtocol);
 }
 
 export interface ExpectedStreams {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { Duplex } from 'node:stream';
-import { acceptSpdyUpgrade, SpdySession } from './spdy.ts';
+import { acceptSpdyUpgrade, SpdySession, wantsSpdy } from './spdy.ts';
 import type { SpdyStream } from './spdy.ts';
 import { webSockets } from './exec-stream.ts';
 
@@ -32,20 +32,24 @@ export function sandboxIdOf(uid: string): string {
   return createHash('sha256').update(`sandbox/${uid}`).digest('hex');
 }
 
+/** Whether the request asks to become a WebSocket offering `protocol`. */
+function wantsWebSocket(req: IncomingMessage, protocol: string): boolean {
+  return (req.headers.upgrade ?? '').toLowerCase() === 'websocket' && String(req.headers['sec-websocket-protocol'] ?? '').split(',').some((p) => p.trim() === protocol);
+}
+
 /** Whether the request asks for the WebSocket upgrade that tunnels the SPDY session (kubectl 1.31+). */
 export function wantsPortForwardTunnel(req: IncomingMessage): boolean {
-  return (req.headers.upgrade ?? '').toLowerCase() === 'websocket' && String(req.headers['sec-websocket-protocol'] ?? '').split(',').some((p) => p.trim() === portForwardTunnelProtocol);
+  return wantsWebSocket(req, portForwardTunnelProtocol);
 }
 
 /** Whether the request asks for the SPDY upgrade with a protocol this server speaks. */
 export function wantsPortForwardSpdy(req: IncomingMessage): boolean {
-  const versions = String(req.headers['x-stream-protocol-version'] ?? '').split(',').map((v) => v.trim());
-  return (req.headers.upgrade ?? '').toLowerCase().startsWith('spdy/3.1') && versions.includes(portForwardProtocol);
+  return wantsSpdy(req, portForwardProtocol);
 }
 
 /** Whether the request asks for the kubelet's own WebSocket port forwarding (the Python and JavaScript clients). */
 export function wantsPortForwardChannels(req: IncomingMessage): boolean {
-  return (req.headers.upgrade ?? '').toLowerCase() === 'websocket' && String(req.headers['sec-websocket-protocol'] ?? '').split(',').some((p) => p.trim() === portForwardChannelProtocol);
+  return wantsWebSocket(req, portForwardChannelProtocol);
 }
 
 /** The WebSocket's ports (`ports=80,8080`, repeatable), or the kubelet's refusal (NewV4Options). */
@@ -89,6 +93,7 @@ export async function servePortForwardChannels(req: IncomingMessage, res: Server
     return { data: new ChannelStream((chunk) => send(2 * i, chunk)), error: new ChannelStream((chunk) => send(2 * i + 1, chunk)) };
   });
   ws.on('message', (message: Buffer) => channels[(message[0] ?? 0) / 2]?.data.push(message.subarray(1)));
+  ws.on('error', () => ws.terminate());
   let open = channels.length;
   await new Promise<void>((resolve) => {
     ws.once('close', () => {
@@ -164,7 +169,8 @@ function forward(target: PortForwardTarget, port: number, errors: Duplex, data: 
     errors.end(`error forwarding port ${port} to pod ${target.sandboxId}, uid : ${cause}`);
     data.end();
   };
-  if (!target.onHost) return fail(refusedInSandbox(target.sandboxId, port));
+  // A port header that is no port is dialed as port 0 by the kubelet (strconv errors ignored): refused.
+  if (!target.onHost || !(Number.isInteger(port) && port >= 1 && port <= 65535)) return fail(refusedInSandbox(target.sandboxId, Number.isInteger(port) ? port : 0));
   const conn = connect({ host: '127.0.0.1', port });
   conn.once('connect', () => {
     data.pipe(conn);

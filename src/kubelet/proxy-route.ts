@@ -5,17 +5,14 @@
 // Upstream: pkg/registry/core/{pod,node}/strategy.go (ResourceLocation), pkg/registry/core/service/storage
 // (ResourceLocation, isValidAddress), apimachinery/pkg/util/net/port_split.go (SplitSchemeNamePort),
 // apimachinery/pkg/util/proxy (UpgradeAwareHandler, transport.go's "error trying to reach service").
-import { request as httpRequest } from 'node:http';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { refs } from '../api/index.ts';
 import type { Endpoints, EndpointAddress, Node, Pod, Service } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock } from '../core/index.ts';
 import { ApiError, badRequest, isApiError, serviceUnavailable } from '../core/index.ts';
 import { kubeletResponse } from './kubelet-server.ts';
+import { forwardToLoopback, joinHostPort } from './loopback-proxy.ts';
 import { kubeletPort } from './node-object.ts';
 import type { PodLogs } from './nodes.ts';
 import { sendStatus } from './log-route.ts';
@@ -59,7 +56,6 @@ export function isGlobalUnicast(ip: string): boolean {
   return false;
 }
 
-const joinHostPort = (host: string, port: string): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
 const defaultPort = (scheme: string): string => (scheme === 'https' ? '443' : '80');
 
 function refused(host: string, port: string): ApiError {
@@ -162,63 +158,6 @@ function targetPath(raw: string | undefined): string {
   return decoded.endsWith('/') && joined !== '/' ? `${joined}/` : joined;
 }
 
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'authorization', 'host']);
-
-/**
- * Passes the request to a host process on the loopback and its answer back; an upgrade (a WebSocket)
- * is passed on with its Connection and Upgrade headers, and once the process switches, the bytes.
- */
-function forwardToLoopback(destination: Extract<Destination, { kind: 'loopback' }>, path: string, search: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const upgrading = req.headers.upgrade !== undefined;
-  const headers: OutgoingHttpHeaders = {};
-  for (const [k, v] of Object.entries(req.headers)) if ((!hopByHop.has(k) || (upgrading && (k === 'connection' || k === 'upgrade'))) && v !== undefined) headers[k] = v;
-  const send = destination.scheme === 'https' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const upstream = send({ host: '127.0.0.1', port: Number(destination.port), method: req.method ?? 'GET', path: `${path}${search}`, headers, rejectUnauthorized: false }, (answer) => {
-      const out: OutgoingHttpHeaders = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (!hopByHop.has(k) && v !== undefined) out[k] = v;
-      res.writeHead(answer.statusCode ?? 502, out);
-      answer.pipe(res);
-      answer.once('end', resolve);
-      answer.once('error', resolve);
-    });
-    upstream.once('error', (error: NodeJS.ErrnoException) => {
-      if (res.headersSent) return resolve(void res.destroy());
-      const dial = joinHostPort(destination.shownHost, destination.port);
-      reject(serviceUnavailable(`error trying to reach service: ${error.code === 'ECONNREFUSED' ? `dial tcp ${dial}: connect: connection refused` : error.message}`));
-    });
-    upstream.once('upgrade', (answer: IncomingMessage, backend: Duplex, head: Buffer) => {
-      res.statusCode = 101;
-      joinSockets(answer, backend, head, req.socket).then(resolve, resolve);
-    });
-    // A client that goes away ends the backend's request too (a streamed answer would run on).
-    res.once('close', () => upstream.destroy());
-    upstream.once('close', resolve);
-    req.pipe(upstream);
-  });
-}
-
-/** After a 101: the process's answer head to the client, then bytes both ways until either side closes. */
-function joinSockets(answer: IncomingMessage, backend: Duplex, head: Buffer, client: Duplex): Promise<void> {
-  const lines = [`HTTP/1.1 ${answer.statusCode ?? 101} ${answer.statusMessage ?? 'Switching Protocols'}`];
-  for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
-  client.write(`${lines.join('\r\n')}\r\n\r\n`);
-  if (head.length > 0) client.write(head);
-  backend.pipe(client);
-  client.pipe(backend);
-  return new Promise((resolve) => {
-    const end = (): void => {
-      backend.destroy();
-      client.destroy();
-      resolve();
-    };
-    backend.once('close', end);
-    client.once('close', end);
-    backend.once('error', end);
-    client.once('error', end);
-  });
-}
-
 /** The proxy route for the HTTP edge's extraRoutes. */
 export function proxyRoute(o: ProxyRouteOptions): Route {
   return async (req, res, url) => {
@@ -233,7 +172,7 @@ export function proxyRoute(o: ProxyRouteOptions): Route {
       const path = targetPath(rest);
       if (destination.kind === 'unreachable') throw refused(destination.host, destination.port);
       if (destination.kind === 'loopback') {
-        await forwardToLoopback(destination, path, url.search, req, res);
+        await forwardToLoopback(destination, `${path}${url.search}`, req, res);
         return true;
       }
       const kubelet = o.podLogs.kubelet(destination.node);

@@ -59,6 +59,12 @@ export class SpdyStream extends Duplex {
   }
 }
 
+/** Whether the request asks to upgrade to SPDY/3.1 offering `protocol` among its stream protocols. */
+export function wantsSpdy(req: IncomingMessage, protocol: string): boolean {
+  const versions = String(req.headers['x-stream-protocol-version'] ?? '').split(',').map((v) => v.trim());
+  return (req.headers.upgrade ?? '').toLowerCase().startsWith('spdy/3.1') && versions.includes(protocol);
+}
+
 /**
  * Answers an HTTP upgrade to SPDY/3.1 with the stream protocol chosen (X-Stream-Protocol-Version), as
  * httpstream/spdy's ResponseUpgrader does; the request's socket then carries the session.
