@@ -77,7 +77,8 @@ export class MetricsServer {
     const node = pod.spec?.nodeName;
     if (!node || pod.status?.phase !== 'Running') return undefined;
     const kubelet = this.#o.kubelets.kubelet(node);
-    const usage = kubelet && podUsage(kubelet, pod.metadata.namespace ?? '', pod.metadata.name ?? '', this.#o.clock.now());
+    // A kubelet that is down (drydock node fail) cannot be scraped: its node and pods drop out.
+    const usage = kubelet?.serving ? podUsage(kubelet, pod.metadata.namespace ?? '', pod.metadata.name ?? '', this.#o.clock.now()) : undefined;
     return usage && usage.length > 0 ? usage : undefined;
   }
 
@@ -97,7 +98,7 @@ export class MetricsServer {
 
   #nodeMetrics(node: DeepReadonly<Node>): NodeMetrics | undefined {
     const name = node.metadata.name ?? '';
-    if (!this.#o.kubelets.kubelet(name)) return undefined;
+    if (!this.#o.kubelets.kubelet(name)?.serving) return undefined;
     let cpu = 0;
     let memory = 0;
     for (const pod of this.#pods.byIndex(byNode, name)) {

@@ -162,6 +162,9 @@ describe('nodes with kubectl and drydock node', () => {
     assert.match(logs.stderr, /^Error from server: Get "https:\/\/(10\.[\d.]+):10250\/containerLogs\/default\/stranded\/stranded\?tailLines=5": dial tcp \1:10250: connect: connection refused$/m);
     assert.match((await dd.kubectl(['exec', 'stranded', '--', 'true'])).stderr, /error dialing backend: dial tcp 10\.[\d.]+:10250: connect: connection refused/);
     assert.match((await dd.kubectl(['get', '--raw', '/api/v1/nodes/cpu-0/proxy/healthz'])).stderr, /\(ServiceUnavailable\): error trying to reach service: dial tcp 10\.[\d.]+:10250: connect: connection refused/);
+    // metrics-server cannot scrape it either: the node and its pods drop out of kubectl top.
+    assert.match((await dd.kubectl(['top', 'node', 'cpu-0'])).stderr, /Error from server \(NotFound\): nodemetrics\.metrics\.k8s\.io "cpu-0" not found/);
+    assert.match((await dd.kubectl(['top', 'pod', 'stranded'])).stderr, /podmetrics\.metrics\.k8s\.io "default\/stranded" not found/);
     const failed = await eventually('Ready=Unknown on cpu-0', () => nodeJson('cpu-0'), (n) => ready(n)?.status === 'Unknown');
     assert.deepEqual([ready(failed)?.reason, ready(failed)?.message], ['NodeStatusUnknown', 'Kubelet stopped posting node status.']);
     assert.deepEqual((await rows()).find((x) => x[0] === 'cpu-0')?.slice(0, 2), ['cpu-0', 'NotReady']);
