@@ -124,6 +124,7 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
   const path = url.pathname.replace(/\/+$/, '') || '/';
   const server = options.server;
   const target = parseRequestPath(path);
+  if (target.kind === 'malformed') return refuseRequestLine(res);
   const method = req.method ?? 'GET';
   let user: UserInfo | undefined;
   if (!publicPaths.has(path)) {
@@ -186,6 +187,15 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
       throw internalError(never);
     }
   }
+}
+
+/**
+ * Go's HTTP server refuses a request whose path does not unescape before any handler runs: a plain
+ * `400 Bad Request`, and the connection closed.
+ */
+function refuseRequestLine(res: ServerResponse): void {
+  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+  res.end('400 Bad Request');
 }
 
 /** Whether requests to this group-version would be proxied to an APIService's Service. */

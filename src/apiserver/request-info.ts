@@ -10,6 +10,8 @@ export type RequestTarget =
   | { kind: 'discovery-group'; group: string }
   | { kind: 'discovery-version'; group: string; version: string }
   | { kind: 'resource'; target: ResourceTarget }
+  /** A path with an escape that decodes to nothing (`%ZZ`): Go's server refuses the request line itself. */
+  | { kind: 'malformed' }
   | { kind: 'other'; path: string };
 
 export interface ResourceTarget {
@@ -28,7 +30,12 @@ const healthPaths = new Set(['healthz', 'livez', 'readyz']);
 
 export function parseRequestPath(pathname: string): RequestTarget {
   const parts: string[] = [];
-  for (const part of pathname.split('/')) if (part !== '') parts.push(part.includes('%') ? decodeURIComponent(part) : part);
+  for (const part of pathname.split('/')) {
+    if (part === '') continue;
+    const decoded = part.includes('%') ? decodePart(part) : part;
+    if (decoded === undefined) return { kind: 'malformed' };
+    parts.push(decoded);
+  }
   const [head] = parts;
   if (head === undefined) return { kind: 'other', path: pathname };
   if (head === 'version' && parts.length === 1) return { kind: 'version' };
@@ -50,6 +57,14 @@ export function parseRequestPath(pathname: string): RequestTarget {
     return resourceTarget(group, version, parts.slice(3), pathname);
   }
   return { kind: 'other', path: pathname };
+}
+
+function decodePart(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
 }
 
 function resourceTarget(group: string, version: string, rest: string[], path: string): RequestTarget {

@@ -173,4 +173,12 @@ describe('odd requests', () => {
     assert.ok(Number.isInteger(replicas) && replicas >= 0 && replicas <= 2147483647, `replicas ${replicas}`);
     assert.equal((await send('GET', '/readyz')).status, 200);
   });
+
+  test('a path whose escapes do not decode is a plain 400 as Go\'s server answers it, on every route, and the server goes on', async () => {
+    for (const path of ['/api/v1/namespaces/%ZZ/pods', '/api/v1/nodes/%E0%A4%A/proxy/healthz', '/apis/apps/v1/namespaces/default/deployments/x%', '/api/v1/namespaces/default/pods/web/log%zz']) {
+      const answer = await send('GET', path);
+      assert.deepEqual([answer.status, answer.text], [400, '400 Bad Request'], path);
+    }
+    assert.equal((await send('GET', '/readyz')).status, 200);
+  });
 });
