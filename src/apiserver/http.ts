@@ -6,7 +6,7 @@ import type { TLSSocket } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { isStaticToken } from './token-review.ts';
 import type { ResourceDefinition, UserInfo, Verb } from '../api/index.ts';
-import { clusterAdminUser, privilegedGroup } from '../api/index.ts';
+import { clusterAdminUser, isValidPathSegmentName, privilegedGroup } from '../api/index.ts';
 import { authorize, connectCreateAttributes, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { Clock, KubeObject, Status } from '../core/index.ts';
 import { ApiError, RealClock, badRequest, forbidden, internalError, methodNotAllowed, pathNotFound, queryBool, unauthorized, unsupportedMediaType } from '../core/index.ts';
@@ -125,6 +125,9 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
   const server = options.server;
   const target = parseRequestPath(path);
   if (target.kind === 'malformed') return refuseRequestLine(res);
+  // The URL parser resolved `.`/`..` segments (`pods/%2e%2e` would be the namespace itself); Go's server
+  // does not, so such a path names an object `..`, which no key can have.
+  if (hasDotSegment(req.url ?? '/')) throw dotSegmentError(req.url ?? '/');
   const method = req.method ?? 'GET';
   let user: UserInfo | undefined;
   if (!publicPaths.has(path)) {
@@ -189,6 +192,26 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
   }
 }
 
+const dotSegment = /\/(?:\.|%2e){1,2}(?=\/|$|\?)/i;
+
+function hasDotSegment(requestUrl: string): boolean {
+  const q = requestUrl.indexOf('?');
+  return dotSegment.test(q < 0 ? requestUrl : requestUrl.slice(0, q));
+}
+
+/** What the storage's key function says of a `.` or `..` name (NamespaceKeyFunc); another place, no route. */
+function dotSegmentError(requestUrl: string): ApiError {
+  const q = requestUrl.indexOf('?');
+  const target = parseRequestPath(q < 0 ? requestUrl : requestUrl.slice(0, q));
+  if (target.kind === 'resource' && (target.target.name === '.' || target.target.name === '..')) return invalidName(target.target.name);
+  return pathNotFound();
+}
+
+/** An object name that cannot be a storage key (IsValidPathSegmentName), as the key functions refuse it. */
+function invalidName(name: string): ApiError {
+  return badRequest(`Name parameter invalid: ${JSON.stringify(name)}: ${isValidPathSegmentName(name).join(';')}`);
+}
+
 /**
  * Go's HTTP server refuses a request whose path does not unescape before any handler runs: a plain
  * `400 Bad Request`, and the connection closed.
@@ -235,6 +258,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
   // A subresource the kind does not have is a path no route serves.
   if (t.subresource !== '' && !def.subresources?.some((s) => s.name === t.subresource)) throw pathNotFound();
   if (!routed(def, t, method)) throw methodNotAllowed();
+  if (t.name !== '' && isValidPathSegmentName(t.name).length > 0) throw invalidName(t.name);
   switch (method) {
     case 'GET': {
       if (t.legacyWatch) return serveWatch(server, def, { ...t, name: '' }, legacyWatchQuery(parseListQuery(query), t.name), rep, res);

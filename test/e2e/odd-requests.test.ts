@@ -62,7 +62,9 @@ describe('odd requests', () => {
       new Promise((resolve, reject) => {
         // A body's length is sent: node frames a DELETE's body neither chunked nor by length otherwise.
         const length: Record<string, number> = body === undefined ? {} : { 'Content-Length': Buffer.byteLength(body) };
-        const req = request(`${dd.url}${path}`, { method, ca, headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType, Accept: 'application/json', ...length } }, (res) => {
+        // The path goes out as written: a URL would resolve its dot segments before sending.
+        const api = new URL(dd.url);
+        const req = request({ host: api.hostname, port: api.port, path, method, ca, headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType, Accept: 'application/json', ...length } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
@@ -180,5 +182,18 @@ describe('odd requests', () => {
       assert.deepEqual([answer.status, answer.text], [400, '400 Bad Request'], path);
     }
     assert.equal((await send('GET', '/readyz')).status, 200);
+  });
+
+  test('a name that cannot be a key is refused in upstream\'s words, and an encoded .. names no other object', async () => {
+    const refused = async (method: string, path: string, message: string): Promise<void> => {
+      const answer = await send(method, path);
+      assert.deepEqual([answer.status, answer.body?.reason, answer.body?.message], [400, 'BadRequest', message], `${method} ${path}`);
+    };
+    // The URL parser would make pods/%2e%2e the namespace itself, and a DELETE of it delete the namespace.
+    await refused('DELETE', '/api/v1/namespaces/default/pods/%2e%2e', 'Name parameter invalid: "..": may not be \'..\'');
+    await refused('GET', '/api/v1/namespaces/default/configmaps/.', 'Name parameter invalid: ".": may not be \'.\'');
+    await refused('GET', '/api/v1/namespaces/default/configmaps/a%2Fb', 'Name parameter invalid: "a/b": may not contain \'/\'');
+    await refused('PUT', '/api/v1/namespaces/default/configmaps/100%25', 'Name parameter invalid: "100%": may not contain \'%\'');
+    assert.equal((await send('GET', '/api/v1/namespaces/default')).status, 200);
   });
 });
