@@ -58,6 +58,20 @@ describe('server-side apply through the pipeline', () => {
     assert.equal(forced.message, 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
   });
 
+  test('a field manager over 128 bytes or with an unprintable character is the 422 of its options kind', async () => {
+    const server = await setup();
+    const long = 'm'.repeat(129);
+    const created = await rejection(server.create(refs.configMaps, 'default', cm({ a: '1' }), { fieldManager: long }));
+    assert.equal(created.message, 'CreateOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes');
+    assert.deepEqual(created.details, { group: 'meta.k8s.io', kind: 'CreateOptions', causes: [{ reason: 'FieldValueTooLong', message: 'Too long: may not be more than 128 bytes', field: 'fieldManager' }] });
+    const applied = await rejection(server.patch(refs.configMaps, 'default', 'c', 'apply', cm({ a: '1' }), { fieldManager: long }));
+    assert.equal(applied.message, 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes');
+    await server.create(refs.configMaps, 'default', cm({ a: '1' }), { fieldManager: 'tool' });
+    const updated = await rejection(server.update(refs.configMaps, 'default', 'c', cm({ a: '2' }), { fieldManager: 'tö\u0007l' }));
+    assert.equal(updated.code, 422);
+    assert.match(updated.message, /^UpdateOptions\.meta\.k8s\.io "" is invalid: fieldManager: Invalid value: .*: invalid character U\+0007 \(at position 3\)$/);
+  });
+
   test('apply creates, a second manager conflicts, force takes the field over', async () => {
     const server = await setup();
     const created = await server.patch(refs.configMaps, 'default', 'c', 'apply', cm({ a: '1' }), { fieldManager: 'alice' });

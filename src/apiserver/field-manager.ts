@@ -6,7 +6,8 @@
 import type { PatchMeta, ResourceDefinition } from '../api/index.ts';
 import { apiVersionOf, emptyObject } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, StatusReason } from '../core/index.ts';
+import { ApiError, StatusReason, forbiddenField, formatFieldError, invalidValue, required, tooLong } from '../core/index.ts';
+import type { FieldError } from '../core/index.ts';
 import { updateManagedFields } from './patch/index.ts';
 import type { ApplyResult, FieldManagerOptions, JsonObject } from './patch/index.ts';
 
@@ -79,13 +80,43 @@ export function fieldTracker(o: TrackerOptions): (live: KubeObject | undefined, 
   };
 }
 
-/** ValidatePatchOptions: an apply names its manager; force belongs to apply alone. */
+/** ValidatePatchOptions: an apply names its manager; force belongs to apply alone; the manager's name is valid. */
 export function validatePatchOptions(apply: boolean, fieldManager: string, force: boolean | undefined): void {
-  let cause: { reason: string; message: string; field: string } | undefined;
-  if (apply && fieldManager === '') cause = { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' };
-  if (!apply && force !== undefined) cause = { reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' };
-  if (!cause) return;
-  throw new ApiError('Invalid', `PatchOptions.meta.k8s.io "" is invalid: ${cause.field}: ${cause.message}`, { group: 'meta.k8s.io', kind: 'PatchOptions', causes: [cause] });
+  const errors: FieldError[] = [];
+  if (!apply && force !== undefined) errors.push(forbiddenField('force', 'may not be specified for non-apply patch'));
+  if (apply && fieldManager === '') errors.push(required('fieldManager', 'is required for apply patch'));
+  errors.push(...fieldManagerErrors(fieldManager));
+  if (errors.length > 0) throw optionsInvalid('PatchOptions', errors);
+}
+
+/** ValidateCreateOptions and ValidateUpdateOptions: the manager's name is valid. */
+export function validateWriteOptions(kind: 'CreateOptions' | 'UpdateOptions', fieldManager: string | undefined): void {
+  const errors = fieldManagerErrors(fieldManager ?? '');
+  if (errors.length > 0) throw optionsInvalid(kind, errors);
+}
+
+/** ValidateFieldManager: at most 128 bytes, every character printable (Go's unicode.IsPrint). */
+function fieldManagerErrors(fieldManager: string): FieldError[] {
+  // Printable ASCII within the limit, as nearly every client sends, needs no closer look.
+  if (fieldManager.length <= fieldManagerMaxLength && /^[\x20-\x7e]*$/.test(fieldManager)) return [];
+  const errors: FieldError[] = [];
+  if (Buffer.byteLength(fieldManager) > fieldManagerMaxLength) errors.push(tooLong('fieldManager', fieldManagerMaxLength));
+  let at = 0;
+  for (const ch of fieldManager) {
+    if (!/[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u.test(ch)) {
+      const code = (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+      errors.push(invalidValue('fieldManager', fieldManager, `invalid character U+${code} (at position ${at})`));
+    }
+    at += Buffer.byteLength(ch);
+  }
+  return errors;
+}
+
+/** NewInvalid on a meta.k8s.io options kind, which has no name. */
+function optionsInvalid(kind: string, errors: readonly FieldError[]): ApiError {
+  const causes = errors.map((e) => ({ reason: e.type, message: formatFieldError(e, { withField: false }), field: e.field }));
+  const listed = errors.map((e) => formatFieldError(e, { withField: true }));
+  return new ApiError('Invalid', `${kind}.meta.k8s.io "" is invalid: ${listed.length === 1 ? listed[0] : `[${listed.join(', ')}]`}`, { group: 'meta.k8s.io', kind, causes });
 }
 
 /** The error an unsuccessful apply answers with. */

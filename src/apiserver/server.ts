@@ -10,7 +10,7 @@ import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
 import { checkNamespaceDeletion } from './admission-plugins.ts';
 import type { AdmissionPlugin } from './admission.ts';
-import { applyError, fieldManagerOptions, fieldTracker, managerName, typedPatchFailure, validatePatchOptions } from './field-manager.ts';
+import { applyError, fieldManagerOptions, fieldTracker, managerName, typedPatchFailure, validatePatchOptions, validateWriteOptions } from './field-manager.ts';
 import { customResourceInfo } from './crd/custom-resource.ts';
 import { applyServerSide } from './patch/index.ts';
 import { supportedPatchTypes } from './patching.ts';
@@ -234,6 +234,7 @@ export class ApiServer {
   /** POST to a collection, or to a creating subresource (binding, eviction) of `name`. */
   async create(ref: ResourceRef, namespace: string, obj: KubeObject, params: WriteParams & { name?: string }): Promise<ObjectResult> {
     const def = this.resolve(ref);
+    validateWriteOptions('CreateOptions', params.fieldManager);
     const ctx = writeContext(params);
     if (ctx.subresource === 'binding') return bindPod(this, def, namespace, params.name ?? '', this.#checkSubresourceBody(bindingKind, obj, params), ctx);
     if (ctx.subresource === 'eviction') return evictPod(this, def, namespace, params.name ?? '', this.#checkSubresourceBody(evictionKind, obj, params), ctx);
@@ -269,6 +270,7 @@ export class ApiServer {
 
   async update(ref: ResourceRef, namespace: string, name: string, obj: KubeObject, params: WriteParams): Promise<ObjectResult> {
     const def = this.resolve(ref);
+    validateWriteOptions('UpdateOptions', params.fieldManager);
     const ctx = writeContext(params);
     checkSubresource(def, ctx.subresource, 'update');
     if (obj.metadata?.name && obj.metadata.name !== name) {
