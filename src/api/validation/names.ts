@@ -187,15 +187,18 @@ export function validateLabels(labels: Readonly<Record<string, string>> | undefi
 
 export const TotalAnnotationSizeLimitB = 256 * 1024;
 
+/** The bytes annotations count toward their limit: every key and value (ValidateAnnotationsSize). */
+export function annotationsSize(annotations: Readonly<Record<string, string>> | undefined): number {
+  let total = 0;
+  for (const [k, v] of Object.entries(annotations ?? {})) total += byteLength(k) + byteLength(v);
+  return total;
+}
+
 export function validateAnnotations(annotations: Readonly<Record<string, string>> | undefined, path: Path): FieldError[] {
   const errs: FieldError[] = [];
-  let total = 0;
-  for (const [k, v] of Object.entries(annotations ?? {})) {
-    // Annotation keys are qualified names, except that case does not matter.
-    for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalidValue(path, k, msg));
-    total += byteLength(k) + byteLength(v);
-  }
-  if (total > TotalAnnotationSizeLimitB) errs.push(tooLong(path, TotalAnnotationSizeLimitB));
+  // Annotation keys are qualified names, except that case does not matter.
+  for (const k of Object.keys(annotations ?? {})) for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalidValue(path, k, msg));
+  if (annotationsSize(annotations) > TotalAnnotationSizeLimitB) errs.push(tooLong(path, TotalAnnotationSizeLimitB));
   return errs;
 }
 

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../core/index.ts';
 import { goMapJson } from '../../core/index.ts';
 import type { PatchMeta } from '../../api/index.ts';
-import { TotalAnnotationSizeLimitB } from '../../api/index.ts';
+import { TotalAnnotationSizeLimitB, annotationsSize } from '../../api/index.ts';
 import { difference, emptySet } from './field-set.ts';
 import type { FieldSet } from './field-set.ts';
 import { isJsonObject } from './json-value.ts';
@@ -47,8 +47,6 @@ export function syncLastApplied(object: KubeObject, applied: KubeObject): void {
   const config = structuredClone(applied) as KubeObject;
   if (config.metadata.annotations) delete config.metadata.annotations[lastAppliedAnnotation];
   const annotations: Record<string, string> = { ...object.metadata.annotations, [lastAppliedAnnotation]: `${goMapJson(config)}\n` };
-  let size = 0;
-  for (const [k, v] of Object.entries(annotations)) size += Buffer.byteLength(k) + Buffer.byteLength(v);
-  if (size > TotalAnnotationSizeLimitB) delete annotations[lastAppliedAnnotation];
+  if (annotationsSize(annotations) > TotalAnnotationSizeLimitB) delete annotations[lastAppliedAnnotation];
   object.metadata.annotations = annotations;
 }
