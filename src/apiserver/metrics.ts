@@ -4,7 +4,7 @@
 // Upstream: apiserver/pkg/endpoints/metrics/metrics.go, apiserver/pkg/storage/etcd3/metrics/metrics.go.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Gauge, Registry } from './prometheus.ts';
-import { monotonicMs } from '../core/index.ts';
+import { monotonicMs, queryBool } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
 import { LabeledCounter, LatencyHistogram } from './latency-histogram.ts';
 import { parseRequestPath } from './request-info.ts';
@@ -114,7 +114,9 @@ export class ApiMetrics {
     const query = q < 0 ? '' : url.slice(q + 1);
     const method = req.method ?? 'GET';
     let verb = method;
-    if (method === 'GET' && t.name === '') verb = /(^|&)watch=(1|t|true|True|TRUE)(&|$)/.test(query) ? 'WATCH' : 'LIST';
+    // The watch parameter as the API server reads it (only 0 and false, any case, are false).
+    if (method === 'GET' && t.legacyWatch) verb = 'WATCH';
+    else if (method === 'GET' && t.name === '') verb = query.includes('watch=') && queryBool(new URLSearchParams(query), 'watch') ? 'WATCH' : 'LIST';
     const scope = t.name !== '' ? 'resource' : t.namespace !== '' ? 'namespace' : 'cluster';
     return [verb, /(^|&)dryRun=All/.test(query) ? 'All' : '', t.group, t.version, t.resource, t.subresource, scope, 'apiserver'];
   }

@@ -11,6 +11,6 @@ test('a proxy id is name, name:port or scheme:name:port, as SplitSchemeNamePort 
 });
 
 test('only a global unicast pod IP may be proxied to', () => {
-  for (const ip of ['10.128.0.2', '192.168.1.5', '8.8.8.8', 'fd00::5', '2001:db8::1']) assert.equal(isGlobalUnicast(ip), true, ip);
-  for (const ip of ['', '0.0.0.0', '127.0.0.1', '169.254.169.254', '224.0.0.1', '255.255.255.255', '::', '::1', 'fe80::1', 'ff02::1', 'not-an-ip']) assert.equal(isGlobalUnicast(ip), false, ip);
+  for (const ip of ['10.128.0.2', '192.168.1.5', '8.8.8.8', 'fd00::5', '2001:db8::1', '010.128.0.2', '0.1.2.3', '240.0.0.1']) assert.equal(isGlobalUnicast(ip), true, ip);
+  for (const ip of ['', '0.0.0.0', '127.0.0.1', '169.254.169.254', '224.0.0.1', '255.255.255.255', '::', '::1', 'fe80::1', 'ff02::1', '::ffff:127.0.0.1', 'not-an-ip']) assert.equal(isGlobalUnicast(ip), false, ip);
 });

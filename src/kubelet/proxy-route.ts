@@ -5,12 +5,11 @@
 // Upstream: pkg/registry/core/{pod,node}/strategy.go (ResourceLocation), pkg/registry/core/service/storage
 // (ResourceLocation, isValidAddress), apimachinery/pkg/util/net/port_split.go (SplitSchemeNamePort),
 // apimachinery/pkg/util/proxy (UpgradeAwareHandler, transport.go's "error trying to reach service").
-import { isIP } from 'node:net';
 import { refs } from '../api/index.ts';
 import type { Endpoints, EndpointAddress, Node, Pod, Service } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock } from '../core/index.ts';
-import { ApiError, badRequest, isApiError, serviceUnavailable } from '../core/index.ts';
+import { ApiError, badRequest, isApiError, parseIP, serviceUnavailable } from '../core/index.ts';
 import { kubeletResponse } from './kubelet-server.ts';
 import { forwardToLoopback, joinHostPort } from './loopback-proxy.ts';
 import { kubeletPort } from './node-object.ts';
@@ -42,18 +41,21 @@ export function splitSchemeNamePort(id: string): { scheme: string; name: string;
   return { scheme: scheme ?? '', name, port: port ?? '' };
 }
 
-/** net.IP.IsGlobalUnicast: an address that is not unspecified, loopback, link-local, multicast or broadcast. */
-export function isGlobalUnicast(ip: string): boolean {
-  const family = isIP(ip);
-  if (family === 4) {
-    const [a = 0, b = 0] = ip.split('.').map(Number);
-    return !(a === 0 || a === 127 || a >= 224 || (a === 169 && b === 254));
+/**
+ * net.IP.IsGlobalUnicast of netutils.ParseIPSloppy's address: not unspecified, the IPv4 broadcast,
+ * loopback, multicast or link-local (an IPv4-mapped IPv6 address judged as its IPv4 one).
+ */
+export function isGlobalUnicast(text: string): boolean {
+  const ip = parseIP(text, false);
+  if (!ip) return false;
+  if (ip.family === 4 || ip.mapped) {
+    const v4 = ip.value & 0xffffffffn;
+    const a = Number(v4 >> 24n);
+    const b = Number((v4 >> 16n) & 0xffn);
+    return !(v4 === 0n || v4 === 0xffffffffn || a === 127 || (a >= 224 && a <= 239) || (a === 169 && b === 254));
   }
-  if (family === 6) {
-    const head = ip.toLowerCase();
-    return !(/^:*$/.test(head) || head === '::1' || head.startsWith('ff') || /^fe[89ab]/.test(head));
-  }
-  return false;
+  const head = Number(ip.value >> 112n);
+  return !(ip.value === 0n || ip.value === 1n || (head & 0xff00) === 0xff00 || (head & 0xffc0) === 0xfe80);
 }
 
 const defaultPort = (scheme: string): string => (scheme === 'https' ? '443' : '80');
