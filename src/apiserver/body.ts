@@ -2,7 +2,7 @@
 // 3 MiB limit. Decode errors are 400s in upstream's words; nothing here throws otherwise.
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { ApiError, badRequest, requestEntityTooLarge } from '../core/index.ts';
+import { ApiError, badRequest, jsonTooDeep, maxNestingDepth, requestEntityTooLarge, valueTooDeep, yamlTooDeep } from '../core/index.ts';
 import type { BodyType } from './negotiation.ts';
 import { decodeProtobufObject } from './protobuf/index.ts';
 
@@ -46,6 +46,8 @@ export function decodeBody(bytes: Buffer, type: BodyType, what: { kind: string; 
   if (type === 'protobuf') {
     const result = decodeProtobufObject(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     if (!result.ok) throw badRequest(result.message);
+    // Go's protobuf runtime stops at its recursion limit with these words; here the limit is drydock's.
+    if (valueTooDeep(result.object)) throw decodeError(what, 'proto: exceeded maximum recursion depth');
     return result.object;
   }
   return decodeText(bytes.toString('utf8'), type, what);
@@ -55,17 +57,29 @@ export function decodeBody(bytes: Buffer, type: BodyType, what: { kind: string; 
 export function decodeText(text: string, type: Exclude<BodyType, 'protobuf'>, what: { kind: string; version: string }): unknown {
   if (text.length === 0) throw badRequest('the body of the request is empty');
   if (type === 'json') {
+    let value: unknown;
     try {
-      return JSON.parse(text) as unknown;
+      value = JSON.parse(text) as unknown;
     } catch (error) {
       throw decodeError(what, jsonSyntaxMessage(error));
     }
+    // Go's scanner's words at its own limit (scanner.go pushParseState).
+    const bracket = jsonTooDeep(text);
+    if (bracket !== undefined) throw decodeError(what, `invalid character '${bracket}' exceeded max depth`);
+    return value;
   }
+  // go-yaml's words at its own limit (max_flow_level, max_indents), with drydock's limit.
+  const line = yamlTooDeep(text);
+  if (line !== undefined) throw decodeError(what, `error converting YAML to JSON: yaml: line ${line}: exceeded max depth of ${maxNestingDepth}`);
+  let value: unknown;
   try {
-    return parseYaml(text, { strict: true, uniqueKeys: true, version: '1.2' }) as unknown;
+    value = parseYaml(text, { strict: true, uniqueKeys: true, version: '1.2' }) as unknown;
   } catch (error) {
     throw decodeError(what, `error converting YAML to JSON: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
+  // An alias repeats its anchor's value where it stands, deeper than the text nests.
+  if (valueTooDeep(value)) throw decodeError(what, `error converting YAML to JSON: yaml: exceeded max depth of ${maxNestingDepth}`);
+  return value;
 }
 
 function decodeError(what: { kind: string; version: string }, detail: string): ApiError {

@@ -2,7 +2,7 @@
 // Upstream: apiserver/pkg/endpoints/handlers/patch.go (patchMechanism per content type).
 import type { PatchMeta, ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, StatusReason, badRequest, lookupTable, requestEntityTooLarge } from '../core/index.ts';
+import { ApiError, StatusReason, badRequest, invalid, invalidValue, lookupTable, requestEntityTooLarge } from '../core/index.ts';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch/index.ts';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -34,6 +34,8 @@ export function applyPatch(type: PatchType, current: KubeObject, body: unknown, 
       if (!result.ok) {
         if (result.kind === 'malformed') throw badRequest(result.message);
         if (result.kind === 'tooLarge') throw requestEntityTooLarge(result.message);
+        // jsonPatcher.applyPatchToCurrentObject: the patched JSON did not decode.
+        if (result.kind === 'tooDeep') throw invalid({ group: '', kind: '' }, '', [invalidValue('patch', JSON.stringify(result.patched), result.message)]);
         throw rejected();
       }
       return asObject(result.value, def);

@@ -2,7 +2,7 @@
 // names are a contract (DESIGN.md): more may be added, none renamed. Unknown fields and bad
 // values are rejected with a message naming the field path.
 import { parse as parseYaml } from 'yaml';
-import { parseQuantity } from '../core/index.ts';
+import { maxNestingDepth, parseQuantity, yamlTooDeep } from '../core/index.ts';
 import { defaultFeatureGates, featureGateNames, isFeatureGate } from '../api/index.ts';
 import type { FeatureGate, FeatureGates } from '../api/index.ts';
 
@@ -213,6 +213,8 @@ function checkPoolsAgainstGates(pools: readonly NodePoolConfig[], gates: Feature
 
 export function parseClusterConfig(text: string): ClusterConfig {
   let raw: unknown;
+  const deepLine = yamlTooDeep(text);
+  if (deepLine !== undefined) throw new ConfigError(`invalid YAML: exceeded max depth of ${maxNestingDepth} at line ${deepLine}`);
   try {
     raw = parseYaml(text);
   } catch (error) {

@@ -5,6 +5,7 @@ export * from './clock.ts';
 export * from './random.ts';
 export * from './json-copy.ts';
 export * from './go-json.ts';
+export * from './nesting-depth.ts';
 export * from './own-keys.ts';
 export * from './json-equal.ts';
 export * from './meta.ts';

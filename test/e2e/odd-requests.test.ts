@@ -196,4 +196,64 @@ describe('odd requests', () => {
     await refused('PUT', '/api/v1/namespaces/default/configmaps/100%25', 'Name parameter invalid: "100%": may not contain \'%\'');
     assert.equal((await send('GET', '/api/v1/namespaces/default')).status, 200);
   });
+
+  test('a body nested past the limit is refused in every format and patch before anything walks it; at the limit every path serves it', async () => {
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'blobs.example.com' }, spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'blobs', singular: 'blob', kind: 'Blob' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] } };
+    assert.equal((await send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd))).status, 201);
+    const blobs = '/apis/example.com/v1/namespaces/default/blobs';
+    for (let i = 0; (await send('GET', blobs)).status !== 200; i++) {
+      assert.ok(i < 100, 'the Blob resource is served');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // `levels` objects and arrays under spec: the whole body nests one deeper.
+    const nested = (levels: number): string => '{"a":'.repeat(levels - 1) + '[1]' + '}'.repeat(levels - 1);
+    const blob = (name: string, levels: number): string => `{"apiVersion":"example.com/v1","kind":"Blob","metadata":{"name":"${name}"},"spec":${nested(levels)}}`;
+    const expect = async (answer: Promise<Answer>, status: number, message?: string): Promise<void> => {
+      const a = await answer;
+      assert.equal(a.status, status, a.text.slice(0, 300));
+      if (message !== undefined) assert.equal(a.body?.message, message);
+    };
+
+    // 256 levels in all: created as JSON and as YAML, read as YAML and as a table, applied, patched, replaced.
+    await expect(send('POST', blobs, blob('deep', 255)), 201);
+    await expect(send('POST', blobs, blob('deep-yaml', 255), 'application/yaml'), 201);
+    const yaml = await new Promise<string>((resolve, reject) => {
+      const api = new URL(dd.url);
+      const token = readKubeconfigToken(dd.kubeconfig);
+      request({ host: api.hostname, port: api.port, path: `${blobs}/deep`, ca: undefined, rejectUnauthorized: false, headers: { Authorization: `Bearer ${token}`, Accept: 'application/yaml' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(`${res.statusCode} ${Buffer.concat(chunks).toString('utf8')}`));
+      }).on('error', reject).end();
+    });
+    assert.ok(yaml.startsWith('200 apiVersion: example.com/v1\n'), yaml.slice(0, 200));
+    await expect(send('PATCH', `${blobs}/deep?fieldManager=applier`, blob('deep', 255), 'application/apply-patch+yaml'), 200);
+    await expect(send('PATCH', `${blobs}/deep`, `{"spec":{"b":${nested(254)}}}`, 'application/merge-patch+json'), 200);
+    await expect(send('PATCH', `${blobs}/deep`, `[{"op":"add","path":"/spec/c","value":${nested(254)}}]`, 'application/json-patch+json'), 200);
+    await expect(send('PUT', `${blobs}/deep-yaml`, blob('deep-yaml', 250)), 200);
+
+    // One level more.
+    await expect(send('POST', blobs, blob('deeper', 256)), 400, 'Blob in version "v1" cannot be handled as a Blob: invalid character \'[\' exceeded max depth');
+    await expect(send('POST', blobs, blob('deeper', 256), 'application/yaml'), 400, 'Blob in version "v1" cannot be handled as a Blob: error converting YAML to JSON: yaml: line 1: exceeded max depth of 256');
+    await expect(send('PATCH', `${blobs}/deep?fieldManager=applier`, blob('deep', 256), 'application/apply-patch+yaml'), 400);
+    await expect(send('PATCH', `${blobs}/deep`, `{"spec":{"b":${nested(256)}}}`, 'application/merge-patch+json'), 400);
+    await expect(send('PUT', `${blobs}/deep`, blob('deep', 256)), 400);
+    // A JSON patch whose body is shallow enough can still place a deep value under a deep path.
+    const under = (levels: number): string => '/a'.repeat(levels);
+    await expect(send('PATCH', `${blobs}/deep`, `[{"op":"add","path":"/spec${under(253)}/x","value":{"y":1}}]`, 'application/json-patch+json'), 200);
+    const patched = await send('PATCH', `${blobs}/deep`, `[{"op":"add","path":"/spec${under(253)}/x","value":{"y":{"z":1}}}]`, 'application/json-patch+json');
+    assert.equal(patched.status, 422, patched.text.slice(0, 300));
+    assert.match(String(patched.body?.message), /^ "" is invalid: patch: Invalid value: "\{.*": couldn't get version\/kind; json parse error: invalid character '\{' exceeded max depth$/s);
+    // Copies may add 3 MiB in all (jsonpatch.AccumulatedCopySizeLimit): a subtree copied onto itself stops doubling.
+    const copies = Array.from({ length: 40 }, (_, i) => `{"op":"copy","from":"/spec","path":"/spec/copy${i}"}`);
+    await expect(send('PATCH', `${blobs}/deep-yaml`, `[${copies.join(',')}]`, 'application/json-patch+json'), 422);
+
+    // Far deeper: the YAML that killed the process, and JSON the parser takes but nothing may walk.
+    await expect(send('POST', blobs, '['.repeat(100_000), 'application/yaml'), 400);
+    await expect(send('POST', blobs, `{"x":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`), 400);
+    await expect(send('PATCH', `${blobs}/deep?fieldManager=applier`, `{"spec":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`, 'application/apply-patch+yaml'), 400);
+    assert.equal((await send('GET', '/readyz')).status, 200);
+    const list = await send('GET', blobs);
+    assert.deepEqual((list.body?.items as { metadata: { name: string } }[]).map((b) => b.metadata.name).sort(), ['deep', 'deep-yaml']);
+  });
 });

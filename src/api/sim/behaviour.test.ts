@@ -45,6 +45,13 @@ test('validateSimBehaviourAnnotations names the annotation, its value and the fi
   }
 });
 
+test('a behaviour annotation nested past what the YAML reader survives is refused, not read', () => {
+  const text = `logs: ${'['.repeat(100_000)}`;
+  const errs = validateSimBehaviourAnnotations(pod([{ name: 'worker', image: 'x' }], { 'sim.drydock.dev/worker': text }));
+  assert.equal(errs.length, 1);
+  assert.equal(errs[0]?.detail, 'not valid YAML or JSON: exceeded max depth of 256 at line 1');
+});
+
 test('validateSimBehaviourAnnotations rejects an annotation naming no container and ignores other prefixes', () => {
   const errs = validateSimBehaviourAnnotations(pod([{ name: 'worker', image: 'x' }], { 'sim.drydock.dev/workr': 'runFor: 1s', 'example.com/x': 'y' }));
   assert.deepEqual(errs.map((e) => formatFieldError(e, { withField: true })), [

@@ -1,7 +1,7 @@
 // The behaviour model of simulated containers (DESIGN.md): the `sim.drydock.dev/<container>`
 // annotation, then simple command forms, then the image catalog, then the default. Pure.
 import { parse as parseYaml } from 'yaml';
-import { FieldPath, invalidValue } from '../../core/index.ts';
+import { FieldPath, invalidValue, maxNestingDepth, yamlTooDeep } from '../../core/index.ts';
 import type { DeepReadonly, FieldError } from '../../core/index.ts';
 import type { Container, Pod } from '../core/v1/pod/types.ts';
 import type { BehaviourFields, ContainerKind, SimBehaviour, TimedLine } from './behaviour-types.ts';
@@ -127,6 +127,10 @@ function parseField(name: FieldName, v: unknown, out: BehaviourFields): string |
 /** Parses one annotation value (YAML, of which JSON is a subset). */
 export function parseBehaviourAnnotation(text: string): Parsed {
   let raw: unknown;
+  // Read by the API server's admission and by every kubelet: the yaml library's recursion must not meet
+  // a text nested past what it survives (core's nesting-depth.ts).
+  const deepLine = yamlTooDeep(text);
+  if (deepLine !== undefined) return { ok: false, detail: `not valid YAML or JSON: exceeded max depth of ${maxNestingDepth} at line ${deepLine}` };
   try {
     raw = parseYaml(text);
   } catch (error) {

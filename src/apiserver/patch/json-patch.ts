@@ -3,7 +3,8 @@
 // count from the end, `test` compares the document's keys only. Inputs are never mutated.
 // Written here rather than on fast-json-patch because its semantics and messages differ.
 // Upstream: gopkg.in/evanphx/json-patch.v4 patch.go; apiserver/pkg/endpoints/handlers/patch.go (applyJSPatch).
-import { setOwn } from '../../core/index.ts';
+import { maxNestingDepth, setOwn, valueTooDeep } from '../../core/index.ts';
+
 import { hasOwn, isJsonObject } from './json-value.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 
@@ -13,11 +14,39 @@ import type { JsonObject, JsonValue } from './json-value.ts';
  * - failed: an operation did not apply → 422 Invalid. Upstream answers NewGenericServerResponse(422),
  *   whose message is "the server rejected our request due to an error in our request" and drops this text.
  */
-export type JsonPatchResult = { ok: true; value: unknown } | { ok: false; kind: 'malformed' | 'tooLarge' | 'failed'; message: string };
+export type JsonPatchResult =
+  | { ok: true; value: unknown }
+  | { ok: false; kind: 'malformed' | 'tooLarge' | 'failed'; message: string }
+  /**
+   * The patched document nests deeper than a body may (nesting-depth.ts): `add` and `copy` place a
+   * whole body's depth under a path as deep, so a patch grows an object past what its body could.
+   * Upstream's decoding of the patched JSON fails the same way at its own limit.
+   */
+  | { ok: false; kind: 'tooDeep'; message: string; patched: unknown };
 
 export const maxJSONPatchOperations = 10000;
 
 class PatchFailure extends Error {}
+class TooDeep extends Error {}
+
+/**
+ * The document being patched, and what its copies have added so far: upstream caps that at
+ * JSONPatchMaxCopyBytes (jsonpatch.AccumulatedCopySizeLimit, 3 MiB), so that copying a subtree onto
+ * itself cannot double the object a few dozen times.
+ */
+interface Document {
+  doc: JsonValue;
+  copiedBytes: number;
+}
+
+const accumulatedCopySizeLimit = 3 * 1024 * 1024;
+
+/** A value just placed at `path` must not take the document deeper than a body may nest. */
+function checkDepth(path: string, value: JsonValue): void {
+  let segments = 0;
+  for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) segments++;
+  if (valueTooDeep(value, maxNestingDepth - segments)) throw new TooDeep();
+}
 
 const wrap = (message: string, cause: string): PatchFailure => new PatchFailure(`${message}: ${cause}`);
 const errMissing = 'missing value';
@@ -43,11 +72,12 @@ export function applyJsonPatch(original: unknown, operations: unknown): JsonPatc
       message: `The allowed maximum operations in a JSON patch is ${maxJSONPatchOperations}, got ${operations.length}`,
     };
   }
-  const root: { doc: JsonValue } = { doc: structuredClone(original) as JsonValue };
+  const root: Document = { doc: structuredClone(original) as JsonValue, copiedBytes: 0 };
   try {
     for (const op of operations as (Operation | null)[]) applyOperation(root, op ?? {});
   } catch (err) {
     if (err instanceof PatchFailure) return { ok: false, kind: 'failed', message: err.message };
+    if (err instanceof TooDeep) return { ok: false, kind: 'tooDeep', message: "couldn't get version/kind; json parse error: invalid character '{' exceeded max depth", patched: root.doc };
     throw err;
   }
   return { ok: true, value: root.doc };
@@ -67,7 +97,7 @@ function stringField(op: Operation, name: 'op' | 'path' | 'from', missing: strin
   return v;
 }
 
-function applyOperation(root: { doc: JsonValue }, op: Operation): void {
+function applyOperation(root: Document, op: Operation): void {
   const kind = typeof op.op === 'string' ? op.op : 'unknown';
   const value: JsonValue = op.value ?? null;
   const pathOf = (prefix: string, useCause = true): string => {
@@ -90,6 +120,7 @@ function applyOperation(root: { doc: JsonValue }, op: Operation): void {
       const con = findObject(root, path);
       if (!con) throw wrap(`add operation does not apply: doc is missing path: "${path}"`, errMissing);
       guard(() => con.add(value), `error in add for path: '${path}'`);
+      checkDepth(path, value);
       return;
     }
     case 'remove': {
@@ -104,12 +135,14 @@ function applyOperation(root: { doc: JsonValue }, op: Operation): void {
       if (path === '') {
         // Upstream ignores a scalar here (it wraps a nil error).
         if (typeof value === 'object' && value !== null) root.doc = value;
+        checkDepth(path, value);
         return;
       }
       const con = findObject(root, path);
       if (!con) throw wrap(`replace operation does not apply: doc is missing path: ${path}`, errMissing);
       guard(() => con.get(), `replace operation does not apply: doc is missing key: ${path}`, errMissing);
       guard(() => con.set(value), `error in remove for path: '${path}'`);
+      checkDepth(path, value);
       return;
     }
     case 'move': {
@@ -122,6 +155,7 @@ function applyOperation(root: { doc: JsonValue }, op: Operation): void {
       const dst = findObject(root, path);
       if (!dst) throw wrap(`move operation does not apply: doc is missing destination path: ${path}`, errMissing);
       guard(() => dst.add(moved), `error in move for path: '${path}'`);
+      checkDepth(path, moved);
       return;
     }
     case 'copy': {
@@ -132,7 +166,12 @@ function applyOperation(root: { doc: JsonValue }, op: Operation): void {
       const path = pathOf('copy operation failed to decode path', false);
       const dst = findObject(root, path);
       if (!dst) throw wrap(`copy operation does not apply: doc is missing destination path: ${path}`, errMissing);
+      root.copiedBytes += Buffer.byteLength(JSON.stringify(copied) ?? 'null');
+      if (root.copiedBytes > accumulatedCopySizeLimit) {
+        throw new PatchFailure(`Unable to complete the copy, the accumulated size increase of copy is ${root.copiedBytes}, exceeding the limit ${accumulatedCopySizeLimit}`);
+      }
       guard(() => dst.add(structuredClone(copied)), 'error while adding value during copy');
+      checkDepth(path, copied);
       return;
     }
     case 'test': {
@@ -180,7 +219,7 @@ function decodePatchKey(k: string): string {
 }
 
 /** The container holding the last path segment; a missing or scalar parent yields none. */
-function findObject(root: { doc: JsonValue }, path: string): Container | undefined {
+function findObject(root: Document, path: string): Container | undefined {
   const split = path.split('/');
   if (split.length < 2) return undefined;
   let doc = root.doc;

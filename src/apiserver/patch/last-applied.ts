@@ -4,7 +4,7 @@
 // Upstream: apimachinery/pkg/util/managedfields/internal (lastappliedmanager.go, lastappliedupdater.go,
 // lastapplied.go).
 import type { KubeObject } from '../../core/index.ts';
-import { goMapJson } from '../../core/index.ts';
+import { goMapJson, jsonTooDeep } from '../../core/index.ts';
 import type { PatchMeta } from '../../api/index.ts';
 import { TotalAnnotationSizeLimitB, annotationsSize } from '../../api/index.ts';
 import { difference, emptySet } from './field-set.ts';
@@ -31,6 +31,8 @@ export function allowedFromLastApplied(live: JsonObject, apiVersion: string, met
   } catch {
     return emptySet();
   }
+  // The annotation is any text a writer set; one nested past what a body may be is not walked.
+  if (jsonTooDeep(text) !== undefined) return emptySet();
   if (!isJsonObject(lastApplied) || lastApplied.apiVersion !== apiVersion) return emptySet();
   const c = compare(lastApplied, live, meta);
   return difference(difference(difference(toFieldSet(lastApplied, meta), c.modified), c.added), c.removed);
