@@ -168,7 +168,10 @@ export class Cluster {
     // x509 authenticator; kube-controller-manager signs approved CSRs with the same CA). TLS itself trusts
     // no CA: an empty `ca` keeps Node 20 from building a store (~25 ms of start-up for its root store).
     const handler = this.httpHandler({ log, clientCA: certificate.certPem, ...(options.openapi ? { openapi: options.openapi } : {}) });
-    const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, ca: [], requestCert: true, rejectUnauthorized: false, keepAlive: true, requestTimeout: 0, ...servingCipherOptions() }, handler);
+    // Headers as long as the API server's Go server reads (MaxHeaderBytes 1 MiB, and 4 KiB it allows
+    // beyond): a label selector naming thousands of values is a request line Node's 16 KiB refuses.
+    const maxHeaderSize = (1 << 20) + 4096;
+    const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, ca: [], requestCert: true, rejectUnauthorized: false, keepAlive: true, requestTimeout: 0, maxHeaderSize, ...servingCipherOptions() }, handler);
     http.keepAliveTimeout = 60_000;
     http.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => serveUpgrade(handler, req, socket, head));
     this.#http = http;

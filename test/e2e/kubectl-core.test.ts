@@ -91,6 +91,10 @@ describe('kubectl against drydock up', () => {
     assert.match(r.stderr, /No resources found in default namespace\./);
     r = await dd.kubectl(['get', 'pods', '--field-selector', 'metadata.name=web', '-o', 'name']);
     assert.equal(r.stdout.trim(), 'pod/web');
+    // A request line of ~25 KB: Go's server reads 1 MiB of headers, Node's 16 KiB unless told.
+    const many = Array.from({ length: 5000 }, (_, i) => `v${i}`).join(',');
+    r = await dd.kubectl(['get', 'pods', '-l', `app in (${many},web)`, '-o', 'name']);
+    assert.equal(r.stdout.trim(), 'pod/web', r.stderr);
     r = await dd.kubectl(['get', 'pods', '--field-selector', 'spec.foo=x']);
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /field label not supported: spec\.foo/);
