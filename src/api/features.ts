@@ -4,12 +4,12 @@
 // the DRA ones to the allocator.
 // Upstream: pkg/features/kube_features.go.
 
-export const featureGateNames = ['AuthorizePodWebsocketUpgradeCreatePermission', 'DRAAdminAccess', 'DRADeviceTaints', 'DRAExtendedResource', 'DRAPartitionableDevices', 'DRAPrioritizedList'] as const;
+export const featureGateNames = ['AuthorizePodWebsocketUpgradeCreatePermission', 'DRAAdminAccess', 'DRADeviceTaints', 'DRAExtendedResource', 'DRAPartitionableDevices', 'DRAPrioritizedList', 'DRASchedulerFilterTimeout'] as const;
 export type FeatureGate = (typeof featureGateNames)[number];
 export type FeatureGates = Readonly<Record<FeatureGate, boolean>>;
 
 /**
- * 1.35 has AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess and DRAPrioritizedList beta (on). DRAPartitionableDevices,
+ * 1.35 has AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess, DRAPrioritizedList and DRASchedulerFilterTimeout beta (on). DRAPartitionableDevices,
  * DRADeviceTaints and DRAExtendedResource are alpha (off) upstream; Drydock turns them on because
  * dynamic MIG needs partitionable devices and `nvidia.com/gpu` on DRA nodes needs extended resources.
  */
@@ -20,6 +20,7 @@ export const defaultFeatureGates: FeatureGates = {
   DRAExtendedResource: true,
   DRAPartitionableDevices: true,
   DRAPrioritizedList: true,
+  DRASchedulerFilterTimeout: true,
 };
 
 export function isFeatureGate(name: string): name is FeatureGate {

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { Cluster, ConfigError, defaultClusterConfig, parseClusterConfig } from '../cluster/index.ts';
 import type { ClusterConfig } from '../cluster/index.ts';
 import { UsageError } from './usage.ts';
-import { KubeletVersionSkewError } from '../cluster/index.ts';
+import { KubeletVersionSkewError, SchedulerConfigError } from '../cluster/index.ts';
 
 const options = {
   config: { type: 'string' },
@@ -39,6 +39,8 @@ export async function up(args: string[], startedAt: number): Promise<void> {
     log: (line) => process.stderr.write(`${line}\n`),
   }).catch((error: unknown) => {
     if (error instanceof KubeletVersionSkewError) throw new UsageError(error.message);
+    // The scheduler reads its part of the config (and its plugins their args) when it starts.
+    if (error instanceof SchedulerConfigError) throw new UsageError(`${values.config ?? 'config'}: ${error.message}`);
     throw error;
   });
   let stopping = false;

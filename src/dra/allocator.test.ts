@@ -270,3 +270,20 @@ test('several claims of one pod are allocated together, or not at all', () => {
   assert.deepEqual(ok.type === 'allocated' ? ok.results.map((r) => r.devices?.results?.[0]?.device) : ok, ['gpu-0-mig-4g40gb-5-0', 'gpu-0-mig-2g20gb-14-4', 'gpu-0-mig-1g10gb-19-6']);
   assert.deepEqual(allocate([mig('mig-4g-40gb'), mig('mig-3g-40gb'), mig('mig-1g-10gb')]), { type: 'unschedulable', reason: none });
 });
+
+test('a search past its time ends as upstream\'s deadline does; without a limit the same search still finds its answer', () => {
+  const slices = nvidiaResourceSlices('node-a', h100(8, 'dynamic'));
+  const inventory = buildInventory(slices, defaultAllocatorFeatures);
+  const input = { node: nodeA, inventory, getClass: (n: string) => classes.get(n), allocated: new Set<DeviceId>(), features: defaultAllocatorFeatures };
+  // Sixteen MIG devices on one GPU cannot be: the search tries the GPUs' placements in every order.
+  const sixteen = claim([exactly('slices', 'mig.nvidia.com', { count: 16 })], { constraints: [{ matchAttribute: 'gpu.nvidia.com/parentUUID' }] });
+  let asked = 0;
+  const outcome = allocateClaims({ ...input, claims: [sixteen], timedOut: () => ++asked > 3 });
+  assert.deepEqual(outcome, { type: 'unschedulable', reason: AllocatorReason.TimedOut });
+  assert.equal(asked, 4);
+  // A search that ends in time is not cut short, and asks the clock only every few hundred devices.
+  asked = 0;
+  const two = claim([exactly('m1', 'mig-1g-10gb'), exactly('m2', 'mig-1g-10gb')], { constraints: [{ matchAttribute: 'gpu.nvidia.com/parentUUID' }] });
+  assert.deepEqual(summary([allocateClaims({ ...input, claims: [two], timedOut: () => ++asked > 1000 })]), [['gpu-0-mig-1g10gb-19-0', 'gpu-0-mig-1g10gb-19-1']]);
+  assert.ok(asked < 5, `asked ${asked} times`);
+});

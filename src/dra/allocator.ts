@@ -46,12 +46,19 @@ export interface AllocateInput {
   /** Devices in use by allocated (and assumed) claims, adminAccess results excluded. */
   readonly allocated: ReadonlySet<DeviceId>;
   readonly features: AllocatorFeatures;
+  /**
+   * Whether the search has had its time (the Filter's filterTimeout, upstream's context deadline): the
+   * search is exponential in the worst case and holds the one thread it runs on. Asked every few
+   * hundred devices tried; absent, the search runs to its end.
+   */
+  readonly timedOut?: (() => boolean) | undefined;
 }
 
 /** The unschedulable reasons the DynamicResources Filter reports. */
 export const AllocatorReason = {
   CannotAllocate: 'cannot allocate all claims',
   InvalidPools: 'invalid resource pools were encountered',
+  TimedOut: 'timed out trying to allocate devices',
 } as const;
 export type AllocatorReason = (typeof AllocatorReason)[keyof typeof AllocatorReason];
 
@@ -85,8 +92,11 @@ export interface RequestData {
 type Slot = { readonly kind: 'exact'; readonly data: RequestData } | { readonly kind: 'first'; readonly subs: readonly RequestData[]; selected: number };
 
 // What allocateOne reports: found a solution, no solution, the 32-results limit was hit (more
-// aggressive backtracking, as upstream's errAllocationResultMaxSizeExceeded), or a hard error.
-type Step = 'done' | 'none' | 'exceeded' | { readonly error: string };
+// aggressive backtracking, as upstream's errAllocationResultMaxSizeExceeded), out of time, or a hard error.
+type Step = 'done' | 'none' | 'exceeded' | 'timeout' | { readonly error: string };
+
+/** How many devices are tried between two looks at the clock. */
+const devicesPerTimeCheck = 256;
 
 const maxResults = resourceV1.ResourceLimits.AllocationResultsMaxSize;
 const claimRef = (c: Claim): string => `${c.metadata.namespace ?? ''}/${c.metadata.name ?? ''}`;
@@ -99,6 +109,7 @@ export function allocateClaims(input: AllocateInput): AllocationOutcome {
   if (prepared) return { type: 'error', message: prepared };
   const step = state.allocateOne(0, 0, 0, false);
   if (typeof step === 'object') return { type: 'error', message: step.error };
+  if (step === 'timeout') return { type: 'unschedulable', reason: AllocatorReason.TimedOut };
   if (step !== 'done') {
     return { type: 'unschedulable', reason: pools.some((p) => p.invalidReason !== undefined) ? AllocatorReason.InvalidPools : AllocatorReason.CannotAllocate };
   }
@@ -114,6 +125,7 @@ class SearchState {
   readonly #picked: PickedDevice[][] = [];
   readonly #allocating = new Map<DeviceId, Set<number>>();
   readonly #counters: CounterTracker;
+  #tried = 0;
 
   constructor(input: AllocateInput, features: AllocatorFeatures, pools: readonly PoolView[]) {
     this.#input = input;
@@ -244,7 +256,7 @@ class SearchState {
         const step = this.allocateOne(ci, ri, di, true, s);
         if (step === 'exceeded') continue;
         allExceeded = false;
-        if (typeof step === 'object') return step;
+        if (typeof step === 'object' || step === 'timeout') return step;
         if (step === 'done') {
           slot.selected = s;
           return 'done';
@@ -272,6 +284,7 @@ class SearchState {
     for (const pool of this.#pools) {
       if (pool.incomplete || pool.invalidReason !== undefined) continue;
       for (const d of pool.devices) {
+        if (++this.#tried % devicesPerTimeCheck === 0 && this.#input.timedOut?.() === true) return 'timeout';
         if (data.adminAccess ? this.#allocating.get(d.id)?.has(ci) : this.#inUse(d.id)) continue;
         const selectable = this.#isSelectable(ci, data, d);
         if (typeof selectable === 'string') return { error: selectable };

@@ -194,7 +194,12 @@ export function buildProfile(cfg: ProfileConfig, registry: Readonly<Record<strin
     if (p) return p;
     const factory = registry[name];
     if (!factory) throw new SchedulerConfigError(`profile ${JSON.stringify(cfg.schedulerName)}: plugin ${JSON.stringify(name)} does not exist`);
-    p = factory(cfg.pluginConfig.get(name) ?? {}, handle, features);
+    try {
+      p = factory(cfg.pluginConfig.get(name) ?? {}, handle, features);
+    } catch (error) {
+      // A plugin reads its own args (as upstream's args validation does before the profile is built).
+      throw new SchedulerConfigError(`profile ${JSON.stringify(cfg.schedulerName)}: plugin ${JSON.stringify(name)} args: ${error instanceof Error ? error.message : String(error)}`);
+    }
     instances.set(name, p);
     return p;
   };

@@ -252,14 +252,23 @@ describe('DRA feature gates off in the cluster config with kubectl', () => {
     assert.deepEqual((await json<{ spec: { devices: unknown[] } }>(dd, ['get', 'resourceslice', 'tainted'])).spec.devices, [{ name: 'd0' }]);
   });
 
-  test('an unknown feature gate is a one-line config error with exit code 2', () => {
+  test('an unknown feature gate, or a scheduler plugin arg that does not parse, is a one-line config error with exit code 2', () => {
     const dir = mkdtempSync(join(tmpdir(), 'drydock-gates-'));
     try {
       const config = join(dir, 'cluster.yaml');
-      writeFileSync(config, 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nfeatureGates: {DRADeviceTaint: false}\n');
-      const r = spawnSync(resolve(import.meta.dirname, '../../drydock.mjs'), ['up', '--port', '0', '--config', config], { encoding: 'utf8' });
+      const up = (text: string): { status: number | null; stderr: string } => {
+        writeFileSync(config, `apiVersion: drydock.dev/v1alpha1\nkind: Cluster\n${text}`);
+        return spawnSync(resolve(import.meta.dirname, '../../drydock.mjs'), ['up', '--port', '0', '--config', config], { encoding: 'utf8' });
+      };
+      let r = up('featureGates: {DRADeviceTaint: false}\n');
       assert.equal(r.status, 2);
-      assert.equal(r.stderr, `drydock: ${config}: featureGates.DRADeviceTaint: unrecognized feature gate (known: AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess, DRADeviceTaints, DRAExtendedResource, DRAPartitionableDevices, DRAPrioritizedList)\n`);
+      assert.equal(r.stderr, `drydock: ${config}: featureGates.DRADeviceTaint: unrecognized feature gate (known: AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess, DRADeviceTaints, DRAExtendedResource, DRAPartitionableDevices, DRAPrioritizedList, DRASchedulerFilterTimeout)\n`);
+      r = up('scheduler:\n  profiles:\n  - schedulerName: default-scheduler\n    pluginConfig:\n    - name: DynamicResources\n      args: {filterTimeout: soon}\n');
+      assert.equal(r.status, 2);
+      assert.equal(r.stderr, `drydock: ${config}: profile "default-scheduler": plugin "DynamicResources" args: filterTimeout: Invalid value: "soon": must be a duration like "10s"\n`);
+      r = up('scheduler: {profiles: 5}\n');
+      assert.equal(r.status, 2);
+      assert.equal(r.stderr, `drydock: ${config}: scheduler.profiles: must be a list\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -37,6 +37,8 @@ export interface DraAllocator {
     readonly getClass: (name: string) => DeepReadonly<resourceV1.DeviceClass> | undefined;
     readonly allocated: ReadonlySet<string>;
     readonly features: DraFeatures;
+    /** Whether the Filter's time for this node is up (filterTimeout). */
+    readonly timedOut?: (() => boolean) | undefined;
   }): DraOutcome;
   nodeSelectorMatches(selector: DeepReadonly<NodeSelector>, node: DraNode): boolean;
   /** `<driver>/<pool>/<device>` of an allocation's results (adminAccess ones excluded). */

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refs } from '../../api/index.ts';
 import type { resourceV1 } from '../../api/index.ts';
+import { filterTimeoutMs } from './dynamic-resources.ts';
 import { claim, claimPod, claimSpec, eventually, getClaim, getPod, migClass, startDraScenario, tail, waitRunning, waitUnschedulable } from './dynamic-resources.test-helpers.ts';
 
 const oneH100 = `- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 1, mig: dynamic}\n`;
@@ -90,4 +91,25 @@ test('two GPUs with matchAttribute on the NVLink domain land in one domain, or f
   await c.create(refs.resourceClaims, claim('tp3', spec(3)), { namespace: 'default' });
   await c.create(refs.pods, claimPod('tp3', { resourceClaimName: 'tp3' }), { namespace: 'default' });
   assert.equal(await waitUnschedulable(s, 'tp3'), `0/1 nodes are available: 1 cannot allocate all claims.${tail(1)}`);
+});
+
+test('a search for devices past the filterTimeout leaves the node "timed out trying to allocate devices"; the API answers after it', async () => {
+  const scheduler = { profiles: [{ schedulerName: 'default-scheduler', pluginConfig: [{ name: 'DynamicResources', args: { filterTimeout: '50ms' } }] }] };
+  await using s = await startDraScenario(`- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 8, mig: dynamic, expose: dra}\n`, 7, {}, scheduler);
+  const c = s.cluster.client;
+  // Sixteen MIG devices that must share one GPU: no GPU has room, and the search tries every order.
+  const spec: resourceV1.ResourceClaimSpec = { devices: { requests: [{ name: 'slices', exactly: { deviceClassName: 'mig.nvidia.com', count: 16 } }], constraints: [{ matchAttribute: 'gpu.nvidia.com/parentUUID' }] } };
+  await c.create(refs.resourceClaims, claim('sixteen', spec), { namespace: 'default' });
+  await c.create(refs.pods, claimPod('sixteen', { resourceClaimName: 'sixteen' }), { namespace: 'default' });
+  assert.equal(await waitUnschedulable(s, 'sixteen'), `0/1 nodes are available: 1 timed out trying to allocate devices.${tail(1)}`);
+  assert.equal((await getClaim(s, 'sixteen')).status?.allocation, undefined);
+});
+
+test('filterTimeout: upstream\'s 10 s by default, "0s" or the gate off for no limit, a bad value refused', () => {
+  assert.equal(filterTimeoutMs({}, true), 10_000);
+  assert.equal(filterTimeoutMs({ filterTimeout: '1m30s' }, true), 90_000);
+  assert.equal(filterTimeoutMs({ filterTimeout: '0s' }, true), undefined);
+  assert.equal(filterTimeoutMs({}, false), undefined);
+  assert.throws(() => filterTimeoutMs({ filterTimeout: '-1s' }, true), /filterTimeout: Invalid value: "-1s": must be zero or positive/);
+  assert.throws(() => filterTimeoutMs({ filterTimeout: 10 }, true), /filterTimeout: Invalid value: 10: must be a duration like "10s"/);
 });

@@ -6,7 +6,7 @@
 // Upstream: pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go (1.35).
 import { refs, resourceV1 } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
-import { isApiError } from '../../core/index.ts';
+import { isApiError, monotonicMs, parseGoDuration } from '../../core/index.ts';
 import type { DraAllocator, DraFeatures, DraInventory, DraOutcome } from './dynamic-resources-allocator.ts';
 import type { ClusterEventWithHint, EventKeys, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
 import { ActionType, errorStatus, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
@@ -66,7 +66,27 @@ const withStale = (c: ClaimRO | undefined): { stale?: ClaimRO } => (c ? { stale:
 const maxRetries = 5;
 
 /** The plugin factory, given dra/'s allocator (cluster/ wires it; see dynamic-resources-allocator.ts). */
-export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_args, handle, features) => {
+/** Upstream's default DynamicResourcesArgs.filterTimeout. */
+const defaultFilterTimeoutMs = 10_000;
+
+/**
+ * DynamicResourcesArgs.filterTimeout (a Go duration; "0s" turns the limit off) in milliseconds, or
+ * undefined for none; the limit applies only with the DRASchedulerFilterTimeout gate on.
+ */
+export function filterTimeoutMs(args: Readonly<Record<string, unknown>>, gate: boolean): number | undefined {
+  const value = args['filterTimeout'];
+  if (value !== undefined && (typeof value !== 'string' || parseGoDuration(value) === undefined)) {
+    throw new Error(`filterTimeout: Invalid value: ${JSON.stringify(value)}: must be a duration like "10s"`);
+  }
+  const ms = value === undefined ? defaultFilterTimeoutMs : (parseGoDuration(value) as number);
+  if (ms < 0) throw new Error(`filterTimeout: Invalid value: ${JSON.stringify(value)}: must be zero or positive`);
+  return gate && ms > 0 ? ms : undefined;
+}
+
+export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (args, handle, features) => {
+  // The search for devices holds the thread the whole cluster runs on: past this, the node is
+  // reported as upstream's Filter reports a deadline exceeded.
+  const timeoutMs = filterTimeoutMs(args, features.DRASchedulerFilterTimeout);
   const draFeatures: DraFeatures = {
     prioritizedList: features.DRAPrioritizedList,
     adminAccess: features.DRAAdminAccess,
@@ -324,7 +344,7 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
           if (special) claims.push(special);
           outcome = pools.length === 0
             ? { type: 'unschedulable', reason: errReasonCannotAllocate }
-            : dra.allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated, features: draFeatures });
+            : dra.allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated, features: draFeatures, timedOut: deadlineFrom(timeoutMs) });
           if (outcome.type !== 'error') keepVerdict(nodeInfo.name, pools, { shape, node, inventoryGen, classGen, outcome });
         }
         switch (outcome.type) {
@@ -462,3 +482,10 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (_a
     ],
   } satisfies Plugin & { preEnqueue(pod: PodRO): Status };
 };
+
+/** A check that the search began more than `ms` ago (real time: a compute budget, not the cluster's clock). */
+function deadlineFrom(ms: number | undefined): (() => boolean) | undefined {
+  if (ms === undefined) return undefined;
+  const end = monotonicMs() + ms;
+  return () => monotonicMs() > end;
+}
