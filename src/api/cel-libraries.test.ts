@@ -37,3 +37,19 @@ test('regex find and findAll; strings replace and charAt', () => {
   assert.equal(run("object.name.replace('-', '_', 1)", o), 'web_app-v2');
   assert.equal(run('object.name.charAt(4)', o), 'a');
 });
+
+test('macros nested over long lists end in cel-go\'s cost error; the same macros within the limit give their answer', () => {
+  const list = `[${Array.from({ length: 1000 }, (_, i) => i).join(',')}]`;
+  const started = performance.now();
+  assert.equal(run(`${list}.all(a, ${list}.all(b, ${list}.all(c, c >= 0)))`), 'error: operation cancelled: actual cost limit exceeded');
+  assert.equal(run(`${list}.map(a, ${list}.map(b, ${list}.filter(c, c == a + b)))`), 'error: operation cancelled: actual cost limit exceeded');
+  assert.equal(run(`${list}.exists(a, ${list}.exists(b, ${list}.exists_one(c, c < 0)))`), 'error: operation cancelled: actual cost limit exceeded');
+  // A billion steps were asked for; the limit stops them after a million, in seconds at most.
+  assert.ok(performance.now() - started < 30_000);
+  // 500 x (500 + 499) steps: under the limit, and each evaluation has the whole limit again.
+  const half = `[${Array.from({ length: 500 }, (_, i) => i).join(',')}]`;
+  assert.equal(run(`${half}.all(a, ${half}.filter(b, b > 0).all(b, b >= 0))`), true);
+  assert.equal(run(`${half}.all(a, ${half}.filter(b, b > 0).all(b, b >= 0))`), true);
+  assert.equal(run(`${list}.exists(a, a == 3)`), true);
+  assert.deepEqual(run('[1, 2, 3].map(x, x * 2)'), [2n, 4n, 6n]);
+});

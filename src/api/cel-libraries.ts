@@ -181,13 +181,75 @@ export function boundedMemo<V>(compute: (key: string) => V, limit = 4096): (key:
   };
 }
 
+/**
+ * Upstream's runtime cost limit per evaluation (celconfig.PerCallLimit; DRA's
+ * CELSelectorExpressionMaxCost). cel-js keeps no cost, so here a step of a comprehension costs one:
+ * the rest of an expression does work bounded by its length, while macros nested over long lists
+ * (`l.all(a, l.all(b, l.all(c, ...)))`) could run for hours on the thread the cluster serves from.
+ * Past the limit the evaluation ends in cel-go's error. Counting fewer steps than cel-go counts cost,
+ * it cancels nothing upstream would finish.
+ */
+export const perCallCostLimit = 1_000_000;
+let stepsLeft = Number.POSITIVE_INFINITY;
+
+class CostLimitExceeded extends Error {
+  constructor() {
+    super('operation cancelled: actual cost limit exceeded');
+  }
+}
+
 /** Runs a checked program: its value, or the CEL error in cel-go's words. Never throws for CEL errors. */
 export function runProgram(run: ParseResult, activation: Readonly<Record<string, unknown>>): { ok: true; value: unknown } | { ok: false; message: string } {
+  stepsLeft = perCallCostLimit;
   try {
     return { ok: true, value: run(activation) };
   } catch (e) {
     return { ok: false, message: celRuntimeMessage(e) };
+  } finally {
+    stepsLeft = Number.POSITIVE_INFINITY;
   }
+}
+
+/** The parts of cel-js's AST nodes the step count reaches (a node's meta is the evaluator it resolves to). */
+interface CelNode {
+  readonly op: string;
+  readonly args: unknown;
+  readonly meta: { evaluate: (this: CelNode, ...args: unknown[]) => unknown; alternate?: unknown };
+}
+
+function isCelNode(v: unknown): v is CelNode {
+  return typeof v === 'object' && v !== null && typeof (v as { op?: unknown }).op === 'string' && 'args' in v && 'meta' in v;
+}
+
+/**
+ * Makes every comprehension step of a checked AST count against {@link perCallCostLimit}. A step is
+ * the node a comprehension evaluates per element (cel-js's macros expand into `comprehension` nodes,
+ * reached through a call's `alternate`); the node resolves its evaluator from its meta on first use,
+ * so the count wraps that before any evaluation. cel-js 8's AST layout: a unit test runs a nested
+ * macro past the limit, so a layout change fails there.
+ */
+function countComprehensionSteps(node: unknown, seen = new WeakSet<object>()): void {
+  if (Array.isArray(node)) {
+    for (const child of node) countComprehensionSteps(child, seen);
+    return;
+  }
+  if (!isCelNode(node) || seen.has(node)) return;
+  seen.add(node);
+  const args = node.args;
+  if (node.op === 'comprehension' && typeof args === 'object' && args !== null) {
+    const { iterable, init, step } = args as { iterable?: unknown; init?: unknown; step?: unknown };
+    if (isCelNode(step)) {
+      const evaluate = step.meta.evaluate;
+      step.meta.evaluate = function countedStep(this: CelNode, ...rest: unknown[]): unknown {
+        if (--stepsLeft < 0) throw new CostLimitExceeded();
+        return evaluate.apply(this, rest);
+      };
+    }
+    for (const child of [iterable, init, step]) countComprehensionSteps(child, seen);
+  } else if (typeof args === 'object' && args !== null) {
+    countComprehensionSteps(Array.isArray(args) ? args : Object.values(args), seen);
+  }
+  countComprehensionSteps(node.meta.alternate, seen);
 }
 
 /** Parses and type-checks `expression` in `env`: the program and its result type, or `compilation failed: ...` as cel-go reports it. */
@@ -200,6 +262,7 @@ export function parseAndCheck(env: Environment, expression: string): { ok: true;
   }
   const checked = run.check();
   if (!checked.valid) return { ok: false, message: `compilation failed: ${compilationIssue(expression, checked.error, false)}` };
+  countComprehensionSteps(run.ast);
   return { ok: true, run, type: checked.type ?? 'dyn' };
 }
 
