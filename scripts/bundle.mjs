@@ -19,8 +19,11 @@ import { build } from 'esbuild';
 // the first scavenges, and a default cluster's heap met it at ~24 MB just after the ready line: a
 // full collection (~10 ms, and concurrent marking besides) beside the user's first kubectl. With 64 MB
 // the first one comes when the heap reaches it; the limits after it follow the live heap as before.
+// A regexp that backtracks past V8's limit finishes on its linear engine (src/core/user-regexp.ts):
+// Cluster.start sets that flag itself when node was not started with it, but a flag set at run time
+// changes V8's flag hash, and the code cache made by the warm-up run would not be accepted.
 // V8 refuses a code cache or snapshot made under other flags, so both are made under these.
-const nodeFlags = ['--max-semi-space-size=64', '--initial-old-space-size=64'];
+const nodeFlags = ['--max-semi-space-size=64', '--initial-old-space-size=64', '--enable-experimental-regexp-engine-on-excessive-backtracks'];
 
 const bundleUrlBanner = [
   "let __drydockBundleUrl = require('node:url').pathToFileURL(__filename).href;",

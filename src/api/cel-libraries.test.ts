@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compilePolicyExpression, evaluatePolicyExpression, toCelValue } from './index.ts';
+import { enableLinearRegExpFallback } from '../core/index.ts';
 
 function run(expression: string, object: unknown = {}): unknown {
   const compiled = compilePolicyExpression(expression, 'any');
@@ -52,4 +53,15 @@ test('macros nested over long lists end in cel-go\'s cost error; the same macros
   assert.equal(run(`${half}.all(a, ${half}.filter(b, b > 0).all(b, b >= 0))`), true);
   assert.equal(run(`${list}.exists(a, a == 3)`), true);
   assert.deepEqual(run('[1, 2, 3].map(x, x * 2)'), [2n, 4n, 6n]);
+});
+
+test('matches, find and findAll answer at once on a pattern that would backtrack exponentially', () => {
+  enableLinearRegExpFallback();
+  const started = performance.now();
+  const long = 'a'.repeat(3000);
+  assert.equal(run(`'${long}!'.matches('^(a+)+$')`), false);
+  assert.equal(run(`'${long}!'.find('^([a-z]+-?)+$')`), '');
+  assert.deepEqual(run(`'${long}!'.findAll('([a-z]+-?)+!x')`), []);
+  assert.ok(performance.now() - started < 5000);
+  assert.equal(run(`'gpu-a100'.matches('^([a-z0-9]+-?)+$')`), true);
 });

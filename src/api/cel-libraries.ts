@@ -5,7 +5,7 @@
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { Environment, ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js';
 import type { Quantity } from '../core/index.ts';
-import { addQuantities, compareQuantities, parseQuantity, quantityFromValue, quantityNanoValue, quantityParseError, subtractQuantities } from '../core/index.ts';
+import { UserRegExp, addQuantities, compareQuantities, parseQuantity, quantityFromValue, quantityNanoValue, quantityParseError, subtractQuantities } from '../core/index.ts';
 import { compareSemver, isSemverError, normalizeSemverText, parseSemver } from './resource/v1/semver.ts';
 import type { Semver } from './resource/v1/semver.ts';
 
@@ -74,11 +74,13 @@ function extreme(list: readonly unknown[], name: 'min' | 'max'): unknown {
 
 const sorted = (list: readonly unknown[]): boolean => list.every((v, i) => i === 0 || (list[i - 1] as Ordered) <= (v as Ordered));
 
+const globalPattern = boundedMemo((pattern: string) => new UserRegExp(pattern, 'g'));
+
 /** regex.find / findAll: the first (up to n, all when n < 0) matches of `pattern` in `s`. */
 function findAll(s: string, pattern: string, n: bigint): string[] {
   if (n === 0n) return [];
   const out: string[] = [];
-  for (const m of s.matchAll(new RegExp(pattern, 'gu'))) {
+  for (const m of s.matchAll(globalPattern(pattern).for(s))) {
     out.push(m[0]);
     if (n > 0n && BigInt(out.length) >= n) break;
   }

@@ -14,7 +14,7 @@ import { ApiMetrics, ApiServer, CustomResources, createServiceAccountKey, buildO
 import type { OpenApiSource } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, KubeObject, Random, Timer } from '../core/index.ts';
-import { CryptoRandom, RealClock, ScaledClock, VirtualClock } from '../core/index.ts';
+import { CryptoRandom, RealClock, ScaledClock, VirtualClock, enableLinearRegExpFallback } from '../core/index.ts';
 import { MemoryStore, SqliteStore } from '../storage/index.ts';
 import type { Store } from '../storage/index.ts';
 import { bootstrapCluster, gpuRuntimeClasses } from './bootstrap.ts';
@@ -109,6 +109,8 @@ export class Cluster {
   }
 
   static async start(options: ClusterOptions): Promise<Cluster> {
+    // Users' patterns run on this thread (CRD `pattern`, CEL's matches and find).
+    enableLinearRegExpFallback();
     const clock = options.clock ?? clockFor(options.config.clock);
     const random = options.random ?? new CryptoRandom();
     const store = options.dataDir ? SqliteStore.open(options.dataDir) : new MemoryStore();

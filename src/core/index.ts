@@ -6,6 +6,7 @@ export * from './random.ts';
 export * from './json-copy.ts';
 export * from './go-json.ts';
 export * from './nesting-depth.ts';
+export * from './user-regexp.ts';
 export * from './own-keys.ts';
 export * from './json-equal.ts';
 export * from './meta.ts';

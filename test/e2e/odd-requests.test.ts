@@ -256,4 +256,26 @@ describe('odd requests', () => {
     const list = await send('GET', blobs);
     assert.deepEqual((list.body?.items as { metadata: { name: string } }[]).map((b) => b.metadata.name).sort(), ['deep', 'deep-yaml']);
   });
+
+  test('a schema pattern and a CEL rule that would backtrack exponentially on a long value answer at once, as RE2 does', async () => {
+    const schema = { type: 'object', properties: { spec: { type: 'object', properties: { name: { type: 'string', pattern: '^([a-z0-9]+-?)+$' }, rule: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.matches('^(a+)+$')" }] } } } } };
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'names.example.com' }, spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'names', singular: 'name', kind: 'Name' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }] } };
+    assert.equal((await send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd))).status, 201);
+    const names = '/apis/example.com/v1/namespaces/default/names';
+    for (let i = 0; (await send('GET', names)).status !== 200; i++) {
+      assert.ok(i < 100, 'the Name resource is served');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const started = Date.now();
+    const named = (spec: Record<string, string>): string => JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Name', metadata: { name: 'n' }, spec });
+    const long = 'a'.repeat(5000);
+    let answer = await send('POST', names, named({ name: `${long}!` }));
+    assert.equal(answer.status, 422, answer.text.slice(0, 300));
+    assert.match(String(answer.body?.message), /spec\.name in body should match '\^\(\[a-z0-9\]\+-\?\)\+\$'/);
+    answer = await send('POST', names, named({ rule: `${long}!` }));
+    assert.equal(answer.status, 422, answer.text.slice(0, 300));
+    // Seconds at 30 characters before; both 5,000-character values in well under that.
+    assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+    assert.equal((await send('POST', names, named({ name: 'gpu-a100-80gb', rule: 'aaa' }))).status, 201);
+  });
 });

@@ -3,8 +3,12 @@
 // Upstream: apiextensions-apiserver/pkg/apiserver/schema/{pruning,defaulting}/algorithm.go,
 // pkg/apiserver/validation/validation.go (kubeOpenAPIResultToFieldErrors), kube-openapi validate/*.
 import type { FieldError } from '../../core/index.ts';
-import { notSupported, ownValue, required, setOwn, tooLong } from '../../core/index.ts';
+import { UserRegExp, notSupported, ownValue, required, setOwn, tooLong } from '../../core/index.ts';
+import { boundedMemo } from '../../api/index.ts';
 import type { JSONSchemaProps } from './types.ts';
+
+// Compiled once per pattern (every write of a custom resource checks its values against them).
+const userPattern = boundedMemo((pattern: string) => new UserRegExp(pattern));
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -123,7 +127,7 @@ export function validateValue(value: unknown, s: JSONSchemaProps, path: string):
     const length = [...value].length;
     if (s.maxLength !== undefined && length > s.maxLength) errors.push(tooLong(path, s.maxLength));
     if (s.minLength !== undefined && length < s.minLength) errors.push(invalid(path, value, `${name} in body should be at least ${s.minLength} chars long`));
-    if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(value)) errors.push(invalid(path, value, `${name} in body should match '${s.pattern}'`));
+    if (s.pattern !== undefined && !userPattern(s.pattern).test(value)) errors.push(invalid(path, value, `${name} in body should match '${s.pattern}'`));
   }
   if (Array.isArray(value)) {
     if (s.maxItems !== undefined && value.length > s.maxItems) errors.push({ type: 'FieldValueTooMany', field: path, badValue: value.length, detail: `must have at most ${s.maxItems} items` });
