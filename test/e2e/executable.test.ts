@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 const dist = resolve(import.meta.dirname, '../..');
 const executable = join(dist, 'drydock.mjs');
 // The V8 flags the build runs the cluster under (scripts/bundle.mjs), which the snapshot requires.
-const v8Flags = ['--max-semi-space-size=64', '--initial-old-space-size=64'];
+const v8Flags = ['--max-semi-space-size=64', '--initial-old-space-size=64', '--enable-experimental-regexp-engine-on-excessive-backtracks'];
 const { NODE_OPTIONS: _nodeOptions, ...withoutNodeOptions } = process.env;
 
 /** Runs `up` on an ephemeral port until its ready line; the node command line it runs under, then stops it. */
