@@ -4,7 +4,6 @@
 // Written here rather than on fast-json-patch because its semantics and messages differ.
 // Upstream: gopkg.in/evanphx/json-patch.v4 patch.go; apiserver/pkg/endpoints/handlers/patch.go (applyJSPatch).
 import { maxNestingDepth, setOwn, valueTooDeep } from '../../core/index.ts';
-
 import { hasOwn, isJsonObject } from './json-value.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 
