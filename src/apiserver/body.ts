@@ -2,7 +2,7 @@
 // 3 MiB limit. Decode errors are 400s in upstream's words; nothing here throws otherwise.
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { ApiError, badRequest, jsonTooDeep, maxNestingDepth, requestEntityTooLarge, valueTooDeep, yamlTooDeep } from '../core/index.ts';
+import { ApiError, badRequest, goJsonSyntaxError, jsonTooDeep, maxNestingDepth, requestEntityTooLarge, valueTooDeep, yamlTooDeep } from '../core/index.ts';
 import type { BodyType } from './negotiation.ts';
 import { decodeProtobufObject } from './protobuf/index.ts';
 
@@ -40,52 +40,113 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/**
+ * A body that did not decode, with what the decoder upstream would have said (`detail`): Go's
+ * encoding/json for JSON, "error converting YAML to JSON: ..." for YAML (in the yaml library's words,
+ * not go-yaml's), the protobuf reader's for protobuf. Callers word the 400 as their handler upstream does.
+ */
+export class BodyDecodeError extends Error {
+  readonly format: BodyType;
+  readonly detail: string;
+  constructor(format: BodyType, detail: string) {
+    super(detail);
+    this.format = format;
+    this.detail = detail;
+  }
+}
+
 /** Decodes a body into a JSON value; `what` names the expected kind for error messages. */
 export function decodeBody(bytes: Buffer, type: BodyType, what: { kind: string; version: string }): unknown {
   if (bytes.length === 0) throw badRequest('the body of the request is empty');
-  if (type === 'protobuf') {
-    const result = decodeProtobufObject(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    if (!result.ok) throw badRequest(result.message);
-    // Go's protobuf runtime stops at its recursion limit with these words; here the limit is drydock's.
-    if (valueTooDeep(result.object)) throw decodeError(what, 'proto: exceeded maximum recursion depth');
-    return result.object;
-  }
-  return decodeText(bytes.toString('utf8'), type, what);
+  return asKindError(what, () => decodeBodyValue(bytes, type));
 }
 
 /** decodeBody for a JSON or YAML body already read as text. */
 export function decodeText(text: string, type: Exclude<BodyType, 'protobuf'>, what: { kind: string; version: string }): unknown {
   if (text.length === 0) throw badRequest('the body of the request is empty');
-  if (type === 'json') {
-    let value: unknown;
-    try {
-      value = JSON.parse(text) as unknown;
-    } catch (error) {
-      throw decodeError(what, jsonSyntaxMessage(error));
-    }
-    // Go's scanner's words at its own limit (scanner.go pushParseState).
-    const bracket = jsonTooDeep(text);
-    if (bracket !== undefined) throw decodeError(what, `invalid character '${bracket}' exceeded max depth`);
-    return value;
+  return asKindError(what, () => (type === 'json' ? parseJsonText(text) : parseYamlText(text)));
+}
+
+/**
+ * A create or update body: a JSON or YAML one that does not decode fails where upstream's fails,
+ * reading its apiVersion and kind (the serializer's Interpret, or YAMLToJSON before it), so the 400 is
+ * transformDecodeError's for a body of no known kind, with the first 30 bytes of the body.
+ */
+export function decodeObjectBody(bytes: Buffer, type: BodyType, what: { kind: string; version: string }): unknown {
+  if (bytes.length === 0) throw badRequest('the body of the request is empty');
+  try {
+    return decodeBodyValue(bytes, type);
+  } catch (error) {
+    if (!(error instanceof BodyDecodeError)) throw error;
+    if (error.format === 'protobuf') throw decodeError(what, error.detail);
+    const detail = error.format === 'json' ? `couldn't get version/kind; json parse error: ${error.detail}` : error.detail;
+    throw badRequest(`the object provided is unrecognized (must be of type ${what.kind}): ${detail} (${summarizeData(bytes)})`);
   }
+}
+
+function decodeBodyValue(bytes: Buffer, type: BodyType): unknown {
+  if (type === 'protobuf') {
+    const result = decodeProtobufObject(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    if (!result.ok) throw badRequest(result.message);
+    // Go's protobuf runtime stops at its recursion limit with these words; here the limit is drydock's.
+    if (valueTooDeep(result.object)) throw new BodyDecodeError('protobuf', 'proto: exceeded maximum recursion depth');
+    return result.object;
+  }
+  const text = bytes.toString('utf8');
+  return type === 'json' ? parseJsonText(text) : parseYamlText(text);
+}
+
+/**
+ * JSON text as Go's encoding/json reads it: its value, or a BodyDecodeError in Go's words, for text
+ * that is not JSON and for nesting past drydock's limit (Go's own is 10,000; nesting-depth.ts).
+ */
+export function parseJsonText(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new BodyDecodeError('json', goJsonSyntaxError(text) ?? jsonSyntaxMessage(error));
+  }
+  if (jsonTooDeep(text) !== undefined) throw new BodyDecodeError('json', goJsonSyntaxError(text) ?? 'exceeded max depth');
+  return value;
+}
+
+function parseYamlText(text: string): unknown {
   // go-yaml's words at its own limit (max_flow_level, max_indents), with drydock's limit.
   const line = yamlTooDeep(text);
-  if (line !== undefined) throw decodeError(what, `error converting YAML to JSON: yaml: line ${line}: exceeded max depth of ${maxNestingDepth}`);
+  if (line !== undefined) throw new BodyDecodeError('yaml', `error converting YAML to JSON: yaml: line ${line}: exceeded max depth of ${maxNestingDepth}`);
   let value: unknown;
   try {
     value = parseYaml(text, { strict: true, uniqueKeys: true, version: '1.2' }) as unknown;
   } catch (error) {
-    throw decodeError(what, `error converting YAML to JSON: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw new BodyDecodeError('yaml', `error converting YAML to JSON: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
   // An alias repeats its anchor's value where it stands, deeper than the text nests.
-  if (valueTooDeep(value)) throw decodeError(what, `error converting YAML to JSON: yaml: exceeded max depth of ${maxNestingDepth}`);
+  if (valueTooDeep(value)) throw new BodyDecodeError('yaml', `error converting YAML to JSON: yaml: exceeded max depth of ${maxNestingDepth}`);
   return value;
+}
+
+function asKindError(what: { kind: string; version: string }, decode: () => unknown): unknown {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof BodyDecodeError) throw decodeError(what, error.detail);
+    throw error;
+  }
 }
 
 function decodeError(what: { kind: string; version: string }, detail: string): ApiError {
   return badRequest(`${what.kind} in version "${what.version}" cannot be handled as a ${what.kind}: ${detail}`);
 }
 
+/** summarizeData: a body that opens an object as its first 30 bytes of text, any other in hex. */
+function summarizeData(bytes: Buffer, max = 30): string {
+  const part = bytes.subarray(0, max);
+  const shown = bytes[0] === 0x7b ? part.toString('utf8') : part.toString('hex');
+  return bytes.length > max ? `${shown} ...` : shown;
+}
+
+/** V8's message, for the text Go's scanner takes but JSON.parse does not (none is known). */
 function jsonSyntaxMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return `json: ${message.replace(/^JSON\.parse: /, '')}`;

@@ -10,7 +10,7 @@ import { clusterAdminUser, isValidPathSegmentName, privilegedGroup } from '../ap
 import { authorize, connectCreateAttributes, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { Clock, KubeObject, Status } from '../core/index.ts';
 import { ApiError, RealClock, badRequest, forbidden, internalError, methodNotAllowed, pathNotFound, queryBool, unauthorized, unsupportedMediaType } from '../core/index.ts';
-import { decodeBody, decodeText, readBody } from './body.ts';
+import { BodyDecodeError, decodeBody, decodeObjectBody, decodeText, parseJsonText, readBody } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
 import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery.ts';
@@ -21,6 +21,7 @@ import { parseListQuery, parseWriteQuery, parseInteger } from './options.ts';
 import type { ListQuery } from './options.ts';
 import { customResourceInfo } from './crd/custom-resource.ts';
 import { patchContentTypes, supportedPatchTypes, unsupportedPatchType } from './patching.ts';
+import type { PatchType } from './patching.ts';
 import type { ResourceTarget } from './request-info.ts';
 import { parseRequestPath } from './request-info.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
@@ -305,7 +306,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
       const bytes = await readBody(req);
       const write = parseWriteQuery(query);
       const text = bytes.toString('utf8');
-      const patchBody = decodeText(text, type === 'apply' ? 'yaml' : 'json', { kind: def.kind, version: def.version });
+      const patchBody = type === 'apply' ? decodeText(text, 'yaml', { kind: def.kind, version: def.version }) : decodePatchBody(text, type, write.fieldValidation);
       const duplicates = write.fieldValidation === 'Ignore' || type === 'apply' ? [] : duplicateFields(text);
       const warnings: string[] = [];
       const result = await server.patch(ref, t.namespace, t.name, type, patchBody, { subresource: t.subresource, warnings, userAgent: req.headers['user-agent'], duplicateFields: duplicates, user, ...write });
@@ -363,20 +364,33 @@ async function decodedBody(req: IncomingMessage, def: ResourceDefinition, fieldV
   const what = { kind: def.kind, version: def.version };
   let value: unknown;
   let duplicates: string[] = [];
-  if (type === 'json') {
-    const text = bytes.toString('utf8');
-    value = decodeText(text, type, what);
-    // YAML bodies reject repeated keys while decoding; protobuf cannot repeat them.
-    if (fieldValidation !== 'Ignore') duplicates = duplicateFields(text);
-  } else {
-    value = decodeBody(bytes, type, what);
-  }
+  value = decodeObjectBody(bytes, type, what);
+  // YAML bodies reject repeated keys while decoding; protobuf cannot repeat them.
+  if (type === 'json' && fieldValidation !== 'Ignore') duplicates = duplicateFields(bytes.toString('utf8'));
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct`);
   }
   const obj = value as KubeObject;
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   return { obj, duplicates };
+}
+
+/**
+ * A JSON, merge or strategic merge patch's body, refused as applyJSPatch and strategicPatchObject
+ * refuse one that is not JSON: "error decoding patch" from the strict decode that fieldValidation
+ * Warn (the default) and Strict run first; under Ignore, evanphx/json-patch's words (its decode's
+ * error for a JSON patch, ErrBadJSONPatch for a merge patch); a strategic merge patch's decode error as it is.
+ */
+function decodePatchBody(text: string, type: Exclude<PatchType, 'apply'>, fieldValidation: string): unknown {
+  if (text.length === 0) throw badRequest('the body of the request is empty');
+  try {
+    return parseJsonText(text);
+  } catch (error) {
+    if (!(error instanceof BodyDecodeError)) throw error;
+    if (type === 'strategic') throw badRequest(error.detail);
+    if (fieldValidation !== 'Ignore') throw badRequest(`error decoding patch: ${error.detail}`);
+    throw badRequest(type === 'merge' ? 'Invalid JSON Patch' : error.detail);
+  }
 }
 
 async function deleteRequest(server: ApiServer, req: IncomingMessage, query: URLSearchParams): Promise<{ gracePeriodSeconds?: number; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean }> {

@@ -7,6 +7,7 @@ export * from './json-copy.ts';
 export * from './go-json.ts';
 export * from './nesting-depth.ts';
 export * from './user-regexp.ts';
+export * from './go-json-syntax.ts';
 export * from './own-keys.ts';
 export * from './json-equal.ts';
 export * from './meta.ts';

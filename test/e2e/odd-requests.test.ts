@@ -233,8 +233,10 @@ describe('odd requests', () => {
     await expect(send('PUT', `${blobs}/deep-yaml`, blob('deep-yaml', 250)), 200);
 
     // One level more.
-    await expect(send('POST', blobs, blob('deeper', 256)), 400, 'Blob in version "v1" cannot be handled as a Blob: invalid character \'[\' exceeded max depth');
-    await expect(send('POST', blobs, blob('deeper', 256), 'application/yaml'), 400, 'Blob in version "v1" cannot be handled as a Blob: error converting YAML to JSON: yaml: line 1: exceeded max depth of 256');
+    // Upstream's decoder fails reading the body's kind: transformDecodeError's words for a body of no kind.
+    const opening = blob('deeper', 256).slice(0, 30);
+    await expect(send('POST', blobs, blob('deeper', 256)), 400, `the object provided is unrecognized (must be of type Blob): couldn't get version/kind; json parse error: invalid character '[' exceeded max depth (${opening} ...)`);
+    await expect(send('POST', blobs, blob('deeper', 256), 'application/yaml'), 400, `the object provided is unrecognized (must be of type Blob): error converting YAML to JSON: yaml: line 1: exceeded max depth of 256 (${opening} ...)`);
     await expect(send('PATCH', `${blobs}/deep?fieldManager=applier`, blob('deep', 256), 'application/apply-patch+yaml'), 400);
     await expect(send('PATCH', `${blobs}/deep`, `{"spec":{"b":${nested(256)}}}`, 'application/merge-patch+json'), 400);
     await expect(send('PUT', `${blobs}/deep`, blob('deep', 256)), 400);
@@ -255,6 +257,26 @@ describe('odd requests', () => {
     assert.equal((await send('GET', '/readyz')).status, 200);
     const list = await send('GET', blobs);
     assert.deepEqual((list.body?.items as { metadata: { name: string } }[]).map((b) => b.metadata.name).sort(), ['deep', 'deep-yaml']);
+  });
+
+  test('a body that is not JSON is refused in the words of Go\'s encoding/json and of the handler that decodes it', async () => {
+    const refused = async (method: string, path: string, body: string, contentType: string, message: string): Promise<void> => {
+      const answer = await send(method, path, body, contentType);
+      assert.deepEqual([answer.status, answer.body?.reason, answer.body?.message], [400, 'BadRequest', message], `${method} ${path} ${body}`);
+    };
+    const cms = '/api/v1/namespaces/default/configmaps';
+    // A create reads the body's kind first (the serializer's Interpret), and fails there.
+    await refused('POST', cms, '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"},', 'application/json', 'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: unexpected end of JSON input ({"apiVersion":"v1","kind":"Con ...)');
+    await refused('POST', cms, 'xx', 'application/json', "the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: invalid character 'x' looking for beginning of value (7878)");
+    const trailingComma = '{"data":{"a":1,}}';
+    await refused('PUT', `${cms}/kube-root-ca.crt`, trailingComma, 'application/json', `the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string (${trailingComma})`);
+    // Patches: the strict decode fieldValidation Warn (the default) runs first, or json-patch's own.
+    const cm = `${cms}/kube-root-ca.crt`;
+    await refused('PATCH', cm, '{"data":}', 'application/merge-patch+json', "error decoding patch: invalid character '}' looking for beginning of value");
+    await refused('PATCH', `${cm}?fieldValidation=Ignore`, '{"data":}', 'application/merge-patch+json', 'Invalid JSON Patch');
+    await refused('PATCH', cm, '[{', 'application/json-patch+json', 'error decoding patch: unexpected end of JSON input');
+    await refused('PATCH', `${cm}?fieldValidation=Ignore`, '[{', 'application/json-patch+json', 'unexpected end of JSON input');
+    await refused('PATCH', cm, '{"data":}', 'application/strategic-merge-patch+json', "invalid character '}' looking for beginning of value");
   });
 
   test('a schema pattern and a CEL rule that would backtrack exponentially on a long value answer at once, as RE2 does', async () => {
