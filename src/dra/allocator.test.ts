@@ -281,7 +281,7 @@ test('a search past its time ends as upstream\'s deadline does; without a limit 
   const outcome = allocateClaims({ ...input, claims: [sixteen], timedOut: () => ++asked > 3 });
   assert.deepEqual(outcome, { type: 'unschedulable', reason: AllocatorReason.TimedOut });
   assert.equal(asked, 4);
-  // A search that ends in time is not cut short, and asks the clock only every few hundred devices.
+  // A search that ends in time is not cut short, and asks the clock only every few devices.
   asked = 0;
   const two = claim([exactly('m1', 'mig-1g-10gb'), exactly('m2', 'mig-1g-10gb')], { constraints: [{ matchAttribute: 'gpu.nvidia.com/parentUUID' }] });
   assert.deepEqual(summary([allocateClaims({ ...input, claims: [two], timedOut: () => ++asked > 1000 })]), [['gpu-0-mig-1g10gb-19-0', 'gpu-0-mig-1g10gb-19-1']]);

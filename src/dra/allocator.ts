@@ -49,7 +49,7 @@ export interface AllocateInput {
   /**
    * Whether the search has had its time (the Filter's filterTimeout, upstream's context deadline): the
    * search is exponential in the worst case and holds the one thread it runs on. Asked every few
-   * hundred devices tried; absent, the search runs to its end.
+   * devices tried; absent, the search runs to its end.
    */
   readonly timedOut?: (() => boolean) | undefined;
 }
@@ -95,8 +95,11 @@ type Slot = { readonly kind: 'exact'; readonly data: RequestData } | { readonly 
 // aggressive backtracking, as upstream's errAllocationResultMaxSizeExceeded), out of time, or a hard error.
 type Step = 'done' | 'none' | 'exceeded' | 'timeout' | { readonly error: string };
 
-/** How many devices are tried between two looks at the clock. */
-const devicesPerTimeCheck = 256;
+/**
+ * How many devices are tried between two looks at the clock: few, as one device's selectors may take
+ * a CEL evaluation of up to a million steps.
+ */
+const devicesPerTimeCheck = 16;
 
 const maxResults = resourceV1.ResourceLimits.AllocationResultsMaxSize;
 const claimRef = (c: Claim): string => `${c.metadata.namespace ?? ''}/${c.metadata.name ?? ''}`;
