@@ -3,10 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Cluster, ConfigError, defaultClusterConfig, parseClusterConfig } from '../cluster/index.ts';
+import { Cluster, ConfigError, KubeletVersionSkewError, SchedulerConfigError, defaultClusterConfig, parseClusterConfig } from '../cluster/index.ts';
 import type { ClusterConfig } from '../cluster/index.ts';
 import { UsageError } from './usage.ts';
-import { KubeletVersionSkewError, SchedulerConfigError } from '../cluster/index.ts';
 
 const options = {
   config: { type: 'string' },
