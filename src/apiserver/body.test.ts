@@ -28,3 +28,12 @@ test('YAML aliases that stack one anchored value under another are refused once 
   const shallow = `a: &a ${levels(100, '1')}\nb: ${levels(100, '*a')}\n`;
   assert.deepEqual(Object.keys(decodeText(shallow, 'yaml', what) as object), ['a', 'b']);
 });
+
+test('a YAML body that is JSON text reads as the yaml library reads it; one that repeats a key still gets YAML\'s refusal', () => {
+  const pod = '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"nginx","ports":[{"containerPort":80}]}]},"n":1.5e3,"z":null}';
+  assert.deepEqual(decodeText(pod, 'yaml', what), JSON.parse(pod));
+  assert.deepEqual(decodeText(` \n${pod}\n`, 'yaml', what), JSON.parse(pod));
+  assert.match(message(() => decodeText('{"a": 1, "a": 2}', 'yaml', what)), /^Blob in version "v1" cannot be handled as a Blob: error converting YAML to JSON: Map keys must be unique/);
+  // Not JSON, but YAML: the yaml library reads it.
+  assert.deepEqual(decodeText('{a: 1, b: [x, y]}', 'yaml', what), { a: 1, b: ['x', 'y'] });
+});

@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest, goJsonSyntaxError, jsonTooDeep, maxNestingDepth, requestEntityTooLarge, valueTooDeep, yamlTooDeep } from '../core/index.ts';
 import type { BodyType } from './negotiation.ts';
 import { decodeProtobufObject } from './protobuf/index.ts';
+import { duplicateFields } from './duplicate-fields.ts';
 
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
@@ -112,6 +113,8 @@ export function parseJsonText(text: string): unknown {
 }
 
 function parseYamlText(text: string): unknown {
+  const json = asJson(text);
+  if (json.ok) return json.value;
   // go-yaml's words at its own limit (max_flow_level, max_indents), with drydock's limit.
   const line = yamlTooDeep(text);
   if (line !== undefined) throw new BodyDecodeError('yaml', `error converting YAML to JSON: yaml: line ${line}: exceeded max depth of ${maxNestingDepth}`);
@@ -124,6 +127,25 @@ function parseYamlText(text: string): unknown {
   // An alias repeats its anchor's value where it stands, deeper than the text nests.
   if (valueTooDeep(value)) throw new BodyDecodeError('yaml', `error converting YAML to JSON: yaml: exceeded max depth of ${maxNestingDepth}`);
   return value;
+}
+
+/**
+ * A YAML body that is JSON text (every server-side apply kubectl sends) read with JSON.parse: the
+ * same value in a fiftieth of the yaml library's time (a pod's: ~3 against ~140 us). Text that does not
+ * parse, nests too deep or repeats a key (which YAML refuses and JSON.parse lets the last one win)
+ * goes to the yaml library, for its value or its error.
+ */
+function asJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  const first = text.trimStart().charCodeAt(0);
+  if (first !== 0x7b && first !== 0x5b) return { ok: false };
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch {
+    return { ok: false };
+  }
+  if (jsonTooDeep(text) !== undefined || duplicateFields(text).length > 0) return { ok: false };
+  return { ok: true, value };
 }
 
 function asKindError(what: { kind: string; version: string }, decode: () => unknown): unknown {
