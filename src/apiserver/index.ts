@@ -1,5 +1,6 @@
 // Public surface of apiserver/: the request pipeline, its HTTP edge and the in-process client.
 export { ApiServer } from './server.ts';
+export { EventTtl, defaultEventTtlMs } from './event-ttl.ts';
 export { createServiceAccountKey } from './service-account-tokens.ts';
 export type { ApiServerOptions, ServerVersion, ObjectResult } from './server.ts';
 export { createHttpHandler, sendError } from './http.ts';

@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { ResourceDefinition, ResourceRef } from '../api/index.ts';
-import { ApiMetrics, ApiServer, CustomResources, createServiceAccountKey, buildOpenApi, openApiHash, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
+import { ApiMetrics, ApiServer, CustomResources, EventTtl, createServiceAccountKey, buildOpenApi, openApiHash, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
 import type { OpenApiSource } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, KubeObject, Random, Timer } from '../core/index.ts';
@@ -77,6 +77,7 @@ export class Cluster {
   /** In-process mutating webhooks for pods (the VPA admission controller). */
   readonly podWebhooks = new PodWebhooks();
   #compaction: Timer | undefined;
+  readonly #eventTtl: EventTtl;
 
   private constructor(options: ClusterOptions, store: Store, clock: Clock, random: Random, serviceAccountKey: string) {
     this.config = options.config;
@@ -105,6 +106,7 @@ export class Cluster {
     });
     this.customResources = new CustomResources(this.server, { metadataMeta: patchMetaFor('', 'v1', 'ConfigMap')?.fields?.metadata, log: options.log });
     this.client = createLocalClient(this.server);
+    this.#eventTtl = new EventTtl(store, clock);
     this.server.delegate(componentStatuses(() => new Set(this.#components?.running.map((c) => c.name))));
   }
 
@@ -121,6 +123,7 @@ export class Cluster {
     const log = options.log ?? (() => {});
     try {
       if (options.port !== undefined) await cluster.#listen(options, log, kept);
+      await cluster.#eventTtl.start();
       await cluster.customResources.start();
       await bootstrapCluster(cluster.client, [...preinstalledCrds().map((crd): [ResourceRef, KubeObject] => [refs.customResourceDefinitions, crd]), ...gpuRuntimeClasses(options.config)]);
       await cluster.customResources.settled();
@@ -227,6 +230,7 @@ export class Cluster {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#compaction?.cancel();
+    this.#eventTtl.stop();
     this.customResources.stop();
     await this.#components?.stop();
     if (this.#http) {
