@@ -71,12 +71,13 @@ export function decodeText(text: string, type: Exclude<BodyType, 'protobuf'>, wh
 /**
  * A create or update body: a JSON or YAML one that does not decode fails where upstream's fails,
  * reading its apiVersion and kind (the serializer's Interpret, or YAMLToJSON before it), so the 400 is
- * transformDecodeError's for a body of no known kind, with the first 30 bytes of the body.
+ * transformDecodeError's for a body of no known kind, with the first 30 bytes of the body. `text` is
+ * the body already read as UTF-8, when the caller has it.
  */
-export function decodeObjectBody(bytes: Buffer, type: BodyType, what: { kind: string; version: string }): unknown {
+export function decodeObjectBody(bytes: Buffer, type: BodyType, what: { kind: string; version: string }, text?: string): unknown {
   if (bytes.length === 0) throw badRequest('the body of the request is empty');
   try {
-    return decodeBodyValue(bytes, type);
+    return decodeBodyValue(bytes, type, text);
   } catch (error) {
     if (!(error instanceof BodyDecodeError)) throw error;
     if (error.format === 'protobuf') throw decodeError(what, error.detail);
@@ -85,7 +86,7 @@ export function decodeObjectBody(bytes: Buffer, type: BodyType, what: { kind: st
   }
 }
 
-function decodeBodyValue(bytes: Buffer, type: BodyType): unknown {
+function decodeBodyValue(bytes: Buffer, type: BodyType, read?: string): unknown {
   if (type === 'protobuf') {
     const result = decodeProtobufObject(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     if (!result.ok) throw badRequest(result.message);
@@ -93,7 +94,7 @@ function decodeBodyValue(bytes: Buffer, type: BodyType): unknown {
     if (valueTooDeep(result.object)) throw new BodyDecodeError('protobuf', 'proto: exceeded maximum recursion depth');
     return result.object;
   }
-  const text = bytes.toString('utf8');
+  const text = read ?? bytes.toString('utf8');
   return type === 'json' ? parseJsonText(text) : parseYamlText(text);
 }
 

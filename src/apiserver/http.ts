@@ -364,9 +364,10 @@ async function decodedBody(req: IncomingMessage, def: ResourceDefinition, fieldV
   const what = { kind: def.kind, version: def.version };
   let value: unknown;
   let duplicates: string[] = [];
-  value = decodeObjectBody(bytes, type, what);
+  const text = type === 'json' ? bytes.toString('utf8') : undefined;
+  value = decodeObjectBody(bytes, type, what, text);
   // YAML bodies reject repeated keys while decoding; protobuf cannot repeat them.
-  if (type === 'json' && fieldValidation !== 'Ignore') duplicates = duplicateFields(bytes.toString('utf8'));
+  if (text !== undefined && fieldValidation !== 'Ignore') duplicates = duplicateFields(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct`);
   }

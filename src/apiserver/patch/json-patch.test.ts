@@ -144,3 +144,10 @@ test('json patch over the operation limit is too large', () => {
     message: 'The allowed maximum operations in a JSON patch is 10000, got 10001',
   });
 });
+
+test('a test operation whose value nests past the limit is refused before it is compared', () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 100_000; i++) deep = [deep];
+  const result = applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/a', value: deep }]);
+  assert.deepEqual(result.ok ? 'applied' : [result.kind, result.message], ['tooDeep', "couldn't get version/kind; json parse error: invalid character '{' exceeded max depth"]);
+});

@@ -174,6 +174,8 @@ function applyOperation(root: Document, op: Operation): void {
       return;
     }
     case 'test': {
+      // Compared recursively: a value from a webhook's patch, which no body limit reached, is held to one.
+      if (valueTooDeep(value, maxNestingDepth)) throw new TooDeep();
       const path = pathOf('test operation failed to decode path');
       const failed = wrap(`testing value ${path} failed`, errTestFailed);
       if (path === '') {

@@ -75,10 +75,11 @@ const defaultFilterTimeoutMs = 10_000;
  */
 export function filterTimeoutMs(args: Readonly<Record<string, unknown>>, gate: boolean): number | undefined {
   const value = args['filterTimeout'];
-  if (value !== undefined && (typeof value !== 'string' || parseGoDuration(value) === undefined)) {
+  const parsed = typeof value === 'string' ? parseGoDuration(value) : undefined;
+  if (value !== undefined && parsed === undefined) {
     throw new Error(`filterTimeout: Invalid value: ${JSON.stringify(value)}: must be a duration like "10s"`);
   }
-  const ms = value === undefined ? defaultFilterTimeoutMs : (parseGoDuration(value) as number);
+  const ms = parsed ?? defaultFilterTimeoutMs;
   if (ms < 0) throw new Error(`filterTimeout: Invalid value: ${JSON.stringify(value)}: must be zero or positive`);
   return gate && ms > 0 ? ms : undefined;
 }
