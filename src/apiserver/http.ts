@@ -278,7 +278,7 @@ async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, me
         if (rep.kind === 'yaml') return sendRepresentation(res, 200, listJson(def, page), rep);
         return sendJsonPieces(res, 200, listJsonPieces(def, page));
       }
-      const result = await server.get(ref, t.namespace, t.name, t.subresource);
+      const result = await server.get(ref, t.namespace, t.name, t.subresource, query.get('resourceVersion') ?? '');
       return sendObject(server, def, res, 200, result, rep, t.subresource);
     }
     case 'POST': {
@@ -519,6 +519,10 @@ export function sendError(res: ServerResponse, error: unknown, log?: (line: stri
     res.destroy();
     return;
   }
+  // As responsewriters.ErrorNegotiated: a status that says when to retry says it in the header too,
+  // the one place client-go's retry reads it.
+  const retryAfter = apiError.details?.retryAfterSeconds;
+  if (retryAfter !== undefined && retryAfter > 0) res.setHeader('Retry-After', String(retryAfter));
   sendJson(res, apiError.code, JSON.stringify(apiError.toStatus()));
 }
 

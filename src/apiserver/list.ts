@@ -1,12 +1,13 @@
 // List with resourceVersion semantics, selection and limit/continue paging.
 // Upstream: apiserver/pkg/storage/etcd3/store.go GetList, apiserver/pkg/storage/continue.go.
 import type { ResourceDefinition } from '../api/index.ts';
-import { badRequest, expired } from '../core/index.ts';
+import { ApiError, StatusReason, badRequest, expired } from '../core/index.ts';
 import type { KeyValue } from '../storage/index.ts';
 import { StoreError } from '../storage/index.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import type { Selection } from './selection.ts';
 import { storedObject, viewOf } from './stored-object.ts';
+import { waitUntilFresh } from './wait-until-fresh.ts';
 
 export interface ListRequest {
   namespace: string;
@@ -50,8 +51,11 @@ function parseResourceVersion(text: string): number {
   return Number(text);
 }
 
-/** At which revision the list reads: undefined means the latest. */
-function readRevision(request: ListRequest): number | undefined {
+/**
+ * How a list's resourceVersion reads (the table in "Semantics for get and list"): `exact` at that revision,
+ * `minimum` the latest once the store has reached it, or neither (unset, or "0") the latest.
+ */
+function readRevision(request: ListRequest): { exact?: number; minimum?: number } {
   const { resourceVersion, resourceVersionMatch } = request;
   if (resourceVersionMatch && !resourceVersion) {
     throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
@@ -59,14 +63,23 @@ function readRevision(request: ListRequest): number | undefined {
   if (resourceVersionMatch && !['Exact', 'NotOlderThan'].includes(resourceVersionMatch)) {
     throw badRequest(`resourceVersionMatch: Unsupported value: "${resourceVersionMatch}": supported values: "Exact", "NotOlderThan"`);
   }
-  if (!resourceVersion || resourceVersion === '0') return undefined;
+  if (!resourceVersion || resourceVersion === '0') return {};
   const rv = parseResourceVersion(resourceVersion);
-  return resourceVersionMatch === 'Exact' ? rv : undefined;
+  // A paged list that names a revision without a match reads exactly there (the legacy form upstream
+  // still serves from etcd: shouldDelegateList's "Legacy exact match").
+  const legacyExact = !resourceVersionMatch && request.limit > 0;
+  return resourceVersionMatch === 'Exact' || legacyExact ? { exact: rv } : { minimum: rv };
+}
+
+/** etcd's answer to a read at a revision it has not reached, which the API server passes on as a plain 500. */
+function futureRevision(): ApiError {
+  return new ApiError(StatusReason.Unknown, 'etcdserver: mvcc: required revision is a future revision');
 }
 
 export async function listObjects(storage: ResourceStorage, def: ResourceDefinition, request: ListRequest): Promise<ListPage> {
   const prefix = storage.prefix(def, request.namespace);
-  let atRevision = readRevision(request);
+  const read = readRevision(request);
+  let atRevision = read.exact;
   let after: string | undefined;
   if (request.continue) {
     if (request.resourceVersion && request.resourceVersion !== '0') {
@@ -75,7 +88,10 @@ export async function listObjects(storage: ResourceStorage, def: ResourceDefinit
     const token = decodeContinue(request.continue);
     atRevision = token.rv;
     after = prefix + token.start;
+  } else if (read.minimum !== undefined) {
+    await waitUntilFresh(storage.store, storage.clock, read.minimum);
   }
+  if (atRevision !== undefined && atRevision > storage.store.revision()) throw futureRevision();
   const items: KeyValue[] = [];
   const limit = request.limit;
   let revision = 0;

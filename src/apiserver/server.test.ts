@@ -190,6 +190,71 @@ describe('list', () => {
   });
 });
 
+describe('reads at a resourceVersion', () => {
+  test('a paged list naming a revision without a match reads exactly there, as Exact does; without limit it reads the latest', async () => {
+    const { client } = await setup();
+    const a = await client.create(refs.configMaps, configMap('a'));
+    await client.create(refs.configMaps, configMap('b'));
+    const rv = a.metadata.resourceVersion ?? '';
+    const legacy = await client.list(refs.configMaps, { namespace: 'default', limit: 10, resourceVersion: rv });
+    assert.deepEqual(legacy.items.map((i) => i.metadata.name), ['a']);
+    assert.equal(legacy.metadata.resourceVersion, rv);
+    const exact = await client.list(refs.configMaps, { namespace: 'default', resourceVersion: rv, resourceVersionMatch: 'Exact' });
+    assert.deepEqual(exact.items.map((i) => i.metadata.name), ['a']);
+    const notOlder = await client.list(refs.configMaps, { namespace: 'default', resourceVersion: rv });
+    assert.deepEqual(notOlder.items.map((i) => i.metadata.name), ['a', 'b']);
+  });
+
+  test('an Exact revision not reached yet is etcd\'s future-revision error, a 500 without a reason', async () => {
+    const { client, store } = await setup();
+    const future = String(store.revision() + 5);
+    for (const options of [{ resourceVersionMatch: 'Exact' as const }, { limit: 5 }]) {
+      const error = await rejection(client.list(refs.configMaps, { namespace: 'default', resourceVersion: future, ...options }));
+      assert.equal(error.code, 500);
+      assert.equal(error.reason, '');
+      assert.equal(error.message, 'etcdserver: mvcc: required revision is a future revision');
+    }
+  });
+
+  test('a list or get not older than a revision not reached waits for it, and after 3 s is 504 Too large resource version', async () => {
+    const { client, clock, store, server } = await setup();
+    await client.create(refs.configMaps, configMap('a'));
+    const current = store.revision();
+    const waiting = client.list(refs.configMaps, { namespace: 'default', resourceVersion: String(current + 1) });
+    await settle();
+    await client.create(refs.configMaps, configMap('b'));
+    assert.deepEqual((await waiting).items.map((i) => i.metadata.name), ['a', 'b'], 'the write that reached the revision answered it');
+
+    const tooLarge = String(store.revision() + 100);
+    const list = rejection(client.list(refs.configMaps, { namespace: 'default', resourceVersion: tooLarge, resourceVersionMatch: 'NotOlderThan' }));
+    const get = rejection(server.get(refs.configMaps, 'default', 'a', '', tooLarge));
+    await settle();
+    await clock.advance(2_999);
+    await clock.advance(1);
+    for (const error of [await list, await get]) {
+      assert.equal(error.code, 504);
+      assert.deepEqual(error.toStatus(), {
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Timeout', code: 504,
+        message: `Timeout: Too large resource version: ${tooLarge}, current: ${store.revision()}`,
+        details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+      });
+    }
+  });
+
+  test('a get at a revision reached, or at "0", reads the latest; a resourceVersion that is no number is refused in the versioner\'s words', async () => {
+    const { client, server } = await setup();
+    const a = await client.create(refs.configMaps, configMap('a'));
+    await client.patch(refs.configMaps, 'default', 'a', 'merge', { data: { k: 'v' } });
+    for (const rv of ['0', a.metadata.resourceVersion ?? '']) {
+      const result = await server.get(refs.configMaps, 'default', 'a', '', rv);
+      assert.equal(result.kind === 'stored' ? JSON.parse(result.kv.value).data.k : undefined, 'v');
+    }
+    const bad = await rejection(server.get(refs.configMaps, 'default', 'a', '', 'abc'));
+    assert.equal(bad.code, 500);
+    assert.equal(bad.message, 'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax');
+  });
+});
+
 function collect(client: ReturnType<typeof createLocalClient>, options: Parameters<ReturnType<typeof createLocalClient>['watch']>[1]) {
   const events: ClientWatchEvent[] = [];
   let closed = false;

@@ -26,6 +26,7 @@ import { buildSelection } from './selection.ts';
 import { mutableCopy, storedObject } from './stored-object.ts';
 import { bindPod, evictPod, readScale, writeScale } from './subresources.ts';
 import { startWatch } from './watch.ts';
+import { parseGetResourceVersion, waitUntilFresh } from './wait-until-fresh.ts';
 import { delegatedList } from './delegated.ts';
 import type { DelegatedResource } from './delegated.ts';
 import type { ActiveWatch, WatchSink } from './watch.ts';
@@ -188,11 +189,13 @@ export class ApiServer {
     return this.#patchMetaFor(def);
   }
 
-  async get(ref: ResourceRef, namespace: string, name: string, subresource = ''): Promise<ObjectResult> {
+  /** `resourceVersion` as GetOptions: unset or "0" reads the latest, N the latest once the store has reached N. */
+  async get(ref: ResourceRef, namespace: string, name: string, subresource = '', resourceVersion = ''): Promise<ObjectResult> {
     const def = this.resolve(ref);
     checkSubresource(def, subresource, 'get');
     const delegated = this.#delegated.get(def);
     if (delegated) return { kind: 'dry-run', object: await delegated.get(namespace, name) };
+    if (resourceVersion !== '' && resourceVersion !== '0') await waitUntilFresh(this.storage.store, this.clock, parseGetResourceVersion(resourceVersion));
     const kv = await this.storage.get(def, namespace, name);
     if (subresource === 'scale') return { kind: 'dry-run', object: readScale(def, mutableCopy(kv)) };
     return { kind: 'stored', kv };

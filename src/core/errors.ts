@@ -227,6 +227,17 @@ export function internalError(cause: unknown): ApiError {
   return new ApiError('InternalError', `Internal error occurred: ${text}`, { causes: [{ message: text }] });
 }
 
+/**
+ * A read that asked for a resourceVersion the server has not reached (storage.NewTooLargeResourceVersionError,
+ * in apierrors.NewTimeoutError's form). Clients (client-go's reflector) read the cause and relist.
+ */
+export function tooLargeResourceVersion(minimum: number, current: number, retryAfterSeconds: number): ApiError {
+  return new ApiError('Timeout', `Timeout: Too large resource version: ${minimum}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds,
+  });
+}
+
 export function serviceUnavailable(message: string): ApiError {
   return new ApiError('ServiceUnavailable', message);
 }
