@@ -15,9 +15,10 @@ describe('HTTP edge', () => {
   let http: Server;
   let base = '';
   let server: ApiServer;
+  const clock = new VirtualClock();
   const token = 'secret-token';
   before(async () => {
-    server = new ApiServer({ store: new MemoryStore(), clock: new VirtualClock(), random: new SeededRandom(2), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
+    server = new ApiServer({ store: new MemoryStore(), clock, random: new SeededRandom(2), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
     await createLocalClient(server).create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
     http = createServer(createHttpHandler({ server, tokens: [token] }));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -137,6 +138,21 @@ describe('HTTP edge', () => {
     assert.ok((await call('GET', '/api/v1/namespaces/default/configmaps?pretty=1')).text.startsWith('{\n  "kind": "ConfigMapList",'));
     assert.ok((await call('GET', '/api/v1/namespaces/default/configmaps/none?pretty=1')).text.startsWith('{\n  "kind": "Status",'));
     assert.equal((await call('DELETE', '/api/v1/namespaces/default/configmaps/html')).status, 200);
+  });
+
+  test('a read at a resourceVersion not reached is 504 after its 3 s wait, with the Retry-After its status names', async () => {
+    let answered = false;
+    const pending = call('GET', '/api/v1/namespaces/default/configmaps?resourceVersion=99999').finally(() => (answered = true));
+    // The server's clock moves only when told: a second at a time until the wait has run out.
+    while (!answered) {
+      await clock.advance(1_000);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const res = await pending;
+    assert.equal(res.status, 504);
+    assert.equal(res.headers.get('retry-after'), '1');
+    assert.equal(res.json().reason, 'Timeout');
+    assert.match(String(res.json().message), /^Timeout: Too large resource version: 99999, current: \d+$/);
   });
 
   test('an invalid object is 422 with one cause per field error', async () => {

@@ -241,6 +241,25 @@ describe('reads at a resourceVersion', () => {
     }
   });
 
+  test('a watch-list not older than a revision not reached waits for it; past 3 s its one event is the 504', async () => {
+    const { client, clock, store } = await setup();
+    await client.create(refs.configMaps, configMap('a'));
+    const reached = collect(client, { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', resourceVersion: String(store.revision() + 1) });
+    const never = collect(client, { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', resourceVersion: String(store.revision() + 100) });
+    await settle();
+    assert.equal(reached.events.length, 0, 'nothing is sent while it waits');
+    await client.create(refs.configMaps, configMap('b'));
+    await settle();
+    assert.deepEqual(reached.events.map((e) => `${e.type} ${e.object.metadata.name ?? ''}`), ['ADDED a', 'ADDED b', 'BOOKMARK ']);
+    await clock.advance(3_000);
+    await settle();
+    assert.equal(never.events.length, 1);
+    assert.equal(never.events[0]?.type, 'ERROR');
+    assert.equal((never.events[0]?.object as unknown as { code: number }).code, 504);
+    assert.equal(never.isClosed(), true);
+    reached.watch.stop();
+  });
+
   test('a get at a revision reached, or at "0", reads the latest; a resourceVersion that is no number is refused in the versioner\'s words', async () => {
     const { client, server } = await setup();
     const a = await client.create(refs.configMaps, configMap('a'));

@@ -3,10 +3,11 @@
 // Upstream: apiserver/pkg/storage/cacher/cache_watcher.go, endpoints/handlers/watch.go.
 import type { ResourceDefinition } from '../api/index.ts';
 import type { Clock, KubeObject, Random, Status } from '../core/index.ts';
-import { badRequest, expired } from '../core/index.ts';
+import { badRequest, expired, isApiError } from '../core/index.ts';
 import type { KeyValue, Watch } from '../storage/index.ts';
 import { StoreError } from '../storage/index.ts';
 import { listObjects } from './list.ts';
+import { waitUntilFresh } from './wait-until-fresh.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import type { Selection } from './selection.ts';
 import { storedObject, viewOf } from './stored-object.ts';
@@ -66,6 +67,18 @@ export async function startWatch(deps: WatchDeps, def: ResourceDefinition, reque
     sink.close();
   };
 
+  // A watch-list not older than a revision not reached waits for it as a list does; past the wait
+  // its one event is the 504 (cacher.waitUntilWatchCacheFreshAndForceAllEvents, newErrWatcher).
+  if (request.sendInitialEvents && rv && rv !== '0') {
+    try {
+      await waitUntilFresh(storage.store, clock, Number(rv));
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      sink.send({ type: 'ERROR', object: error.toStatus() });
+      stop();
+      return { stop };
+    }
+  }
   if (initial) {
     const page = await listObjects(storage, def, { namespace: request.namespace, selection: request.selection, limit: 0, continue: '', resourceVersion: '', resourceVersionMatch: '' });
     for (const kv of page.items) sink.send({ type: 'ADDED', kv });
