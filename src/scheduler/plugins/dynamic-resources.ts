@@ -42,6 +42,8 @@ interface DraState {
   /** Only firstAvailable requests give nodes different scores. */
   scored: boolean;
   nodeAllocations: Map<string, resourceV1.AllocationResult[]>;
+  /** When this cycle's searches for devices are out of time (monotonic ms), set by the first one. */
+  searchesEnd?: number;
   /** Set by Reserve, written by PreBind. */
   allocations: (resourceV1.AllocationResult | undefined)[];
   /** DRAExtendedResource: the pod's mapped extended resources, and a special claim left by an earlier cycle. */
@@ -343,10 +345,13 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (ar
           const pools = st.inventory.poolsForNode(node);
           const claims = st.toAllocate.map((i) => st.claims[i] as ClaimRO);
           if (special) claims.push(special);
-          outcome = pools.length === 0
+          const search = pools.length === 0 ? undefined : searchTime(st, timeoutMs, handle.snapshot().list().length);
+          outcome = search === undefined
             ? { type: 'unschedulable', reason: errReasonCannotAllocate }
-            : dra.allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated, features: draFeatures, timedOut: deadlineFrom(timeoutMs) });
-          if (outcome.type !== 'error') keepVerdict(nodeInfo.name, pools, { shape, node, inventoryGen, classGen, outcome });
+            : dra.allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated, features: draFeatures, timedOut: search.timedOut });
+          // A node cut short by the cycle's shared time is tried again in a later cycle, not remembered as timed out.
+          const cutShort = outcome.type === 'unschedulable' && search?.cutShort() === true;
+          if (outcome.type !== 'error' && !cutShort) keepVerdict(nodeInfo.name, pools, { shape, node, inventoryGen, classGen, outcome });
         }
         switch (outcome.type) {
           case 'error':
@@ -485,8 +490,20 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (ar
 };
 
 /** A check that the search began more than `ms` ago (real time: a compute budget, not the cluster's clock). */
-function deadlineFrom(ms: number | undefined): (() => boolean) | undefined {
-  if (ms === undefined) return undefined;
-  const end = monotonicMs() + ms;
-  return () => monotonicMs() > end;
+/** KubeSchedulerConfiguration.parallelism's default: how many nodes upstream filters at once. */
+const filterParallelism = 16;
+
+/**
+ * One node's time to search for devices. Upstream filters 16 nodes at a time, each with its own
+ * filterTimeout, so a search that cannot finish holds its scheduler ceil(nodes / 16) timeouts. One
+ * thread filtering the nodes in turn gets that same time if the cycle's searches share it: each
+ * node has at most filterTimeout, and none runs past the cycle's end (`cutShort` when that stopped it).
+ */
+function searchTime(st: DraState, timeoutMs: number | undefined, nodes: number): { timedOut: (() => boolean) | undefined; cutShort: () => boolean } {
+  if (timeoutMs === undefined) return { timedOut: undefined, cutShort: () => false };
+  const now = monotonicMs();
+  st.searchesEnd ??= now + timeoutMs * Math.ceil(Math.max(nodes, 1) / filterParallelism);
+  const end = Math.min(now + timeoutMs, st.searchesEnd);
+  const timedOut = (): boolean => monotonicMs() > end;
+  return { timedOut, cutShort: () => end < now + timeoutMs && timedOut() };
 }
