@@ -56,13 +56,31 @@ export class BodyDecodeError extends Error {
   }
 }
 
-/** Decodes a body into a JSON value; `what` names the expected kind for error messages. */
-export function decodeBody(bytes: Buffer, type: BodyType, what: { kind: string; version: string }): unknown {
-  if (bytes.length === 0) throw badRequest('the body of the request is empty');
-  return asKindError(what, () => decodeBodyValue(bytes, type));
+/**
+ * A DELETE's DeleteOptions body. Its handler passes the decoder's error on as it is, a 400 since 1.35
+ * (kubernetes#133358): the version/kind peek's words for JSON that does not parse, the YAML conversion's
+ * for YAML.
+ */
+export function decodeOptionsBody(bytes: Buffer, type: BodyType): unknown {
+  try {
+    return decodeBodyValue(bytes, type);
+  } catch (error) {
+    if (!(error instanceof BodyDecodeError)) throw error;
+    throw badRequest(error.format === 'json' ? `couldn't get version/kind; json parse error: ${error.detail}` : error.detail);
+  }
 }
 
-/** decodeBody for a JSON or YAML body already read as text. */
+/** The struct serializer/json/meta.go's Interpret reads a body's apiVersion and kind into, as Go prints its type. */
+const findKindType = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/** Interpret's failure on a decoded body that is no object (null is read as an empty one); undefined for an object. */
+export function notAnObject(value: unknown): string | undefined {
+  if (value === null || (typeof value === 'object' && !Array.isArray(value))) return undefined;
+  const what = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+  return `couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go value of type ${findKindType}`;
+}
+
+/** A JSON or YAML body already read as text, decoded; a failure in the "cannot be handled as" form of `what`. */
 export function decodeText(text: string, type: Exclude<BodyType, 'protobuf'>, what: { kind: string; version: string }): unknown {
   if (text.length === 0) throw badRequest('the body of the request is empty');
   return asKindError(what, () => (type === 'json' ? parseJsonText(text) : parseYamlText(text)));
@@ -163,7 +181,7 @@ function decodeError(what: { kind: string; version: string }, detail: string): A
 }
 
 /** summarizeData: a body that opens an object as its first 30 bytes of text, any other in hex. */
-function summarizeData(bytes: Buffer, max = 30): string {
+export function summarizeData(bytes: Buffer, max = 30): string {
   const part = bytes.subarray(0, max);
   const shown = bytes[0] === 0x7b ? part.toString('utf8') : part.toString('hex');
   return bytes.length > max ? `${shown} ...` : shown;

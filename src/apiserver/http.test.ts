@@ -53,6 +53,37 @@ describe('HTTP edge', () => {
     assert.match(String(yaml.json().message), /^the object provided is unrecognized \(must be of type ConfigMap\): error converting YAML to JSON: .* \(6d657461646174613a205b756e636c6f736564\)$/);
   });
 
+  test('a body that is no object fails reading its kind; null reads as an empty object', async () => {
+    const array = await call('POST', '/api/v1/namespaces/default/configmaps', '[]');
+    assert.equal(array.status, 400);
+    assert.equal(array.json().message, 'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" } (5b5d)');
+    const nothing = await call('POST', '/api/v1/namespaces/default/configmaps', 'null');
+    assert.equal(nothing.status, 422);
+    assert.equal(nothing.json().message, 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required');
+  });
+
+  test('a DELETE body that is not DeleteOptions is a 400 in the decoder\'s words, and nothing is deleted', async () => {
+    assert.equal((await call('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept' } }))).status, 201);
+    const path = '/api/v1/namespaces/default/configmaps/kept';
+    const refusals: [string, string][] = [
+      ['{bad', 'couldn\'t get version/kind; json parse error: invalid character \'b\' looking for beginning of object key string'],
+      ['[]', 'couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'],
+      ['{"kind":"Pod","apiVersion":"v1"}', 'no kind "Pod" is registered for version "v1" in scheme "k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go:27"'],
+      ['{"kind":"ListOptions","apiVersion":"meta.k8s.io/v1"}', 'converting (v1.ListOptions) to (v1.DeleteOptions): unknown conversion'],
+    ];
+    for (const [body, message] of refusals) {
+      const res = await call('DELETE', path, body);
+      assert.equal(res.status, 400, body);
+      assert.equal(res.json().reason, 'BadRequest', body);
+      assert.equal(res.json().message, message, body);
+    }
+    assert.equal((await call('GET', path)).status, 200, 'still there');
+    // DeleteOptions is unversioned in the meta scheme: any apiVersion decodes; null is no options.
+    assert.equal((await call('DELETE', path, '{"kind":"DeleteOptions","apiVersion":"apps/v1"}')).status, 200);
+    assert.equal((await call('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept' } }))).status, 201);
+    assert.equal((await call('DELETE', path, 'null')).status, 200);
+  });
+
   test('a YAML body is accepted', async () => {
     const res = await call('POST', '/api/v1/namespaces/default/configmaps', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: b\n', { 'Content-Type': 'application/yaml' });
     assert.equal(res.status, 201);

@@ -10,7 +10,7 @@ import { clusterAdminUser, isValidPathSegmentName, privilegedGroup } from '../ap
 import { authorize, connectCreateAttributes, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { Clock, KubeObject, Status } from '../core/index.ts';
 import { ApiError, RealClock, badRequest, forbidden, internalError, methodNotAllowed, pathNotFound, queryBool, unauthorized, unsupportedMediaType } from '../core/index.ts';
-import { BodyDecodeError, decodeBody, decodeObjectBody, decodeText, parseJsonText, readBody } from './body.ts';
+import { BodyDecodeError, decodeObjectBody, decodeOptionsBody, decodeText, notAnObject, parseJsonText, readBody, summarizeData } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
 import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery.ts';
@@ -368,10 +368,10 @@ async function decodedBody(req: IncomingMessage, def: ResourceDefinition, fieldV
   value = decodeObjectBody(bytes, type, what, text);
   // YAML bodies reject repeated keys while decoding; protobuf cannot repeat them.
   if (text !== undefined && fieldValidation !== 'Ignore') duplicates = duplicateFields(text);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct`);
-  }
-  const obj = value as KubeObject;
+  // transformDecodeError's words for a body whose kind could not be read; `null` decodes as an empty object.
+  const unreadable = notAnObject(value);
+  if (unreadable !== undefined) throw badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${unreadable} (${summarizeData(bytes)})`);
+  const obj = (value ?? {}) as KubeObject;
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   return { obj, duplicates };
 }
@@ -398,10 +398,11 @@ async function deleteRequest(server: ApiServer, req: IncomingMessage, query: URL
   const bytes = await readBody(req);
   let body: Record<string, unknown> = {};
   if (bytes.length > 0) {
-    const type = bodyType(req.headers['content-type']) ?? 'json';
-    const value = decodeBody(bytes, type, { kind: 'DeleteOptions', version: 'v1' });
-    server.checkDeleteOptions(value);
-    if (typeof value === 'object' && value !== null) body = value as Record<string, unknown>;
+    const value = decodeOptionsBody(bytes, bodyType(req.headers['content-type']) ?? 'json');
+    const unreadable = notAnObject(value);
+    if (unreadable !== undefined) throw badRequest(unreadable);
+    if (value !== null) body = value as Record<string, unknown>;
+    server.checkDeleteOptions(body);
   }
   const out: { gracePeriodSeconds?: number; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean } = {
     dryRun: query.getAll('dryRun').includes('All') || (Array.isArray(body.dryRun) && body.dryRun.includes('All')),

@@ -17,7 +17,7 @@ import { supportedPatchTypes } from './patching.ts';
 import { listObjects } from './list.ts';
 import type { ListPage } from './list.ts';
 import { applyPatch } from './patching.ts';
-import { checkBodyTypeMeta, patchedTypeMeta } from './type-meta.ts';
+import { checkBodyTypeMeta, deleteOptionsTypeMeta, patchedTypeMeta } from './type-meta.ts';
 import type { PatchType } from './patching.ts';
 import { ResourceIndex } from './resource-index.ts';
 import { ResourceStorage } from './resource-storage.ts';
@@ -357,9 +357,10 @@ export class ApiServer {
    * A DELETE's DeleteOptions body decoded as the delete handler decodes it: its error is a plain one
    * there (scope.err), so a 500 with no reason, in encoding/json's words.
    */
-  checkDeleteOptions(body: unknown): void {
-    const typeError = this.#decodeCheck?.(deleteOptionsKind as ResourceDefinition, body, false).typeError;
-    if (typeError !== undefined) throw new ApiError(StatusReason.Unknown, typeError);
+  /** A DELETE's options body as the meta scheme decodes it: its kind, then its fields' types (400s since 1.35). */
+  checkDeleteOptions(body: Record<string, unknown>): void {
+    const failure = deleteOptionsTypeMeta(body) ?? this.#decodeCheck?.(deleteOptionsKind as ResourceDefinition, body, false).typeError;
+    if (failure !== undefined) throw badRequest(failure);
   }
 
   /** Server-side apply: merge into the live object (or create it), with conflicts unless forced. */

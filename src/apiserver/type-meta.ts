@@ -65,6 +65,27 @@ export function patchedTypeMeta(def: ResourceDefinition, patched: KubeObject, ki
   return undefined;
 }
 
+/** The scheme a DELETE's options decode with (metainternalversionscheme), as its errors name it. */
+const metaSchemeName = 'k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go:27';
+/** meta.k8s.io/v1 kinds that scheme makes but cannot convert to DeleteOptions. */
+const metaV1Kinds = new Set(['ListOptions', 'GetOptions', 'PatchOptions', 'Table', 'TableOptions', 'PartialObjectMetadata', 'PartialObjectMetadataList', 'WatchEvent']);
+/** Its unversioned kinds: made in any group-version, and as unconvertible. */
+const unversionedMetaKinds = new Set(['CreateOptions', 'UpdateOptions', 'Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']);
+
+/**
+ * Why a DELETE's body is not DeleteOptions, in the decoder's words; undefined when it is. DeleteOptions is
+ * unversioned there, so any apiVersion decodes; an absent kind is DeleteOptions, an absent apiVersion meta.k8s.io/v1.
+ */
+export function deleteOptionsTypeMeta(obj: Record<string, unknown>): string | undefined {
+  const unreadable = unreadableTypeMeta(obj as KubeObject);
+  if (unreadable !== undefined) return unreadable;
+  const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : 'DeleteOptions';
+  if (kind === 'DeleteOptions') return undefined;
+  const apiVersion = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? obj.apiVersion : 'meta.k8s.io/v1';
+  if (unversionedMetaKinds.has(kind) || (apiVersion === 'meta.k8s.io/v1' && metaV1Kinds.has(kind))) return `converting (v1.${kind}) to (v1.DeleteOptions): unknown conversion`;
+  return `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(metaSchemeName)}`;
+}
+
 /** The version/kind peek's failure (serializer/json/meta.go) for a non-string apiVersion or kind. */
 function unreadableTypeMeta(obj: KubeObject): string | undefined {
   for (const field of ['apiVersion', 'kind'] as const) {
