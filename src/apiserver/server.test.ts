@@ -406,6 +406,21 @@ describe('binding', () => {
     assert.equal(again.code, 409);
     assert.equal(again.message, 'Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "n1"');
   });
+
+  test('a Binding or Eviction whose name is not the URL\'s is refused, and the pod stays as it was', async () => {
+    const { client } = await setup();
+    await client.create(refs.pods, pod('web'));
+    for (const [subresource, body, message] of [
+      ['binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'other' }, target: { kind: 'Node', name: 'n1' } }, 'name in URL does not match name in Binding object'],
+      ['eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: {} }, 'name in URL does not match name in Eviction object'],
+    ] as const) {
+      const refused = await rejection(client.create(refs.pods, body as KubeObject, { namespace: 'default', name: 'web', subresource }));
+      assert.deepEqual([refused.code, refused.message], [400, message]);
+    }
+    const web = await client.get(refs.pods, 'default', 'web');
+    assert.equal((web.spec as { nodeName?: string }).nodeName, undefined);
+    assert.equal(web.metadata.deletionTimestamp, undefined);
+  });
 });
 
 describe('events.k8s.io/v1', () => {

@@ -353,10 +353,6 @@ export class ApiServer {
     return body;
   }
 
-  /**
-   * A DELETE's DeleteOptions body decoded as the delete handler decodes it: its error is a plain one
-   * there (scope.err), so a 500 with no reason, in encoding/json's words.
-   */
   /** A DELETE's options body as the meta scheme decodes it: its kind, then its fields' types (400s since 1.35). */
   checkDeleteOptions(body: Record<string, unknown>): void {
     const failure = deleteOptionsTypeMeta(body) ?? this.#decodeCheck?.(deleteOptionsKind as ResourceDefinition, body, false).typeError;

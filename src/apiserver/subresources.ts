@@ -3,7 +3,7 @@
 // pkg/registry/core/pod/storage/{storage.go (BindingREST), eviction.go}.
 import type { PodDisruptionBudget, ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, FieldPath, conflict, copyJson, formatLabelSelector, formatTime, invalid, invalidValue, labelSelectorFromObject, notFound, selectorFromSet, successStatus, tooManyRequests } from '../core/index.ts';
+import { ApiError, FieldPath, badRequest, conflict, copyJson, formatLabelSelector, formatTime, invalid, invalidValue, labelSelectorFromObject, notFound, selectorFromSet, successStatus, tooManyRequests } from '../core/index.ts';
 import type { LabelSelector } from '../core/index.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
 import type { WriteContext } from './resource-storage.ts';
@@ -99,6 +99,7 @@ interface PodLike extends KubeObject {
 
 export async function bindPod(server: ApiServer, def: ResourceDefinition, namespace: string, name: string, binding: KubeObject, ctx: WriteContext): Promise<ObjectResult> {
   if (def.resource !== 'pods' || def.group !== '') throw notFound({ group: def.group, resource: `${def.resource}/binding` }, name);
+  if (binding.metadata?.name !== name) throw badRequest('name in URL does not match name in Binding object');
   const target = (binding as { target?: { name?: string; kind?: string } }).target;
   const nodeName = target?.name ?? '';
   if (!nodeName) {
@@ -189,6 +190,7 @@ async function spendDisruption(server: ApiServer, pdbDef: ResourceDefinition, na
 
 export async function evictPod(server: ApiServer, def: ResourceDefinition, namespace: string, name: string, eviction: KubeObject, ctx: WriteContext): Promise<ObjectResult> {
   if (def.resource !== 'pods' || def.group !== '') throw notFound({ group: def.group, resource: `${def.resource}/eviction` }, name);
+  if (eviction.metadata?.name !== name) throw badRequest('name in URL does not match name in Eviction object');
   const podKv = await server.storage.get(def, namespace, name);
   const pod = storedObject(podKv);
   const phase = (pod.status as { phase?: string } | undefined)?.phase;
