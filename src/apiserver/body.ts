@@ -2,7 +2,7 @@
 // 3 MiB limit. Decode errors are 400s in upstream's words; nothing here throws otherwise.
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { ApiError, badRequest, goJsonSyntaxError, jsonTooDeep, maxNestingDepth, requestEntityTooLarge, valueTooDeep, yamlTooDeep } from '../core/index.ts';
+import { ApiError, badRequest, goJsonKind, goJsonSyntaxError, jsonTooDeep, maxNestingDepth, requestEntityTooLarge, valueTooDeep, yamlTooDeep } from '../core/index.ts';
 import type { BodyType } from './negotiation.ts';
 import { decodeProtobufObject } from './protobuf/index.ts';
 import { duplicateFields } from './duplicate-fields.ts';
@@ -76,8 +76,7 @@ const findKindType = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\
 /** Interpret's failure on a decoded body that is no object (null is read as an empty one); undefined for an object. */
 export function notAnObject(value: unknown): string | undefined {
   if (value === null || (typeof value === 'object' && !Array.isArray(value))) return undefined;
-  const what = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
-  return `couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go value of type ${findKindType}`;
+  return `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${findKindType}`;
 }
 
 /** A JSON or YAML body already read as text, decoded; a failure in the "cannot be handled as" form of `what`. */

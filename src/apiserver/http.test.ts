@@ -84,6 +84,25 @@ describe('HTTP edge', () => {
     assert.equal((await call('DELETE', path, 'null')).status, 200);
   });
 
+  test('a patch of the wrong shape fails its strict decode as upstream\'s; null is no patch where a map or a list is read', async () => {
+    assert.equal((await call('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shapes' }, data: { a: 'b' } }))).status, 201);
+    const path = '/api/v1/namespaces/default/configmaps/shapes';
+    const cases: [string, string, number, string][] = [
+      ['application/merge-patch+json', '5', 400, 'error decoding patch: json: cannot unmarshal number into Go value of type map[string]interface {}'],
+      ['application/merge-patch+json', 'null', 400, 'Invalid JSON Patch'],
+      ['application/strategic-merge-patch+json', '"x"', 400, 'json: cannot unmarshal string into Go value of type map[string]interface {}'],
+      ['application/strategic-merge-patch+json', 'null', 200, ''],
+      ['application/json-patch+json', '{}', 400, 'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp'],
+      ['application/json-patch+json', 'null', 200, ''],
+    ];
+    for (const [type, body, status, message] of cases) {
+      const res = await call('PATCH', path, body, { 'Content-Type': type });
+      assert.equal(res.status, status, `${type} ${body}`);
+      if (message) assert.equal(res.json().message, message, `${type} ${body}`);
+      else assert.deepEqual(res.json().data, { a: 'b' }, `${type} ${body} changes nothing`);
+    }
+  });
+
   test('a YAML body is accepted', async () => {
     const res = await call('POST', '/api/v1/namespaces/default/configmaps', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: b\n', { 'Content-Type': 'application/yaml' });
     assert.equal(res.status, 201);

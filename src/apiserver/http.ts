@@ -9,7 +9,7 @@ import type { ResourceDefinition, UserInfo, Verb } from '../api/index.ts';
 import { clusterAdminUser, isValidPathSegmentName, privilegedGroup } from '../api/index.ts';
 import { authorize, connectCreateAttributes, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { Clock, KubeObject, Status } from '../core/index.ts';
-import { ApiError, RealClock, badRequest, forbidden, internalError, methodNotAllowed, pathNotFound, queryBool, unauthorized, unsupportedMediaType } from '../core/index.ts';
+import { ApiError, RealClock, badRequest, forbidden, goJsonKind, internalError, methodNotAllowed, pathNotFound, queryBool, unauthorized, unsupportedMediaType } from '../core/index.ts';
 import { BodyDecodeError, decodeObjectBody, decodeOptionsBody, decodeText, notAnObject, parseJsonText, readBody, summarizeData } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
@@ -384,14 +384,37 @@ async function decodedBody(req: IncomingMessage, def: ResourceDefinition, fieldV
  */
 function decodePatchBody(text: string, type: Exclude<PatchType, 'apply'>, fieldValidation: string): unknown {
   if (text.length === 0) throw badRequest('the body of the request is empty');
+  let value: unknown;
   try {
-    return parseJsonText(text);
+    value = parseJsonText(text);
   } catch (error) {
     if (!(error instanceof BodyDecodeError)) throw error;
     if (type === 'strategic') throw badRequest(error.detail);
     if (fieldValidation !== 'Ignore') throw badRequest(`error decoding patch: ${error.detail}`);
     throw badRequest(type === 'merge' ? 'Invalid JSON Patch' : error.detail);
   }
+  return patchOfShape(value, type, fieldValidation !== 'Ignore');
+}
+
+/**
+ * A patch that parsed but is not the shape its type reads: the strict decode into its Go type fails first
+ * under Warn and Strict (patch.go applyJSPatch, strategicPatchObject). `null` decodes as no patch where
+ * the Go type is a map or a slice; a merge patch of null is json-patch's ErrBadJSONPatch.
+ */
+function patchOfShape(value: unknown, type: Exclude<PatchType, 'apply'>, strict: boolean): unknown {
+  const isMap = value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (type === 'json') {
+    if (value === null) return [];
+    if (strict && !Array.isArray(value)) throw badRequest(`error decoding patch: json: cannot unmarshal ${goJsonKind(value)} into Go value of type []handlers.jsonPatchOp`);
+    return value;
+  }
+  if (isMap) return value;
+  if (type === 'strategic') {
+    if (value === null) return {};
+    throw badRequest(`json: cannot unmarshal ${goJsonKind(value)} into Go value of type map[string]interface {}`);
+  }
+  if (value === null || !strict) throw badRequest('Invalid JSON Patch');
+  throw badRequest(`error decoding patch: json: cannot unmarshal ${goJsonKind(value)} into Go value of type map[string]interface {}`);
 }
 
 async function deleteRequest(server: ApiServer, req: IncomingMessage, query: URLSearchParams): Promise<{ gracePeriodSeconds?: number; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean }> {

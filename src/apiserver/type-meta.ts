@@ -7,7 +7,7 @@
 import type { ResourceDefinition } from '../api/index.ts';
 import { apiVersionOf, apiVersionParts } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { badRequest } from '../core/index.ts';
+import { badRequest, goJsonKind } from '../core/index.ts';
 import type { ApiError } from '../core/index.ts';
 
 /** The kube-apiserver's scheme, as its decoding errors name it. */
@@ -91,8 +91,7 @@ function unreadableTypeMeta(obj: KubeObject): string | undefined {
   for (const field of ['apiVersion', 'kind'] as const) {
     const value: unknown = obj[field];
     if (value === undefined || value === null || typeof value === 'string') continue;
-    const what = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
-    return `couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go struct field .${field} of type string`;
+    return `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(value)} into Go struct field .${field} of type string`;
   }
   return undefined;
 }

@@ -20,3 +20,11 @@ const goString = (s: string): string => JSON.stringify(s).replace(/\\.|[<>&\u202
 
 /** Go's json.Marshal of a value decoded into map[string]interface{}. */
 export const goMapJson = (value: unknown): string => sortedJson(value, goString);
+
+/** How encoding/json's UnmarshalTypeError names a JSON value: `json: cannot unmarshal <this> into ...`. */
+export function goJsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'object') return 'object';
+  return typeof value;
+}

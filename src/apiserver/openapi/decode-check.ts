@@ -6,7 +6,7 @@ import { allSchemas, definitionNameFor } from './definitions.ts';
 import { refName, resolve, type OpenApiSchema, type SchemaMap } from './schema.ts';
 import { apiextensionsSchemas, customResourceDefinitionName } from './apiextensions-decoding.ts';
 import { tokenRequestName, tokenRequestSchemas } from './token-request-decoding.ts';
-import { canonicalizeQuantityText, ownValue, quantityParseError } from '../../core/index.ts';
+import { canonicalizeQuantityText, goJsonKind, ownValue, quantityParseError } from '../../core/index.ts';
 import { goSyntax, goTypeName, goValue } from '../patch/go-format.ts';
 
 export interface DecodeCheck {
@@ -137,7 +137,7 @@ function checkMetadata(w: Walk, obj: unknown, named: boolean): void {
   const schema = w.schemas[objectMetaDefinition];
   if (metadata === undefined || metadata === null || !schema) return;
   if (typeof metadata !== 'object' || Array.isArray(metadata)) {
-    const what = jsonKind(metadata);
+    const what = goJsonKind(metadata);
     w.result.typeError ??= named ? `json: cannot unmarshal ${what} into Go struct field .metadata of type v1.ObjectMeta` : `json: cannot unmarshal ${what} into Go value of type v1.ObjectMeta`;
     addTyped(w, 'metadata', typedMismatch('map', metadata));
     return;
@@ -158,13 +158,6 @@ function goName(definition: string): string {
     goNames.set(definition, name);
   }
   return name;
-}
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'boolean') return 'bool';
-  if (typeof value === 'object') return 'object';
-  return typeof value;
 }
 
 function goType(w: Walk, schema: OpenApiSchema): string | undefined {
@@ -200,7 +193,7 @@ function goType(w: Walk, schema: OpenApiSchema): string | undefined {
 function mismatch(w: Walk, struct: string, value: unknown, type: string | undefined, expected: Expected): void {
   addTyped(w, pathText(w), typedMismatch(expected, value));
   if (w.result.typeError !== undefined || type === undefined) return;
-  const what = typeof value === 'number' ? 'number' : jsonKind(value);
+  const what = typeof value === 'number' ? 'number' : goJsonKind(value);
   w.result.typeError = `json: cannot unmarshal ${what} into ${structField(w, struct)} of type ${type}`;
 }
 
@@ -255,7 +248,7 @@ function checkIntOrString(w: Walk, struct: string, value: unknown): void {
     if (!fitsInteger(value, 'int32')) w.result.typeError = `json: cannot unmarshal number ${value} into ${structField(w, struct)} of type int32`;
     return;
   }
-  w.result.typeError = `json: cannot unmarshal ${jsonKind(value)} into ${structField(w, struct)} of type int32`;
+  w.result.typeError = `json: cannot unmarshal ${goJsonKind(value)} into ${structField(w, struct)} of type int32`;
 }
 
 /**
