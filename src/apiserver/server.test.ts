@@ -114,6 +114,14 @@ describe('update', () => {
     assert.deepEqual(forced.data, { v: '4' });
   });
 
+  test('an update whose body names no object is refused, not written to the URL\'s', async () => {
+    const { client, server } = await setup();
+    await client.create(refs.configMaps, configMap('a', { v: '1' }));
+    const unnamed = await rejection(server.update(refs.configMaps, 'default', 'a', { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }, {}));
+    assert.deepEqual([unnamed.code, unnamed.message], [400, 'the name of the object (a based on URL) was undeterminable: name must be provided']);
+    assert.deepEqual((await client.get(refs.configMaps, 'default', 'a')).data, { v: '1' });
+  });
+
   test('a no-op update keeps the resourceVersion', async () => {
     const { client } = await setup();
     const first = await client.create(refs.configMaps, configMap('a', { v: '1' }));

@@ -276,7 +276,9 @@ export class ApiServer {
     validateWriteOptions('UpdateOptions', params.fieldManager);
     const ctx = writeContext(params);
     checkSubresource(def, ctx.subresource, 'update');
-    if (obj.metadata?.name && obj.metadata.name !== name) {
+    // The update handler's checkName: the body names its object; the URL's name is not taken for it.
+    if (!obj.metadata?.name) throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
+    if (obj.metadata.name !== name) {
       throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
     }
     if (ctx.subresource === 'scale') {
