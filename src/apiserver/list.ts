@@ -8,6 +8,7 @@ import type { ResourceStorage } from './resource-storage.ts';
 import type { Selection } from './selection.ts';
 import { storedObject, viewOf } from './stored-object.ts';
 import { waitUntilFresh } from './wait-until-fresh.ts';
+import { decodeContinue, encodeContinue } from './continue-token.ts';
 
 export interface ListRequest {
   namespace: string;
@@ -23,27 +24,6 @@ export interface ListPage {
   revision: number;
   continue: string;
   remainingItemCount: number | undefined;
-}
-
-interface ContinueToken {
-  v: 'meta.k8s.io/v1';
-  rv: number;
-  start: string;
-}
-
-function encodeContinue(rv: number, start: string): string {
-  const token: ContinueToken = { v: 'meta.k8s.io/v1', rv, start };
-  return Buffer.from(JSON.stringify(token)).toString('base64url');
-}
-
-function decodeContinue(text: string): ContinueToken {
-  try {
-    const token = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as ContinueToken;
-    if (typeof token.rv !== 'number' || typeof token.start !== 'string') throw new Error('bad token');
-    return token;
-  } catch {
-    throw badRequest('continue key is not valid: invalid continue token');
-  }
 }
 
 function parseResourceVersion(text: string): number {
@@ -82,11 +62,11 @@ export async function listObjects(storage: ResourceStorage, def: ResourceDefinit
   let atRevision = read.exact;
   let after: string | undefined;
   if (request.continue) {
+    const token = decodeContinue(request.continue);
     if (request.resourceVersion && request.resourceVersion !== '0') {
       throw badRequest('specifying resource version is not allowed when using continue');
     }
-    const token = decodeContinue(request.continue);
-    atRevision = token.rv;
+    atRevision = token.rv > 0 ? token.rv : undefined;
     after = prefix + token.start;
   } else if (read.minimum !== undefined) {
     await waitUntilFresh(storage.store, storage.clock, read.minimum);
@@ -123,9 +103,11 @@ export async function listObjects(storage: ResourceStorage, def: ResourceDefinit
     }
   } catch (error) {
     if (error instanceof StoreError && error.kind === 'compacted') {
-      throw expired(request.continue
-        ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'
-        : `too old resource version: ${request.resourceVersion} (${error.compactedRevision ?? 0})`);
+      if (!request.continue) throw expired(`too old resource version: ${request.resourceVersion} (${error.compactedRevision ?? 0})`);
+      // handleCompactedErrorForPaging: the 410 carries a token that goes on from the same key at the latest revision.
+      const gone = expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+      gone.continueToken = encodeContinue(-1, decodeContinue(request.continue).start);
+      throw gone;
     }
     throw error;
   }

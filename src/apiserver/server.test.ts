@@ -184,6 +184,19 @@ describe('list', () => {
     assert.equal(third.metadata.continue, undefined);
   });
 
+  test('a continue token past the history is 410 with a token that goes on from the same key at the latest revision', async () => {
+    const { client, server } = await setup({ historyLimit: 3 });
+    for (const name of ['a', 'b', 'c', 'd']) await client.create(refs.configMaps, configMap(name));
+    const first = await client.list(refs.configMaps, { namespace: 'default', limit: 2 });
+    for (const name of ['e', 'f', 'g', 'h']) await client.create(refs.configMaps, configMap(name));
+    const gone = await rejection(server.list(refs.configMaps, 'default', { limit: 2, continue: first.metadata.continue ?? '' }));
+    assert.equal(gone.code, 410);
+    const token = gone.toStatus().metadata.continue;
+    assert.ok(token);
+    const rest = await client.list(refs.configMaps, { namespace: 'default', limit: 10, continue: token });
+    assert.deepEqual(rest.items.map((i) => i.metadata.name), ['c', 'd', 'e', 'f', 'g', 'h']);
+  });
+
   test('label and field selectors; an unknown field label is a BadRequest', async () => {
     const { client } = await setup();
     await client.create(refs.configMaps, configMap('a', {}, { app: 'web', tier: 'fe' }));
@@ -354,7 +367,7 @@ describe('delete', () => {
     const { client } = await setup();
     await client.create(refs.configMaps, { ...configMap('f'), metadata: { name: 'f', namespace: 'default', finalizers: ['example.com/hold'] } });
     const pending = await client.delete(refs.configMaps, 'default', 'f');
-    assert.ok('metadata' in pending && pending.metadata.deletionTimestamp);
+    assert.ok(pending.kind !== 'Status' && (pending as KubeObject).metadata.deletionTimestamp);
     const current = await client.get(refs.configMaps, 'default', 'f');
     const added = await rejection(client.update(refs.configMaps, { ...current, metadata: { ...current.metadata, finalizers: ['example.com/hold', 'example.com/new'] } }));
     assert.equal(added.code, 422);
@@ -375,8 +388,8 @@ describe('delete', () => {
   test('a bound pod is deleted gracefully with its grace period; an unbound one at once', async () => {
     const { client, clock } = await setup();
     await client.create(refs.pods, pod('bound', { nodeName: 'n1', terminationGracePeriodSeconds: 20 }));
-    const marked = await client.delete(refs.pods, 'default', 'bound');
-    assert.ok('metadata' in marked);
+    const marked = (await client.delete(refs.pods, 'default', 'bound')) as KubeObject;
+    assert.ok(marked.kind !== 'Status');
     assert.equal(marked.metadata.deletionGracePeriodSeconds, 20);
     assert.equal(Date.parse(marked.metadata.deletionTimestamp ?? ''), clock.now() + 20_000 - (clock.now() % 1000));
     await client.delete(refs.pods, 'default', 'bound', { gracePeriodSeconds: 0 });

@@ -65,7 +65,8 @@ export interface StatusDetails {
 export interface Status {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never>;
+  /** ListMeta: only a 410 for a list's continue token carries one (the token to go on inconsistently). */
+  metadata: { continue?: string };
   status: 'Success' | 'Failure';
   message?: string;
   reason?: string;
@@ -87,6 +88,8 @@ export class ApiError extends Error {
   readonly reason: StatusReason;
   readonly code: number;
   readonly details: StatusDetails | undefined;
+  /** The Status's ListMeta continue token, when there is one. */
+  continueToken: string | undefined;
   constructor(reason: StatusReason, message: string, details?: StatusDetails, code?: number) {
     super(message);
     this.reason = reason;
@@ -98,7 +101,7 @@ export class ApiError extends Error {
     const status: Status = {
       kind: 'Status',
       apiVersion: 'v1',
-      metadata: {},
+      metadata: this.continueToken === undefined ? {} : { continue: this.continueToken },
       status: 'Failure',
       message: this.message,
       reason: this.reason,
