@@ -1,7 +1,7 @@
 // List with resourceVersion semantics, selection and limit/continue paging.
 // Upstream: apiserver/pkg/storage/etcd3/store.go GetList, apiserver/pkg/storage/continue.go.
 import type { ResourceDefinition } from '../api/index.ts';
-import { ApiError, StatusReason, badRequest, expired } from '../core/index.ts';
+import { badRequest, expired, tooLargeResourceVersion } from '../core/index.ts';
 import type { KeyValue } from '../storage/index.ts';
 import { StoreError } from '../storage/index.ts';
 import type { ResourceStorage } from './resource-storage.ts';
@@ -51,11 +51,6 @@ function readRevision(request: ListRequest): { exact?: number; minimum?: number 
   return resourceVersionMatch === 'Exact' || legacyExact ? { exact: rv } : { minimum: rv };
 }
 
-/** etcd's answer to a read at a revision it has not reached, which the API server passes on as a plain 500. */
-function futureRevision(): ApiError {
-  return new ApiError(StatusReason.Unknown, 'etcdserver: mvcc: required revision is a future revision');
-}
-
 export async function listObjects(storage: ResourceStorage, def: ResourceDefinition, request: ListRequest): Promise<ListPage> {
   const prefix = storage.prefix(def, request.namespace);
   const read = readRevision(request);
@@ -71,7 +66,8 @@ export async function listObjects(storage: ResourceStorage, def: ResourceDefinit
   } else if (read.minimum !== undefined) {
     await waitUntilFresh(storage.store, storage.clock, read.minimum);
   }
-  if (atRevision !== undefined && atRevision > storage.store.revision()) throw futureRevision();
+  // etcd's ErrFutureRev, which the store answers as too large at once (kubernetes#132374), without a retry hint.
+  if (atRevision !== undefined && atRevision > storage.store.revision()) throw tooLargeResourceVersion(atRevision, storage.store.revision(), 0);
   const items: KeyValue[] = [];
   const limit = request.limit;
   let revision = 0;

@@ -226,14 +226,14 @@ describe('reads at a resourceVersion', () => {
     assert.deepEqual(notOlder.items.map((i) => i.metadata.name), ['a', 'b']);
   });
 
-  test('an Exact revision not reached yet is etcd\'s future-revision error, a 500 without a reason', async () => {
+  test('an Exact revision not reached yet is too large at once, as the etcd store answers its future-revision error', async () => {
     const { client, store } = await setup();
-    const future = String(store.revision() + 5);
+    const future = store.revision() + 5;
     for (const options of [{ resourceVersionMatch: 'Exact' as const }, { limit: 5 }]) {
-      const error = await rejection(client.list(refs.configMaps, { namespace: 'default', resourceVersion: future, ...options }));
-      assert.equal(error.code, 500);
-      assert.equal(error.reason, '');
-      assert.equal(error.message, 'etcdserver: mvcc: required revision is a future revision');
+      const error = await rejection(client.list(refs.configMaps, { namespace: 'default', resourceVersion: String(future), ...options }));
+      assert.equal(error.code, 504);
+      assert.deepEqual(error.details, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] });
+      assert.equal(error.message, `Timeout: Too large resource version: ${future}, current: ${store.revision()}`);
     }
   });
 

@@ -235,10 +235,9 @@ export function internalError(cause: unknown): ApiError {
  * in apierrors.NewTimeoutError's form). Clients (client-go's reflector) read the cause and relist.
  */
 export function tooLargeResourceVersion(minimum: number, current: number, retryAfterSeconds: number): ApiError {
-  return new ApiError('Timeout', `Timeout: Too large resource version: ${minimum}, current: ${current}`, {
-    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-    retryAfterSeconds,
-  });
+  const causes = [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }];
+  // Go omits a zero retryAfterSeconds.
+  return new ApiError('Timeout', `Timeout: Too large resource version: ${minimum}, current: ${current}`, retryAfterSeconds > 0 ? { causes, retryAfterSeconds } : { causes });
 }
 
 export function serviceUnavailable(message: string): ApiError {
