@@ -9,6 +9,7 @@ import type { Selection } from './selection.ts';
 import { storedObject, viewOf } from './stored-object.ts';
 import { waitUntilFresh } from './wait-until-fresh.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
+import { readResourceVersion } from './resource-version.ts';
 
 export interface ListRequest {
   namespace: string;
@@ -26,9 +27,11 @@ export interface ListPage {
   remainingItemCount: number | undefined;
 }
 
+/** ValidateListOptions's words for a resourceVersion the versioner cannot read. */
 function parseResourceVersion(text: string): number {
-  if (!/^\d+$/.test(text)) throw badRequest(`invalid resource version: ${text}`);
-  return Number(text);
+  const rv = readResourceVersion(text);
+  if (typeof rv === 'object') throw badRequest(`invalid resource version: ${rv.invalid}`);
+  return rv;
 }
 
 /**

@@ -292,6 +292,9 @@ describe('reads at a resourceVersion', () => {
     const bad = await rejection(server.get(refs.configMaps, 'default', 'a', '', 'abc'));
     assert.equal(bad.code, 500);
     assert.equal(bad.message, 'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax');
+    // A list words it as ValidateListOptions does, a 400.
+    const list = await rejection(client.list(refs.configMaps, { namespace: 'default', resourceVersion: '-1' }));
+    assert.deepEqual([list.code, list.message], [400, 'invalid resource version: resourceVersion: Invalid value: "-1": strconv.ParseUint: parsing "-1": invalid syntax']);
   });
 });
 

@@ -26,7 +26,8 @@ import { buildSelection } from './selection.ts';
 import { mutableCopy, storedObject } from './stored-object.ts';
 import { bindPod, evictPod, readScale, writeScale } from './subresources.ts';
 import { startWatch } from './watch.ts';
-import { parseGetResourceVersion, waitUntilFresh } from './wait-until-fresh.ts';
+import { waitUntilFresh } from './wait-until-fresh.ts';
+import { readResourceVersion } from './resource-version.ts';
 import { delegatedList } from './delegated.ts';
 import type { DelegatedResource } from './delegated.ts';
 import type { ActiveWatch, WatchSink } from './watch.ts';
@@ -195,7 +196,10 @@ export class ApiServer {
     checkSubresource(def, subresource, 'get');
     const delegated = this.#delegated.get(def);
     if (delegated) return { kind: 'dry-run', object: await delegated.get(namespace, name) };
-    if (resourceVersion !== '' && resourceVersion !== '0') await waitUntilFresh(this.storage.store, this.clock, parseGetResourceVersion(resourceVersion));
+    const minimum = readResourceVersion(resourceVersion);
+    // The versioner's InvalidError is no metav1.Status: the get handler answers it as a plain 500.
+    if (typeof minimum === 'object') throw new ApiError(StatusReason.Unknown, minimum.invalid);
+    if (minimum > 0) await waitUntilFresh(this.storage.store, this.clock, minimum);
     const kv = await this.storage.get(def, namespace, name);
     if (subresource === 'scale') return { kind: 'dry-run', object: readScale(def, mutableCopy(kv)) };
     return { kind: 'stored', kv };

@@ -1,7 +1,7 @@
 // A read that names a resourceVersion the store has not reached waits for it, as upstream's watch cache does
 // (watchCache.waitUntilFreshAndBlock: up to blockTimeout, 3 s), then is refused as too large.
 import type { Clock } from '../core/index.ts';
-import { ApiError, StatusReason, goQuote, tooLargeResourceVersion } from '../core/index.ts';
+import { tooLargeResourceVersion } from '../core/index.ts';
 import type { Store } from '../storage/index.ts';
 
 /** watch_cache.go blockTimeout. */
@@ -28,14 +28,4 @@ export function waitUntilFresh(store: Store, clock: Clock, revision: number): Pr
     });
     const timer = clock.after(freshnessTimeoutMs, () => finish(tooLargeResourceVersion(revision, store.revision(), retrySeconds)));
   });
-}
-
-/**
- * A get's resourceVersion, as APIObjectVersioner.ParseResourceVersion reads it. Its error is a storage
- * InvalidError, no metav1.Status, so the API server answers it as a plain 500.
- */
-export function parseGetResourceVersion(text: string): number {
-  const why = !/^\d+$/.test(text) ? 'invalid syntax' : BigInt(text) > 18446744073709551615n ? 'value out of range' : '';
-  if (why === '') return Number(text);
-  throw new ApiError(StatusReason.Unknown, `resourceVersion: Invalid value: ${goQuote(text)}: strconv.ParseUint: parsing ${goQuote(text)}: ${why}`);
 }

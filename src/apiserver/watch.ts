@@ -3,11 +3,12 @@
 // Upstream: apiserver/pkg/storage/cacher/cache_watcher.go, endpoints/handlers/watch.go.
 import type { ResourceDefinition } from '../api/index.ts';
 import type { Clock, KubeObject, Random, Status } from '../core/index.ts';
-import { badRequest, expired, isApiError } from '../core/index.ts';
+import { ApiError, StatusReason, badRequest, expired, isApiError } from '../core/index.ts';
 import type { KeyValue, Watch } from '../storage/index.ts';
 import { StoreError } from '../storage/index.ts';
 import { listObjects } from './list.ts';
 import { waitUntilFresh } from './wait-until-fresh.ts';
+import { readResourceVersion } from './resource-version.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import type { Selection } from './selection.ts';
 import { storedObject, viewOf } from './stored-object.ts';
@@ -50,12 +51,14 @@ export interface ActiveWatch {
 export async function startWatch(deps: WatchDeps, def: ResourceDefinition, request: WatchRequest, sink: WatchSink): Promise<ActiveWatch> {
   const { storage, clock } = deps;
   const rv = request.resourceVersion;
-  if (rv && !/^\d+$/.test(rv)) throw badRequest(`invalid resource version: ${rv}`);
   if (request.sendInitialEvents !== undefined && request.resourceVersionMatch !== 'NotOlderThan') {
     throw badRequest("sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan");
   }
+  const requested = readResourceVersion(rv);
+  // The cacher passes the versioner's InvalidError on: no metav1.Status, so a plain 500.
+  if (typeof requested === 'object') throw new ApiError(StatusReason.Unknown, requested.invalid);
   const initial = request.sendInitialEvents ?? (!rv || rv === '0');
-  let from = rv && rv !== '0' ? Number(rv) : storage.store.revision();
+  let from = requested > 0 ? requested : storage.store.revision();
   let stopped = false;
   let storeWatch: Watch | undefined;
   const timers: { cancel(): void }[] = [];
@@ -69,9 +72,9 @@ export async function startWatch(deps: WatchDeps, def: ResourceDefinition, reque
 
   // A watch-list not older than a revision not reached waits for it as a list does; past the wait
   // its one event is the 504 (cacher.waitUntilWatchCacheFreshAndForceAllEvents, newErrWatcher).
-  if (request.sendInitialEvents && rv && rv !== '0') {
+  if (request.sendInitialEvents && requested > 0) {
     try {
-      await waitUntilFresh(storage.store, clock, Number(rv));
+      await waitUntilFresh(storage.store, clock, requested);
     } catch (error) {
       if (!isApiError(error)) throw error;
       sink.send({ type: 'ERROR', object: error.toStatus() });
