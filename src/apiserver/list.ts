@@ -40,12 +40,6 @@ function parseResourceVersion(text: string): number {
  */
 function readRevision(request: ListRequest): { exact?: number; minimum?: number } {
   const { resourceVersion, resourceVersionMatch } = request;
-  if (resourceVersionMatch && !resourceVersion) {
-    throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
-  }
-  if (resourceVersionMatch && !['Exact', 'NotOlderThan'].includes(resourceVersionMatch)) {
-    throw badRequest(`resourceVersionMatch: Unsupported value: "${resourceVersionMatch}": supported values: "Exact", "NotOlderThan"`);
-  }
   if (!resourceVersion || resourceVersion === '0') return {};
   const rv = parseResourceVersion(resourceVersion);
   // A paged list that names a revision without a match reads exactly there (the legacy form upstream

@@ -1,6 +1,7 @@
 // Query-parameter parsing for API requests, as the API server's parameter codec decodes them.
 // Upstream: apimachinery/pkg/apis/meta/v1 (ListOptions, DeleteOptions, CreateOptions).
-import { badRequest, queryBool } from '../core/index.ts';
+import type { FieldError } from '../core/index.ts';
+import { badRequest, forbiddenField, invalid, notSupported, queryBool } from '../core/index.ts';
 
 export function parseInteger(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name);
@@ -66,4 +67,32 @@ export function parseWriteQuery(query: URLSearchParams): WriteQuery {
     sentFieldValidation: fieldValidation,
     force: queryBool(query, 'force'),
   };
+}
+
+/**
+ * The list handler's ListOptions validation (internalversion/validation ValidateListOptions, WatchList on):
+ * a 422 for ListOptions.meta.k8s.io, before storage reads anything.
+ */
+export function validateListOptions(options: { watch: boolean; resourceVersion?: string; resourceVersionMatch?: string; continue?: string; sendInitialEvents?: boolean | undefined }): void {
+  const match = options.resourceVersionMatch ?? '';
+  const errors: FieldError[] = [];
+  if (options.watch) {
+    if (options.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+      errors.push(forbiddenField('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+    if (match !== '') {
+      if (options.sendInitialEvents === undefined) errors.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      if (match !== 'NotOlderThan') errors.push(notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+      if (options.continue) errors.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+  } else {
+    if (match !== '') {
+      if (!options.resourceVersion) errors.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+      if (options.continue) errors.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+      if (match !== 'Exact' && match !== 'NotOlderThan') errors.push(notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+      if (match === 'Exact' && options.resourceVersion === '0') errors.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    }
+    if (options.sendInitialEvents !== undefined) errors.push(forbiddenField('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  }
+  if (errors.length > 0) throw invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errors);
 }

@@ -197,6 +197,27 @@ describe('list', () => {
     assert.deepEqual(rest.items.map((i) => i.metadata.name), ['c', 'd', 'e', 'f', 'g', 'h']);
   });
 
+  test('ListOptions that do not go together are a 422 for ListOptions.meta.k8s.io, for a list and for a watch', async () => {
+    const { client, server } = await setup();
+    const list = await rejection(server.list(refs.configMaps, 'default', { resourceVersionMatch: 'Foo' }));
+    assert.equal(list.code, 422);
+    assert.equal(list.message, 'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, resourceVersionMatch: Unsupported value: "Foo": supported values: "Exact", "NotOlderThan", ""]');
+    const exactZero = await rejection(server.list(refs.configMaps, 'default', { resourceVersion: '0', resourceVersionMatch: 'Exact' }));
+    assert.equal(exactZero.message, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    const streamingList = await rejection(server.list(refs.configMaps, 'default', { sendInitialEvents: true }));
+    assert.equal(streamingList.message, 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
+    const closed: string[] = [];
+    await assert.rejects(server.watch(refs.configMaps, 'default', { sendInitialEvents: true }, { send: () => undefined, close: () => closed.push('closed') }), (error: unknown) => {
+      assert.ok(error instanceof ApiError && error.code === 422);
+      assert.equal(error.message, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+      return true;
+    });
+    await assert.rejects(server.watch(refs.configMaps, 'default', { resourceVersionMatch: 'NotOlderThan' }, { send: () => undefined, close: () => closed.push('closed') }), /resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided/);
+    assert.deepEqual(closed, [], 'a refused watch never started');
+    // The same options on a list are fine.
+    assert.equal((await client.list(refs.configMaps, { namespace: 'default', resourceVersion: '1', resourceVersionMatch: 'NotOlderThan' })).kind, 'ConfigMapList');
+  });
+
   test('label and field selectors; an unknown field label is a BadRequest', async () => {
     const { client } = await setup();
     await client.create(refs.configMaps, configMap('a', {}, { app: 'web', tier: 'fe' }));

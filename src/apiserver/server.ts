@@ -28,6 +28,7 @@ import { bindPod, evictPod, readScale, writeScale } from './subresources.ts';
 import { startWatch } from './watch.ts';
 import { waitUntilFresh } from './wait-until-fresh.ts';
 import { readResourceVersion } from './resource-version.ts';
+import { validateListOptions } from './options.ts';
 import { delegatedList } from './delegated.ts';
 import type { DelegatedResource } from './delegated.ts';
 import type { ActiveWatch, WatchSink } from './watch.ts';
@@ -73,11 +74,12 @@ export interface ListParams {
   continue?: string;
   resourceVersion?: string;
   resourceVersionMatch?: string;
+  /** Only a watch may send it (the list handler's validation refuses it on a list). */
+  sendInitialEvents?: boolean | undefined;
 }
 
 export interface WatchParams extends ListParams {
   allowWatchBookmarks?: boolean;
-  sendInitialEvents?: boolean | undefined;
   timeoutSeconds?: number | undefined;
 }
 
@@ -208,6 +210,7 @@ export class ApiServer {
   async list(ref: ResourceRef, namespace: string, params: ListParams): Promise<{ def: ResourceDefinition; page: ListPage }> {
     const def = this.resolve(ref);
     checkVerb(def, 'list');
+    validateListOptions({ ...params, watch: false });
     const selection = buildSelection(def, params.labelSelector ?? '', params.fieldSelector ?? '');
     const delegated = this.#delegated.get(def);
     if (delegated) return { def, page: await delegatedList(delegated, def.namespaced ? namespace : '', selection, this.storage.store.revision()) };
@@ -225,6 +228,7 @@ export class ApiServer {
   async watch(ref: ResourceRef, namespace: string, params: WatchParams, sink: WatchSink): Promise<{ def: ResourceDefinition; watch: ActiveWatch }> {
     const def = this.resolve(ref);
     checkVerb(def, 'watch');
+    validateListOptions({ ...params, watch: true });
     const selection = buildSelection(def, params.labelSelector ?? '', params.fieldSelector ?? '');
     const watch = await startWatch({ storage: this.storage, clock: this.clock, random: this.random }, def, {
       namespace: def.namespaced ? namespace : '',

@@ -3,7 +3,7 @@
 // Upstream: apiserver/pkg/storage/cacher/cache_watcher.go, endpoints/handlers/watch.go.
 import type { ResourceDefinition } from '../api/index.ts';
 import type { Clock, KubeObject, Random, Status } from '../core/index.ts';
-import { ApiError, StatusReason, badRequest, expired, isApiError } from '../core/index.ts';
+import { ApiError, StatusReason, expired, isApiError } from '../core/index.ts';
 import type { KeyValue, Watch } from '../storage/index.ts';
 import { StoreError } from '../storage/index.ts';
 import { listObjects } from './list.ts';
@@ -51,9 +51,6 @@ export interface ActiveWatch {
 export async function startWatch(deps: WatchDeps, def: ResourceDefinition, request: WatchRequest, sink: WatchSink): Promise<ActiveWatch> {
   const { storage, clock } = deps;
   const rv = request.resourceVersion;
-  if (request.sendInitialEvents !== undefined && request.resourceVersionMatch !== 'NotOlderThan') {
-    throw badRequest("sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan");
-  }
   const requested = readResourceVersion(rv);
   // The cacher passes the versioner's InvalidError on: no metav1.Status, so a plain 500.
   if (typeof requested === 'object') throw new ApiError(StatusReason.Unknown, requested.invalid);
