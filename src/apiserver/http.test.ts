@@ -103,6 +103,25 @@ describe('HTTP edge', () => {
     }
   });
 
+  test('write and delete options are validated as upstream validates them, before anything is read or written', async () => {
+    const cm = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'opts' } });
+    const dry = await call('POST', '/api/v1/namespaces/default/configmaps?dryRun=all', cm);
+    assert.deepEqual([dry.status, dry.json().message], [422, 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"all"}: supported values: "All"']);
+    const validation = await call('POST', '/api/v1/namespaces/default/configmaps?fieldValidation=strict', cm);
+    assert.deepEqual([validation.status, validation.json().message], [422, 'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"']);
+    assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/opts')).status, 404, 'nothing was created');
+    assert.equal((await call('POST', '/api/v1/namespaces/default/configmaps', cm)).status, 201);
+    const path = '/api/v1/namespaces/default/configmaps/opts';
+    const dryDelete = await call('DELETE', `${path}?dryRun=all`);
+    assert.deepEqual([dryDelete.status, dryDelete.json().message], [422, 'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"all"}: supported values: "All"']);
+    const both = await call('DELETE', '/api/v1/namespaces/default/configmaps/absent?propagationPolicy=Orphan&orphanDependents=true');
+    assert.deepEqual([both.status, both.json().message], [422, 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set']);
+    assert.equal((await call('GET', path)).status, 200, 'still there');
+    // A body's options are the options: the query is not read beside them.
+    assert.equal((await call('DELETE', `${path}?dryRun=All`, '{}')).status, 200);
+    assert.equal((await call('GET', path)).status, 404);
+  });
+
   test('a YAML body is accepted', async () => {
     const res = await call('POST', '/api/v1/namespaces/default/configmaps', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: b\n', { 'Content-Type': 'application/yaml' });
     assert.equal(res.status, 201);

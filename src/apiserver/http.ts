@@ -25,6 +25,7 @@ import type { PatchType } from './patching.ts';
 import type { ResourceTarget } from './request-info.ts';
 import { parseRequestPath } from './request-info.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
+import type { DeleteRequest } from './resource-storage.ts';
 import { storedObject } from './stored-object.ts';
 import { tableRow, toTable, tableColumns } from './table.ts';
 import type { ServerWatchEvent } from './watch.ts';
@@ -417,25 +418,33 @@ function patchOfShape(value: unknown, type: Exclude<PatchType, 'apply'>, strict:
   throw badRequest(`error decoding patch: json: cannot unmarshal ${goJsonKind(value)} into Go value of type map[string]interface {}`);
 }
 
-async function deleteRequest(server: ApiServer, req: IncomingMessage, query: URLSearchParams): Promise<{ gracePeriodSeconds?: number; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean }> {
+/**
+ * A DELETE's options: from its body when it has one, else from the query; never both (delete.go).
+ * The server validates them (ValidateDeleteOptions) before it reads anything.
+ */
+async function deleteRequest(server: ApiServer, req: IncomingMessage, query: URLSearchParams): Promise<DeleteRequest> {
   const bytes = await readBody(req);
-  let body: Record<string, unknown> = {};
-  if (bytes.length > 0) {
-    const value = decodeOptionsBody(bytes, bodyType(req.headers['content-type']) ?? 'json');
-    const unreadable = notAnObject(value);
-    if (unreadable !== undefined) throw badRequest(unreadable);
-    if (value !== null) body = value as Record<string, unknown>;
-    server.checkDeleteOptions(body);
+  if (bytes.length === 0) {
+    const dryRunValues = query.getAll('dryRun');
+    const out: DeleteRequest = { dryRun: dryRunValues.length > 0, dryRunValues };
+    const grace = parseInteger(query, 'gracePeriodSeconds');
+    if (grace !== undefined) out.gracePeriodSeconds = grace;
+    const policy = query.get('propagationPolicy');
+    if (policy !== null) out.propagationPolicy = policy;
+    const orphan = queryBool(query, 'orphanDependents');
+    if (orphan !== undefined) out.orphanDependents = orphan;
+    return out;
   }
-  const out: { gracePeriodSeconds?: number; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean } = {
-    dryRun: query.getAll('dryRun').includes('All') || (Array.isArray(body.dryRun) && body.dryRun.includes('All')),
-  };
-  const grace = typeof body.gracePeriodSeconds === 'number' ? body.gracePeriodSeconds : parseInteger(query, 'gracePeriodSeconds');
-  if (grace !== undefined) out.gracePeriodSeconds = grace;
-  const policy = typeof body.propagationPolicy === 'string' ? body.propagationPolicy : query.get('propagationPolicy');
-  if (policy) out.propagationPolicy = policy;
-  const orphan = typeof body.orphanDependents === 'boolean' ? body.orphanDependents : queryBool(query, 'orphanDependents');
-  if (orphan !== undefined) out.orphanDependents = orphan;
+  const value = decodeOptionsBody(bytes, bodyType(req.headers['content-type']) ?? 'json');
+  const unreadable = notAnObject(value);
+  if (unreadable !== undefined) throw badRequest(unreadable);
+  const body = (value ?? {}) as Record<string, unknown>;
+  server.checkDeleteOptions(body);
+  const dryRunValues = Array.isArray(body.dryRun) ? body.dryRun.map(String) : [];
+  const out: DeleteRequest = { dryRun: dryRunValues.length > 0, dryRunValues };
+  if (typeof body.gracePeriodSeconds === 'number') out.gracePeriodSeconds = body.gracePeriodSeconds;
+  if (typeof body.propagationPolicy === 'string') out.propagationPolicy = body.propagationPolicy;
+  if (typeof body.orphanDependents === 'boolean') out.orphanDependents = body.orphanDependents;
   if (typeof body.preconditions === 'object' && body.preconditions !== null) out.preconditions = body.preconditions as { uid?: string; resourceVersion?: string };
   return out;
 }

@@ -43,6 +43,8 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
 
 export interface WriteQuery {
   dryRun: boolean;
+  /** Every dryRun value as sent: the options' validation refuses any but All. */
+  dryRunValues: string[];
   fieldManager: string;
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
   /** The fieldValidation parameter as sent, '' when absent (the server defaults it to Warn). */
@@ -52,18 +54,14 @@ export interface WriteQuery {
 }
 
 export function parseWriteQuery(query: URLSearchParams): WriteQuery {
-  const dryRun = query.getAll('dryRun');
-  for (const value of dryRun) {
-    if (value !== 'All') throw badRequest(`Invalid dry run value: ${value}: supported values: "All"`);
-  }
+  const dryRunValues = query.getAll('dryRun');
   const fieldValidation = query.get('fieldValidation') ?? '';
-  if (fieldValidation !== '' && fieldValidation !== 'Strict' && fieldValidation !== 'Warn' && fieldValidation !== 'Ignore') {
-    throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(fieldValidation)}: supported values: "Ignore", "Strict", "Warn"`);
-  }
   return {
-    dryRun: dryRun.length > 0,
+    dryRun: dryRunValues.length > 0,
+    dryRunValues,
     fieldManager: query.get('fieldManager') ?? '',
-    fieldValidation: fieldValidation === '' ? 'Warn' : fieldValidation,
+    // A value other than these is refused by the options' validation before it is read.
+    fieldValidation: fieldValidation === 'Strict' || fieldValidation === 'Ignore' ? fieldValidation : 'Warn',
     sentFieldValidation: fieldValidation,
     force: queryBool(query, 'force'),
   };

@@ -64,6 +64,8 @@ export interface DeleteRequest {
   orphanDependents?: boolean | undefined;
   preconditions?: { uid?: string | undefined; resourceVersion?: string | undefined } | undefined;
   dryRun: boolean;
+  /** dryRun's values as sent (validation refuses any but All); absent from in-process callers. */
+  dryRunValues?: readonly string[] | undefined;
 }
 
 export type DeleteResult = { kind: 'pending'; result: WriteResult } | { kind: 'deleted'; last: KubeObject };
@@ -355,11 +357,6 @@ export class ResourceStorage {
     const meta = obj.metadata;
     const finalizers = [...(meta.finalizers ?? [])];
     const policy = request.propagationPolicy ?? (request.orphanDependents === true ? 'Orphan' : request.orphanDependents === false ? 'Background' : undefined);
-    if (request.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(request.propagationPolicy)) {
-      throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
-        { type: 'FieldValueNotSupported', field: 'propagationPolicy', badValue: request.propagationPolicy, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' },
-      ]);
-    }
     const grace = gracefulPeriod(def, obj, request);
     const alreadyDeleting = meta.deletionTimestamp !== undefined;
     if (alreadyDeleting) {

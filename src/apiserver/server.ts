@@ -10,7 +10,7 @@ import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
 import { checkNamespaceDeletion } from './admission-plugins.ts';
 import type { AdmissionPlugin } from './admission.ts';
-import { applyError, fieldManagerOptions, fieldTracker, managerName, typedPatchFailure, validatePatchOptions, validateWriteOptions } from './field-manager.ts';
+import { applyError, fieldManagerOptions, fieldTracker, managerName, typedPatchFailure, validateDeleteOptions, validatePatchOptions, validateWriteOptions } from './field-manager.ts';
 import { customResourceInfo } from './crd/custom-resource.ts';
 import { applyServerSide } from './patch/index.ts';
 import { supportedPatchTypes } from './patching.ts';
@@ -85,6 +85,8 @@ export interface WatchParams extends ListParams {
 
 export interface WriteParams {
   dryRun?: boolean;
+  /** dryRun's values as sent (the options' validation refuses any but All); absent from in-process callers. */
+  dryRunValues?: readonly string[];
   /** Strict rejects unknown fields (400); Warn reports them through `warnings`; Ignore drops them. */
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
   /** fieldValidation as the request sent it, '' when it did not (admission sees the options as sent). */
@@ -245,7 +247,7 @@ export class ApiServer {
   /** POST to a collection, or to a creating subresource (binding, eviction) of `name`. */
   async create(ref: ResourceRef, namespace: string, obj: KubeObject, params: WriteParams & { name?: string }): Promise<ObjectResult> {
     const def = this.resolve(ref);
-    validateWriteOptions('CreateOptions', params.fieldManager);
+    validateWriteOptions('CreateOptions', params);
     const ctx = writeContext(params);
     if (ctx.subresource === 'binding') return bindPod(this, def, namespace, params.name ?? '', this.#checkSubresourceBody(bindingKind, obj, params), ctx);
     if (ctx.subresource === 'eviction') return evictPod(this, def, namespace, params.name ?? '', this.#checkSubresourceBody(evictionKind, obj, params), ctx);
@@ -281,7 +283,7 @@ export class ApiServer {
 
   async update(ref: ResourceRef, namespace: string, name: string, obj: KubeObject, params: WriteParams): Promise<ObjectResult> {
     const def = this.resolve(ref);
-    validateWriteOptions('UpdateOptions', params.fieldManager);
+    validateWriteOptions('UpdateOptions', params);
     const ctx = writeContext(params);
     checkSubresource(def, ctx.subresource, 'update');
     // The update handler's checkName: the body names its object; the URL's name is not taken for it.
@@ -309,7 +311,7 @@ export class ApiServer {
   async patch(ref: ResourceRef, namespace: string, name: string, type: PatchType, body: unknown, params: WriteParams): Promise<PatchResult> {
     const def = this.resolve(ref);
     const ctx = writeContext(params);
-    validatePatchOptions(type === 'apply', params.fieldManager ?? '', params.force);
+    validatePatchOptions(type === 'apply', params.force, params);
     checkSubresource(def, ctx.subresource, 'patch');
     const custom = customResourceInfo(def) !== undefined;
     if (type === 'strategic' && custom) throw unsupportedPatchType(supportedPatchTypes(true));
@@ -453,6 +455,7 @@ export class ApiServer {
   async deleteCollection(ref: ResourceRef, namespace: string, params: ListParams, request: DeleteRequest, user?: UserInfo): Promise<ListPage> {
     const def = this.resolve(ref);
     checkVerb(def, 'deletecollection');
+    validateDeleteOptions(request);
     const { page } = await this.list(ref, namespace, params);
     for (const kv of page.items) {
       const meta = storedObject(kv).metadata;
@@ -469,6 +472,7 @@ export class ApiServer {
   async delete(ref: ResourceRef, namespace: string, name: string, request: DeleteRequest, user?: UserInfo): Promise<DeleteResult> {
     const def = this.resolve(ref);
     checkVerb(def, 'delete');
+    validateDeleteOptions(request);
     if (def.group === '' && def.resource === 'namespaces') checkNamespaceDeletion(name);
     const outcome = await this.storage.delete(def, namespace, name, request, { dryRun: request.dryRun, fieldManager: '', subresource: '', user });
     if (outcome.kind === 'deleted' && !request.dryRun) await writeFollowerOf(def)?.follow(this, outcome.last, undefined);
