@@ -80,7 +80,6 @@ export function fieldTracker(o: TrackerOptions): (live: KubeObject | undefined, 
   };
 }
 
-/** ValidatePatchOptions: an apply names its manager; force belongs to apply alone; the manager's name is valid. */
 /** A write's options as the request sent them: dryRun's values, fieldValidation ('' when absent). */
 export interface SentWriteOptions {
   fieldManager?: string | undefined;
@@ -88,6 +87,7 @@ export interface SentWriteOptions {
   sentFieldValidation?: string | undefined;
 }
 
+/** ValidatePatchOptions: an apply names its manager; force belongs to apply alone; then as a create's. */
 export function validatePatchOptions(apply: boolean, force: boolean | undefined, sent: SentWriteOptions): void {
   const errors: FieldError[] = [];
   if (!apply && force !== undefined) errors.push(forbiddenField('force', 'may not be specified for non-apply patch'));

@@ -53,12 +53,14 @@ export async function listObjects(storage: ResourceStorage, def: ResourceDefinit
   const read = readRevision(request);
   let atRevision = read.exact;
   let after: string | undefined;
+  let continueStart: string | undefined;
   if (request.continue) {
     const token = decodeContinue(request.continue);
     if (request.resourceVersion && request.resourceVersion !== '0') {
       throw badRequest('specifying resource version is not allowed when using continue');
     }
     atRevision = token.rv > 0 ? token.rv : undefined;
+    continueStart = token.start;
     after = prefix + token.start;
   } else if (read.minimum !== undefined) {
     await waitUntilFresh(storage.store, storage.clock, read.minimum);
@@ -96,10 +98,10 @@ export async function listObjects(storage: ResourceStorage, def: ResourceDefinit
     }
   } catch (error) {
     if (error instanceof StoreError && error.kind === 'compacted') {
-      if (!request.continue) throw expired(`too old resource version: ${request.resourceVersion} (${error.compactedRevision ?? 0})`);
+      if (continueStart === undefined) throw expired(`too old resource version: ${request.resourceVersion} (${error.compactedRevision ?? 0})`);
       // handleCompactedErrorForPaging: the 410 carries a token that goes on from the same key at the latest revision.
       const gone = expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
-      gone.continueToken = encodeContinue(-1, decodeContinue(request.continue).start);
+      gone.continueToken = encodeContinue(-1, continueStart);
       throw gone;
     }
     throw error;

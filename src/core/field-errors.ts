@@ -111,7 +111,6 @@ export function internalFieldError(path: Path, detail: string): FieldError {
   return { type: 'InternalError', field: String(path), detail, omitValue: true };
 }
 
-/** Go's %#v-ish rendering upstream uses for bad values: strings quoted, numbers bare. */
 /**
  * A bad value printed as Go's `%#v` prints it (`[]string{"/healthz"}`, `rbac.RoleRef{...}`): what
  * upstream's field errors show for values that are neither scalars nor Stringers.
@@ -123,6 +122,7 @@ export class GoSyntax {
   }
 }
 
+/** A bad value as field.Error prints it: strings quoted, numbers bare, GoSyntax as written. */
 function formatValue(value: unknown): string {
   if (value instanceof GoSyntax) return value.text;
   if (value === undefined || value === null) return 'null';
