@@ -240,6 +240,8 @@ describe('HTTP edge', () => {
     const table = res.json() as { columnDefinitions: { name: string }[]; rows: { cells: unknown[]; object: { kind: string } }[] };
     assert.deepEqual(table.columnDefinitions.map((c) => c.name), ['Name', 'Status', 'Age']);
     assert.equal(table.rows[0]?.object.kind, 'PartialObjectMetadata');
+    const odd = await call('GET', '/api/v1/namespaces?includeObject=Foo', undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+    assert.deepEqual([odd.status, odd.json().message], [400, 'Unable to convert to Table as requested: includeObject: Invalid value: "Foo": must be \'Metadata\', \'Object\', \'None\', or empty']);
   });
 
   test('aggregated discovery answers with its media type', async () => {

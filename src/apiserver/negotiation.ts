@@ -1,6 +1,6 @@
 // Content negotiation: which representation a client asked for in Accept, and how a body
 // was sent. Upstream: apiserver/pkg/endpoints/handlers/negotiation/negotiate.go.
-import { ApiError } from '../core/index.ts';
+import { ApiError, badRequest } from '../core/index.ts';
 
 export interface MediaType {
   type: string;
@@ -40,7 +40,11 @@ export function negotiate(header: string | undefined, query: URLSearchParams, al
   for (const m of types) {
     const as = m.params.as;
     if (as === 'Table' && allow.table && (m.params.g === 'meta.k8s.io') && (m.params.v === 'v1' || m.params.v === 'v1beta1')) {
-      const include = query.get('includeObject');
+      const include = query.get('includeObject') ?? '';
+      // optionsForTransform: ValidateTableOptions's one error, as a 400.
+      if (!['', 'Metadata', 'Object', 'None'].includes(include)) {
+        throw badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${JSON.stringify(include)}: must be 'Metadata', 'Object', 'None', or empty`);
+      }
       const includeObject = include === 'None' || include === 'Object' ? include : 'Metadata';
       return { kind: 'table', contentType: `application/json;as=Table;v=${m.params.v};g=meta.k8s.io`, includeObject };
     }
