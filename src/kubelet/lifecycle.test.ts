@@ -79,6 +79,25 @@ test('sidecar Job pod: log-agent starts before db-migration, which ends before w
   }
 });
 
+test('the main containers start in one pass: the pod goes from 0/3 ContainerCreating to 3/3 Running, with no status between', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const ready: string[] = [];
+    const w = c.client.watch<Pod>(refs.pods, { namespace: 'default', fieldSelector: 'metadata.name=three' }, (e) => {
+      if (e.type !== 'BOOKMARK' && e.type !== 'ERROR') ready.push(`${podStatusCells(e.object as Pod).ready} ${podStatusCells(e.object as Pod).status}`);
+    });
+    const containers = ['a', 'b', 'c'].map((name) => ({ name, image: 'nginx' }));
+    await c.client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'three' }, spec: { containers } }, { namespace: 'default' });
+    await clock.advance(5_000);
+    w.stop();
+    assert.deepEqual([...new Set(ready)], ['0/3 Pending', '0/3 ContainerCreating', '3/3 Running']);
+    // Each container still has its own Created and Started events.
+    assert.equal((await events(c, 'three')).filter((e) => e.reason === 'Started').length, 3);
+  } finally {
+    await c.stop();
+  }
+});
+
 test("a readiness gate's condition makes the pod Ready; conditions others own come first, PodScheduled last with its observedGeneration", async () => {
   const { c, clock } = await cluster();
   try {

@@ -112,6 +112,13 @@ export class PodWorker {
   #killBy: number | undefined;
   readonly #status: PodStatusWriter;
   #busy = false;
+  /**
+   * The main containers started in one pass, as SyncPod starts them all: the status is posted before the
+   * first and held until the pass has started the last (the PLEG's next relist reports them together).
+   */
+  #mainPass = false;
+  /** A main container's start began in the current sync. */
+  #mainStarting = false;
   readonly #backoffFor = new Map<string, number>();
   #podHasInitialized = false;
   #mountDone = false;
@@ -324,7 +331,10 @@ export class PodWorker {
       case 'syncing':
         if (this.#pod.metadata.deletionTimestamp) return this.#terminate('deleted');
         if (this.#pastActiveDeadline()) return;
+        this.#mainStarting = false;
         this.#syncRunning();
+        // A sync that started no main container while nothing was busy ends the pass: its status is posted.
+        if (!this.#mainStarting && !this.#busy) this.#endMainPass();
         return;
       case 'terminating':
         return this.#shortenGrace(state);
@@ -565,11 +575,21 @@ export class PodWorker {
     if (!spec) return;
     const { clock } = this.#d;
     this.#busy = true;
-    // Like SyncPod, post the status as it stands before starting anything (Init:0/2, PodInitializing).
-    this.#status.markDirty();
-    await this.#status.flush();
+    const main = rec.kind === 'regular';
+    if (main) this.#mainStarting = true;
+    // Like SyncPod, post the status as it stands before starting anything (Init:0/2, PodInitializing);
+    // the later main containers of one pass start without a status of their own.
+    if (!(main && this.#mainPass)) {
+      this.#status.markDirty();
+      await this.#status.flush();
+      if (main) {
+        this.#mainPass = true;
+        this.#status.hold();
+      }
+    }
     if (this.#state.kind !== 'syncing') {
       this.#busy = false;
+      this.#endMainPass();
       return;
     }
     const c = spec.c;
@@ -593,6 +613,7 @@ export class PodWorker {
     });
     if (this.#state.kind !== 'syncing') {
       this.#busy = false;
+      this.#endMainPass();
       return;
     }
     if (!pulled.ok) {
@@ -627,6 +648,7 @@ export class PodWorker {
     }
     if (this.#state.kind !== 'syncing' || rec.current !== instance) {
       this.#busy = false;
+      this.#endMainPass();
       return;
     }
     const limit = resourceAmountOf('memory', actual.limits?.memory);
@@ -710,6 +732,12 @@ export class PodWorker {
     this.#busy = false;
     this.#after(delay, () => this.#sync());
     this.#sync();
+  }
+
+  #endMainPass(): void {
+    if (!this.#mainPass) return;
+    this.#mainPass = false;
+    this.#status.release();
   }
 
   /** The pod worker's next try after a failed sync: backOffPeriod, jittered by half. */
@@ -887,6 +915,7 @@ export class PodWorker {
   }
 
   #terminate(cause: 'deleted' | 'completed', graceOverride?: number): void {
+    this.#endMainPass();
     // Found running after a restart and stopped before their devices were prepared: still stopped in order.
     if (this.#survivors) this.#resumeSurvivors();
     const graceSeconds = graceOverride ?? this.#gracePeriod();

@@ -31,6 +31,8 @@ export class PodStatusWriter {
   #lastWritten: DeepReadonly<PodStatus> | undefined;
   #stopped = false;
   #retry: Timer | undefined;
+  /** While held, changes are only marked: one write covers them when the hold ends. */
+  #held = false;
 
   constructor(options: PodStatusWriterOptions) {
     this.#o = options;
@@ -40,7 +42,18 @@ export class PodStatusWriter {
   markDirty(): void {
     if (this.#stopped) return;
     this.#dirty = true;
-    if (!this.#writing) this.#writing = this.#loop().finally(() => (this.#writing = undefined));
+    if (!this.#writing && !this.#held) this.#writing = this.#loop().finally(() => (this.#writing = undefined));
+  }
+
+  /** Changes wait for release() (a kubelet's SyncPod posts the status before its pass, not during it). */
+  hold(): void {
+    this.#held = true;
+  }
+
+  release(): void {
+    if (!this.#held) return;
+    this.#held = false;
+    if (this.#dirty) this.markDirty();
   }
 
   /** Resolves once every change marked so far is written. */
@@ -75,7 +88,7 @@ export class PodStatusWriter {
   async #loop(): Promise<void> {
     // Let the rest of this turn's changes land first, so one write covers them.
     await Promise.resolve();
-    while (this.#dirty && !this.#stopped) {
+    while (this.#dirty && !this.#stopped && !this.#held) {
       this.#dirty = false;
       try {
         await this.#write();
