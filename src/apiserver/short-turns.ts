@@ -6,7 +6,7 @@
 // left at its end (watchers saw events 100-260 ms late). Requests past the budget wait, in order,
 // for the next turn.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { monotonicMs } from '../core/index.ts';
+import { componentTurnOver, monotonicMs } from '../core/index.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -52,36 +52,6 @@ export function shortTurns(handler: Handler, budgetMs = turnBudgetMs): Handler {
     waiting++;
     setImmediate(startWhenDue, req, res);
   };
-}
-
-/**
- * How long in-process components may keep the event loop before their next write waits a turn, ms:
- * long enough that ordinary cascades (a cluster's start, a controller's burst of 500 creates) run as
- * they did, short enough that a client waits a fraction of a second, not forever.
- */
-export const componentTurnBudgetMs = 200;
-
-let componentTurnStart: number | undefined;
-const endComponentTurn = (): void => {
-  componentTurnStart = undefined;
-};
-
-/**
- * For the in-process client's writes: a promise that resolves on the next turn once the components
- * have held this one for longer than the budget, else undefined. A controller with endless work (a
- * Deployment scaled to 2,147,483,647 replicas) runs its writes as one chain of microtasks: without
- * this, the loop never reached its poll phase again, and kubectl could not even finish a TLS
- * handshake to scale it back down, where upstream's goroutines leave the API server answering.
- */
-function componentTurnOver(): Promise<void> | undefined {
-  const now = monotonicMs();
-  if (componentTurnStart === undefined) {
-    componentTurnStart = now;
-    setImmediate(endComponentTurn);
-    return undefined;
-  }
-  if (now - componentTurnStart < componentTurnBudgetMs) return undefined;
-  return new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** Runs an in-process write now, or on the next turn once componentTurnOver says the components' turn is over. */

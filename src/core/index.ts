@@ -1,4 +1,4 @@
-// Public surface of core/: pure helpers with no I/O (process-start.ts only schedules work around a startup snapshot).
+// Public surface of core/: pure helpers with no I/O (process-start.ts and component-turns.ts only schedule work).
 export * from './errors.ts';
 export * from './field-errors.ts';
 export * from './clock.ts';
@@ -18,5 +18,6 @@ export * from './fields.ts';
 export * from './duration.ts';
 export * from './rfc3339.ts';
 export * from './process-start.ts';
+export * from './component-turns.ts';
 export * from './ip.ts';
 export * from './der.ts';

@@ -7,7 +7,7 @@ import { expandBehaviourEnv, readsShellInput, refs, resolveBehaviour } from '../
 import type { Client } from '../client/index.ts';
 import type { Container } from '../api/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
-import { copyJson, isApiError, setOwn } from '../core/index.ts';
+import { componentTurnOver, copyJson, isApiError, setOwn } from '../core/index.ts';
 import { Backoff, formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { isRunning, isStarted } from './container-record.ts';
@@ -586,6 +586,10 @@ export class PodWorker {
         this.#mainPass = true;
         this.#status.hold();
       }
+    } else {
+      // A pass of thousands of containers leaves the thread to the API server between starts once it has held it long.
+      const turn = componentTurnOver();
+      if (turn) await turn;
     }
     if (this.#state.kind !== 'syncing') {
       this.#busy = false;
