@@ -249,6 +249,10 @@ export class ApiServer {
     const def = this.resolve(ref);
     validateWriteOptions('CreateOptions', params);
     const ctx = writeContext(params);
+    // create.go's EnsureObjectNamespaceMatchesRequestNamespace, for a creating subresource's body too.
+    if (ctx.subresource && def.namespaced && obj.metadata?.namespace && obj.metadata.namespace !== namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
     if (ctx.subresource === 'binding') return bindPod(this, def, namespace, params.name ?? '', this.#checkSubresourceBody(bindingKind, obj, params), ctx);
     if (ctx.subresource === 'eviction') return evictPod(this, def, namespace, params.name ?? '', this.#checkSubresourceBody(evictionKind, obj, params), ctx);
     if (ctx.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts') {

@@ -66,6 +66,14 @@ test('TokenRequest errors: too short, missing account, a pod of another account,
   assert.equal(await failure('builder', { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'web' } }), 'BadRequest: cannot bind token for serviceaccount "builder" to pod running with serviceaccount "other"');
   assert.equal(await failure('builder', { boundObjectRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'x' } }), 'BadRequest: cannot bind token to object of type /v1, Kind=ConfigMap');
   assert.equal(await failure('builder', { boundObjectRef: { apiVersion: 'v1', kind: 'Secret', name: 'missing' } }), 'NotFound: secrets "missing" not found');
+  // A name or namespace in the body is the service account's own; a token for the URL's is not issued.
+  const named = async (metadata: Record<string, string>): Promise<string> => {
+    const error = await client.create(refs.serviceAccounts, { ...tokenRequest({}), metadata }, { namespace: 'default', name: 'builder', subresource: 'token' }).catch((e: unknown) => e);
+    assert.ok(isApiError(error), String(error));
+    return `${error.reason}: ${error.message}`;
+  };
+  assert.equal(await named({ name: 'other' }), 'Invalid: TokenRequest.authentication.k8s.io "builder" is invalid: metadata.name: Invalid value: "other": must match the service account name if specified');
+  assert.equal(await named({ namespace: 'kube-system' }), 'BadRequest: the namespace of the provided object does not match the namespace sent on the request');
 });
 
 test('a token bound to a secret stops working when the secret goes', async () => {

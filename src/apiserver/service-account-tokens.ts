@@ -8,7 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import type { ResourceDefinition, TokenAuthentication, TokenRequest, UserInfo } from '../api/index.ts';
 import { defaultTokenRequest, serviceAccountUser, serviceAccountUsername, validateTokenRequest } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
-import { ApiError, badRequest, formatTime, invalid } from '../core/index.ts';
+import { ApiError, badRequest, formatTime, invalid, invalidValue } from '../core/index.ts';
 import type { ResourceStorage, WriteResult } from './resource-storage.ts';
 import { storedObject } from './stored-object.ts';
 
@@ -115,6 +115,10 @@ async function boundClaims(storage: ResourceStorage, namespace: string, account:
 export async function requestServiceAccountToken(deps: TokenDeps, namespace: string, name: string, body: KubeObject): Promise<WriteResult> {
   const request = body as TokenRequest;
   request.metadata ??= {};
+  // TokenREST.Create: a name in the body is the service account's.
+  if (request.metadata.name && request.metadata.name !== name) {
+    throw invalid(tokenRequestKind, name, [invalidValue('metadata.name', request.metadata.name, 'must match the service account name if specified')]);
+  }
   defaultTokenRequest(request);
   const errors = validateTokenRequest(request);
   if (errors.length > 0) throw invalid(tokenRequestKind, '', errors);
