@@ -122,6 +122,16 @@ describe('update', () => {
     assert.deepEqual((await client.get(refs.configMaps, 'default', 'a')).data, { v: '1' });
   });
 
+  test('a patch that moves its object to another name or namespace is refused in checkName\'s words', async () => {
+    const { client } = await setup();
+    await client.create(refs.configMaps, configMap('a', { v: '1' }));
+    const moved = await rejection(client.patch(refs.configMaps, 'default', 'a', 'merge', { metadata: { namespace: 'kube-system' } }));
+    assert.deepEqual([moved.code, moved.message], [400, 'the namespace of the object (kube-system) does not match the namespace on the request (default)']);
+    const unnamed = await rejection(client.patch(refs.configMaps, 'default', 'a', 'json', [{ op: 'remove', path: '/metadata/name' }]));
+    assert.deepEqual([unnamed.code, unnamed.message], [400, 'the name of the object (a based on URL) was undeterminable: name must be provided']);
+    assert.deepEqual((await client.get(refs.configMaps, 'default', 'a')).data, { v: '1' });
+  });
+
   test('a no-op update keeps the resourceVersion', async () => {
     const { client } = await setup();
     const first = await client.create(refs.configMaps, configMap('a', { v: '1' }));

@@ -339,6 +339,7 @@ export class ApiServer {
         check.warnings = [];
         this.#checkPatched(def, patched, before, type, body, check);
       }
+      checkPatchedName(patched, name, def.namespaced ? namespace : '');
       return patched;
     }, this.#tracked(def, ctx));
     if (check?.warnings) params.warnings?.push(...check.warnings);
@@ -559,6 +560,17 @@ function goMapString(value: unknown): string {
     return `map[${entries.map(([k, v]) => `${k}:${goMapString(v)}`).join(' ')}]`;
   }
   return value === null ? '<nil>' : String(value);
+}
+
+/** The patch handler's checkName: the patched object still names the URL's object, in its namespace. */
+function checkPatchedName(patched: KubeObject, name: string, namespace: string): void {
+  const patchedName = patched.metadata?.name ?? '';
+  if (patchedName === '') throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
+  if (patchedName !== name) throw badRequest(`the name of the object (${patchedName}) does not match the name on the URL (${name})`);
+  const patchedNamespace = patched.metadata?.namespace ?? '';
+  if (namespace !== '' && patchedNamespace !== '' && patchedNamespace !== namespace) {
+    throw badRequest(`the namespace of the object (${patchedNamespace}) does not match the namespace on the request (${namespace})`);
+  }
 }
 
 function checkVerb(def: ResourceDefinition, verb: Verb): void {
