@@ -119,6 +119,9 @@ describe('update', () => {
     await client.create(refs.configMaps, configMap('a', { v: '1' }));
     const unnamed = await rejection(server.update(refs.configMaps, 'default', 'a', { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }, {}));
     assert.deepEqual([unnamed.code, unnamed.message], [400, 'the name of the object (a based on URL) was undeterminable: name must be provided']);
+    // The namespace is checked first.
+    const elsewhere = await rejection(server.update(refs.configMaps, 'default', 'a', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'kube-system' } }, {}));
+    assert.equal(elsewhere.message, 'the namespace of the provided object does not match the namespace sent on the request');
     assert.deepEqual((await client.get(refs.configMaps, 'default', 'a')).data, { v: '1' });
   });
 

@@ -290,7 +290,11 @@ export class ApiServer {
     validateWriteOptions('UpdateOptions', params);
     const ctx = writeContext(params);
     checkSubresource(def, ctx.subresource, 'update');
-    // The update handler's checkName: the body names its object; the URL's name is not taken for it.
+    // The update handler's EnsureObjectNamespaceMatchesRequestNamespace, then its checkName: the body
+    // names its object; the URL's name is not taken for it.
+    if (def.namespaced && obj.metadata?.namespace && obj.metadata.namespace !== namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
     if (!obj.metadata?.name) throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
     if (obj.metadata.name !== name) {
       throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
