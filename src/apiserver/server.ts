@@ -250,9 +250,7 @@ export class ApiServer {
     validateWriteOptions('CreateOptions', params);
     const ctx = writeContext(params);
     // create.go's EnsureObjectNamespaceMatchesRequestNamespace, for a creating subresource's body too.
-    if (ctx.subresource && def.namespaced && obj.metadata?.namespace && obj.metadata.namespace !== namespace) {
-      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-    }
+    if (ctx.subresource) checkBodyNamespace(def, obj, namespace);
     if (ctx.subresource === 'binding') return bindPod(this, def, namespace, params.name ?? '', this.#checkSubresourceBody(bindingKind, obj, params), ctx);
     if (ctx.subresource === 'eviction') return evictPod(this, def, namespace, params.name ?? '', this.#checkSubresourceBody(evictionKind, obj, params), ctx);
     if (ctx.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts') {
@@ -273,7 +271,7 @@ export class ApiServer {
     def.defaults?.(obj);
     if (def.namespaced) {
       // A local review asks within the request's namespace only.
-      if (obj.metadata.namespace && obj.metadata.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      checkBodyNamespace(def, obj, namespace);
       obj.metadata.namespace = namespace;
     }
     const errors = def.validateCreate?.(obj, { now: this.clock.now() }) ?? [];
@@ -292,9 +290,7 @@ export class ApiServer {
     checkSubresource(def, ctx.subresource, 'update');
     // The update handler's EnsureObjectNamespaceMatchesRequestNamespace, then its checkName: the body
     // names its object; the URL's name is not taken for it.
-    if (def.namespaced && obj.metadata?.namespace && obj.metadata.namespace !== namespace) {
-      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-    }
+    checkBodyNamespace(def, obj, namespace);
     if (!obj.metadata?.name) throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
     if (obj.metadata.name !== name) {
       throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
@@ -564,6 +560,13 @@ function goMapString(value: unknown): string {
     return `map[${entries.map(([k, v]) => `${k}:${goMapString(v)}`).join(' ')}]`;
   }
   return value === null ? '<nil>' : String(value);
+}
+
+/** EnsureObjectNamespaceMatchesRequestNamespace: a namespaced body's namespace, when set, is the request's. */
+function checkBodyNamespace(def: ResourceDefinition, obj: KubeObject, namespace: string): void {
+  if (def.namespaced && obj.metadata?.namespace && obj.metadata.namespace !== namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
 }
 
 /** The patch handler's checkName: the patched object still names the URL's object, in its namespace. */
