@@ -63,6 +63,8 @@ test('TokenRequest errors: too short, missing account, a pod of another account,
   };
   assert.equal(await failure('builder', { expirationSeconds: 60 }), 'Invalid: TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes');
   assert.equal(await failure('nope', {}), 'NotFound: serviceaccounts "nope" not found');
+  // The account is looked up first: a missing one is NotFound whatever the request asks.
+  assert.equal(await failure('nope', { expirationSeconds: 60 }), 'NotFound: serviceaccounts "nope" not found');
   assert.equal(await failure('builder', { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'web' } }), 'BadRequest: cannot bind token for serviceaccount "builder" to pod running with serviceaccount "other"');
   assert.equal(await failure('builder', { boundObjectRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'x' } }), 'BadRequest: cannot bind token to object of type /v1, Kind=ConfigMap');
   assert.equal(await failure('builder', { boundObjectRef: { apiVersion: 'v1', kind: 'Secret', name: 'missing' } }), 'NotFound: secrets "missing" not found');

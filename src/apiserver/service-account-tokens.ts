@@ -120,9 +120,10 @@ export async function requestServiceAccountToken(deps: TokenDeps, namespace: str
     throw invalid(tokenRequestKind, name, [invalidValue('metadata.name', request.metadata.name, 'must match the service account name if specified')]);
   }
   defaultTokenRequest(request);
+  // The account is looked up before the request is validated, as TokenREST.Create does.
+  const account = await getObject(deps.storage, 'serviceaccounts', namespace, name);
   const errors = validateTokenRequest(request);
   if (errors.length > 0) throw invalid(tokenRequestKind, '', errors);
-  const account = await getObject(deps.storage, 'serviceaccounts', namespace, name);
   const spec = request.spec ?? {};
   const ref = spec.boundObjectRef;
   const bound = ref ? await boundClaims(deps.storage, namespace, name, ref) : {};
