@@ -58,25 +58,35 @@ export class BodyDecodeError extends Error {
 
 /**
  * A DELETE's DeleteOptions body. Its handler passes the decoder's error on as it is, a 400 since 1.35
- * (kubernetes#133358): the version/kind peek's words for JSON that does not parse, the YAML conversion's
- * for YAML.
+ * (kubernetes#133358): the version/kind peek's words for JSON that does not parse or is no object, the
+ * YAML conversion's for YAML. `null` reads as no options.
  */
-export function decodeOptionsBody(bytes: Buffer, type: BodyType): unknown {
+export function decodeOptionsBody(bytes: Buffer, type: BodyType): Record<string, unknown> {
+  let value: unknown;
   try {
-    return decodeBodyValue(bytes, type);
+    value = decodeBodyValue(bytes, type);
   } catch (error) {
     if (!(error instanceof BodyDecodeError)) throw error;
-    throw badRequest(error.format === 'json' ? `couldn't get version/kind; json parse error: ${error.detail}` : error.detail);
+    throw badRequest(versionKindFailure(error));
   }
+  const unreadable = notAnObject(value);
+  if (unreadable !== undefined) throw badRequest(unreadable);
+  return (value ?? {}) as Record<string, unknown>;
 }
 
 /** The struct serializer/json/meta.go's Interpret reads a body's apiVersion and kind into, as Go prints its type. */
 const findKindType = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+/** Interpret's words for a JSON body it could not read. */
+const versionKindPrefix = "couldn't get version/kind; json parse error: ";
 
 /** Interpret's failure on a decoded body that is no object (null is read as an empty one); undefined for an object. */
-export function notAnObject(value: unknown): string | undefined {
+function notAnObject(value: unknown): string | undefined {
   if (value === null || (typeof value === 'object' && !Array.isArray(value))) return undefined;
-  return `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${findKindType}`;
+  return `${versionKindPrefix}json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${findKindType}`;
+}
+
+function versionKindFailure(error: BodyDecodeError): string {
+  return error.format === 'json' ? `${versionKindPrefix}${error.detail}` : error.detail;
 }
 
 /** A JSON or YAML body already read as text, decoded; a failure in the "cannot be handled as" form of `what`. */
@@ -86,21 +96,29 @@ export function decodeText(text: string, type: Exclude<BodyType, 'protobuf'>, wh
 }
 
 /**
- * A create or update body: a JSON or YAML one that does not decode fails where upstream's fails,
- * reading its apiVersion and kind (the serializer's Interpret, or YAMLToJSON before it), so the 400 is
- * transformDecodeError's for a body of no known kind, with the first 30 bytes of the body. `text` is
- * the body already read as UTF-8, when the caller has it.
+ * A create or update body: a JSON or YAML one that does not decode, or is no object, fails where
+ * upstream's fails, reading its apiVersion and kind (the serializer's Interpret, or YAMLToJSON before
+ * it), so the 400 is transformDecodeError's for a body of no known kind. `null` reads as an empty object.
+ * `text` is the body already read as UTF-8, when the caller has it.
  */
-export function decodeObjectBody(bytes: Buffer, type: BodyType, what: { kind: string; version: string }, text?: string): unknown {
+export function decodeObjectBody(bytes: Buffer, type: BodyType, what: { kind: string; version: string }, text?: string): Record<string, unknown> {
   if (bytes.length === 0) throw badRequest('the body of the request is empty');
+  let value: unknown;
   try {
-    return decodeBodyValue(bytes, type, text);
+    value = decodeBodyValue(bytes, type, text);
   } catch (error) {
     if (!(error instanceof BodyDecodeError)) throw error;
     if (error.format === 'protobuf') throw decodeError(what, error.detail);
-    const detail = error.format === 'json' ? `couldn't get version/kind; json parse error: ${error.detail}` : error.detail;
-    throw badRequest(`the object provided is unrecognized (must be of type ${what.kind}): ${detail} (${summarizeData(bytes)})`);
+    throw unrecognizedObject(what.kind, versionKindFailure(error), bytes);
   }
+  const unreadable = notAnObject(value);
+  if (unreadable !== undefined) throw unrecognizedObject(what.kind, unreadable, bytes);
+  return (value ?? {}) as Record<string, unknown>;
+}
+
+/** transformDecodeError's 400 for a body of no known kind: why, and the body's first 30 bytes. */
+export function unrecognizedObject(kind: string, detail: string, bytes: Buffer): ApiError {
+  return badRequest(`the object provided is unrecognized (must be of type ${kind}): ${detail} (${summarizeData(bytes)})`);
 }
 
 function decodeBodyValue(bytes: Buffer, type: BodyType, read?: string): unknown {
@@ -180,7 +198,7 @@ function decodeError(what: { kind: string; version: string }, detail: string): A
 }
 
 /** summarizeData: a body that opens an object as its first 30 bytes of text, any other in hex. */
-export function summarizeData(bytes: Buffer, max = 30): string {
+function summarizeData(bytes: Buffer, max = 30): string {
   const part = bytes.subarray(0, max);
   const shown = bytes[0] === 0x7b ? part.toString('utf8') : part.toString('hex');
   return bytes.length > max ? `${shown} ...` : shown;

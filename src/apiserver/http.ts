@@ -10,7 +10,7 @@ import { clusterAdminUser, isValidPathSegmentName, privilegedGroup } from '../ap
 import { authorize, connectCreateAttributes, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { Clock, KubeObject, Status } from '../core/index.ts';
 import { ApiError, RealClock, badRequest, forbidden, goJsonKind, internalError, methodNotAllowed, pathNotFound, queryBool, unauthorized, unsupportedMediaType } from '../core/index.ts';
-import { BodyDecodeError, decodeObjectBody, decodeOptionsBody, decodeText, notAnObject, parseJsonText, readBody, summarizeData } from './body.ts';
+import { BodyDecodeError, decodeObjectBody, decodeOptionsBody, decodeText, parseJsonText, readBody } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
 import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery.ts';
@@ -362,17 +362,10 @@ async function decodedBody(req: IncomingMessage, def: ResourceDefinition, fieldV
   const type = bodyType(req.headers['content-type']);
   if (!type) throw unsupportedMediaType(req.headers['content-type'] ?? '');
   const bytes = await readBody(req);
-  const what = { kind: def.kind, version: def.version };
-  let value: unknown;
-  let duplicates: string[] = [];
   const text = type === 'json' ? bytes.toString('utf8') : undefined;
-  value = decodeObjectBody(bytes, type, what, text);
+  const obj = decodeObjectBody(bytes, type, { kind: def.kind, version: def.version }, text) as KubeObject;
   // YAML bodies reject repeated keys while decoding; protobuf cannot repeat them.
-  if (text !== undefined && fieldValidation !== 'Ignore') duplicates = duplicateFields(text);
-  // transformDecodeError's words for a body whose kind could not be read; `null` decodes as an empty object.
-  const unreadable = notAnObject(value);
-  if (unreadable !== undefined) throw badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${unreadable} (${summarizeData(bytes)})`);
-  const obj = (value ?? {}) as KubeObject;
+  const duplicates = text !== undefined && fieldValidation !== 'Ignore' ? duplicateFields(text) : [];
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   return { obj, duplicates };
 }
@@ -435,10 +428,7 @@ async function deleteRequest(server: ApiServer, req: IncomingMessage, query: URL
     if (orphan !== undefined) out.orphanDependents = orphan;
     return out;
   }
-  const value = decodeOptionsBody(bytes, bodyType(req.headers['content-type']) ?? 'json');
-  const unreadable = notAnObject(value);
-  if (unreadable !== undefined) throw badRequest(unreadable);
-  const body = (value ?? {}) as Record<string, unknown>;
+  const body = decodeOptionsBody(bytes, bodyType(req.headers['content-type']) ?? 'json');
   server.checkDeleteOptions(body);
   const dryRunValues = Array.isArray(body.dryRun) ? body.dryRun.map(String) : [];
   const out: DeleteRequest = { dryRun: dryRunValues.length > 0, dryRunValues };

@@ -291,10 +291,7 @@ export class ApiServer {
     // The update handler's EnsureObjectNamespaceMatchesRequestNamespace, then its checkName: the body
     // names its object; the URL's name is not taken for it.
     checkBodyNamespace(def, obj, namespace);
-    if (!obj.metadata?.name) throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
-    if (obj.metadata.name !== name) {
-      throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
-    }
+    checkName(obj.metadata?.name, name);
     if (ctx.subresource === 'scale') {
       this.#checkSubresourceBody(scaleKind, obj, params);
       return writeScale(this, def, namespace, name, () => obj, this.#tracked(def, ctx));
@@ -569,11 +566,15 @@ function checkBodyNamespace(def: ResourceDefinition, obj: KubeObject, namespace:
   }
 }
 
+/** The update and patch handlers' checkName: the object names the URL's object. */
+function checkName(objectName: string | undefined, name: string): void {
+  if (!objectName) throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
+  if (objectName !== name) throw badRequest(`the name of the object (${objectName}) does not match the name on the URL (${name})`);
+}
+
 /** The patch handler's checkName: the patched object still names the URL's object, in its namespace. */
 function checkPatchedName(patched: KubeObject, name: string, namespace: string): void {
-  const patchedName = patched.metadata?.name ?? '';
-  if (patchedName === '') throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
-  if (patchedName !== name) throw badRequest(`the name of the object (${patchedName}) does not match the name on the URL (${name})`);
+  checkName(patched.metadata?.name, name);
   const patchedNamespace = patched.metadata?.namespace ?? '';
   if (namespace !== '' && patchedNamespace !== '' && patchedNamespace !== namespace) {
     throw badRequest(`the namespace of the object (${patchedNamespace}) does not match the namespace on the request (${namespace})`);

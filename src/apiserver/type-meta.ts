@@ -9,6 +9,7 @@ import { apiVersionOf, apiVersionParts } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { badRequest, goJsonKind } from '../core/index.ts';
 import type { ApiError } from '../core/index.ts';
+import { unrecognizedObject } from './body.ts';
 
 /** The kube-apiserver's scheme, as its decoding errors name it. */
 const schemeName = 'pkg/api/legacyscheme/scheme.go:30';
@@ -34,10 +35,7 @@ function decodingFailure(def: ResourceDefinition, apiVersion: string, kind: stri
  */
 export function checkBodyTypeMeta(def: ResourceDefinition, obj: KubeObject, kinds: KindLookup): ApiError | undefined {
   const unreadable = unreadableTypeMeta(obj);
-  if (unreadable !== undefined) {
-    const text = JSON.stringify(obj);
-    return badRequest(`the object provided is unrecognized (must be of type ${def.kind}): ${unreadable} (${text.length > 30 ? `${text.slice(0, 30)} ...` : text})`);
-  }
+  if (unreadable !== undefined) return unrecognizedObject(def.kind, unreadable, Buffer.from(JSON.stringify(obj)));
   const expected = apiVersionOf(def);
   const apiVersion = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? obj.apiVersion : expected;
   const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : def.kind;

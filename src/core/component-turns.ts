@@ -31,4 +31,3 @@ export function componentTurnOver(): Promise<void> | undefined {
   if (now - componentTurnStart < componentTurnBudgetMs) return undefined;
   return new Promise<void>((resolve) => setImmediate(resolve));
 }
-

@@ -198,6 +198,11 @@ function state0(s: Scanner, c: number): Result {
     s.step = stateDot;
     return 'continue';
   }
+  return exponentOrEnd(s, c);
+}
+
+/** After a number's integer or fraction digits: an exponent may follow, else the value ends. */
+function exponentOrEnd(s: Scanner, c: number): Result {
   if (c === 0x65 || c === 0x45) {
     s.step = stateE;
     return 'continue';
@@ -212,12 +217,7 @@ function stateDot(s: Scanner, c: number): Result {
 }
 
 function stateDot0(s: Scanner, c: number): Result {
-  if (isDigit(c)) return 'continue';
-  if (c === 0x65 || c === 0x45) {
-    s.step = stateE;
-    return 'continue';
-  }
-  return stateEndValue(s, c);
+  return isDigit(c) ? 'continue' : exponentOrEnd(s, c);
 }
 
 function stateE(s: Scanner, c: number): Result {

@@ -592,9 +592,7 @@ export class PodWorker {
       if (turn) await turn;
     }
     if (this.#state.kind !== 'syncing') {
-      this.#busy = false;
-      this.#endMainPass();
-      return;
+      return this.#abandonStart();
     }
     const c = spec.c;
     const image = c.image ?? '';
@@ -616,9 +614,7 @@ export class PodWorker {
       event: (type, reason, message) => this.#event(rec.name, type, reason, message),
     });
     if (this.#state.kind !== 'syncing') {
-      this.#busy = false;
-      this.#endMainPass();
-      return;
+      return this.#abandonStart();
     }
     if (!pulled.ok) {
       // The PLEG's relist (every 1 s) sees the pod's new sandbox and syncs it again, inside the pull's back-off.
@@ -651,9 +647,7 @@ export class PodWorker {
       delete live.creating;
     }
     if (this.#state.kind !== 'syncing' || rec.current !== instance) {
-      this.#busy = false;
-      this.#endMainPass();
-      return;
+      return this.#abandonStart();
     }
     const limit = resourceAmountOf('memory', actual.limits?.memory);
     const onExit = (exit: ContainerExit): void => this.#onExit(rec, instance, exit);
@@ -736,6 +730,12 @@ export class PodWorker {
     this.#busy = false;
     this.#after(delay, () => this.#sync());
     this.#sync();
+  }
+
+  /** A start the pod's state overtook (it terminates, or the container was replaced): nothing waits on it. */
+  #abandonStart(): void {
+    this.#busy = false;
+    this.#endMainPass();
   }
 
   #endMainPass(): void {

@@ -94,29 +94,34 @@ test('two GPUs with matchAttribute on the NVLink domain land in one domain, or f
 });
 
 test('a search for devices past the filterTimeout leaves the node "timed out trying to allocate devices"; the API answers after it', async () => {
-  const scheduler = { profiles: [{ schedulerName: 'default-scheduler', pluginConfig: [{ name: 'DynamicResources', args: { filterTimeout: '50ms' } }] }] };
-  await using s = await startDraScenario(`- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 8, mig: dynamic, expose: dra}\n`, 7, {}, scheduler);
-  const c = s.cluster.client;
-  // Sixteen MIG devices that must share one GPU: no GPU has room, and the search tries every order.
-  const spec: resourceV1.ResourceClaimSpec = { devices: { requests: [{ name: 'slices', exactly: { deviceClassName: 'mig.nvidia.com', count: 16 } }], constraints: [{ matchAttribute: 'gpu.nvidia.com/parentUUID' }] } };
-  await c.create(refs.resourceClaims, claim('sixteen', spec), { namespace: 'default' });
-  await c.create(refs.pods, claimPod('sixteen', { resourceClaimName: 'sixteen' }), { namespace: 'default' });
+  await using s = await startSixteenSliceSearch(1, '50ms');
+  await s.cluster.client.create(refs.pods, claimPod('sixteen', { resourceClaimName: 'sixteen' }), { namespace: 'default' });
   assert.equal(await waitUnschedulable(s, 'sixteen'), `0/1 nodes are available: 1 timed out trying to allocate devices.${tail(1)}`);
   assert.equal((await getClaim(s, 'sixteen')).status?.allocation, undefined);
 });
 
 test('the nodes of one cycle share their searches\' time as upstream\'s 16 parallel filters do: three nodes time out in one filterTimeout, not three', async () => {
-  const scheduler = { profiles: [{ schedulerName: 'default-scheduler', pluginConfig: [{ name: 'DynamicResources', args: { filterTimeout: '1s' } }] }] };
-  await using s = await startDraScenario(`- name: h100\n  count: 3\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 8, mig: dynamic, expose: dra}\n`, 7, {}, scheduler);
-  const c = s.cluster.client;
-  const spec: resourceV1.ResourceClaimSpec = { devices: { requests: [{ name: 'slices', exactly: { deviceClassName: 'mig.nvidia.com', count: 16 } }], constraints: [{ matchAttribute: 'gpu.nvidia.com/parentUUID' }] } };
-  await c.create(refs.resourceClaims, claim('sixteen', spec), { namespace: 'default' });
+  await using s = await startSixteenSliceSearch(3, '1s');
   const started = performance.now();
-  await c.create(refs.pods, claimPod('sixteen', { resourceClaimName: 'sixteen' }), { namespace: 'default' });
+  await s.cluster.client.create(refs.pods, claimPod('sixteen', { resourceClaimName: 'sixteen' }), { namespace: 'default' });
   assert.equal(await waitUnschedulable(s, 'sixteen'), `0/3 nodes are available: 3 timed out trying to allocate devices.${tail(3)}`);
   // Each node alone would search for its full second; the first takes the cycle's second, the others none.
   assert.ok(performance.now() - started < 2_500, `the cycle took ${Math.round(performance.now() - started)} ms`);
 });
+
+/** H100 nodes with dynamic MIG and a claim "sixteen" for sixteen MIG devices on one GPU: no GPU has room, and the search tries every order. */
+async function startSixteenSliceSearch(nodes: number, filterTimeout: string) {
+  const scheduler = { profiles: [{ schedulerName: 'default-scheduler', pluginConfig: [{ name: 'DynamicResources', args: { filterTimeout } }] }] };
+  const s = await startDraScenario(`- name: h100\n  count: ${nodes}\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 8, mig: dynamic, expose: dra}\n`, 7, {}, scheduler);
+  const spec: resourceV1.ResourceClaimSpec = { devices: { requests: [{ name: 'slices', exactly: { deviceClassName: 'mig.nvidia.com', count: 16 } }], constraints: [{ matchAttribute: 'gpu.nvidia.com/parentUUID' }] } };
+  try {
+    await s.cluster.client.create(refs.resourceClaims, claim('sixteen', spec), { namespace: 'default' });
+  } catch (error) {
+    await s[Symbol.asyncDispose]();
+    throw error;
+  }
+  return s;
+}
 
 test('filterTimeout: upstream\'s 10 s by default, "0s" or the gate off for no limit, a bad value refused', () => {
   assert.equal(filterTimeoutMs({}, true), 10_000);

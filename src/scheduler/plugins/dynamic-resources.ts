@@ -489,7 +489,6 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (ar
   } satisfies Plugin & { preEnqueue(pod: PodRO): Status };
 };
 
-/** A check that the search began more than `ms` ago (real time: a compute budget, not the cluster's clock). */
 /** KubeSchedulerConfiguration.parallelism's default: how many nodes upstream filters at once. */
 const filterParallelism = 16;
 
@@ -498,6 +497,7 @@ const filterParallelism = 16;
  * filterTimeout, so a search that cannot finish holds its scheduler ceil(nodes / 16) timeouts. One
  * thread filtering the nodes in turn gets that same time if the cycle's searches share it: each
  * node has at most filterTimeout, and none runs past the cycle's end (`cutShort` when that stopped it).
+ * Real time: a compute budget, not the cluster's clock.
  */
 function searchTime(st: DraState, timeoutMs: number | undefined, nodes: number): { timedOut: (() => boolean) | undefined; cutShort: () => boolean } {
   if (timeoutMs === undefined) return { timedOut: undefined, cutShort: () => false };
