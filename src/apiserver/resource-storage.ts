@@ -22,6 +22,8 @@ import { encodeOwnedForStorage, encodeStored, mutableCopy, rememberStoredObject,
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from '../api/index.ts';
 import type { ValidateNameFunc } from '../api/index.ts';
 import { jsonEqual } from './patch/index.ts';
+import { etcdKey, etcdMayRefuse, etcdWriteRefusal, isTooLargeError } from './etcd-limits.ts';
+import { customResourceInfo } from './crd/custom-resource.ts';
 import type { JsonValue } from './patch/index.ts';
 import type { Admission } from './admission.ts';
 
@@ -49,6 +51,12 @@ export interface WriteContext {
    * strategy (upstream's fieldManager.UpdateNoErrors); absent for applies, which did so.
    */
   manageFields?: ((live: KubeObject | undefined, obj: KubeObject) => void) | undefined;
+  /**
+   * How the handler tries again when etcd refuses the write for its size (the handlers' isTooLargeError):
+   * 'all' stores the object without managedFields (create, patch); 'sent' drops the body's, so the field
+   * manager falls back to the live object's (update); absent, no second try (apply).
+   */
+  tooLargeRetry?: 'all' | 'sent' | undefined;
 }
 
 /** What a write returns: the stored value, or for dry runs the object that would be stored. */
@@ -171,6 +179,7 @@ export class ResourceStorage {
       await this.#admission.mutate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
     });
     const named = !meta.name && meta.generateName;
+    let strippedManagedFields = false;
     for (let attempt = 0; ; attempt++) {
       if (named) meta.name = generateName(this.#random, meta.generateName ?? '');
       this.#initializeMeta(def, obj);
@@ -184,9 +193,18 @@ export class ResourceStorage {
       }
       try {
         const key = this.key(def, meta.namespace ?? '', meta.name ?? '');
-        if (def.storedAs) return { kind: 'stored', kv: viewOf(def, await this.#store.create(key, encodeStored(def, obj))) };
-        return { kind: 'stored', kv: await this.#store.create(key, encodeOwnedForStorage(obj), (written) => rememberStoredObject(written, obj)) };
+        const text = def.storedAs ? encodeStored(def, obj) : encodeOwnedForStorage(obj);
+        this.#checkSize(def, meta.namespace ?? '', meta.name ?? '', text, 0);
+        if (def.storedAs) return { kind: 'stored', kv: viewOf(def, await this.#store.create(key, text)) };
+        return { kind: 'stored', kv: await this.#store.create(key, text, (written) => rememberStoredObject(written, obj)) };
       } catch (error) {
+        if (isTooLargeError(error) && ctx.tooLargeRetry && !strippedManagedFields) {
+          // create.go sets the object's managedFields to nil and creates again (a new name for generateName).
+          strippedManagedFields = true;
+          obj.metadata = meta;
+          delete meta.managedFields;
+          continue;
+        }
         if (error instanceof StoreError && error.kind === 'key-exists') {
           if (named && attempt < maxGenerateNameAttempts) {
             // The encoding swapped in the storable metadata; the next name goes on the request's.
@@ -228,6 +246,8 @@ export class ResourceStorage {
     ctx: WriteContext,
   ): Promise<WriteResult> {
     const key = this.key(def, namespace, name);
+    // Set once etcd refused the write for its size and the handler tries again without managedFields.
+    let stripped: 'all' | 'sent' | undefined;
     for (;;) {
       const storedKv = await this.#store.get(key);
       if (!storedKv) throw notFound(def, name);
@@ -236,11 +256,12 @@ export class ResourceStorage {
       // copy only when it edits the current object rather than replacing it.
       const old = storedObject(currentKv);
       const desired = await mutate(old, () => editableCopy(currentKv, old));
+      if (stripped === 'sent' && desired.metadata?.managedFields !== undefined) delete desired.metadata.managedFields;
       // The desired object's resourceVersion is the precondition: a PUT body's, a patch's, or
       // (untouched) the current one, which a concurrent write makes stale and so retries.
       const precondition = desired.metadata?.resourceVersion;
       if (precondition && precondition !== String(currentKv.modRevision)) throw conflict(def, name, OptimisticLockErrorMsg);
-      const prepared = await this.#prepareUpdate(def, desired, old, currentKv.value, ctx);
+      const prepared = await this.#prepareUpdate(def, desired, old, currentKv.value, ctx, stripped === 'all');
       const next = prepared.object;
       // Encoded once: the same text decides "no change" and is what gets stored.
       if (prepared.encoded === currentKv.value) return { kind: 'stored', kv: currentKv };
@@ -251,10 +272,16 @@ export class ResourceStorage {
           await this.#store.delete(key, currentKv.modRevision);
           return { kind: 'removed', object: next };
         }
-        if (def.storedAs) return { kind: 'stored', kv: viewOf(def, await this.#store.update(key, encodeStored(def, next), currentKv.modRevision)) };
-        const kv = await this.#store.update(key, prepared.encoded, currentKv.modRevision, (written) => rememberStoredObject(written, next));
+        const text = def.storedAs ? encodeStored(def, next) : prepared.encoded;
+        this.#checkSize(def, namespace, name, text, currentKv.modRevision);
+        if (def.storedAs) return { kind: 'stored', kv: viewOf(def, await this.#store.update(key, text, currentKv.modRevision)) };
+        const kv = await this.#store.update(key, text, currentKv.modRevision, (written) => rememberStoredObject(written, next));
         return { kind: 'stored', kv };
       } catch (error) {
+        if (isTooLargeError(error) && ctx.tooLargeRetry && !stripped) {
+          stripped = ctx.tooLargeRetry;
+          continue;
+        }
         if (error instanceof StoreError && error.kind === 'revision-mismatch') continue;
         if (error instanceof StoreError && error.kind === 'not-found') throw notFound(def, name);
         throw error;
@@ -262,7 +289,7 @@ export class ResourceStorage {
     }
   }
 
-  async #prepareUpdate(def: ResourceDefinition, input: KubeObject, old: Readonly<KubeObject>, oldText: string, ctx: WriteContext): Promise<{ object: KubeObject; encoded: string }> {
+  async #prepareUpdate(def: ResourceDefinition, input: KubeObject, old: Readonly<KubeObject>, oldText: string, ctx: WriteContext, withoutManagedFields = false): Promise<{ object: KubeObject; encoded: string }> {
     const strategy = this.#strategyContext(ctx);
     let obj = input;
     obj.metadata ??= {};
@@ -290,6 +317,8 @@ export class ResourceStorage {
     this.#keepServerMetadata(obj, old);
     ctx.manageFields?.(old, obj);
     await this.#admission.mutate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
+    // patch.go's second try strips them after the patch, the field manager and mutating admission.
+    if (withoutManagedFields && obj.metadata.managedFields !== undefined) delete obj.metadata.managedFields;
     def.prepareForUpdate?.(obj, old, strategy);
     // BindingREST writes nodeName straight to storage, so a bind leaves the generation alone (pods/resize then goes 1 -> 2).
     if (tracksGeneration(def) && ctx.subresource !== 'binding' && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
@@ -301,6 +330,15 @@ export class ResourceStorage {
     await this.#admission.validate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
     // The storable metadata leaves resourceVersion out.
     return { object: obj, encoded: encodeOwnedForStorage(obj, { object: old, text: oldText }) };
+  }
+
+  /** etcd's size limits, which a write meets in the store (a dry run never gets there). */
+  #checkSize(def: ResourceDefinition, namespace: string, name: string, text: string, modRevision: number): void {
+    if (!etcdMayRefuse(text)) return;
+    const at = def.storedAs ?? def;
+    const key = etcdKey({ group: at.group, resource: at.resource, custom: customResourceInfo(def) !== undefined }, def.namespaced ? namespace : '', name);
+    const refusal = etcdWriteRefusal({ key, value: text, modRevision, update: modRevision > 0 });
+    if (refusal) throw refusal;
   }
 
   #keepServerMetadata(obj: KubeObject, old: KubeObject): void {
@@ -343,7 +381,9 @@ export class ResourceStorage {
       }
       try {
         delete plan.object.metadata.resourceVersion;
-        const kv = await this.#store.update(key, encodeStored(def, plan.object), currentKv.modRevision);
+        const text = encodeStored(def, plan.object);
+        this.#checkSize(def, namespace, name, text, currentKv.modRevision);
+        const kv = await this.#store.update(key, text, currentKv.modRevision);
         return { kind: 'pending', result: { kind: 'stored', kv } };
       } catch (error) {
         if (error instanceof StoreError && error.kind === 'revision-mismatch') continue;

@@ -262,7 +262,7 @@ export class ApiServer {
     if (def.group === '' && def.resource === 'bindings') return bindPod(this, this.resolve({ group: '', version: 'v1', resource: 'pods' }), namespace, obj.metadata?.name ?? '', obj, ctx);
     this.checkFields(def, obj, params);
     if (def.review) return this.#review(def, namespace, obj, params.user ?? clusterAdminUser);
-    return this.#followed(def, undefined, await this.storage.create(def, namespace, obj, this.#tracked(def, ctx)));
+    return this.#followed(def, undefined, await this.storage.create(def, namespace, obj, this.#tracked(def, ctx, 'all')));
   }
 
   /** A review kind's create: the answer to the question the object asks, stored nowhere. */
@@ -294,7 +294,7 @@ export class ApiServer {
     checkName(obj.metadata?.name, name);
     if (ctx.subresource === 'scale') {
       this.#checkSubresourceBody(scaleKind, obj, params);
-      return writeScale(this, def, namespace, name, () => obj, this.#tracked(def, ctx));
+      return writeScale(this, def, namespace, name, () => obj, this.#tracked(def, ctx, 'sent'));
     }
     this.checkFields(def, obj, params);
     // Without a resourceVersion a PUT is unconditional: it takes the current one.
@@ -305,7 +305,7 @@ export class ApiServer {
       desired.metadata ??= {};
       desired.metadata.resourceVersion ||= current.metadata.resourceVersion ?? '';
       return desired;
-    }, this.#tracked(def, ctx));
+    }, this.#tracked(def, ctx, 'sent'));
     return this.#followed(def, before, result);
   }
 
@@ -319,7 +319,7 @@ export class ApiServer {
     const meta = this.patchMetaFor(def);
     if (type === 'apply') return this.#apply(def, namespace, name, body, params, ctx);
     if (ctx.subresource === 'scale') {
-      return writeScale(this, def, namespace, name, (scale) => this.#checkSubresourceBody(scaleKind, applyPatch(type, scale, body, undefined, def), params, { type, body }), this.#tracked(def, ctx));
+      return writeScale(this, def, namespace, name, (scale) => this.#checkSubresourceBody(scaleKind, applyPatch(type, scale, body, undefined, def), params, { type, body }), this.#tracked(def, ctx, 'all'));
     }
     // The patched object is decoded as a body would be: strict errors name no kind, as upstream.
     const mode = params.fieldValidation;
@@ -338,7 +338,7 @@ export class ApiServer {
       }
       checkPatchedName(patched, name, def.namespaced ? namespace : '');
       return patched;
-    }, this.#tracked(def, ctx));
+    }, this.#tracked(def, ctx, 'all'));
     if (check?.warnings) params.warnings?.push(...check.warnings);
     return this.#followed(def, live, result);
   }
@@ -439,12 +439,17 @@ export class ApiServer {
     return (await this.storage.store.get(this.storage.key(def, namespace, name))) === undefined;
   }
 
-  /** The write context with the field manager recording this write's Update entry. */
-  #tracked(def: ResourceDefinition, ctx: WriteContext): WriteContext {
-    // The tracker's key first: in Node 20's V8 a key added after a leading spread takes a slow path.
+  /**
+   * The write context with the field manager recording this write's Update entry, and how the handler
+   * tries again when etcd refuses the write for its size (create and patch without managedFields, update
+   * without the body's).
+   */
+  #tracked(def: ResourceDefinition, ctx: WriteContext, tooLargeRetry: 'all' | 'sent'): WriteContext {
+    // The tracker's keys first: in Node 20's V8 a key added after a leading spread takes a slow path.
     // A context reaching here has no tracker of its own (writeContext makes none).
     return {
       manageFields: fieldTracker({ def, manager: ctx.fieldManager, subresource: ctx.subresource, meta: this.patchMetaFor(def), now: () => formatTime(this.clock.now()) }),
+      tooLargeRetry,
       ...ctx,
     };
   }

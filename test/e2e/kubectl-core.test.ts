@@ -178,6 +178,21 @@ describe('kubectl against drydock up', () => {
     assert.match(r.stderr, /spec\.containers: Required value/);
   });
 
+  test('an object over etcd\'s 1.5 MiB is refused in etcd\'s words, one over 2 MiB in its client\'s; one under it is stored', async () => {
+    // A pod has no size limit of its own: a long argument takes it past etcd's request limit.
+    const pod = (name: string, bytes: number): string => dd.writeFile(`${name}.json`, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx', args: ['x'.repeat(bytes)] }] } }));
+    let r = await dd.kubectl(['create', '-f', pod('fits', 1_500_000)]);
+    assert.equal(r.stdout.trim(), 'pod/fits created', r.stderr);
+    r = await dd.kubectl(['create', '-f', pod('over', 1_600_000)]);
+    assert.equal(r.stderr.trim(), `Error from server: error when creating "${join(dd.dir, 'over.json')}": etcdserver: request is too large`);
+    r = await dd.kubectl(['create', '-f', pod('far-over', 2_500_000)]);
+    assert.match(r.stderr.trim(), /^Error from server: error when creating ".*": rpc error: code = ResourceExhausted desc = grpc: trying to send message larger than max \(25\d{5} vs\. 2097152\)$/);
+    r = await dd.kubectl(['get', 'pods', '-o', 'name']);
+    assert.match(r.stdout, /pod\/fits/);
+    assert.doesNotMatch(r.stdout, /pod\/over|pod\/far-over/);
+    assert.equal((await dd.kubectl(['delete', 'pod', 'fits', '--wait=false'])).code, 0);
+  });
+
   test('odd bodies get upstream answers, and none of them stops the cluster', async () => {
     assert.equal((await dd.kubectl(['create', 'service', 'clusterip', 'odd', '--tcp=80'])).code, 0);
     let r = await dd.kubectl(['run', 'odd', '--image=nginx', '-l', 'app=odd']);
