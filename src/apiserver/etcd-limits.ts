@@ -26,6 +26,8 @@ export interface EtcdWrite {
   readonly key: string;
   /** The stored JSON text. */
   readonly value: string;
+  /** The object the text encodes, when the writer has it (saves parsing the text again). */
+  readonly object?: Readonly<Record<string, unknown>> | undefined;
   /** The key's current modRevision for an update (its transaction also reads the key back on a conflict); 0 for a create. */
   readonly modRevision: number;
   readonly update: boolean;
@@ -44,9 +46,9 @@ function delimited(tag: number, body: number): number {
 }
 
 /** Bytes etcd stores for the object: the protobuf envelope, or JSON and the encoder's newline. */
-function storedValueSize(text: string): number {
-  const size = protobufEnvelopeSize(JSON.parse(text) as Record<string, unknown>);
-  return size ?? Buffer.byteLength(text, 'utf8') + 1;
+function storedValueSize(write: EtcdWrite): number {
+  const size = protobufEnvelopeSize(write.object ?? (JSON.parse(write.value) as Record<string, unknown>));
+  return size ?? Buffer.byteLength(write.value, 'utf8') + 1;
 }
 
 /**
@@ -74,7 +76,7 @@ export function etcdMayRefuse(value: string): boolean {
 /** etcd's answer to a write it refuses for its size, or undefined when it fits. */
 export function etcdWriteRefusal(write: EtcdWrite): ApiError | undefined {
   if (!etcdMayRefuse(write.value)) return undefined;
-  const transaction = transactionSize(write, storedValueSize(write.value));
+  const transaction = transactionSize(write, storedValueSize(write));
   if (transaction > maxCallSendMessageSize) {
     return new ApiError(StatusReason.Unknown, `rpc error: code = ResourceExhausted desc = grpc: ${sendTooLarge} (${transaction} vs. ${maxCallSendMessageSize})`);
   }

@@ -194,7 +194,7 @@ export class ResourceStorage {
       try {
         const key = this.key(def, meta.namespace ?? '', meta.name ?? '');
         const text = def.storedAs ? encodeStored(def, obj) : encodeOwnedForStorage(obj);
-        this.#checkSize(def, meta.namespace ?? '', meta.name ?? '', text, 0);
+        this.#checkSize(def, meta.namespace ?? '', meta.name ?? '', text, 0, obj);
         if (def.storedAs) return { kind: 'stored', kv: viewOf(def, await this.#store.create(key, text)) };
         return { kind: 'stored', kv: await this.#store.create(key, text, (written) => rememberStoredObject(written, obj)) };
       } catch (error) {
@@ -273,7 +273,7 @@ export class ResourceStorage {
           return { kind: 'removed', object: next };
         }
         const text = def.storedAs ? encodeStored(def, next) : prepared.encoded;
-        this.#checkSize(def, namespace, name, text, currentKv.modRevision);
+        this.#checkSize(def, namespace, name, text, currentKv.modRevision, next);
         if (def.storedAs) return { kind: 'stored', kv: viewOf(def, await this.#store.update(key, text, currentKv.modRevision)) };
         const kv = await this.#store.update(key, text, currentKv.modRevision, (written) => rememberStoredObject(written, next));
         return { kind: 'stored', kv };
@@ -333,11 +333,12 @@ export class ResourceStorage {
   }
 
   /** etcd's size limits, which a write meets in the store (a dry run never gets there). */
-  #checkSize(def: ResourceDefinition, namespace: string, name: string, text: string, modRevision: number): void {
+  #checkSize(def: ResourceDefinition, namespace: string, name: string, text: string, modRevision: number, object: KubeObject): void {
     if (!etcdMayRefuse(text)) return;
     const at = def.storedAs ?? def;
     const key = etcdKey({ group: at.group, resource: at.resource, custom: customResourceInfo(def) !== undefined }, def.namespaced ? namespace : '', name);
-    const refusal = etcdWriteRefusal({ key, value: text, modRevision, update: modRevision > 0 });
+    // A kind stored as another is measured in its stored form, which only the text holds.
+    const refusal = etcdWriteRefusal({ key, value: text, object: def.storedAs ? undefined : (object as unknown as Record<string, unknown>), modRevision, update: modRevision > 0 });
     if (refusal) throw refusal;
   }
 
@@ -382,7 +383,7 @@ export class ResourceStorage {
       try {
         delete plan.object.metadata.resourceVersion;
         const text = encodeStored(def, plan.object);
-        this.#checkSize(def, namespace, name, text, currentKv.modRevision);
+        this.#checkSize(def, namespace, name, text, currentKv.modRevision, plan.object);
         const kv = await this.#store.update(key, text, currentKv.modRevision);
         return { kind: 'pending', result: { kind: 'stored', kv } };
       } catch (error) {

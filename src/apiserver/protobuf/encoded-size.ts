@@ -111,7 +111,7 @@ function specialSize(special: SpecialType, value: Json): number {
   }
 }
 
-function asObject(value: Json): Record<string, Json> {
+function asObject(value: Json): Readonly<Record<string, Json>> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {};
 }
 
@@ -142,7 +142,7 @@ function mapSize(field: FieldSpec, tag: number, value: Json): number {
   return total;
 }
 
-function fieldSize(field: FieldSpec, object: Record<string, Json>): number {
+function fieldSize(field: FieldSpec, object: Readonly<Record<string, Json>>): number {
   const tag = tagSize(field.number);
   // An embedded struct (`json:",inline"`) reads its fields from the parent's JSON.
   if (field.name === undefined) return delimited(tag, compositeSize(field.value, object));
@@ -161,7 +161,7 @@ function fieldSize(field: FieldSpec, object: Record<string, Json>): number {
 }
 
 /** The encoded length of one message (without a tag or length of its own). */
-export function messageSize(spec: MessageSpec, object: Record<string, Json>): number {
+export function messageSize(spec: MessageSpec, object: Readonly<Record<string, Json>>): number {
   let total = 0;
   for (const field of spec.fields) total += fieldSize(field, object);
   return total;
@@ -172,7 +172,7 @@ export function messageSize(spec: MessageSpec, object: Record<string, Json>): nu
  * a registered kind (what the API server stores in etcd), or undefined when the kind has no protobuf
  * message (custom resources, which are stored as JSON).
  */
-export function protobufEnvelopeSize(object: Record<string, Json>): number | undefined {
+export function protobufEnvelopeSize(object: Readonly<Record<string, Json>>): number | undefined {
   const apiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : '';
   const kind = typeof object.kind === 'string' ? object.kind : '';
   const spec = findKindMessage(apiVersion, kind);
