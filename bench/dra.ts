@@ -10,7 +10,7 @@ import { refs } from '../src/api/index.ts';
 import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
 import { ResourceClaimController } from '../src/controllers/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
-import { allocateClaims, buildInventory, findGpuModel, findMigProfile, nodeSelectorMatches, nvidiaDeviceClasses, nvidiaResourceSlices, resultDeviceIds } from '../src/dra/index.ts';
+import { buildInventory, findGpuModel, findMigProfile, nodeSelectorMatches, nvidiaDeviceClasses, nvidiaResourceSlices, resultDeviceIds, searchClaims } from '../src/dra/index.ts';
 import { Scheduler, dynamicResourcesFactory, inTreeRegistry } from '../src/scheduler/index.ts';
 import { percentile, printTable } from './table.ts';
 
@@ -50,17 +50,21 @@ const plainPod = (i: number): Pod => ({
 });
 
 /**
- * allocateClaims with its time summed per pod: the scheduler calls it once per node it filters, so a
- * pod's allocation time is the sum over the nodes of its scheduling cycles. Template claims are
- * owned by their pod, which keys them.
+ * The allocator's search with its time summed per pod, over its own steps (not the turns it leaves to
+ * others): the scheduler searches once per node it filters, so a pod's allocation time is the sum over
+ * the nodes of its scheduling cycles. Template claims are owned by their pod, which keys them.
  */
-function timedAllocator(perPod: Map<string, number>): typeof allocateClaims {
-  return (input) => {
-    const t0 = performance.now();
-    const outcome = allocateClaims(input);
+function timedSearch(perPod: Map<string, number>): typeof searchClaims {
+  return function* (input) {
     const owner = input.claims[0]?.metadata.ownerReferences?.[0]?.uid ?? '';
-    perPod.set(owner, (perPod.get(owner) ?? 0) + performance.now() - t0);
-    return outcome;
+    const search = searchClaims(input);
+    for (;;) {
+      const t0 = performance.now();
+      const next = search.next();
+      perPod.set(owner, (perPod.get(owner) ?? 0) + performance.now() - t0);
+      if (next.done) return next.value;
+      yield;
+    }
   };
 }
 
@@ -95,7 +99,7 @@ async function run(shape: Shape): Promise<Record<string, string | number>> {
   const controller = new ResourceClaimController({ client, clock, log, workers: 8 });
   const scheduler = new Scheduler({
     client, clock, random: new SeededRandom(2), log,
-    registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims: timedAllocator(allocation), buildInventory, nodeSelectorMatches, resultDeviceIds }) },
+    registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ buildInventory, nodeSelectorMatches, resultDeviceIds, searchClaims: timedSearch(allocation) }) },
     onBound: (pi) => {
       const t = created.get(pi.key);
       if (t !== undefined) latencies.push(performance.now() - t);

@@ -13,7 +13,7 @@ import { NodeLifecycleController, PodGCController, TaintEvictionController } fro
 import { NodePoolController } from './node-pool-controller.ts';
 import { simulatedNodeFleet } from './node-fleet.ts';
 import { Scheduler, dynamicResourcesFactory, inTreeRegistry } from '../scheduler/index.ts';
-import { allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds, startNvidiaDriver } from '../dra/index.ts';
+import { buildInventory, nodeSelectorMatches, resultDeviceIds, searchClaims, startNvidiaDriver } from '../dra/index.ts';
 import type { NvidiaGpuConfig } from '../dra/index.ts';
 import type { ClusterConfig } from './config.ts';
 import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ReplicationManager, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController, ClusterRoleAggregationController } from '../controllers/index.ts';
@@ -197,7 +197,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => { const lease = new ApiServerIdentityLease({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, random: ctx.random, log: ctx.log }); await lease.start(); return { name: 'apiserver-identity-lease', stop: () => lease.stop() }; },
   async (ctx) => { const e = await startLeaderElection({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, lease: 'kube-scheduler', eventSource: 'default-scheduler' }); return { name: 'kube-scheduler-leader-election', stop: () => e.stop() }; },
   async (ctx) => { const e = await startLeaderElection({ client: controllerManager(ctx), clock: ctx.clock, random: ctx.random, log: ctx.log, lease: 'kube-controller-manager', eventSource: 'kube-controller-manager' }); return { name: 'kube-controller-manager-leader-election', stop: () => e.stop() }; },
-  async (ctx) => started('scheduler', new Scheduler({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, featureGates: ctx.cluster.config.featureGates, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) } })),
+  async (ctx) => started('scheduler', new Scheduler({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, featureGates: ctx.cluster.config.featureGates, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ buildInventory, nodeSelectorMatches, resultDeviceIds, searchClaims }) } })),
   async (ctx) => started('garbage-collector', new GarbageCollector(kcm(ctx, 'generic-garbage-collector'))),
   async (ctx) => started('replicaset-controller', new ReplicaSetController(kcm(ctx, 'replicaset-controller'))),
   async (ctx) => started('replicationcontroller-controller', new ReplicationManager(kcm(ctx, 'replication-controller'))),

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { refs } from '../api/index.ts';
 import type { Pod, resourceV1 } from '../api/index.ts';
 import { SeededRandom } from '../core/index.ts';
-import { allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds } from '../dra/index.ts';
+import { buildInventory, nodeSelectorMatches, resultDeviceIds, searchClaims } from '../dra/index.ts';
 import { Scheduler, dynamicResourcesFactory, inTreeRegistry } from '../scheduler/index.ts';
 import { claim, claimPod, listClaims, startDraScenario, waitRunning, waitUnschedulable } from '../../test/dra-scenario.ts';
 
@@ -44,7 +44,7 @@ test('DRAExtendedResource off: nvidia.com/gpu on a DRA-only node is Insufficient
 // (as after a restart with a gate turned off): it must refuse it itself.
 test('a scheduler with DRAPrioritizedList and DRAExtendedResource off: subrequests fail PreFilter, nvidia.com/gpu is Insufficient', async () => {
   await using s = await startDraScenario(oneH100);
-  const registry = { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ allocateClaims, buildInventory, nodeSelectorMatches, resultDeviceIds }) };
+  const registry = { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ buildInventory, nodeSelectorMatches, resultDeviceIds, searchClaims }) };
   const featureGates = { ...s.cluster.config.featureGates, DRAPrioritizedList: false, DRAExtendedResource: false };
   const sched = new Scheduler({ client: s.cluster.client, clock: s.clock, random: new SeededRandom(1), registry, featureGates, config: { profiles: [{ schedulerName: 'gates-off' }] } });
   sched.start();

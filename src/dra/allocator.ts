@@ -104,13 +104,25 @@ const devicesPerTimeCheck = 16;
 const maxResults = resourceV1.ResourceLimits.AllocationResultsMaxSize;
 const claimRef = (c: Claim): string => `${c.metadata.namespace ?? ''}/${c.metadata.name ?? ''}`;
 
-/** Allocate (upstream Allocator.Allocate) for one node. */
+/** Allocate (upstream Allocator.Allocate) for one node, searching to the end in one go. */
 export function allocateClaims(input: AllocateInput): AllocationOutcome {
+  const search = searchClaims(input);
+  for (;;) {
+    const next = search.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The same search, pausing each time it looks at the clock (every few devices tried): a caller that
+ * shares its thread resumes it on a later turn, as upstream's Filter runs beside everything else.
+ */
+export function* searchClaims(input: AllocateInput): Generator<void, AllocationOutcome, void> {
   const pools = input.inventory.poolsForNode(input.node);
   const state = new SearchState(input, input.features, pools);
   const prepared = state.prepare();
   if (prepared) return { type: 'error', message: prepared };
-  const step = state.allocateOne(0, 0, 0, false);
+  const step = yield* state.allocateOne(0, 0, 0, false);
   if (typeof step === 'object') return { type: 'error', message: step.error };
   if (step === 'timeout') return { type: 'unschedulable', reason: AllocatorReason.TimedOut };
   if (step !== 'done') {
@@ -243,11 +255,11 @@ class SearchState {
     return this.#input.allocated.has(id) || (this.#allocating.get(id)?.size ?? 0) > 0;
   }
 
-  allocateOne(ci: number, ri: number, di: number, inSub: boolean, si = 0): Step {
+  *allocateOne(ci: number, ri: number, di: number, inSub: boolean, si = 0): Generator<void, Step, void> {
     if (ci >= this.#slots.length) return 'done';
     const slots = this.#slots[ci] ?? [];
     if (ri >= slots.length) {
-      const step = this.allocateOne(ci + 1, 0, 0, false);
+      const step = yield* this.allocateOne(ci + 1, 0, 0, false);
       // Exceeding the limit in a later claim is not final: another choice here may need fewer devices.
       return step === 'exceeded' ? 'none' : step;
     }
@@ -256,7 +268,7 @@ class SearchState {
     if (slot.kind === 'first' && !inSub) {
       let allExceeded = true;
       for (let s = 0; s < slot.subs.length; s++) {
-        const step = this.allocateOne(ci, ri, di, true, s);
+        const step = yield* this.allocateOne(ci, ri, di, true, s);
         if (step === 'exceeded') continue;
         allExceeded = false;
         if (typeof step === 'object' || step === 'timeout') return step;
@@ -270,7 +282,7 @@ class SearchState {
     const data = slot.kind === 'exact' ? slot.data : slot.subs[si];
     if (!data) return 'none';
     if (data.all && data.allDevices.length === 0) return 'none';
-    if (di >= data.numDevices) return this.allocateOne(ci, ri + 1, 0, false);
+    if (di >= data.numDevices) return yield* this.allocateOne(ci, ri + 1, 0, false);
     if ((this.#picked[ci]?.length ?? 0) + data.numDevices - di > maxResults) return 'exceeded';
 
     if (data.all) {
@@ -279,7 +291,7 @@ class SearchState {
       const undo = this.#allocateDevice(ci, data, d, true);
       if (typeof undo === 'object') return undo;
       if (!undo) return 'none';
-      const step = this.allocateOne(ci, ri, di + 1, inSub, si);
+      const step = yield* this.allocateOne(ci, ri, di + 1, inSub, si);
       if (step !== 'done') undo();
       return step;
     }
@@ -287,7 +299,10 @@ class SearchState {
     for (const pool of this.#pools) {
       if (pool.incomplete || pool.invalidReason !== undefined) continue;
       for (const d of pool.devices) {
-        if (++this.#tried % devicesPerTimeCheck === 0 && this.#input.timedOut?.() === true) return 'timeout';
+        if (++this.#tried % devicesPerTimeCheck === 0) {
+          if (this.#input.timedOut?.() === true) return 'timeout';
+          yield;
+        }
         if (data.adminAccess ? this.#allocating.get(d.id)?.has(ci) : this.#inUse(d.id)) continue;
         const selectable = this.#isSelectable(ci, data, d);
         if (typeof selectable === 'string') return { error: selectable };
@@ -295,7 +310,7 @@ class SearchState {
         const undo = this.#allocateDevice(ci, data, d, false, pool);
         if (typeof undo === 'object') return undo;
         if (!undo) continue;
-        const step = this.allocateOne(ci, ri, di + 1, inSub, si);
+        const step = yield* this.allocateOne(ci, ri, di + 1, inSub, si);
         if (step === 'done') return step;
         undo();
         if (step !== 'none') return step;

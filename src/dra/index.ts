@@ -10,7 +10,7 @@
 //     case 'unschedulable': ...Filter status UnschedulableAndUnresolvable(outcome.reason)
 //     case 'error': ...a scheduler error with outcome.message
 //   }
-export { allocateClaims, AllocatorReason, defaultAllocatorFeatures } from './allocator.ts';
+export { allocateClaims, AllocatorReason, defaultAllocatorFeatures, searchClaims } from './allocator.ts';
 export type { AllocateInput, AllocationOutcome, AllocatorFeatures } from './allocator.ts';
 export { buildInventory, deviceId } from './inventory.ts';
 export type { DeviceId, DeviceInventory, PoolView } from './inventory.ts';

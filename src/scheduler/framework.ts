@@ -141,6 +141,11 @@ export class CycleState {
   /** Plugins whose PreFilter returned Skip: their Filter is not called this cycle. */
   readonly skipFilterPlugins = new Set<string>();
   readonly skipScorePlugins = new Set<string>();
+  /**
+   * Set while the scheduling cycle's own Filter passes run, which may wait for a Filter; preemption's
+   * simulations run the Filters synchronously.
+   */
+  filterMayWait = false;
 
   read<T>(key: StateKey<T>): T | undefined {
     return this.#values.get(key.name) as T | undefined;
@@ -377,7 +382,11 @@ export interface Plugin {
   less?(a: QueuedPodInfo, b: QueuedPodInfo): boolean;
   preFilter?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterResult | Status;
   preFilterExtensions?: PreFilterExtensions;
-  filter?(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status;
+  /**
+   * A promise only when the cycle allows it (`state.filterMayWait`): a Filter with a long search
+   * (DynamicResources) leaves the thread to the API server between turns, as upstream's runs beside it.
+   */
+  filter?(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | Promise<Status>;
   postFilter?(state: CycleState, pod: PodInfo, filtered: NodeToStatus): Promise<PostFilterResult>;
   preScore?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status;
   score?(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number;

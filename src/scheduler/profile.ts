@@ -85,16 +85,25 @@ export class Profile {
     return names ? { status: success, nodeNames: names, plugins: narrowing } : { status: success, plugins: narrowing };
   }
 
-  /** Filter: the first non-Success status, with its plugin. */
-  runFilter(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status {
-    const filters = this.#activeFilters(state);
-    for (let i = 0; i < filters.length; i++) {
+  /** Filter: the first non-Success status, with its plugin; a promise once a Filter waits (CycleState.filterMayWait). */
+  runFilter(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | Promise<Status> {
+    return this.#runFiltersFrom(this.#activeFilters(state), 0, state, pod, nodeInfo);
+  }
+
+  #runFiltersFrom(filters: readonly Plugin[], from: number, state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | Promise<Status> {
+    for (let i = from; i < filters.length; i++) {
       const p = filters[i] as Plugin;
-      let s: Status;
+      let s: Status | Promise<Status>;
       try {
         s = (p.filter as NonNullable<Plugin['filter']>)(state, pod, nodeInfo);
       } catch (error) {
         s = errorStatus(error);
+      }
+      if (s instanceof Promise) {
+        return s.then(
+          (done) => (done.code !== 'Success' ? withPlugin(done, p.name) : this.#runFiltersFrom(filters, i + 1, state, pod, nodeInfo)),
+          (error: unknown) => withPlugin(errorStatus(error), p.name),
+        );
       }
       if (s.code !== 'Success') return withPlugin(s, p.name);
     }
@@ -119,7 +128,7 @@ export class Profile {
    * RunFilterPluginsWithNominatedPods: a node must fit with and without the nominated pods of
    * priority >= the pod's (they are about to land there).
    */
-  runFilterWithNominated(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status {
+  runFilterWithNominated(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | Promise<Status> {
     const nominated = this.handle.nominatedPodsForNode(nodeInfo.name).filter((n) => n.uid !== pod.uid && n.priority >= pod.priority);
     if (nominated.length > 0) {
       const ni = nodeInfo.clone();
@@ -130,6 +139,7 @@ export class Profile {
         if (s.code !== 'Success') return s;
       }
       const s = this.runFilter(st, pod, ni);
+      if (s instanceof Promise) return s.then((done) => (done.code !== 'Success' ? done : this.runFilter(state, pod, nodeInfo)));
       if (s.code !== 'Success') return s;
     }
     return this.runFilter(state, pod, nodeInfo);

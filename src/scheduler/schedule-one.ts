@@ -51,6 +51,19 @@ export interface CycleDeps {
   onBound?: (pod: PodInfo, nodeName: string) => void;
 }
 
+/** One findNodesThatPassFilters pass, which a waiting Filter may carry over several turns. */
+interface FilterPass {
+  readonly profile: Profile;
+  readonly state: CycleState;
+  readonly pi: PodInfo;
+  readonly diagnosis: Diagnosis;
+  readonly nodes: readonly NodeInfo[];
+  readonly want: number;
+  readonly start: number;
+  readonly feasible: NodeInfo[];
+  processed: number;
+}
+
 type ScheduleResult = { kind: 'host'; host: string; evaluated: number; feasible: number } | { kind: 'fit'; diagnosis: Diagnosis; numAllNodes: number } | { kind: 'error'; status: Status };
 
 export class Scheduling {
@@ -71,7 +84,7 @@ export class Scheduling {
       return;
     }
     const state = new CycleState();
-    const result = this.#schedulePod(profile, state, pi);
+    const result = await this.#schedulePod(profile, state, pi);
     switch (result.kind) {
       case 'host':
         this.#assumeAndBind(profile, state, q, result.host);
@@ -100,7 +113,7 @@ export class Scheduling {
     }
   }
 
-  #schedulePod(profile: Profile, state: CycleState, pi: PodInfo): ScheduleResult {
+  async #schedulePod(profile: Profile, state: CycleState, pi: PodInfo): Promise<ScheduleResult> {
     const all = this.#d.cache.list();
     if (all.length === 0) return { kind: 'fit', diagnosis: newDiagnosis(), numAllNodes: 0 };
     const diagnosis = newDiagnosis();
@@ -124,18 +137,24 @@ export class Scheduling {
     // A nominated node (from an earlier preemption) is tried first.
     const nominated = pi.pod.status?.nominatedNodeName;
     let feasible: NodeInfo[] = [];
-    if (nominated) {
-      const ni = this.#d.cache.get(nominated);
-      if (ni && (!pre.nodeNames || pre.nodeNames.has(nominated))) {
-        const s = profile.runFilterWithNominated(state, pi, ni);
-        if (s.code === 'Success') feasible = [ni];
-        else if (s.code === 'Error') return { kind: 'error', status: s };
+    state.filterMayWait = true;
+    try {
+      if (nominated) {
+        const ni = this.#d.cache.get(nominated);
+        if (ni && (!pre.nodeNames || pre.nodeNames.has(nominated))) {
+          const s = await profile.runFilterWithNominated(state, pi, ni);
+          if (s.code === 'Success') feasible = [ni];
+          else if (s.code === 'Error') return { kind: 'error', status: s };
+        }
       }
-    }
-    if (feasible.length === 0) {
-      const r = this.#findNodesThatPassFilters(profile, state, pi, diagnosis, nodes);
-      if (!Array.isArray(r)) return { kind: 'error', status: r };
-      feasible = r;
+      if (feasible.length === 0) {
+        let r = this.#findNodesThatPassFilters(profile, state, pi, diagnosis, nodes);
+        if (r instanceof Promise) r = await r;
+        if (!Array.isArray(r)) return { kind: 'error', status: r };
+        feasible = r;
+      }
+    } finally {
+      state.filterMayWait = false;
     }
     if (feasible.length === 0) return { kind: 'fit', diagnosis, numAllNodes: all.length };
     if (feasible.length === 1) return { kind: 'host', host: (feasible[0] as NodeInfo).name, evaluated: 1 + diagnosis.nodeToStatus.explicit.size, feasible: 1 };
@@ -150,28 +169,50 @@ export class Scheduling {
     return { kind: 'host', host: (feasible[this.#selectHost(scores)] as NodeInfo).name, evaluated: feasible.length + diagnosis.nodeToStatus.explicit.size, feasible: feasible.length };
   }
 
-  #findNodesThatPassFilters(profile: Profile, state: CycleState, pi: PodInfo, diagnosis: Diagnosis, nodes: readonly NodeInfo[]): NodeInfo[] | Status {
+  /**
+   * findNodesThatPassFilters, from the node after the last cycle's; synchronous unless a Filter waits,
+   * and then the rest of the nodes are filtered on later turns.
+   */
+  #findNodesThatPassFilters(profile: Profile, state: CycleState, pi: PodInfo, diagnosis: Diagnosis, nodes: readonly NodeInfo[]): NodeInfo[] | Status | Promise<NodeInfo[] | Status> {
     const numAll = nodes.length;
     if (numAll === 0) return [];
     let want = numFeasibleNodesToFind(profile.percentageOfNodesToScore ?? this.#d.percentageOfNodesToScore, numAll);
     if (profile.points.score.length === 0) want = 1;
-    const feasible: NodeInfo[] = [];
-    const start = this.#nextStartNodeIndex % numAll;
+    const pass: FilterPass = { profile, state, pi, diagnosis, nodes, want, start: this.#nextStartNodeIndex % numAll, feasible: [], processed: 0 };
+    return this.#filterNodes(pass, 0);
+  }
+
+  /** Filters the pass's nodes from its `offset`-th on (counted from its start node). */
+  #filterNodes(pass: FilterPass, offset: number): NodeInfo[] | Status | Promise<NodeInfo[] | Status> {
+    const { profile, state, pi, nodes, want, start, feasible } = pass;
+    const numAll = nodes.length;
     const withNominated = this.#d.queue.hasNominatedPods;
-    let processed = 0;
-    for (let i = 0; i < numAll && feasible.length < want; i++) {
+    for (let i = offset; i < numAll && feasible.length < want; i++) {
       const ni = nodes[(start + i) % numAll] as NodeInfo;
-      processed++;
+      pass.processed++;
       const s = withNominated ? profile.runFilterWithNominated(state, pi, ni) : profile.runFilter(state, pi, ni);
-      if (s.code === 'Success') feasible.push(ni);
-      else if (s.code === 'Error') return s;
-      else {
-        diagnosis.nodeToStatus.set(ni.name, s);
-        addPluginStatus(diagnosis, s);
+      if (s instanceof Promise) {
+        return s.then((done) => {
+          const stop = this.#record(pass, ni, done);
+          return stop ?? this.#filterNodes(pass, i + 1);
+        });
       }
+      const stop = this.#record(pass, ni, s);
+      if (stop) return stop;
     }
-    this.#nextStartNodeIndex = (start + processed) % numAll;
+    this.#nextStartNodeIndex = (start + pass.processed) % numAll;
     return feasible;
+  }
+
+  /** One node's Filter verdict into the pass; an Error status stops the pass. */
+  #record(pass: FilterPass, ni: NodeInfo, s: Status): Status | undefined {
+    if (s.code === 'Success') pass.feasible.push(ni);
+    else if (s.code === 'Error') return s;
+    else {
+      pass.diagnosis.nodeToStatus.set(ni.name, s);
+      addPluginStatus(pass.diagnosis, s);
+    }
+    return undefined;
   }
 
   /** selectHost: the highest total; ties broken uniformly at random (reservoir sampling). */

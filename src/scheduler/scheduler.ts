@@ -12,7 +12,7 @@ import { buildProfile, defaultSchedulerName, parseSchedulerConfig } from './conf
 import type { SchedulerConfig } from './config.ts';
 import { EventRecorder } from './events.ts';
 import type { ClusterEventWithHint, EventKeys, EventObject, Handle, PluginFactory, PodRO, Status } from './framework.ts';
-import { ActionType, success } from './framework.ts';
+import { ActionType, errorStatus, success } from './framework.ts';
 import { PodInfo } from './node-info.ts';
 import type { NodeInfo } from './node-info.ts';
 import { inTreeRegistry } from './plugins/registry.ts';
@@ -300,7 +300,11 @@ export class Scheduler {
       waitingPod: (uid: string) => this.#waiting.get(uid),
       waitingPods: () => [...this.#waiting.values()],
       activate: (pods: readonly PodRO[]) => this.queue.activate(pods),
-      runFilterPluginsWithNominatedPods: (state, pod, nodeInfo: NodeInfo): Status => self().runFilterWithNominated(state, pod, nodeInfo),
+      runFilterPluginsWithNominatedPods: (state, pod, nodeInfo: NodeInfo): Status => {
+        // Preemption's simulations run with filterMayWait off, so no Filter answers with a promise.
+        const s = self().runFilterWithNominated(state, pod, nodeInfo);
+        return s instanceof Promise ? errorStatus(new Error('a Filter waited outside the scheduling cycle\'s filter pass')) : s;
+      },
       runPreFilterExtensionAddPod: (state, pod, toAdd, nodeInfo) => self().runAddPod(state, pod, toAdd, nodeInfo),
       runPreFilterExtensionRemovePod: (state, pod, toRemove, nodeInfo) => self().runRemovePod(state, pod, toRemove, nodeInfo),
       recordEvent: (pod, event) => this.recorder.record(pod, event),

@@ -30,7 +30,11 @@ export interface DraFeatures {
 export interface DraAllocator {
   /** Without partitionableDevices, slices with perDeviceNodeSelection are left out (GatherPools). */
   buildInventory(slices: readonly DeepReadonly<resourceV1.ResourceSlice>[], options: { readonly partitionableDevices: boolean }): DraInventory;
-  allocateClaims(input: {
+  /**
+   * Allocate for one node: a search that pauses every few devices it tries (where it looks at the
+   * clock), its outcome the iterator's return value.
+   */
+  searchClaims(input: {
     readonly claims: readonly DeepReadonly<resourceV1.ResourceClaim>[];
     readonly node: DraNode;
     readonly inventory: DraInventory;
@@ -39,7 +43,7 @@ export interface DraAllocator {
     readonly features: DraFeatures;
     /** Whether the Filter's time for this node is up (filterTimeout). */
     readonly timedOut?: (() => boolean) | undefined;
-  }): DraOutcome;
+  }): Iterator<void, DraOutcome, void>;
   nodeSelectorMatches(selector: DeepReadonly<NodeSelector>, node: DraNode): boolean;
   /** `<driver>/<pool>/<device>` of an allocation's results (adminAccess ones excluded). */
   resultDeviceIds(allocation: DeepReadonly<resourceV1.AllocationResult> | undefined): string[];

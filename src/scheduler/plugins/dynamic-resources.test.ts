@@ -109,6 +109,21 @@ test('the nodes of one cycle share their searches\' time as upstream\'s 16 paral
   assert.ok(performance.now() - started < 2_500, `the cycle took ${Math.round(performance.now() - started)} ms`);
 });
 
+test('while a search for devices runs to its filterTimeout, the API server goes on answering', async () => {
+  await using s = await startSixteenSliceSearch(1, '3s');
+  const c = s.cluster.client;
+  await c.create(refs.pods, claimPod('sixteen', { resourceClaimName: 'sixteen' }), { namespace: 'default' });
+  // A third of a second on, the scheduler is searching; a search that held the thread would hold this timer too.
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const answered = await c.get(refs.namespaces, undefined, 'default');
+  const waited = performance.now() - started;
+  assert.equal(answered.metadata.name, 'default');
+  assert.equal((await getPod(s, 'sixteen')).status?.conditions?.find((x) => x.type === 'PodScheduled'), undefined, 'the search is still running');
+  assert.ok(waited < 1_500, `the get waited ${Math.round(waited)} ms`);
+  assert.equal(await waitUnschedulable(s, 'sixteen'), `0/1 nodes are available: 1 timed out trying to allocate devices.${tail(1)}`);
+});
+
 /** H100 nodes with dynamic MIG and a claim "sixteen" for sixteen MIG devices on one GPU: no GPU has room, and the search tries every order. */
 async function startSixteenSliceSearch(nodes: number, filterTimeout: string) {
   const scheduler = { profiles: [{ schedulerName: 'default-scheduler', pluginConfig: [{ name: 'DynamicResources', args: { filterTimeout } }] }] };

@@ -6,7 +6,7 @@
 // Upstream: pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go (1.35).
 import { refs, resourceV1 } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
-import { isApiError, monotonicMs, parseGoDuration } from '../../core/index.ts';
+import { componentTurnOver, isApiError, monotonicMs, parseGoDuration } from '../../core/index.ts';
 import type { DraAllocator, DraFeatures, DraInventory, DraOutcome } from './dynamic-resources-allocator.ts';
 import type { ClusterEventWithHint, EventKeys, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
 import { ActionType, errorStatus, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
@@ -332,49 +332,29 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (ar
         const sel = st.availableOnNodes[i];
         if (sel && !dra.nodeSelectorMatches(sel, node)) (unavailable ??= []).push(i);
       }
-      let results: resourceV1.AllocationResult[] | undefined;
       // Mapped resources the node offers through a device plugin are NodeResourcesFit's.
       const viaDra = st.extended ? st.extended.resources.filter((r) => !((nodeInfo.allocatable.scalar?.get(r) ?? 0) > 0)) : undefined;
       const special = viaDra && viaDra.length > 0 && st.extended ? specialClaim(_pod.pod, createDeviceRequests(_pod.pod, viaDra, st.extended.mapping)) : undefined;
+      const verdict = (outcome: DraOutcome | undefined): Status => filterVerdict(st, nodeInfo.name, outcome, unavailable, special);
+      if (!st.inventory || (st.toAllocate.length === 0 && !special)) return verdict(undefined);
       const shape = special ? `${st.shape}|${JSON.stringify(special.spec)}` : st.shape;
-      if (st.inventory && (st.toAllocate.length > 0 || special)) {
-        const known = verdicts.get(nodeInfo.name);
-        let outcome: DraOutcome;
-        if (known && known.node === node && known.inventoryGen === inventoryGen && known.classGen === classGen && known.shape === shape) outcome = known.outcome;
-        else {
-          const pools = st.inventory.poolsForNode(node);
-          const claims = st.toAllocate.map((i) => st.claims[i] as ClaimRO);
-          if (special) claims.push(special);
-          const search = pools.length === 0 ? undefined : searchTime(st, timeoutMs, handle.snapshot().list().length);
-          outcome = search === undefined
-            ? { type: 'unschedulable', reason: errReasonCannotAllocate }
-            : dra.allocateClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated, features: draFeatures, timedOut: search.timedOut });
-          // A node cut short by the cycle's shared time is tried again in a later cycle, not remembered as timed out.
-          const cutShort = outcome.type === 'unschedulable' && search?.cutShort() === true;
-          if (outcome.type !== 'error' && !cutShort) keepVerdict(nodeInfo.name, pools, { shape, node, inventoryGen, classGen, outcome });
-        }
-        switch (outcome.type) {
-          case 'error':
-            return errorStatus(new Error(outcome.message));
-          case 'unschedulable':
-            return unresolvable(outcome.reason);
-          case 'allocated':
-            results = outcome.results;
-            break;
-          default: {
-            const never: never = outcome;
-            return errorStatus(new Error(`unexpected allocation outcome ${JSON.stringify(never)}`));
-          }
-        }
-      }
-      if (unavailable) {
-        for (const i of unavailable) st.unavailable.add(i);
-        return unresolvable(errReasonNotAvailable);
-      }
-      if (results) st.nodeAllocations.set(nodeInfo.name, results);
-      if (special) st.nodeSpecial.set(nodeInfo.name, special);
-      else if (st.nodeSpecial.size > 0) st.nodeSpecial.delete(nodeInfo.name);
-      return success;
+      const known = verdicts.get(nodeInfo.name);
+      if (known && known.node === node && known.inventoryGen === inventoryGen && known.classGen === classGen && known.shape === shape) return verdict(known.outcome);
+      const pools = st.inventory.poolsForNode(node);
+      const claims = st.toAllocate.map((i) => st.claims[i] as ClaimRO);
+      if (special) claims.push(special);
+      const search = pools.length === 0 ? undefined : searchTime(st, timeoutMs, handle.snapshot().list().length);
+      if (search === undefined) return verdict({ type: 'unschedulable', reason: errReasonCannotAllocate });
+      // What the verdict is kept under is what the search started from: the slices may change while it waits.
+      const kept = { shape, node, inventoryGen, classGen };
+      const settle = (outcome: DraOutcome): Status => {
+        // A node cut short by the cycle's shared time is tried again in a later cycle, not remembered as timed out.
+        const cutShort = outcome.type === 'unschedulable' && search.cutShort();
+        if (outcome.type !== 'error' && !cutShort) keepVerdict(nodeInfo.name, pools, { ...kept, outcome });
+        return verdict(outcome);
+      };
+      const outcome = runSearch(dra.searchClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated, features: draFeatures, timedOut: search.timedOut }), state.filterMayWait);
+      return outcome instanceof Promise ? outcome.then(settle) : settle(outcome);
     },
     async postFilter(state, pi) {
       const st = state.read(key);
@@ -488,6 +468,48 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (ar
     ],
   } satisfies Plugin & { preEnqueue(pod: PodRO): Status };
 };
+
+/** The Filter's answer from the node's allocation outcome (undefined when nothing needed allocating). */
+function filterVerdict(st: DraState, nodeName: string, outcome: DraOutcome | undefined, unavailable: readonly number[] | undefined, special: ClaimRO | undefined): Status {
+  let results: resourceV1.AllocationResult[] | undefined;
+  switch (outcome?.type) {
+    case undefined:
+      break;
+    case 'error':
+      return errorStatus(new Error(outcome.message));
+    case 'unschedulable':
+      return unresolvable(outcome.reason);
+    case 'allocated':
+      results = outcome.results;
+      break;
+    default: {
+      const never: never = outcome;
+      return errorStatus(new Error(`unexpected allocation outcome ${JSON.stringify(never)}`));
+    }
+  }
+  if (unavailable) {
+    for (const i of unavailable) st.unavailable.add(i);
+    return unresolvable(errReasonNotAvailable);
+  }
+  if (results) st.nodeAllocations.set(nodeName, results);
+  if (special) st.nodeSpecial.set(nodeName, special);
+  else if (st.nodeSpecial.size > 0) st.nodeSpecial.delete(nodeName);
+  return success;
+}
+
+/**
+ * Runs an allocation search to its end. Where the cycle may wait, it leaves the thread once the
+ * components have held it past their budget and goes on in a later turn: a search that cannot finish
+ * keeps the API server answering through its filterTimeout, as upstream's scheduler runs beside it.
+ */
+function runSearch(search: Iterator<void, DraOutcome, void>, mayWait: boolean): DraOutcome | Promise<DraOutcome> {
+  for (;;) {
+    const next = search.next();
+    if (next.done) return next.value;
+    const turn = mayWait ? componentTurnOver() : undefined;
+    if (turn) return turn.then(() => runSearch(search, mayWait));
+  }
+}
 
 /** KubeSchedulerConfiguration.parallelism's default: how many nodes upstream filters at once. */
 const filterParallelism = 16;
