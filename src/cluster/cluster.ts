@@ -154,7 +154,7 @@ export class Cluster {
   httpHandler(options: { log?: (line: string) => void; clientCA?: string; openapi?: ClusterOptions['openapi'] } = {}): ReturnType<typeof createHttpHandler> {
     const handlerOptions: Parameters<typeof createHttpHandler>[0] = { server: this.server, tokens: [this.token], metrics: this.metrics };
     if (options.log) handlerOptions.log = options.log;
-    const routeOptions = { client: this.client, clock: this.clock, podLogs: this.podLogs };
+    const routeOptions = { client: this.client, clock: this.clock, random: this.random, podLogs: this.podLogs };
     handlerOptions.extraRoutes = [podLogRoute(routeOptions), proxyRoute(routeOptions)];
     handlerOptions.openapi = options.openapi ? options.openapi(this.server.index.all()) : dynamicOpenApi(this.server.index, this.customResources);
     if (options.clientCA) handlerOptions.clientCA = options.clientCA;

@@ -8,7 +8,7 @@
 import { refs } from '../api/index.ts';
 import type { Endpoints, EndpointAddress, Node, Pod, Service } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
-import type { Clock } from '../core/index.ts';
+import type { Clock, Random } from '../core/index.ts';
 import { ApiError, badRequest, isApiError, parseIP, serviceUnavailable } from '../core/index.ts';
 import { kubeletResponse } from './kubelet-server.ts';
 import { forwardToLoopback, joinHostPort } from './loopback-proxy.ts';
@@ -20,6 +20,8 @@ import type { Route } from './log-route.ts';
 export interface ProxyRouteOptions {
   client: Client;
   clock: Clock;
+  /** Which endpoint a services/proxy request starts from, as upstream picks one at random. */
+  random: Random;
   /** node name -> kubelet. */
   podLogs: PodLogs;
 }
@@ -98,11 +100,18 @@ async function serviceLocation(o: ProxyRouteOptions, namespace: string, id: stri
   }
   const endpoints = await o.client.get<Endpoints>(refs.endpoints, namespace, split.name);
   if (!endpoints.subsets?.length) throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(split.name)}`);
-  for (const subset of endpoints.subsets) {
-    if (!subset.addresses?.length) continue;
-    for (const p of subset.ports ?? []) {
+  // A random subset to start from, and in it a random address to start from, each tried in turn.
+  const subsets = endpoints.subsets;
+  const subsetSeed = o.random.int(subsets.length);
+  for (let s = 0; s < subsets.length; s++) {
+    const subset = subsets[(subsetSeed + s) % subsets.length];
+    const addresses = subset?.addresses ?? [];
+    if (addresses.length === 0) continue;
+    for (const p of subset?.ports ?? []) {
       if ((p.name ?? '') !== portName) continue;
-      for (const address of subset.addresses) {
+      const addressSeed = o.random.int(addresses.length);
+      for (let a = 0; a < addresses.length; a++) {
+        const address = addresses[(addressSeed + a) % addresses.length] as EndpointAddress;
         const pod = await endpointPod(o, namespace, address);
         if (pod) return podDestination(o, pod, split.scheme, address.ip, String(p.port));
       }

@@ -44,6 +44,20 @@ describe('Services with kubectl', () => {
     assert.deepEqual(line?.replace(/^Endpoints:\s+/, '').split(',').sort(), ips.map((ip) => `${ip}:80`));
   });
 
+  test('services/proxy picks one of the ready endpoints at random, as ResourceLocation does, not always the first', async () => {
+    const ips = await podIPs();
+    assert.equal(ips.length, 2);
+    const reached = new Set<string>();
+    // Simulated containers do not listen, so each answer names the endpoint the proxy dialed.
+    for (let i = 0; i < 40 && reached.size < 2; i++) {
+      const r = await dd.kubectl(['get', '--raw', '/api/v1/namespaces/default/services/web:8080/proxy/']);
+      const dialed = /dial tcp ([\d.]+):80: connect: connection refused/.exec(r.stderr)?.[1];
+      assert.ok(dialed, r.stderr);
+      reached.add(dialed);
+    }
+    assert.deepEqual([...reached].sort(), ips);
+  });
+
   test('scaled to zero: one placeholder slice with no endpoints, and no Endpoints subsets', async () => {
     await ok(['scale', 'deployment', 'web', '--replicas=0']);
     let slices = '';
