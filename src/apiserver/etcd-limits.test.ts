@@ -4,10 +4,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, SeededRandom, VirtualClock } from '../core/index.ts';
+import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { MemoryStore } from '../storage/index.ts';
 import { ApiServer, builtinAdmissionPlugins, createLocalClient } from './index.ts';
 import { etcdKey, etcdWriteRefusal } from './etcd-limits.ts';
+import { rejection } from './api-error.test-support.ts';
 
 async function setup() {
   const store = new MemoryStore({});
@@ -29,16 +30,6 @@ function bigManagedFields(bytes: number): unknown[] {
   const fields: Record<string, object> = {};
   for (let i = 0; i * 18 < bytes; i++) fields[`f:key-${String(i).padStart(6, '0')}`] = {};
   return [{ manager: 'importer', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': fields } }];
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
 }
 
 describe('the limits', () => {

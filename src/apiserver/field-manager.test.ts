@@ -2,12 +2,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, SeededRandom, VirtualClock } from '../core/index.ts';
+import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { MemoryStore } from '../storage/index.ts';
 import { managerName, smdPath } from './field-manager.ts';
 import { ApiServer } from './server.ts';
 import { checkDecoded, patchMetaFor } from './openapi/index.ts';
 import { resultObject } from './encode.ts';
+import { rejection } from './api-error.test-support.ts';
 
 async function setup(): Promise<ApiServer> {
   const server = new ApiServer({
@@ -23,16 +24,6 @@ async function setup(): Promise<ApiServer> {
 }
 
 const cm = (data: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data } as KubeObject);
-
-async function rejection(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  assert.fail('expected a rejection');
-}
 
 test('managerName takes the User-Agent up to its first slash when no fieldManager is given', () => {
   assert.equal(managerName('mine', 'kubectl/v1.33.1'), 'mine');

@@ -8,6 +8,7 @@ import { ApiError, SeededRandom, VirtualClock } from '../core/index.ts';
 import type { ClientWatchEvent } from '../client/index.ts';
 import { MemoryStore } from '../storage/index.ts';
 import { ApiServer, builtinAdmissionPlugins, createLocalClient } from './index.ts';
+import { rejection } from './api-error.test-support.ts';
 
 async function setup(options: { historyLimit?: number } = {}) {
   const clock = new VirtualClock();
@@ -31,16 +32,6 @@ const pod = (name: string, extra: Record<string, unknown> = {}): KubeObject => (
   metadata: { name, namespace: 'default' },
   spec: { containers: [{ name: 'c', image: 'nginx' }], ...extra },
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('create', () => {
   test('sets uid, creationTimestamp, resourceVersion and generation; generateName adds 5 characters', async () => {

@@ -2,11 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinDefinitions, refs } from '../../api/index.ts';
 import type { KubeObject } from '../../core/index.ts';
-import { ApiError, SeededRandom, VirtualClock } from '../../core/index.ts';
+import { SeededRandom, VirtualClock } from '../../core/index.ts';
 import { MemoryStore } from '../../storage/index.ts';
 import { createLocalClient } from '../local-client.ts';
 import { ApiServer } from '../server.ts';
 import { CustomResources } from './controller.ts';
+import { rejection } from '../api-error.test-support.ts';
 
 const crdRef = refs.customResourceDefinitions;
 const widgets = { group: 'example.dev', version: 'v1', resource: 'widgets' };
@@ -33,16 +34,6 @@ async function setup(): Promise<{ server: ApiServer; crds: CustomResources; clie
   const client = createLocalClient(server);
   await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
   return { server, crds, client };
-}
-
-async function rejection(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  assert.fail('expected a rejection');
 }
 
 test('a created CRD is defaulted, Established and served; deleting it removes its objects', async () => {
