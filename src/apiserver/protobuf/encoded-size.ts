@@ -4,7 +4,7 @@
 // field, empty ones too; pointers only when set; lists and maps item by item (proto2, so unpacked).
 
 import type { FieldSpec, MessageSpec, ScalarType, SpecialType, ValueType } from './field-table.ts';
-import { parseGoDurationNanos } from '../../core/duration.ts';
+import { parseGoDurationNanos } from '../../core/index.ts';
 import { findKindMessage, findMessage } from './registry.ts';
 import { PROTOBUF_MAGIC } from './envelope.ts';
 
