@@ -136,7 +136,10 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (ar
     shapes.set(shape, shape);
     return shape;
   };
+  // Counts the device changes, so a search that waited through one does not keep a verdict from before it.
+  let poolChanges = 0;
   tracker.onPoolChanged((pool) => {
+    poolChanges++;
     const nodes = nodesOfPool.get(pool);
     if (!nodes) return;
     for (const name of nodes) verdicts.delete(name);
@@ -345,12 +348,15 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (ar
       if (special) claims.push(special);
       const search = pools.length === 0 ? undefined : searchTime(st, timeoutMs, handle.snapshot().list().length);
       if (search === undefined) return verdict({ type: 'unschedulable', reason: errReasonCannotAllocate });
-      // What the verdict is kept under is what the search started from: the slices may change while it waits.
+      // What the verdict is kept under is what the search started from: the slices, classes and taken
+      // devices may change while it waits, and then it is not kept at all.
       const kept = { shape, node, inventoryGen, classGen };
+      const changesBefore = poolChanges;
       const settle = (outcome: DraOutcome): Status => {
         // A node cut short by the cycle's shared time is tried again in a later cycle, not remembered as timed out.
         const cutShort = outcome.type === 'unschedulable' && search.cutShort();
-        if (outcome.type !== 'error' && !cutShort) keepVerdict(nodeInfo.name, pools, { ...kept, outcome });
+        const current = poolChanges === changesBefore && kept.inventoryGen === inventoryGen && kept.classGen === classGen;
+        if (outcome.type !== 'error' && !cutShort && current) keepVerdict(nodeInfo.name, pools, { ...kept, outcome });
         return verdict(outcome);
       };
       const outcome = runSearch(dra.searchClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated, features: draFeatures, timedOut: search.timedOut }), state.filterMayWait);
