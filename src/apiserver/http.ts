@@ -393,7 +393,8 @@ function decodePatchBody(text: string, type: Exclude<PatchType, 'apply'>, fieldV
 /**
  * A patch that parsed but is not the shape its type reads: the strict decode into its Go type fails first
  * under Warn and Strict (patch.go applyJSPatch, strategicPatchObject). `null` decodes as no patch where
- * the Go type is a map or a slice; a merge patch of null is json-patch's ErrBadJSONPatch.
+ * the Go type is a map or a slice; a merge patch of null or of a scalar is json-patch's ErrBadJSONPatch,
+ * and one that is a list becomes the patched document (MergePatch), whose decoding then fails.
  */
 function patchOfShape(value: unknown, type: Exclude<PatchType, 'apply'>, strict: boolean): unknown {
   const isMap = value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -407,6 +408,7 @@ function patchOfShape(value: unknown, type: Exclude<PatchType, 'apply'>, strict:
     if (value === null) return {};
     throw badRequest(`json: cannot unmarshal ${goJsonKind(value)} into Go value of type map[string]interface {}`);
   }
+  if (!strict && Array.isArray(value)) return value;
   if (value === null || !strict) throw badRequest('Invalid JSON Patch');
   throw badRequest(`error decoding patch: json: cannot unmarshal ${goJsonKind(value)} into Go value of type map[string]interface {}`);
 }

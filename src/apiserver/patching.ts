@@ -4,6 +4,7 @@ import type { PatchMeta, ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { ApiError, StatusReason, badRequest, invalid, invalidValue, lookupTable, requestEntityTooLarge } from '../core/index.ts';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch/index.ts';
+import { notAnObject } from './body.ts';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -38,11 +39,12 @@ export function applyPatch(type: PatchType, current: KubeObject, body: unknown, 
         if (result.kind === 'tooDeep') throw invalid({ group: '', kind: '' }, '', [invalidValue('patch', JSON.stringify(result.patched), result.message)]);
         throw rejected();
       }
-      return asObject(result.value, def);
+      return asObject(result.value);
     }
     case 'merge':
-      if (!isRecord(body)) throw badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
-      return asObject(applyMergePatch(current, body), def);
+      // MergePatch makes a patch that is a list the document (nulls in it pruned); anything else but an object is ErrBadJSONPatch.
+      if (!isRecord(body) && !Array.isArray(body)) throw badRequest('Invalid JSON Patch');
+      return asObject(applyMergePatch(current, body));
     case 'strategic': {
       if (!isRecord(body)) throw badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
       const result = applyStrategicMergePatch(current, body, meta);
@@ -52,7 +54,7 @@ export function applyPatch(type: PatchType, current: KubeObject, body: unknown, 
         // A plain error upstream (interpretStrategicMergePatchError passes it on): a 500 without a reason.
         throw new ApiError(StatusReason.Unknown, result.message);
       }
-      return asObject(result.value, def);
+      return asObject(result.value);
     }
     case 'apply':
       throw badRequest('apply patches are handled by server-side apply');
@@ -72,9 +74,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function asObject(value: unknown, def: ResourceDefinition): KubeObject {
-  if (!isRecord(value)) throw badRequest(`the patch did not produce a valid ${def.kind}`);
-  const obj = value as KubeObject;
+/**
+ * The patched document as the handler decodes it: one that is no object (a JSON patch replacing the
+ * root with a list, a merge patch that is one) fails in the decoder's words, as a 422 on `patch`.
+ */
+function asObject(value: unknown): KubeObject {
+  // `null` decodes as an empty object, as a body does.
+  const why = notAnObject(value);
+  if (why !== undefined) throw invalid({ group: '', kind: '' }, '', [invalidValue('patch', JSON.stringify(value), why)]);
+  const obj = (value ?? {}) as KubeObject;
   if (!isRecord(obj.metadata)) obj.metadata = {};
   return obj;
 }
