@@ -50,10 +50,10 @@ function readRevision(request: ListRequest): { exact?: number; minimum?: number 
 
 export async function listObjects(storage: ResourceStorage, def: ResourceDefinition, request: ListRequest): Promise<ListPage> {
   const prefix = storage.prefix(def, request.namespace);
-  const read = readRevision(request);
-  let atRevision = read.exact;
+  let atRevision: number | undefined;
   let after: string | undefined;
   let continueStart: string | undefined;
+  // storage.ValidateListOptions reads a continue token before the resourceVersion, which it then refuses unread.
   if (request.continue) {
     const token = decodeContinue(request.continue);
     if (request.resourceVersion && request.resourceVersion !== '0') {
@@ -62,8 +62,10 @@ export async function listObjects(storage: ResourceStorage, def: ResourceDefinit
     atRevision = token.rv > 0 ? token.rv : undefined;
     continueStart = token.start;
     after = prefix + token.start;
-  } else if (read.minimum !== undefined) {
-    await waitUntilFresh(storage.store, storage.clock, read.minimum);
+  } else {
+    const read = readRevision(request);
+    atRevision = read.exact;
+    if (read.minimum !== undefined) await waitUntilFresh(storage.store, storage.clock, read.minimum);
   }
   // etcd's ErrFutureRev, which the store answers as too large at once (kubernetes#132374), without a retry hint.
   if (atRevision !== undefined && atRevision > storage.store.revision()) throw tooLargeResourceVersion(atRevision, storage.store.revision(), 0);

@@ -186,6 +186,11 @@ describe('list', () => {
     const third = await client.list(refs.configMaps, { namespace: 'default', limit: 2, continue: second.metadata.continue ?? '' });
     assert.deepEqual(third.items.map((i) => i.metadata.name), ['e']);
     assert.equal(third.metadata.continue, undefined);
+    // The token is read first, then any resourceVersion beside it is refused unread (storage.ValidateListOptions).
+    const withVersion = await rejection(client.list(refs.configMaps, { namespace: 'default', limit: 2, continue: first.metadata.continue ?? '', resourceVersion: 'abc' }));
+    assert.equal(withVersion.message, 'specifying resource version is not allowed when using continue');
+    const badToken = await rejection(client.list(refs.configMaps, { namespace: 'default', limit: 2, continue: 'abc', resourceVersion: 'abc' }));
+    assert.match(badToken.message, /^invalid continue token: /);
   });
 
   test('a continue token past the history is 410 with a token that goes on from the same key at the latest revision', async () => {
