@@ -365,6 +365,31 @@ describe('watch', () => {
     streaming.watch.stop();
   });
 
+  test('timeoutSeconds ends the watch, with a bookmark 2 s before when asked; a negative one ends it at once, a short one has no bookmark', async () => {
+    const { client, clock } = await setup();
+    await client.create(refs.configMaps, configMap('a'));
+    const rv = (await client.list(refs.configMaps, { namespace: 'default' })).metadata.resourceVersion ?? '';
+    const timed = collect(client, { resourceVersion: rv, timeoutSeconds: 5, allowWatchBookmarks: true });
+    const short = collect(client, { resourceVersion: rv, timeoutSeconds: 1, allowWatchBookmarks: true });
+    const past = collect(client, { resourceVersion: rv, timeoutSeconds: -1, allowWatchBookmarks: true });
+    await settle();
+    await clock.advance(0);
+    await settle();
+    assert.deepEqual([past.isClosed(), past.events.length], [true, 0]);
+    await clock.advance(1_000);
+    await settle();
+    assert.deepEqual([short.isClosed(), short.events.length], [true, 0]);
+    await clock.advance(1_900);
+    assert.equal(timed.events.length, 0);
+    await clock.advance(100);
+    await settle();
+    assert.deepEqual(timed.events.map((e) => e.type), ['BOOKMARK']);
+    assert.equal(timed.isClosed(), false);
+    await clock.advance(2_000);
+    await settle();
+    assert.equal(timed.isClosed(), true);
+  });
+
   test('selection turns label changes into ADDED and DELETED', async () => {
     const { client } = await setup();
     await client.create(refs.configMaps, configMap('a', {}, { app: 'x' }));

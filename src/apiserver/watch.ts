@@ -124,16 +124,24 @@ export async function startWatch(deps: WatchDeps, def: ResourceDefinition, reque
     };
     timers.push(clock.after(bookmarkIntervalMs, tick));
   }
-  // Without timeoutSeconds upstream picks 30–60 minutes, so `kubectl get -w` stays open.
-  const timeoutMs = request.timeoutSeconds !== undefined && request.timeoutSeconds > 0
-    ? request.timeoutSeconds * 1000
-    : (30 + deps.random.float() * 30) * 60_000;
-  timers.push(clock.after(timeoutMs, () => {
-    if (request.allowWatchBookmarks && !stopped) sink.send({ type: 'BOOKMARK', object: bookmark(def, Math.max(lastRevision, storage.store.revision()), false) });
-    stop();
-  }));
+  // Without timeoutSeconds (or with 0) upstream picks 30–60 minutes, so `kubectl get -w` stays open; a
+  // negative one is a deadline already past, and the watch ends at once.
+  const timeoutMs = request.timeoutSeconds === undefined || request.timeoutSeconds === 0
+    ? (30 + deps.random.float() * 30) * 60_000
+    : Math.max(0, request.timeoutSeconds * 1000);
+  // The cache watcher's last bookmark goes 2 s before the deadline, so the client resumes from there
+  // (nextBookmarkTime); a watch shorter than that gets none.
+  if (request.allowWatchBookmarks && timeoutMs >= preTimeoutBookmarkMs) {
+    timers.push(clock.after(timeoutMs - preTimeoutBookmarkMs, () => {
+      if (!stopped) sink.send({ type: 'BOOKMARK', object: bookmark(def, Math.max(lastRevision, storage.store.revision()), false) });
+    }));
+  }
+  timers.push(clock.after(timeoutMs, stop));
   return { stop };
 }
+
+/** How long before a watch's deadline the cacher sends its last bookmark. */
+const preTimeoutBookmarkMs = 2_000;
 
 function bookmark(def: ResourceDefinition, revision: number, initialEventsEnd: boolean): KubeObject {
   const metadata: KubeObject['metadata'] = { resourceVersion: String(revision) };
