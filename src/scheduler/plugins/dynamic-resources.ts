@@ -503,16 +503,22 @@ function filterVerdict(st: DraState, nodeName: string, outcome: DraOutcome | und
   return success;
 }
 
+/** How long a search that may wait keeps the thread at a time: a request that arrives meanwhile waits no longer. */
+const searchSliceMs = 20;
+
 /**
- * Runs an allocation search to its end. Where the cycle may wait, it leaves the thread once the
- * components have held it past their budget and goes on in a later turn: a search that cannot finish
- * keeps the API server answering through its filterTimeout, as upstream's scheduler runs beside it.
+ * Runs an allocation search to its end. Where the cycle may wait, it leaves the thread every slice (or
+ * sooner, once the components have held it past their budget) and goes on in a later turn: a search
+ * that cannot finish keeps the API server answering through its filterTimeout, as upstream's
+ * scheduler runs beside it.
  */
 function runSearch(search: Iterator<void, DraOutcome, void>, mayWait: boolean): DraOutcome | Promise<DraOutcome> {
+  const sliceEnd = mayWait ? monotonicMs() + searchSliceMs : Infinity;
   for (;;) {
     const next = search.next();
     if (next.done) return next.value;
-    const turn = mayWait ? componentTurnOver() : undefined;
+    if (!mayWait) continue;
+    const turn = monotonicMs() > sliceEnd ? new Promise<void>((resolve) => setImmediate(resolve)) : componentTurnOver();
     if (turn) return turn.then(() => runSearch(search, mayWait));
   }
 }
