@@ -28,6 +28,8 @@ export interface EtcdWrite {
   readonly value: string;
   /** The object the text encodes, when the writer has it (saves parsing the text again). */
   readonly object?: Readonly<Record<string, unknown>> | undefined;
+  /** A custom resource, which etcd holds as JSON; a built-in kind is held as protobuf. */
+  readonly custom: boolean;
   /** The key's current modRevision for an update (its transaction also reads the key back on a conflict); 0 for a create. */
   readonly modRevision: number;
   readonly update: boolean;
@@ -45,10 +47,14 @@ function delimited(tag: number, body: number): number {
   return tag + varintSize(body) + body;
 }
 
-/** Bytes etcd stores for the object: the protobuf envelope, or JSON and the encoder's newline. */
-function storedValueSize(write: EtcdWrite): number {
-  const size = protobufEnvelopeSize(write.object ?? (JSON.parse(write.value) as Record<string, unknown>));
-  return size ?? Buffer.byteLength(write.value, 'utf8') + 1;
+/**
+ * Bytes etcd stores for the object: JSON and the encoder's newline for a custom resource, the protobuf
+ * envelope for a built-in kind; undefined for a built-in kind with no field table here (a
+ * CustomResourceDefinition, an APIService), whose protobuf is smaller than its JSON by an unknown part.
+ */
+function storedValueSize(write: EtcdWrite): number | undefined {
+  if (write.custom) return Buffer.byteLength(write.value, 'utf8') + 1;
+  return protobufEnvelopeSize(write.object ?? (JSON.parse(write.value) as Record<string, unknown>));
 }
 
 /**
@@ -76,7 +82,9 @@ export function etcdMayRefuse(value: string): boolean {
 /** etcd's answer to a write it refuses for its size, or undefined when it fits. */
 export function etcdWriteRefusal(write: EtcdWrite): ApiError | undefined {
   if (!etcdMayRefuse(write.value)) return undefined;
-  const transaction = transactionSize(write, storedValueSize(write));
+  const valueSize = storedValueSize(write);
+  if (valueSize === undefined) return undefined;
+  const transaction = transactionSize(write, valueSize);
   if (transaction > maxCallSendMessageSize) {
     return new ApiError(StatusReason.Unknown, `rpc error: code = ResourceExhausted desc = grpc: ${sendTooLarge} (${transaction} vs. ${maxCallSendMessageSize})`);
   }

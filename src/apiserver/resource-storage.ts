@@ -336,9 +336,10 @@ export class ResourceStorage {
   #checkSize(def: ResourceDefinition, namespace: string, name: string, text: string, modRevision: number, object: KubeObject): void {
     if (!etcdMayRefuse(text)) return;
     const at = def.storedAs ?? def;
-    const key = etcdKey({ group: at.group, resource: at.resource, custom: customResourceInfo(def) !== undefined }, def.namespaced ? namespace : '', name);
+    const custom = customResourceInfo(def) !== undefined;
+    const key = etcdKey({ group: at.group, resource: at.resource, custom }, def.namespaced ? namespace : '', name);
     // A kind stored as another is measured in its stored form, which only the text holds.
-    const refusal = etcdWriteRefusal({ key, value: text, object: def.storedAs ? undefined : (object as unknown as Record<string, unknown>), modRevision, update: modRevision > 0 });
+    const refusal = etcdWriteRefusal({ key, value: text, object: def.storedAs ? undefined : (object as unknown as Record<string, unknown>), custom, modRevision, update: modRevision > 0 });
     if (refusal) throw refusal;
   }
 
