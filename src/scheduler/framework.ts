@@ -313,6 +313,8 @@ export interface Handle {
   runPreFilterExtensionRemovePod(state: CycleState, pod: PodInfo, toRemove: PodInfo, nodeInfo: NodeInfo): Status;
   /** Records an event about `pod` (de-duplicated into a series like upstream's recorder). */
   recordEvent(pod: PodRO, event: EventRecord): void;
+  /** Whether the scheduler is stopping: a search that waits ends, as upstream's cancelled context ends it. */
+  stopping(): boolean;
 }
 
 // ---- The plugin contract --------------------------------------------------------------------

@@ -308,6 +308,7 @@ export class Scheduler {
       runPreFilterExtensionAddPod: (state, pod, toAdd, nodeInfo) => self().runAddPod(state, pod, toAdd, nodeInfo),
       runPreFilterExtensionRemovePod: (state, pod, toRemove, nodeInfo) => self().runRemovePod(state, pod, toRemove, nodeInfo),
       recordEvent: (pod, event) => this.recorder.record(pod, event),
+      stopping: () => this.#stopped,
     };
   }
 }

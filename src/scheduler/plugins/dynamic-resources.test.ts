@@ -124,6 +124,16 @@ test('while a search for devices runs to its filterTimeout, the API server goes 
   assert.equal(await waitUnschedulable(s, 'sixteen'), `0/1 nodes are available: 1 timed out trying to allocate devices.${tail(1)}`);
 });
 
+test('a scheduler stopped during a search for devices does not wait for the filterTimeout', async () => {
+  const s = await startSixteenSliceSearch(1, '60s');
+  await s.cluster.client.create(refs.pods, claimPod('sixteen', { resourceClaimName: 'sixteen' }), { namespace: 'default' });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const started = performance.now();
+  await s[Symbol.asyncDispose]();
+  const took = performance.now() - started;
+  assert.ok(took < 10_000, `stopping took ${Math.round(took)} ms`);
+});
+
 /** H100 nodes with dynamic MIG and a claim "sixteen" for sixteen MIG devices on one GPU: no GPU has room, and the search tries every order. */
 async function startSixteenSliceSearch(nodes: number, filterTimeout: string) {
   const scheduler = { profiles: [{ schedulerName: 'default-scheduler', pluginConfig: [{ name: 'DynamicResources', args: { filterTimeout } }] }] };

@@ -8,7 +8,7 @@ import { refs, resourceV1 } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { componentTurnOver, isApiError, monotonicMs, parseGoDuration } from '../../core/index.ts';
 import type { DraAllocator, DraFeatures, DraInventory, DraOutcome } from './dynamic-resources-allocator.ts';
-import type { ClusterEventWithHint, EventKeys, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
+import type { ClusterEventWithHint, EventKeys, Handle, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
 import { ActionType, errorStatus, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
 import { canBeReserved, claimKeysOfPod, claimRef, isReservedForPod, namesClaim, podResourceClaims } from './dynamic-resources-claims.ts';
 import { ClaimTracker } from './dynamic-resources-tracker.ts';
@@ -359,7 +359,7 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (ar
         if (outcome.type !== 'error' && !cutShort && current) keepVerdict(nodeInfo.name, pools, { ...kept, outcome });
         return verdict(outcome);
       };
-      const outcome = runSearch(dra.searchClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated, features: draFeatures, timedOut: search.timedOut }), state.filterMayWait);
+      const outcome = runSearch(dra.searchClaims({ claims, node, inventory: st.inventory, getClass, allocated: tracker.allocated, features: draFeatures, timedOut: search.timedOut }), state.filterMayWait ? handle : undefined);
       return outcome instanceof Promise ? outcome.then(settle) : settle(outcome);
     },
     async postFilter(state, pi) {
@@ -507,19 +507,21 @@ function filterVerdict(st: DraState, nodeName: string, outcome: DraOutcome | und
 const searchSliceMs = 20;
 
 /**
- * Runs an allocation search to its end. Where the cycle may wait, it leaves the thread every slice (or
- * sooner, once the components have held it past their budget) and goes on in a later turn: a search
- * that cannot finish keeps the API server answering through its filterTimeout, as upstream's
- * scheduler runs beside it.
+ * Runs an allocation search to its end. Where the cycle may wait (`waitsFor` is then the scheduler), it
+ * leaves the thread every slice (or sooner, once the components have held it past their budget) and
+ * goes on in a later turn: a search that cannot finish keeps the API server answering through its
+ * filterTimeout, as upstream's scheduler runs beside it.
  */
-function runSearch(search: Iterator<void, DraOutcome, void>, mayWait: boolean): DraOutcome | Promise<DraOutcome> {
-  const sliceEnd = mayWait ? monotonicMs() + searchSliceMs : Infinity;
+function runSearch(search: Iterator<void, DraOutcome, void>, waitsFor: Pick<Handle, 'stopping'> | undefined): DraOutcome | Promise<DraOutcome> {
+  // A scheduler stopping meanwhile ends the search, as its cancelled context ends upstream's.
+  if (waitsFor?.stopping()) return { type: 'error', message: 'context canceled' };
+  const sliceEnd = waitsFor ? monotonicMs() + searchSliceMs : Infinity;
   for (;;) {
     const next = search.next();
     if (next.done) return next.value;
-    if (!mayWait) continue;
+    if (!waitsFor) continue;
     const turn = monotonicMs() > sliceEnd ? new Promise<void>((resolve) => setImmediate(resolve)) : componentTurnOver();
-    if (turn) return turn.then(() => runSearch(search, mayWait));
+    if (turn) return turn.then(() => runSearch(search, waitsFor));
   }
 }
 
