@@ -346,11 +346,15 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (ar
       const pools = st.inventory.poolsForNode(node);
       const claims = st.toAllocate.map((i) => st.claims[i] as ClaimRO);
       if (special) claims.push(special);
-      const search = pools.length === 0 ? undefined : searchTime(st, timeoutMs, handle.snapshot().list().length);
-      if (search === undefined) return verdict({ type: 'unschedulable', reason: errReasonCannotAllocate });
       // What the verdict is kept under is what the search started from: the slices, classes and taken
       // devices may change while it waits, and then it is not kept at all.
       const kept = { shape, node, inventoryGen, classGen };
+      if (pools.length === 0) {
+        const outcome: DraOutcome = { type: 'unschedulable', reason: errReasonCannotAllocate };
+        keepVerdict(nodeInfo.name, pools, { ...kept, outcome });
+        return verdict(outcome);
+      }
+      const search = searchTime(st, timeoutMs, handle.snapshot().list().length);
       const changesBefore = poolChanges;
       const settle = (outcome: DraOutcome): Status => {
         // A node cut short by the cycle's shared time is tried again in a later cycle, not remembered as timed out.
