@@ -109,9 +109,19 @@ export class ApiError extends Error {
     };
     // Go omits the empty reason.
     if (this.reason === '') delete status.reason;
-    if (this.details) status.details = this.details;
+    if (this.details) status.details = withoutEmptyDetails(this.details);
     return status;
   }
+}
+
+/** StatusDetails as Go encodes it: every field is omitempty, so an empty name, group or kind is left out. */
+function withoutEmptyDetails(details: StatusDetails): StatusDetails {
+  const out: StatusDetails = {};
+  for (const [key, value] of Object.entries(details) as [keyof StatusDetails, StatusDetails[keyof StatusDetails]][]) {
+    if (value === undefined || value === '' || value === 0 || (Array.isArray(value) && value.length === 0)) continue;
+    (out as Record<string, unknown>)[key] = value;
+  }
+  return out;
 }
 
 export function isApiError(value: unknown): value is ApiError {
