@@ -6,7 +6,7 @@
 import type { PatchMeta, ResourceDefinition } from '../api/index.ts';
 import { apiVersionOf, emptyObject } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, GoSyntax, StatusReason, forbiddenField, formatFieldError, invalidValue, notSupported, required, tooLong } from '../core/index.ts';
+import { ApiError, StatusReason, invalidValue, tooLong } from '../core/index.ts';
 import type { FieldError } from '../core/index.ts';
 import { updateManagedFields } from './patch/index.ts';
 import type { ApplyResult, FieldManagerOptions, JsonObject } from './patch/index.ts';
@@ -80,55 +80,8 @@ export function fieldTracker(o: TrackerOptions): (live: KubeObject | undefined, 
   };
 }
 
-/** A write's options as the request sent them: dryRun's values, fieldValidation ('' when absent). */
-export interface SentWriteOptions {
-  fieldManager?: string | undefined;
-  dryRunValues?: readonly string[] | undefined;
-  sentFieldValidation?: string | undefined;
-}
-
-/** ValidatePatchOptions: an apply names its manager; force belongs to apply alone; then as a create's. */
-export function validatePatchOptions(apply: boolean, force: boolean | undefined, sent: SentWriteOptions): void {
-  const errors: FieldError[] = [];
-  if (!apply && force !== undefined) errors.push(forbiddenField('force', 'may not be specified for non-apply patch'));
-  if (apply && !sent.fieldManager) errors.push(required('fieldManager', 'is required for apply patch'));
-  errors.push(...writeOptionsErrors(sent));
-  if (errors.length > 0) throw optionsInvalid('PatchOptions', errors);
-}
-
-/** ValidateCreateOptions and ValidateUpdateOptions: the manager's name, dryRun and fieldValidation. */
-export function validateWriteOptions(kind: 'CreateOptions' | 'UpdateOptions', sent: SentWriteOptions): void {
-  const errors = writeOptionsErrors(sent);
-  if (errors.length > 0) throw optionsInvalid(kind, errors);
-}
-
-/** ValidateDeleteOptions, which the delete handler runs before it reads anything. */
-export function validateDeleteOptions(options: { propagationPolicy?: string | undefined; orphanDependents?: boolean | undefined; dryRunValues?: readonly string[] | undefined }): void {
-  const errors: FieldError[] = [];
-  const policy = options.propagationPolicy;
-  if (options.orphanDependents !== undefined && policy !== undefined) errors.push(invalidValue('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
-  if (policy !== undefined && policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
-    errors.push(notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil']));
-  }
-  errors.push(...dryRunErrors(options.dryRunValues));
-  if (errors.length > 0) throw optionsInvalid('DeleteOptions', errors);
-}
-
-function writeOptionsErrors(sent: SentWriteOptions): FieldError[] {
-  const errors = [...fieldManagerErrors(sent.fieldManager ?? ''), ...dryRunErrors(sent.dryRunValues)];
-  const validation = sent.sentFieldValidation ?? '';
-  if (!['', 'Ignore', 'Strict', 'Warn'].includes(validation)) errors.push(notSupported('fieldValidation', validation, ['', 'Ignore', 'Strict', 'Warn']));
-  return errors;
-}
-
-/** ValidateDryRun: every value is "All"; the bad value prints as Go prints a []string. */
-function dryRunErrors(values: readonly string[] | undefined): FieldError[] {
-  if (values === undefined || values.every((v) => v === 'All')) return [];
-  return [notSupported('dryRun', new GoSyntax(`[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`), ['All'])];
-}
-
 /** ValidateFieldManager: at most 128 bytes, every character printable (Go's unicode.IsPrint). */
-function fieldManagerErrors(fieldManager: string): FieldError[] {
+export function fieldManagerErrors(fieldManager: string): FieldError[] {
   // Printable ASCII within the limit, as nearly every client sends, needs no closer look.
   if (fieldManager.length <= fieldManagerMaxLength && /^[\x20-\x7e]*$/.test(fieldManager)) return [];
   const errors: FieldError[] = [];
@@ -142,13 +95,6 @@ function fieldManagerErrors(fieldManager: string): FieldError[] {
     at += Buffer.byteLength(ch);
   }
   return errors;
-}
-
-/** NewInvalid on a meta.k8s.io options kind, which has no name. */
-function optionsInvalid(kind: string, errors: readonly FieldError[]): ApiError {
-  const causes = errors.map((e) => ({ reason: e.type, message: formatFieldError(e, { withField: false }), field: e.field }));
-  const listed = errors.map((e) => formatFieldError(e, { withField: true }));
-  return new ApiError('Invalid', `${kind}.meta.k8s.io "" is invalid: ${listed.length === 1 ? listed[0] : `[${listed.join(', ')}]`}`, { group: 'meta.k8s.io', kind, causes });
 }
 
 /** The error an unsuccessful apply answers with. */

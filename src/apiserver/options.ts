@@ -1,7 +1,10 @@
-// Query-parameter parsing for API requests, as the API server's parameter codec decodes them.
-// Upstream: apimachinery/pkg/apis/meta/v1 (ListOptions, DeleteOptions, CreateOptions).
+// Query-parameter parsing for API requests, as the API server's parameter codec decodes them, and the
+// options' validation the handlers run before they read anything.
+// Upstream: apimachinery/pkg/apis/meta/v1 (ListOptions, DeleteOptions, CreateOptions),
+// apimachinery/pkg/apis/meta/v1/validation and meta/internalversion/validation.
 import type { FieldError } from '../core/index.ts';
-import { badRequest, forbiddenField, invalid, notSupported, queryBool } from '../core/index.ts';
+import { GoSyntax, badRequest, forbiddenField, invalid, invalidValue, notSupported, queryBool, required } from '../core/index.ts';
+import { fieldManagerErrors } from './field-manager.ts';
 
 export function parseInteger(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name);
@@ -92,5 +95,57 @@ export function validateListOptions(options: { watch: boolean; resourceVersion?:
     }
     if (options.sendInitialEvents !== undefined) errors.push(forbiddenField('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
-  if (errors.length > 0) throw invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errors);
+  if (errors.length > 0) throw optionsInvalid('ListOptions', errors);
+}
+
+/** A write's options as the request sent them: dryRun's values, fieldValidation ('' when absent). */
+export interface SentWriteOptions {
+  fieldManager?: string | undefined;
+  dryRunValues?: readonly string[] | undefined;
+  sentFieldValidation?: string | undefined;
+}
+
+/** ValidatePatchOptions: an apply names its manager; force belongs to apply alone; then as a create's. */
+export function validatePatchOptions(apply: boolean, force: boolean | undefined, sent: SentWriteOptions): void {
+  const errors: FieldError[] = [];
+  if (!apply && force !== undefined) errors.push(forbiddenField('force', 'may not be specified for non-apply patch'));
+  if (apply && !sent.fieldManager) errors.push(required('fieldManager', 'is required for apply patch'));
+  errors.push(...writeOptionsErrors(sent));
+  if (errors.length > 0) throw optionsInvalid('PatchOptions', errors);
+}
+
+/** ValidateCreateOptions and ValidateUpdateOptions: the manager's name, dryRun and fieldValidation. */
+export function validateWriteOptions(kind: 'CreateOptions' | 'UpdateOptions', sent: SentWriteOptions): void {
+  const errors = writeOptionsErrors(sent);
+  if (errors.length > 0) throw optionsInvalid(kind, errors);
+}
+
+/** ValidateDeleteOptions, which the delete handler runs before it reads anything. */
+export function validateDeleteOptions(options: { propagationPolicy?: string | undefined; orphanDependents?: boolean | undefined; dryRunValues?: readonly string[] | undefined }): void {
+  const errors: FieldError[] = [];
+  const policy = options.propagationPolicy;
+  if (options.orphanDependents !== undefined && policy !== undefined) errors.push(invalidValue('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
+  if (policy !== undefined && policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
+    errors.push(notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil']));
+  }
+  errors.push(...dryRunErrors(options.dryRunValues));
+  if (errors.length > 0) throw optionsInvalid('DeleteOptions', errors);
+}
+
+function writeOptionsErrors(sent: SentWriteOptions): FieldError[] {
+  const errors = [...fieldManagerErrors(sent.fieldManager ?? ''), ...dryRunErrors(sent.dryRunValues)];
+  const validation = sent.sentFieldValidation ?? '';
+  if (!['', 'Ignore', 'Strict', 'Warn'].includes(validation)) errors.push(notSupported('fieldValidation', validation, ['', 'Ignore', 'Strict', 'Warn']));
+  return errors;
+}
+
+/** ValidateDryRun: every value is "All"; the bad value prints as Go prints a []string. */
+function dryRunErrors(values: readonly string[] | undefined): FieldError[] {
+  if (values === undefined || values.every((v) => v === 'All')) return [];
+  return [notSupported('dryRun', new GoSyntax(`[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`), ['All'])];
+}
+
+/** NewInvalid on a meta.k8s.io options kind, which has no name. */
+function optionsInvalid(kind: string, errors: readonly FieldError[]): Error {
+  return invalid({ group: 'meta.k8s.io', kind }, '', errors);
 }

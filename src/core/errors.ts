@@ -166,12 +166,9 @@ export function invalid(groupKind: { group: string; kind: string }, name: string
   const listed = errors.map((e) => formatFieldError(e, { withField: true }));
   const aggregate = listed.length === 1 ? listed[0] : `[${listed.join(', ')}]`;
   const what = groupKind.group ? `${groupKind.kind}.${groupKind.group}` : groupKind.kind;
-  return new ApiError('Invalid', `${what} "${name}" is invalid: ${aggregate}`, {
-    name,
-    group: groupKind.group,
-    kind: groupKind.kind,
-    causes,
-  });
+  // A nameless object's (an options kind's) details have no name, as Go's omitempty leaves it out.
+  const details: StatusDetails = name ? { name, group: groupKind.group, kind: groupKind.kind, causes } : { group: groupKind.group, kind: groupKind.kind, causes };
+  return new ApiError('Invalid', `${what} "${name}" is invalid: ${aggregate}`, details);
 }
 
 export function badRequest(message: string): ApiError {
