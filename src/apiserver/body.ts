@@ -79,7 +79,6 @@ const findKindType = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\
 /** Interpret's words for a JSON body it could not read. */
 const versionKindPrefix = "couldn't get version/kind; json parse error: ";
 
-/** Interpret's failure on a decoded body that is no object (null is read as an empty one); undefined for an object. */
 /** Why a body that is no JSON object has no readable kind, in Interpret's words; `null` reads as `{}`. */
 export function notAnObject(value: unknown): string | undefined {
   if (value === null || (typeof value === 'object' && !Array.isArray(value))) return undefined;

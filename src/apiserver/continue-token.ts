@@ -2,7 +2,7 @@
 // {"v":"meta.k8s.io/v1","rv":N,"start":"<key below the resource's prefix>"}. A negative rv (what a 410
 // for a compacted token hands back) continues at the latest revision. Clients treat tokens as opaque;
 // what is checked, and the words a bad one gets, are upstream's.
-import { badRequest, goJsonKind, goJsonSyntaxError } from '../core/index.ts';
+import { badRequest, cleanRootedPath, goJsonKind, goJsonSyntaxError } from '../core/index.ts';
 
 export interface ContinueToken {
   /** The revision the list continues at; negative for the latest. */
@@ -34,7 +34,7 @@ export function decodeContinue(text: string): ContinueToken {
   if (token.start === '') throw why(': encoded start key empty (version meta.k8s.io/v1)');
   // path.Clean keeps a token from ranging above the resource's own keys.
   const key = token.start.startsWith('/') ? token.start : `/${token.start}`;
-  if (cleanPath(key) !== key) throw why(`: ${token.start}`);
+  if (cleanRootedPath(key) !== key) throw why(`: ${token.start}`);
   return { rv: token.rv, start: key.slice(1) };
 }
 
@@ -58,15 +58,4 @@ function readToken(value: unknown): { v: string; rv: number; start: string } | s
     }
   }
   return token;
-}
-
-/** Go's path.Clean of a rooted path. */
-function cleanPath(path: string): string {
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join('/')}`;
 }

@@ -33,7 +33,7 @@ function bigManagedFields(bytes: number): unknown[] {
 }
 
 describe('the limits', () => {
-  const write = (value: string) => ({ key: '/registry/pods/default/big', value, custom: false, modRevision: 0, update: false });
+  const write = (value: string) => ({ key: '/registry/pods/default/big', value, custom: false, modRevision: 0 });
   // A pod whose one container has a long argument: pods have no size limit of their own.
   const stored = (bytes: number) => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'big', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx', args: ['x'.repeat(bytes)] }] } });
 
@@ -63,13 +63,13 @@ describe('the limits', () => {
     const widget = (bytes: number) => JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { blob: 'x'.repeat(bytes) } });
     const key = etcdKey({ group: 'example.com', resource: 'widgets', custom: true }, 'default', 'w');
     assert.equal(key, '/registry/example.com/widgets/default/w');
-    assert.equal(etcdWriteRefusal({ key, value: widget(1_572_700), custom: true, modRevision: 0, update: false })?.message, 'etcdserver: request is too large');
-    assert.equal(etcdWriteRefusal({ key, value: widget(1_572_600), custom: true, modRevision: 0, update: false }), undefined);
+    assert.equal(etcdWriteRefusal({ key, value: widget(1_572_700), custom: true, modRevision: 0 })?.message, 'etcdserver: request is too large');
+    assert.equal(etcdWriteRefusal({ key, value: widget(1_572_600), custom: true, modRevision: 0 }), undefined);
   });
 
   test('a built-in kind with no field table here (a CustomResourceDefinition) is not refused on its JSON size', () => {
     const crd = JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' }, spec: { group: 'example.com', description: 'x'.repeat(1_700_000) } });
-    assert.equal(etcdWriteRefusal({ key: '/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com', value: crd, custom: false, modRevision: 0, update: false }), undefined);
+    assert.equal(etcdWriteRefusal({ key: '/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com', value: crd, custom: false, modRevision: 0 }), undefined);
   });
 
   test('keys are upstream\'s: nodes under minions, services under services/specs', () => {

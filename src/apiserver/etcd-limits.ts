@@ -6,7 +6,7 @@
 // (processInternalRaftRequestOnce), apiserver storage/etcd3/store.go (Create, GuaranteedUpdate).
 
 import { ApiError, StatusReason } from '../core/index.ts';
-import { protobufEnvelopeSize, varintSize } from './protobuf/encoded-size.ts';
+import { delimited, protobufEnvelopeSize, varintSize } from './protobuf/encoded-size.ts';
 
 /** etcd's default --max-request-bytes. */
 export const maxRequestBytes = 1.5 * 1024 * 1024;
@@ -32,7 +32,6 @@ export interface EtcdWrite {
   readonly custom: boolean;
   /** The key's current modRevision for an update (its transaction also reads the key back on a conflict); 0 for a create. */
   readonly modRevision: number;
-  readonly update: boolean;
 }
 
 /** The key upstream's registry stores an object under (`/registry/pods/default/web`). */
@@ -42,10 +41,6 @@ export function etcdKey(resource: { group: string; resource: string; custom: boo
 }
 
 const corePrefixes: Readonly<Record<string, string>> = { services: 'services/specs', endpoints: 'services/endpoints', nodes: 'minions' };
-
-function delimited(tag: number, body: number): number {
-  return tag + varintSize(body) + body;
-}
 
 /**
  * Bytes etcd stores for the object: JSON and the encoder's newline for a custom resource, the protobuf
@@ -66,7 +61,7 @@ function transactionSize(write: EtcdWrite, valueSize: number): number {
   const compare = delimited(1, key) + 2 + 1 + varintSize(write.modRevision);
   const put = delimited(1, key) + delimited(1, valueSize);
   const get = delimited(1, key);
-  return delimited(1, compare) + delimited(1, delimited(1, put)) + (write.update ? delimited(1, delimited(1, get)) : 0);
+  return delimited(1, compare) + delimited(1, delimited(1, put)) + (write.modRevision > 0 ? delimited(1, delimited(1, get)) : 0);
 }
 
 /** InternalRaftRequest{header = 100: RequestHeader{ID}, txn = 6}; the request ID is a 9-byte varint. */

@@ -36,7 +36,7 @@ export function applyPatch(type: PatchType, current: KubeObject, body: unknown, 
         if (result.kind === 'malformed') throw badRequest(result.message);
         if (result.kind === 'tooLarge') throw requestEntityTooLarge(result.message);
         // jsonPatcher.applyPatchToCurrentObject: the patched JSON did not decode.
-        if (result.kind === 'tooDeep') throw invalid({ group: '', kind: '' }, '', [invalidValue('patch', JSON.stringify(result.patched), result.message)]);
+        if (result.kind === 'tooDeep') throw patchDecodingFailure(JSON.stringify(result.patched), result.message);
         throw rejected();
       }
       return asObject(result.value);
@@ -65,6 +65,14 @@ export function applyPatch(type: PatchType, current: KubeObject, body: unknown, 
   }
 }
 
+/**
+ * The patch handler's 422 for a patched object that does not decode (jsonPatcher, smpPatcher): an Invalid
+ * on the `patch` field of no kind, showing the patched JSON (or, for a strategic merge patch, the patch).
+ */
+export function patchDecodingFailure(shown: string, why: string): ApiError {
+  return invalid({ group: '', kind: '' }, '', [invalidValue('patch', shown, why)]);
+}
+
 // Upstream answers a patch that cannot be applied with this generic 422 and no details.
 function rejected(): ApiError {
   return new ApiError('Invalid', 'the server rejected our request due to an error in our request', {}, 422);
@@ -81,7 +89,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function asObject(value: unknown): KubeObject {
   // `null` decodes as an empty object, as a body does.
   const why = notAnObject(value);
-  if (why !== undefined) throw invalid({ group: '', kind: '' }, '', [invalidValue('patch', JSON.stringify(value), why)]);
+  if (why !== undefined) throw patchDecodingFailure(JSON.stringify(value), why);
   const obj = (value ?? {}) as KubeObject;
   if (!isRecord(obj.metadata)) obj.metadata = {};
   return obj;

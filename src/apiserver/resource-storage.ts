@@ -339,7 +339,7 @@ export class ResourceStorage {
     const custom = customResourceInfo(def) !== undefined;
     const key = etcdKey({ group: at.group, resource: at.resource, custom }, def.namespaced ? namespace : '', name);
     // A kind stored as another is measured in its stored form, which only the text holds.
-    const refusal = etcdWriteRefusal({ key, value: text, object: def.storedAs ? undefined : (object as unknown as Record<string, unknown>), custom, modRevision, update: modRevision > 0 });
+    const refusal = etcdWriteRefusal({ key, value: text, object: def.storedAs ? undefined : (object as unknown as Record<string, unknown>), custom, modRevision });
     if (refusal) throw refusal;
   }
 

@@ -4,7 +4,7 @@
 import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef, UserInfo, Verb } from '../api/index.ts';
 import { apiVersionOf, apiVersionParts, clusterAdminUser, defaultFeatureGates } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
-import { ApiError, StatusReason, badRequest, copyJson, copyJsonSharing, formatTime, invalid, isApiError, methodNotSupported, notFound, setOwn } from '../core/index.ts';
+import { ApiError, badRequest, copyJson, copyJsonSharing, formatTime, invalid, isApiError, methodNotSupported, notFound, setOwn } from '../core/index.ts';
 import { unsupportedPatchType } from './patching.ts';
 import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
@@ -13,7 +13,7 @@ import type { AdmissionPlugin } from './admission.ts';
 import { applyError, fieldManagerOptions, fieldTracker, managerName, typedPatchFailure } from './field-manager.ts';
 import { customResourceInfo } from './crd/custom-resource.ts';
 import { applyServerSide } from './patch/index.ts';
-import { supportedPatchTypes } from './patching.ts';
+import { patchDecodingFailure, supportedPatchTypes } from './patching.ts';
 import { listObjects } from './list.ts';
 import type { ListPage } from './list.ts';
 import { applyPatch } from './patching.ts';
@@ -27,7 +27,7 @@ import { mutableCopy, storedObject } from './stored-object.ts';
 import { bindPod, evictPod, readScale, writeScale } from './subresources.ts';
 import { startWatch } from './watch.ts';
 import { waitUntilFresh } from './wait-until-fresh.ts';
-import { readResourceVersion } from './resource-version.ts';
+import { requestedResourceVersion } from './resource-version.ts';
 import { validateDeleteOptions, validateListOptions, validatePatchOptions, validateWriteOptions } from './options.ts';
 import { delegatedList } from './delegated.ts';
 import type { DelegatedResource } from './delegated.ts';
@@ -200,9 +200,7 @@ export class ApiServer {
     checkSubresource(def, subresource, 'get');
     const delegated = this.#delegated.get(def);
     if (delegated) return { kind: 'dry-run', object: await delegated.get(namespace, name) };
-    const minimum = readResourceVersion(resourceVersion);
-    // The versioner's InvalidError is no metav1.Status: the get handler answers it as a plain 500.
-    if (typeof minimum === 'object') throw new ApiError(StatusReason.Unknown, minimum.invalid);
+    const minimum = requestedResourceVersion(resourceVersion);
     if (minimum > 0) await waitUntilFresh(this.storage.store, this.clock, minimum);
     const kv = await this.storage.get(def, namespace, name);
     if (subresource === 'scale') return { kind: 'dry-run', object: readScale(def, mutableCopy(kv)) };
@@ -608,10 +606,9 @@ const bindingKind: SubresourceKind = { group: '', version: 'v1', kind: 'Binding'
 const tokenRequestKind: SubresourceKind = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
 const deleteOptionsKind: SubresourceKind = { group: '', version: 'v1', kind: 'DeleteOptions' };
 
-/** A patched object that does not decode: upstream's 422 on the `patch` field, showing the patched JSON or the patch. */
+/** A patched object that does not decode: the patched JSON shown, or for a strategic merge patch the patch. */
 function patchedDecodingError(patched: KubeObject, type: PatchType, body: unknown, typeError: string): ApiError {
-  const shown = type === 'json' || type === 'merge' ? JSON.stringify(patched) : goMapString(body);
-  return new ApiError('Invalid', ` "" is invalid: patch: Invalid value: ${JSON.stringify(shown)}: ${typeError}`, { causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(shown)}: ${typeError}`, field: 'patch' }] });
+  return patchDecodingFailure(type === 'json' || type === 'merge' ? JSON.stringify(patched) : goMapString(body), typeError);
 }
 
 /**

@@ -3,12 +3,12 @@
 // Upstream: apiserver/pkg/storage/cacher/cache_watcher.go, endpoints/handlers/watch.go.
 import type { ResourceDefinition } from '../api/index.ts';
 import type { Clock, KubeObject, Random, Status } from '../core/index.ts';
-import { ApiError, StatusReason, expired, isApiError } from '../core/index.ts';
+import { expired, isApiError } from '../core/index.ts';
 import type { KeyValue, Watch } from '../storage/index.ts';
 import { StoreError } from '../storage/index.ts';
 import { listObjects } from './list.ts';
 import { waitUntilFresh } from './wait-until-fresh.ts';
-import { readResourceVersion } from './resource-version.ts';
+import { requestedResourceVersion } from './resource-version.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import type { Selection } from './selection.ts';
 import { storedObject, viewOf } from './stored-object.ts';
@@ -51,9 +51,7 @@ export interface ActiveWatch {
 export async function startWatch(deps: WatchDeps, def: ResourceDefinition, request: WatchRequest, sink: WatchSink): Promise<ActiveWatch> {
   const { storage, clock } = deps;
   const rv = request.resourceVersion;
-  const requested = readResourceVersion(rv);
-  // The cacher passes the versioner's InvalidError on: no metav1.Status, so a plain 500.
-  if (typeof requested === 'object') throw new ApiError(StatusReason.Unknown, requested.invalid);
+  const requested = requestedResourceVersion(rv);
   const initial = request.sendInitialEvents ?? (!rv || rv === '0');
   let from = requested > 0 ? requested : storage.store.revision();
   let stopped = false;
@@ -116,25 +114,24 @@ export async function startWatch(deps: WatchDeps, def: ResourceDefinition, reque
     },
   });
 
-  if (request.allowWatchBookmarks) {
-    const tick = (): void => {
-      if (stopped) return;
-      sink.send({ type: 'BOOKMARK', object: bookmark(def, Math.max(lastRevision, storage.store.revision()), false) });
-      timers.push(clock.after(bookmarkIntervalMs, tick));
-    };
-    timers.push(clock.after(bookmarkIntervalMs, tick));
-  }
   // Without timeoutSeconds (or with 0) upstream picks 30–60 minutes, so `kubectl get -w` stays open; a
   // negative one is a deadline already past, and the watch ends at once.
   const timeoutMs = request.timeoutSeconds === undefined || request.timeoutSeconds === 0
     ? (30 + deps.random.float() * 30) * 60_000
     : Math.max(0, request.timeoutSeconds * 1000);
-  // The cache watcher's last bookmark goes 2 s before the deadline, so the client resumes from there
-  // (nextBookmarkTime); a watch shorter than that gets none.
-  if (request.allowWatchBookmarks && timeoutMs >= preTimeoutBookmarkMs) {
-    timers.push(clock.after(timeoutMs - preTimeoutBookmarkMs, () => {
+  if (request.allowWatchBookmarks) {
+    // The revision the watch has reached, about once a minute and, as the cache watcher's last one, 2 s
+    // before the deadline (nextBookmarkTime): the client resumes from there. A shorter watch gets none.
+    const sendBookmark = (): void => {
       if (!stopped) sink.send({ type: 'BOOKMARK', object: bookmark(def, Math.max(lastRevision, storage.store.revision()), false) });
-    }));
+    };
+    const tick = (): void => {
+      if (stopped) return;
+      sendBookmark();
+      timers.push(clock.after(bookmarkIntervalMs, tick));
+    };
+    timers.push(clock.after(bookmarkIntervalMs, tick));
+    if (timeoutMs >= preTimeoutBookmarkMs) timers.push(clock.after(timeoutMs - preTimeoutBookmarkMs, sendBookmark));
   }
   timers.push(clock.after(timeoutMs, stop));
   return { stop };

@@ -29,5 +29,10 @@ export function componentTurnOver(): Promise<void> | undefined {
     return undefined;
   }
   if (now - componentTurnStart < componentTurnBudgetMs) return undefined;
+  return nextTurn();
+}
+
+/** Resolves on the event loop's next turn, after the I/O waiting now (setImmediate). */
+export function nextTurn(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
 }

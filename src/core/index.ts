@@ -8,6 +8,7 @@ export * from './go-json.ts';
 export * from './nesting-depth.ts';
 export * from './user-regexp.ts';
 export * from './go-json-syntax.ts';
+export * from './go-path.ts';
 export * from './own-keys.ts';
 export * from './json-equal.ts';
 export * from './meta.ts';

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { Clock } from '../core/index.ts';
-import { internalError } from '../core/index.ts';
+import { internalError, nextTurn } from '../core/index.ts';
 import { isInteractiveShell } from '../api/index.ts';
 import { runExec, ShellSession, simulatedCommands, unsimulatedCommand } from './exec-shell.ts';
 import type { ExecContext, ExecRun, ExecStep } from './exec-shell.ts';
@@ -202,7 +202,7 @@ class ExecSession {
    * each frame and does not see frames its TLS layer has already read.
    */
   async #end(status: Status): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     if (this.#closed.signal.aborted) return;
     this.#transport.end(JSON.stringify(status));
   }

@@ -9,7 +9,7 @@ import { refs } from '../api/index.ts';
 import type { Endpoints, EndpointAddress, Node, Pod, Service } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
-import { ApiError, badRequest, isApiError, parseIP, serviceUnavailable } from '../core/index.ts';
+import { ApiError, badRequest, cleanRootedPath, isApiError, parseIP, serviceUnavailable } from '../core/index.ts';
 import { kubeletResponse } from './kubelet-server.ts';
 import { forwardToLoopback, joinHostPort } from './loopback-proxy.ts';
 import { kubeletPort } from './node-object.ts';
@@ -159,13 +159,7 @@ function decodeSegment(segment: string): string {
 /** path.Join of the proxy's path, its trailing slash kept as the UpgradeAwareHandler keeps it. */
 function targetPath(raw: string | undefined): string {
   const decoded = decodeSegment(raw ?? '');
-  const segments: string[] = [];
-  for (const s of decoded.split('/')) {
-    if (s === '' || s === '.') continue;
-    if (s === '..') segments.pop();
-    else segments.push(s);
-  }
-  const joined = `/${segments.join('/')}`;
+  const joined = cleanRootedPath(decoded);
   return decoded.endsWith('/') && joined !== '/' ? `${joined}/` : joined;
 }
 

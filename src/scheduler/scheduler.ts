@@ -7,6 +7,7 @@ import { defaultFeatureGates, refs } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import { Informer } from '../client/index.ts';
 import type { Clock, DeepReadonly, KubeObject, Random } from '../core/index.ts';
+import { nextTurn } from '../core/index.ts';
 import { SchedulerCache } from './cache.ts';
 import { buildProfile, defaultSchedulerName, parseSchedulerConfig } from './config.ts';
 import type { SchedulerConfig } from './config.ts';
@@ -196,7 +197,7 @@ export class Scheduler {
         this.queue.done(q.podInfo.uid);
       }
       // Let informer events and binding completions in between cycles.
-      if (++n % 8 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (++n % 8 === 0) await nextTurn();
     }
   }
 

@@ -18,8 +18,8 @@ export function varintSize(value: number): number {
   return size;
 }
 
-/** A length-delimited field: tag, length, body. */
-function delimited(tag: number, body: number): number {
+/** A length-delimited field's bytes: its tag's (`tag` of them), its length's, its body's. */
+export function delimited(tag: number, body: number): number {
   return tag + varintSize(body) + body;
 }
 

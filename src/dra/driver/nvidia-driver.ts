@@ -6,7 +6,7 @@
 import { compileDeviceSelector, refs } from '../../api/index.ts';
 import type { Node, resourceV1 } from '../../api/index.ts';
 import type { Clock, Timer } from '../../core/index.ts';
-import { isApiError, prepareInSnapshot } from '../../core/index.ts';
+import { isApiError, nextTurn, prepareInSnapshot } from '../../core/index.ts';
 import { Informer } from '../../client/index.ts';
 import type { Client } from '../../client/index.ts';
 import { nvidiaDriverName } from './nvidia-devices.ts';
@@ -115,7 +115,7 @@ async function publishNode(client: Client, node: NvidiaDriverNode): Promise<void
     // An in-process write resolves without leaving the event loop's turn, and a GPU's slice is ~30 KB
     // to validate and encode: yielding between slices lets the API serve its clients in between, as a
     // real driver's round trips would (kubectl's first request right after the ready line waited ~40 ms).
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   for (const s of extras) await deleteQuietly(client, s.metadata.name ?? '');
 }

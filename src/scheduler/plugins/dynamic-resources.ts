@@ -6,7 +6,7 @@
 // Upstream: pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go (1.35).
 import { refs, resourceV1 } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
-import { componentTurnOver, isApiError, monotonicMs, parseGoDuration } from '../../core/index.ts';
+import { componentTurnOver, isApiError, monotonicMs, nextTurn, parseGoDuration } from '../../core/index.ts';
 import type { DraAllocator, DraFeatures, DraInventory, DraOutcome } from './dynamic-resources-allocator.ts';
 import type { ClusterEventWithHint, EventKeys, Handle, Plugin, PluginFactory, PodRO, QueueingHint, Status } from '../framework.ts';
 import { ActionType, errorStatus, maxNodeScore, skip, stateKey, success, unresolvable, unschedulable } from '../framework.ts';
@@ -524,7 +524,7 @@ function runSearch(search: Iterator<void, DraOutcome, void>, waitsFor: Pick<Hand
     const next = search.next();
     if (next.done) return next.value;
     if (!waitsFor) continue;
-    const turn = monotonicMs() > sliceEnd ? new Promise<void>((resolve) => setImmediate(resolve)) : componentTurnOver();
+    const turn = monotonicMs() > sliceEnd ? nextTurn() : componentTurnOver();
     if (turn) return turn.then(() => runSearch(search, waitsFor));
   }
 }
