@@ -1,8 +1,12 @@
 // What `kubectl exec` runs in a simulated container: a few commands a user reaches for to look inside
-// one (env, printenv, echo, hostname, pwd, nvidia-smi -L, sleep, true, false, exit), alone or in a
+// one (env, printenv, echo, hostname, pwd, nvidia-smi -L, sleep, true, false, exit; cat, ls and
+// `tar cf -` over the files the kubelet put there, so `kubectl cp` from a pod works), alone or in a
 // small shell (`sh -c "..."`, or `sh` reading its standard input or a terminal) with quotes, $VAR,
 // `;`, `&&`, `||` and newlines. There is no image to run anything else. Pure: the route plays the steps.
 import { sleepMs } from '../api/index.ts';
+import type { ContainerFiles } from './container-files.ts';
+import { cat, ls, tar } from './file-commands.ts';
+import type { FileCommandOutput } from './file-commands.ts';
 
 /** What a command sees of its container. */
 export interface ExecContext {
@@ -11,10 +15,12 @@ export interface ExecContext {
   /** `nvidia-smi -L`'s lines; undefined when the kubelet cannot tell (device-plugin MIG is counted, not assigned). */
   gpuList: readonly string[] | undefined;
   workingDir: string;
+  /** The files the kubelet put in the container (volumes, /etc/hosts); undefined when none are known. */
+  files?: ContainerFiles | undefined;
 }
 
-/** Output on a stream, or a pause (null: forever, as `sleep infinity`). */
-export type ExecStep = { stream: 'stdout' | 'stderr'; text: string } | { sleepMs: number | null };
+/** Output on a stream (a file's bytes as they are), or a pause (null: forever, as `sleep infinity`). */
+export type ExecStep = { stream: 'stdout' | 'stderr'; text: string | Buffer } | { sleepMs: number | null };
 
 export interface ExecRun {
   steps: ExecStep[];
@@ -24,7 +30,7 @@ export interface ExecRun {
 }
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-export const simulatedCommands = 'echo, env, printenv, hostname, pwd, nvidia-smi -L, sleep, true, false and exit';
+export const simulatedCommands = 'echo, env, printenv, hostname, pwd, nvidia-smi -L, sleep, true, false, exit, cat, ls and tar cf -';
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -56,7 +62,7 @@ export class ShellSession {
   }
 }
 
-const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit']);
+const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar']);
 
 class ShellState {
   readonly #context: ExecContext;
@@ -140,6 +146,12 @@ class ShellState {
         this.#exited = true;
         return;
       }
+      case 'cat':
+        return this.#files(cat(rest, this.#context.files, this.#context.workingDir));
+      case 'ls':
+        return this.#files(ls(rest, this.#context.files, this.#context.workingDir));
+      case 'tar':
+        return this.#files(tar(rest, this.#context.files, this.#context.workingDir));
       default:
         return this.#fail(`sh: ${cmd}: not simulated (a simulated container runs ${simulatedCommands})`, 127);
     }
@@ -167,6 +179,11 @@ class ShellState {
     if (list === undefined) return this.#out('');
     if (list.length === 0) return this.#fail('No devices were found', 6, 'stdout');
     this.#out(list.map((l) => `${l}\n`).join(''));
+  }
+
+  #files(output: FileCommandOutput): void {
+    this.#steps.push(...output.writes);
+    this.#status = output.status;
   }
 
   #out(text: string): void {

@@ -135,6 +135,12 @@ export interface HostExec {
   workingDir: string;
 }
 
+/** A terminal's output translation (onlcr): each bare newline goes out as CR LF. */
+function terminalLines(data: string | Buffer): string | Buffer {
+  if (typeof data === 'string') return data.replace(/\r?\n/g, '\r\n');
+  return Buffer.from(data.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
+}
+
 class ExecSession {
   readonly #transport: ExecTransport;
   readonly #clock: Clock;
@@ -237,8 +243,8 @@ class ExecSession {
   #onHost(host: HostExec): Promise<{ exitCode: number } | { error: string }> {
     const [file = '', ...args] = this.#options.argv;
     const child = spawn(file, args, { env: { ...host.env }, cwd: host.workingDir, stdio: ['pipe', 'pipe', 'pipe'] });
-    child.stdout.on('data', (chunk: Buffer) => this.#write('stdout', chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => this.#write('stderr', chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => this.#write('stdout', chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.#write('stderr', chunk));
     child.stdin.on('error', () => {});
     this.#onInput = (text) => child.stdin.write(text);
     this.#onInputEnd = () => child.stdin.end();
@@ -332,16 +338,16 @@ class ExecSession {
   }
 
   /** Output as the process writes it: a terminal takes stderr on stdout and turns LF into CR LF. */
-  #write(stream: 'stdout' | 'stderr', text: string): void {
+  #write(stream: 'stdout' | 'stderr', data: string | Buffer): void {
     const { tty, stdout, stderr } = this.#options;
     if (tty) {
-      if (stdout) this.#send(stdoutStream, text.replace(/\r?\n/g, '\r\n'));
+      if (stdout) this.#send(stdoutStream, terminalLines(data));
     } else if (stream === 'stdout' ? stdout : stderr) {
-      this.#send(stream === 'stdout' ? stdoutStream : stderrStream, text);
+      this.#send(stream === 'stdout' ? stdoutStream : stderrStream, data);
     }
   }
 
-  #send(stream: number, text: string): void {
-    this.#transport.send(stream, text);
+  #send(stream: number, data: string | Buffer): void {
+    this.#transport.send(stream, data);
   }
 }

@@ -26,16 +26,16 @@ export interface ExecTransportEvents {
 
 export interface ExecTransport {
   /** Writes to stdout, stderr or the error stream (an empty write on the WebSocket says the streams are open). */
-  send(stream: number, text: string): void;
+  send(stream: number, data: string | Buffer): void;
   /** The command's status on the error stream, then the end of the session. */
   end(status: string): void;
   listen(events: ExecTransportEvents): void;
 }
 
 export function webSocketTransport(ws: WebSocket): ExecTransport {
-  const send = (stream: number, text: string): void => {
+  const send = (stream: number, data: string | Buffer): void => {
     if (ws.readyState !== ws.OPEN) return;
-    ws.send(Buffer.concat([Buffer.from([stream]), Buffer.from(text, 'utf8')]), { binary: true });
+    ws.send(Buffer.concat([Buffer.from([stream]), typeof data === 'string' ? Buffer.from(data, 'utf8') : data]), { binary: true });
   };
   return {
     send,
@@ -89,8 +89,8 @@ export async function spdyTransport(req: IncomingMessage, expected: ExpectedStre
   if (!complete) return undefined;
   const byNumber = new Map([[stdoutStream, streams.get('stdout')], [stderrStream, streams.get('stderr')], [errorStream, streams.get('error')]]);
   return {
-    send(stream, text) {
-      if (text !== '') byNumber.get(stream)?.write(text);
+    send(stream, data) {
+      if (data.length > 0) byNumber.get(stream)?.write(data);
     },
     end(status) {
       // Every stream's FIN written before the connection closes, as the kubelet's handler returns.

@@ -192,6 +192,7 @@ async function serveConnect(o: PodLogRouteOptions, pod: Pod, sub: 'exec' | 'atta
     const target = accepted(sub, worker?.attachTarget(container) ?? notFound, req, res);
     if (target) await serveAttach(req, res, o.clock, options, target);
   } else {
+    await worker?.prepareExec();
     const target = accepted(sub, worker?.execTarget(container) ?? notFound, req, res);
     if (target) await serveExec(req, res, o.clock, options, target);
   }

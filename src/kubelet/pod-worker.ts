@@ -40,6 +40,7 @@ import type { DeviceManager } from './device-manager.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
 import type { ExecContext } from './exec-shell.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
+import { PodFiles } from './pod-files.ts';
 import type { ImageManager } from './image-manager.ts';
 
 export type WorkerState =
@@ -139,6 +140,7 @@ export class PodWorker {
   /** Containers a restarted kubelet found running, waiting for their processes to be resumed. */
   #survivors: boolean;
   readonly startTime: number;
+  #files: PodFiles | undefined;
   /** Set once the sandbox has its network (a host-network pod has the node's IP from the start). */
   podIP: string | undefined;
   readonly resize: PodResize;
@@ -232,10 +234,20 @@ export class PodWorker {
     for (const [k, v] of Object.entries(own)) setOwn(env, k, v);
     if (env.HOME === undefined) env.HOME = '/root';
     const workingDir = c.workingDir || '/';
-    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir };
+    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir, files: this.#podFiles().files(this.#pod, name, this.podIP) };
     // A host process (runtime: process) execs for real, with the environment it was started with.
     const sim = live.sim;
     return sim instanceof ProcessContainer ? { context, logs: live.logs, host: { env: sim.env, workingDir } } : { context, logs: live.logs };
+  }
+
+  /** Readies what exec reads that takes a request: the projected service account tokens. */
+  prepareExec(): Promise<void> {
+    return this.#podFiles().requestTokens(this.#pod);
+  }
+
+  /** Made at the first exec: most pods are never exec'd into. */
+  #podFiles(): PodFiles {
+    return (this.#files ??= new PodFiles({ client: this.#d.client, clock: this.#d.clock, random: this.#d.random, sources: this.#d.envSources, writtenAt: this.startTime }));
   }
 
   /**

@@ -1,9 +1,11 @@
 // `kubectl exec` and `attach` into simulated containers, as a user checks what a pod got: its
 // environment, the MIG slice its claim was allocated (nvidia-smi -L), a script's output and exit code,
 // a shell fed on standard input, a container's output as it comes, `kubectl run -i` of a shell, and
-// upstream's refusals (a container that is not running, a role with `get pods/exec` but not `create`).
+// upstream's refusals (a container that is not running, a role with `get pods/exec` but not `create`);
+// and the files the kubelet wrote into a container (volumes, /etc/hosts), read with cat and kubectl cp.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import WebSocket from 'ws';
 import { kubectlBinary, readKubeconfigToken, startDrydock } from './harness.ts';
@@ -147,5 +149,43 @@ describe('kubectl exec into simulated containers', () => {
     await dd.ok(['create', 'role', 'exec-create', '--verb=create', '--resource=pods/exec']);
     await dd.ok(['create', 'rolebinding', 'exec-create', '--role=exec-create', '--user=dev']);
     assert.equal(await dd.ok(['exec', 'web', '--as=dev', '--', 'hostname']), 'web\n');
+  });
+
+  test('a pod\'s files are what the kubelet wrote: its ConfigMap, Secret and downward API volumes, /etc/hosts, its service account token', async () => {
+    await dd.ok(['apply', '-f', join(fixtures, 'volumes/pod-with-files.yaml')]);
+    await waitFor(dd, ['get', 'pod', 'files', '-o', 'jsonpath={.status.phase}'], 'Running');
+    assert.equal(await dd.ok(['exec', 'files', '--', 'cat', '/etc/config/app.yaml', '/app/mode.txt', '/secrets/token']), 'model: llama-3-8b\nbatch: 8\nfasthf_abc123');
+    assert.equal(await dd.ok(['exec', 'files', '--', 'cat', '/etc/podinfo/labels', '/etc/podinfo/ns/name']), 'app="serve"\ntier="gpu"default');
+    const ip = await dd.ok(['get', 'pod', 'files', '-o', 'jsonpath={.status.podIP}']);
+    const hosts = await dd.ok(['exec', 'files', '--', 'cat', '/etc/hosts']);
+    assert.ok(hosts.startsWith('# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n'), hosts);
+    assert.ok(hosts.endsWith(`\n${ip}\tfiles\n\n# Entries added by HostAliases.\n10.1.2.3\tregistry.local\n10.1.2.3\tmirror.local\n`), hosts);
+    assert.match(await dd.ok(['exec', 'files', '--', 'ls', '-a', '/etc/config']), /^\.\n\.\.\n\.\.\d{4}_\d\d_\d\d_\d\d_\d\d_\d\d\.\d+\n\.\.data\napp\.yaml\nblob\nmode\n$/);
+    const unknown = await dd.kubectl(['exec', 'files', '--', 'cat', '/etc/passwd']);
+    assert.deepEqual([unknown.code, unknown.stderr.split('\n')[0]], [1, "cat: /etc/passwd: not simulated: a simulated container's files are its volumes', /etc/hosts and /etc/hostname"]);
+    // The token the pod's projected volume holds authenticates as the pod's service account.
+    const token = await dd.ok(['exec', 'files', '--', 'cat', '/var/run/secrets/kubernetes.io/serviceaccount/token']);
+    assert.match(await dd.ok(['auth', 'whoami', `--token=${token}`, '-o', 'jsonpath={.status.userInfo.username}']), /^system:serviceaccount:default:default$/);
+    // A changed ConfigMap reaches the mounted files (unlike the environment, above).
+    await dd.ok(['patch', 'configmap', 'app-config', '-p', '{"data":{"mode":"slow"}}']);
+    await waitFor(dd, ['exec', 'files', '--', 'cat', '/etc/config/mode'], 'slow');
+  });
+
+  test('kubectl cp copies a file and a directory out of a pod; the atomic writer\'s links are skipped, as kubectl skips them', async () => {
+    await dd.ok(['apply', '-f', join(fixtures, 'volumes/pod-with-files.yaml')]);
+    await waitFor(dd, ['get', 'pod', 'files', '-o', 'jsonpath={.status.phase}'], 'Running');
+    const file = await dd.kubectl(['cp', 'files:/secrets/token', join(dd.dir, 'token')]);
+    assert.equal(file.code, 0, file.stderr);
+    assert.equal(file.stdout, "tar: Removing leading `/' from member names\n");
+    assert.equal(readFileSync(join(dd.dir, 'token'), 'utf8'), 'hf_abc123');
+    const dir = await dd.kubectl(['cp', 'files:/etc/config', join(dd.dir, 'config')]);
+    assert.equal(dir.code, 0, dir.stderr);
+    assert.match(dir.stderr, /^warning: skipping symlink: ".*\/config\/\.\.data" -> "\.\.\d{4}_[\d_.]+"/m);
+    const [written] = readdirSync(join(dd.dir, 'config'));
+    assert.deepEqual(readdirSync(join(dd.dir, 'config', written ?? '')).sort(), ['app.yaml', 'blob', 'mode']);
+    assert.deepEqual([...readFileSync(join(dd.dir, 'config', written ?? '', 'blob'))], [0, 1, 2, 255]);
+    const into = await dd.kubectl(['cp', join(fixtures, 'pod.yaml'), 'files:/scratch/pod.yaml']);
+    assert.equal(into.code, 2, 'kubectl exits with tar\'s status');
+    assert.match(into.stderr, /^tar: extracting is not simulated/m);
   });
 });

@@ -1,0 +1,288 @@
+// The files a simulated container shows to exec (cat, ls, tar): not the image's, which nothing here has,
+// but what the kubelet and the runtime put in: /etc/hosts, /etc/hostname, and every volume mount whose
+// content the kubelet writes (configMap, secret, downwardAPI, projected, in the atomic writer's layout)
+// or that starts empty (emptyDir). Everything else is unknown, and a command reading it says so.
+// Upstream: pkg/kubelet/kubelet_pods.go (makeMounts, managedHostsFileContent), pkg/volume/util/
+// atomic_writer.go, pkg/volume/configmap, secret, downwardapi, projected (MakePayload, CollectData).
+import type { Container, Pod, Volume } from '../api/index.ts';
+import type { DeepReadonly } from '../core/index.ts';
+import { goQuote, ownValue } from '../core/index.ts';
+
+export type FileNode =
+  | { kind: 'file'; data: Buffer; mode: number }
+  | { kind: 'dir'; entries: ReadonlyMap<string, FileNode>; mode: number }
+  | { kind: 'link'; target: string };
+
+export interface ContainerFiles {
+  /** Mount points, absolute and clean, each with what is there. */
+  mounts: readonly { path: string; node: FileNode }[];
+  /** When the kubelet wrote them: every file's modification time. */
+  writtenAt: number;
+}
+
+/** What a volume's content comes from: the kubelet's informers and its token manager. */
+export interface VolumeContentSources {
+  configMap(namespace: string, name: string): { data?: Record<string, string>; binaryData?: Record<string, string> } | undefined;
+  secret(namespace: string, name: string): { data?: Record<string, string> } | undefined;
+  /** The projected token for the source at `path` of volume `volume`, once requested; undefined before. */
+  token(volume: string, path: string): string | undefined;
+  /** The atomic writer's timestamped directory of a volume (`..2026_12_06_19_08_52.1234567890`). */
+  dataDirectory(volume: string): string;
+}
+
+const defaultFileMode = 0o644;
+
+/** The files container `c` of `pod` sees, with the pod's IPs known. */
+export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, podIPs: readonly string[], sources: VolumeContentSources, writtenAt: number): ContainerFiles {
+  const mounts: { path: string; node: FileNode }[] = [];
+  const mountsOwn = (path: string): boolean => (c.volumeMounts ?? []).some((m) => cleanPath(m.mountPath) === path);
+  const hostname = podHostname(pod);
+  // makeMounts: /etc/hosts when the pod has an IP and the container does not mount its own there.
+  if (podIPs.length > 0 && !pod.spec.hostNetwork && !mountsOwn('/etc/hosts')) mounts.push({ path: '/etc/hosts', node: textFile(managedHosts(pod, hostname, podIPs)) });
+  if (!mountsOwn('/etc/hostname')) mounts.push({ path: '/etc/hostname', node: textFile(`${hostname}\n`) });
+  for (const m of c.volumeMounts ?? []) {
+    const volume = (pod.spec.volumes ?? []).find((v) => v.name === m.name);
+    const content = volume ? volumeContent(pod, volume, sources) : undefined;
+    if (!content) continue;
+    const node = m.subPath ? subPathNode(content, m.subPath) : content;
+    if (node) mounts.push({ path: cleanPath(m.mountPath), node });
+  }
+  return { mounts, writtenAt };
+}
+
+/** The hostname the runtime gives the pod: spec.hostname, else its name cut to 63 characters. */
+function podHostname(pod: DeepReadonly<Pod>): string {
+  return pod.spec.hostname || (pod.metadata.name ?? '').slice(0, 63).replace(/[-.]+$/, '');
+}
+
+/** managedHostsFileContent: the boilerplate, the pod's own names on each of its IPs, then hostAliases. */
+function managedHosts(pod: DeepReadonly<Pod>, hostname: string, podIPs: readonly string[]): string {
+  const lines = ['# Kubernetes-managed hosts file.', '127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::0\tip6-localnet', 'fe00::0\tip6-mcastprefix', 'fe00::1\tip6-allnodes', 'fe00::2\tip6-allrouters'];
+  const subdomain = pod.spec.subdomain;
+  const domain = subdomain ? `${subdomain}.${pod.metadata.namespace ?? ''}.svc.cluster.local` : '';
+  for (const ip of podIPs) lines.push(domain ? `${ip}\t${hostname}.${domain}\t${hostname}` : `${ip}\t${hostname}`);
+  const aliases = pod.spec.hostAliases ?? [];
+  if (aliases.length > 0) {
+    lines.push('', '# Entries added by HostAliases.');
+    for (const alias of aliases) for (const name of alias.hostnames ?? []) lines.push(`${alias.ip ?? ''}\t${name}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function textFile(text: string, mode = defaultFileMode): FileNode {
+  return { kind: 'file', data: Buffer.from(text, 'utf8'), mode };
+}
+
+/** A volume's tree, or undefined when its content is not the kubelet's to know (a disk, the host's files, an image). */
+function volumeContent(pod: DeepReadonly<Pod>, v: DeepReadonly<Volume>, sources: VolumeContentSources): FileNode | undefined {
+  const namespace = pod.metadata.namespace ?? '';
+  if (v.emptyDir) return { kind: 'dir', entries: new Map(), mode: 0o777 };
+  let payload: Map<string, FileNode> | undefined;
+  if (v.configMap) payload = configMapPayload(sources.configMap(namespace, v.configMap.name ?? ''), v.configMap.items, v.configMap.defaultMode ?? defaultFileMode);
+  else if (v.secret) payload = secretPayload(sources.secret(namespace, v.secret.secretName ?? ''), v.secret.items, v.secret.defaultMode ?? defaultFileMode);
+  else if (v.downwardAPI) payload = downwardPayload(pod, v.downwardAPI.items ?? [], v.downwardAPI.defaultMode ?? defaultFileMode);
+  else if (v.projected) payload = projectedPayload(pod, v.name, v.projected.sources ?? [], v.projected.defaultMode ?? defaultFileMode, sources);
+  return payload && atomicWriterLayout(payload, sources.dataDirectory(v.name));
+}
+
+type Payload = Map<string, FileNode>;
+
+/** configmap.MakePayload: every key (data, then binaryData) or the items asked for; a missing key is skipped (the mount checked it). */
+function configMapPayload(cm: { data?: Record<string, string>; binaryData?: Record<string, string> } | undefined, items: DeepReadonly<{ key: string; path: string; mode?: number }[]> | undefined, mode: number): Payload {
+  const out: Payload = new Map();
+  const value = (key: string): Buffer | undefined => {
+    const text = ownValue(cm?.data, key);
+    if (text !== undefined) return Buffer.from(text, 'utf8');
+    const binary = ownValue(cm?.binaryData, key);
+    return binary === undefined ? undefined : Buffer.from(binary, 'base64');
+  };
+  if (!items || items.length === 0) {
+    for (const key of [...Object.keys(cm?.data ?? {}), ...Object.keys(cm?.binaryData ?? {})]) out.set(key, { kind: 'file', data: value(key) ?? Buffer.alloc(0), mode });
+    return out;
+  }
+  for (const item of items) {
+    const data = value(item.key);
+    if (data !== undefined) out.set(item.path, { kind: 'file', data, mode: item.mode ?? mode });
+  }
+  return out;
+}
+
+/** secret.MakePayload: as a config map's, the values decoded from base64. */
+function secretPayload(secret: { data?: Record<string, string> } | undefined, items: DeepReadonly<{ key: string; path: string; mode?: number }[]> | undefined, mode: number): Payload {
+  return configMapPayload({ binaryData: { ...secret?.data } }, items, mode);
+}
+
+/** downwardapi.CollectData: each item's field (labels and annotations as fieldpath.FormatMap writes them). */
+function downwardPayload(pod: DeepReadonly<Pod>, items: DeepReadonly<{ path: string; fieldRef?: { fieldPath: string }; mode?: number }[]>, mode: number): Payload {
+  const out: Payload = new Map();
+  for (const item of items) {
+    const text = item.fieldRef ? downwardField(pod, item.fieldRef.fieldPath) : undefined;
+    if (text !== undefined) out.set(item.path, textFile(text, item.mode ?? mode));
+  }
+  return out;
+}
+
+/** fieldpath.ExtractFieldPathAsString for the paths a downwardAPI volume may name. */
+function downwardField(pod: DeepReadonly<Pod>, path: string): string | undefined {
+  const meta = pod.metadata;
+  const keyed = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
+  if (keyed) return ownValue((keyed[1] === 'labels' ? meta.labels : meta.annotations) ?? undefined, keyed[2] ?? '') ?? '';
+  switch (path) {
+    case 'metadata.labels':
+      return formatMap(meta.labels ?? {});
+    case 'metadata.annotations':
+      return formatMap(meta.annotations ?? {});
+    case 'metadata.name':
+      return meta.name ?? '';
+    case 'metadata.namespace':
+      return meta.namespace ?? '';
+    case 'metadata.uid':
+      return meta.uid ?? '';
+    default:
+      return undefined;
+  }
+}
+
+/** fieldpath.FormatMap: `key="value"` lines in key order, no newline after the last. */
+function formatMap(map: DeepReadonly<Record<string, string>>): string {
+  return Object.keys(map)
+    .sort()
+    .map((key) => `${key}=${goQuote(map[key] ?? '')}`)
+    .join('\n');
+}
+
+/** projected's collectData: each source's files in one payload, the service account token as requested. */
+function projectedPayload(pod: DeepReadonly<Pod>, volume: string, projections: DeepReadonly<NonNullable<Volume['projected']>['sources'] & object>, mode: number, sources: VolumeContentSources): Payload | undefined {
+  const namespace = pod.metadata.namespace ?? '';
+  const out: Payload = new Map();
+  for (const p of projections) {
+    let part: Payload | undefined;
+    if (p.configMap) part = configMapPayload(sources.configMap(namespace, p.configMap.name ?? ''), p.configMap.items, mode);
+    else if (p.secret) part = secretPayload(sources.secret(namespace, p.secret.name ?? ''), p.secret.items, mode);
+    else if (p.downwardAPI) part = downwardPayload(pod, p.downwardAPI.items ?? [], mode);
+    else if (p.serviceAccountToken) {
+      const token = sources.token(volume, p.serviceAccountToken.path);
+      if (token === undefined) return undefined;
+      part = new Map([[p.serviceAccountToken.path, textFile(token, mode)]]);
+    } else return undefined;
+    for (const [path, node] of part) out.set(path, node);
+  }
+  return out;
+}
+
+/**
+ * AtomicWriter's layout: the files in a timestamped directory, `..data` linking to it, and a link for
+ * each top-level name into `..data`, so an update swaps one link.
+ */
+function atomicWriterLayout(payload: Payload, dataDirectory: string): FileNode {
+  const data = new Map<string, FileNode>();
+  for (const [path, node] of payload) place(data, path.split('/').filter((p) => p !== ''), node);
+  const top = new Map<string, FileNode>([
+    [dataDirectory, { kind: 'dir', entries: data, mode: 0o755 }],
+    ['..data', { kind: 'link', target: dataDirectory }],
+  ]);
+  for (const name of data.keys()) top.set(name, { kind: 'link', target: `..data/${name}` });
+  return { kind: 'dir', entries: top, mode: 0o1777 };
+}
+
+function place(dir: Map<string, FileNode>, parts: string[], node: FileNode): void {
+  const [first, ...rest] = parts;
+  if (first === undefined) return;
+  if (rest.length === 0) {
+    dir.set(first, node);
+    return;
+  }
+  let sub = dir.get(first);
+  if (sub?.kind !== 'dir') dir.set(first, (sub = { kind: 'dir', entries: new Map(), mode: 0o755 }));
+  place(sub.entries as Map<string, FileNode>, rest, node);
+}
+
+/** A subPath mount: the node at that path inside the volume (links followed), else nothing is mounted. */
+function subPathNode(root: FileNode, subPath: string): FileNode | undefined {
+  const found = walk(root, subPath.split('/'), 0);
+  return found.kind === 'found' ? found.node : undefined;
+}
+
+// ---- Reading
+
+export type Lookup =
+  | { kind: 'found'; node: FileNode; path: string }
+  | { kind: 'missing' }
+  | { kind: 'not-directory' }
+  /** Outside what the kubelet wrote: the image's files, which a simulated container does not have. */
+  | { kind: 'unknown' }
+  | { kind: 'loop' };
+
+/** Go's path.Clean for an absolute path. */
+export function cleanPath(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return `/${out.join('/')}`;
+}
+
+const maxLinks = 40;
+
+/**
+ * What `path` (relative to `workingDir`) names, as the kernel resolves it: links followed on the way,
+ * and at the end too unless `followLast` is false (lstat, as ls and tar look at a link itself).
+ */
+export function lookup(files: ContainerFiles, path: string, workingDir: string, followLast = true): Lookup {
+  const pending = (path.startsWith('/') ? path : `${workingDir}/${path}`).split('/');
+  const at: string[] = [];
+  let links = 0;
+  for (let i = 0; i < pending.length; i++) {
+    const part = pending[i] ?? '';
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      at.pop();
+      continue;
+    }
+    at.push(part);
+    const found = nodeAt(files, at);
+    // An unknown directory on the way (the image's /etc) may still lead to a mount (/etc/config).
+    if (found.kind === 'unknown') continue;
+    if (found.kind !== 'found') return found;
+    const last = pending.slice(i + 1).every((p) => p === '' || p === '.');
+    if (found.node.kind !== 'link' || (last && !followLast)) continue;
+    if (++links > maxLinks) return { kind: 'loop' };
+    at.pop();
+    if (found.node.target.startsWith('/')) at.length = 0;
+    pending.splice(i + 1, 0, ...found.node.target.split('/'));
+  }
+  const found = nodeAt(files, at);
+  return found.kind === 'found' ? { ...found, path: `/${at.join('/')}` } : found;
+}
+
+/** The node at a path with no links in it but perhaps the last part. */
+function nodeAt(files: ContainerFiles, parts: readonly string[]): Lookup {
+  let best: { path: string; node: FileNode; depth: number } | undefined;
+  for (const m of files.mounts) {
+    const mountParts = m.path.split('/').filter((p) => p !== '');
+    if (mountParts.length > parts.length || (best && best.depth > mountParts.length)) continue;
+    if (mountParts.every((p, i) => parts[i] === p)) best = { path: m.path, node: m.node, depth: mountParts.length };
+  }
+  if (!best) return { kind: 'unknown' };
+  return walk(best.node, parts.slice(best.depth), 0);
+}
+
+function walk(node: FileNode, parts: readonly string[], links: number): Lookup {
+  let here = node;
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    if (here.kind !== 'dir') return { kind: 'not-directory' };
+    const next = here.entries.get(part);
+    if (!next) return { kind: 'missing' };
+    here = next;
+    if (here.kind === 'link') {
+      if (links >= maxLinks) return { kind: 'loop' };
+      const target = walk(node, here.target.split('/'), links + 1);
+      if (target.kind !== 'found') return target;
+      here = target.node;
+    }
+  }
+  return { kind: 'found', node: here, path: '' };
+}

@@ -1,0 +1,155 @@
+// cat, ls and `tar cf -` in a simulated container, over the files the kubelet put there
+// (container-files.ts), with GNU coreutils' and GNU tar's words. A path outside them (the image's files)
+// is not known, and the command says so rather than claim the file is missing.
+import type { ContainerFiles, FileNode } from './container-files.ts';
+import { lookup } from './container-files.ts';
+import { tarArchive } from './tar-archive.ts';
+import type { TarEntry } from './tar-archive.ts';
+
+/** What a command wrote, in the order it wrote it, and its exit status. */
+export interface FileCommandOutput {
+  writes: { stream: 'stdout' | 'stderr'; text: string | Buffer }[];
+  status: number;
+}
+
+export const unknownFiles = "not simulated: a simulated container's files are its volumes', /etc/hosts and /etc/hostname";
+
+function output(): FileCommandOutput {
+  return { writes: [], status: 0 };
+}
+
+function stdout(out: FileCommandOutput, text: string | Buffer): void {
+  if (text.length > 0) out.writes.push({ stream: 'stdout', text });
+}
+
+function stderr(out: FileCommandOutput, text: string): void {
+  out.writes.push({ stream: 'stderr', text });
+}
+
+/** cat FILE...: each file's bytes; a directory, a missing or an unknown file is an error and status 1. */
+export function cat(args: readonly string[], files: ContainerFiles | undefined, workingDir: string): FileCommandOutput {
+  const out = output();
+  const option = args.find((a) => a.startsWith('-') && a !== '-');
+  if (option !== undefined) return failed(out, `cat: option ${option} is not simulated\n`, 1);
+  if (args.length === 0 || args.includes('-')) return failed(out, 'cat: reading standard input is not simulated\n', 1);
+  for (const path of args) {
+    const found = files ? lookup(files, path, workingDir) : { kind: 'unknown' as const };
+    if (found.kind === 'found' && found.node.kind === 'file') stdout(out, found.node.data);
+    else {
+      stderr(out, `cat: ${path}: ${found.kind === 'found' ? 'Is a directory' : problem(found.kind)}\n`);
+      out.status = 1;
+    }
+  }
+  return out;
+}
+
+function problem(kind: 'missing' | 'not-directory' | 'unknown' | 'loop' | 'found'): string {
+  switch (kind) {
+    case 'missing':
+      return 'No such file or directory';
+    case 'not-directory':
+      return 'Not a directory';
+    case 'loop':
+      return 'Too many levels of symbolic links';
+    default:
+      return unknownFiles;
+  }
+}
+
+function failed(out: FileCommandOutput, message: string, status: number): FileCommandOutput {
+  stderr(out, message);
+  out.status = status;
+  return out;
+}
+
+/** ls [-a] [-A] [-1] [PATH...]: one name a line (as to a pipe), files before directories, names in byte order. */
+export function ls(args: readonly string[], files: ContainerFiles | undefined, workingDir: string): FileCommandOutput {
+  const out = output();
+  const flags = new Set<string>();
+  const operands: string[] = [];
+  for (const a of args) {
+    if (a.startsWith('-') && a.length > 1 && operands.length === 0) {
+      for (const f of a.slice(1)) {
+        if (!'aA1'.includes(f)) return failed(out, `ls: option -${f} is not simulated (ls runs with -a, -A and -1)\n`, 2);
+        flags.add(f);
+      }
+    } else operands.push(a);
+  }
+  if (operands.length === 0) operands.push('.');
+  const shown: string[] = [];
+  const dirs: { path: string; node: Extract<FileNode, { kind: 'dir' }> }[] = [];
+  for (const path of operands) {
+    const found = files ? lookup(files, path, workingDir) : { kind: 'unknown' as const };
+    if (found.kind !== 'found') {
+      stderr(out, `ls: cannot access ${shellQuote(path)}: ${problem(found.kind)}\n`);
+      out.status = 2;
+    } else if (found.node.kind === 'dir') dirs.push({ path, node: found.node });
+    else shown.push(path);
+  }
+  const listing: string[] = shown.sort().map((p) => `${p}\n`);
+  const headed = operands.length > 1;
+  for (const [i, { path, node }] of dirs.sort((a, b) => compare(a.path, b.path)).entries()) {
+    if (i > 0 || shown.length > 0) listing.push('\n');
+    if (headed) listing.push(`${path}:\n`);
+    const names = [...node.entries.keys()].filter((n) => flags.has('a') || flags.has('A') || !n.startsWith('.'));
+    if (flags.has('a')) names.push('.', '..');
+    for (const name of names.sort(compare)) listing.push(`${name}\n`);
+  }
+  stdout(out, listing.join(''));
+  return out;
+}
+
+/** Byte order, as ls sorts in the C locale a container runs in. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** GNU ls's quoting of a name in its messages ('name', or "it's"). */
+function shellQuote(name: string): string {
+  return name.includes("'") ? `"${name}"` : `'${name}'`;
+}
+
+/**
+ * `tar cf - PATH...` (also `-cf`, `cvf`): the archive on stdout, links stored as links, a leading '/'
+ * removed from member names with GNU tar's notice; extracting is not simulated (the files are the kubelet's).
+ */
+export function tar(args: readonly string[], files: ContainerFiles | undefined, workingDir: string): FileCommandOutput {
+  const out = output();
+  const [bundle = '', ...rest] = args;
+  const letters = bundle.replace(/^-/, '');
+  if (/[xt]/.test(letters)) return failed(out, `tar: ${letters.includes('x') ? 'extracting' : 'listing'} is not simulated: a simulated container's files are written by the kubelet\n`, 2);
+  if (!/^[cfv]+$/.test(letters) || !letters.includes('c') || !letters.includes('f')) return failed(out, `tar: options ${bundle} are not simulated (tar runs as tar cf - PATH...)\n`, 2);
+  const [archive, ...paths] = rest;
+  if (archive !== '-') return failed(out, 'tar: writing an archive to a file is not simulated (tar runs as tar cf - PATH...)\n', 2);
+  if (paths.length === 0) return failed(out, "tar: Cowardly refusing to create an empty archive\nTry 'tar --help' or 'tar --usage' for more information.\n", 2);
+  const entries: TarEntry[] = [];
+  const mtimeSeconds = Math.floor((files?.writtenAt ?? 0) / 1000);
+  let warnedSlash = false;
+  for (const path of paths) {
+    const found = files ? lookup(files, path, workingDir, false) : { kind: 'unknown' as const };
+    if (found.kind !== 'found') {
+      stderr(out, `tar: ${path}: ${found.kind === 'missing' ? 'Cannot stat: No such file or directory' : problem(found.kind)}\n`);
+      out.status = 2;
+      continue;
+    }
+    const name = path.replace(/^\/+/, '');
+    if (name !== path && !warnedSlash) {
+      stderr(out, "tar: Removing leading `/' from member names\n");
+      warnedSlash = true;
+    }
+    addMembers(entries, name.replace(/\/+$/, ''), found.node, mtimeSeconds);
+  }
+  // The archive is closed, and its end written, after every operand; the summary comes last.
+  stdout(out, tarArchive(entries));
+  if (out.status !== 0) stderr(out, 'tar: Exiting with failure status due to previous errors\n');
+  return out;
+}
+
+function addMembers(entries: TarEntry[], name: string, node: FileNode, mtimeSeconds: number): void {
+  if (node.kind === 'file') entries.push({ name, type: 'file', mode: node.mode, mtimeSeconds, data: node.data });
+  else if (node.kind === 'link') entries.push({ name, type: 'link', mode: 0o777, mtimeSeconds, linkname: node.target });
+  else {
+    entries.push({ name: `${name}/`, type: 'dir', mode: node.mode, mtimeSeconds });
+    for (const child of [...node.entries.keys()].sort(compare)) addMembers(entries, `${name}/${child}`, node.entries.get(child) as FileNode, mtimeSeconds);
+  }
+}

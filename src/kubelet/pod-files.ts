@@ -1,0 +1,87 @@
+// One pod's part of what exec reads from its containers' files: the atomic writer's directory name
+// for each volume (fixed when the volumes were set up) and the projected service account tokens,
+// requested through the API as the kubelet's token manager does (TokenRequest bound to the pod) when
+// exec first reads them, and again once 80% of their lifetime or 24 hours have passed.
+// Upstream: pkg/kubelet/token/token_manager.go, pkg/volume/projected (getServiceAccountToken).
+import { refs } from '../api/index.ts';
+import type { Pod, TokenRequest } from '../api/index.ts';
+import type { Client } from '../client/index.ts';
+import type { Clock, DeepReadonly, Random } from '../core/index.ts';
+import { containerFiles } from './container-files.ts';
+import type { ContainerFiles } from './container-files.ts';
+import type { EnvSources } from './container-env.ts';
+
+interface Token {
+  token: string;
+  issuedAt: number;
+  ttlMs: number;
+}
+
+const maxTokenAgeMs = 24 * 3600_000;
+
+export class PodFiles {
+  readonly #client: Client;
+  readonly #clock: Clock;
+  readonly #random: Random;
+  readonly #sources: EnvSources | undefined;
+  readonly #writtenAt: number;
+  readonly #dataDirectories = new Map<string, string>();
+  readonly #tokens = new Map<string, Token>();
+
+  constructor(options: { client: Client; clock: Clock; random: Random; sources: EnvSources | undefined; writtenAt: number }) {
+    this.#client = options.client;
+    this.#clock = options.clock;
+    this.#random = options.random;
+    this.#sources = options.sources;
+    this.#writtenAt = options.writtenAt;
+  }
+
+  /** Requests the pod's projected tokens that are missing or due; one that cannot be had stays unknown. */
+  async requestTokens(pod: DeepReadonly<Pod>): Promise<void> {
+    const now = this.#clock.now();
+    for (const v of pod.spec.volumes ?? []) {
+      for (const source of v.projected?.sources ?? []) {
+        const projection = source.serviceAccountToken;
+        if (!projection) continue;
+        const key = `${v.name}/${projection.path}`;
+        const held = this.#tokens.get(key);
+        if (held && now < held.issuedAt + held.ttlMs * 0.8 && now - held.issuedAt < maxTokenAgeMs) continue;
+        const request: TokenRequest = {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenRequest',
+          metadata: {},
+          spec: { audiences: projection.audience ? [projection.audience] : null, expirationSeconds: projection.expirationSeconds ?? 3600, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' } },
+        };
+        const name = pod.spec.serviceAccountName || 'default';
+        const answer = await this.#client.create<TokenRequest>(refs.serviceAccounts, request, { namespace: pod.metadata.namespace ?? '', name, subresource: 'token' }).catch(() => undefined);
+        const token = answer?.status?.token;
+        if (token) this.#tokens.set(key, { token, issuedAt: now, ttlMs: (answer.spec?.expirationSeconds ?? 3600) * 1000 });
+      }
+    }
+  }
+
+  /** The files container `c` sees now (config maps and secrets as the informers hold them). */
+  files(pod: DeepReadonly<Pod>, container: string, podIP: string | undefined): ContainerFiles | undefined {
+    const c = [...(pod.spec.initContainers ?? []), ...pod.spec.containers, ...(pod.spec.ephemeralContainers ?? [])].find((x) => x.name === container);
+    if (!c) return undefined;
+    const sources = this.#sources;
+    return containerFiles(pod, c, podIP ? [podIP] : [], {
+      configMap: (namespace, name) => sources?.configMaps.getByName(namespace, name),
+      secret: (namespace, name) => sources?.secrets.getByName(namespace, name),
+      token: (volume, path) => this.#tokens.get(`${volume}/${path}`)?.token,
+      dataDirectory: (volume) => this.#dataDirectory(volume),
+    }, this.#writtenAt);
+  }
+
+  /** os.MkdirTemp's name for the atomic writer's first write: `..` + the UTC time + a random number. */
+  #dataDirectory(volume: string): string {
+    let name = this.#dataDirectories.get(volume);
+    if (name === undefined) {
+      const t = new Date(this.#writtenAt).toISOString();
+      const stamp = `${t.slice(0, 4)}_${t.slice(5, 7)}_${t.slice(8, 10)}_${t.slice(11, 13)}_${t.slice(14, 16)}_${t.slice(17, 19)}`;
+      name = `..${stamp}.${this.#random.int(4_294_967_296)}`;
+      this.#dataDirectories.set(volume, name);
+    }
+    return name;
+  }
+}
