@@ -40,3 +40,18 @@ test('a missing reference fails in the kubelet\'s words unless it is optional', 
   assert.deepEqual(env({ env: [{ name: 'A', valueFrom: { secretKeyRef: { name: 'db', key: 'USER' } } }] }), { ok: false, message: "couldn't find key USER in Secret ml/db" });
   assert.deepEqual(env({ envFrom: [{ secretRef: { name: 'tls', optional: true } }], env: [{ name: 'A', valueFrom: { secretKeyRef: { name: 'db', key: 'USER', optional: true } } }] }), { ok: true, env: {} });
 });
+
+test('resourceFieldRef: a request or limit over its divisor, rounded up; a limit not set is the node\'s allocatable', () => {
+  const resources = { requests: { cpu: '250m', memory: '100Mi' }, limits: { cpu: '1500m' } };
+  const made = containerEnvironment(pod, { name: 'c', resources, env: [
+    { name: 'CPU_LIMIT', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '0' } } },
+    { name: 'CPU_REQUEST_MILLI', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '1m' } } },
+    { name: 'CPU_REQUEST', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '0' } } },
+    { name: 'MEMORY_MI', valueFrom: { resourceFieldRef: { resource: 'requests.memory', divisor: '1Mi' } } },
+    { name: 'MEMORY_LIMIT', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Gi' } } },
+    { name: 'STORAGE_REQUEST', valueFrom: { resourceFieldRef: { resource: 'requests.ephemeral-storage', divisor: '0' } } },
+  ] } as Container, sources, { podIP: '', hostIP: '' }, { cpu: '7800m', memory: '30Gi' });
+  assert.deepEqual(made, { ok: true, env: { CPU_LIMIT: '2', CPU_REQUEST_MILLI: '250', CPU_REQUEST: '1', MEMORY_MI: '100', MEMORY_LIMIT: '30', STORAGE_REQUEST: '0' } });
+  const unsupported = containerEnvironment(pod, { name: 'c', env: [{ name: 'GPU', valueFrom: { resourceFieldRef: { resource: 'limits.nvidia.com/gpu' } } }] } as Container, sources, { podIP: '', hostIP: '' });
+  assert.deepEqual(unsupported, { ok: false, message: 'unsupported container resource : limits.nvidia.com/gpu' });
+});

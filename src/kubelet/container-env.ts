@@ -1,11 +1,14 @@
 // A container's environment as the kubelet makes it before creating the container: envFrom's config
 // maps and secrets in order, then env, each value with $(VAR) references to what came before (or to
-// a Service's variable) expanded, then the Services' variables. A config map, secret or key that is missing and not optional is an error in upstream's
+// a Service's variable) expanded (resourceFieldRef's a request or limit, the node's allocatable for a
+// limit not set), then the Services' variables. A config map, secret or key that is missing and not optional is an error in upstream's
 // words, which leaves the container waiting in CreateContainerConfigError. Pure.
 // Upstream: pkg/kubelet/kubelet_pods.go (makeEnvironmentVariables), third_party/forked/golang/expansion.
 import type { Container, Pod } from '../api/index.ts';
 import type { DeepReadonly, KubeObject } from '../core/index.ts';
 import { ownValue, setOwn } from '../core/index.ts';
+import { containerResourceValue } from './downward-resources.ts';
+import type { Allocatable } from './downward-resources.ts';
 
 type Data = Readonly<Record<string, string>>;
 
@@ -28,7 +31,7 @@ export interface PodAddresses {
 /** The environment, possibly shared with other containers: read, never changed. */
 export type EnvResult = { ok: true; env: Readonly<Record<string, string>> } | { ok: false; message: string };
 
-export function containerEnvironment(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, sources: EnvSources, addresses: PodAddresses): EnvResult {
+export function containerEnvironment(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, sources: EnvSources, addresses: PodAddresses, allocatable: Allocatable = undefined): EnvResult {
   const namespace = pod.metadata.namespace ?? 'default';
   // The watch-based managers' NotFound names the resource in the singular: `configmap "x" not found`.
   const configMap = (name: string): Data | string => {
@@ -73,6 +76,12 @@ export function containerEnvironment(pod: DeepReadonly<Pod>, c: DeepReadonly<Con
         return { ok: false, message: `couldn't find key ${keyRef.key} in ${kind} ${namespace}/${keyRef.name ?? ''}` };
       }
       setOwn(env, e.name, value);
+      continue;
+    }
+    if (source.resourceFieldRef) {
+      const resource = containerResourceValue(source.resourceFieldRef, pod, c, allocatable);
+      if ('error' in resource) return { ok: false, message: resource.error };
+      setOwn(env, e.name, resource.value);
       continue;
     }
     const field = source.fieldRef ? fieldValue(pod, source.fieldRef.fieldPath, addresses) : undefined;

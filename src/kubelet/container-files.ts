@@ -4,9 +4,11 @@
 // or that starts empty (emptyDir). Everything else is unknown, and a command reading it says so.
 // Upstream: pkg/kubelet/kubelet_pods.go (makeMounts, managedHostsFileContent), pkg/volume/util/
 // atomic_writer.go, pkg/volume/configmap, secret, downwardapi, projected (MakePayload, CollectData).
-import type { Container, Pod, Volume } from '../api/index.ts';
+import type { Container, DownwardAPIVolumeFile, Pod, Volume } from '../api/index.ts';
 import type { DeepReadonly } from '../core/index.ts';
 import { goQuote, ownValue } from '../core/index.ts';
+import { containerResourceValue } from './downward-resources.ts';
+import type { Allocatable } from './downward-resources.ts';
 
 export type FileNode =
   | { kind: 'file'; data: Buffer; mode: number }
@@ -28,6 +30,8 @@ export interface VolumeContentSources {
   token(volume: string, path: string): string | undefined;
   /** The atomic writer's timestamped directory of a volume (`..2026_12_06_19_08_52.1234567890`). */
   dataDirectory(volume: string): string;
+  /** The Node's allocatable, for a resourceFieldRef's limit the container does not set. */
+  allocatable: Allocatable;
 }
 
 const defaultFileMode = 0o644;
@@ -80,7 +84,7 @@ function volumeContent(pod: DeepReadonly<Pod>, v: DeepReadonly<Volume>, sources:
   let payload: Map<string, FileNode> | undefined;
   if (v.configMap) payload = configMapPayload(sources.configMap(namespace, v.configMap.name ?? ''), v.configMap.items, v.configMap.defaultMode ?? defaultFileMode);
   else if (v.secret) payload = secretPayload(sources.secret(namespace, v.secret.secretName ?? ''), v.secret.items, v.secret.defaultMode ?? defaultFileMode);
-  else if (v.downwardAPI) payload = downwardPayload(pod, v.downwardAPI.items ?? [], v.downwardAPI.defaultMode ?? defaultFileMode);
+  else if (v.downwardAPI) payload = downwardPayload(pod, v.downwardAPI.items ?? [], v.downwardAPI.defaultMode ?? defaultFileMode, sources.allocatable);
   else if (v.projected) payload = projectedPayload(pod, v.name, v.projected.sources ?? [], v.projected.defaultMode ?? defaultFileMode, sources);
   return payload && atomicWriterLayout(payload, sources.dataDirectory(v.name));
 }
@@ -112,11 +116,19 @@ function secretPayload(secret: { data?: Record<string, string> } | undefined, it
   return configMapPayload({ binaryData: { ...secret?.data } }, items, mode);
 }
 
-/** downwardapi.CollectData: each item's field (labels and annotations as fieldpath.FormatMap writes them). */
-function downwardPayload(pod: DeepReadonly<Pod>, items: DeepReadonly<{ path: string; fieldRef?: { fieldPath: string }; mode?: number }[]>, mode: number): Payload {
+/**
+ * downwardapi.CollectData: each item's field (labels and annotations as fieldpath.FormatMap writes them)
+ * or its container's resource; an item that cannot be read leaves the volume unknown (upstream's SetUp fails).
+ */
+function downwardPayload(pod: DeepReadonly<Pod>, items: DeepReadonly<DownwardAPIVolumeFile[]>, mode: number, allocatable: Allocatable): Payload | undefined {
   const out: Payload = new Map();
   for (const item of items) {
-    const text = item.fieldRef ? downwardField(pod, item.fieldRef.fieldPath) : undefined;
+    let text = item.fieldRef ? downwardField(pod, item.fieldRef.fieldPath) : undefined;
+    if (item.resourceFieldRef) {
+      const resource = containerResourceValue(item.resourceFieldRef, pod, pod.spec.containers[0] as DeepReadonly<Container>, allocatable);
+      if ('error' in resource) return undefined;
+      text = resource.value;
+    }
     if (text !== undefined) out.set(item.path, textFile(text, item.mode ?? mode));
   }
   return out;
@@ -159,12 +171,13 @@ function projectedPayload(pod: DeepReadonly<Pod>, volume: string, projections: D
     let part: Payload | undefined;
     if (p.configMap) part = configMapPayload(sources.configMap(namespace, p.configMap.name ?? ''), p.configMap.items, mode);
     else if (p.secret) part = secretPayload(sources.secret(namespace, p.secret.name ?? ''), p.secret.items, mode);
-    else if (p.downwardAPI) part = downwardPayload(pod, p.downwardAPI.items ?? [], mode);
+    else if (p.downwardAPI) part = downwardPayload(pod, p.downwardAPI.items ?? [], mode, sources.allocatable);
     else if (p.serviceAccountToken) {
       const token = sources.token(volume, p.serviceAccountToken.path);
-      if (token === undefined) return undefined;
-      part = new Map([[p.serviceAccountToken.path, textFile(token, mode)]]);
-    } else return undefined;
+      if (token !== undefined) part = new Map([[p.serviceAccountToken.path, textFile(token, mode)]]);
+    }
+    // A clusterTrustBundle or podCertificate source, a token not had: the volume's content is not known.
+    if (!part) return undefined;
     for (const [path, node] of part) out.set(path, node);
   }
   return out;

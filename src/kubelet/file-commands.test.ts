@@ -31,7 +31,7 @@ const pod: Pod = {
     volumes: [
       { name: 'config', configMap: { name: 'app-config' } },
       { name: 'token', secret: { secretName: 'hf-token', defaultMode: 0o400, items: [{ key: 'token', path: 'hf/token' }, { key: 'gone', path: 'gone' }] } },
-      { name: 'podinfo', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }, { path: 'annotations', fieldRef: { fieldPath: 'metadata.annotations' } }, { path: 'app', fieldRef: { fieldPath: "metadata.labels['app']" }, mode: 0o600 }] } },
+      { name: 'podinfo', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }, { path: 'annotations', fieldRef: { fieldPath: 'metadata.annotations' } }, { path: 'app', fieldRef: { fieldPath: "metadata.labels['app']" }, mode: 0o600 }, { path: 'cpu_limit', resourceFieldRef: { containerName: 'app', resource: 'limits.cpu', divisor: '1m' } }] } },
       { name: 'scratch', emptyDir: {} },
       { name: 'api', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3607 } }, { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } }, { downwardAPI: { items: [{ path: 'namespace', fieldRef: { fieldPath: 'metadata.namespace' } }] } }] } },
       { name: 'data', persistentVolumeClaim: { claimName: 'data' } },
@@ -45,6 +45,7 @@ const sources: VolumeContentSources = {
   secret: (namespace, name) => (namespace === 'ml' && name === 'hf-token' ? { data: { token: Buffer.from('hf_abc').toString('base64') } } : undefined),
   token: (volume, path) => (volume === 'api' && path === 'token' ? 'eyJ.token' : undefined),
   dataDirectory: () => '..2026_12_06_19_08_52.123',
+  allocatable: { cpu: '7800m', memory: '30Gi' },
 };
 
 const files = containerFiles(pod, pod.spec.containers[0]!, ['10.128.0.7'], sources, Date.UTC(2026, 11, 6, 19, 8, 52));
@@ -64,6 +65,7 @@ test('volumes hold what their plugins write: keys as files, secrets decoded, the
   assert.equal(out(runExec(['cat', '/etc/config/app.yaml', '/etc/config/mode', '/app/mode.txt', '/secrets/hf/token'], context)), 'model: llama\nfastfasthf_abc');
   assert.deepEqual([...(runExec(['cat', '/etc/config/blob'], context).steps[0] as { text: Buffer }).text], [0, 1, 2, 255], 'binaryData as its bytes');
   assert.equal(out(runExec(['cat', '/etc/podinfo/labels', '/etc/podinfo/annotations', '/etc/podinfo/app'], context)), 'app="serve"\ntier="gpu"owner="team \\"ml\\""serve');
+  assert.equal(out(runExec(['cat', '/etc/podinfo/cpu_limit'], context)), '7800', 'no limit set: the node\'s allocatable, in millicores');
   assert.equal(out(runExec(['sh', '-c', 'cat /var/run/secrets/kubernetes.io/serviceaccount/namespace; echo; cat ../var/run/secrets/kubernetes.io/serviceaccount/token'], context)), 'ml\neyJ.token');
 });
 

@@ -200,6 +200,7 @@ export class Kubelet {
         ...(this.#devices ? { devices: this.#devices } : {}),
         onResourcesChanged: () => this.#handleResizes(),
         ...(this.#o.pool.runtime ? { runtime: this.#o.pool.runtime } : {}),
+        nodeAllocatable: () => (this.agent.node ?? this.#node)?.status?.allocatable,
       },
       pod,
       // A new pod's IP comes with its sandbox (the worker asks); a survivor's is the one it has.

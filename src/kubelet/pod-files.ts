@@ -10,6 +10,7 @@ import type { Clock, DeepReadonly, Random } from '../core/index.ts';
 import { containerFiles } from './container-files.ts';
 import type { ContainerFiles } from './container-files.ts';
 import type { EnvSources } from './container-env.ts';
+import type { Allocatable } from './downward-resources.ts';
 
 interface Token {
   token: string;
@@ -24,15 +25,17 @@ export class PodFiles {
   readonly #clock: Clock;
   readonly #random: Random;
   readonly #sources: EnvSources | undefined;
+  readonly #allocatable: () => Allocatable;
   readonly #writtenAt: number;
   readonly #dataDirectories = new Map<string, string>();
   readonly #tokens = new Map<string, Token>();
 
-  constructor(options: { client: Client; clock: Clock; random: Random; sources: EnvSources | undefined; writtenAt: number }) {
+  constructor(options: { client: Client; clock: Clock; random: Random; sources: EnvSources | undefined; allocatable: () => Allocatable; writtenAt: number }) {
     this.#client = options.client;
     this.#clock = options.clock;
     this.#random = options.random;
     this.#sources = options.sources;
+    this.#allocatable = options.allocatable;
     this.#writtenAt = options.writtenAt;
   }
 
@@ -70,6 +73,7 @@ export class PodFiles {
       secret: (namespace, name) => sources?.secrets.getByName(namespace, name),
       token: (volume, path) => this.#tokens.get(`${volume}/${path}`)?.token,
       dataDirectory: (volume) => this.#dataDirectory(volume),
+      allocatable: this.#allocatable(),
     }, this.#writtenAt);
   }
 

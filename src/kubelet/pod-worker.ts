@@ -41,6 +41,7 @@ import type { SurvivingPod } from './surviving-containers.ts';
 import type { ExecContext } from './exec-shell.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import { PodFiles } from './pod-files.ts';
+import type { Allocatable } from './downward-resources.ts';
 import type { ImageManager } from './image-manager.ts';
 
 export type WorkerState =
@@ -76,6 +77,8 @@ export interface PodWorkerDeps {
   claims?: ClaimPreparer;
   /** The GPUs a device plugin gave the pod's containers at admission (absent: none are assigned). */
   devices?: DeviceManager;
+  /** The Node's allocatable: the downward API's value of a limit a container does not set. */
+  nodeAllocatable?: () => Allocatable;
   /** The node pool's runtime: `process` runs a container that has a command as a host process. */
   runtime?: 'sim' | 'process';
 }
@@ -247,7 +250,8 @@ export class PodWorker {
 
   /** Made at the first exec: most pods are never exec'd into. */
   #podFiles(): PodFiles {
-    return (this.#files ??= new PodFiles({ client: this.#d.client, clock: this.#d.clock, random: this.#d.random, sources: this.#d.envSources, writtenAt: this.startTime }));
+    const allocatable = this.#d.nodeAllocatable;
+    return (this.#files ??= new PodFiles({ client: this.#d.client, clock: this.#d.clock, random: this.#d.random, sources: this.#d.envSources, allocatable: () => allocatable?.(), writtenAt: this.startTime }));
   }
 
   /**
@@ -703,7 +707,7 @@ export class PodWorker {
   #environment(c: Readonly<Container>): EnvResult {
     let env: Record<string, string> = {};
     if (this.#d.envSources) {
-      const made = containerEnvironment(this.#pod, c, this.#d.envSources, { podIP: this.podIP ?? '', hostIP: this.#d.hostIP });
+      const made = containerEnvironment(this.#pod, c, this.#d.envSources, { podIP: this.podIP ?? '', hostIP: this.#d.hostIP }, this.#d.nodeAllocatable?.());
       if (!made.ok) return made;
       env = made.env;
     } else {

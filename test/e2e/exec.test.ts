@@ -156,6 +156,10 @@ describe('kubectl exec into simulated containers', () => {
     await waitFor(dd, ['get', 'pod', 'files', '-o', 'jsonpath={.status.phase}'], 'Running');
     assert.equal(await dd.ok(['exec', 'files', '--', 'cat', '/etc/config/app.yaml', '/app/mode.txt', '/secrets/token']), 'model: llama-3-8b\nbatch: 8\nfasthf_abc123');
     assert.equal(await dd.ok(['exec', 'files', '--', 'cat', '/etc/podinfo/labels', '/etc/podinfo/ns/name']), 'app="serve"\ntier="gpu"default');
+    const node = await dd.ok(['get', 'pod', 'files', '-o', 'jsonpath={.spec.nodeName}']);
+    const allocatable = await dd.ok(['get', 'node', node, '-o', 'jsonpath={.status.allocatable.memory}']);
+    assert.equal(`${await dd.ok(['exec', 'files', '--', 'cat', '/etc/podinfo/memory_limit'])}Mi`, allocatable, 'a limit not set is the node\'s allocatable');
+    assert.equal(await dd.ok(['exec', 'files', '--', 'printenv', 'CPU_LIMIT', 'MEMORY_REQUEST_MI']), '2\n1024\n');
     const ip = await dd.ok(['get', 'pod', 'files', '-o', 'jsonpath={.status.podIP}']);
     const hosts = await dd.ok(['exec', 'files', '--', 'cat', '/etc/hosts']);
     assert.ok(hosts.startsWith('# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n'), hosts);

@@ -1,0 +1,38 @@
+// A container's resources as the downward API gives them (env resourceFieldRef, downwardAPI volume
+// items): a request or limit divided by the divisor and rounded up; a limit not set is the node's
+// allocatable, as the kubelet merges it in before it reads them.
+// Upstream: pkg/api/v1/resource/helpers.go (ExtractContainerResourceValue, convertResource*ToString),
+// pkg/kubelet/kubelet_resources.go (defaultPodLimitsForDownwardAPI).
+import type { Container, Pod, ResourceFieldSelector } from '../api/index.ts';
+import type { DeepReadonly } from '../core/index.ts';
+import { isZeroQuantity, ownValue, parseQuantity, quantityMilliValue, quantityValue } from '../core/index.ts';
+
+/** What the node offers; the default of a limit the container does not set. */
+export type Allocatable = Readonly<Record<string, string>> | undefined;
+
+const defaultedLimits = new Set(['cpu', 'memory', 'ephemeral-storage']);
+
+/** The value, or the error the kubelet reports (the container then does not start). */
+export function containerResourceValue(selector: DeepReadonly<ResourceFieldSelector>, pod: DeepReadonly<Pod>, own: DeepReadonly<Container>, allocatable: Allocatable): { value: string } | { error: string } {
+  const name = selector.containerName;
+  const c = name ? [...pod.spec.containers, ...(pod.spec.initContainers ?? [])].find((x) => x.name === name) : own;
+  if (!c) return { error: `container ${name ?? ''} not found` };
+  // A zero divisor (the defaulted '0') is 1.
+  const given = selector.divisor ? parseQuantity(selector.divisor) : undefined;
+  const divisor = given && !isZeroQuantity(given) ? given : parseQuantity('1');
+  const [kind = '', resource = ''] = splitOnce(selector.resource, '.');
+  if (!divisor || (kind !== 'limits' && kind !== 'requests')) return { error: `unsupported container resource : ${selector.resource}` };
+  if (!['cpu', 'memory', 'ephemeral-storage'].includes(resource) && !resource.startsWith('hugepages-')) return { error: `unsupported container resource : ${selector.resource}` };
+  let text = ownValue(kind === 'limits' ? c.resources?.limits : c.resources?.requests, resource);
+  if (text === undefined && kind === 'limits' && defaultedLimits.has(resource)) text = ownValue(allocatable, resource);
+  const amount = parseQuantity(text ?? '0');
+  if (!amount) return { error: `unsupported container resource : ${selector.resource}` };
+  // convertResourceCPUToString divides milli-values; the others divide values.
+  const value = resource === 'cpu' ? Math.ceil(quantityMilliValue(amount) / quantityMilliValue(divisor)) : Math.ceil(quantityValue(amount) / quantityValue(divisor));
+  return { value: String(value) };
+}
+
+function splitOnce(text: string, separator: string): [string, string] {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
+}
