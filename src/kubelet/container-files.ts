@@ -28,8 +28,11 @@ export interface VolumeContentSources {
   secret(namespace: string, name: string): { data?: Record<string, string> } | undefined;
   /** The projected token for the source at `path` of volume `volume`, once requested; undefined before. */
   token(volume: string, path: string): string | undefined;
-  /** The atomic writer's timestamped directory of a volume (`..2026_12_06_19_08_52.1234567890`). */
-  dataDirectory(volume: string): string;
+  /**
+   * The atomic writer's timestamped directory of a volume (`..2026_12_06_19_08_52.1234567890`) holding
+   * the payload `fingerprint` names: a new one when the payload changed, as each write makes one.
+   */
+  dataDirectory(volume: string, fingerprint: string): string;
   /** The Node's allocatable, for a resourceFieldRef's limit the container does not set. */
   allocatable: Allocatable;
 }
@@ -86,7 +89,7 @@ function volumeContent(pod: DeepReadonly<Pod>, v: DeepReadonly<Volume>, sources:
   else if (v.secret) payload = secretPayload(sources.secret(namespace, v.secret.secretName ?? ''), v.secret.items, v.secret.defaultMode ?? defaultFileMode);
   else if (v.downwardAPI) payload = downwardPayload(pod, v.downwardAPI.items ?? [], v.downwardAPI.defaultMode ?? defaultFileMode, sources.allocatable);
   else if (v.projected) payload = projectedPayload(pod, v.name, v.projected.sources ?? [], v.projected.defaultMode ?? defaultFileMode, sources);
-  return payload && atomicWriterLayout(payload, sources.dataDirectory(v.name));
+  return payload && atomicWriterLayout(payload, sources.dataDirectory(v.name, fingerprint(payload)));
 }
 
 type Payload = Map<string, FileNode>;
@@ -181,6 +184,11 @@ function projectedPayload(pod: DeepReadonly<Pod>, volume: string, projections: D
     for (const [path, node] of part) out.set(path, node);
   }
   return out;
+}
+
+/** What tells one payload from another: its paths, modes and bytes. */
+function fingerprint(payload: Payload): string {
+  return [...payload].map(([path, node]) => (node.kind === 'file' ? `${path}:${node.mode}:${node.data.toString('base64')}` : path)).join('\n');
 }
 
 /**

@@ -27,7 +27,7 @@ export class PodFiles {
   readonly #sources: EnvSources | undefined;
   readonly #allocatable: () => Allocatable;
   readonly #writtenAt: number;
-  readonly #dataDirectories = new Map<string, string>();
+  readonly #dataDirectories = new Map<string, { name: string; fingerprint: string }>();
   readonly #tokens = new Map<string, Token>();
 
   constructor(options: { client: Client; clock: Clock; random: Random; sources: EnvSources | undefined; allocatable: () => Allocatable; writtenAt: number }) {
@@ -72,20 +72,22 @@ export class PodFiles {
       configMap: (namespace, name) => sources?.configMaps.getByName(namespace, name),
       secret: (namespace, name) => sources?.secrets.getByName(namespace, name),
       token: (volume, path) => this.#tokens.get(`${volume}/${path}`)?.token,
-      dataDirectory: (volume) => this.#dataDirectory(volume),
+      dataDirectory: (volume, fingerprint) => this.#dataDirectory(volume, fingerprint),
       allocatable: this.#allocatable(),
     }, this.#writtenAt);
   }
 
-  /** os.MkdirTemp's name for the atomic writer's first write: `..` + the UTC time + a random number. */
-  #dataDirectory(volume: string): string {
-    let name = this.#dataDirectories.get(volume);
-    if (name === undefined) {
-      const t = new Date(this.#writtenAt).toISOString();
-      const stamp = `${t.slice(0, 4)}_${t.slice(5, 7)}_${t.slice(8, 10)}_${t.slice(11, 13)}_${t.slice(14, 16)}_${t.slice(17, 19)}`;
-      name = `..${stamp}.${this.#random.int(4_294_967_296)}`;
-      this.#dataDirectories.set(volume, name);
-    }
+  /**
+   * os.MkdirTemp's name for the atomic writer's write: `..` + the UTC time + a random number; the
+   * first at the volume's set-up, a new one (at the time it is first seen) for each changed payload.
+   */
+  #dataDirectory(volume: string, fingerprint: string): string {
+    const known = this.#dataDirectories.get(volume);
+    if (known?.fingerprint === fingerprint) return known.name;
+    const t = new Date(known ? this.#clock.now() : this.#writtenAt).toISOString();
+    const stamp = `${t.slice(0, 4)}_${t.slice(5, 7)}_${t.slice(8, 10)}_${t.slice(11, 13)}_${t.slice(14, 16)}_${t.slice(17, 19)}`;
+    const name = `..${stamp}.${this.#random.int(4_294_967_296)}`;
+    this.#dataDirectories.set(volume, { name, fingerprint });
     return name;
   }
 }

@@ -164,7 +164,8 @@ describe('kubectl exec into simulated containers', () => {
     const hosts = await dd.ok(['exec', 'files', '--', 'cat', '/etc/hosts']);
     assert.ok(hosts.startsWith('# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n'), hosts);
     assert.ok(hosts.endsWith(`\n${ip}\tfiles\n\n# Entries added by HostAliases.\n10.1.2.3\tregistry.local\n10.1.2.3\tmirror.local\n`), hosts);
-    assert.match(await dd.ok(['exec', 'files', '--', 'ls', '-a', '/etc/config']), /^\.\n\.\.\n\.\.\d{4}_\d\d_\d\d_\d\d_\d\d_\d\d\.\d+\n\.\.data\napp\.yaml\nblob\nmode\n$/);
+    const listing = await dd.ok(['exec', 'files', '--', 'ls', '-a', '/etc/config']);
+    assert.match(listing, /^\.\n\.\.\n\.\.\d{4}_\d\d_\d\d_\d\d_\d\d_\d\d\.\d+\n\.\.data\napp\.yaml\nblob\nmode\n$/);
     const unknown = await dd.kubectl(['exec', 'files', '--', 'cat', '/etc/passwd']);
     assert.deepEqual([unknown.code, unknown.stderr.split('\n')[0]], [1, "cat: /etc/passwd: not simulated: a simulated container's files are its volumes', /etc/hosts and /etc/hostname"]);
     // The token the pod's projected volume holds authenticates as the pod's service account.
@@ -173,6 +174,8 @@ describe('kubectl exec into simulated containers', () => {
     // A changed ConfigMap reaches the mounted files (unlike the environment, above).
     await dd.ok(['patch', 'configmap', 'app-config', '-p', '{"data":{"mode":"slow"}}']);
     await waitFor(dd, ['exec', 'files', '--', 'cat', '/etc/config/mode'], 'slow');
+    const rewritten = await dd.ok(['exec', 'files', '--', 'ls', '-a', '/etc/config']);
+    assert.notEqual(rewritten.split('\n')[2], listing.split('\n')[2], 'the atomic writer wrote a new directory');
   });
 
   test('kubectl cp copies a file and a directory out of a pod; the atomic writer\'s links are skipped, as kubectl skips them', async () => {
