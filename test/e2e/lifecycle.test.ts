@@ -123,9 +123,9 @@ describe('pod lifecycle on simulated nodes', () => {
       if (g.stdout === 'Running') break;
       await new Promise((res) => globalThis.setTimeout(res, 50));
     }
-    r = await dd.kubectl(['exec', 'web', '--', 'ls']);
+    r = await dd.kubectl(['exec', 'web', '--', 'curl', '-s', 'localhost']);
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /failed to exec in container: "ls" is not simulated/);
+    assert.match(r.stderr, /failed to exec in container: "curl" is not simulated/);
     // port-forward listens, and a connection to it finds nothing listening in the pod, as containerd reports it.
     const forward = dd.spawnKubectl(['port-forward', 'pod/web', ':80']);
     let out = '';
