@@ -7,8 +7,8 @@
 import type { Container, Pod } from '../api/index.ts';
 import type { DeepReadonly, KubeObject } from '../core/index.ts';
 import { ownValue, setOwn } from '../core/index.ts';
-import { containerResourceValue } from './downward-resources.ts';
-import type { Allocatable } from './downward-resources.ts';
+import { containerResourceValue, metadataFieldValue } from './downward-api.ts';
+import type { Allocatable } from './downward-api.ts';
 
 type Data = Readonly<Record<string, string>>;
 
@@ -106,16 +106,7 @@ function expandReferences(text: string, env: Readonly<Record<string, string>>, s
 
 /** The downward API fields an env var may name (podFieldSelectorRuntimeValue). */
 function fieldValue(pod: DeepReadonly<Pod>, path: string, addresses: PodAddresses): string | undefined {
-  const meta = pod.metadata;
-  const keyed = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
-  if (keyed) return ownValue((keyed[1] === 'labels' ? meta.labels : meta.annotations) ?? undefined, keyed[2] ?? '') ?? '';
   switch (path) {
-    case 'metadata.name':
-      return meta.name ?? '';
-    case 'metadata.namespace':
-      return meta.namespace ?? '';
-    case 'metadata.uid':
-      return meta.uid ?? '';
     case 'spec.nodeName':
       return pod.spec.nodeName ?? '';
     case 'spec.serviceAccountName':
@@ -127,6 +118,6 @@ function fieldValue(pod: DeepReadonly<Pod>, path: string, addresses: PodAddresse
     case 'status.podIPs':
       return addresses.podIP;
     default:
-      return undefined;
+      return metadataFieldValue(pod, path);
   }
 }

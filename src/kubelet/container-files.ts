@@ -6,9 +6,9 @@
 // atomic_writer.go, pkg/volume/configmap, secret, downwardapi, projected (MakePayload, CollectData).
 import type { Container, DownwardAPIVolumeFile, Pod, Volume } from '../api/index.ts';
 import type { DeepReadonly } from '../core/index.ts';
-import { goQuote, ownValue } from '../core/index.ts';
-import { containerResourceValue } from './downward-resources.ts';
-import type { Allocatable } from './downward-resources.ts';
+import { cleanRootedPath, goQuote, ownValue } from '../core/index.ts';
+import { containerResourceValue, metadataFieldValue } from './downward-api.ts';
+import type { Allocatable } from './downward-api.ts';
 
 export type FileNode =
   | { kind: 'file'; data: Buffer; mode: number }
@@ -42,7 +42,7 @@ const defaultFileMode = 0o644;
 /** The files container `c` of `pod` sees, with the pod's IPs known. */
 export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, podIPs: readonly string[], sources: VolumeContentSources, writtenAt: number): ContainerFiles {
   const mounts: { path: string; node: FileNode }[] = [];
-  const mountsOwn = (path: string): boolean => (c.volumeMounts ?? []).some((m) => cleanPath(m.mountPath) === path);
+  const mountsOwn = (path: string): boolean => (c.volumeMounts ?? []).some((m) => cleanRootedPath(m.mountPath) === path);
   const hostname = podHostname(pod);
   // makeMounts: /etc/hosts when the pod has an IP and the container does not mount its own there.
   if (podIPs.length > 0 && !pod.spec.hostNetwork && !mountsOwn('/etc/hosts')) mounts.push({ path: '/etc/hosts', node: textFile(managedHosts(pod, hostname, podIPs)) });
@@ -52,7 +52,7 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
     const content = volume ? volumeContent(pod, volume, sources) : undefined;
     if (!content) continue;
     const node = m.subPath ? subPathNode(content, m.subPath) : content;
-    if (node) mounts.push({ path: cleanPath(m.mountPath), node });
+    if (node) mounts.push({ path: cleanRootedPath(m.mountPath), node });
   }
   return { mounts, writtenAt };
 }
@@ -139,23 +139,9 @@ function downwardPayload(pod: DeepReadonly<Pod>, items: DeepReadonly<DownwardAPI
 
 /** fieldpath.ExtractFieldPathAsString for the paths a downwardAPI volume may name. */
 function downwardField(pod: DeepReadonly<Pod>, path: string): string | undefined {
-  const meta = pod.metadata;
-  const keyed = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
-  if (keyed) return ownValue((keyed[1] === 'labels' ? meta.labels : meta.annotations) ?? undefined, keyed[2] ?? '') ?? '';
-  switch (path) {
-    case 'metadata.labels':
-      return formatMap(meta.labels ?? {});
-    case 'metadata.annotations':
-      return formatMap(meta.annotations ?? {});
-    case 'metadata.name':
-      return meta.name ?? '';
-    case 'metadata.namespace':
-      return meta.namespace ?? '';
-    case 'metadata.uid':
-      return meta.uid ?? '';
-    default:
-      return undefined;
-  }
+  if (path === 'metadata.labels') return formatMap(pod.metadata.labels ?? {});
+  if (path === 'metadata.annotations') return formatMap(pod.metadata.annotations ?? {});
+  return metadataFieldValue(pod, path);
 }
 
 /** fieldpath.FormatMap: `key="value"` lines in key order, no newline after the last. */
@@ -233,17 +219,6 @@ export type Lookup =
   /** Outside what the kubelet wrote: the image's files, which a simulated container does not have. */
   | { kind: 'unknown' }
   | { kind: 'loop' };
-
-/** Go's path.Clean for an absolute path. */
-export function cleanPath(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') out.pop();
-    else out.push(part);
-  }
-  return `/${out.join('/')}`;
-}
 
 const maxLinks = 40;
 

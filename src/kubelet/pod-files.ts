@@ -10,7 +10,7 @@ import type { Clock, DeepReadonly, Random } from '../core/index.ts';
 import { containerFiles } from './container-files.ts';
 import type { ContainerFiles } from './container-files.ts';
 import type { EnvSources } from './container-env.ts';
-import type { Allocatable } from './downward-resources.ts';
+import type { Allocatable } from './downward-api.ts';
 
 interface Token {
   token: string;

@@ -41,7 +41,7 @@ import type { SurvivingPod } from './surviving-containers.ts';
 import type { ExecContext } from './exec-shell.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import { PodFiles } from './pod-files.ts';
-import type { Allocatable } from './downward-resources.ts';
+import type { Allocatable } from './downward-api.ts';
 import type { ImageManager } from './image-manager.ts';
 
 export type WorkerState =

@@ -1,8 +1,9 @@
-// A container's resources as the downward API gives them (env resourceFieldRef, downwardAPI volume
-// items): a request or limit divided by the divisor and rounded up; a limit not set is the node's
-// allocatable, as the kubelet merges it in before it reads them.
-// Upstream: pkg/api/v1/resource/helpers.go (ExtractContainerResourceValue, convertResource*ToString),
-// pkg/kubelet/kubelet_resources.go (defaultPodLimitsForDownwardAPI).
+// What the downward API reads of a pod for env variables and downwardAPI volume items: its metadata
+// fields, and a container's resources (a request or limit divided by the divisor and rounded up; a
+// limit not set is the node's allocatable, as the kubelet merges it in before it reads them).
+// Upstream: pkg/fieldpath/fieldpath.go (ExtractFieldPathAsString), pkg/api/v1/resource/helpers.go
+// (ExtractContainerResourceValue, convertResource*ToString), pkg/kubelet/kubelet_resources.go
+// (defaultPodLimitsForDownwardAPI).
 import type { Container, Pod, ResourceFieldSelector } from '../api/index.ts';
 import type { DeepReadonly } from '../core/index.ts';
 import { isZeroQuantity, ownValue, parseQuantity, quantityMilliValue, quantityValue } from '../core/index.ts';
@@ -11,6 +12,23 @@ import { isZeroQuantity, ownValue, parseQuantity, quantityMilliValue, quantityVa
 export type Allocatable = Readonly<Record<string, string>> | undefined;
 
 const defaultedLimits = new Set(['cpu', 'memory', 'ephemeral-storage']);
+
+/** A metadata field's value (a single label or annotation by key, '' when absent); undefined for other paths. */
+export function metadataFieldValue(pod: DeepReadonly<Pod>, path: string): string | undefined {
+  const meta = pod.metadata;
+  const keyed = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
+  if (keyed) return ownValue((keyed[1] === 'labels' ? meta.labels : meta.annotations) ?? undefined, keyed[2] ?? '') ?? '';
+  switch (path) {
+    case 'metadata.name':
+      return meta.name ?? '';
+    case 'metadata.namespace':
+      return meta.namespace ?? '';
+    case 'metadata.uid':
+      return meta.uid ?? '';
+    default:
+      return undefined;
+  }
+}
 
 /** The value, or the error the kubelet reports (the container then does not start). */
 export function containerResourceValue(selector: DeepReadonly<ResourceFieldSelector>, pod: DeepReadonly<Pod>, own: DeepReadonly<Container>, allocatable: Allocatable): { value: string } | { error: string } {
