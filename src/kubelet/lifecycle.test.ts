@@ -365,7 +365,8 @@ test('kubectl debug: an ephemeral container starts while the init container stil
     assert.equal(podStatusCells(p).status, 'Init:0/1');
     const statusOf = (name: string) => p.status?.ephemeralContainerStatuses?.find((s) => s.name === name);
     const [debugger_, once] = [statusOf('debugger'), statusOf('once')];
-    assert.deepEqual(p.status?.ephemeralContainerStatuses?.map((s) => s.name), p.spec.ephemeralContainers?.map((e) => e.name));
+    // By name, as the kubelet sorts them (SortedContainerStatuses), whatever the spec's order.
+    assert.deepEqual(p.status?.ephemeralContainerStatuses?.map((s) => s.name), ['debugger', 'once']);
     assert.ok(debugger_?.state?.running?.startedAt, JSON.stringify(debugger_));
     assert.equal(debugger_?.ready, false);
     assert.equal(debugger_?.started, undefined);
@@ -474,4 +475,37 @@ test("an image reference that does not parse: InvalidImageName with the image ma
   assert.deepEqual(await seen(), [`InspectFailed ${message} x1`, 'Failed Error: InvalidImageName x1']);
   await clock.advance(15_000);
   assert.deepEqual(await seen(), [`InspectFailed ${message} x2`, 'Failed Error: InvalidImageName x2']);
+});
+
+test('FallbackToLogsOnError: a failed container\'s termination message is the end of its logs (80 lines, 2,048 bytes); File and success leave none', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const lines = Array.from({ length: 100 }, (_, i) => `echo step-${i}`).join('; ');
+    const container = (name: string, script: string, policy: string) => ({ name, image: 'busybox', terminationMessagePolicy: policy, command: ['sh', '-c', script] });
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'train', namespace: 'default' },
+      spec: {
+        restartPolicy: 'Never',
+        containers: [
+          container('oom', 'echo loading model; echo "CUDA error: out of memory"; exit 3', 'FallbackToLogsOnError'),
+          container('long', `${lines}; exit 1`, 'FallbackToLogsOnError'),
+          container('file', 'echo bye; exit 2', 'File'),
+          container('ok', 'echo done', 'FallbackToLogsOnError'),
+        ],
+      },
+    });
+    await clock.advance(5_000);
+    const terminated = (await pod(c, 'train')).status?.containerStatuses?.map((s) => [s.name, s.state?.terminated?.exitCode, s.state?.terminated?.message]);
+    const last80 = Array.from({ length: 80 }, (_, i) => `step-${i + 20}\n`).join('');
+    assert.deepEqual(terminated, [
+      ['file', 2, undefined],
+      ['long', 1, last80.slice(-2048)],
+      ['ok', 0, undefined],
+      ['oom', 3, 'loading model\nCUDA error: out of memory\n'],
+    ]);
+  } finally {
+    await c.stop();
+  }
 });

@@ -9,6 +9,19 @@ export interface LogLine {
 
 const maxLines = 10_000;
 
+/** kubecontainer.MaxContainerTerminationMessageLogLines and ...LogLength. */
+const terminationMessageLogLines = 80;
+const terminationMessageLogBytes = 2048;
+
+/**
+ * readLastStringFromContainerLogs: the last 80 lines, each with its newline, of which a 2,048-byte ring
+ * buffer keeps the end: what FallbackToLogsOnError puts in a failed container's termination message.
+ */
+export function terminationMessageFromLogs(lines: readonly LogLine[]): string {
+  const text = Buffer.from(lines.slice(-terminationMessageLogLines).map((l) => `${l.text}\n`).join(''), 'utf8');
+  return text.subarray(Math.max(0, text.length - terminationMessageLogBytes)).toString('utf8');
+}
+
 export class LogBuffer {
   readonly #lines: LogLine[] = [];
   // Made on the first follow: a buffer per container instance lives as long as its pod.

@@ -281,6 +281,23 @@ function withDisruptionTarget(conditions: PodCondition[], message: string, now: 
   return prev ? conditions.map((c) => (c === prev ? cond : c)) : [...conditions, cond];
 }
 
+/** kubecontainer.MaxPodTerminationMessageLogLength. */
+const maxPodTerminationMessageBytes = 12 * 1024;
+
+/** SortedContainerStatuses: by name, as Go compares strings. */
+const sortedByName = <S extends { name: string }>(a: S, b: S): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** A status whose termination messages fit in `bytes` (Go slices the string's bytes). */
+function withMessageCut(s: ContainerStatus, bytes: number): ContainerStatus {
+  const cut = (state: ContainerState): ContainerState => {
+    const message = state.terminated?.message;
+    if (!state.terminated || message === undefined || Buffer.byteLength(message) <= bytes) return state;
+    return { ...state, terminated: { ...state.terminated, message: Buffer.from(message).subarray(0, bytes).toString('utf8') } };
+  };
+  if (!s.state?.terminated?.message && !s.lastState?.terminated?.message) return s;
+  return { ...s, ...(s.state ? { state: cut(s.state) } : {}), ...(s.lastState ? { lastState: cut(s.lastState) } : {}) };
+}
+
 export function generatePodStatus(input: StatusInput): PodStatus {
   const { pod, records } = input;
   const inits = pod.spec.initContainers ?? [];
@@ -319,9 +336,12 @@ export function generatePodStatus(input: StatusInput): PodStatus {
     status.podIP = input.podIP;
     status.podIPs = [{ ip: input.podIP }];
   }
-  if (inits.length) status.initContainerStatuses = initStatuses;
-  status.containerStatuses = statuses;
-  if (pod.spec.ephemeralContainers?.length) status.ephemeralContainerStatuses = pod.spec.ephemeralContainers.map((c) => ephemeralStatusOf(c, records.get(c.name), defaultWaiting));
+  // normalizeStatus: init containers in spec order, the others by name; each termination message cut to
+  // the pod's 12 KiB shared among its containers.
+  const bytesPerStatus = Math.floor(maxPodTerminationMessageBytes / (inits.length + pod.spec.containers.length + (pod.spec.ephemeralContainers?.length ?? 0)));
+  if (inits.length) status.initContainerStatuses = initStatuses.map((s) => withMessageCut(s, bytesPerStatus));
+  status.containerStatuses = statuses.map((s) => withMessageCut(s, bytesPerStatus)).sort(sortedByName);
+  if (pod.spec.ephemeralContainers?.length) status.ephemeralContainerStatuses = pod.spec.ephemeralContainers.map((c) => ephemeralStatusOf(c, records.get(c.name), defaultWaiting)).sort(sortedByName);
   if (pod.status?.qosClass) status.qosClass = pod.status.qosClass;
   // Owned by the claim controller and the scheduler: carried over, never computed here.
   if (pod.status?.resourceClaimStatuses) status.resourceClaimStatuses = structuredClone(pod.status.resourceClaimStatuses) as NonNullable<PodStatus['resourceClaimStatuses']>;

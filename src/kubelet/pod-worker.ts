@@ -14,7 +14,7 @@ import { isRunning, isStarted } from './container-record.ts';
 import type { EventRecorder } from './events.ts';
 import { runHandler, runProbe } from './handlers.ts';
 import type { HandlerTarget } from './handlers.ts';
-import { LogBuffer } from './logs.ts';
+import { LogBuffer, terminationMessageFromLogs } from './logs.ts';
 import { ProbeWorker, probeKindName } from './prober.ts';
 import type { ProbeKind } from './prober.ts';
 import { resourceAmountOf } from './quantities.ts';
@@ -822,8 +822,8 @@ export class PodWorker {
   }
 
   #onExit(rec: ContainerRecord, instance: InstanceState, exit: ContainerExit): void {
-    instance.exit = exit;
     const live = this.#live.get(rec.name);
+    instance.exit = withTerminationMessage(exit, this.#spec(rec.name)?.c, live?.logs);
     live?.logs.close();
     for (const p of Object.values(live?.probes ?? {})) p.stop();
     for (const w of [...this.#exitWaiters]) w();
@@ -1004,4 +1004,17 @@ export class PodWorker {
     if (this.podIP) this.#d.releaseIP(this.podIP);
     this.#d.onFinished(this.uid);
   }
+}
+
+/**
+ * The termination message the runtime manager adds to an exited container's status: the file at
+ * terminationMessagePath, which nothing in a simulated container writes (so empty), or, with
+ * FallbackToLogsOnError and a failure, the end of its logs, after the runtime's own message.
+ * Upstream: pkg/kubelet/kuberuntime/kuberuntime_container.go (getTerminationMessage, toKubeContainerStatus).
+ */
+function withTerminationMessage(exit: ContainerExit, c: Readonly<Container> | undefined, logs: LogBuffer | undefined): ContainerExit {
+  if (c?.terminationMessagePolicy !== 'FallbackToLogsOnError' || exit.exitCode === 0 || !logs) return exit;
+  const fromLogs = terminationMessageFromLogs(logs.lines());
+  if (fromLogs === '') return exit;
+  return { ...exit, message: exit.message ? `${exit.message}: ${fromLogs}` : fromLogs };
 }

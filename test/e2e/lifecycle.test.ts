@@ -1,6 +1,6 @@
 // The pod lifecycle as a kubectl user sees it on simulated nodes: the sidecar Job pod's STATUS
-// sequence under `get -w`, `kubectl logs` and its flags, describe's events, exec's refusal and
-// `kubectl debug`'s ephemeral containers.
+// sequence under `get -w`, `kubectl logs` and its flags, describe's events, a termination message
+// from the logs, exec's refusal and `kubectl debug`'s ephemeral containers.
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -102,6 +102,18 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.ok(list.items.every((e) => e.source.component === 'kubelet' && e.source.host === 'cpu-0'));
     const d = await dd.kubectl(['describe', 'pod', 'batch-worker']);
     assert.match(d.stdout, /Stopping container log-agent/);
+  });
+
+  test('a failed container with FallbackToLogsOnError: describe shows the end of its logs as its termination message', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'trainer' }, spec: { restartPolicy: 'Never', containers: [{ name: 'train', image: 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime', terminationMessagePolicy: 'FallbackToLogsOnError', command: ['sh', '-c', 'echo loading checkpoint; echo "RuntimeError: CUDA out of memory"; exit 1'] }] } };
+    await dd.ok(['apply', '-f', '-'], { input: JSON.stringify(pod) });
+    let message = '';
+    for (let i = 0; i < 100 && message === ''; i++) {
+      message = (await dd.kubectl(['get', 'pod', 'trainer', '-o', 'jsonpath={.status.containerStatuses[0].state.terminated.message}'])).stdout;
+      if (message === '') await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    assert.equal(message, 'loading checkpoint\nRuntimeError: CUDA out of memory\n');
+    assert.match(await dd.ok(['describe', 'pod', 'trainer']), /Reason: +Error\n +Message: +loading checkpoint\nRuntimeError: CUDA out of memory\n\n +Exit Code: +1\n/);
   });
 
   test('logs -f streams until the container exits; exec of an unsimulated command is refused and a port-forwarded connection finds no listener', async () => {
