@@ -36,7 +36,7 @@ export * as resourceV1 from './resource/v1/types.ts';
 export { compileDeviceSelector, evaluate, toCelDevice } from './resource/v1/cel.ts';
 export type { CompileResult, DeviceSelectorProgram, EvalResult, CelDevice } from './resource/v1/cel.ts';
 export * from './sim/behaviour.ts';
-export type { Node, NodeAddress, NodeCondition, NodeStatus, NodeSystemInfo } from './core/v1/node.ts';
+export type { Node, NodeAddress, NodeCondition, NodeRuntimeHandler, NodeStatus, NodeSystemInfo } from './core/v1/node.ts';
 export type { Lease, LeaseSpec } from './coordination/v1/lease.ts';
 export type { Event, EventSource } from './core/v1/event.ts';
 export type { NodeSpec, Taint } from './core/v1/node.ts';

@@ -22,6 +22,7 @@ import { ClaimPreparer } from './dynamic-resources.ts';
 import type { ClaimPreparerOptions } from './dynamic-resources.ts';
 import type { VolumeSources } from './volumes.ts';
 import type { DeepReadonlyPod } from './types.ts';
+import { poolRuntimeHandlers, sandboxRuntimeFailure } from './runtime-handlers.ts';
 import { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-skew.ts';
 import { statusSyncPeriodMs } from './status-writer.ts';
 import { survivingPod } from './surviving-containers.ts';
@@ -46,6 +47,8 @@ export interface KubeletOptions {
   volumeSources?: VolumeSources;
   /** ResourceSlices shared by all kubelets (absent: no DRA claim checks before containers start). */
   resourceSlices?: ClaimPreparerOptions['slices'];
+  /** RuntimeClasses, shared by all kubelets (absent: a pod's class is not checked against the node's handlers). */
+  runtimeClasses?: { getByName(namespace: string | undefined, name: string): { handler?: string } | undefined };
 }
 
 export const nodeNameIndex = 'nodeName';
@@ -55,6 +58,7 @@ const isTerminal = (p: DeepReadonlyPod): boolean => p.status?.phase === 'Succeed
 
 export class Kubelet {
   readonly #o: KubeletOptions;
+  readonly #runtimeHandlers: readonly string[];
   readonly agent: NodeAgent;
   readonly #events: EventRecorder;
   readonly #volumes: VolumeMounter | undefined;
@@ -80,6 +84,7 @@ export class Kubelet {
   constructor(options: KubeletOptions) {
     this.#partition = new PartitionGate();
     this.#o = { ...options, client: gatedClient(options.client, this.#partition) };
+    this.#runtimeHandlers = poolRuntimeHandlers(options.pool);
     const problem = kubeletVersionSkewProblem(options.name, options.pool.kubeletVersion, options.serverVersion);
     if (problem) throw new KubeletVersionSkewError(problem);
     this.hostIP = nodeInternalIP(options.ordinal);
@@ -201,6 +206,7 @@ export class Kubelet {
         onResourcesChanged: () => this.#handleResizes(),
         ...(this.#o.pool.runtime ? { runtime: this.#o.pool.runtime } : {}),
         nodeAllocatable: () => (this.agent.node ?? this.#node)?.status?.allocatable,
+        ...(this.#o.runtimeClasses ? { sandboxRuntimeFailure: (p: DeepReadonlyPod) => this.#sandboxRuntimeFailure(p) } : {}),
       },
       pod,
       // A new pod's IP comes with its sandbox (the worker asks); a survivor's is the one it has.
@@ -282,6 +288,11 @@ export class Kubelet {
         for (const k of new Set([...Object.keys(own), ...Object.keys(now)])) total[k] = (total[k] ?? 0) - (own[k] ?? 0) + (now[k] ?? 0);
       }
     }
+  }
+
+  #sandboxRuntimeFailure(pod: DeepReadonlyPod): string | undefined {
+    const classes = this.#o.runtimeClasses;
+    return classes && sandboxRuntimeFailure(pod.spec.runtimeClassName ?? undefined, (name) => classes.getByName(undefined, name), this.#runtimeHandlers);
   }
 
   /** What the eviction manager compares: the Node's memory and the working sets of the pods still running here. */

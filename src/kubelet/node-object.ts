@@ -1,6 +1,7 @@
 // The Node object a simulated kubelet registers: capacity/allocatable, well-known and GPU feature
 // discovery labels, nodeInfo, addresses and the four kubelet-owned conditions. Pure.
 // Upstream: pkg/kubelet/kubelet_node_status.go (initialNode), pkg/kubelet/nodestatus/setters.go.
+import { poolRuntimeHandlers, runtimeStatus } from './runtime-handlers.ts';
 import { isExtendedResourceName } from '../api/index.ts';
 import type { Node, NodeCondition } from '../api/index.ts';
 import { canonicalizeQuantityText, formatQuantity, formatTime, jsonEqual, lookupTable, parseQuantity, quantityFromNano, quantityNanoValue, quantityValue } from '../core/index.ts';
@@ -249,6 +250,7 @@ export function buildNode(id: NodeIdentity, now: number): Node {
         operatingSystem: 'linux',
         architecture: 'amd64',
       },
+      ...runtimeStatus(poolRuntimeHandlers(pool)),
     },
   };
   if (pool.taints.length) node.spec = { ...node.spec, taints: pool.taints.map((t) => ({ ...t })) };

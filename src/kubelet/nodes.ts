@@ -6,7 +6,7 @@ import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, resourceV1, Se
 import { ServiceEnvironments } from './service-env.ts';
 import { Informer } from '../client/index.ts';
 import type { Client } from '../client/index.ts';
-import type { Clock, Random } from '../core/index.ts';
+import type { Clock, KubeObject, Random } from '../core/index.ts';
 import { Kubelet, nodeNameIndex } from './kubelet.ts';
 import type { NodePoolSpec } from './node-object.ts';
 import type { VolumeSources } from './volumes.ts';
@@ -45,6 +45,7 @@ export class SimulatedNodes {
   readonly #volumeSources: VolumeSources;
   readonly #slices: Informer<resourceV1.ResourceSlice>;
   readonly #nodes: Informer<Node>;
+  readonly #runtimeClasses: Informer<KubeObject & { handler?: string }>;
   readonly kubelets: Kubelet[] = [];
   readonly #byName = new Map<string, Kubelet>();
   #nextOrdinal = 0;
@@ -66,6 +67,7 @@ export class SimulatedNodes {
     this.#slices = new Informer<resourceV1.ResourceSlice>({ client, ref: refs.resourceSlices, clock, log });
     this.#slices.addIndex(slicePoolIndex, slicePoolKeys);
     this.#nodes = new Informer<Node>({ client, ref: refs.nodes, clock, log });
+    this.#runtimeClasses = new Informer({ client, ref: refs.runtimeClasses, clock, log });
   }
 
   /** Builds every kubelet first (a version-skew refusal throws before anything registers), then registers them. */
@@ -75,7 +77,7 @@ export class SimulatedNodes {
     for (const pool of options.pools) {
       for (let i = 0; i < pool.count; i++) {
         const name = `${pool.name}-${i}`;
-        nodes.kubelets.push(new Kubelet({ ...options, client: options.clientForNode?.(name) ?? options.client, name, ordinal: ordinal++, pool, pods: nodes.#pods, volumeSources: nodes.#volumeSources, resourceSlices: nodes.#slices }));
+        nodes.kubelets.push(new Kubelet({ ...options, client: options.clientForNode?.(name) ?? options.client, name, ordinal: ordinal++, pool, pods: nodes.#pods, volumeSources: nodes.#volumeSources, resourceSlices: nodes.#slices, runtimeClasses: nodes.#runtimeClasses }));
       }
     }
     const batch = 64;
@@ -108,7 +110,7 @@ export class SimulatedNodes {
   async addNode(pool: NodePoolSpec, name: string): Promise<Kubelet> {
     const existing = this.#byName.get(name);
     if (existing) return existing;
-    const kubelet = new Kubelet({ ...this.#o, client: this.#o.clientForNode?.(name) ?? this.#o.client, name, ordinal: this.#nextOrdinal++, pool, pods: this.#pods, volumeSources: this.#volumeSources, resourceSlices: this.#slices });
+    const kubelet = new Kubelet({ ...this.#o, client: this.#o.clientForNode?.(name) ?? this.#o.client, name, ordinal: this.#nextOrdinal++, pool, pods: this.#pods, volumeSources: this.#volumeSources, resourceSlices: this.#slices, runtimeClasses: this.#runtimeClasses });
     await kubelet.start();
     this.kubelets.push(kubelet);
     this.#byName.set(name, kubelet);
@@ -122,7 +124,7 @@ export class SimulatedNodes {
   /** The shared informers besides the pods': started before the kubelets take pods, stopped with them. */
   #informers(): { start(): void; stop(): void; waitForSync(): Promise<void> }[] {
     const { configMaps, secrets, claims, volumes, services } = this.#volumeSources;
-    return [configMaps, secrets, claims, volumes, services, this.#slices, this.#nodes];
+    return [configMaps, secrets, claims, volumes, services, this.#slices, this.#nodes, this.#runtimeClasses];
   }
 
   /** Stops a node's kubelet and forgets it (its Node and pods are left to the control plane). */

@@ -77,6 +77,8 @@ export interface PodWorkerDeps {
   claims?: ClaimPreparer;
   /** The GPUs a device plugin gave the pod's containers at admission (absent: none are assigned). */
   devices?: DeviceManager;
+  /** Why the pod's sandbox cannot be made on this node for its RuntimeClass (absent: every class runs). */
+  sandboxRuntimeFailure?: (pod: DeepReadonlyPod) => string | undefined;
   /** The Node's allocatable: the downward API's value of a limit a container does not set. */
   nodeAllocatable?: () => Allocatable;
   /** The node pool's runtime: `process` runs a container that has a command as a host process. */
@@ -428,20 +430,16 @@ export class PodWorker {
   }
 
   /**
-   * The sandbox's network setup takes an IP from the node's pod CIDR (host-local IPAM); with none left it
-   * fails as the CNI plugin does, and the pod waits in ContainerCreating until the pod worker's next try.
+   * RunPodSandbox: containerd finds the runtime handler the pod's RuntimeClass names, then the network
+   * setup takes an IP from the node's pod CIDR (host-local IPAM). Either failing as containerd and the
+   * CNI plugin do, the pod waits in ContainerCreating until the pod worker's next try.
    */
-  #sandboxNetworked(): boolean {
+  #sandboxMade(): boolean {
     if (this.podIP !== undefined) return true;
     if (this.#sandboxRetry) return false;
-    const ip = this.#d.allocateIP();
-    if (ip !== undefined) {
-      this.podIP = ip;
-      this.#status.markDirty();
-      return true;
-    }
-    const message = `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${this.#d.random.hex(32)}": plugin type="bridge" failed (add): failed to allocate for range 0: no IP addresses available in range set: ${this.#d.podIPRange}`;
-    this.#event(undefined, 'Warning', 'FailedCreatePodSandBox', message);
+    const failure = this.#d.sandboxRuntimeFailure?.(this.#pod) ?? this.#takePodIP();
+    if (failure === undefined) return true;
+    this.#event(undefined, 'Warning', 'FailedCreatePodSandBox', failure);
     this.#sandboxRetry = true;
     this.#after(this.#retryDelay(), () => {
       this.#sandboxRetry = false;
@@ -450,9 +448,20 @@ export class PodWorker {
     return false;
   }
 
+  /** The pod's IP taken; with none left, why not. */
+  #takePodIP(): string | undefined {
+    const ip = this.#d.allocateIP();
+    if (ip !== undefined) {
+      this.podIP = ip;
+      this.#status.markDirty();
+      return undefined;
+    }
+    return `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${this.#d.random.hex(32)}": plugin type="bridge" failed (add): failed to allocate for range 0: no IP addresses available in range set: ${this.#d.podIPRange}`;
+  }
+
   #syncRunning(): void {
     if (this.#busy) return;
-    if (!this.#volumesMounted() || !this.#claimsPrepared() || !this.#sandboxNetworked()) return;
+    if (!this.#volumesMounted() || !this.#claimsPrepared() || !this.#sandboxMade()) return;
     if (this.#survivors) this.#resumeSurvivors();
     this.resize.reconcile();
     if (this.#startEphemeral()) return;

@@ -1,6 +1,7 @@
 // RuntimeClass as a GPU user meets it on the default cluster: the GPU operator's `nvidia` class is
-// there, a class with overhead and a node selector shapes the pods that name it, and an unknown
-// class is refused with upstream's message.
+// there, a class with overhead and a node selector shapes the pods that name it, an unknown class is
+// refused with upstream's message, and a CPU node, whose containerd has no `nvidia` runtime, cannot
+// make the sandbox of a pod that names it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -34,5 +35,18 @@ describe('RuntimeClass', () => {
   test('an unknown class is refused', async () => {
     const r = await dd.kubectl(['run', 'sandboxed', '--image=nginx', '--overrides={"spec":{"runtimeClassName":"gvisor"}}']);
     assert.equal(r.stderr.trim(), 'Error from server (Forbidden): pods "sandboxed" is forbidden: pod rejected: RuntimeClass "gvisor" not found');
+  });
+
+  test('a pod naming the nvidia class on a CPU node waits in ContainerCreating: its containerd has no nvidia runtime', async () => {
+    assert.equal(await dd.ok(['get', 'node', 'cpu-0', '-o', 'jsonpath={.status.runtimeHandlers[*].name}']), ' runc');
+    assert.equal(await dd.ok(['get', 'node', 'h100-0', '-o', 'jsonpath={.status.runtimeHandlers[*].name}']), ' nvidia nvidia-cdi nvidia-legacy runc');
+    await dd.ok(['run', 'cuda-on-cpu', '--image=nvidia/cuda:12.4.1-base-ubuntu22.04', '--overrides={"spec":{"runtimeClassName":"nvidia","nodeSelector":{"kubernetes.io/hostname":"cpu-0"}}}', '--', 'nvidia-smi']);
+    let events = '';
+    for (let i = 0; i < 50 && !events.includes('FailedCreatePodSandBox'); i++) {
+      events = await dd.ok(['get', 'events', '--field-selector', 'involvedObject.name=cuda-on-cpu', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
+      if (!events.includes('FailedCreatePodSandBox')) await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    assert.match(events, /^FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "nvidia" is configured$/m);
+    assert.match(await dd.ok(['get', 'pod', 'cuda-on-cpu']), /cuda-on-cpu +0\/1 +ContainerCreating/);
   });
 });
