@@ -509,3 +509,23 @@ test('FallbackToLogsOnError: a failed container\'s termination message is the en
     await c.stop();
   }
 });
+
+test('a RuntimeClass whose handler the node lacks: no sandbox, host network or not; FailedCreatePodSandBox again at each try', async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.runtimeClasses, { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'nvidia' }, handler: 'nvidia' });
+    await clock.advance(100);
+    for (const [name, hostNetwork] of [['cuda', false], ['cuda-host', true]] as const) {
+      await c.client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { runtimeClassName: 'nvidia', hostNetwork, containers: [{ name: 'c', image: 'nvidia/cuda:12.4.1-base-ubuntu22.04' }] } });
+    }
+    await clock.advance(25_000);
+    for (const name of ['cuda', 'cuda-host']) {
+      assert.equal(podStatusCells(await pod(c, name)).status, 'ContainerCreating', name);
+      const failed = (await events(c, name)).filter((e) => e.reason === 'FailedCreatePodSandBox');
+      assert.deepEqual(failed.map((e) => e.message), ['Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "nvidia" is configured'], name);
+      assert.ok((failed[0]?.count ?? 0) >= 2, `${name}: tried again (count ${failed[0]?.count})`);
+    }
+  } finally {
+    await c.stop();
+  }
+});

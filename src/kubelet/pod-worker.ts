@@ -130,6 +130,8 @@ export class PodWorker {
   #mountDone = false;
   #mountRetry = false;
   #sandboxRetry = false;
+  /** containerd found the runtime handler for the pod's sandbox (a surviving pod's sandbox was made before). */
+  #runtimeFound: boolean;
   /** The PLEG has relisted since the sandbox was made (an early failure is synced again 1 s on). */
   #sandboxRelisted = false;
   #sandboxReady = true;
@@ -164,6 +166,7 @@ export class PodWorker {
     }
     this.#podHasInitialized = survivor?.initialized ?? false;
     this.#survivors = survivor !== undefined;
+    this.#runtimeFound = survivor !== undefined;
     this.resize = new PodResize({
       clock: deps.clock,
       pod: () => this.#pod,
@@ -435,9 +438,12 @@ export class PodWorker {
    * CNI plugin do, the pod waits in ContainerCreating until the pod worker's next try.
    */
   #sandboxMade(): boolean {
-    if (this.podIP !== undefined) return true;
+    if (this.#runtimeFound && this.podIP !== undefined) return true;
     if (this.#sandboxRetry) return false;
-    const failure = this.#d.sandboxRuntimeFailure?.(this.#pod) ?? this.#takePodIP();
+    let failure = this.#runtimeFound ? undefined : this.#d.sandboxRuntimeFailure?.(this.#pod);
+    this.#runtimeFound = failure === undefined;
+    // A host-network pod has the node's IP from the start.
+    if (failure === undefined && this.podIP === undefined) failure = this.#takePodIP();
     if (failure === undefined) return true;
     this.#event(undefined, 'Warning', 'FailedCreatePodSandBox', failure);
     this.#sandboxRetry = true;
