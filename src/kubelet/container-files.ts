@@ -44,9 +44,12 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
   const mounts: { path: string; node: FileNode }[] = [];
   const mountsOwn = (path: string): boolean => (c.volumeMounts ?? []).some((m) => cleanRootedPath(m.mountPath) === path);
   const hostname = podHostname(pod);
+  const domain = pod.spec.subdomain ? `${pod.spec.subdomain}.${pod.metadata.namespace ?? ''}.svc.cluster.local` : '';
   // makeMounts: /etc/hosts when the pod has an IP and the container does not mount its own there.
-  if (podIPs.length > 0 && !pod.spec.hostNetwork && !mountsOwn('/etc/hosts')) mounts.push({ path: '/etc/hosts', node: textFile(managedHosts(pod, hostname, podIPs)) });
-  if (!mountsOwn('/etc/hostname')) mounts.push({ path: '/etc/hostname', node: textFile(`${hostname}\n`) });
+  if (podIPs.length > 0 && !pod.spec.hostNetwork && !mountsOwn('/etc/hosts')) mounts.push({ path: '/etc/hosts', node: textFile(managedHosts(pod, hostname, domain, podIPs)) });
+  // GetNodenameForKernel: the sandbox's hostname is the FQDN when setHostnameAsFQDN asks for it.
+  const kernelName = pod.spec.setHostnameAsFQDN && domain ? `${hostname}.${domain}` : hostname;
+  if (!mountsOwn('/etc/hostname')) mounts.push({ path: '/etc/hostname', node: textFile(`${kernelName}\n`) });
   for (const m of c.volumeMounts ?? []) {
     const volume = (pod.spec.volumes ?? []).find((v) => v.name === m.name);
     const content = volume ? volumeContent(pod, volume, sources) : undefined;
@@ -57,16 +60,15 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
   return { mounts, writtenAt };
 }
 
-/** The hostname the runtime gives the pod: spec.hostname, else its name cut to 63 characters. */
+/** GeneratePodHostNameAndDomain's hostname: spec.hostname, else the pod's name, cut to 63 characters (and its trailing '-' and '.'). */
 function podHostname(pod: DeepReadonly<Pod>): string {
-  return pod.spec.hostname || (pod.metadata.name ?? '').slice(0, 63).replace(/[-.]+$/, '');
+  const name = pod.spec.hostname || (pod.metadata.name ?? '');
+  return name.length <= 63 ? name : name.slice(0, 63).replace(/[-.]+$/, '');
 }
 
 /** managedHostsFileContent: the boilerplate, the pod's own names on each of its IPs, then hostAliases. */
-function managedHosts(pod: DeepReadonly<Pod>, hostname: string, podIPs: readonly string[]): string {
+function managedHosts(pod: DeepReadonly<Pod>, hostname: string, domain: string, podIPs: readonly string[]): string {
   const lines = ['# Kubernetes-managed hosts file.', '127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::0\tip6-localnet', 'fe00::0\tip6-mcastprefix', 'fe00::1\tip6-allnodes', 'fe00::2\tip6-allrouters'];
-  const subdomain = pod.spec.subdomain;
-  const domain = subdomain ? `${subdomain}.${pod.metadata.namespace ?? ''}.svc.cluster.local` : '';
   for (const ip of podIPs) lines.push(domain ? `${ip}\t${hostname}.${domain}\t${hostname}` : `${ip}\t${hostname}`);
   const aliases = pod.spec.hostAliases ?? [];
   if (aliases.length > 0) {

@@ -57,6 +57,8 @@ test('/etc/hosts is the kubelet\'s managed file: the pod\'s IP and name, then it
   assert.equal(out(runExec(['cat', '/etc/hosts'], context)), `${hosts}10.128.0.7\tfiles\n\n# Entries added by HostAliases.\n10.1.2.3\tregistry.local\n10.1.2.3\tmirror.local\n`);
   assert.equal(out(runExec(['cat', 'hostname'], context)), 'files\n', 'relative to the working directory');
   const named: Pod = { ...pod, spec: { ...pod.spec, hostname: 'worker-0', subdomain: 'trainers', hostAliases: [] } };
+  const fqdnHost = containerFiles({ ...named, spec: { ...named.spec, setHostnameAsFQDN: true } }, named.spec.containers[0]!, ['10.128.0.7'], sources, 0);
+  assert.equal(out(runExec(['cat', '/etc/hostname'], { ...context, files: fqdnHost })), 'worker-0.trainers.ml.svc.cluster.local\n', 'setHostnameAsFQDN');
   const fqdn = containerFiles(named, named.spec.containers[0]!, ['10.128.0.7'], sources, 0);
   assert.equal(out(runExec(['cat', '/etc/hosts', '/etc/hostname'], { ...context, files: fqdn })), `${hosts}10.128.0.7\tworker-0.trainers.ml.svc.cluster.local\tworker-0\nworker-0\n`);
 });
