@@ -33,13 +33,28 @@ export class ImageManager {
   readonly #previousError = new Map<string, string>();
   #pulls: Promise<unknown> = Promise.resolve();
 
-  constructor(clock: Clock) {
+  readonly #onChange: (() => void) | undefined;
+
+  /** `onChange` hears of each image new on the node (the Node's image list then changes). */
+  constructor(clock: Clock, onChange?: () => void) {
     this.#clock = clock;
+    this.#onChange = onChange;
+  }
+
+  /** The images on the node, by their normalized references. */
+  get present(): ReadonlySet<string> {
+    return this.#present;
   }
 
   /** A container a restarted kubelet found had its image: it is on the node. */
   markPresent(image: string): void {
-    this.#present.add(normalizeImage(image));
+    this.#add(normalizeImage(image));
+  }
+
+  #add(ref: string): void {
+    if (this.#present.has(ref)) return;
+    this.#present.add(ref);
+    this.#onChange?.();
   }
 
   async ensure(r: ImageRequest): Promise<EnsureResult> {
@@ -53,7 +68,7 @@ export class ImageManager {
       return { ok: false, reason: 'ErrImageNeverPull', message };
     }
     if (r.policy === 'Never' || (r.policy === 'IfNotPresent' && present)) {
-      this.#present.add(ref);
+      this.#add(ref);
       r.event('Normal', 'Pulled', `Container image "${r.image}" already present on machine and can be accessed by the pod`);
       return { ok: true };
     }
@@ -97,7 +112,7 @@ export class ImageManager {
       this.#previousError.set(key, `ErrImagePull: ${error}`);
       return { ok: false, reason: 'ErrImagePull', message: error };
     }
-    this.#present.add(ref);
+    this.#add(ref);
     r.event('Normal', 'Pulled', `Successfully pulled image "${r.image}" in ${formatGoDurationMs(tookMs)} (${formatGoDurationMs(waitedMs)} including waiting). Image size: ${imageSizeBytes(r.image)} bytes.`);
     return { ok: true };
   }

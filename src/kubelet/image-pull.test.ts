@@ -1,11 +1,13 @@
 // Image pulls on a simulated node (VirtualClock): a missing image's ErrImagePull and ImagePullBackOff,
-// a slow pull's ContainerCreating, pulls one at a time per node, and imagePullPolicy Never.
+// a slow pull's ContainerCreating, pulls one at a time per node, imagePullPolicy Never, and the images
+// the Node then lists.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { podStatusCells, refs } from '../api/index.ts';
-import type { Event, Pod } from '../api/index.ts';
+import type { Event, Node, Pod } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
+import { nodeImages } from './images.ts';
 
 async function cluster(): Promise<{ c: Cluster; clock: VirtualClock }> {
   const clock = new VirtualClock();
@@ -126,4 +128,25 @@ test('a private image needs an image pull secret that exists: without one the re
   await c.client.create(refs.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'regcred', namespace: 'default' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') } });
   for (let s = 0; s < 40; s++) await clock.advance(1_000);
   assert.equal(podStatusCells(await c.client.get<Pod>(refs.pods, 'default', 'private')).status, 'Running');
+});
+
+test('the Node lists the images pulled onto it, largest first, by digest then tag; a failed pull adds none', async () => {
+  const { c, clock } = await cluster();
+  await using _ = c;
+  await c.client.create(refs.pods, pod('web', 'nginx:1.27', '1s'));
+  await c.client.create(refs.pods, pod('serve', 'vllm/vllm-openai:v0.6.3', '1s'));
+  await c.client.create(refs.pods, pod('typo', 'nginx:1.27-typo', 'notFound'));
+  await clock.advance(30_000);
+  const node = await c.client.get<Node>(refs.nodes, undefined, 'cpu-0');
+  assert.deepEqual(node.status?.images, nodeImages(['docker.io/library/nginx:1.27', 'docker.io/vllm/vllm-openai:v0.6.3']));
+  assert.deepEqual(node.status?.images?.map((i) => i.names[1]), ['docker.io/library/nginx:1.27', 'docker.io/vllm/vllm-openai:v0.6.3'], 'largest first');
+  assert.match(node.status?.images?.[0]?.names[0] ?? '', /^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
+  const pulled = (await events(c, 'web')).find((e) => e.startsWith('Normal Pulled'));
+  assert.ok(pulled?.endsWith(`Image size: ${node.status?.images?.[0]?.sizeBytes} bytes.`), pulled);
+});
+
+test('nodeImages keeps the 50 largest', () => {
+  const listed = nodeImages(Array.from({ length: 60 }, (_, i) => `registry.example/app:${i}`));
+  assert.equal(listed.length, 50);
+  assert.ok(listed.every((img, i) => i === 0 || (listed[i - 1]?.sizeBytes ?? 0) >= img.sizeBytes));
 });

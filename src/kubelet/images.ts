@@ -29,8 +29,21 @@ export function imageID(image: string): string {
   return `${repo}@${imageDigest(image)}`;
 }
 
-/** A stable, plausible image size for Pulled events. */
+/** A stable, plausible image size, the same for every way of writing the reference (Pulled events, the Node's images). */
 export function imageSizeBytes(image: string): number {
-  const h = createHash('sha256').update(image).digest();
+  const h = createHash('sha256').update(normalizeImage(image)).digest();
   return 5_000_000 + (h.readUInt32BE(0) % 200_000_000);
+}
+
+/** node.status.images' most: nodeStatusMaxImages' default. */
+const nodeStatusMaxImages = 50;
+
+/**
+ * The Images setter's list: the node's images largest first, at most 50, each named by its digest
+ * reference then its tag (the runtime's RepoDigests, then RepoTags).
+ * Upstream: pkg/kubelet/nodestatus/setters.go (Images), pkg/kubelet/images (GetImageList, sorted by size).
+ */
+export function nodeImages(references: Iterable<string>): { names: string[]; sizeBytes: number }[] {
+  const images = [...references].map((ref) => ({ names: ref.includes('@') ? [ref] : [imageID(ref), ref], sizeBytes: imageSizeBytes(ref) }));
+  return images.sort((a, b) => b.sizeBytes - a.sizeBytes).slice(0, nodeStatusMaxImages);
 }

@@ -23,6 +23,7 @@ import type { ClaimPreparerOptions } from './dynamic-resources.ts';
 import type { VolumeSources } from './volumes.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { poolRuntimeHandlers, sandboxRuntimeFailure } from './runtime-handlers.ts';
+import { nodeImages } from './images.ts';
 import { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-skew.ts';
 import { statusSyncPeriodMs } from './status-writer.ts';
 import { survivingPod } from './surviving-containers.ts';
@@ -88,7 +89,7 @@ export class Kubelet {
     const problem = kubeletVersionSkewProblem(options.name, options.pool.kubeletVersion, options.serverVersion);
     if (problem) throw new KubeletVersionSkewError(problem);
     this.hostIP = nodeInternalIP(options.ordinal);
-    this.#images = new ImageManager(options.clock);
+    this.#images = new ImageManager(options.clock, () => this.agent.setImages(nodeImages(this.#images.present)));
     this.#eviction = new EvictionManager({
       clock: options.clock,
       observe: () => this.#memoryObservation(),

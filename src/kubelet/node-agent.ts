@@ -9,7 +9,7 @@ import type { Client } from '../client/index.ts';
 import type { Clock, Random, Timer } from '../core/index.ts';
 import { formatMicroTime, isApiError, lookupTable } from '../core/index.ts';
 import { buildNode, kubeletNodeStatus, nodeStatusChanged } from './node-object.ts';
-import type { NodeIdentity, NodePressure } from './node-object.ts';
+import type { NodeIdentity, NodeImages, NodePressure } from './node-object.ts';
 
 export const nodeLeaseNamespace = 'kube-node-lease';
 const migratedPluginsAnnotation = 'storage.alpha.kubernetes.io/migrated-plugins';
@@ -84,6 +84,8 @@ export class NodeAgent {
   #failed = false;
   /** The eviction manager's verdict, which the MemoryPressure setter reports at the next status check. */
   #pressure: NodePressure = { memory: false };
+  /** The images on the node, as the Images setter reports them at the next status check. */
+  #images: NodeImages = [];
 
   constructor(options: NodeAgentOptions) {
     this.#o = options;
@@ -115,7 +117,7 @@ export class NodeAgent {
       // A restart with --data-dir: keep the object, refresh what the kubelet owns.
       const existing = await client.get<Node>(refs.nodes, undefined, identity.name);
       before = existing.status;
-      this.#node = await client.updateStatus<Node>(refs.nodes, { ...existing, status: kubeletNodeStatus(identity, clock.now(), existing.status, this.#pressure) });
+      this.#node = await client.updateStatus<Node>(refs.nodes, { ...existing, status: kubeletNodeStatus(identity, clock.now(), existing.status, this.#pressure, this.#images) });
     }
     this.#recordTransitions(before?.conditions, this.#node.status?.conditions);
     await this.#initializeCSINode(this.#node);
@@ -150,6 +152,12 @@ export class NodeAgent {
   /** The eviction manager saw memory pressure begin or end. */
   setMemoryPressure(underPressure: boolean): void {
     this.#pressure = { memory: underPressure };
+    this.#settledNode = undefined;
+  }
+
+  /** An image came to the node. */
+  setImages(images: NodeImages): void {
+    this.#images = images;
     this.#settledNode = undefined;
   }
 
@@ -259,7 +267,7 @@ export class NodeAgent {
     if (now - this.#lastStatusWrite >= nodeStatusReportFrequencyMs) return true;
     const node = this.#node;
     if (node !== undefined && node === this.#settledNode) return false;
-    if (nodeStatusChanged(kubeletNodeStatus(identity, now, node?.status, this.#pressure), node?.status)) return true;
+    if (nodeStatusChanged(kubeletNodeStatus(identity, now, node?.status, this.#pressure, this.#images), node?.status)) return true;
     this.#settledNode = node;
     return false;
   }
@@ -267,7 +275,7 @@ export class NodeAgent {
   async #postStatus(): Promise<void> {
     const { client, clock, identity } = this.#o;
     const current = await client.get<Node>(refs.nodes, undefined, identity.name);
-    this.#node = await client.updateStatus<Node>(refs.nodes, { ...current, status: kubeletNodeStatus(identity, clock.now(), current.status, this.#pressure) });
+    this.#node = await client.updateStatus<Node>(refs.nodes, { ...current, status: kubeletNodeStatus(identity, clock.now(), current.status, this.#pressure, this.#images) });
     this.#recordTransitions(current.status?.conditions, this.#node.status?.conditions);
     this.#lastStatusWrite = clock.now();
   }

@@ -120,6 +120,9 @@ export interface NodePressure {
   memory: boolean;
 }
 
+/** node.status.images: what the Images setter reports. */
+export type NodeImages = readonly { names: string[]; sizeBytes: number }[];
+
 /** The node's conditions: the kubelet's own set afresh (transition times kept where the status holds), the others as they were. */
 export function nodeConditions(now: number, old: readonly NodeCondition[] | undefined, pressure?: NodePressure): NodeCondition[] {
   const t = formatTime(now);
@@ -149,10 +152,10 @@ type NodeStatus = NonNullable<Node['status']>;
  * The status the kubelet's setters make of the node's current one: its capacity entries over the
  * current ones (an extended resource someone else advertised stays), allocatable for every capacity
  * entry less the kubelet's reservations (an extended resource gone from capacity leaves it too), its
- * conditions among the others, its addresses and nodeInfo; the rest as it was.
+ * conditions among the others, its addresses, nodeInfo and images; the rest as it was.
  * Upstream: nodestatus/setters.go (MachineInfo, NodeAddress, the condition setters).
  */
-export function kubeletNodeStatus(id: NodeIdentity, now: number, current: Node['status'] | undefined, pressure?: NodePressure): NodeStatus {
+export function kubeletNodeStatus(id: NodeIdentity, now: number, current: Node['status'] | undefined, pressure?: NodePressure, images?: NodeImages): NodeStatus {
   const own = buildNode(id, now).status as NodeStatus;
   const capacity: Record<string, string> = { ...current?.capacity, ...own.capacity };
   const allocatable: Record<string, string> = { ...current?.allocatable };
@@ -160,7 +163,7 @@ export function kubeletNodeStatus(id: NodeIdentity, now: number, current: Node['
   Object.assign(allocatable, allocatableOf(capacity));
   // The version setter fills in nodeInfo's fields; the ones it leaves (kubeProxyVersion, "" since 1.31) stay.
   const nodeInfo = { ...current?.nodeInfo, ...own.nodeInfo } as NonNullable<NodeStatus['nodeInfo']>;
-  return { ...current, ...own, capacity, allocatable, conditions: nodeConditions(now, current?.conditions, pressure), nodeInfo };
+  return { ...current, ...own, capacity, allocatable, conditions: nodeConditions(now, current?.conditions, pressure), nodeInfo, ...(images?.length ? { images: images.map((i) => ({ names: [...i.names], sizeBytes: i.sizeBytes })) } : {}) };
 }
 
 /**
