@@ -39,7 +39,7 @@ export interface SchedulerConfig {
 
 /**
  * The default MultiPoint list (1.35), in order; weights are score weights. Plugins Drydock
- * does not register (NodeVolumeLimits, VolumeZone, ImageLocality, ...) are skipped when absent
+ * does not register (NodeVolumeLimits, VolumeZone, ...) are skipped when absent
  * from the registry, as are DynamicResources and GangScheduling until their helpers add them:
  * DynamicResources sits right before DefaultPreemption (its PostFilter should deallocate an idle
  * claim before anything is evicted), GangScheduling (alpha) is appended last.

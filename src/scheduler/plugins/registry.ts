@@ -6,6 +6,7 @@ import type { PluginFactory } from '../framework.ts';
 import { newDefaultBinder } from './default-binder.ts';
 import { newDefaultPreemption } from './default-preemption.ts';
 import { newGangScheduling } from './gang-scheduling.ts';
+import { newImageLocality } from './image-locality.ts';
 import { newInterPodAffinity } from './inter-pod-affinity.ts';
 import { newNodeAffinity } from './node-affinity.ts';
 import { newNodePorts } from './node-ports.ts';
@@ -35,6 +36,7 @@ export const inTreeRegistry: Readonly<Record<string, PluginFactory>> = lookupTab
   InterPodAffinity: newInterPodAffinity,
   NodeResourcesFit: newNodeResourcesFit,
   NodeResourcesBalancedAllocation: newBalancedAllocation,
+  ImageLocality: newImageLocality,
   DefaultPreemption: newDefaultPreemption,
   DefaultBinder: newDefaultBinder,
   GangScheduling: newGangScheduling,

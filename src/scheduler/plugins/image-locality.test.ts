@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Node } from '../../api/index.ts';
+import { defaultFeatureGates } from '../../api/index.ts';
+import { CycleState, skip, success } from '../framework.ts';
+import type { Handle } from '../framework.ts';
+import { NodeInfo, PodInfo } from '../node-info.ts';
+import { imageLocalityScore, newImageLocality, normalizedImageName } from './image-locality.ts';
+
+const mb = 1024 * 1024;
+const pytorch = 'nvcr.io/nvidia/pytorch:24.12-py3';
+const nodeWith = (name: string, images: { names: string[]; sizeBytes: number }[]): NodeInfo => new NodeInfo(name, { metadata: { name }, status: { allocatable: { pods: '110' }, images } } as Node);
+const podWith = (...images: string[]): PodInfo => PodInfo.of({ metadata: { name: 'p', namespace: 'default', uid: 'u' }, spec: { containers: images.map((image, i) => ({ name: `c${i}`, image })) } });
+
+function plugin(nodes: NodeInfo[]) {
+  return newImageLocality({}, { snapshot: () => ({ list: () => nodes }) } as unknown as Handle, defaultFeatureGates);
+}
+
+test('calculatePriority: below 23 MB is nothing, 1,000 MB a container is everything, integer arithmetic between', () => {
+  assert.equal(imageLocalityScore(10 * mb, 1), 0);
+  assert.equal(imageLocalityScore(1000 * mb, 1), 100);
+  assert.equal(imageLocalityScore(500 * mb, 1), Math.trunc((100 * (500 - 23)) / (1000 - 23)));
+  assert.equal(imageLocalityScore(1000 * mb, 2), Math.trunc((100 * (1000 - 23)) / (2000 - 23)));
+  assert.equal(normalizedImageName('nginx'), 'nginx:latest');
+  assert.equal(normalizedImageName('localhost:5000/app'), 'localhost:5000/app:latest');
+  assert.equal(normalizedImageName('nginx:1.27'), 'nginx:1.27');
+});
+
+test('a node with the pod\'s image scores by its size times the share of nodes that have it; a short name matches nothing', () => {
+  const image = { names: [`nvcr.io/nvidia/pytorch@sha256:${'a'.repeat(64)}`, pytorch], sizeBytes: 900 * mb };
+  const nodes = [nodeWith('has', [image]), nodeWith('also', [image]), nodeWith('bare', []), nodeWith('none', [])];
+  const p = plugin(nodes);
+  const state = new CycleState();
+  assert.equal(p.preScore?.(state, podWith(pytorch), nodes), success);
+  // Half the nodes have it: 450 MB counts.
+  assert.deepEqual(nodes.map((n) => p.score?.(state, podWith(pytorch), n)), [imageLocalityScore(450 * mb, 1), imageLocalityScore(450 * mb, 1), 0, 0]);
+  assert.equal(p.preScore?.(new CycleState(), podWith('pytorch:24.12-py3'), nodes), skip, 'as containerd lists names, a short one never matches');
+});
