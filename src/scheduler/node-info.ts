@@ -8,7 +8,7 @@ import { jsonEqual, labelSelectorFromObject, lookupTable, nothingSelector } from
 import { resourceAmountOf as amountOf } from './quantities.ts';
 
 type PodRO = DeepReadonly<Pod>;
-export type NodeRO = DeepReadonly<Node>;
+type NodeRO = DeepReadonly<Node>;
 
 // schedutil.DefaultMilliCPURequest / DefaultMemoryRequest: what scoring assumes for an unset request.
 export const defaultMilliCPURequest = 100;

@@ -3,9 +3,12 @@
 // together. Names match as the Node lists them: a containerd node lists `docker.io/library/nginx:1.27`,
 // so a pod asking for `nginx:1.27` matches nothing, upstream's limit kept.
 // Upstream: pkg/scheduler/framework/plugins/imagelocality/image_locality.go, backend/cache (addNodeImageStates).
+import { refs } from '../../api/index.ts';
+import type { Node } from '../../api/index.ts';
+import type { Informer } from '../../client/index.ts';
 import type { Plugin, PluginFactory } from '../framework.ts';
 import { maxNodeScore, skip, stateKey, success } from '../framework.ts';
-import type { NodeInfo, NodeRO } from '../node-info.ts';
+import type { NodeInfo } from '../node-info.ts';
 
 export const name = 'ImageLocality';
 
@@ -13,29 +16,49 @@ const mb = 1024 * 1024;
 const minThreshold = 23 * mb;
 const maxContainerThreshold = 1000 * mb;
 
-/** The pod's images (normalized) with each one's size and the number of nodes that have it. */
-type ImageStates = Map<string, { size: number; nodes: number }>;
+/** The images named in node.status.images: each one's size and the nodes that have it (the cache's imageStates). */
+type ImageStates = Map<string, { size: number; nodes: Set<string> }>;
 
-const stateKeyOf = stateKey<{ images: ImageStates; totalNodes: number; names: string[] }>(`PreScore${name}`);
+const stateKeyOf = stateKey<{ names: string[]; totalNodes: number }>(`PreScore${name}`);
 
 /** normalizedImageName: a name with no tag gets `:latest`. */
 export function normalizedImageName(image: string): string {
   return image.lastIndexOf(':') <= image.lastIndexOf('/') ? `${image}:latest` : image;
 }
 
-// A node's image names and sizes, per Node object (its status is replaced, never changed, on a write).
-const namesOfNode = new WeakMap<NodeRO, Map<string, number>>();
-
-function nodeImageNames(node: NodeRO | undefined): Map<string, number> | undefined {
-  const images = node?.status?.images;
-  if (!node || !images || images.length === 0) return undefined;
-  let names = namesOfNode.get(node);
-  if (!names) {
-    names = new Map();
-    for (const image of images) for (const n of image.names ?? []) if (!names.has(n)) names.set(n, image.sizeBytes ?? 0);
-    namesOfNode.set(node, names);
-  }
-  return names;
+/** addNodeImageStates / removeNodeImageStates, kept as Node events come, not walked for every pod. */
+function trackImages(nodes: Informer<Node>): ImageStates {
+  const states: ImageStates = new Map();
+  const add = (node: Node): void => {
+    const nodeName = node.metadata.name ?? '';
+    for (const image of node.status?.images ?? []) {
+      for (const n of image.names ?? []) {
+        const state = states.get(n);
+        if (state) state.nodes.add(nodeName);
+        else states.set(n, { size: image.sizeBytes ?? 0, nodes: new Set([nodeName]) });
+      }
+    }
+  };
+  const remove = (node: Node): void => {
+    const nodeName = node.metadata.name ?? '';
+    for (const image of node.status?.images ?? []) {
+      for (const n of image.names ?? []) {
+        const state = states.get(n);
+        if (state?.nodes.delete(nodeName) && state.nodes.size === 0) states.delete(n);
+      }
+    }
+  };
+  for (const node of nodes.list()) add(node);
+  nodes.addHandlers({
+    onAdd: add,
+    onUpdate: (old, node) => {
+      if (old.status?.images === node.status?.images) return;
+      remove(old);
+      add(node);
+    },
+    onDelete: remove,
+  });
+  return states;
 }
 
 /** calculatePriority: the summed scores between 23 MB and 1,000 MB a container, mapped onto 0-100. */
@@ -45,39 +68,27 @@ export function imageLocalityScore(sumScores: number, containers: number): numbe
   return Math.trunc((maxNodeScore * (clamped - minThreshold)) / (maxThreshold - minThreshold));
 }
 
-export const newImageLocality: PluginFactory = (_args, handle) =>
-  ({
+export const newImageLocality: PluginFactory = (_args, handle) => {
+  const images = trackImages(handle.informer<Node>(refs.nodes));
+  return {
     name,
     preScore(state, pod) {
       const names = [...(pod.pod.spec.initContainers ?? []), ...pod.pod.spec.containers].map((c) => normalizedImageName(c.image ?? ''));
-      const all = handle.snapshot().list();
-      const images: ImageStates = new Map();
-      for (const info of all) {
-        const onNode = nodeImageNames(info.node);
-        if (!onNode) continue;
-        for (const n of new Set(names)) {
-          const size = onNode.get(n);
-          if (size === undefined) continue;
-          const known = images.get(n);
-          if (known) known.nodes++;
-          else images.set(n, { size, nodes: 1 });
-        }
-      }
       // No node has any of them: every node scores zero.
-      if (images.size === 0) return skip;
-      state.write(stateKeyOf, { images, totalNodes: all.length, names });
+      if (!names.some((n) => images.has(n))) return skip;
+      state.write(stateKeyOf, { names, totalNodes: handle.snapshot().list().length });
       return success;
     },
     score(state, _pod, nodeInfo: NodeInfo) {
       const s = state.read(stateKeyOf);
-      const onNode = nodeImageNames(nodeInfo.node);
-      if (!s || !onNode) return 0;
+      if (!s) return 0;
       let sum = 0;
       // sumImageScores: each container whose image the node has adds its size times its spread.
       for (const n of s.names) {
-        const image = onNode.has(n) ? s.images.get(n) : undefined;
-        if (image) sum += Math.trunc(image.size * (image.nodes / s.totalNodes));
+        const image = images.get(n);
+        if (image?.nodes.has(nodeInfo.name)) sum += Math.trunc(image.size * (image.nodes.size / s.totalNodes));
       }
       return imageLocalityScore(sum, s.names.length);
     },
-  }) satisfies Plugin;
+  } satisfies Plugin;
+};
