@@ -44,12 +44,10 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
   const mounts: { path: string; node: FileNode }[] = [];
   const mountsOwn = (path: string): boolean => (c.volumeMounts ?? []).some((m) => cleanRootedPath(m.mountPath) === path);
   const hostname = podHostname(pod);
-  const domain = pod.spec.subdomain ? `${pod.spec.subdomain}.${pod.metadata.namespace ?? ''}.svc.cluster.local` : '';
+  const domain = podDomain(pod);
   // makeMounts: /etc/hosts when the pod has an IP and the container does not mount its own there.
   if (podIPs.length > 0 && !pod.spec.hostNetwork && !mountsOwn('/etc/hosts')) mounts.push({ path: '/etc/hosts', node: textFile(managedHosts(pod, hostname, domain, podIPs)) });
-  // GetNodenameForKernel: the sandbox's hostname is the FQDN when setHostnameAsFQDN asks for it.
-  const kernelName = pod.spec.setHostnameAsFQDN && domain ? `${hostname}.${domain}` : hostname;
-  if (!mountsOwn('/etc/hostname')) mounts.push({ path: '/etc/hostname', node: textFile(`${kernelName}\n`) });
+  if (!mountsOwn('/etc/hostname')) mounts.push({ path: '/etc/hostname', node: textFile(`${podKernelHostname(pod)}\n`) });
   for (const m of c.volumeMounts ?? []) {
     const volume = (pod.spec.volumes ?? []).find((v) => v.name === m.name);
     const content = volume ? volumeContent(pod, volume, sources) : undefined;
@@ -58,6 +56,21 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
     if (node) mounts.push({ path: cleanRootedPath(m.mountPath), node });
   }
   return { mounts, writtenAt };
+}
+
+/** GeneratePodHostNameAndDomain's domain: `<subdomain>.<namespace>.svc.<clusterDomain>`, or none. */
+function podDomain(pod: DeepReadonly<Pod>): string {
+  return pod.spec.subdomain ? `${pod.spec.subdomain}.${pod.metadata.namespace ?? ''}.svc.cluster.local` : '';
+}
+
+/**
+ * The sandbox's hostname (GetNodenameForKernel): the FQDN when setHostnameAsFQDN asks for it, else the
+ * pod's hostname. What /etc/hostname holds and the runtime puts in HOSTNAME.
+ */
+export function podKernelHostname(pod: DeepReadonly<Pod>): string {
+  const hostname = podHostname(pod);
+  const domain = podDomain(pod);
+  return pod.spec.setHostnameAsFQDN && domain ? `${hostname}.${domain}` : hostname;
 }
 
 /** GeneratePodHostNameAndDomain's hostname: spec.hostname, else the pod's name, cut to 63 characters (and its trailing '-' and '.'). */

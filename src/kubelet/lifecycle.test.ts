@@ -529,3 +529,27 @@ test('a RuntimeClass whose handler the node lacks: no sandbox, host network or n
     await c.stop();
   }
 });
+
+test('HOSTNAME and /etc/hostname are the sandbox\'s hostname: spec.hostname, the FQDN with setHostnameAsFQDN', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const make = (name: string, spec: Partial<Pod['spec']>) => c.client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { ...spec, containers: [{ name: 'c', image: 'nginx:1.27' }] } });
+    await make('plain', {});
+    await make('named', { hostname: 'worker-0', subdomain: 'trainers' });
+    await make('fqdn', { hostname: 'worker-1', subdomain: 'trainers', setHostnameAsFQDN: true });
+    await clock.advance(5_000);
+    const seen = ['plain', 'named', 'fqdn'].map((name) => {
+      const target = c.podLogs.kubelet('cpu-0')?.worker('default', name)?.execTarget('c');
+      const context = target && 'context' in target ? target.context : undefined;
+      const file = context?.files?.mounts.find((m) => m.path === '/etc/hostname')?.node;
+      return [context?.env.HOSTNAME, file?.kind === 'file' ? file.data.toString() : undefined];
+    });
+    assert.deepEqual(seen, [
+      ['plain', 'plain\n'],
+      ['worker-0', 'worker-0\n'],
+      ['worker-1.trainers.default.svc.cluster.local', 'worker-1.trainers.default.svc.cluster.local\n'],
+    ]);
+  } finally {
+    await c.stop();
+  }
+});

@@ -41,6 +41,7 @@ import type { SurvivingPod } from './surviving-containers.ts';
 import type { ExecContext } from './exec-shell.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import { PodFiles } from './pod-files.ts';
+import { podKernelHostname } from './container-files.ts';
 import type { Allocatable } from './downward-api.ts';
 import type { ImageManager } from './image-manager.ts';
 
@@ -237,8 +238,7 @@ export class PodWorker {
     const live = this.#live.get(name);
     if (!c || !live?.sim || !isRunning(rec?.current)) return { error: `container not found (${JSON.stringify(name)})` };
     const own = live.env ?? {};
-    const hostname = this.#pod.spec.hostname || (this.#pod.metadata.name ?? '');
-    const env: Record<string, string> = { PATH: simulatedPath, HOSTNAME: hostname };
+    const env: Record<string, string> = { PATH: simulatedPath, HOSTNAME: podKernelHostname(this.#pod) };
     for (const [k, v] of Object.entries(own)) setOwn(env, k, v);
     if (env.HOME === undefined) env.HOME = '/root';
     const workingDir = c.workingDir || '/';
@@ -683,7 +683,7 @@ export class PodWorker {
     const limit = resourceAmountOf('memory', actual.limits?.memory);
     const onExit = (exit: ContainerExit): void => this.#onExit(rec, instance, exit);
     live.sim = onHost
-      ? new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: this.#pod.metadata.name ?? '', ...environment.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit })
+      ? new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: podKernelHostname(this.#pod), ...environment.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit })
       : new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit });
     // A host process has started (or failed to) once spawned settles; a simulated one is up already.
     if (live.sim.spawned) await live.sim.spawned;
