@@ -1,5 +1,5 @@
 // One pod's part of what exec reads from its containers' files: the atomic writer's directory name
-// for each volume (fixed when the volumes were set up) and the projected service account tokens,
+// for each volume (one per payload it has held) and the projected service account tokens,
 // requested through the API as the kubelet's token manager does (TokenRequest bound to the pod) when
 // exec first reads them, and again once 80% of their lifetime or 24 hours have passed.
 // Upstream: pkg/kubelet/token/token_manager.go, pkg/volume/projected (getServiceAccountToken).
