@@ -1,5 +1,5 @@
 // The files a simulated container shows to exec (cat, ls, tar): not the image's, which nothing here has,
-// but what the kubelet and the runtime put in: /etc/hosts, /etc/hostname, and every volume mount whose
+// but what the kubelet and the runtime put in: /etc/hosts, /etc/hostname, the termination log, and every volume mount whose
 // content the kubelet writes (configMap, secret, downwardAPI, projected, in the atomic writer's layout)
 // or that starts empty (emptyDir). Everything else is unknown, and a command reading it says so.
 // Upstream: pkg/kubelet/kubelet_pods.go (makeMounts, managedHostsFileContent), pkg/volume/util/
@@ -48,6 +48,9 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
   // makeMounts: /etc/hosts when the pod has an IP and the container does not mount its own there.
   if (podIPs.length > 0 && !pod.spec.hostNetwork && !mountsOwn('/etc/hosts')) mounts.push({ path: '/etc/hosts', node: textFile(managedHosts(pod, hostname, domain, podIPs)) });
   if (!mountsOwn('/etc/hostname')) mounts.push({ path: '/etc/hostname', node: textFile(`${podKernelHostname(pod)}\n`) });
+  // kuberuntime makeMounts: an empty file, writable by anyone, at terminationMessagePath (which nothing here writes).
+  const terminationLog = c.terminationMessagePath || '/dev/termination-log';
+  if (!mountsOwn(cleanRootedPath(terminationLog))) mounts.push({ path: cleanRootedPath(terminationLog), node: textFile('', 0o666) });
   for (const m of c.volumeMounts ?? []) {
     const volume = (pod.spec.volumes ?? []).find((v) => v.name === m.name);
     const content = volume ? volumeContent(pod, volume, sources) : undefined;

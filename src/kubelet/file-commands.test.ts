@@ -56,6 +56,8 @@ test('/etc/hosts is the kubelet\'s managed file: the pod\'s IP and name, then it
   const hosts = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';
   assert.equal(out(runExec(['cat', '/etc/hosts'], context)), `${hosts}10.128.0.7\tfiles\n\n# Entries added by HostAliases.\n10.1.2.3\tregistry.local\n10.1.2.3\tmirror.local\n`);
   assert.equal(out(runExec(['cat', 'hostname'], context)), 'files\n', 'relative to the working directory');
+  const log = runExec(['cat', '/dev/termination-log'], context);
+  assert.deepEqual([out(log), log.exitCode], ['', 0], 'the termination log the kubelet mounts, empty');
   const named: Pod = { ...pod, spec: { ...pod.spec, hostname: 'worker-0', subdomain: 'trainers', hostAliases: [] } };
   const fqdnHost = containerFiles({ ...named, spec: { ...named.spec, setHostnameAsFQDN: true } }, named.spec.containers[0]!, ['10.128.0.7'], sources, 0);
   assert.equal(out(runExec(['cat', '/etc/hostname'], { ...context, files: fqdnHost })), 'worker-0.trainers.ml.svc.cluster.local\n', 'setHostnameAsFQDN');
