@@ -12,7 +12,8 @@ import type { Allocatable } from './downward-api.ts';
 
 export type FileNode =
   | { kind: 'file'; data: Buffer; mode: number }
-  | { kind: 'dir'; entries: ReadonlyMap<string, FileNode>; mode: number }
+  /** `writable`: an emptyDir's directory, which `tar x` (kubectl cp into the pod) may add to. */
+  | { kind: 'dir'; entries: ReadonlyMap<string, FileNode>; mode: number; writable?: true }
   | { kind: 'link'; target: string };
 
 export interface ContainerFiles {
@@ -35,6 +36,8 @@ export interface VolumeContentSources {
   dataDirectory(volume: string, fingerprint: string): string;
   /** The Node's allocatable, for a resourceFieldRef's limit the container does not set. */
   allocatable: Allocatable;
+  /** An emptyDir's root, kept for the pod's life (what was copied into it stays). */
+  emptyDir(volume: string): FileNode;
 }
 
 const defaultFileMode = 0o644;
@@ -101,7 +104,7 @@ function textFile(text: string, mode = defaultFileMode): FileNode {
 /** A volume's tree, or undefined when its content is not the kubelet's to know (a disk, the host's files, an image). */
 function volumeContent(pod: DeepReadonly<Pod>, v: DeepReadonly<Volume>, sources: VolumeContentSources): FileNode | undefined {
   const namespace = pod.metadata.namespace ?? '';
-  if (v.emptyDir) return { kind: 'dir', entries: new Map(), mode: 0o777 };
+  if (v.emptyDir) return sources.emptyDir(v.name);
   let payload: Map<string, FileNode> | undefined;
   if (v.configMap) payload = configMapPayload(sources.configMap(namespace, v.configMap.name ?? ''), v.configMap.items, v.configMap.defaultMode ?? defaultFileMode);
   else if (v.secret) payload = secretPayload(sources.secret(namespace, v.secret.secretName ?? ''), v.secret.items, v.secret.defaultMode ?? defaultFileMode);

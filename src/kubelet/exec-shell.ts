@@ -1,11 +1,11 @@
 // What `kubectl exec` runs in a simulated container: a few commands a user reaches for to look inside
-// one (env, printenv, echo, hostname, pwd, nvidia-smi -L, sleep, true, false, exit; cat, ls and
-// `tar cf -` over the files the kubelet put there, so `kubectl cp` from a pod works), alone or in a
+// one (env, printenv, echo, hostname, pwd, nvidia-smi -L, sleep, true, false, exit; cat, ls, test and
+// tar over the files the kubelet put there and the emptyDirs, so `kubectl cp` works both ways), alone or in a
 // small shell (`sh -c "..."`, or `sh` reading its standard input or a terminal) with quotes, $VAR,
 // `;`, `&&`, `||` and newlines. There is no image to run anything else. Pure: the route plays the steps.
 import { sleepMs } from '../api/index.ts';
 import type { ContainerFiles } from './container-files.ts';
-import { cat, ls, tar } from './file-commands.ts';
+import { cat, ls, tar, testPath } from './file-commands.ts';
 import type { FileCommandOutput } from './file-commands.ts';
 
 /** What a command sees of its container. */
@@ -30,7 +30,7 @@ export interface ExecRun {
 }
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-export const simulatedCommands = 'echo, env, printenv, hostname, pwd, nvidia-smi -L, sleep, true, false, exit, cat, ls and tar cf -';
+export const simulatedCommands = 'echo, env, printenv, hostname, pwd, nvidia-smi -L, sleep, true, false, exit, cat, ls, test -d|-f|-e and tar (cf -, xf -)';
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -42,11 +42,16 @@ export function unsimulatedCommand(argv: readonly string[]): string | undefined 
   return shells.has(name) || commandNames.has(name) ? undefined : cmd;
 }
 
-/** Runs argv as the container's runtime would exec it: a shell with -c runs its script. */
-export function runExec(argv: readonly string[], context: ExecContext): ExecRun {
-  const shell = new ShellState(context);
+/** Runs argv as the container's runtime would exec it: a shell with -c runs its script. `stdin` is standard input read whole, for a command that takes it so. */
+export function runExec(argv: readonly string[], context: ExecContext, stdin?: Buffer): ExecRun {
+  const shell = new ShellState(context, stdin);
   shell.command(argv);
   return shell.finish();
+}
+
+/** Whether the command reads its standard input whole before it does anything: `tar x` (kubectl cp into a pod). */
+export function readsStdinWhole(argv: readonly string[]): boolean {
+  return basename(argv[0] ?? '') === 'tar' && argv.slice(1).some((a) => /^-?[a-zA-Z]*x/.test(a) && !a.startsWith('--'));
 }
 
 /** A shell reading commands (stdin, or a terminal's lines): `$?` and exported state carry between them. */
@@ -62,17 +67,20 @@ export class ShellSession {
   }
 }
 
-const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar']);
+const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[']);
 
 class ShellState {
   readonly #context: ExecContext;
+  /** Standard input read whole, for the first command that takes it. */
+  #stdin: Buffer | undefined;
   #steps: ExecStep[] = [];
   #status = 0;
   #exited = false;
   #forever = false;
 
-  constructor(context: ExecContext) {
+  constructor(context: ExecContext, stdin?: Buffer) {
     this.#context = context;
+    this.#stdin = stdin;
   }
 
   finish(): ExecRun {
@@ -148,10 +156,16 @@ class ShellState {
       }
       case 'cat':
         return this.#files(cat(rest, this.#context.files, this.#context.workingDir));
+      case 'test':
+      case '[':
+        return this.#files(testPath(rest, this.#context.files, this.#context.workingDir, name === '['));
       case 'ls':
         return this.#files(ls(rest, this.#context.files, this.#context.workingDir));
-      case 'tar':
-        return this.#files(tar(rest, this.#context.files, this.#context.workingDir));
+      case 'tar': {
+        const stdin = this.#stdin;
+        this.#stdin = undefined;
+        return this.#files(tar(rest, this.#context.files, this.#context.workingDir, stdin));
+      }
       default:
         return this.#fail(`sh: ${cmd}: not simulated (a simulated container runs ${simulatedCommands})`, 127);
     }

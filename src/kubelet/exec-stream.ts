@@ -6,6 +6,7 @@
 // Upstream: apiserver/pkg/util/proxy/websocket.go (createWebSocketStreams), kubelet's
 // cri/streaming/remotecommand/exec.go (ServeExec), containerd's streamRuntime.Exec.
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
@@ -13,7 +14,7 @@ import type { WebSocket } from 'ws';
 import type { Clock } from '../core/index.ts';
 import { internalError, nextTurn } from '../core/index.ts';
 import { isInteractiveShell } from '../api/index.ts';
-import { runExec, ShellSession, simulatedCommands, unsimulatedCommand } from './exec-shell.ts';
+import { readsStdinWhole, runExec, ShellSession, simulatedCommands, unsimulatedCommand } from './exec-shell.ts';
 import type { ExecContext, ExecRun, ExecStep } from './exec-shell.ts';
 import type { LogBuffer } from './logs.ts';
 import { processExitCode, startFailure } from './process-container.ts';
@@ -151,12 +152,15 @@ class ExecSession {
   readonly #killed = new AbortController();
   /** Either: what runs stops. */
   readonly #stopped = AbortSignal.any([this.#closed.signal, this.#killed.signal]);
-  /** Standard input not read yet, and whether it has ended. */
+  /** Standard input not read yet (as text, a character split between chunks kept whole), and whether it has ended. */
   #input = '';
+  readonly #decoder = new StringDecoder('utf8');
+  /** Standard input's bytes, kept for a command that reads them whole (tar x), until run() knows. */
+  #bytes: Buffer[] | undefined = [];
   #inputEnded = false;
   #wakeInput: (() => void) | undefined;
   /** Where standard input goes instead, for a host process. */
-  #onInput: ((text: string) => void) | undefined;
+  #onInput: ((data: Buffer) => void) | undefined;
   #onInputEnd: (() => void) | undefined;
 
   constructor(transport: ExecTransport, clock: Clock, options: ExecOptions, context: ExecContext) {
@@ -165,9 +169,12 @@ class ExecSession {
     this.#options = options;
     this.#context = context;
     transport.listen({
-      input: (text) => {
-        if (this.#onInput) this.#onInput(text);
-        else this.#input += text;
+      input: (data) => {
+        if (this.#onInput) this.#onInput(data);
+        else {
+          this.#input += this.#decoder.write(data);
+          this.#bytes?.push(data);
+        }
         this.#wake();
       },
       inputEnd: () => this.#endInput(),
@@ -188,13 +195,16 @@ class ExecSession {
     });
     let status: Status;
     const unsimulated = unsimulatedCommand(argv);
+    const readsInput = !host && unsimulated === undefined && readsStdinWhole(argv);
+    if (!readsInput) this.#bytes = undefined;
     if (host) {
       const end = await this.#onHost(host);
       status = 'exitCode' in end ? (end.exitCode === 0 ? success : exitStatus(argv, end.exitCode)) : internalErrorStatus(`error executing command in container: failed to exec in container: ${end.error}`);
     } else if (unsimulated !== undefined) {
       status = internalErrorStatus(`error executing command in container: failed to exec in container: ${JSON.stringify(unsimulated)} is not simulated: a simulated container runs ${simulatedCommands}, alone or in sh -c`);
     } else {
-      const code = isInteractiveShell(argv) ? (await this.#shell(true)).status : await this.#play(runExec(argv, this.#context));
+      const stdin = readsInput ? await this.#allInput() : undefined;
+      const code = isInteractiveShell(argv) ? (await this.#shell(true)).status : await this.#play(runExec(argv, this.#context, stdin));
       const killed = this.#killed.signal.aborted ? sigkillExitCode : code;
       status = killed === 0 ? success : exitStatus(argv, killed);
     }
@@ -246,7 +256,7 @@ class ExecSession {
     child.stdout.on('data', (chunk: Buffer) => this.#write('stdout', chunk));
     child.stderr.on('data', (chunk: Buffer) => this.#write('stderr', chunk));
     child.stdin.on('error', () => {});
-    this.#onInput = (text) => child.stdin.write(text);
+    this.#onInput = (data) => child.stdin.write(data);
     this.#onInputEnd = () => child.stdin.end();
     if (this.#inputEnded || !this.#options.stdin) child.stdin.end();
     this.#stopped.addEventListener('abort', () => child.kill('SIGKILL'));
@@ -323,6 +333,15 @@ class ExecSession {
       if (this.#inputEnded || this.#killed.signal.aborted) return undefined;
       await new Promise<void>((resolve) => (this.#wakeInput = resolve));
     }
+  }
+
+  /** Standard input's bytes once it has ended (nothing without -i); undefined if the container stopped first. */
+  async #allInput(): Promise<Buffer | undefined> {
+    while (this.#options.stdin && !this.#inputEnded && !this.#stopped.aborted) await new Promise<void>((resolve) => (this.#wakeInput = resolve));
+    if (this.#stopped.aborted) return undefined;
+    const bytes = Buffer.concat(this.#bytes ?? []);
+    this.#bytes = undefined;
+    return bytes;
   }
 
   #endInput(): void {

@@ -18,7 +18,8 @@ const closeSignal = 255;
 export const spdyExecProtocol = 'v4.channel.k8s.io';
 
 export interface ExecTransportEvents {
-  input(text: string): void;
+  /** Standard input's bytes as they come (a tar archive for `kubectl cp` into a pod is binary). */
+  input(data: Buffer): void;
   inputEnd(): void;
   /** The client has gone. */
   closed(): void;
@@ -46,7 +47,7 @@ export function webSocketTransport(ws: WebSocket): ExecTransport {
     listen(events) {
       ws.on('message', (data: Buffer) => {
         const stream = data[0];
-        if (stream === stdinStream) events.input(data.subarray(1).toString('utf8'));
+        if (stream === stdinStream) events.input(data.subarray(1));
         else if (stream === closeSignal && data[1] === stdinStream) events.inputEnd();
         // Resize (4) changes nothing a simulated shell prints.
       });
@@ -102,7 +103,7 @@ export async function spdyTransport(req: IncomingMessage, expected: ExpectedStre
     },
     listen(events) {
       const stdin = streams.get('stdin');
-      stdin?.on('data', (chunk: Buffer) => events.input(chunk.toString('utf8')));
+      stdin?.on('data', (chunk: Buffer) => events.input(chunk));
       stdin?.once('end', () => events.inputEnd());
       session.once('close', () => {
         events.closed();

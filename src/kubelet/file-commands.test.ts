@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Pod } from '../api/index.ts';
 import { containerFiles } from './container-files.ts';
-import type { VolumeContentSources } from './container-files.ts';
+import type { FileNode, VolumeContentSources } from './container-files.ts';
 import { runExec } from './exec-shell.ts';
 import type { ExecRun } from './exec-shell.ts';
 
@@ -39,6 +42,7 @@ const pod: Pod = {
   },
 };
 
+const emptyDirs = new Map<string, FileNode>();
 const sources: VolumeContentSources = {
   configMap: (namespace, name) =>
     namespace !== 'ml' ? undefined : name === 'app-config' ? { data: { 'app.yaml': 'model: llama\n', mode: 'fast' }, binaryData: { blob: 'AAEC/w==' } } : name === 'kube-root-ca.crt' ? { data: { 'ca.crt': 'PEM\n' } } : undefined,
@@ -46,6 +50,11 @@ const sources: VolumeContentSources = {
   token: (volume, path) => (volume === 'api' && path === 'token' ? 'eyJ.token' : undefined),
   dataDirectory: () => '..2026_12_06_19_08_52.123',
   allocatable: { cpu: '7800m', memory: '30Gi' },
+  emptyDir: (volume) => {
+    let root = emptyDirs.get(volume);
+    if (!root) emptyDirs.set(volume, (root = { kind: 'dir', entries: new Map(), mode: 0o777, writable: true }));
+    return root;
+  },
 };
 
 const files = containerFiles(pod, pod.spec.containers[0]!, ['10.128.0.7'], sources, Date.UTC(2026, 11, 6, 19, 8, 52));
@@ -122,11 +131,37 @@ test('tar cf - writes an archive GNU tar reads back: directories, files with the
   assert.equal(token.stdout, 'hf_abc');
 });
 
-test('tar reports what it cannot archive after the rest, and refuses to extract', () => {
+test('tar reports what it cannot archive after the rest; a script cannot feed tar x', () => {
   const run = runExec(['tar', 'cf', '-', '/nope/x', '/etc/config/none'], context);
   assert.equal(out(run, 'stderr'), "tar: /nope/x: not simulated: a simulated container's files are its volumes', /etc/hosts and /etc/hostname\ntar: /etc/config/none: Cannot stat: No such file or directory\ntar: Exiting with failure status due to previous errors\n");
   assert.equal(run.exitCode, 2);
-  const extract = runExec(['tar', '-xmf', '-', '-C', '/scratch'], context);
-  assert.match(out(extract, 'stderr'), /^tar: extracting is not simulated/);
-  assert.equal(extract.exitCode, 2);
+  const scripted = runExec(['sh', '-c', 'tar -xmf - -C /scratch'], context);
+  assert.equal(out(scripted, 'stderr'), 'tar: reading an archive from standard input is not simulated in a shell script\n', 'a script has no standard input to give');
+  assert.equal(scripted.exitCode, 2);
+});
+
+test('tar xf - (kubectl cp into a pod) unpacks GNU tar\'s archive into an emptyDir, where cat, ls and tar cf find it; elsewhere it is refused', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-tar-'));
+  try {
+    mkdirSync(join(dir, 'weights'));
+    writeFileSync(join(dir, 'weights', 'adapter.bin'), Buffer.from([0, 1, 2, 254, 255]));
+    writeFileSync(join(dir, 'prompt.txt'), 'You are a helpful assistant.\n');
+    const archive = spawnSync('tar', ['cf', '-', '-C', dir, 'prompt.txt', 'weights'], { maxBuffer: 1 << 20 }).stdout;
+    const run = runExec(['tar', '--no-same-permissions', '--no-same-owner', '-xmf', '-', '-C', '/scratch'], context, archive);
+    assert.deepEqual([out(run, 'stderr'), run.exitCode], ['', 0]);
+    const later = { ...context, files: containerFiles(pod, pod.spec.containers[0]!, ['10.128.0.7'], sources, 0) };
+    assert.equal(out(runExec(['cat', '/scratch/prompt.txt'], later)), 'You are a helpful assistant.\n', 'it stays for the next exec');
+    assert.deepEqual([...(runExec(['cat', '/scratch/weights/adapter.bin'], later).steps[0] as { text: Buffer }).text], [0, 1, 2, 254, 255]);
+    assert.equal(out(runExec(['ls', '/scratch', '/scratch/weights'], later)), '/scratch:\nprompt.txt\nweights\n\n/scratch/weights:\nadapter.bin\n');
+    const back = Buffer.concat(runExec(['tar', 'cf', '-', '/scratch/weights'], later).steps.flatMap((x) => ('stream' in x && x.stream === 'stdout' ? [Buffer.from(x.text)] : [])));
+    assert.equal(spawnSync('tar', ['tf', '-'], { input: back, encoding: 'utf8' }).stdout, 'scratch/weights/\nscratch/weights/adapter.bin\n');
+    const readOnly = runExec(['tar', '-xmf', '-', '-C', '/etc/config'], later, archive);
+    assert.equal(out(readOnly, 'stderr'), 'tar: prompt.txt: Cannot open: Read-only file system\ntar: weights: Cannot mkdir: Read-only file system\ntar: weights/adapter.bin: Cannot mkdir: Read-only file system\ntar: Exiting with failure status due to previous errors\n');
+    assert.equal(readOnly.exitCode, 2);
+    const unknown = runExec(['tar', '-xmf', '-', '-C', '/tmp'], later, archive);
+    assert.equal(out(unknown, 'stderr'), "tar: /tmp: Cannot open: not simulated: a simulated container's files are its volumes', /etc/hosts and /etc/hostname\ntar: Error is not recoverable: exiting now\n");
+    assert.equal(out(runExec(['tar', '-xmf', '-', '-C', '/scratch'], later, Buffer.from('not an archive'.padEnd(600, '!'))), 'stderr'), 'tar: This does not look like a tar archive\ntar: Error is not recoverable: exiting now\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,9 +1,10 @@
-// cat, ls and `tar cf -` in a simulated container, over the files the kubelet put there
-// (container-files.ts), with GNU coreutils' and GNU tar's words. A path outside them (the image's files)
-// is not known, and the command says so rather than claim the file is missing.
+// cat, ls, `tar cf -` and `tar xf -` in a simulated container, over the files the kubelet put there
+// (container-files.ts) and what was copied into its emptyDirs, with GNU coreutils' and GNU tar's words.
+// A path outside them (the image's files) is not known, and the command says so rather than claim the
+// file is missing.
 import type { ContainerFiles, FileNode } from './container-files.ts';
 import { lookup } from './container-files.ts';
-import { tarArchive } from './tar-archive.ts';
+import { readTarArchive, tarArchive } from './tar-archive.ts';
 import type { TarEntry } from './tar-archive.ts';
 
 /** What a command wrote, in the order it wrote it, and its exit status. */
@@ -109,16 +110,21 @@ function shellQuote(name: string): string {
   return name.includes("'") ? `"${name}"` : `'${name}'`;
 }
 
+/** Long options kubectl cp passes to `tar x` (with --no-preserve): nothing to do for a simulated owner and mode. */
+const ignoredLongOptions = new Set(['--no-same-permissions', '--no-same-owner']);
+
 /**
  * `tar cf - PATH...` (also `-cf`, `cvf`): the archive on stdout, links stored as links, a leading '/'
- * removed from member names with GNU tar's notice; extracting is not simulated (the files are the kubelet's).
+ * removed from member names with GNU tar's notice. `tar xf - [-C DIR]` (`-xmf`, kubectl cp into a pod):
+ * standard input's archive unpacked into an emptyDir, the only place a simulated container takes writes.
  */
-export function tar(args: readonly string[], files: ContainerFiles | undefined, workingDir: string): FileCommandOutput {
+export function tar(args: readonly string[], files: ContainerFiles | undefined, workingDir: string, stdin?: Buffer): FileCommandOutput {
   const out = output();
-  const [bundle = '', ...rest] = args;
+  const [bundle = '', ...rest] = args.filter((a) => !ignoredLongOptions.has(a));
   const letters = bundle.replace(/^-/, '');
-  if (/[xt]/.test(letters)) return failed(out, `tar: ${letters.includes('x') ? 'extracting' : 'listing'} is not simulated: a simulated container's files are written by the kubelet\n`, 2);
-  if (!/^[cfv]+$/.test(letters) || !letters.includes('c') || !letters.includes('f')) return failed(out, `tar: options ${bundle} are not simulated (tar runs as tar cf - PATH...)\n`, 2);
+  if (/^[xmvfpo]+$/.test(letters) && letters.includes('x') && letters.includes('f')) return extract(out, rest, files, workingDir, stdin);
+  if (letters.includes('t')) return failed(out, `tar: listing is not simulated (tar runs as tar cf - PATH... and tar xf - [-C DIR])\n`, 2);
+  if (!/^[cfv]+$/.test(letters) || !letters.includes('c') || !letters.includes('f')) return failed(out, `tar: options ${bundle} are not simulated (tar runs as tar cf - PATH... and tar xf - [-C DIR])\n`, 2);
   const [archive, ...paths] = rest;
   if (archive !== '-') return failed(out, 'tar: writing an archive to a file is not simulated (tar runs as tar cf - PATH...)\n', 2);
   if (paths.length === 0) return failed(out, "tar: Cowardly refusing to create an empty archive\nTry 'tar --help' or 'tar --usage' for more information.\n", 2);
@@ -145,6 +151,67 @@ export function tar(args: readonly string[], files: ContainerFiles | undefined, 
   return out;
 }
 
+const unrecoverable = 'tar: Error is not recoverable: exiting now\n';
+
+/** tar x: each member made under DIR (its missing directories too), into an emptyDir; elsewhere GNU tar's refusal. */
+function extract(out: FileCommandOutput, rest: readonly string[], files: ContainerFiles | undefined, workingDir: string, stdin: Buffer | undefined): FileCommandOutput {
+  const [archive, ...more] = rest;
+  if (archive !== '-') return failed(out, 'tar: reading an archive from a file is not simulated (tar runs as tar xf - [-C DIR])\n', 2);
+  const at = more[0] === '-C' ? more[1] : undefined;
+  if ((more[0] === '-C' && at === undefined) || more.length > (at === undefined ? 0 : 2)) return failed(out, `tar: ${more.join(' ')}: not simulated (tar runs as tar xf - [-C DIR])\n`, 2);
+  if (stdin === undefined) return failed(out, 'tar: reading an archive from standard input is not simulated in a shell script\n', 2);
+  const dir = at ?? workingDir;
+  const base = files ? lookup(files, dir, workingDir) : { kind: 'unknown' as const };
+  if (base.kind !== 'found' || base.node.kind !== 'dir') {
+    stderr(out, `tar: ${dir}: Cannot open: ${base.kind === 'found' ? 'Not a directory' : problem(base.kind)}\n`);
+    return failed(out, unrecoverable, 2);
+  }
+  const read = readTarArchive(stdin);
+  if ('error' in read) {
+    stderr(out, `tar: ${read.error}\n`);
+    return failed(out, unrecoverable, 2);
+  }
+  for (const entry of read.entries) {
+    const problemAt = place(base.node, entry);
+    if (problemAt) {
+      stderr(out, `tar: ${entry.name.replace(/\/+$/, '')}: ${problemAt}\n`);
+      out.status = 2;
+    }
+  }
+  if (out.status !== 0) stderr(out, 'tar: Exiting with failure status due to previous errors\n');
+  return out;
+}
+
+type DirNode = Extract<FileNode, { kind: 'dir' }>;
+
+/** Puts one member under `root`, making its missing directories; the error GNU tar reports, if any. */
+function place(root: DirNode, entry: TarEntry): string | undefined {
+  const parts = entry.name.split('/').filter((p) => p !== '' && p !== '.');
+  if (parts.includes('..')) return 'Member name contains \'..\'';
+  let dir = root;
+  for (const [i, part] of parts.entries()) {
+    const last = i === parts.length - 1;
+    const existing = dir.entries.get(part);
+    if (last && entry.type !== 'dir') {
+      if (!dir.writable) return 'Cannot open: Read-only file system';
+      if (existing?.kind === 'dir') return 'Cannot open: Is a directory';
+      const node: FileNode = entry.type === 'link' ? { kind: 'link', target: entry.linkname ?? '' } : { kind: 'file', data: entry.data ?? Buffer.alloc(0), mode: entry.mode & 0o7777 };
+      (dir.entries as Map<string, FileNode>).set(part, node);
+      return undefined;
+    }
+    if (existing?.kind === 'dir') {
+      dir = existing;
+      continue;
+    }
+    if (existing) return 'Cannot mkdir: File exists';
+    if (!dir.writable) return 'Cannot mkdir: Read-only file system';
+    const made: DirNode = { kind: 'dir', entries: new Map(), mode: last ? entry.mode & 0o7777 : 0o755, writable: true };
+    (dir.entries as Map<string, FileNode>).set(part, made);
+    dir = made;
+  }
+  return undefined;
+}
+
 function addMembers(entries: TarEntry[], name: string, node: FileNode, mtimeSeconds: number): void {
   if (node.kind === 'file') entries.push({ name, type: 'file', mode: node.mode, mtimeSeconds, data: node.data });
   else if (node.kind === 'link') entries.push({ name, type: 'link', mode: 0o777, mtimeSeconds, linkname: node.target });
@@ -152,4 +219,20 @@ function addMembers(entries: TarEntry[], name: string, node: FileNode, mtimeSeco
     entries.push({ name: `${name}/`, type: 'dir', mode: node.mode, mtimeSeconds });
     for (const child of [...node.entries.keys()].sort(compare)) addMembers(entries, `${name}/${child}`, node.entries.get(child) as FileNode, mtimeSeconds);
   }
+}
+
+/**
+ * test -d|-f|-e PATH (and `[ ... ]`), as kubectl cp asks whether its destination is a directory: status 0
+ * or 1, nothing printed. A path outside the kubelet's files is not known, so not a directory here.
+ */
+export function testPath(args: readonly string[], files: ContainerFiles | undefined, workingDir: string, bracket: boolean): FileCommandOutput {
+  const out = output();
+  const operands = bracket ? (args.at(-1) === ']' ? args.slice(0, -1) : undefined) : args;
+  if (operands === undefined) return failed(out, "sh: [: missing ']'\n", 2);
+  const [flag, path, ...extra] = operands;
+  if (!['-d', '-f', '-e'].includes(flag ?? '') || path === undefined || extra.length > 0) return failed(out, `test: ${operands.join(' ')}: not simulated (test runs as test -d|-f|-e PATH)\n`, 2);
+  const found = files ? lookup(files, path, workingDir) : { kind: 'unknown' as const };
+  const kind = found.kind === 'found' ? found.node.kind : undefined;
+  out.status = (flag === '-d' ? kind === 'dir' : flag === '-f' ? kind === 'file' : kind !== undefined) ? 0 : 1;
+  return out;
 }

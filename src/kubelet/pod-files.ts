@@ -1,5 +1,5 @@
 // One pod's part of what exec reads from its containers' files: the atomic writer's directory name
-// for each volume (one per payload it has held) and the projected service account tokens,
+// for each volume (one per payload it has held), the emptyDirs' contents and the projected service account tokens,
 // requested through the API as the kubelet's token manager does (TokenRequest bound to the pod) when
 // exec first reads them, and again once 80% of their lifetime or 24 hours have passed.
 // Upstream: pkg/kubelet/token/token_manager.go, pkg/volume/projected (getServiceAccountToken).
@@ -8,7 +8,7 @@ import type { Pod, TokenRequest } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, DeepReadonly, Random } from '../core/index.ts';
 import { containerFiles } from './container-files.ts';
-import type { ContainerFiles } from './container-files.ts';
+import type { ContainerFiles, FileNode } from './container-files.ts';
 import type { EnvSources } from './container-env.ts';
 import type { Allocatable } from './downward-api.ts';
 
@@ -29,6 +29,8 @@ export class PodFiles {
   readonly #writtenAt: number;
   readonly #dataDirectories = new Map<string, { name: string; fingerprint: string }>();
   readonly #tokens = new Map<string, Token>();
+  /** The emptyDirs' contents: empty until something is copied in; gone with the pod. */
+  readonly #emptyDirs = new Map<string, FileNode>();
 
   constructor(options: { client: Client; clock: Clock; random: Random; sources: EnvSources | undefined; allocatable: () => Allocatable; writtenAt: number }) {
     this.#client = options.client;
@@ -74,7 +76,14 @@ export class PodFiles {
       token: (volume, path) => this.#tokens.get(`${volume}/${path}`)?.token,
       dataDirectory: (volume, fingerprint) => this.#dataDirectory(volume, fingerprint),
       allocatable: this.#allocatable(),
+      emptyDir: (volume) => this.#emptyDir(volume),
     }, this.#writtenAt);
+  }
+
+  #emptyDir(volume: string): FileNode {
+    let root = this.#emptyDirs.get(volume);
+    if (!root) this.#emptyDirs.set(volume, (root = { kind: 'dir', entries: new Map(), mode: 0o777, writable: true }));
+    return root;
   }
 
   /**

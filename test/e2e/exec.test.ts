@@ -2,7 +2,8 @@
 // environment, the MIG slice its claim was allocated (nvidia-smi -L), a script's output and exit code,
 // a shell fed on standard input, a container's output as it comes, `kubectl run -i` of a shell, and
 // upstream's refusals (a container that is not running, a role with `get pods/exec` but not `create`);
-// and the files the kubelet wrote into a container (volumes, /etc/hosts), read with cat and kubectl cp.
+// and the files the kubelet wrote into a container (volumes, /etc/hosts), read with cat and kubectl cp,
+// and kubectl cp into its emptyDir.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -191,8 +192,23 @@ describe('kubectl exec into simulated containers', () => {
     const [written] = readdirSync(join(dd.dir, 'config'));
     assert.deepEqual(readdirSync(join(dd.dir, 'config', written ?? '')).sort(), ['app.yaml', 'blob', 'mode']);
     assert.deepEqual([...readFileSync(join(dd.dir, 'config', written ?? '', 'blob'))], [0, 1, 2, 255]);
+  });
+
+  test('kubectl cp into a pod writes into its emptyDir, where exec and kubectl cp find it; a ConfigMap\'s volume is read-only', async () => {
+    await dd.ok(['apply', '-f', join(fixtures, 'volumes/pod-with-files.yaml')]);
+    await waitFor(dd, ['get', 'pod', 'files', '-o', 'jsonpath={.status.phase}'], 'Running');
+    const manifest = readFileSync(join(fixtures, 'pod.yaml'), 'utf8');
     const into = await dd.kubectl(['cp', join(fixtures, 'pod.yaml'), 'files:/scratch/pod.yaml']);
-    assert.equal(into.code, 2, 'kubectl exits with tar\'s status');
-    assert.match(into.stderr, /^tar: extracting is not simulated/m);
+    assert.equal(into.code, 0, into.stderr);
+    const toDir = await dd.kubectl(['cp', join(fixtures, 'pod.yaml'), 'files:/scratch/']);
+    assert.equal(toDir.code, 0, `test -d finds the directory: ${toDir.stderr}`);
+    assert.equal(await dd.ok(['exec', 'files', '--', 'ls', '/scratch']), 'pod.yaml\n');
+    assert.equal(await dd.ok(['exec', 'files', '--', 'cat', '/scratch/pod.yaml']), manifest);
+    const back = await dd.kubectl(['cp', 'files:/scratch/pod.yaml', join(dd.dir, 'round-trip.yaml')]);
+    assert.equal(back.code, 0, back.stderr);
+    assert.equal(readFileSync(join(dd.dir, 'round-trip.yaml'), 'utf8'), manifest);
+    const readOnly = await dd.kubectl(['cp', join(fixtures, 'pod.yaml'), 'files:/etc/config/pod.yaml']);
+    assert.equal(readOnly.code, 2, 'kubectl exits with tar\'s status');
+    assert.match(readOnly.stderr, /^tar: pod\.yaml: Cannot open: Read-only file system$/m);
   });
 });
