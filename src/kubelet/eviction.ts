@@ -111,6 +111,8 @@ export function admitUnderMemoryPressure(pod: DeepReadonlyPod): { admit: true } 
 export interface PodDisk {
   pod: DeepReadonlyPod;
   writes: ReadonlyMap<string, { bytes: number; path?: string }>;
+  /** What was copied into each emptyDir (kubectl cp), by volume name. */
+  emptyDirBytes?: ReadonlyMap<string, number>;
 }
 
 type Spec = DeepReadonlyPod['spec'];
@@ -145,6 +147,10 @@ export function localStorageEvictionMessage(p: PodDisk): string | undefined {
     const volume = w.path === undefined ? undefined : emptyDirAt(spec, name, w.path);
     if (volume) volumes.set(volume, (volumes.get(volume) ?? 0) + w.bytes);
     else layers.set(name, (layers.get(name) ?? 0) + w.bytes);
+  }
+  for (const [volume, bytes] of p.emptyDirBytes ?? []) {
+    const v = spec.volumes?.find((x) => x.name === volume);
+    if (v?.emptyDir && v.emptyDir.medium !== 'Memory') volumes.set(volume, (volumes.get(volume) ?? 0) + bytes);
   }
   for (const v of spec.volumes ?? []) {
     const limit = v.emptyDir?.sizeLimit;

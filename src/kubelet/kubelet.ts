@@ -321,7 +321,8 @@ export class Kubelet {
     for (const w of this.#workers.values()) {
       if (w.state.kind !== 'syncing') continue;
       const writes = w.diskWrites(now);
-      if (writes.size > 0) pods.push({ pod: w.pod, writes });
+      const emptyDirBytes = w.emptyDirBytes();
+      if (writes.size > 0 || emptyDirBytes.size > 0) pods.push({ pod: w.pod, writes, emptyDirBytes });
     }
     return pods;
   }

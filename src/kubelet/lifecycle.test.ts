@@ -9,6 +9,8 @@ import { refs, podStatusCells } from '../api/index.ts';
 import type { Event, Pod } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
+import { runExec } from './exec-shell.ts';
+import { tarArchive } from './tar-archive.ts';
 
 const fixture = (name: string): Pod => parse(readFileSync(join(import.meta.dirname, '../../test/fixtures', name), 'utf8')) as Pod;
 
@@ -549,6 +551,29 @@ test('HOSTNAME and /etc/hostname are the sandbox\'s hostname: spec.hostname, the
       ['worker-0', 'worker-0\n'],
       ['worker-1.trainers.default.svc.cluster.local', 'worker-1.trainers.default.svc.cluster.local\n'],
     ]);
+  } finally {
+    await c.stop();
+  }
+});
+
+test('what kubectl cp puts in an emptyDir counts as its usage: past its sizeLimit the pod is evicted with the kubelet\'s message', async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'cache', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'nginx:1.27', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }] }], volumes: [{ name: 'scratch', emptyDir: { sizeLimit: '100Ki' } }] },
+    });
+    await clock.advance(5_000);
+    const target = c.podLogs.kubelet('cpu-0')?.worker('default', 'cache')?.execTarget('c');
+    assert.ok(target && 'context' in target, JSON.stringify(target));
+    // A 150 KiB file, as kubectl cp sends it: a ustar archive on standard input.
+    const archive = tarArchive([{ name: 'weights.bin', type: 'file', mode: 0o644, mtimeSeconds: 0, data: Buffer.alloc(150 * 1024, 7) }]);
+    assert.equal(runExec(['tar', '-xmf', '-', '-C', '/scratch'], target.context, archive).exitCode, 0);
+    await clock.advance(15_000);
+    const evicted = await pod(c, 'cache');
+    assert.deepEqual([evicted.status?.phase, evicted.status?.reason, evicted.status?.message], ['Failed', 'Evicted', 'Usage of EmptyDir volume "scratch" exceeds the limit "100Ki". ']);
   } finally {
     await c.stop();
   }

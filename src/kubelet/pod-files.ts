@@ -80,6 +80,16 @@ export class PodFiles {
     }, this.#writtenAt);
   }
 
+  /** The bytes of the files copied into each emptyDir that holds any (none before the first exec). */
+  emptyDirBytes(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [volume, root] of this.#emptyDirs) {
+      const bytes = treeBytes(root);
+      if (bytes > 0) out.set(volume, bytes);
+    }
+    return out;
+  }
+
   #emptyDir(volume: string): FileNode {
     let root = this.#emptyDirs.get(volume);
     if (!root) this.#emptyDirs.set(volume, (root = { kind: 'dir', entries: new Map(), mode: 0o777, writable: true }));
@@ -99,4 +109,12 @@ export class PodFiles {
     this.#dataDirectories.set(volume, { name, fingerprint });
     return name;
   }
+}
+
+function treeBytes(node: FileNode): number {
+  if (node.kind === 'file') return node.data.length;
+  if (node.kind === 'link') return 0;
+  let sum = 0;
+  for (const child of node.entries.values()) sum += treeBytes(child);
+  return sum;
 }

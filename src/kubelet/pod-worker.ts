@@ -288,6 +288,11 @@ export class PodWorker {
     return out;
   }
 
+  /** What was copied into the pod's emptyDirs (kubectl cp), by volume; empty for a pod nobody exec'd into. */
+  emptyDirBytes(): Map<string, number> {
+    return this.#files?.emptyDirBytes() ?? new Map();
+  }
+
   /** What each running container has written to local disk by now, and where (absent: its writable layer). */
   diskWrites(now: number): Map<string, { bytes: number; path?: string }> {
     const out = new Map<string, { bytes: number; path?: string }>();
