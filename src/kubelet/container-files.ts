@@ -149,7 +149,8 @@ function downwardPayload(pod: DeepReadonly<Pod>, items: DeepReadonly<DownwardAPI
   for (const item of items) {
     let text = item.fieldRef ? downwardField(pod, item.fieldRef.fieldPath) : undefined;
     if (item.resourceFieldRef) {
-      const resource = containerResourceValue(item.resourceFieldRef, pod, pod.spec.containers[0] as DeepReadonly<Container>, allocatable);
+      // A volume item names its container (validation requires containerName).
+      const resource = containerResourceValue(item.resourceFieldRef, pod, undefined, allocatable);
       if ('error' in resource) return undefined;
       text = resource.value;
     }

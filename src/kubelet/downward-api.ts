@@ -11,6 +11,7 @@ import { isZeroQuantity, ownValue, parseQuantity, quantityMilliValue, quantityVa
 /** What the node offers; the default of a limit the container does not set. */
 export type Allocatable = Readonly<Record<string, string>> | undefined;
 
+/** The resources besides hugepages-<size>; a limit not set is the allocatable's for each. */
 const defaultedLimits = new Set(['cpu', 'memory', 'ephemeral-storage']);
 
 /** A metadata field's value (a single label or annotation by key, '' when absent); undefined for other paths. */
@@ -31,7 +32,7 @@ export function metadataFieldValue(pod: DeepReadonly<Pod>, path: string): string
 }
 
 /** The value, or the error the kubelet reports (the container then does not start). */
-export function containerResourceValue(selector: DeepReadonly<ResourceFieldSelector>, pod: DeepReadonly<Pod>, own: DeepReadonly<Container>, allocatable: Allocatable): { value: string } | { error: string } {
+export function containerResourceValue(selector: DeepReadonly<ResourceFieldSelector>, pod: DeepReadonly<Pod>, own: DeepReadonly<Container> | undefined, allocatable: Allocatable): { value: string } | { error: string } {
   const name = selector.containerName;
   const c = name ? [...pod.spec.containers, ...(pod.spec.initContainers ?? [])].find((x) => x.name === name) : own;
   if (!c) return { error: `container ${name ?? ''} not found` };
@@ -39,12 +40,11 @@ export function containerResourceValue(selector: DeepReadonly<ResourceFieldSelec
   const given = selector.divisor ? parseQuantity(selector.divisor) : undefined;
   const divisor = given && !isZeroQuantity(given) ? given : parseQuantity('1');
   const [kind = '', resource = ''] = splitOnce(selector.resource, '.');
-  if (!divisor || (kind !== 'limits' && kind !== 'requests')) return { error: `unsupported container resource : ${selector.resource}` };
-  if (!['cpu', 'memory', 'ephemeral-storage'].includes(resource) && !resource.startsWith('hugepages-')) return { error: `unsupported container resource : ${selector.resource}` };
-  let text = ownValue(kind === 'limits' ? c.resources?.limits : c.resources?.requests, resource);
+  const known = (kind === 'limits' || kind === 'requests') && (defaultedLimits.has(resource) || resource.startsWith('hugepages-'));
+  let text = known ? ownValue(kind === 'limits' ? c.resources?.limits : c.resources?.requests, resource) : undefined;
   if (text === undefined && kind === 'limits' && defaultedLimits.has(resource)) text = ownValue(allocatable, resource);
   const amount = parseQuantity(text ?? '0');
-  if (!amount) return { error: `unsupported container resource : ${selector.resource}` };
+  if (!known || !divisor || !amount) return { error: `unsupported container resource : ${selector.resource}` };
   // convertResourceCPUToString divides milli-values; the others divide values.
   const value = resource === 'cpu' ? Math.ceil(quantityMilliValue(amount) / quantityMilliValue(divisor)) : Math.ceil(quantityValue(amount) / quantityValue(divisor));
   return { value: String(value) };

@@ -5,7 +5,7 @@
 // `;`, `&&`, `||` and newlines. There is no image to run anything else. Pure: the route plays the steps.
 import { sleepMs } from '../api/index.ts';
 import type { ContainerFiles } from './container-files.ts';
-import { cat, ls, tar, testPath } from './file-commands.ts';
+import { cat, ls, tar, tarExtracts, testPath } from './file-commands.ts';
 import type { FileCommandOutput } from './file-commands.ts';
 
 /** What a command sees of its container. */
@@ -51,7 +51,7 @@ export function runExec(argv: readonly string[], context: ExecContext, stdin?: B
 
 /** Whether the command reads its standard input whole before it does anything: `tar x` (kubectl cp into a pod). */
 export function readsStdinWhole(argv: readonly string[]): boolean {
-  return basename(argv[0] ?? '') === 'tar' && argv.slice(1).some((a) => /^-?[a-zA-Z]*x/.test(a) && !a.startsWith('--'));
+  return basename(argv[0] ?? '') === 'tar' && tarExtracts(argv.slice(1));
 }
 
 /** A shell reading commands (stdin, or a terminal's lines): `$?` and exported state carry between them. */

@@ -118,11 +118,22 @@ const ignoredLongOptions = new Set(['--no-same-permissions', '--no-same-owner'])
  * removed from member names with GNU tar's notice. `tar xf - [-C DIR]` (`-xmf`, kubectl cp into a pod):
  * standard input's archive unpacked into an emptyDir, the only place a simulated container takes writes.
  */
+/** tar's first operand group (`cf`, `-xmf`) and the rest, kubectl cp's long options left out. */
+function tarOptions(args: readonly string[]): { bundle: string; letters: string; rest: string[] } {
+  const [bundle = '', ...rest] = args.filter((a) => !ignoredLongOptions.has(a));
+  return { bundle, letters: bundle.replace(/^-/, ''), rest };
+}
+
+/** Whether `tar ARGS` extracts an archive (kubectl cp into a pod): it then reads its standard input whole first. */
+export function tarExtracts(args: readonly string[]): boolean {
+  const { letters } = tarOptions(args);
+  return /^[xmvfpo]+$/.test(letters) && letters.includes('x') && letters.includes('f');
+}
+
 export function tar(args: readonly string[], files: ContainerFiles | undefined, workingDir: string, stdin?: Buffer): FileCommandOutput {
   const out = output();
-  const [bundle = '', ...rest] = args.filter((a) => !ignoredLongOptions.has(a));
-  const letters = bundle.replace(/^-/, '');
-  if (/^[xmvfpo]+$/.test(letters) && letters.includes('x') && letters.includes('f')) return extract(out, rest, files, workingDir, stdin);
+  const { bundle, letters, rest } = tarOptions(args);
+  if (tarExtracts(args)) return extract(out, rest, files, workingDir, stdin);
   if (letters.includes('t')) return failed(out, `tar: listing is not simulated (tar runs as tar cf - PATH... and tar xf - [-C DIR])\n`, 2);
   if (!/^[cfv]+$/.test(letters) || !letters.includes('c') || !letters.includes('f')) return failed(out, `tar: options ${bundle} are not simulated (tar runs as tar cf - PATH... and tar xf - [-C DIR])\n`, 2);
   const [archive, ...paths] = rest;

@@ -10,6 +10,7 @@ import type { Event, Pod } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { runExec } from './exec-shell.ts';
+import type { ExecContext } from './exec-shell.ts';
 import { tarArchive } from './tar-archive.ts';
 
 const fixture = (name: string): Pod => parse(readFileSync(join(import.meta.dirname, '../../test/fixtures', name), 'utf8')) as Pod;
@@ -43,6 +44,12 @@ async function refuse(c: Cluster, name: string, operation: string, resource: str
   const rule = { apiGroups: [''], apiVersions: ['v1'], operations: [operation], resources: [resource] };
   await c.client.create(refs.validatingAdmissionPolicies, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression }] } });
   await c.client.create(refs.validatingAdmissionPolicyBindings, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } });
+}
+
+/** What `kubectl exec` into container `container` of pod `name` on cpu-0 would run against. */
+function execContextOf(c: Cluster, name: string, container: string): ExecContext | undefined {
+  const target = c.podLogs.kubelet('cpu-0')?.worker('default', name)?.execTarget(container);
+  return target && 'context' in target ? target.context : undefined;
 }
 
 async function events(c: Cluster, name: string): Promise<Event[]> {
@@ -541,8 +548,7 @@ test('HOSTNAME and /etc/hostname are the sandbox\'s hostname: spec.hostname, the
     await make('fqdn', { hostname: 'worker-1', subdomain: 'trainers', setHostnameAsFQDN: true });
     await clock.advance(5_000);
     const seen = ['plain', 'named', 'fqdn'].map((name) => {
-      const target = c.podLogs.kubelet('cpu-0')?.worker('default', name)?.execTarget('c');
-      const context = target && 'context' in target ? target.context : undefined;
+      const context = execContextOf(c, name, 'c');
       const file = context?.files?.mounts.find((m) => m.path === '/etc/hostname')?.node;
       return [context?.env.HOSTNAME, file?.kind === 'file' ? file.data.toString() : undefined];
     });
@@ -566,11 +572,11 @@ test('what kubectl cp puts in an emptyDir counts as its usage: past its sizeLimi
       spec: { containers: [{ name: 'c', image: 'nginx:1.27', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }] }], volumes: [{ name: 'scratch', emptyDir: { sizeLimit: '100Ki' } }] },
     });
     await clock.advance(5_000);
-    const target = c.podLogs.kubelet('cpu-0')?.worker('default', 'cache')?.execTarget('c');
-    assert.ok(target && 'context' in target, JSON.stringify(target));
+    const context = execContextOf(c, 'cache', 'c');
+    assert.ok(context, 'the container runs');
     // A 150 KiB file, as kubectl cp sends it: a ustar archive on standard input.
     const archive = tarArchive([{ name: 'weights.bin', type: 'file', mode: 0o644, mtimeSeconds: 0, data: Buffer.alloc(150 * 1024, 7) }]);
-    assert.equal(runExec(['tar', '-xmf', '-', '-C', '/scratch'], target.context, archive).exitCode, 0);
+    assert.equal(runExec(['tar', '-xmf', '-', '-C', '/scratch'], context, archive).exitCode, 0);
     await clock.advance(15_000);
     const evicted = await pod(c, 'cache');
     assert.deepEqual([evicted.status?.phase, evicted.status?.reason, evicted.status?.message], ['Failed', 'Evicted', 'Usage of EmptyDir volume "scratch" exceeds the limit "100Ki". ']);

@@ -255,8 +255,7 @@ export class PodWorker {
 
   /** Made at the first exec: most pods are never exec'd into. */
   #podFiles(): PodFiles {
-    const allocatable = this.#d.nodeAllocatable;
-    return (this.#files ??= new PodFiles({ client: this.#d.client, clock: this.#d.clock, random: this.#d.random, sources: this.#d.envSources, allocatable: () => allocatable?.(), writtenAt: this.startTime }));
+    return (this.#files ??= new PodFiles({ client: this.#d.client, clock: this.#d.clock, random: this.#d.random, sources: this.#d.envSources, allocatable: this.#d.nodeAllocatable ?? (() => undefined), writtenAt: this.startTime }));
   }
 
   /**
