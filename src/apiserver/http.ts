@@ -9,7 +9,7 @@ import type { ResourceDefinition, UserInfo, Verb } from '../api/index.ts';
 import { clusterAdminUser, isValidPathSegmentName, privilegedGroup } from '../api/index.ts';
 import { authorize, connectCreateAttributes, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { Clock, KubeObject, Status } from '../core/index.ts';
-import { ApiError, RealClock, badRequest, forbidden, goJsonKind, internalError, methodNotAllowed, pathNotFound, queryBool, unauthorized, unsupportedMediaType } from '../core/index.ts';
+import { ApiError, RealClock, simulatedBuild, badRequest, forbidden, goJsonKind, internalError, methodNotAllowed, pathNotFound, queryBool, unauthorized, unsupportedMediaType } from '../core/index.ts';
 import { BodyDecodeError, decodeObjectBody, decodeOptionsBody, decodeText, parseJsonText, readBody } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
@@ -239,12 +239,7 @@ function versionInfo(server: ApiServer): Record<string, string> {
     minCompatibilityMajor: v.major,
     minCompatibilityMinor: String(Math.max(0, Number(v.minor) - 1)),
     gitVersion: v.gitVersion,
-    gitCommit: '0000000000000000000000000000000000000000',
-    gitTreeState: 'clean',
-    buildDate: '2026-01-01T00:00:00Z',
-    goVersion: 'go1.25.0',
-    compiler: 'gc',
-    platform: 'linux/amd64',
+    ...simulatedBuild,
   };
 }
 

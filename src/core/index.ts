@@ -22,3 +22,4 @@ export * from './process-start.ts';
 export * from './component-turns.ts';
 export * from './ip.ts';
 export * from './der.ts';
+export * from './build-info.ts';

@@ -7,6 +7,7 @@ import { computePodQOS, podResourceRequests } from '../api/index.ts';
 import type { Node, Pod, ResourceAmounts } from '../api/index.ts';
 import type { DeepReadonly } from '../core/index.ts';
 import { resourceAmountOf } from './quantities.ts';
+import type { InfeasibleResizeDetail } from './kubelet-metrics.ts';
 import type { Container, DeepReadonlyPod } from './types.ts';
 
 /** A container's requests and limits as quantity strings (the ResourceRequirements shape, claims aside). */
@@ -22,13 +23,37 @@ export interface NodeResizePolicy {
   memoryManagerPolicy?: 'None' | 'Static';
 }
 
-export type ResizeVerdict = { kind: 'fits' } | { kind: 'Deferred' | 'Infeasible'; message: string };
+export type ResizeVerdict = { kind: 'fits' } | { kind: 'Deferred'; message: string } | { kind: 'Infeasible'; message: string; detail: InfeasibleResizeDetail };
 
 type RContainer = DeepReadonly<Container>;
 
 /** Regular containers and sidecars: the containers 1.35 resizes (non-sidecar init containers are not). */
 export function resizableContainers(pod: DeepReadonlyPod): RContainer[] {
   return [...(pod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...pod.spec.containers];
+}
+
+export type ResizeOperation = { resource: 'cpu' | 'memory'; requirement: 'requests' | 'limits'; operation: 'add' | 'remove' | 'increase' | 'decrease' };
+
+/**
+ * recordContainerResizeOperations: what one spec update changed in each resizable container's cpu and
+ * memory requests and limits (memory first, requests before limits), whatever the allocation is.
+ */
+export function resizeOperations(old: DeepReadonlyPod, next: DeepReadonlyPod): ResizeOperation[] {
+  const out: ResizeOperation[] = [];
+  const before = new Map(resizableContainers(old).map((c) => [c.name, c]));
+  for (const c of resizableContainers(next)) {
+    const o = before.get(c.name);
+    if (!o) continue;
+    for (const resource of ['memory', 'cpu'] as const) {
+      for (const requirement of ['requests', 'limits'] as const) {
+        const now = resourceAmountOf(resource, c.resources?.[requirement]?.[resource]) ?? 0;
+        const was = resourceAmountOf(resource, o.resources?.[requirement]?.[resource]) ?? 0;
+        const operation = now === 0 && was !== 0 ? 'remove' : was === 0 && now !== 0 ? 'add' : now < was ? 'decrease' : now > was ? 'increase' : undefined;
+        if (operation) out.push({ resource, requirement, operation });
+      }
+    }
+  }
+  return out;
 }
 
 export function resourcesOf(c: RContainer): Resources {
@@ -84,13 +109,13 @@ function changed(pod: DeepReadonlyPod, allocated: Allocation, resource: string):
  * what every other active pod on the node occupies (max of allocated and actual, summed).
  */
 export function decideResize(pod: DeepReadonlyPod, allocated: Allocation, node: Node, policy: NodeResizePolicy, othersUsed: Readonly<ResourceAmounts>): ResizeVerdict {
-  if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return { kind: 'Infeasible', message: 'In-place resize of static-pods is not supported' };
+  if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return { kind: 'Infeasible', message: 'In-place resize of static-pods is not supported', detail: 'static_pod' };
   if (computePodQOS(pod as Pod) === 'Guaranteed') {
     if (policy.cpuManagerPolicy === 'static' && changed(pod, allocated, 'cpu')) {
-      return { kind: 'Infeasible', message: 'Resize is infeasible for Guaranteed Pods alongside CPU Manager policy "static"' };
+      return { kind: 'Infeasible', message: 'Resize is infeasible for Guaranteed Pods alongside CPU Manager policy "static"', detail: 'guaranteed_pod_cpu_manager_static_policy' };
     }
     if (policy.memoryManagerPolicy === 'Static' && changed(pod, allocated, 'memory')) {
-      return { kind: 'Infeasible', message: 'Resize is infeasible for Guaranteed Pods alongside Memory Manager policy "Static"' };
+      return { kind: 'Infeasible', message: 'Resize is infeasible for Guaranteed Pods alongside Memory Manager policy "Static"', detail: 'guaranteed_pod_memory_manager_static_policy' };
     }
   }
   const allocatable = node.status?.allocatable ?? {};
@@ -99,8 +124,8 @@ export function decideResize(pod: DeepReadonlyPod, allocated: Allocation, node: 
   const req = podResourceRequests(pod);
   const cpu = req.cpu ?? 0;
   const mem = req.memory ?? 0;
-  if (mem > memCap) return { kind: 'Infeasible', message: `Node didn't have enough capacity: memory, requested: ${mem}, capacity: ${memCap}` };
-  if (cpu > cpuCap) return { kind: 'Infeasible', message: `Node didn't have enough capacity: cpu, requested: ${cpu}, capacity: ${cpuCap}` };
+  if (mem > memCap) return { kind: 'Infeasible', message: `Node didn't have enough capacity: memory, requested: ${mem}, capacity: ${memCap}`, detail: 'insufficient_node_allocatable' };
+  if (cpu > cpuCap) return { kind: 'Infeasible', message: `Node didn't have enough capacity: cpu, requested: ${cpu}, capacity: ${cpuCap}`, detail: 'insufficient_node_allocatable' };
   // canAdmitPod's resource fit against the other pods' allocations: cpu, then memory.
   for (const [name, want, cap] of [['cpu', cpu, cpuCap], ['memory', mem, memCap]] as const) {
     const used = othersUsed[name] ?? 0;

@@ -26,7 +26,12 @@ export interface ContainerDevices {
 }
 /** Container name -> its devices. */
 export type PreparedDevices = ReadonlyMap<string, ContainerDevices>;
-export type PrepareOutcome = { ok: true; devices: PreparedDevices } | { ok: false; message: string };
+/** A ResourceClaim prepared for the pod: its uid and the drivers of its allocated devices. */
+export interface PreparedClaim {
+  readonly uid: string;
+  readonly drivers: readonly string[];
+}
+export type PrepareOutcome = { ok: true; devices: PreparedDevices; claims: readonly PreparedClaim[] } | { ok: false; message: string };
 
 /** The index the slice informer needs: driver/pool -> slices. */
 export const slicePoolIndex = 'driverPool';
@@ -55,7 +60,8 @@ export class ClaimPreparer {
     try {
       const claims = await this.#claims(pod);
       if (typeof claims === 'string') return { ok: false, message: `Failed to prepare dynamic resources: prepare dynamic resources: ${claims}` };
-      return { ok: true, devices: this.#devices(pod, claims) };
+      const prepared = [...claims.values()].map((c) => ({ uid: c.metadata.uid ?? '', drivers: [...new Set((c.status?.allocation?.devices?.results ?? []).map((r) => r.driver))] }));
+      return { ok: true, devices: this.#devices(pod, claims), claims: prepared };
     } catch (error) {
       return { ok: false, message: `Failed to prepare dynamic resources: prepare dynamic resources: ${error instanceof Error ? error.message : String(error)}` };
     }

@@ -3,7 +3,7 @@
 // evicts at most one pod. The decisions are eviction.ts's.
 // Upstream: pkg/kubelet/eviction/eviction_manager.go (Start, synchronize, IsUnderMemoryPressure, Admit).
 import type { Clock, Timer } from '../core/index.ts';
-import { admitUnderMemoryPressure, evictionMonitoringPeriodMs, evictionPass, evictionPressureTransitionPeriodMs, localStorageEvictionMessage } from './eviction.ts';
+import { admitUnderMemoryPressure, evictionMonitoringPeriodMs, evictionPass, evictionPressureTransitionPeriodMs, localStorageEviction } from './eviction.ts';
 import type { MemoryObservation, PodDisk } from './eviction.ts';
 import type { DeepReadonlyPod } from './types.ts';
 
@@ -15,9 +15,10 @@ export interface EvictionManagerOptions {
   observeLocalStorage: () => PodDisk[];
   /**
    * Kills the pod with phase Failed, reason Evicted and this message; a threshold's eviction also
-   * brings a DisruptionTarget condition, a local storage limit's does not.
+   * brings a DisruptionTarget condition, a local storage limit's does not. `signal` names what was
+   * exceeded (memory.available, emptydirfs.limit, ...).
    */
-  evict: (pod: DeepReadonlyPod, message: string, disruptionTarget: boolean) => void;
+  evict: (pod: DeepReadonlyPod, message: string, disruptionTarget: boolean, signal: string) => void;
   /** MemoryPressure turned on or off (the node status setter reads it). */
   pressureChanged: (underPressure: boolean) => void;
 }
@@ -62,9 +63,9 @@ export class EvictionManager {
   synchronize(): void {
     let evicted = false;
     for (const pod of this.#o.observeLocalStorage()) {
-      const message = localStorageEvictionMessage(pod);
-      if (message === undefined) continue;
-      this.#o.evict(pod.pod, message, false);
+      const exceeded = localStorageEviction(pod);
+      if (exceeded === undefined) continue;
+      this.#o.evict(pod.pod, exceeded.message, false, exceeded.signal);
       evicted = true;
     }
     if (evicted) return;
@@ -78,6 +79,6 @@ export class EvictionManager {
       this.#underPressure = pressure;
       this.#o.pressureChanged(pressure);
     }
-    if (pass.evict) this.#o.evict(pass.evict.pod, pass.evict.message, true);
+    if (pass.evict) this.#o.evict(pass.evict.pod, pass.evict.message, true, pass.evict.signal);
   }
 }

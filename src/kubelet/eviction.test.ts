@@ -7,7 +7,7 @@ import { refs } from '../api/index.ts';
 import type { Event, Node, Pod } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
-import { localStorageEvictionMessage, rankForMemoryEviction } from './eviction.ts';
+import { localStorageEviction, rankForMemoryEviction } from './eviction.ts';
 
 function pod(name: string, memory: string, resources: { requests?: Record<string, string>; limits?: Record<string, string> } | undefined, priority?: number): Pod {
   return {
@@ -71,15 +71,15 @@ test('local storage limits: an emptyDir past its sizeLimit, then the pod past it
     containers: [{ name: 'server', image: 'vllm', volumeMounts: [{ name: 'cache', mountPath: '/root/.cache/huggingface' }, { name: 'shm', mountPath: '/dev/shm' }], resources: { limits: { 'ephemeral-storage': '1Gi' } } }],
   });
   const writes = (bytes: number, path?: string) => new Map([['server', path === undefined ? { bytes } : { bytes, path }]]);
-  assert.equal(localStorageEvictionMessage({ pod: cache, writes: writes(11 * gib, '/root/.cache/huggingface/hub') }), 'Usage of EmptyDir volume "cache" exceeds the limit "10Gi". ');
+  assert.deepEqual(localStorageEviction({ pod: cache, writes: writes(11 * gib, '/root/.cache/huggingface/hub') }), { signal: 'emptydirfs.limit', message: 'Usage of EmptyDir volume "cache" exceeds the limit "10Gi". ' });
   // Under the sizeLimit, the emptyDir still counts toward the pod's total (1Gi from the container's limit).
-  assert.equal(localStorageEvictionMessage({ pod: cache, writes: writes(9 * gib, '/root/.cache/huggingface') }), 'Pod ephemeral local storage usage exceeds the total limit of containers 1Gi. ');
+  assert.deepEqual(localStorageEviction({ pod: cache, writes: writes(9 * gib, '/root/.cache/huggingface') }), { signal: 'ephemeralpodfs.limit', message: 'Pod ephemeral local storage usage exceeds the total limit of containers 1Gi. ' });
   // A memory-backed emptyDir is not local storage; a path under no mount is the writable layer.
-  assert.equal(localStorageEvictionMessage({ pod: cache, writes: writes(2 * gib, '/dev/shm/x') }), 'Pod ephemeral local storage usage exceeds the total limit of containers 1Gi. ');
-  assert.equal(localStorageEvictionMessage({ pod: cache, writes: writes(gib / 2, '/tmp') }), undefined);
+  assert.equal(localStorageEviction({ pod: cache, writes: writes(2 * gib, '/dev/shm/x') })?.message, 'Pod ephemeral local storage usage exceeds the total limit of containers 1Gi. ');
+  assert.equal(localStorageEviction({ pod: cache, writes: writes(gib / 2, '/tmp') }), undefined);
   const two = diskPod({ containers: [{ name: 'a', image: 'x', resources: { limits: { 'ephemeral-storage': '1Gi' } } }, { name: 'b', image: 'x', resources: { limits: { 'ephemeral-storage': '2Gi' } } }] });
-  assert.equal(localStorageEvictionMessage({ pod: two, writes: new Map([['a', { bytes: 1.5 * gib }]]) }), 'Container a exceeded its local ephemeral storage limit "1Gi". ');
-  assert.equal(localStorageEvictionMessage({ pod: two, writes: new Map([['a', { bytes: gib }], ['b', { bytes: 2.5 * gib }]]) }), 'Pod ephemeral local storage usage exceeds the total limit of containers 3Gi. ');
+  assert.deepEqual(localStorageEviction({ pod: two, writes: new Map([['a', { bytes: 1.5 * gib }]]) }), { signal: 'ephemeralcontainerfs.limit', message: 'Container a exceeded its local ephemeral storage limit "1Gi". ' });
+  assert.equal(localStorageEviction({ pod: two, writes: new Map([['a', { bytes: gib }], ['b', { bytes: 2.5 * gib }]]) })?.message, 'Pod ephemeral local storage usage exceeds the total limit of containers 3Gi. ');
 });
 
 test('a model download past its emptyDir sizeLimit gets the pod evicted, without a DisruptionTarget condition', async () => {

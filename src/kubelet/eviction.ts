@@ -34,6 +34,7 @@ export interface MemoryObservation {
 export interface EvictionChoice {
   pod: DeepReadonlyPod;
   message: string;
+  signal: MemorySignal;
 }
 
 const quantity = (bytes: number): string => formatQuantity(quantityFromValue(Math.round(bytes), 'BinarySI'));
@@ -51,15 +52,18 @@ function podRequest(pod: DeepReadonlyPod): number {
   return total;
 }
 
+export type MemorySignal = 'memory.available' | 'allocatableMemory.available';
+
 /**
  * The signal met, if any: signalObservations' memory.available (capacity less the working set) and
  * allocatableMemory.available (allocatable less the pods' working set), in the order the thresholds
  * are configured; its threshold quantity and what was available.
  */
-export function memoryThresholdMet(o: MemoryObservation): { available: number } | undefined {
+export function memoryThresholdMet(o: MemoryObservation): { available: number; signal: MemorySignal } | undefined {
   const used = o.pods.reduce((sum, p) => sum + podTotal(p), 0);
   // The node's available memory is never below 0 (cadvisor's AvailableBytes); the allocatable signal is a plain difference.
-  for (const available of [Math.max(0, o.capacity - used), o.allocatable - used]) if (available < memoryThresholdBytes) return { available };
+  const observed: [MemorySignal, number][] = [['memory.available', Math.max(0, o.capacity - used)], ['allocatableMemory.available', o.allocatable - used]];
+  for (const [signal, available] of observed) if (available < memoryThresholdBytes) return { available, signal };
   return undefined;
 }
 
@@ -94,7 +98,7 @@ export function evictionPass(o: MemoryObservation): { met: boolean; evict?: Evic
   const met = memoryThresholdMet(o);
   if (!met) return { met: false };
   const victim = rankForMemoryEviction(o.pods)[0];
-  return victim ? { met: true, evict: { pod: victim.pod, message: memoryEvictionMessage(victim, met.available) } } : { met: true };
+  return victim ? { met: true, evict: { pod: victim.pod, message: memoryEvictionMessage(victim, met.available), signal: met.signal } } : { met: true };
 }
 
 /**
@@ -131,15 +135,21 @@ function emptyDirAt(spec: Spec, container: string, path: string): string | undef
   return best?.name;
 }
 
+export interface LocalStorageEviction {
+  signal: 'emptydirfs.limit' | 'ephemeralpodfs.limit' | 'ephemeralcontainerfs.limit';
+  message: string;
+}
+
 const storageOf = (text: string | undefined): number | undefined => resourceAmountOf('ephemeral-storage', text);
 const canonical = (text: string): string => canonicalizeQuantityText(text) ?? text;
 
 /**
  * localStorageEviction for one pod (LocalStorageCapacityIsolation): an emptyDir past its sizeLimit,
  * the pod's usage past the sum of its containers' ephemeral-storage limits, or a container's writable
- * layer past its own limit, in that order; the eviction message, or undefined when none is exceeded.
+ * layer past its own limit, in that order; the eviction message and its signal (the kubelet_evictions
+ * label), or undefined when none is exceeded.
  */
-export function localStorageEvictionMessage(p: PodDisk): string | undefined {
+export function localStorageEviction(p: PodDisk): LocalStorageEviction | undefined {
   const spec = p.pod.spec;
   const volumes = new Map<string, number>();
   const layers = new Map<string, number>();
@@ -156,18 +166,18 @@ export function localStorageEvictionMessage(p: PodDisk): string | undefined {
     const limit = v.emptyDir?.sizeLimit;
     const size = storageOf(limit);
     const used = volumes.get(v.name);
-    if (limit && size !== undefined && size > 0 && used !== undefined && used > size) return `Usage of EmptyDir volume "${v.name}" exceeds the limit "${canonical(limit)}". `;
+    if (limit && size !== undefined && size > 0 && used !== undefined && used > size) return { signal: 'emptydirfs.limit', message: `Usage of EmptyDir volume "${v.name}" exceeds the limit "${canonical(limit)}". ` };
   }
   const limits = spec.containers.map((c) => c.resources?.limits?.['ephemeral-storage']).filter((l): l is string => l !== undefined);
   if (limits.length > 0) {
     const total = limits.reduce((sum, l) => sum + (storageOf(l) ?? 0), 0);
     const used = [...layers.values(), ...volumes.values()].reduce((a, b) => a + b, 0);
-    if (used > total) return `Pod ephemeral local storage usage exceeds the total limit of containers ${sumText(limits)}. `;
+    if (used > total) return { signal: 'ephemeralpodfs.limit', message: `Pod ephemeral local storage usage exceeds the total limit of containers ${sumText(limits)}. ` };
   }
   for (const c of spec.containers) {
     const limit = c.resources?.limits?.['ephemeral-storage'];
     const size = storageOf(limit);
-    if (limit && size && (layers.get(c.name) ?? 0) > size) return `Container ${c.name} exceeded its local ephemeral storage limit "${canonical(limit)}". `;
+    if (limit && size && (layers.get(c.name) ?? 0) > size) return { signal: 'ephemeralcontainerfs.limit', message: `Container ${c.name} exceeded its local ephemeral storage limit "${canonical(limit)}". ` };
   }
   return undefined;
 }

@@ -34,11 +34,16 @@ export class ImageManager {
   #pulls: Promise<unknown> = Promise.resolve();
 
   readonly #onChange: (() => void) | undefined;
+  readonly #onPulled: ((sizeBytes: number, seconds: number) => void) | undefined;
 
-  /** `onChange` hears of each image new on the node (the Node's image list then changes). */
-  constructor(clock: Clock, onChange?: () => void) {
+  /**
+   * `onChange` hears of each image new on the node (the Node's image list then changes); `onPulled` of
+   * each successful pull, its size and how long it took with its wait in the queue (the pull metric).
+   */
+  constructor(clock: Clock, onChange?: () => void, onPulled?: (sizeBytes: number, seconds: number) => void) {
     this.#clock = clock;
     this.#onChange = onChange;
+    this.#onPulled = onPulled;
   }
 
   /** The images on the node, by their normalized references. */
@@ -113,6 +118,7 @@ export class ImageManager {
       return { ok: false, reason: 'ErrImagePull', message: error };
     }
     this.#add(ref);
+    this.#onPulled?.(imageSizeBytes(r.image), waitedMs / 1000);
     r.event('Normal', 'Pulled', `Successfully pulled image "${r.image}" in ${formatGoDurationMs(tookMs)} (${formatGoDurationMs(waitedMs)} including waiting). Image size: ${imageSizeBytes(r.image)} bytes.`);
     return { ok: true };
   }

@@ -1,5 +1,6 @@
 // A simulated kubelet's own HTTP API, as the API server's nodes/proxy reaches it: /healthz (and its
-// checks), /pods, /stats/summary, /metrics/resource; any other path is the Go mux's 404, another method go-restful's 405.
+// checks), /pods, /stats/summary, /metrics, /metrics/probes, /metrics/resource; any other path is the Go
+// mux's 404, another method go-restful's 405.
 // Upstream: pkg/kubelet/server/server.go (InstallDefaultHandlers), pkg/kubelet/server/stats/handler.go.
 import type { Kubelet } from './kubelet.ts';
 import { resourceMetricsText } from './resource-metrics.ts';
@@ -13,6 +14,7 @@ export interface KubeletResponse {
 
 const plainText = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
 const json = { 'Content-Type': 'application/json' };
+const exposition = { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' };
 const healthChecks = new Set(['/healthz', '/healthz/ping', '/healthz/log', '/healthz/syncloop']);
 
 function notFound(): KubeletResponse {
@@ -39,8 +41,7 @@ const routes: Record<string, { methods: readonly string[]; serve: (kubelet: Kube
     serve: (kubelet) => jsonResponse({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: [...kubelet.workers()].map(({ pod: { kind: _kind, apiVersion: _apiVersion, ...rest } }) => rest) }),
   },
   '/stats/summary': { methods: ['GET', 'HEAD', 'POST'], serve: (kubelet, now) => jsonResponse(statsSummary(kubelet, now)) },
-  '/metrics/resource': {
-    methods: ['GET', 'HEAD'],
-    serve: (kubelet, now) => ({ status: 200, headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }, body: resourceMetricsText(statsSummary(kubelet, now), now) }),
-  },
+  '/metrics': { methods: ['GET', 'HEAD'], serve: (kubelet) => ({ status: 200, headers: exposition, body: kubelet.metrics.text(kubelet.gauges()) }) },
+  '/metrics/probes': { methods: ['GET', 'HEAD'], serve: (kubelet) => ({ status: 200, headers: exposition, body: kubelet.metrics.probesText(kubelet.startedAt / 1000) }) },
+  '/metrics/resource': { methods: ['GET', 'HEAD'], serve: (kubelet, now) => ({ status: 200, headers: exposition, body: resourceMetricsText(statsSummary(kubelet, now), now) }) },
 };

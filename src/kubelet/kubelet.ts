@@ -9,7 +9,7 @@ import type { Clock, Random } from '../core/index.ts';
 import { formatTime, isApiError } from '../core/index.ts';
 import { admitPod } from './admission.ts';
 import { DeviceManager, pluginGpus } from './device-manager.ts';
-import { compareResizePriority, decideResize } from './allocation.ts';
+import { compareResizePriority, decideResize, resizeOperations } from './allocation.ts';
 import type { ResourceAmounts } from '../api/index.ts';
 import { Backoff } from './backoff.ts';
 import { EventRecorder } from './events.ts';
@@ -31,6 +31,8 @@ import { ImageManager } from './image-manager.ts';
 import { EvictionManager } from './eviction-manager.ts';
 import type { MemoryObservation, PodDisk, PodMemory } from './eviction.ts';
 import { resourceAmountOf } from './quantities.ts';
+import { KubeletMetrics } from './kubelet-metrics.ts';
+import type { ContainerStateLabel, KubeletGauges, ResizeRetryTrigger } from './kubelet-metrics.ts';
 
 export interface KubeletOptions {
   client: Client;
@@ -81,6 +83,10 @@ export class Kubelet {
   #stopped = false;
   #resizeAgain = false;
   readonly #partition: PartitionGate;
+  /** What the kubelet counts as it works (its /metrics and /metrics/probes). */
+  readonly metrics: KubeletMetrics;
+  /** When this kubelet started (its process_start_time_seconds). */
+  readonly startedAt: number;
 
   constructor(options: KubeletOptions) {
     this.#partition = new PartitionGate();
@@ -89,12 +95,23 @@ export class Kubelet {
     const problem = kubeletVersionSkewProblem(options.name, options.pool.kubeletVersion, options.serverVersion);
     if (problem) throw new KubeletVersionSkewError(problem);
     this.hostIP = nodeInternalIP(options.ordinal);
-    this.#images = new ImageManager(options.clock, () => this.agent.setImages(nodeImages(this.#images.present)));
+    this.metrics = new KubeletMetrics(options.name, options.pool.kubeletVersion);
+    this.startedAt = options.clock.now();
+    this.#images = new ImageManager(
+      options.clock,
+      () => this.agent.setImages(nodeImages(this.#images.present)),
+      (sizeBytes, seconds) => this.metrics.imagePulled(sizeBytes, seconds),
+    );
     this.#eviction = new EvictionManager({
       clock: options.clock,
       observe: () => this.#memoryObservation(),
       observeLocalStorage: () => this.#diskObservation(),
-      evict: (pod, message, disruptionTarget) => this.#workers.get(pod.metadata.uid ?? '')?.evict(message, disruptionTarget),
+      evict: (pod, message, disruptionTarget, signal) => {
+        const worker = this.#workers.get(pod.metadata.uid ?? '');
+        if (!worker) return;
+        worker.evict(message, disruptionTarget);
+        this.metrics.podEvicted(signal);
+      },
       pressureChanged: (underPressure) => this.agent.setMemoryPressure(underPressure),
     });
     this.#events = new EventRecorder({ client: this.#o.client, clock: options.clock, node: options.name, log: options.log });
@@ -158,8 +175,13 @@ export class Kubelet {
     // A pod that has finished holds no devices (upstream's device manager keeps only active pods').
     if (isTerminal(pod)) this.#devices?.release(uid);
     if (existing) {
+      // Only a spec change bumps the generation: a status update (most of them) changes no resources.
+      const before = existing.deliveredPod;
+      const operations = before.metadata.generation === pod.metadata.generation ? [] : resizeOperations(before, pod);
+      for (const r of operations) this.metrics.resizeRequested(r.resource, r.requirement, r.operation);
       existing.update(pod);
-      return this.#handleResizes(existing);
+      // A pod whose status turns terminal frees what it held (HandlePodReconcile's retry).
+      return this.#handleResizes(isTerminal(pod) ? 'pod_terminated' : 'pod_updated', existing, operations.length > 0);
     }
     if (this.#rejected.has(uid) || isTerminal(pod)) return;
     // Containers this node ran before a restart go on; a pod with none starts afresh. Host processes
@@ -195,7 +217,7 @@ export class Kubelet {
           this.#workers.delete(id);
           this.#devices?.release(id);
           if (w) this.#pendingResizes.delete(w);
-          this.#handleResizes();
+          this.#handleResizes('pod_terminated');
         },
         podIPRange: `${nodePodCIDRBase(this.#o.ordinal)}.1-${nodePodCIDRBase(this.#o.ordinal)}.254`,
         allocateIP: () => this.#allocateIP(),
@@ -204,7 +226,8 @@ export class Kubelet {
         ...(this.#o.volumeSources ? { envSources: this.#o.volumeSources } : {}),
         ...(this.#claims ? { claims: this.#claims } : {}),
         ...(this.#devices ? { devices: this.#devices } : {}),
-        onResourcesChanged: () => this.#handleResizes(),
+        onResourcesChanged: () => this.#handleResizes('pod_resized'),
+        metrics: this.metrics,
         ...(this.#o.pool.runtime ? { runtime: this.#o.pool.runtime } : {}),
         nodeAllocatable: () => (this.agent.node ?? this.#node)?.status?.allocatable,
         ...(this.#o.runtimeClasses ? { sandboxRuntimeFailure: (p: DeepReadonlyPod) => this.#sandboxRuntimeFailure(p) } : {}),
@@ -223,7 +246,28 @@ export class Kubelet {
     const w = this.#workers.get(pod.metadata.uid ?? '');
     w?.forget();
     if (w) this.#pendingResizes.delete(w);
-    this.#handleResizes();
+    this.#handleResizes('pods_removed');
+  }
+
+  /** The pods as the kubelet's gauges read them now. */
+  gauges(): KubeletGauges {
+    const containers = new Map<ContainerStateLabel, number>();
+    const pendingResizes = new Map<string, number>();
+    const claims = new Map<string, readonly string[]>();
+    let runningPods = 0;
+    let inProgressResizes = 0;
+    for (const w of this.#workers.values()) {
+      if (w.sandboxRunning) runningPods++;
+      w.countContainerStates(containers);
+      const pending = w.resize.pendingReason;
+      if (pending !== undefined && w.state.kind === 'syncing') pendingResizes.set(pending, (pendingResizes.get(pending) ?? 0) + 1);
+      if (w.resize.inProgress && w.state.kind === 'syncing') inProgressResizes++;
+      // A claim shared by several pods is one claim in use.
+      for (const c of w.preparedClaims()) claims.set(c.uid, c.drivers);
+    }
+    const claimsByDriver = new Map<string, number>();
+    for (const drivers of claims.values()) for (const d of drivers) claimsByDriver.set(d, (claimsByDriver.get(d) ?? 0) + 1);
+    return { runningPods, containers, pendingResizes, inProgressResizes, claimsByDriver, claims: claims.size };
   }
 
   /**
@@ -231,7 +275,11 @@ export class Kubelet {
    * every other active pod occupies. Runs when a pod changes and whenever resources may have freed up.
    * Upstream: pkg/kubelet/allocation/allocation_manager.go (RetryPendingResizes, handlePodResourcesResize).
    */
-  #handleResizes(changed?: PodWorker): void {
+  /**
+   * `changed` is the pod whose update brought this pass; `resized` says its spec's resources changed,
+   * the one update that has an infeasible resize judged again.
+   */
+  #handleResizes(trigger: ResizeRetryTrigger, changed?: PodWorker, resized = false): void {
     if (changed && changed.state.kind === 'syncing') {
       if (changed.resize.wantsResize()) this.#pendingResizes.add(changed);
       else {
@@ -249,15 +297,16 @@ export class Kubelet {
     try {
       do {
         this.#resizeAgain = false;
-        this.#allocatePending(node, changed);
+        this.#allocatePending(node, trigger, resized ? changed : undefined);
         changed = undefined;
+        resized = false;
       } while (this.#resizeAgain);
     } finally {
       this.#resizing = false;
     }
   }
 
-  #allocatePending(node: Node, changed: PodWorker | undefined): void {
+  #allocatePending(node: Node, trigger: ResizeRetryTrigger, resized: PodWorker | undefined): void {
     const queue = [...this.#pendingResizes].filter((w) => {
       const keep = w.state.kind === 'syncing' && w.resize.wantsResize();
       if (!keep) this.#pendingResizes.delete(w);
@@ -273,8 +322,8 @@ export class Kubelet {
     queue.sort((a, b) => compareResizePriority(a.resize.candidate(), b.resize.candidate()));
     const policy = { ...(this.#o.pool.cpuManagerPolicy ? { cpuManagerPolicy: this.#o.pool.cpuManagerPolicy } : {}), ...(this.#o.pool.memoryManagerPolicy ? { memoryManagerPolicy: this.#o.pool.memoryManagerPolicy } : {}) };
     for (const w of queue) {
-      // Infeasible resizes leave the queue; only a change to the pod brings them back.
-      if (w.resize.pendingReason === 'Infeasible' && w !== changed) {
+      // Infeasible resizes leave the queue; only a new resize of the pod brings them back.
+      if (w.resize.pendingReason === 'Infeasible' && w !== resized) {
         this.#pendingResizes.delete(w);
         continue;
       }
@@ -283,6 +332,9 @@ export class Kubelet {
       for (const [k, v] of Object.entries(total)) others[k] = v - (own[k] ?? 0);
       const verdict = decideResize(w.pod, w.resize.allocated, node, policy, others);
       if (verdict.kind !== 'Deferred') this.#pendingResizes.delete(w);
+      if (verdict.kind === 'Infeasible') this.metrics.resizeInfeasible(verdict.detail);
+      if (verdict.kind !== 'fits') this.metrics.resizePending(verdict.kind);
+      if (verdict.kind === 'fits' && w.resize.pendingReason === 'Deferred') this.metrics.deferredResizeAccepted(trigger);
       w.resize.decide(verdict);
       if (verdict.kind === 'fits') {
         const now = w.resize.usage();

@@ -44,6 +44,8 @@ import { PodFiles } from './pod-files.ts';
 import { podKernelHostname } from './container-files.ts';
 import type { Allocatable } from './downward-api.ts';
 import type { ImageManager } from './image-manager.ts';
+import type { ContainerStateLabel, ContainerTypeLabel, KubeletMetrics } from './kubelet-metrics.ts';
+import type { PreparedClaim } from './dynamic-resources.ts';
 
 export type WorkerState =
   | { kind: 'syncing' }
@@ -84,6 +86,8 @@ export interface PodWorkerDeps {
   nodeAllocatable?: () => Allocatable;
   /** The node pool's runtime: `process` runs a container that has a command as a host process. */
   runtime?: 'sim' | 'process';
+  /** The kubelet's counters (absent: nothing is counted). */
+  metrics?: KubeletMetrics;
 }
 
 interface Live {
@@ -106,10 +110,13 @@ const startRetryMs = 10_000;
 const simulatedPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** The PLEG's relist period. */
 const relistPeriodMs = 1_000;
+const containerTypeLabel: Record<ContainerRecord['kind'], ContainerTypeLabel> = { regular: 'container', init: 'init_container', sidecar: 'init_container', ephemeral: 'ephemeral_container' };
 
 export class PodWorker {
   readonly #d: PodWorkerDeps;
   #pod: DeepReadonlyPod;
+  /** The pod as the informer last delivered it (the status writer's answers move #pod on, not this). */
+  #delivered: DeepReadonlyPod;
   #state: WorkerState = { kind: 'syncing' };
   readonly records = new Map<string, ContainerRecord>();
   readonly #live = new Map<string, Live>();
@@ -138,6 +145,11 @@ export class PodWorker {
   #sandboxReady = true;
   /** Set once PrepareResources succeeded; 'pending' while a pass or its retry wait is running. */
   #devices: PreparedDevices | 'pending' | undefined;
+  #preparedClaims: readonly PreparedClaim[] = [];
+  /** The kubelet first saw the pod (its config.seen time). */
+  readonly #firstSeen: number;
+  /** The phase of the status last generated, for the start-duration observation. */
+  #phaseSeen: string | undefined;
   /** The active-deadline handler or the eviction manager evicted the pod. */
   #evicted: { reason: string; message: string; disruptionTarget?: boolean } | undefined;
   #deadline: { at: number; timer: Timer } | undefined;
@@ -156,8 +168,10 @@ export class PodWorker {
   constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string | undefined, survivor?: SurvivingPod) {
     this.#d = deps;
     this.#pod = pod;
+    this.#delivered = pod;
     this.podIP = podIP;
     this.startTime = survivor?.startTime ?? deps.clock.now();
+    this.#firstSeen = deps.clock.now();
     for (const c of pod.spec.initContainers ?? []) this.records.set(c.name, { name: c.name, kind: c.restartPolicy === 'Always' ? 'sidecar' : 'init', restartCount: 0 });
     for (const c of pod.spec.containers) this.records.set(c.name, { name: c.name, kind: 'regular', restartCount: 0 });
     for (const c of pod.spec.ephemeralContainers ?? []) if (survivor?.containers.has(c.name)) this.records.set(c.name, { name: c.name, kind: 'ephemeral', restartCount: 0 });
@@ -174,6 +188,7 @@ export class PodWorker {
       records: this.records,
       sim: (name) => this.#live.get(name)?.sim,
       event: (e, detail) => deps.events.record(this.#pod, e.type, e.reason, e.prefix + detail),
+      actuated: (ms, success) => deps.metrics?.resizeActuated(ms, success),
       restart: (rec, message) => void this.#kill(rec, message, undefined),
       changed: () => {
         this.#status.markDirty();
@@ -188,6 +203,7 @@ export class PodWorker {
       setPod: (p: DeepReadonlyPod) => {
         if (Number(p.metadata.resourceVersion ?? 0) >= Number(this.#pod.metadata.resourceVersion ?? 0)) this.#pod = p;
       },
+      generated: (phase) => this.#observePhase(phase),
       input: () => ({
         records: this.records,
         hostIP: deps.hostIP,
@@ -210,6 +226,37 @@ export class PodWorker {
   }
   get uid(): string {
     return this.#pod.metadata.uid ?? '';
+  }
+
+  /** The pod's sandbox runs: made, with its network, and not yet stopped. */
+  get sandboxRunning(): boolean {
+    return this.#runtimeFound && this.podIP !== undefined && this.#sandboxReady && (this.#state.kind === 'syncing' || this.#state.kind === 'terminating');
+  }
+
+  /** The claims prepared for the pod and not yet unprepared (its containers all stopped). */
+  preparedClaims(): readonly PreparedClaim[] {
+    return this.#state.kind === 'syncing' || this.#state.kind === 'terminating' ? this.#preparedClaims : [];
+  }
+
+  /** The runtime's containers of the pod by state: each current instance, and the dead one the container GC keeps. */
+  countContainerStates(into: Map<ContainerStateLabel, number>): void {
+    const add = (state: ContainerStateLabel): void => void into.set(state, (into.get(state) ?? 0) + 1);
+    for (const rec of this.records.values()) {
+      const cur = rec.current;
+      if (cur) add(cur.exit ? 'exited' : cur.startedAt !== undefined ? 'running' : 'created');
+      if (rec.previous) add('exited');
+    }
+  }
+
+  /**
+   * SyncPod's kubelet_pod_start_duration_seconds: observed at the pod's first sync (the status manager has
+   * no status for it yet) and again when its phase turns from Pending to Running, from when the kubelet
+   * first saw the pod.
+   */
+  #observePhase(phase: string | undefined): void {
+    const before = this.#phaseSeen;
+    this.#phaseSeen = phase ?? '';
+    if (before === undefined || (before === 'Pending' && phase === 'Running')) this.#d.metrics?.podStartObserved((this.#d.clock.now() - this.#firstSeen) / 1000);
   }
 
   /** Whether a running container of the pod is a host process (runtime: process): it listens on the host's loopback. */
@@ -305,7 +352,13 @@ export class PodWorker {
     return out;
   }
 
+  /** The pod as its last update from the API delivered it (the pod manager's copy). */
+  get deliveredPod(): DeepReadonlyPod {
+    return this.#delivered;
+  }
+
   update(pod: DeepReadonlyPod): void {
+    this.#delivered = pod;
     const rv = (p: DeepReadonlyPod): number => Number(p.metadata.resourceVersion ?? 0);
     if (rv(pod) >= rv(this.#pod)) this.#pod = pod;
     // HandlePodReconcile: a readiness gate's condition is someone else's write, and Ready follows it
@@ -425,6 +478,7 @@ export class PodWorker {
       if (this.#state.kind !== 'syncing') return;
       if (r.ok) {
         this.#devices = r.devices;
+        this.#preparedClaims = r.claims;
         return this.#sync();
       }
       this.#event(undefined, 'Warning', failedPrepareDynamicResources, r.message);
@@ -448,6 +502,7 @@ export class PodWorker {
     this.#runtimeFound = failure === undefined;
     // A host-network pod has the node's IP from the start.
     if (failure === undefined && this.podIP === undefined) failure = this.#takePodIP();
+    this.#d.metrics?.sandboxCreated(failure !== undefined);
     if (failure === undefined) return true;
     this.#event(undefined, 'Warning', 'FailedCreatePodSandBox', failure);
     this.#sandboxRetry = true;
@@ -609,6 +664,7 @@ export class PodWorker {
     const spec = this.#spec(rec.name);
     if (!spec) return;
     const { clock } = this.#d;
+    this.#d.metrics?.containerStarted(containerTypeLabel[rec.kind]);
     this.#busy = true;
     const main = rec.kind === 'regular';
     if (main) this.#mainStarting = true;
@@ -695,6 +751,7 @@ export class PodWorker {
     if (instance.exit?.reason === 'StartError') {
       // The runtime could not start it: no Started event; it restarts as its policy says.
       this.#event(rec.name, 'Warning', 'Failed', `Error: ${instance.exit.message ?? ''}`);
+      this.#d.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'RunContainerError');
       this.#busy = false;
       this.#sync();
       return;
@@ -708,6 +765,7 @@ export class PodWorker {
       if (res.durationMs > 0) await clock.sleep(res.durationMs);
       if (!res.ok && !instance.exit) {
         this.#event(rec.name, 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
+        this.#d.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'PostStartHookError');
         this.#busy = false;
         void this.#kill(rec, 'FailedPostStartHook', undefined);
         return;
@@ -758,6 +816,7 @@ export class PodWorker {
    */
   #startFailed(rec: ContainerRecord, reason: string, message: string, error: string, retryMs?: number): void {
     this.#event(rec.name, 'Warning', 'Failed', `Error: ${error}`);
+    this.#d.metrics?.containerStartFailed(containerTypeLabel[rec.kind], reason);
     rec.waiting = { reason, message };
     const delay = retryMs ?? this.#retryDelay();
     rec.startRetryAt = this.#d.clock.now() + delay;
@@ -820,6 +879,7 @@ export class PodWorker {
         isStarted: () => instance.startupPassed,
         run: () => (live.sim instanceof ProcessContainer ? runHostProbe(probe, this.#handlerTarget(live, c), live.sim.env, this.#d.clock) : runProbe(probe, this.#handlerTarget(live, c))),
         onFailedAttempt: (output) => this.#event(rec.name, 'Warning', 'Unhealthy', `${probeKindName[kind]} probe failed: ${output}`),
+        onAttempt: (ok, durationMs) => this.#d.metrics?.probed({ probeType: probeKindName[kind], container: rec.name, pod: this.#pod.metadata.name ?? '', namespace: this.#pod.metadata.namespace ?? '', podUID: this.uid }, ok, durationMs / 1000),
         onResult: (ok) => this.#onProbeResult(rec, instance, kind, ok),
       });
     }
@@ -969,6 +1029,7 @@ export class PodWorker {
 
   async #terminated(cause: 'deleted' | 'completed'): Promise<void> {
     this.#state = { kind: 'terminated', cause };
+    this.#d.metrics?.podProbesStopped(this.uid);
     this.#d.volumes?.tearDown(this.uid);
     this.#sandboxReady = false;
     this.#status.markDirty();
@@ -1020,6 +1081,7 @@ export class PodWorker {
     this.resize.stop();
     this.#d.backoff.forget(`${this.uid}/`);
     this.#d.images.forget(this.uid);
+    this.#d.metrics?.podProbesStopped(this.uid);
     if (this.podIP) this.#d.releaseIP(this.podIP);
     this.#d.onFinished(this.uid);
   }

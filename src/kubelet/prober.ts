@@ -8,7 +8,10 @@ import type { Probe } from './types.ts';
 
 export type ProbeKind = 'startup' | 'liveness' | 'readiness';
 
-export const probeKindName: Record<ProbeKind, string> = { startup: 'Startup', liveness: 'Liveness', readiness: 'Readiness' };
+/** The probe type as the kubelet names it in events and metrics. */
+export type ProbeTypeName = 'Startup' | 'Liveness' | 'Readiness';
+
+export const probeKindName: Record<ProbeKind, ProbeTypeName> = { startup: 'Startup', liveness: 'Liveness', readiness: 'Readiness' };
 
 export interface ProbeWorkerOptions {
   clock: Clock;
@@ -20,6 +23,8 @@ export interface ProbeWorkerOptions {
   /** Liveness and readiness only probe once this is true. */
   isStarted: () => boolean;
   onFailedAttempt: (output: string) => void;
+  /** Every attempt's result and how long it took (the prober's metrics). */
+  onAttempt?: (ok: boolean, durationMs: number) => void;
   onResult: (ok: boolean) => void;
 }
 
@@ -70,6 +75,7 @@ export class ProbeWorker {
   /** The attempt's result, through the thresholds; false once the worker is done. */
   #record(res: HandlerResult): boolean {
     const { kind, probe } = this.#o;
+    this.#o.onAttempt?.(res.ok, res.durationMs);
     if (!res.ok) this.#o.onFailedAttempt(res.output);
     this.#run = this.#lastAttempt === res.ok ? this.#run + 1 : 1;
     this.#lastAttempt = res.ok;

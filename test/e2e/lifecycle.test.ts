@@ -104,6 +104,36 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.match(d.stdout, /Stopping container log-agent/);
   });
 
+  test("the kubelet's /metrics/probes counts each probe by result; /metrics its pods, containers and image pulls", async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'probed' },
+      spec: { containers: [{ name: 'web', image: 'nginx:1.27', readinessProbe: { exec: { command: ['sh', '-c', 'exit 1'] }, periodSeconds: 1 }, livenessProbe: { exec: { command: ['sh', '-c', 'exit 0'] }, periodSeconds: 1 } }] },
+    };
+    await dd.ok(['apply', '-f', '-'], { input: JSON.stringify(pod) });
+    const scrape = async (path: string): Promise<string> => dd.ok(['get', '--raw', `/api/v1/nodes/cpu-0/proxy/${path}`]);
+    let probes = '';
+    for (let i = 0; i < 100 && !/Readiness",result="failed"} [2-9]/.test(probes); i++) {
+      probes = await scrape('metrics/probes');
+      await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    const uid = (await dd.ok(['get', 'pod', 'probed', '-o', 'jsonpath={.metadata.uid}'])).trim();
+    const series = `container="web",namespace="default",pod="probed"`;
+    assert.match(probes, new RegExp(`^prober_probe_total\\{${series},pod_uid="${uid}",probe_type="Liveness",result="successful"\\} [1-9]\\d*$`, 'm'));
+    assert.match(probes, new RegExp(`^prober_probe_total\\{${series},pod_uid="${uid}",probe_type="Readiness",result="failed"\\} [2-9]\\d*$`, 'm'));
+    // A failed attempt's duration is not observed.
+    assert.match(probes, new RegExp(`^prober_probe_duration_seconds_count\\{${series},probe_type="Liveness"\\} [1-9]`, 'm'));
+    assert.doesNotMatch(probes, /probe_type="Readiness",result="successful"|prober_probe_duration_seconds_count\{[^}]*Readiness/);
+    assert.match(probes, /^# HELP prober_probe_total \[BETA\] Cumulative number of a liveness, readiness or startup probe for a container by result\.$/m);
+    const metrics = await scrape('metrics');
+    assert.match(metrics, /^kubelet_node_name\{node="cpu-0"\} 1$/m);
+    assert.match(metrics, /^kubernetes_build_info\{[^}]*git_version="v1\.35\.0",go_version="go1\.25\.0",major="1",minor="35",platform="linux\/amd64"\} 1$/m);
+    assert.match(metrics, /^kubelet_started_containers_total\{container_type="init_container"\} [1-9]/m);
+    assert.match(metrics, /^kubelet_image_pull_duration_seconds_count\{image_size_in_bytes="100MB-500MB"\} [1-9]/m);
+    assert.match(metrics, /^kubelet_running_containers\{container_state="running"\} [1-9]/m);
+  });
+
   test('a failed container with FallbackToLogsOnError: describe shows the end of its logs as its termination message', async () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'trainer' }, spec: { restartPolicy: 'Never', containers: [{ name: 'train', image: 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime', terminationMessagePolicy: 'FallbackToLogsOnError', command: ['sh', '-c', 'echo loading checkpoint; echo "RuntimeError: CUDA out of memory"; exit 1'] }] } };
     await dd.ok(['apply', '-f', '-'], { input: JSON.stringify(pod) });

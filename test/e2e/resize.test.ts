@@ -85,6 +85,29 @@ describe('in-place pod resize with kubectl 1.33', () => {
     assert.equal(await jsonpath('myapp', '{.status.conditions[?(@.type=="PodResizePending")].reason}{.status.containerStatuses[0].restartCount}'), '1');
   });
 
+  test("the node's kubelet counts the resizes on its /metrics, as Prometheus scrapes it through the API server", async () => {
+    const r = await dd.kubectl(['get', '--raw', '/api/v1/nodes/cpu-0/proxy/metrics']);
+    assert.equal(r.code, 0, r.stderr);
+    const samples = r.stdout.split('\n').filter((l) => /^kubelet_(container_requested_resizes_total|pod_infeasible_resizes_total|pod_in_progress_resizes|pod_pending_resizes|pod_deferred_accepted_resizes_total|pod_resize_duration_milliseconds_count)/.test(l));
+    // The spec changes of the tests above: cpu up (800m), memory up, cpu up (100) and back down, cpu up (2).
+    assert.deepEqual(samples.filter((l) => !l.startsWith('kubelet_pod_deferred_accepted_resizes_total')), [
+      'kubelet_container_requested_resizes_total{operation="decrease",requirement="limits",resource="cpu"} 1',
+      'kubelet_container_requested_resizes_total{operation="decrease",requirement="requests",resource="cpu"} 1',
+      'kubelet_container_requested_resizes_total{operation="increase",requirement="limits",resource="cpu"} 3',
+      'kubelet_container_requested_resizes_total{operation="increase",requirement="limits",resource="memory"} 1',
+      'kubelet_container_requested_resizes_total{operation="increase",requirement="requests",resource="cpu"} 3',
+      'kubelet_container_requested_resizes_total{operation="increase",requirement="requests",resource="memory"} 1',
+      'kubelet_pod_in_progress_resizes 0',
+      'kubelet_pod_infeasible_resizes_total{reason_detail="insufficient_node_allocatable"} 1',
+      'kubelet_pod_pending_resizes{reason="deferred"} 0',
+      'kubelet_pod_pending_resizes{reason="infeasible"} 0',
+      // The two cpu resizes applied in place; the memory one restarted the container instead.
+      'kubelet_pod_resize_duration_milliseconds_count{success="true"} 2',
+    ]);
+    assert.deepEqual(samples.filter((l) => l.startsWith('kubelet_pod_deferred_accepted_resizes_total')), ['kubelet_pod_deferred_accepted_resizes_total{retry_trigger="pod_terminated"} 1']);
+    assert.match(r.stdout, /^# HELP kubelet_pod_resize_duration_milliseconds \[ALPHA\] Duration in milliseconds to actuate a pod resize$/m);
+  });
+
   test('a QoS-changing resize is rejected', async () => {
     const r = await dd.kubectl(['patch', 'pod', 'myapp', '--subresource=resize', '-p', patch({ requests: { cpu: '2', memory: '1.5Gi' }, limits: { cpu: '2', memory: '1.5Gi' } })]);
     assert.equal(r.code, 1);
