@@ -23,6 +23,17 @@ export const defaultFeatureGates: FeatureGates = {
   DRASchedulerFilterTimeout: true,
 };
 
+/** Upstream's 1.35 defaults: beta gates on, alpha gates off. */
+export const upstreamFeatureGateDefaults: FeatureGates = {
+  AuthorizePodWebsocketUpgradeCreatePermission: true,
+  DRAAdminAccess: true,
+  DRADeviceTaints: false,
+  DRAExtendedResource: false,
+  DRAPartitionableDevices: false,
+  DRAPrioritizedList: true,
+  DRASchedulerFilterTimeout: true,
+};
+
 export function isFeatureGate(name: string): name is FeatureGate {
   return (featureGateNames as readonly string[]).includes(name);
 }

@@ -136,7 +136,7 @@ const controllerStartDelayMs = 1000;
 // The registry: the order components start in (and stop in reverse).
 const factories: ComponentFactory[] = [
   async (ctx) => {
-    const nodes = await SimulatedNodes.start({ client: clientOf(ctx, 'kubelet'), clientForNode: (node) => clientAs(ctx, 'kubelet', nodeUser(node)), clock: ctx.clock, random: ctx.random, log: ctx.log, pools: ctx.cluster.config.nodePools, serverVersion: ctx.cluster.config.kubernetesVersion, podLogs: ctx.cluster.podLogs });
+    const nodes = await SimulatedNodes.start({ client: clientOf(ctx, 'kubelet'), clientForNode: (node) => clientAs(ctx, 'kubelet', nodeUser(node)), clock: ctx.clock, random: ctx.random, log: ctx.log, pools: ctx.cluster.config.nodePools, serverVersion: ctx.cluster.config.kubernetesVersion, podLogs: ctx.cluster.podLogs, featureGates: ctx.cluster.config.featureGates });
     // The node-pool controller starts and stops kubelets as `drydock node add|remove|fail|heal` ask.
     const pools = new NodePoolController({ client: ctx.client, clock: ctx.clock, log: ctx.log, pools: ctx.cluster.config.nodePools, fleet: simulatedNodeFleet(nodes) });
     await pools.start();

@@ -1,6 +1,6 @@
 // A simulated kubelet's own HTTP API, as the API server's nodes/proxy reaches it: /healthz (and its
-// checks), /pods, /stats/summary, /metrics, /metrics/probes, /metrics/resource; any other path is the Go
-// mux's 404, another method go-restful's 405.
+// checks), /pods, /stats/summary, /configz, /metrics, /metrics/probes, /metrics/resource; any other path is
+// the Go mux's 404, another method go-restful's 405.
 // Upstream: pkg/kubelet/server/server.go (InstallDefaultHandlers), pkg/kubelet/server/stats/handler.go.
 import type { Kubelet } from './kubelet.ts';
 import { resourceMetricsText } from './resource-metrics.ts';
@@ -41,6 +41,8 @@ const routes: Record<string, { methods: readonly string[]; serve: (kubelet: Kube
     serve: (kubelet) => jsonResponse({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: [...kubelet.workers()].map(({ pod: { kind: _kind, apiVersion: _apiVersion, ...rest } }) => rest) }),
   },
   '/stats/summary': { methods: ['GET', 'HEAD', 'POST'], serve: (kubelet, now) => jsonResponse(statsSummary(kubelet, now)) },
+  // configz.go: json.Marshal of the registered configs, no trailing newline.
+  '/configz': { methods: ['GET', 'HEAD'], serve: (kubelet) => ({ status: 200, headers: { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' }, body: kubelet.configz() }) },
   '/metrics': { methods: ['GET', 'HEAD'], serve: (kubelet) => ({ status: 200, headers: exposition, body: kubelet.metrics.text(kubelet.gauges()) }) },
   '/metrics/probes': { methods: ['GET', 'HEAD'], serve: (kubelet) => ({ status: 200, headers: exposition, body: kubelet.metrics.probesText(kubelet.startedAt / 1000) }) },
   '/metrics/resource': { methods: ['GET', 'HEAD'], serve: (kubelet, now) => ({ status: 200, headers: exposition, body: resourceMetricsText(statsSummary(kubelet, now), now) }) },

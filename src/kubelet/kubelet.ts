@@ -10,7 +10,7 @@ import { formatTime, isApiError } from '../core/index.ts';
 import { admitPod } from './admission.ts';
 import { DeviceManager, pluginGpus } from './device-manager.ts';
 import { compareResizePriority, decideResize, resizeOperations } from './allocation.ts';
-import type { ResourceAmounts } from '../api/index.ts';
+import type { FeatureGates, ResourceAmounts } from '../api/index.ts';
 import { Backoff } from './backoff.ts';
 import { EventRecorder } from './events.ts';
 import { NodeAgent } from './node-agent.ts';
@@ -32,6 +32,7 @@ import { EvictionManager } from './eviction-manager.ts';
 import type { MemoryObservation, PodDisk, PodMemory } from './eviction.ts';
 import { resourceAmountOf } from './quantities.ts';
 import { KubeletMetrics } from './kubelet-metrics.ts';
+import { configzText } from './kubelet-config.ts';
 import type { ContainerStateLabel, KubeletGauges, ResizeRetryTrigger } from './kubelet-metrics.ts';
 
 export interface KubeletOptions {
@@ -52,6 +53,8 @@ export interface KubeletOptions {
   resourceSlices?: ClaimPreparerOptions['slices'];
   /** RuntimeClasses, shared by all kubelets (absent: a pod's class is not checked against the node's handlers). */
   runtimeClasses?: { getByName(namespace: string | undefined, name: string): { handler?: string } | undefined };
+  /** The cluster's feature gates, as the kubelet's config has them. */
+  featureGates?: FeatureGates;
 }
 
 export const nodeNameIndex = 'nodeName';
@@ -247,6 +250,11 @@ export class Kubelet {
     w?.forget();
     if (w) this.#pendingResizes.delete(w);
     this.#handleResizes('pods_removed');
+  }
+
+  /** The kubelet's /configz body. */
+  configz(): string {
+    return configzText(this.#o.name, this.#o.pool, this.#o.featureGates);
   }
 
   /** The pods as the kubelet's gauges read them now. */

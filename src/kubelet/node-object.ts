@@ -27,6 +27,11 @@ export interface NodePoolSpec {
 }
 
 export const poolLabel = 'drydock.dev/pool';
+
+/** The node's provider ID (the kubelet's --provider-id, its Node's spec.providerID). */
+export function nodeProviderID(node: string): string {
+  return `drydock://${node}`;
+}
 export const runtimeVersion = '0.1.0';
 export const region = 'drydock';
 export const zone = 'drydock-a';
@@ -232,7 +237,7 @@ export function buildNode(id: NodeIdentity, now: number): Node {
       labels,
       annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
     },
-    spec: { podCIDR, podCIDRs: [podCIDR], providerID: `drydock://${id.name}` },
+    spec: { podCIDR, podCIDRs: [podCIDR], providerID: nodeProviderID(id.name) },
     status: {
       capacity,
       allocatable: allocatableOf(capacity),

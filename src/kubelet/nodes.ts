@@ -2,7 +2,7 @@
 // one pod informer shared by them (indexed by spec.nodeName), one Node informer that shows each
 // kubelet its Node as others changed it, and the node -> kubelet registry the pod log route uses.
 import { refs } from '../api/index.ts';
-import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, resourceV1, Service } from '../api/index.ts';
+import type { FeatureGates, Node, PersistentVolume, PersistentVolumeClaim, Pod, resourceV1, Service } from '../api/index.ts';
 import { ServiceEnvironments } from './service-env.ts';
 import { Informer } from '../client/index.ts';
 import type { Client } from '../client/index.ts';
@@ -37,6 +37,8 @@ export interface SimulatedNodesOptions {
   pools: readonly (NodePoolSpec & { count: number })[];
   serverVersion: string;
   podLogs: PodLogs;
+  /** The cluster's feature gates (the kubelets' config shows those set away from upstream's defaults). */
+  featureGates?: FeatureGates;
 }
 
 export class SimulatedNodes {

@@ -134,6 +134,17 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.match(metrics, /^kubelet_running_containers\{container_state="running"\} [1-9]/m);
   });
 
+  test("the kubelet's /configz: its KubeletConfiguration as kubeadm configures it, with the node's own values", async () => {
+    const r = await dd.kubectl(['get', '--raw', '/api/v1/nodes/cpu-0/proxy/configz']);
+    assert.equal(r.code, 0, r.stderr);
+    const config = (JSON.parse(r.stdout) as { kubeletconfig: Record<string, unknown> }).kubeletconfig;
+    assert.deepEqual(
+      [config.maxPods, config.cgroupDriver, config.clusterDNS, config.providerID, config.nodeStatusReportFrequency, config.failCgroupV1, config.featureGates, config.kind],
+      [110, 'systemd', ['10.96.0.10'], 'drydock://cpu-0', '5m0s', true, { DRADeviceTaints: true, DRAExtendedResource: true, DRAPartitionableDevices: true }, undefined],
+    );
+    assert.deepEqual(Object.keys(config).slice(0, 4), ['enableServer', 'staticPodPath', 'podLogsDir', 'syncFrequency']);
+  });
+
   test('a failed container with FallbackToLogsOnError: describe shows the end of its logs as its termination message', async () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'trainer' }, spec: { restartPolicy: 'Never', containers: [{ name: 'train', image: 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime', terminationMessagePolicy: 'FallbackToLogsOnError', command: ['sh', '-c', 'echo loading checkpoint; echo "RuntimeError: CUDA out of memory"; exit 1'] }] } };
     await dd.ok(['apply', '-f', '-'], { input: JSON.stringify(pod) });
