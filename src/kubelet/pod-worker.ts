@@ -104,6 +104,7 @@ export const minimumGracePeriodSeconds = 2;
 
 /** What a pod without claims gets injected: one shared empty map, never written. */
 const noDevices: PreparedDevices = new Map();
+const noClaims: readonly PreparedClaim[] = [];
 /** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */
 const startRetryMs = 10_000;
 /** The PATH of a simulated container's processes: a Debian-based image's. */
@@ -145,7 +146,7 @@ export class PodWorker {
   #sandboxReady = true;
   /** Set once PrepareResources succeeded; 'pending' while a pass or its retry wait is running. */
   #devices: PreparedDevices | 'pending' | undefined;
-  #preparedClaims: readonly PreparedClaim[] = [];
+  #preparedClaims: readonly PreparedClaim[] = noClaims;
   /** The kubelet first saw the pod (its config.seen time). */
   readonly #firstSeen: number;
   /** The phase of the status last generated, for the start-duration observation. */
