@@ -38,6 +38,8 @@ export interface VolumeContentSources {
   allocatable: Allocatable;
   /** An emptyDir's root, kept for the pod's life (what was copied into it stays). */
   emptyDir(volume: string): FileNode;
+  /** The volume's content as last written (a SetUp that fails leaves it as it was); `content` replaces it. */
+  written(volume: string, content?: FileNode): FileNode | undefined;
 }
 
 const defaultFileMode = 0o644;
@@ -101,16 +103,29 @@ function textFile(text: string, mode = defaultFileMode): FileNode {
   return { kind: 'file', data: Buffer.from(text, 'utf8'), mode };
 }
 
+/**
+ * Whether the volume's SetUp fails for want of its config map or secret: a source not marked optional is
+ * gone (one marked optional gives an empty payload instead).
+ */
+function sourceMissing(namespace: string, v: DeepReadonly<Volume>, sources: VolumeContentSources): boolean {
+  const missingMap = (s: { name?: string; optional?: boolean } | undefined): boolean => s !== undefined && s.optional !== true && !sources.configMap(namespace, s.name ?? '');
+  const missingSecret = (name: string | undefined, s: { optional?: boolean } | undefined): boolean => s !== undefined && s.optional !== true && !sources.secret(namespace, name ?? '');
+  if (missingMap(v.configMap) || missingSecret(v.secret?.secretName, v.secret)) return true;
+  return (v.projected?.sources ?? []).some((p) => missingMap(p.configMap) || missingSecret(p.secret?.name, p.secret));
+}
+
 /** A volume's tree, or undefined when its content is not the kubelet's to know (a disk, the host's files, an image). */
 function volumeContent(pod: DeepReadonly<Pod>, v: DeepReadonly<Volume>, sources: VolumeContentSources): FileNode | undefined {
   const namespace = pod.metadata.namespace ?? '';
   if (v.emptyDir) return sources.emptyDir(v.name);
+  // The remount fails ("configmap ... not found"): the files written before stay as they were.
+  if (sourceMissing(namespace, v, sources)) return sources.written(v.name);
   let payload: Map<string, FileNode> | undefined;
   if (v.configMap) payload = configMapPayload(sources.configMap(namespace, v.configMap.name ?? ''), v.configMap.items, v.configMap.defaultMode ?? defaultFileMode);
   else if (v.secret) payload = secretPayload(sources.secret(namespace, v.secret.secretName ?? ''), v.secret.items, v.secret.defaultMode ?? defaultFileMode);
   else if (v.downwardAPI) payload = downwardPayload(pod, v.downwardAPI.items ?? [], v.downwardAPI.defaultMode ?? defaultFileMode, sources.allocatable);
   else if (v.projected) payload = projectedPayload(pod, v.name, v.projected.sources ?? [], v.projected.defaultMode ?? defaultFileMode, sources);
-  return payload && atomicWriterLayout(payload, sources.dataDirectory(v.name, fingerprint(payload)));
+  return payload && sources.written(v.name, atomicWriterLayout(payload, sources.dataDirectory(v.name, fingerprint(payload))));
 }
 
 type Payload = Map<string, FileNode>;

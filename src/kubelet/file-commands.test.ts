@@ -55,6 +55,7 @@ const sources: VolumeContentSources = {
     if (!root) emptyDirs.set(volume, (root = { kind: 'dir', entries: new Map(), mode: 0o777, writable: true }));
     return root;
   },
+  written: (_volume, content) => content,
 };
 
 const files = containerFiles(pod, pod.spec.containers[0]!, ['10.128.0.7'], sources, Date.UTC(2026, 11, 6, 19, 8, 52));

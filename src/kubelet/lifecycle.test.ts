@@ -584,3 +584,38 @@ test('what kubectl cp puts in an emptyDir counts as its usage: past its sizeLimi
     await c.stop();
   }
 });
+
+test("a deleted ConfigMap's volume keeps the files written last (its remount fails); an optional one's is emptied", async () => {
+  const { c, clock } = await cluster();
+  try {
+    const map = (name: string, value: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { 'app.yaml': value } });
+    await c.client.create(refs.configMaps, map('app', 'model: llama\n'));
+    await c.client.create(refs.configMaps, map('extra', 'debug: true\n'));
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'server', namespace: 'default' },
+      spec: {
+        containers: [{ name: 'c', image: 'nginx:1.27', volumeMounts: [{ name: 'config', mountPath: '/etc/app' }, { name: 'extra', mountPath: '/etc/extra' }] }],
+        volumes: [{ name: 'config', configMap: { name: 'app' } }, { name: 'extra', configMap: { name: 'extra', optional: true } }],
+      },
+    });
+    await clock.advance(5_000);
+    const read = (argv: string[]): string => {
+      const context = execContextOf(c, 'server', 'c');
+      assert.ok(context, 'the container runs');
+      const r = runExec(argv, context);
+      return `${r.exitCode}:${r.steps.map((step) => ('stream' in step ? String(step.text) : '')).join('')}`;
+    };
+    assert.equal(read(['cat', '/etc/app/app.yaml']), '0:model: llama\n');
+    await c.client.update(refs.configMaps, { ...map('app', 'model: mistral\n') });
+    await clock.advance(1_000);
+    assert.equal(read(['cat', '/etc/app/app.yaml']), '0:model: mistral\n');
+    await c.client.delete(refs.configMaps, 'default', 'app');
+    await c.client.delete(refs.configMaps, 'default', 'extra');
+    await clock.advance(1_000);
+    assert.deepEqual([read(['cat', '/etc/app/app.yaml']), read(['ls', '/etc/extra'])], ['0:model: mistral\n', '0:']);
+  } finally {
+    await c.stop();
+  }
+});

@@ -31,6 +31,8 @@ export class PodFiles {
   readonly #tokens = new Map<string, Token>();
   /** The emptyDirs' contents: empty until something is copied in; gone with the pod. */
   readonly #emptyDirs = new Map<string, FileNode>();
+  /** Each volume's content as last written. */
+  readonly #written = new Map<string, FileNode>();
 
   constructor(options: { client: Client; clock: Clock; random: Random; sources: EnvSources | undefined; allocatable: () => Allocatable; writtenAt: number }) {
     this.#client = options.client;
@@ -77,6 +79,10 @@ export class PodFiles {
       dataDirectory: (volume, fingerprint) => this.#dataDirectory(volume, fingerprint),
       allocatable: this.#allocatable(),
       emptyDir: (volume) => this.#emptyDir(volume),
+      written: (volume, content) => {
+        if (content) this.#written.set(volume, content);
+        return this.#written.get(volume);
+      },
     }, this.#writtenAt);
   }
 
