@@ -163,7 +163,7 @@ export function withKubernetesLibraries(env: Environment): Environment {
 
 /** An environment with Kubernetes' libraries and each of `variables` declared dyn (JSON values as CEL sees them). */
 export function dynEnvironment(variables: readonly string[]): Environment {
-  let env = withKubernetesLibraries(new Environment({ homogeneousAggregateLiterals: false }));
+  let env = withKubernetesLibraries(new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true }));
   for (const name of variables) env = env.registerVariable(name, 'dyn');
   return env;
 }

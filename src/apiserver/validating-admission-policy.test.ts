@@ -197,3 +197,16 @@ test("request.options is the operation's options as sent: CreateOptions with its
   assert.equal(await refusal(c.delete(refs.configMaps, 'default', 'deployed', { propagationPolicy: 'Orphan' })), `configmaps "deployed" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: no orphans`);
   assert.equal(await refusal(c.delete(refs.configMaps, 'default', 'deployed', { propagationPolicy: 'Background' })), undefined);
 });
+
+test('a validation may use optional types: a label the object lacks reads as its orValue', async () => {
+  const cluster = await withPolicy([{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }], {
+    validations: [{ expression: "object.metadata.?labels[?'tier'].orValue('dev') != 'prod' || object.data.a == '1'", message: 'prod needs a: 1' }],
+  });
+  try {
+    const prod = { ...configMap('prod', 'default', { tier: 'prod' }), data: { a: '2' } };
+    assert.equal(await refusal(cluster.client.create(refs.configMaps, prod)), `configmaps "prod" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: prod needs a: 1`);
+    assert.equal(await refusal(cluster.client.create(refs.configMaps, { ...configMap('plain'), metadata: { name: 'plain', namespace: 'default' }, data: { a: '2' } })), undefined);
+  } finally {
+    await cluster.stop();
+  }
+});

@@ -20,3 +20,10 @@ test('transition rules need an old value; map-list items correlate by key', () =
   assert.deepEqual(messages(validateRules({ disks: [{ name: 'b', size: 4 }, { name: 'c', size: 1 }] }, old, schema, '')), ['disks[0].size: Invalid value: "integer": may not shrink']);
   assert.deepEqual(validateRules(old, undefined, schema, ''), [], 'no old value on create');
 });
+
+test('a rule may use optional types: a field that is absent gives its orValue', () => {
+  const schema = { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' }, maxReplicas: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.replicas <= self.?maxReplicas.orValue(10)', message: 'too many replicas' }] } } } as unknown as JSONSchemaProps;
+  assert.deepEqual(validateRules({ spec: { replicas: 8 } }, undefined, schema, ''), []);
+  assert.deepEqual(messages(validateRules({ spec: { replicas: 12 } }, undefined, schema, '')), ['spec: Invalid value: "object": too many replicas']);
+  assert.deepEqual(messages(validateRules({ spec: { replicas: 12, maxReplicas: 20 } }, undefined, schema, '')), []);
+});

@@ -116,3 +116,15 @@ test('compiled programs are cached by expression text', () => {
   const b = compileDeviceSelector("device.driver == 'x'");
   assert.ok(a.ok && b.ok && a.program === b.program);
 });
+
+test('optional types, as upstream\'s base environment has them: .? on an attribute the device may lack, orValue, optional.of', () => {
+  const cases: [string, EvalResult][] = [
+    ["device.attributes['gpu.nvidia.com'].?productName.orValue('').startsWith('NVIDIA H100')", yes],
+    ["device.attributes['gpu.nvidia.com'].?migProfile.orValue('none') == 'none'", yes],
+    ["device.attributes['gpu.nvidia.com'].?migProfile.hasValue()", no],
+    // An unknown domain is an empty map, not a missing key: an optional lookup of it has a value.
+    ["device.attributes[?'dra.example.com'].hasValue() && !device.attributes['dra.example.com'].?model.hasValue()", yes],
+    ['optional.of(1).orValue(2) == 1', yes],
+  ];
+  for (const [expression, want] of cases) assert.deepEqual(run(expression), want, expression);
+});

@@ -32,7 +32,7 @@ export class CelDevice {
 }
 
 function buildEnvironment(): Environment {
-  return withKubernetesLibraries(new Environment({ homogeneousAggregateLiterals: false }))
+  return withKubernetesLibraries(new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true }))
     .registerType('kubernetes.DRADevice', {
       ctor: CelDevice,
       fields: {
