@@ -124,3 +124,49 @@ export function prefixContains(prefix: IPPrefix, ip: IPAddressValue): boolean {
 export function formatPrefix(prefix: IPPrefix): string {
   return `${formatIP(prefix.family, prefixNetwork(prefix))}/${prefix.bits}`;
 }
+
+/** An IPv4-mapped IPv6 address as its IPv4 one, as netip's classifiers see it. */
+function unmapped(ip: IPAddressValue): { v4: boolean; value: bigint } {
+  return ip.family === 4 || ip.mapped ? { v4: true, value: ip.value & 0xffffffffn } : { v4: false, value: ip.value };
+}
+
+const v4Octets = (value: bigint): [number, number] => [Number(value >> 24n), Number((value >> 16n) & 0xffn)];
+const v6Head = (value: bigint): number => Number(value >> 112n);
+
+/** netip.Addr.IsUnspecified: 0.0.0.0 or ::. */
+export function ipIsUnspecified(ip: IPAddressValue): boolean {
+  return unmapped(ip).value === 0n && (ip.family === 4 || !ip.mapped);
+}
+
+/** IsLoopback: 127.0.0.0/8 or ::1. */
+export function ipIsLoopback(ip: IPAddressValue): boolean {
+  const u = unmapped(ip);
+  return u.v4 ? v4Octets(u.value)[0] === 127 : u.value === 1n;
+}
+
+/** IsMulticast: 224.0.0.0/4 or ff00::/8. */
+export function ipIsMulticast(ip: IPAddressValue): boolean {
+  const u = unmapped(ip);
+  return u.v4 ? v4Octets(u.value)[0] >= 224 && v4Octets(u.value)[0] <= 239 : (v6Head(u.value) & 0xff00) === 0xff00;
+}
+
+/** IsLinkLocalMulticast: 224.0.0.0/24 or ff02::/16. */
+export function ipIsLinkLocalMulticast(ip: IPAddressValue): boolean {
+  const u = unmapped(ip);
+  return u.v4 ? u.value >> 8n === 0xe00000n : v6Head(u.value) === 0xff02;
+}
+
+/** IsLinkLocalUnicast: 169.254.0.0/16 or fe80::/10. */
+export function ipIsLinkLocalUnicast(ip: IPAddressValue): boolean {
+  const u = unmapped(ip);
+  if (!u.v4) return (v6Head(u.value) & 0xffc0) === 0xfe80;
+  const [a, b] = v4Octets(u.value);
+  return a === 169 && b === 254;
+}
+
+/** IsGlobalUnicast: none of the above, nor the IPv4 broadcast address. */
+export function ipIsGlobalUnicast(ip: IPAddressValue): boolean {
+  const u = unmapped(ip);
+  if (u.value === 0n || (u.v4 && u.value === 0xffffffffn)) return false;
+  return !ipIsLoopback(ip) && !ipIsMulticast(ip) && !ipIsLinkLocalUnicast(ip);
+}

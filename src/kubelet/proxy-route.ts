@@ -9,7 +9,7 @@ import { refs } from '../api/index.ts';
 import type { Endpoints, EndpointAddress, Node, Pod, Service } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
-import { ApiError, badRequest, cleanRootedPath, isApiError, parseIP, serviceUnavailable } from '../core/index.ts';
+import { ApiError, badRequest, cleanRootedPath, ipIsGlobalUnicast, isApiError, parseIP, serviceUnavailable } from '../core/index.ts';
 import { kubeletResponse } from './kubelet-server.ts';
 import { forwardToLoopback, joinHostPort } from './loopback-proxy.ts';
 import { kubeletPort } from './node-object.ts';
@@ -49,15 +49,7 @@ export function splitSchemeNamePort(id: string): { scheme: string; name: string;
  */
 export function isGlobalUnicast(text: string): boolean {
   const ip = parseIP(text, false);
-  if (!ip) return false;
-  if (ip.family === 4 || ip.mapped) {
-    const v4 = ip.value & 0xffffffffn;
-    const a = Number(v4 >> 24n);
-    const b = Number((v4 >> 16n) & 0xffn);
-    return !(v4 === 0n || v4 === 0xffffffffn || a === 127 || (a >= 224 && a <= 239) || (a === 169 && b === 254));
-  }
-  const head = Number(ip.value >> 112n);
-  return !(ip.value === 0n || ip.value === 1n || (head & 0xff00) === 0xff00 || (head & 0xffc0) === 0xfe80);
+  return ip !== undefined && ipIsGlobalUnicast(ip);
 }
 
 const defaultPort = (scheme: string): string => (scheme === 'https' ? '443' : '80');

@@ -27,3 +27,13 @@ test('a rule may use optional types: a field that is absent gives its orValue', 
   assert.deepEqual(messages(validateRules({ spec: { replicas: 12 } }, undefined, schema, '')), ['spec: Invalid value: "object": too many replicas']);
   assert.deepEqual(messages(validateRules({ spec: { replicas: 12, maxReplicas: 20 } }, undefined, schema, '')), []);
 });
+
+test("a rule may use Kubernetes' IP, CIDR and URL libraries (isIP, cidr().containsIP, isURL)", () => {
+  const address = { type: 'object', properties: { type: { type: 'string' }, value: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: "self.type == 'IPAddress' ? isIP(self.value) : true", message: 'value must be an IP address' }] };
+  const schema = { type: 'object', properties: { addresses: { type: 'array', items: address }, cidr: { type: 'string', 'x-kubernetes-validations': [{ rule: "cidr(self).containsIP('10.0.0.1')", message: 'must contain 10.0.0.1' }] } } } as unknown as JSONSchemaProps;
+  assert.deepEqual(validateRules({ addresses: [{ type: 'IPAddress', value: '10.0.0.5' }, { type: 'Hostname', value: 'gw.example.com' }], cidr: '10.0.0.0/8' }, undefined, schema, ''), []);
+  assert.deepEqual(messages(validateRules({ addresses: [{ type: 'IPAddress', value: 'gw.example.com' }], cidr: '192.168.0.0/16' }, undefined, schema, '')), [
+    'addresses[0]: Invalid value: "object": value must be an IP address',
+    'cidr: Invalid value: "string": must contain 10.0.0.1',
+  ]);
+});
