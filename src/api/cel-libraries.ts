@@ -8,6 +8,7 @@ import type { Quantity } from '../core/index.ts';
 import { UserRegExp, addQuantities, compareQuantities, parseQuantity, quantityFromValue, quantityNanoValue, quantityParseError, subtractQuantities } from '../core/index.ts';
 import { compareSemver, isSemverError, normalizeSemverText, parseSemver } from './resource/v1/semver.ts';
 import { withNetworkLibraries } from './cel-network.ts';
+import { withExtensionLibraries } from './cel-extensions.ts';
 import type { Semver } from './resource/v1/semver.ts';
 
 /** A Kubernetes Quantity as CEL sees it (apiservercel.Quantity). */
@@ -103,12 +104,13 @@ function replace(s: string, from: string, to: string, n: bigint): string {
 }
 
 /**
- * Registers the IP, CIDR and URL libraries (cel-network.ts), the Quantity and Semver types and
+ * Registers the IP, CIDR and URL libraries (cel-network.ts), sets, strings.quote and string.format
+ * (cel-extensions.ts), the Quantity and Semver types and
  * libraries, and the parts of Kubernetes' lists, regex and strings libraries cel-js lacks (sum, min, max, isSorted, indexOf, lastIndexOf; find, findAll;
  * replace, charAt), on `env`.
  */
 export function withKubernetesLibraries(env: Environment): Environment {
-  return withNetworkLibraries(env)
+  return withExtensionLibraries(withNetworkLibraries(env))
     .registerFunction('list<int>.sum(): int', sum)
     .registerFunction('list<double>.sum(): double', sum)
     .registerFunction('list<dyn>.sum(): dyn', sum)

@@ -23,3 +23,4 @@ export * from './component-turns.ts';
 export * from './ip.ts';
 export * from './der.ts';
 export * from './build-info.ts';
+export * from './go-float.ts';

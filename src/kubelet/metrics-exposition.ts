@@ -3,6 +3,7 @@
 // without series left out. Counters and histograms that components keep as things happen live here too.
 // Upstream: prometheus/client_golang (registry.go Gather, internal/metric.go), prometheus/common expfmt
 // (text_create.go), k8s.io/component-base/metrics (the "[ALPHA] " prefix of a help text).
+import { formatFloatG } from '../core/index.ts';
 
 export type Labels = Readonly<Record<string, string>>;
 
@@ -27,14 +28,8 @@ export type Family =
   | { name: string; help: string; stability: StabilityLevel; type: 'counter' | 'gauge'; samples: readonly Sample[] }
   | { name: string; help: string; stability: StabilityLevel; type: 'histogram'; buckets: readonly number[]; series: readonly HistogramSeries[] };
 
-/** strconv.FormatFloat(v, 'g', -1, 64): shortest digits, exponent form below 1e-4 and from 1e6 (two exponent digits at least). */
-export function goFloat(v: number): string {
-  if (v === 0 || !Number.isFinite(v)) return v === 0 ? '0' : Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf';
-  const [mantissa = '', exponent = '0'] = v.toExponential().split('e');
-  const exp = Number(exponent);
-  if (exp >= -4 && exp < 6) return String(v);
-  return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-}
+/** strconv.FormatFloat(v, 'g', -1, 64), as the exposition writes every number. */
+export const goFloat = formatFloatG;
 
 const escapeLabel = (v: string): string => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 const escapeHelp = (v: string): string => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
