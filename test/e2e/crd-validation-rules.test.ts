@@ -46,6 +46,18 @@ describe('CRD validation rules', () => {
     );
   });
 
+  test("rules may use the CEL environment's IP and CIDR libraries, optionals, string.format and sets", async () => {
+    await dd.ok(['apply', '-f', dd.writeFile('pool-crd.yaml', readFileSync(join(import.meta.dirname, '../../../test/fixtures/crd/endpoint-pool-validation-rules.yaml'), 'utf8'))]);
+    await dd.ok(['wait', '--for=condition=Established', 'crd/endpointpools.serving.example.com']);
+    const pool = (name: string, spec: Record<string, unknown>): string => JSON.stringify({ apiVersion: 'serving.example.com/v1', kind: 'EndpointPool', metadata: { name }, spec });
+    const addresses = [{ type: 'IPAddress', value: '10.1.2.3' }, { type: 'Hostname', value: 'vllm.example.com' }];
+    assert.equal(await dd.ok(['create', '-f', '-'], { input: pool('good', { allowedCIDR: '10.0.0.0/8', ports: [8000], addresses }) }), 'endpointpool.serving.example.com/good created\n');
+    const refused = async (name: string, spec: Record<string, unknown>): Promise<string> => (await dd.kubectl(['create', '-f', '-'], { input: pool(name, spec) })).stderr;
+    assert.equal(await refused('outside', { allowedCIDR: '192.168.0.0/16', ports: [80], addresses }), 'The EndpointPool "outside" is invalid: spec: Invalid value: "object": addresses must lie in 192.168.0.0/16\n');
+    assert.equal(await refused('not-ip', { ports: [443], addresses: [{ type: 'IPAddress', value: 'vllm.example.com' }] }), 'The EndpointPool "not-ip" is invalid: spec.addresses[0]: Invalid value: "object": value must be an IP address\n');
+    assert.equal(await refused('mode', { mode: 'Pause', ports: [9090] }), 'The EndpointPool "mode" is invalid: \n* spec: Invalid value: "object": mode must be Serve or Drain\n* spec: Invalid value: "object": a port must be one of 80, 443 and 8000\n');
+  });
+
   test('a CRD whose rule does not compile is refused', async () => {
     const bad = crd.replace('crontabs.stable.example.com', 'widgets.stable.example.com').replace('plural: crontabs', 'plural: widgets').replace('singular: crontab', 'singular: widget').replace('kind: CronTab', 'kind: Widget').replace('"self.minReplicas <= self.replicas"', '"self.minReplicas <="');
     const r = await dd.kubectl(['apply', '-f', dd.writeFile('bad-crd.yaml', bad)]);
