@@ -26,6 +26,7 @@ test('ip(): family, address classes, canonical text and equality, as ip.go docum
     ["string(ip('2001:DB8::0:1'))", '2001:db8::1'],
     ["ip('10.0.0.1') == ip('10.0.0.1')", true],
     ["isIP('1.2.3.4') && !isIP('010.0.0.1') && !isIP('fe80::1%eth0') && !isIP('::ffff:1.2.3.4')", true],
+    ["ip.isCanonical('127.0.0.1') && ip.isCanonical('2001:db8::abcd') && !ip.isCanonical('2001:DB8::ABCD') && !ip.isCanonical('2001:db8::0:0:0:abcd')", true],
     ["ip('010.0.0.1')", 'error: IP Address "010.0.0.1" parse error during conversion from string: ParseAddr("010.0.0.1"): IPv4 field has octet with leading zero'],
     ["ip('fe80::1%eth0')", 'error: IP address "fe80::1%eth0" with zone value is not allowed'],
     ["ip('::ffff:1.2.3.4')", 'error: IPv4-mapped IPv6 address "::ffff:1.2.3.4" is not allowed'],

@@ -1,5 +1,5 @@
 // Kubernetes' IP, CIDR and URL libraries for CEL (in every environment since 1.30, URLs since CEL's
-// start): ip()/isIP() and the address classes, cidr()/isCIDR() and containment, url()/isURL() and the
+// start): ip()/isIP()/ip.isCanonical() and the address classes, cidr()/isCIDR() and containment, url()/isURL() and the
 // parts of a request URI, with the apiserver's error texts. Registered by withKubernetesLibraries.
 // Upstream: staging/src/k8s.io/apiserver/pkg/cel/library/{ip.go,cidr.go,urls.go}, Go's net/netip
 // (ParseAddr, ParsePrefix) and net/url (ParseRequestURI).
@@ -14,6 +14,9 @@ export class CelIP {
     this.ip = ip;
   }
 }
+
+/** The `ip` namespace of ip.isCanonical (beside the ip() function). */
+export class CelIPNamespace {}
 
 /** apiservercel.CIDR: a netip.Prefix, its address as written. */
 export class CelCIDR {
@@ -160,6 +163,13 @@ export function withNetworkLibraries(env: Environment): Environment {
     .registerType('net.IP', CelIP)
     .registerFunction('ip(string): net.IP', mustIP)
     .registerFunction('isIP(string): bool', (s: string) => typeof parseIPAddr(s) !== 'string')
+    .registerType('kubernetes.IPNamespace', CelIPNamespace)
+    .registerConstant('ip', 'kubernetes.IPNamespace', new CelIPNamespace())
+    // ipIsCanonical: the text is what netip.Addr.String() gives back.
+    .registerFunction('kubernetes.IPNamespace.isCanonical(string): bool', (_: unknown, s: string) => {
+      const a = mustIP(s).ip;
+      return formatIP(a.family, a.value) === s;
+    })
     .registerFunction('net.IP.family(): int', (a: CelIP) => BigInt(a.ip.family))
     .registerFunction('net.IP.isUnspecified(): bool', (a: CelIP) => ipIsUnspecified(a.ip))
     .registerFunction('net.IP.isLoopback(): bool', (a: CelIP) => ipIsLoopback(a.ip))
