@@ -61,7 +61,8 @@ export type { AccessAttributes, ClusterRole, Decision, PolicyRule, Role, RoleBin
 export { mergeTolerations } from './node/v1/index.ts';
 export { apiServiceName, availableCondition, localAvailableCondition, setAPIServiceCondition } from './apiregistration/v1/index.ts';
 export type { APIService, APIServiceCondition, ServiceReference } from './apiregistration/v1/index.ts';
-export { compilePolicyExpression, evaluatePolicyExpression, toCelValue } from './admissionregistration/v1/index.ts';
+export { CelAuthorizer, compilePolicyExpression, evaluatePolicyExpression, toCelValue } from './admissionregistration/v1/index.ts';
+export type { Decide } from './admissionregistration/v1/index.ts';
 export { boundedMemo, dynEnvironment, parseAndCheck, runProgram } from './cel-libraries.ts';
 export type { MatchCondition, MatchResources, MutatingWebhook, MutatingWebhookConfiguration, NamedRuleWithOperations, PolicyProgram, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration, Webhook } from './admissionregistration/v1/index.ts';
 export type { RuntimeClass } from './node/v1/index.ts';

@@ -17,13 +17,31 @@ async function listRbac<T>(storage: ResourceStorage, resource: string, namespace
   return items.map((kv) => storedObject(kv) as unknown as T);
 }
 
-/** GetRoleReferenceRules: the rules of the role a binding names, or an error text when it is missing. */
-export async function roleRules(storage: ResourceStorage, binding: RoleBinding, namespace: string): Promise<PolicyRule[] | string> {
+/** Where a binding's role is found: by resource, namespace ('' for a ClusterRole) and name. */
+export type RoleFinder<R> = (resource: 'roles' | 'clusterroles', namespace: string, name: string) => R;
+
+/** GetRoleReferenceRules: the role a binding names, or an error text when its kind is unsupported. */
+export function roleReference<R>(binding: RoleBinding, namespace: string, find: RoleFinder<R>): R | string {
   const { kind, name } = binding.roleRef;
   if (kind !== 'Role' && kind !== 'ClusterRole') return `unsupported role reference kind: ${JSON.stringify(kind)}`;
-  const role = await storage.lookup('rbac.authorization.k8s.io', 'v1', kind === 'Role' ? 'roles' : 'clusterroles', kind === 'Role' ? namespace : '', name);
-  if (!role) return `${kind.toLowerCase()}.rbac.authorization.k8s.io ${JSON.stringify(name)} not found`;
-  return (role as unknown as ClusterRole).rules ?? [];
+  return find(kind === 'Role' ? 'roles' : 'clusterroles', kind === 'Role' ? namespace : '', name);
+}
+
+/** A found role's rules, or the error text of the role the binding names when it is missing. */
+export function rulesOfRole(binding: RoleBinding, role: unknown): PolicyRule[] | string {
+  return role ? ((role as ClusterRole).rules ?? []) : `${binding.roleRef.kind.toLowerCase()}.rbac.authorization.k8s.io ${JSON.stringify(binding.roleRef.name)} not found`;
+}
+
+/** GetRoleReferenceRules from storage. */
+export async function roleRules(storage: ResourceStorage, binding: RoleBinding, namespace: string): Promise<PolicyRule[] | string> {
+  const role = roleReference(binding, namespace, (resource, ns, name) => storage.lookup('rbac.authorization.k8s.io', 'v1', resource, ns, name));
+  return typeof role === 'string' ? role : rulesOfRole(binding, await role);
+}
+
+/** The RBAC authorizer's answer: allowed by a binding, else no opinion, with the role errors met. */
+export function rbacDecision(allowedBy: string | undefined, errors: readonly string[]): Decision {
+  if (allowedBy !== undefined) return { allowed: true, reason: `RBAC: allowed by ${allowedBy}` };
+  return { allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}` };
 }
 
 /**
@@ -70,8 +88,7 @@ export async function authorize(storage: ResourceStorage, user: UserInfo, attrib
     allowedBy = source;
     return true;
   });
-  if (allowedBy !== undefined) return { allowed: true, reason: `RBAC: allowed by ${allowedBy}` };
-  return { allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}` };
+  return rbacDecision(allowedBy, errors);
 }
 
 /** The 403 a refused request gets, as the authorization filter words it. */

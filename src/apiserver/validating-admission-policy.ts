@@ -7,7 +7,7 @@
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/validating (dispatcher.go,
 // validator.go), policy/matching/matching.go, webhook/predicates/{namespace,object,rules}.
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../api/index.ts';
-import { refs, toCelValue } from '../api/index.ts';
+import { CelAuthorizer, refs, toCelValue } from '../api/index.ts';
 import { ApiError, forbidden } from '../core/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import type { AdmissionPlugin } from './admission.ts';
@@ -16,6 +16,7 @@ import { admissionRequestOf, deleteRequestOf, evaluateMatchConditions, matches, 
 import type { Request } from './admission-request.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import { storedObject, storagePrefix } from './stored-object.ts';
+import { policyDecide, usesAuthorizer, watchedRbac } from './policy-authorizer.ts';
 
 const policyPrefix = storagePrefix(refs.validatingAdmissionPolicies.group, refs.validatingAdmissionPolicies.resource, '');
 const watched = watchedPerStore({ policies: policyPrefix, bindings: storagePrefix(refs.validatingAdmissionPolicyBindings.group, refs.validatingAdmissionPolicyBindings.resource, '') });
@@ -61,6 +62,8 @@ interface RequestValues {
   oldObject: unknown;
   request: unknown;
   namespaceObject: unknown;
+  /** Checks of what the requesting user (or a service account) may do, answered by the API server's authorizer. */
+  authorizer: CelAuthorizer;
 }
 
 /** The CEL activation: the request's values, the param, and the policy's variables evaluated on first use. */
@@ -119,7 +122,20 @@ const failsClosed = (policy: ValidatingAdmissionPolicy): boolean => (policy.spec
 
 async function requestValues(r: Request, namespace: () => Promise<KubeObject | undefined>): Promise<RequestValues> {
   const ns = await namespace();
-  return { object: r.object ? toCelValue(r.object) : null, oldObject: r.old ? toCelValue(r.old) : null, request: toCelValue(admissionRequestOf(r)), namespaceObject: ns ? toCelValue(ns) : null };
+  const user = r.ctx.user ?? { username: '', groups: [] };
+  const authorizer = new CelAuthorizer(user, policyDecide(r.storage.store), { group: r.def.group, resource: r.def.resource, subresource: r.subresource, namespace: r.namespace, name: r.name });
+  return { object: r.object ? toCelValue(r.object) : null, oldObject: r.old ? toCelValue(r.old) : null, request: toCelValue(admissionRequestOf(r)), namespaceObject: ns ? toCelValue(ns) : null, authorizer };
+}
+
+/** Every CEL expression of a policy. */
+function policyExpressions(policy: ValidatingAdmissionPolicy): (string | undefined)[] {
+  const spec = policy.spec;
+  return [
+    ...(spec?.validations ?? []).flatMap((v) => [v.expression, v.messageExpression]),
+    ...(spec?.matchConditions ?? []).map((c) => c.expression),
+    ...(spec?.variables ?? []).map((v) => v.expression),
+    ...(spec?.auditAnnotations ?? []).map((a) => a.valueExpression),
+  ];
 }
 
 /** dispatcher.Dispatch: every binding in turn; the first denial, with its reason's code, fails the request. */
@@ -141,6 +157,7 @@ async function dispatch(source: PolicySource, r: Request): Promise<void> {
       continue;
     }
     values ??= await requestValues(r, getNamespace);
+    if (usesAuthorizer(policyExpressions(policy))) await watchedRbac(r.storage.store).ready;
     for (const param of params) validate(policy, binding, activationFor(policy, values, param), denials, warnings);
   }
   r.ctx.warnings?.push(...warnings);

@@ -1,15 +1,16 @@
 // The CEL environment of admission policies: `object`, `oldObject`, `request`, `params`,
-// `namespaceObject` and `variables`, with Kubernetes' quantity and semver libraries. Objects are
-// their JSON, which cel-js reads as maps; integral numbers become CEL ints, as the schemas type
-// them. `authorizer` is not declared, so an expression using it fails to compile.
+// `namespaceObject`, `variables` and `authorizer` (cel-authorizer.ts), with Kubernetes' libraries.
+// Objects are their JSON, which cel-js reads as maps; integral numbers become CEL ints, as the schemas
+// type them.
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/cel/compile.go, filter.go.
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
 import { boundedMemo, celGoTypeName, dynEnvironment, parseAndCheck, runProgram } from '../../cel-libraries.ts';
+import { withAuthorizerLibrary } from './cel-authorizer.ts';
 
 export const policyVariables = ['object', 'oldObject', 'request', 'params', 'namespaceObject', 'variables'] as const;
 
 let environment: Environment | undefined;
-const env = (): Environment => (environment ??= dynEnvironment(policyVariables));
+const env = (): Environment => (environment ??= withAuthorizerLibrary(dynEnvironment(policyVariables)));
 
 /** What an expression must evaluate to: validations and match conditions bool, messages string. */
 export type ResultType = 'bool' | 'string' | 'any';

@@ -6,6 +6,8 @@ import { mutatingWebhookConfigurationDefinition, validatingWebhookConfigurationD
 export type * from './types.ts';
 export { compilePolicyExpression, evaluatePolicyExpression, toCelValue } from './cel.ts';
 export type { PolicyProgram } from './cel.ts';
+export { CelAuthorizer } from './cel-authorizer.ts';
+export type { Decide } from './cel-authorizer.ts';
 
 export const admissionregistrationV1Definitions: ResourceDefinition[] = [
   mutatingWebhookConfigurationDefinition as unknown as ResourceDefinition,
