@@ -217,7 +217,7 @@ test("the authorizer variable checks what the requesting user, or a service acco
     validations: [
       { expression: "!has(object.metadata.labels) || !('approved' in object.metadata.labels) || authorizer.group('').resource('configmaps').subresource('approval').namespace(object.metadata.namespace).check('update').allowed()", message: 'only approvers may create approved config maps' },
       { expression: "authorizer.serviceAccount('default', 'builder').group('apps').resource('deployments').namespace('default').check('create').allowed()", messageExpression: "'builder may not deploy: ' + authorizer.serviceAccount('default', 'builder').group('apps').resource('deployments').namespace('default').check('create').reason()" },
-      { expression: "authorizer.requestResource.check('create').allowed()", message: 'not allowed to create what is asked' },
+      { expression: "authorizer.requestResource.check('create').allowed() && authorizer.group('').resource('configmaps').namespace('default').labelSelector('tier=web').check('create').allowed()", message: 'not allowed to create what is asked' },
     ],
   });
   try {

@@ -102,6 +102,9 @@ export function withAuthorizerLibrary(env: Environment): Environment {
     .registerFunction(`${prefix}ResourceCheck.subresource(string): ${prefix}ResourceCheck`, (r: CelResourceCheck, subresource: string) => r.with({ subresource }))
     .registerFunction(`${prefix}ResourceCheck.namespace(string): ${prefix}ResourceCheck`, (r: CelResourceCheck, namespace: string) => r.with({ namespace }))
     .registerFunction(`${prefix}ResourceCheck.name(string): ${prefix}ResourceCheck`, (r: CelResourceCheck, name: string) => r.with({ name }))
+    // AuthorizeWithSelectors (beta, on): the selectors ride on the check's attributes, which RBAC does not read.
+    .registerFunction(`${prefix}ResourceCheck.fieldSelector(string): ${prefix}ResourceCheck`, (r: CelResourceCheck) => r)
+    .registerFunction(`${prefix}ResourceCheck.labelSelector(string): ${prefix}ResourceCheck`, (r: CelResourceCheck) => r)
     .registerFunction(`${prefix}ResourceCheck.check(string): ${prefix}Decision`, (r: CelResourceCheck, verb: string) => {
       const f = r.fields;
       return check(r.authorizer, { resourceRequest: true, verb, apiGroup: f.group, resource: f.resource, subresource: f.subresource, namespace: f.namespace, name: f.name });
