@@ -9,6 +9,7 @@ import { UserRegExp, addQuantities, compareQuantities, parseQuantity, quantityFr
 import { compareSemver, isSemverError, normalizeSemverText, parseSemver } from './resource/v1/semver.ts';
 import { withNetworkLibraries } from './cel-network.ts';
 import { withExtensionLibraries } from './cel-extensions.ts';
+import { withImageLibrary } from './cel-image.ts';
 import type { Semver } from './resource/v1/semver.ts';
 
 /** A Kubernetes Quantity as CEL sees it (apiservercel.Quantity). */
@@ -105,12 +106,12 @@ function replace(s: string, from: string, to: string, n: bigint): string {
 
 /**
  * Registers the IP, CIDR and URL libraries (cel-network.ts), sets, strings.quote and string.format
- * (cel-extensions.ts), the Quantity and Semver types and
+ * (cel-extensions.ts), the Image library (cel-image.ts), the Quantity and Semver types and
  * libraries, and the parts of Kubernetes' lists, regex and strings libraries cel-js lacks (sum, min, max, isSorted, indexOf, lastIndexOf; find, findAll;
  * replace, charAt), on `env`.
  */
 export function withKubernetesLibraries(env: Environment): Environment {
-  return withExtensionLibraries(withNetworkLibraries(env))
+  return withImageLibrary(withExtensionLibraries(withNetworkLibraries(env)))
     .registerFunction('list<int>.sum(): int', sum)
     .registerFunction('list<double>.sum(): double', sum)
     .registerFunction('list<dyn>.sum(): dyn', sum)
