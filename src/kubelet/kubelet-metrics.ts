@@ -13,6 +13,19 @@ const imagePullDurationBuckets = [1, 5, 10, 20, 30, 60, 120, 180, 240, 300, 360,
 const podResizeDurationBuckets = [10, 50, 100, 500, 1000, 2000, 5000, 10000, 20000, 30000, 60000, 120000, 300000, 600000];
 /** client_golang's DefBuckets: ProberDuration names none. */
 const defaultBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const labels = {
+  none: [],
+  containerType: ['container_type'],
+  containerTypeCode: ['container_type', 'code'],
+  imageSize: ['image_size_in_bytes'],
+  evictionSignal: ['eviction_signal'],
+  requestedResize: ['resource', 'requirement', 'operation'],
+  success: ['success'],
+  reasonDetail: ['reason_detail'],
+  retryTrigger: ['retry_trigger'],
+  probeResult: ['probe_type', 'result', 'container', 'pod', 'namespace', 'pod_uid'],
+  probeDuration: ['probe_type', 'container', 'pod', 'namespace'],
+} as const satisfies Record<string, readonly string[]>;
 const mebibyte = 1024 * 1024;
 const gibibyte = 1024 * mebibyte;
 const imageSizeBuckets: readonly [number, string][] = [
@@ -67,20 +80,21 @@ export class KubeletMetrics {
   readonly #kubeletVersion: string;
   #startedPods = 0;
   #startedPodsErrors = 0;
-  readonly #startedContainers = new CounterVec(['container_type']);
-  readonly #startedContainersErrors = new CounterVec(['container_type', 'code']);
-  readonly #podStartDuration = new HistogramVec([], podStartupDurationBuckets);
-  readonly #imagePullDuration = new HistogramVec(['image_size_in_bytes'], imagePullDurationBuckets);
-  readonly #evictions = new CounterVec(['eviction_signal']);
-  readonly #requestedResizes = new CounterVec(['resource', 'requirement', 'operation']);
-  readonly #resizeDuration = new HistogramVec(['success'], podResizeDurationBuckets);
-  readonly #infeasibleResizes = new CounterVec(['reason_detail']);
-  readonly #deferredAcceptedResizes = new CounterVec(['retry_trigger']);
+  // Every node's kubelet keeps these: the label names are shared, the series made at first use.
+  readonly #startedContainers = new CounterVec(labels.containerType);
+  readonly #startedContainersErrors = new CounterVec(labels.containerTypeCode);
+  readonly #podStartDuration = new HistogramVec(labels.none, podStartupDurationBuckets);
+  readonly #imagePullDuration = new HistogramVec(labels.imageSize, imagePullDurationBuckets);
+  readonly #evictions = new CounterVec(labels.evictionSignal);
+  readonly #requestedResizes = new CounterVec(labels.requestedResize);
+  readonly #resizeDuration = new HistogramVec(labels.success, podResizeDurationBuckets);
+  readonly #infeasibleResizes = new CounterVec(labels.reasonDetail);
+  readonly #deferredAcceptedResizes = new CounterVec(labels.retryTrigger);
   /** The pending-resize reasons this node has set its gauge for (a series, once set, stays). */
-  readonly #pendingReasonsSeen = new Set<string>();
-  readonly #containerStatesSeen = new Map<ContainerStateLabel, number>();
+  #pendingReasonsSeen: Set<string> | undefined;
+  #containerStatesSeen: Map<ContainerStateLabel, number> | undefined;
   /** Per pod UID: its probes' results and durations, dropped with the pod's probe workers. */
-  readonly #probes = new Map<string, { results: CounterVec; durations: HistogramVec }>();
+  #probes: Map<string, { results: CounterVec; durations: HistogramVec }> | undefined;
 
   constructor(node: string, kubeletVersion: string) {
     this.#node = node;
@@ -128,7 +142,7 @@ export class KubeletMetrics {
 
   /** A pod's PodResizePending condition was set with `reason` (Deferred, Infeasible): that reason's gauge exists from now on. */
   resizePending(reason: string): void {
-    this.#pendingReasonsSeen.add(reason);
+    (this.#pendingReasonsSeen ??= new Set()).add(reason);
   }
 
   resizeInfeasible(detail: InfeasibleResizeDetail): void {
@@ -141,22 +155,23 @@ export class KubeletMetrics {
 
   /** A probe's attempt: counted by result; its duration kept for successes only (a failure's is not). */
   probed(c: ProbedContainer, ok: boolean, seconds: number): void {
+    this.#probes ??= new Map();
     let probes = this.#probes.get(c.podUID);
-    if (!probes) this.#probes.set(c.podUID, (probes = { results: new CounterVec(['probe_type', 'result', 'container', 'pod', 'namespace', 'pod_uid']), durations: new HistogramVec(['probe_type', 'container', 'pod', 'namespace'], defaultBuckets) }));
+    if (!probes) this.#probes.set(c.podUID, (probes = { results: new CounterVec(labels.probeResult), durations: new HistogramVec(labels.probeDuration, defaultBuckets) }));
     probes.results.inc([c.probeType, ok ? 'successful' : 'failed', c.container, c.pod, c.namespace, c.podUID]);
     if (ok) probes.durations.observe([c.probeType, c.container, c.pod, c.namespace], seconds);
   }
 
   /** The pod's probe workers stopped: their series go. */
   podProbesStopped(podUID: string): void {
-    this.#probes.delete(podUID);
+    this.#probes?.delete(podUID);
   }
 
   /** The exposition of /metrics/probes. */
   probesText(processStartSeconds: number): string {
     const results: Sample[] = [];
     const durations = [];
-    for (const p of this.#probes.values()) {
+    for (const p of this.#probes?.values() ?? []) {
       results.push(...p.results.samples());
       durations.push(...p.durations.series());
     }
@@ -170,7 +185,8 @@ export class KubeletMetrics {
   /** The exposition of /metrics: the kubelet's own families, with its pods as `gauges` has them now. */
   text(gauges: KubeletGauges): string {
     // Only states present are set, so a state that empties keeps its last count (updateRunningPodAndContainerMetrics).
-    for (const [state, n] of gauges.containers) this.#containerStatesSeen.set(state, n);
+    const seen = (this.#containerStatesSeen ??= new Map());
+    for (const [state, n] of gauges.containers) seen.set(state, n);
     const [major = '', minor = ''] = this.#kubeletVersion.replace(/^v/, '').split('.');
     const alpha = (name: string, help: string, type: 'counter' | 'gauge', samples: Sample[]): Family => ({ name, help, stability: 'ALPHA', type, samples });
     const histogram = (name: string, help: string, h: HistogramVec): Family => ({ name, help, stability: 'ALPHA', type: 'histogram', buckets: h.buckets, series: h.series() });
@@ -185,10 +201,10 @@ export class KubeletMetrics {
       alpha('kubelet_pod_deferred_accepted_resizes_total', 'Cumulative number of resizes that were accepted after being deferred.', 'counter', this.#deferredAcceptedResizes.samples()),
       alpha('kubelet_pod_in_progress_resizes', 'Number of in-progress resizes for pods.', 'gauge', [{ labels: {}, value: gauges.inProgressResizes }]),
       alpha('kubelet_pod_infeasible_resizes_total', 'Number of infeasible resizes for pods.', 'counter', this.#infeasibleResizes.samples()),
-      alpha('kubelet_pod_pending_resizes', 'Number of pending resizes for pods.', 'gauge', [...this.#pendingReasonsSeen].map((reason) => ({ labels: { reason: reason.toLowerCase() }, value: gauges.pendingResizes.get(reason) ?? 0 }))),
+      alpha('kubelet_pod_pending_resizes', 'Number of pending resizes for pods.', 'gauge', [...(this.#pendingReasonsSeen ?? [])].map((reason) => ({ labels: { reason: reason.toLowerCase() }, value: gauges.pendingResizes.get(reason) ?? 0 }))),
       histogram('kubelet_pod_resize_duration_milliseconds', 'Duration in milliseconds to actuate a pod resize', this.#resizeDuration),
       histogram('kubelet_pod_start_duration_seconds', 'Duration in seconds from kubelet seeing a pod for the first time to the pod starting to run', this.#podStartDuration),
-      alpha('kubelet_running_containers', 'Number of containers currently running', 'gauge', [...this.#containerStatesSeen].map(([state, n]) => ({ labels: { container_state: state }, value: n }))),
+      alpha('kubelet_running_containers', 'Number of containers currently running', 'gauge', [...seen].map(([state, n]) => ({ labels: { container_state: state }, value: n }))),
       alpha('kubelet_running_pods', 'Number of pods that have a running pod sandbox', 'gauge', [{ labels: {}, value: gauges.runningPods }]),
       alpha('kubelet_started_containers_errors_total', 'Cumulative number of errors when starting containers', 'counter', this.#startedContainersErrors.samples()),
       alpha('kubelet_started_containers_total', 'Cumulative number of containers started', 'counter', this.#startedContainers.samples()),

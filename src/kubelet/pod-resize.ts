@@ -14,6 +14,7 @@ import { isRunning } from './container-record.ts';
 import type { ResizeStatus } from './pod-status.ts';
 import { resourceAmountOf } from './quantities.ts';
 import type { ContainerProcess } from './sim-container.ts';
+import type { KubeletMetrics } from './kubelet-metrics.ts';
 import type { DeepReadonlyPod, PodCondition } from './types.ts';
 
 type ResizeEvent = (typeof resizeEvents)[keyof typeof resizeEvents];
@@ -26,8 +27,8 @@ export interface PodResizeDeps {
   event: (e: ResizeEvent, detail: string) => void;
   /** Kill the container so that it restarts with the new allocation. */
   restart: (rec: ContainerRecord, message: string) => void;
-  /** doPodResizeAction ran (some container updated in place): how long it took, whether every update went through. */
-  actuated?: (milliseconds: number, success: boolean) => void;
+  /** Counts doPodResizeAction's runs (some container updated in place), how long each took and whether every update went through. */
+  metrics?: Pick<KubeletMetrics, 'resizeActuated'>;
   changed: () => void;
 }
 
@@ -172,7 +173,7 @@ export class PodResize {
       sim?.setMemoryLimit(limit);
     }
     // The runtime applies an update at once: it takes no time on the kubelet's clock.
-    if (actuating) this.#d.actuated?.(0, errors.length === 0);
+    if (actuating) this.#d.metrics?.resizeActuated(0, errors.length === 0);
     if (errors.length > 0) {
       const message = errors.join('; ');
       if (progress.reason === 'Error' && progress.message === message) return;

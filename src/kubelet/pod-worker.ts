@@ -149,7 +149,7 @@ export class PodWorker {
   #preparedClaims: readonly PreparedClaim[] = noClaims;
   /** The kubelet first saw the pod (its config.seen time). */
   readonly #firstSeen: number;
-  /** The phase of the status last generated, for the start-duration observation. */
+  /** The phase of the status last written, for the start-duration observation. */
   #phaseSeen: string | undefined;
   /** The active-deadline handler or the eviction manager evicted the pod. */
   #evicted: { reason: string; message: string; disruptionTarget?: boolean } | undefined;
@@ -189,7 +189,7 @@ export class PodWorker {
       records: this.records,
       sim: (name) => this.#live.get(name)?.sim,
       event: (e, detail) => deps.events.record(this.#pod, e.type, e.reason, e.prefix + detail),
-      actuated: (ms, success) => deps.metrics?.resizeActuated(ms, success),
+      ...(deps.metrics ? { metrics: deps.metrics } : {}),
       restart: (rec, message) => void this.#kill(rec, message, undefined),
       changed: () => {
         this.#status.markDirty();
@@ -201,10 +201,11 @@ export class PodWorker {
       clock: deps.clock,
       log: deps.log,
       pod: () => this.#pod,
+      // Each status written (or re-read on a conflict) is one SyncPod's for the start-duration observation.
       setPod: (p: DeepReadonlyPod) => {
         if (Number(p.metadata.resourceVersion ?? 0) >= Number(this.#pod.metadata.resourceVersion ?? 0)) this.#pod = p;
+        this.#observePhase(p.status?.phase);
       },
-      generated: (phase) => this.#observePhase(phase),
       input: () => ({
         records: this.records,
         hostIP: deps.hostIP,

@@ -17,8 +17,6 @@ export interface PodStatusWriterOptions {
   pod: () => DeepReadonlyPod;
   setPod: (pod: DeepReadonlyPod) => void;
   input: () => Omit<StatusInput, 'pod' | 'now'>;
-  /** Hears the phase of each status generated for a write (SyncPod's start-duration observation). */
-  generated?: (phase: string | undefined) => void;
 }
 
 const maxConflictRetries = 5;
@@ -106,7 +104,6 @@ export class PodStatusWriter {
     for (let attempt = 0; attempt < maxConflictRetries && !this.#stopped; attempt++) {
       const pod = this.#o.pod();
       const status = generatePodStatus({ pod, now: this.#o.clock.now(), ...this.#o.input() });
-      this.#o.generated?.(status.phase);
       // Unchanged from the pod as the informers hold it and from the last write's answer: nothing to do.
       if (this.#lastWritten && jsonEqual(pod.status, status) && (pod.status === this.#lastWritten || jsonEqual(this.#lastWritten, status))) return;
       try {
