@@ -252,6 +252,15 @@ export class Kubelet {
     this.#handleResizes('pods_removed');
   }
 
+  /** A config map or secret was deleted: the running pods here that mount it will fail to remount it. */
+  volumeSourceDeleted(kind: 'configMap' | 'secret', namespace: string, name: string): void {
+    for (const w of this.#workers.values()) {
+      if (w.pod.metadata.namespace !== namespace) continue;
+      const mounts = (w.pod.spec.volumes ?? []).some((v) => (kind === 'configMap' ? v.configMap?.name === name && v.configMap.optional !== true : v.secret?.secretName === name && v.secret.optional !== true));
+      if (mounts) w.volumeSourceDeleted();
+    }
+  }
+
   /** The kubelet's /configz body. */
   configz(): string {
     return configzText(this.#o.name, this.#o.pool, this.#o.featureGates);

@@ -615,6 +615,20 @@ test("a deleted ConfigMap's volume keeps the files written last (its remount fai
     await c.client.delete(refs.configMaps, 'default', 'extra');
     await clock.advance(1_000);
     assert.deepEqual([read(['cat', '/etc/app/app.yaml']), read(['ls', '/etc/extra'])], ['0:model: mistral\n', '0:']);
+    // The pod's next sync (a minute from its start) fails to remount it, and the volume manager retries with its backoff.
+    const failedMounts = async (): Promise<[string | undefined, number | undefined][]> =>
+      (await events(c, 'server')).filter((e) => e.reason === 'FailedMount').map((e) => [e.message, e.count]);
+    assert.deepEqual(await failedMounts(), []);
+    await clock.advance(53_000);
+    assert.deepEqual(await failedMounts(), [['MountVolume.SetUp failed for volume "config" : configmap "app" not found', 1]]);
+    await clock.advance(20_000);
+    const [[, count = 0] = []] = await failedMounts();
+    assert.ok(count >= 5, `retried: ${count}`);
+    await c.client.create(refs.configMaps, map('app', 'model: qwen\n'));
+    await clock.advance(130_000);
+    const [[, after = 0] = []] = await failedMounts();
+    await clock.advance(130_000);
+    assert.deepEqual([(await failedMounts())[0]?.[1], read(['cat', '/etc/app/app.yaml'])], [after, '0:model: qwen\n']);
   } finally {
     await c.stop();
   }

@@ -93,6 +93,11 @@ export class SimulatedNodes {
       onUpdate: (_old, p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podChanged(p) : undefined),
       onDelete: (p) => (p.spec?.nodeName ? byName.get(p.spec.nodeName)?.podDeleted(p) : undefined),
     });
+    const sourceDeleted = (kind: 'configMap' | 'secret') => (o: KubeObject): void => {
+      for (const k of nodes.kubelets) k.volumeSourceDeleted(kind, o.metadata.namespace ?? '', o.metadata.name ?? '');
+    };
+    nodes.#volumeSources.configMaps.addHandlers({ onDelete: sourceDeleted('configMap') });
+    nodes.#volumeSources.secrets.addHandlers({ onDelete: sourceDeleted('secret') });
     const nodeChanged = (n: Node): void => byName.get(n.metadata.name ?? '')?.nodeChanged(n);
     nodes.#nodes.addHandlers({ onAdd: nodeChanged, onUpdate: (_old, n) => nodeChanged(n) });
     const sources = nodes.#informers();

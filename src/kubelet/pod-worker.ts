@@ -111,6 +111,11 @@ const startRetryMs = 10_000;
 const simulatedPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** The PLEG's relist period. */
 const relistPeriodMs = 1_000;
+/** syncFrequency: how often the kubelet syncs every pod (its volumes remounted). */
+const podSyncPeriodMs = 60_000;
+/** The volume operations' exponential backoff (nestedpendingoperations). */
+const remountInitialDelayMs = 500;
+const remountMaxDelayMs = 122_000;
 const containerTypeLabel: Record<ContainerRecord['kind'], ContainerTypeLabel> = { regular: 'container', init: 'init_container', sidecar: 'init_container', ephemeral: 'ephemeral_container' };
 
 export class PodWorker {
@@ -149,6 +154,8 @@ export class PodWorker {
   #preparedClaims: readonly PreparedClaim[] = noClaims;
   /** The kubelet first saw the pod (its config.seen time). */
   readonly #firstSeen: number;
+  /** A remount of the pod's volumes is failing (a config map or secret it mounts is gone). */
+  #remounting = false;
   /** The phase of the status last written, for the start-duration observation. */
   #phaseSeen: string | undefined;
   /** The active-deadline handler or the eviction manager evicted the pod. */
@@ -352,6 +359,26 @@ export class PodWorker {
       if (bytes > 0) out.set(name, path === undefined ? { bytes } : { bytes, path });
     }
     return out;
+  }
+
+  /**
+   * A config map or secret the pod mounts was deleted: its next sync (every syncFrequency, a minute, from
+   * the pod's start) remounts the volumes and fails, and the volume manager tries again with its operation
+   * backoff (500 ms doubling to 2m2s) until the object is back.
+   */
+  volumeSourceDeleted(): void {
+    if (this.#remounting || this.#state.kind !== 'syncing' || !this.#d.volumes) return;
+    this.#remounting = true;
+    const elapsed = this.#d.clock.now() - this.startTime;
+    this.#after(podSyncPeriodMs - (elapsed % podSyncPeriodMs), () => this.#remount(remountInitialDelayMs));
+  }
+
+  #remount(delayMs: number): void {
+    if (this.#state.kind !== 'syncing' || !this.#d.volumes?.remount(this.#pod)) {
+      this.#remounting = false;
+      return;
+    }
+    this.#after(delayMs, () => this.#remount(Math.min(delayMs * 2, remountMaxDelayMs)));
   }
 
   /** The pod as its last update from the API delivered it (the pod manager's copy). */

@@ -99,6 +99,23 @@ export class VolumeMounter {
     return { ok: false, retryMs: Math.max(0, Math.min(nextRetry, timeoutAt) - now) };
   }
 
+  /**
+   * The pod sync's remount of its configMap and secret volumes (they RequiresRemount): each whose object
+   * (or a key it names) is gone fails with a FailedMount event, the files written before staying. True
+   * while one fails.
+   */
+  remount(pod: DeepReadonly<Pod>): boolean {
+    let failing = false;
+    for (const v of pod.spec.volumes ?? []) {
+      if (!v.configMap && !v.secret) continue;
+      const outcome = this.#mount(pod, v, pod.metadata.uid ?? '');
+      if (outcome.kind !== 'failed') continue;
+      failing = true;
+      this.#events.record(pod, 'Warning', 'FailedMount', outcome.message);
+    }
+    return failing;
+  }
+
   /** The pod is gone or terminated: its volumes (and RWOP holds) are released. */
   tearDown(uid: string): void {
     const st = this.#pods.get(uid);
