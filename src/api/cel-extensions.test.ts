@@ -1,16 +1,7 @@
 // cel-go's sets, strings.quote and string.format as Kubernetes' CEL environments have them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dynEnvironment } from './cel-libraries.ts';
-
-const env = dynEnvironment(['self']);
-const run = (expression: string): unknown => {
-  try {
-    return env.evaluate(expression, { self: {} });
-  } catch (error) {
-    return `error: ${(error as Error).message.split('\n')[0]}`;
-  }
-};
+import { runCel as run } from './cel.test-support.ts';
 
 test('sets: contains, equivalent and intersects, with CEL equality across numeric types', () => {
   const cases: [string, unknown][] = [

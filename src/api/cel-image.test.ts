@@ -1,16 +1,7 @@
 // Kubernetes' Image CEL library against the examples upstream's library documents.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dynEnvironment } from './cel-libraries.ts';
-
-const env = dynEnvironment(['self']);
-const run = (expression: string): unknown => {
-  try {
-    return env.evaluate(expression, { self: {} });
-  } catch (error) {
-    return `error: ${(error as Error).message.split('\n')[0]}`;
-  }
-};
+import { runCel as run } from './cel.test-support.ts';
 const digest = 'sha256:6aefddb645ee6963afd681b1845c661d0ea4c3b20ab9db86d9e753b203d385f2';
 
 test("image(): registry, repository, tag, digest and identifier as go-containerregistry reads a reference", () => {

@@ -2,17 +2,7 @@
 // its error texts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dynEnvironment } from './cel-libraries.ts';
-
-const env = dynEnvironment(['self']);
-const run = (expression: string, self: unknown = {}): unknown => {
-  try {
-    const v = env.evaluate(expression, { self });
-    return v instanceof Map ? Object.fromEntries(v) : v;
-  } catch (error) {
-    return `error: ${(error as Error).message.split('\n')[0]}`;
-  }
-};
+import { runCel as run } from './cel.test-support.ts';
 
 test('ip(): family, address classes, canonical text and equality, as ip.go documents them', () => {
   const cases: [string, unknown][] = [
