@@ -127,15 +127,21 @@ async function requestValues(r: Request, namespace: () => Promise<KubeObject | u
   return { object: r.object ? toCelValue(r.object) : null, oldObject: r.old ? toCelValue(r.old) : null, request: toCelValue(admissionRequestOf(r)), namespaceObject: ns ? toCelValue(ns) : null, authorizer };
 }
 
-/** Every CEL expression of a policy. */
-function policyExpressions(policy: ValidatingAdmissionPolicy): (string | undefined)[] {
-  const spec = policy.spec;
-  return [
-    ...(spec?.validations ?? []).flatMap((v) => [v.expression, v.messageExpression]),
-    ...(spec?.matchConditions ?? []).map((c) => c.expression),
-    ...(spec?.variables ?? []).map((v) => v.expression),
-    ...(spec?.auditAnnotations ?? []).map((a) => a.valueExpression),
-  ];
+/** Whether any CEL expression of a policy reads `authorizer`, once per stored policy object. */
+const authorizerUse = new WeakMap<ValidatingAdmissionPolicy, boolean>();
+function policyUsesAuthorizer(policy: ValidatingAdmissionPolicy): boolean {
+  let uses = authorizerUse.get(policy);
+  if (uses === undefined) {
+    const spec = policy.spec;
+    uses = usesAuthorizer([
+      ...(spec?.validations ?? []).flatMap((v) => [v.expression, v.messageExpression]),
+      ...(spec?.matchConditions ?? []).map((c) => c.expression),
+      ...(spec?.variables ?? []).map((v) => v.expression),
+      ...(spec?.auditAnnotations ?? []).map((a) => a.valueExpression),
+    ]);
+    authorizerUse.set(policy, uses);
+  }
+  return uses;
 }
 
 /** dispatcher.Dispatch: every binding in turn; the first denial, with its reason's code, fails the request. */
@@ -157,7 +163,7 @@ async function dispatch(source: PolicySource, r: Request): Promise<void> {
       continue;
     }
     values ??= await requestValues(r, getNamespace);
-    if (usesAuthorizer(policyExpressions(policy))) await watchedRbac(r.storage.store).ready;
+    if (policyUsesAuthorizer(policy)) await watchedRbac(r.storage.store).ready;
     for (const param of params) validate(policy, binding, activationFor(policy, values, param), denials, warnings);
   }
   r.ctx.warnings?.push(...warnings);

@@ -9,14 +9,10 @@ import type { FeatureGates } from '../api/index.ts';
 import { featureGateNames, upstreamFeatureGateDefaults } from '../api/index.ts';
 import { nodeProviderID, kubeletPort } from './node-object.ts';
 import type { NodePoolSpec } from './node-object.ts';
+import { minorOf } from './version-skew.ts';
 
 /** The cluster's DNS Service IP kubeadm writes: the tenth address of the service CIDR (10.96.0.0/12). */
 const clusterDNS = '10.96.0.10';
-
-function minorOf(version: string): number {
-  const m = /^v?1\.(\d+)/.exec(version);
-  return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
-}
 
 /** The feature gates the kubelet's config sets: those the cluster turns away from upstream's default. */
 function changedGates(gates: FeatureGates | undefined): Record<string, boolean> | undefined {
@@ -32,7 +28,8 @@ function changedGates(gates: FeatureGates | undefined): Record<string, boolean> 
  * Fields added since 1.29 appear from the kubelet version that has them.
  */
 export function kubeletConfiguration(node: string, pool: NodePoolSpec, featureGates?: FeatureGates): Record<string, unknown> {
-  const minor = minorOf(pool.kubeletVersion);
+  // A version that does not parse is taken as the newest.
+  const minor = minorOf(pool.kubeletVersion)?.minor ?? Number.MAX_SAFE_INTEGER;
   const since = (added: number, value: unknown): unknown => (minor >= added ? value : undefined);
   const config: Record<string, unknown> = {
     enableServer: true,

@@ -17,7 +17,7 @@ import { NodeAgent } from './node-agent.ts';
 import { gpuProductName, nodeInternalIP, nodePodCIDRBase } from './node-object.ts';
 import type { NodePoolSpec } from './node-object.ts';
 import { PodWorker } from './pod-worker.ts';
-import { VolumeMounter } from './volumes.ts';
+import { VolumeMounter, mountsSource } from './volumes.ts';
 import { ClaimPreparer } from './dynamic-resources.ts';
 import type { ClaimPreparerOptions } from './dynamic-resources.ts';
 import type { VolumeSources } from './volumes.ts';
@@ -255,9 +255,7 @@ export class Kubelet {
   /** A config map or secret was deleted: the running pods here that mount it will fail to remount it. */
   volumeSourceDeleted(kind: 'configMap' | 'secret', namespace: string, name: string): void {
     for (const w of this.#workers.values()) {
-      if (w.pod.metadata.namespace !== namespace) continue;
-      const mounts = (w.pod.spec.volumes ?? []).some((v) => (kind === 'configMap' ? v.configMap?.name === name && v.configMap.optional !== true : v.secret?.secretName === name && v.secret.optional !== true));
-      if (mounts) w.volumeSourceDeleted();
+      if (w.pod.metadata.namespace === namespace && mountsSource(w.pod, kind, name)) w.volumeSourceDeleted();
     }
   }
 
@@ -290,11 +288,9 @@ export class Kubelet {
   /**
    * Allocates pending resizes in upstream's priority order, each against the node's allocatable minus what
    * every other active pod occupies. Runs when a pod changes and whenever resources may have freed up.
+   * `trigger` names what brought this pass (the retry metric's label), `changed` the pod whose update did,
+   * and `resized` says its spec's resources changed: the one update that has an infeasible resize judged again.
    * Upstream: pkg/kubelet/allocation/allocation_manager.go (RetryPendingResizes, handlePodResourcesResize).
-   */
-  /**
-   * `changed` is the pod whose update brought this pass; `resized` says its spec's resources changed,
-   * the one update that has an infeasible resize judged again.
    */
   #handleResizes(trigger: ResizeRetryTrigger, changed?: PodWorker, resized = false): void {
     if (changed && changed.state.kind === 'syncing') {

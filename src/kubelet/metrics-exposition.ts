@@ -28,9 +28,6 @@ export type Family =
   | { name: string; help: string; stability: StabilityLevel; type: 'counter' | 'gauge'; samples: readonly Sample[] }
   | { name: string; help: string; stability: StabilityLevel; type: 'histogram'; buckets: readonly number[]; series: readonly HistogramSeries[] };
 
-/** strconv.FormatFloat(v, 'g', -1, 64), as the exposition writes every number. */
-export const goFloat = formatFloatG;
-
 const escapeLabel = (v: string): string => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 const escapeHelp = (v: string): string => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
 
@@ -52,17 +49,17 @@ function sortedBy<T extends { labels: Labels }>(items: readonly T[]): T[] {
 function familyText(f: Family): string {
   let out = `# HELP ${f.name} [${f.stability}] ${escapeHelp(f.help)}\n# TYPE ${f.name} ${f.type}\n`;
   if (f.type !== 'histogram') {
-    for (const s of sortedBy(f.samples)) out += `${f.name}${labelText(s.labels)} ${goFloat(s.value)}${s.timestamp !== undefined ? ` ${s.timestamp}` : ''}\n`;
+    for (const s of sortedBy(f.samples)) out += `${f.name}${labelText(s.labels)} ${formatFloatG(s.value)}${s.timestamp !== undefined ? ` ${s.timestamp}` : ''}\n`;
     return out;
   }
   for (const s of sortedBy(f.series)) {
     let cumulative = 0;
     f.buckets.forEach((le, i) => {
       cumulative += s.counts[i] ?? 0;
-      out += `${f.name}_bucket${labelText(s.labels, ['le', goFloat(le)])} ${cumulative}\n`;
+      out += `${f.name}_bucket${labelText(s.labels, ['le', formatFloatG(le)])} ${cumulative}\n`;
     });
     out += `${f.name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${s.count}\n`;
-    out += `${f.name}_sum${labelText(s.labels)} ${goFloat(s.sum)}\n${f.name}_count${labelText(s.labels)} ${s.count}\n`;
+    out += `${f.name}_sum${labelText(s.labels)} ${formatFloatG(s.sum)}\n${f.name}_count${labelText(s.labels)} ${s.count}\n`;
   }
   return out;
 }

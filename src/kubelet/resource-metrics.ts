@@ -5,8 +5,6 @@ import { expositionText } from './metrics-exposition.ts';
 import type { Family, Sample } from './metrics-exposition.ts';
 import type { PodStats, Summary } from './stats-summary.ts';
 
-export { goFloat } from './metrics-exposition.ts';
-
 const seconds = (coreNanoSeconds: number | undefined): number => (coreNanoSeconds ?? 0) / 1e9;
 const containerLabels = (pod: PodStats, container: string): Record<string, string> => ({ container, namespace: pod.podRef.namespace, pod: pod.podRef.name });
 const podLabels = (pod: PodStats): Record<string, string> => ({ namespace: pod.podRef.namespace, pod: pod.podRef.name });

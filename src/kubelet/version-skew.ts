@@ -8,7 +8,8 @@ export class KubeletVersionSkewError extends Error {
 
 export const maxKubeletMinorSkew = 3;
 
-function minorOf(version: string): { major: number; minor: number } | undefined {
+/** A version's major and minor numbers (`v1.35.2` -> 1, 35), or undefined when it is not one. */
+export function minorOf(version: string): { major: number; minor: number } | undefined {
   const m = /^v?(\d+)\.(\d+)(?:\.\d+)?/.exec(version);
   return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
 }

@@ -23,6 +23,11 @@ export interface VolumeSources {
 
 export type MountResult = { ok: true } | { ok: false; retryMs: number };
 
+/** Whether the pod mounts config map (or secret) `name` as a volume it cannot do without (not optional). */
+export function mountsSource(pod: DeepReadonly<Pod>, kind: 'configMap' | 'secret', name: string): boolean {
+  return (pod.spec.volumes ?? []).some((v) => (kind === 'configMap' ? v.configMap?.name === name && v.configMap.optional !== true : v.secret?.secretName === name && v.secret.optional !== true));
+}
+
 // Kept for every pod on the node for its whole life, so the collections are made only when a
 // volume needs them (a pod has a few volumes; most mount at the first pass).
 interface PodMounts {
