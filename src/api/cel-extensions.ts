@@ -42,6 +42,11 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
+/** cel-go spells types `map(string, dyn)`, `kubernetes.Quantity`. */
+export function celGoTypeName(t: string): string {
+  return t.replaceAll('<', '(').replaceAll('>', ')').replace(/\b(Quantity|Semver)\b/g, 'kubernetes.$1');
+}
+
 class FormatError extends Error {}
 
 /** What string(double) gives: strconv.FormatFloat(v, 'g', -1, 64). */

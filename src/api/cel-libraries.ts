@@ -8,9 +8,12 @@ import type { Quantity } from '../core/index.ts';
 import { UserRegExp, addQuantities, compareQuantities, parseQuantity, quantityFromValue, quantityNanoValue, quantityParseError, subtractQuantities } from '../core/index.ts';
 import { compareSemver, isSemverError, normalizeSemverText, parseSemver } from './resource/v1/semver.ts';
 import { withNetworkLibraries } from './cel-network.ts';
-import { withExtensionLibraries } from './cel-extensions.ts';
+import { celGoTypeName, withExtensionLibraries } from './cel-extensions.ts';
+import { withTwoVariableComprehensions } from './cel-comprehensions.ts';
 import { withImageLibrary } from './cel-image.ts';
 import type { Semver } from './resource/v1/semver.ts';
+
+export { celGoTypeName };
 
 /** A Kubernetes Quantity as CEL sees it (apiservercel.Quantity). */
 export class CelQuantity {
@@ -111,7 +114,7 @@ function replace(s: string, from: string, to: string, n: bigint): string {
  * replace, charAt), on `env`.
  */
 export function withKubernetesLibraries(env: Environment): Environment {
-  return withImageLibrary(withExtensionLibraries(withNetworkLibraries(env)))
+  return withTwoVariableComprehensions(withImageLibrary(withExtensionLibraries(withNetworkLibraries(env))), chargeStep)
     .registerFunction('list<int>.sum(): int', sum)
     .registerFunction('list<double>.sum(): double', sum)
     .registerFunction('list<dyn>.sum(): dyn', sum)
@@ -204,6 +207,11 @@ class CostLimitExceeded extends Error {
   }
 }
 
+/** One comprehension step of the running evaluation; past the limit the evaluation ends. */
+function chargeStep(): void {
+  if (--stepsLeft < 0) throw new CostLimitExceeded();
+}
+
 /** Runs a checked program: its value, or the CEL error in cel-go's words. Never throws for CEL errors. */
 export function runProgram(run: ParseResult, activation: Readonly<Record<string, unknown>>): { ok: true; value: unknown } | { ok: false; message: string } {
   stepsLeft = perCallCostLimit;
@@ -247,7 +255,7 @@ function countComprehensionSteps(node: unknown, seen = new WeakSet<object>()): v
     if (isCelNode(step)) {
       const evaluate = step.meta.evaluate;
       step.meta.evaluate = function countedStep(this: CelNode, ...rest: unknown[]): unknown {
-        if (--stepsLeft < 0) throw new CostLimitExceeded();
+        chargeStep();
         return evaluate.apply(this, rest);
       };
     }
@@ -281,11 +289,6 @@ function compilationIssue(expression: string, e: unknown, syntax: boolean): stri
   const col = start - (before.lastIndexOf('\n') + 1) + 1;
   const src = expression.split('\n')[line - 1] ?? '';
   return `ERROR: <input>:${line}:${col}: ${syntax ? `Syntax error: ${summary}` : celGoWording(summary)}\n | ${src}\n | ${'.'.repeat(col - 1)}^`;
-}
-
-/** cel-go spells types `map(string, dyn)`, `kubernetes.Quantity`. */
-export function celGoTypeName(t: string): string {
-  return t.replaceAll('<', '(').replaceAll('>', ')').replace(/\b(Quantity|Semver)\b/g, 'kubernetes.$1');
 }
 
 // The type-checker messages users meet most often, in cel-go's words.
