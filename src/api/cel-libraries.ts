@@ -11,6 +11,7 @@ import { withNetworkLibraries } from './cel-network.ts';
 import { celGoTypeName, withExtensionLibraries } from './cel-extensions.ts';
 import { withTwoVariableComprehensions } from './cel-comprehensions.ts';
 import { withImageLibrary } from './cel-image.ts';
+import { withFormatLibrary } from './cel-format.ts';
 import type { Semver } from './resource/v1/semver.ts';
 
 export { celGoTypeName };
@@ -114,7 +115,7 @@ function replace(s: string, from: string, to: string, n: bigint): string {
  * replace, charAt), on `env`.
  */
 export function withKubernetesLibraries(env: Environment): Environment {
-  return withTwoVariableComprehensions(withImageLibrary(withExtensionLibraries(withNetworkLibraries(env))), chargeStep)
+  return withTwoVariableComprehensions(withFormatLibrary(withImageLibrary(withExtensionLibraries(withNetworkLibraries(env)))), chargeStep)
     .registerFunction('list<int>.sum(): int', sum)
     .registerFunction('list<double>.sum(): double', sum)
     .registerFunction('list<dyn>.sum(): dyn', sum)

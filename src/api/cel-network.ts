@@ -85,6 +85,7 @@ const containsCIDR = (a: CelCIDR, b: CelCIDR): boolean => {
   return prefixNetwork(a.prefix) === prefixNetwork({ ...b.prefix, bits: a.prefix.bits });
 };
 
+const urlConversionPrefix = 'URL parse error during conversion from string: ';
 const schemePattern = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 
 /**
@@ -92,7 +93,7 @@ const schemePattern = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
  * opaque rest) or an absolute path; no fragment is split off. The message is net/url's.
  */
 function parseRequestURI(text: string): CelURL | string {
-  const fail = (detail: string): string => `URL parse error during conversion from string: parse ${JSON.stringify(text)}: ${detail}`;
+  const fail = (detail: string): string => `${urlConversionPrefix}parse ${JSON.stringify(text)}: ${detail}`;
   if (text === '') return fail('empty url');
   if (/[\x00-\x1f\x7f]/.test(text)) return fail('net/url: invalid control character in URL');
   let rest = text;
@@ -117,6 +118,12 @@ function parseRequestURI(text: string): CelURL | string {
     if (port && !/^\d*$/.test(port[1] ?? '')) return fail(`invalid port ${JSON.stringify(`:${port[1] ?? ''}`)} after host`);
   }
   return new CelURL({ scheme, host, path: rest, rawQuery });
+}
+
+/** url.ParseRequestURI's error text (`parse "x": invalid URI for request`), or undefined when it parses. */
+export function requestURIError(text: string): string | undefined {
+  const u = parseRequestURI(text);
+  return typeof u === 'string' ? u.slice(urlConversionPrefix.length) : undefined;
 }
 
 function mustURL(text: string): CelURL {

@@ -46,7 +46,7 @@ describe('CRD validation rules', () => {
     );
   });
 
-  test("rules may use the CEL environment's IP and CIDR libraries, optionals, string.format and sets", async () => {
+  test("rules may use the CEL environment's IP and CIDR libraries, optionals, string.format, sets, two-variable comprehensions and the Format library; a date-time field is checked and is a timestamp", async () => {
     await dd.ok(['apply', '-f', dd.writeFile('pool-crd.yaml', readFileSync(join(import.meta.dirname, '../../../test/fixtures/crd/endpoint-pool-validation-rules.yaml'), 'utf8'))]);
     await dd.ok(['wait', '--for=condition=Established', 'crd/endpointpools.serving.example.com']);
     const pool = (name: string, spec: Record<string, unknown>): string => JSON.stringify({ apiVersion: 'serving.example.com/v1', kind: 'EndpointPool', metadata: { name }, spec });
@@ -56,6 +56,14 @@ describe('CRD validation rules', () => {
     assert.equal(await refused('outside', { allowedCIDR: '192.168.0.0/16', ports: [80], addresses }), 'The EndpointPool "outside" is invalid: spec: Invalid value: "object": addresses must lie in 192.168.0.0/16\n');
     assert.equal(await refused('not-ip', { ports: [443], addresses: [{ type: 'IPAddress', value: 'vllm.example.com' }] }), 'The EndpointPool "not-ip" is invalid: spec.addresses[0]: Invalid value: "object": value must be an IP address\n');
     assert.equal(await refused('mode', { mode: 'Pause', ports: [9090] }), 'The EndpointPool "mode" is invalid: \n* spec: Invalid value: "object": mode must be Serve or Drain\n* spec: Invalid value: "object": a port must be one of 80, 443 and 8000\n');
+    const routes = { 'vllm.example.com': 'svc/vllm', 'Bad_Host': 'svc/x', 'ok.example.com': 'pod/y' };
+    assert.equal(await refused('routes', { ports: [80], routes }), 'The EndpointPool "routes" is invalid: spec.routes: Invalid value: "object": bad routes: Bad_Host, ok.example.com\n');
+    assert.equal(await dd.ok(['create', '-f', '-'], { input: pool('draining', { mode: 'Drain', ports: [80], drainAfter: '2026-12-06T10:00:00Z', routes: { 'vllm.example.com': 'svc/vllm' } }) }), 'endpointpool.serving.example.com/draining created\n');
+    assert.equal(await refused('early', { ports: [80], drainAfter: '2019-06-01T00:00:00Z' }), 'The EndpointPool "early" is invalid: spec: Invalid value: "object": drainAfter must be after 2020\n');
+    assert.equal(
+      await refused('soon', { ports: [80], drainAfter: 'soon' }),
+      'The EndpointPool "soon" is invalid: \n* spec.drainAfter: Invalid value: "soon": spec.drainAfter in body must be of type date-time: "soon"\n* <nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation\n',
+    );
   });
 
   test('a CRD whose rule does not compile is refused', async () => {

@@ -18,6 +18,9 @@ const schema: JSONSchemaProps = {
         tags: { type: 'array', maxItems: 1, items: { type: 'string' } },
         image: { type: 'string', default: 'busybox' },
         free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        when: { type: 'string', format: 'date-time' },
+        owner: { type: 'string', format: 'k8s-short-name' },
+        port: { type: 'string', format: 'int32' },
       },
     },
   },
@@ -34,6 +37,9 @@ test('custom objects are validated with the apiserver messages', () => {
     [{ spec: { mode: 'Off', name: 'abcd' } }, ['spec.name: Too long: may not be more than 3 bytes']],
     [{ spec: { mode: 'Off', name: 'A' } }, ["spec.name: Invalid value: \"A\": spec.name in body should match '^[a-z]+$'"]],
     [{ spec: { mode: 'Off', tags: ['a', 'b'] } }, ['spec.tags: Too many: 2: must have at most 1 items']],
+    [{ spec: { mode: 'Off', when: '2026-12-06T10:00:00Z', owner: 'team-a', port: 'any' } }, []],
+    [{ spec: { mode: 'Off', when: 'tomorrow' } }, ['spec.when: Invalid value: "tomorrow": spec.when in body must be of type date-time: "tomorrow"']],
+    [{ spec: { mode: 'Off', owner: 'Team_A' } }, ['spec.owner: Invalid value: "Team_A": spec.owner in body must be of type k8s-short-name: "Team_A"']],
   ];
   for (const [obj, expected] of cases) {
     assert.deepEqual(validateValue(obj, schema, '').map((e) => formatFieldError(e, { withField: true })), expected, JSON.stringify(obj));

@@ -3,8 +3,8 @@
 // Upstream: apiextensions-apiserver/pkg/apiserver/schema/{pruning,defaulting}/algorithm.go,
 // pkg/apiserver/validation/validation.go (kubeOpenAPIResultToFieldErrors), kube-openapi validate/*.
 import type { FieldError } from '../../core/index.ts';
-import { UserRegExp, notSupported, ownValue, required, setOwn, tooLong } from '../../core/index.ts';
-import { boundedMemo } from '../../api/index.ts';
+import { UserRegExp, goQuote, notSupported, ownValue, required, setOwn, tooLong } from '../../core/index.ts';
+import { boundedMemo, stringFormatCheck } from '../../api/index.ts';
 import type { JSONSchemaProps } from './types.ts';
 
 // Compiled once per pattern (every write of a custom resource checks its values against them).
@@ -128,6 +128,9 @@ export function validateValue(value: unknown, s: JSONSchemaProps, path: string):
     if (s.maxLength !== undefined && length > s.maxLength) errors.push(tooLong(path, s.maxLength));
     if (s.minLength !== undefined && length < s.minLength) errors.push(invalid(path, value, `${name} in body should be at least ${s.minLength} chars long`));
     if (s.pattern !== undefined && !userPattern(s.pattern).test(value)) errors.push(invalid(path, value, `${name} in body should match '${s.pattern}'`));
+    // kube-openapi's format validator, for the formats apiextensions keeps; a failure is a type error.
+    const formatCheck = s.format ? stringFormatCheck(s.format) : undefined;
+    if (formatCheck && !formatCheck(value)) errors.push(typeInvalid(path, value, `${name} in body must be of type ${s.format}: ${goQuote(value)}`));
   }
   if (Array.isArray(value)) {
     if (s.maxItems !== undefined && value.length > s.maxItems) errors.push({ type: 'FieldValueTooMany', field: path, badValue: value.length, detail: `must have at most ${s.maxItems} items` });

@@ -37,3 +37,32 @@ test("a rule may use Kubernetes' IP, CIDR and URL libraries (isIP, cidr().contai
     'cidr: Invalid value: "string": must contain 10.0.0.1',
   ]);
 });
+
+test('a date-time, duration or byte field is a timestamp, duration or bytes in a rule; two-variable comprehensions and the Format library compile', () => {
+  const spec = {
+    type: 'object',
+    properties: {
+      start: { type: 'string', format: 'date-time' },
+      end: { type: 'string', format: 'date-time' },
+      grace: { type: 'string', format: 'duration' },
+      key: { type: 'string', format: 'byte' },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+    },
+    'x-kubernetes-validations': [
+      { rule: "self.end - self.start >= duration('1h')", message: 'the window must last an hour' },
+      { rule: "self.grace <= duration('5m')", message: 'grace is at most five minutes' },
+      { rule: 'size(self.key) == 16', message: 'key must be 16 bytes' },
+      { rule: 'self.labels.all(k, v, !format.labelValue().validate(v).hasValue())', messageExpression: "'invalid label values: ' + self.labels.transformList(k, v, format.labelValue().validate(v).hasValue(), k).join(', ')" },
+    ],
+  };
+  const schema = { type: 'object', properties: { spec } } as unknown as JSONSchemaProps;
+  const good = { start: '2026-12-06T10:00:00Z', end: '2026-12-06T11:30:00+00:00', grace: '30s', key: Buffer.alloc(16).toString('base64'), labels: { app: 'web' } };
+  assert.deepEqual(messages(validateRules({ spec: good }, undefined, schema, '')), []);
+  const bad = { start: '2026-12-06T10:00:00Z', end: '2026-12-06T10:30:00Z', grace: '1 hour', key: 'AAAA', labels: { app: 'web', team: 'a b' } };
+  assert.deepEqual(messages(validateRules({ spec: bad }, undefined, schema, '')), [
+    'spec: Invalid value: "object": the window must last an hour',
+    'spec: Invalid value: "object": grace is at most five minutes',
+    'spec: Invalid value: "object": key must be 16 bytes',
+    'spec: Invalid value: "object": invalid label values: team',
+  ]);
+});

@@ -6,7 +6,8 @@
 // Upstream: staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go,
 // pkg/registry/customresource/strategy.go (Validate, hasBlockingErr).
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
-import { boundedMemo, dynEnvironment, parseAndCheck, runProgram, toCelValue } from '../../api/index.ts';
+import { Duration } from '@marcbachmann/cel-js/evaluator';
+import { boundedMemo, dynEnvironment, parseAndCheck, parseFormatDuration, runProgram, stringFormatCheck, toCelValue } from '../../api/index.ts';
 import { duplicate, forbiddenField, invalidValue, ownValue, required } from '../../core/index.ts';
 import type { FieldError } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
@@ -48,10 +49,43 @@ function failure(path: string, s: JSONSchemaProps, detail: string, reason: strin
 
 const child = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
+/**
+ * A value as CEL sees it under its schema (UnstructuredToVal): a string of format byte is bytes, of
+ * duration a duration, of date or date-time a timestamp; the rest as JSON reads in CEL. The value was
+ * validated first, so its format parses.
+ */
+export function schemaCelValue(value: unknown, s: JSONSchemaProps | undefined): unknown {
+  if (!s) return toCelValue(value);
+  if (typeof value === 'string' && s.format && stringFormatCheck(s.format)) {
+    switch (s.format.replaceAll('-', '')) {
+      case 'byte':
+        return new Uint8Array(Buffer.from(value, 'base64'));
+      case 'duration': {
+        const ms = parseFormatDuration(value) ?? 0;
+        const seconds = Math.trunc(ms / 1000);
+        return new Duration(seconds, Math.round((ms - seconds * 1000) * 1e6));
+      }
+      case 'date':
+        return new Date(`${value}T00:00:00Z`);
+      case 'datetime':
+        return new Date(value.toUpperCase());
+    }
+  }
+  if (Array.isArray(value)) return value.map((item) => schemaCelValue(item, s.items as JSONSchemaProps | undefined));
+  if (isObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (v !== undefined) out[key] = schemaCelValue(v, ownValue(s.properties, key) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined));
+    }
+    return out;
+  }
+  return toCelValue(value);
+}
+
 function checkRules(value: unknown, old: unknown, s: JSONSchemaProps, path: string, errors: FieldError[]): void {
   const rules = (s['x-kubernetes-validations'] ?? []) as ValidationRule[];
   if (rules.length === 0) return;
-  const activation = { self: toCelValue(value), oldSelf: old === undefined ? null : toCelValue(old) };
+  const activation = { self: schemaCelValue(value, s), oldSelf: old === undefined ? null : schemaCelValue(old, s) };
   for (const raw of rules) {
     if (isTransition(raw.rule) && old === undefined && !raw.optionalOldSelf) continue;
     const program = compileRule(raw.rule);
