@@ -66,3 +66,19 @@ test('a date-time, duration or byte field is a timestamp, duration or bytes in a
     'spec: Invalid value: "object": invalid label values: team',
   ]);
 });
+
+test("a property whose name is a CEL keyword or holds '-', '.', '/' or '__' is reached by its escaped name", () => {
+  const spec = {
+    type: 'object',
+    properties: { namespace: { type: 'string' }, 'max-replicas': { type: 'integer' }, 'example.com/tier': { type: 'string' }, __internal: { type: 'boolean' }, labels: { type: 'object', additionalProperties: { type: 'string' } } },
+    'x-kubernetes-validations': [
+      { rule: "self.__namespace__ == 'prod' && self.max__dash__replicas <= 8", message: 'prod runs at most 8 replicas' },
+      { rule: "self.example__dot__com__slash__tier == 'gold' && !self.__underscores__internal", message: 'tier must be gold' },
+      { rule: "self.labels['app-name'] == 'web'", message: 'map keys stay as they are' },
+    ],
+  };
+  const schema = { type: 'object', properties: { spec } } as unknown as JSONSchemaProps;
+  const value = { namespace: 'prod', 'max-replicas': 4, 'example.com/tier': 'gold', __internal: false, labels: { 'app-name': 'web' } };
+  assert.deepEqual(messages(validateRules({ spec: value }, undefined, schema, '')), []);
+  assert.deepEqual(messages(validateRules({ spec: { ...value, 'max-replicas': 9, __internal: true } }, undefined, schema, '')), ['spec: Invalid value: "object": prod runs at most 8 replicas', 'spec: Invalid value: "object": tier must be gold']);
+});

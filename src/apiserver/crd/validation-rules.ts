@@ -49,10 +49,25 @@ function failure(path: string, s: JSONSchemaProps, detail: string, reason: strin
 
 const child = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
+const celReservedSymbols = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+
+/**
+ * A property name as a CEL field name (apiserver/pkg/cel/escaping.go): `__` is `__underscores__`, `.`
+ * `__dot__`, `-` `__dash__`, `/` `__slash__`, a reserved word `__namespace__`; undefined for a name with
+ * any other character or a leading digit, which no rule can reach.
+ */
+export function celEscape(name: string): string | undefined {
+  if (name === '' || /^[0-9]/.test(name)) return undefined;
+  if (celReservedSymbols.has(name)) return `__${name}__`;
+  if (!/^[a-zA-Z0-9_./-]+$/.test(name)) return undefined;
+  const spelled: Record<string, string> = { __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' };
+  return name.replace(/__|[./-]/g, (m) => spelled[m] ?? m);
+}
+
 /**
  * A value as CEL sees it under its schema (UnstructuredToVal): a string of format byte is bytes, of
- * duration a duration, of date or date-time a timestamp; the rest as JSON reads in CEL. The value was
- * validated first, so its format parses.
+ * duration a duration, of date or date-time a timestamp; an object's declared properties are fields under
+ * their escaped names; the rest as JSON reads in CEL. The value was validated first, so its format parses.
  */
 export function schemaCelValue(value: unknown, s: JSONSchemaProps | undefined): unknown {
   if (!s) return toCelValue(value);
@@ -75,7 +90,11 @@ export function schemaCelValue(value: unknown, s: JSONSchemaProps | undefined): 
   if (isObject(value)) {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      if (v !== undefined) out[key] = schemaCelValue(v, ownValue(s.properties, key) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined));
+      if (v === undefined) continue;
+      const property = ownValue(s.properties, key);
+      // A declared property is a field, under its escaped name; one that cannot be escaped is unreachable.
+      const name = property ? celEscape(key) : key;
+      if (name !== undefined) out[name] = schemaCelValue(v, property ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined));
     }
     return out;
   }
