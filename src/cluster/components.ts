@@ -181,8 +181,9 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('namespace-controller', new NamespaceController(kcm(ctx, 'namespace-controller'))),
   async (ctx) => started('serviceaccount-controller', new ServiceAccountsController(kcm(ctx, 'service-account-controller'))),
   async (ctx) => started('clusterrole-aggregation-controller', new ClusterRoleAggregationController(kcm(ctx, 'clusterrole-aggregation-controller'))),
-  // The CA is the serving certificate's: a cluster that serves no HTTPS has none to publish.
-  async (ctx) => (ctx.cluster.certificateAuthority ? started('root-ca-certificate-publisher-controller', new RootCaCertPublisher({ ...kcm(ctx, 'root-ca-cert-publisher'), rootCA: ctx.cluster.certificateAuthority })) : []),
+  // The CA is the serving certificate's. A cluster that serves no HTTPS (in-process clients only) has
+  // none, and publishes an empty bundle: every pod's kube-api-access volume needs the ConfigMap to mount.
+  async (ctx) => started('root-ca-certificate-publisher-controller', new RootCaCertPublisher({ ...kcm(ctx, 'root-ca-cert-publisher'), rootCA: ctx.cluster.certificateAuthority })),
   async (ctx) => {
     const start = (): Promise<RunningComponent> => startNvidiaDriver({ client: clientOf(ctx, 'gpu-kubelet-plugin'), clock: ctx.clock, log: ctx.log, background: ctx.cluster.driversInBackground, gpusOfNode: (node) => draGpusOfPool(ctx.cluster.config.nodePools, node.metadata.labels?.[poolLabel]), nodes: ctx.cluster.config.nodePools.flatMap((p) => { const gpus = p.gpus; return gpus?.expose === 'dra' ? Array.from({ length: p.count }, (_, i) => ({ name: `${p.name}-${i}`, gpus })) : []; }) });
     return ctx.cluster.driversInBackground ? afterNodesReady(ctx, 'nvidia-dra-driver', start) : start();

@@ -58,6 +58,21 @@ test('a missing ConfigMap: ContainerCreating with FailedMount (retried with back
   await until(s.clock, () => running(s.cluster, 'web'), 200_000);
 });
 
+test("a projected volume's missing ConfigMap and Secret: one FailedMount with both errors aggregated, until they exist", async () => {
+  await using s = await start();
+  const c = s.cluster.client;
+  const sources = [{ configMap: { name: 'model-config', items: [{ key: 'model.json', path: 'model.json' }] } }, { secret: { name: 'hf-token' } }, { configMap: { name: 'extras', optional: true } }];
+  await c.create(refs.pods, pod('vllm', [{ name: 'bundle', projected: { sources } }]), { namespace: 'default' });
+  await until(s.clock, async () => (await failedMounts(s.cluster, 'vllm')).length > 0);
+  assert.match((await failedMounts(s.cluster, 'vllm'))[0] ?? '', /^Warning MountVolume\.SetUp failed for volume "bundle" : \[configmap "model-config" not found, secret "hf-token" not found\] x\d+$/);
+  assert.equal(await waitingReason(s.cluster, 'vllm'), 'ContainerCreating');
+  await c.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'model-config', namespace: 'default' }, data: { other: 'x' } }, { namespace: 'default' });
+  await c.create(refs.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'hf-token', namespace: 'default' }, data: { token: 'eA==' } }, { namespace: 'default' });
+  await until(s.clock, async () => (await failedMounts(s.cluster, 'vllm')).some((e) => e.includes(': configmap references non-existent config key: model.json')));
+  await c.patch(refs.configMaps, 'default', 'model-config', 'merge', { data: { 'model.json': '{}' } });
+  await until(s.clock, () => running(s.cluster, 'vllm'), 200_000);
+});
+
 test('ReadWriteOncePod at mount: a second pod on the node stays ContainerCreating until the first is deleted', async () => {
   await using s = await start();
   const c = s.cluster.client;

@@ -23,9 +23,14 @@ export interface VolumeSources {
 
 export type MountResult = { ok: true } | { ok: false; retryMs: number };
 
-/** Whether the pod mounts config map (or secret) `name` as a volume it cannot do without (not optional). */
+/** Whether the pod mounts config map (or secret) `name`, as a volume or a projected source, that it cannot do without (not optional). */
 export function mountsSource(pod: DeepReadonly<Pod>, kind: 'configMap' | 'secret', name: string): boolean {
-  return (pod.spec.volumes ?? []).some((v) => (kind === 'configMap' ? v.configMap?.name === name && v.configMap.optional !== true : v.secret?.secretName === name && v.secret.optional !== true));
+  const needs = (s: { name?: string; optional?: boolean } | undefined, sourceName = s?.name): boolean => s !== undefined && sourceName === name && s.optional !== true;
+  return (pod.spec.volumes ?? []).some((v) =>
+    kind === 'configMap'
+      ? needs(v.configMap) || (v.projected?.sources ?? []).some((p) => needs(p.configMap))
+      : needs(v.secret, v.secret?.secretName) || (v.projected?.sources ?? []).some((p) => needs(p.secret)),
+  );
 }
 
 // Kept for every pod on the node for its whole life, so the collections are made only when a
@@ -112,7 +117,7 @@ export class VolumeMounter {
   remount(pod: DeepReadonly<Pod>): boolean {
     let failing = false;
     for (const v of pod.spec.volumes ?? []) {
-      if (!v.configMap && !v.secret) continue;
+      if (!v.configMap && !v.secret && !v.projected?.sources?.some((p) => p.configMap || p.secret)) continue;
       const outcome = this.#mount(pod, v, pod.metadata.uid ?? '');
       if (outcome.kind !== 'failed') continue;
       failing = true;
@@ -129,26 +134,47 @@ export class VolumeMounter {
     this.#pods.delete(uid);
   }
 
+  /** configmap.SetUpAt / MakePayload: the watch-based manager's not found, or a key the items name that is missing. */
+  #configMapError(ns: string, name: string, items: readonly { key: string }[] | undefined, optional: boolean): string | undefined {
+    const cm = this.#sources.configMaps.getByName(ns, name);
+    if (!cm) return optional ? undefined : `configmap ${JSON.stringify(name)} not found`;
+    if (optional) return undefined;
+    const missing = (items ?? []).find((item) => cm.data?.[item.key] === undefined && cm.binaryData?.[item.key] === undefined);
+    return missing ? `configmap references non-existent config key: ${missing.key}` : undefined;
+  }
+
+  #secretError(ns: string, name: string, items: readonly { key: string }[] | undefined, optional: boolean): string | undefined {
+    const secret = this.#sources.secrets.getByName(ns, name);
+    if (!secret) return optional ? undefined : `secret ${JSON.stringify(name)} not found`;
+    if (optional) return undefined;
+    const missing = (items ?? []).find((item) => secret.data?.[item.key] === undefined);
+    return missing ? `references non-existent secret key: ${missing.key}` : undefined;
+  }
+
   #mount(pod: DeepReadonly<Pod>, v: NonNullable<DeepReadonly<Pod>['spec']['volumes']>[number], uid: string): Outcome {
     const ns = pod.metadata.namespace ?? '';
     const setUpFailed = (volumeName: string, err: string): Outcome => ({ kind: 'failed', message: `MountVolume.SetUp failed for volume ${JSON.stringify(volumeName)} : ${err}` });
     if (v.configMap) {
-      const name = v.configMap.name ?? '';
-      const cm = this.#sources.configMaps.getByName(ns, name);
-      if (!cm) return v.configMap.optional ? { kind: 'mounted' } : setUpFailed(v.name, `configmap ${JSON.stringify(name)} not found`);
-      for (const item of v.configMap.items ?? []) {
-        if (cm.data?.[item.key] === undefined && cm.binaryData?.[item.key] === undefined && !v.configMap.optional) return setUpFailed(v.name, `configmap references non-existent config key: ${item.key}`);
-      }
-      return { kind: 'mounted' };
+      const error = this.#configMapError(ns, v.configMap.name ?? '', v.configMap.items, v.configMap.optional === true);
+      return error === undefined ? { kind: 'mounted' } : setUpFailed(v.name, error);
     }
     if (v.secret) {
-      const name = v.secret.secretName ?? '';
-      const secret = this.#sources.secrets.getByName(ns, name);
-      if (!secret) return v.secret.optional ? { kind: 'mounted' } : setUpFailed(v.name, `secret ${JSON.stringify(name)} not found`);
-      for (const item of v.secret.items ?? []) {
-        if (secret.data?.[item.key] === undefined && !v.secret.optional) return setUpFailed(v.name, `references non-existent secret key: ${item.key}`);
+      const error = this.#secretError(ns, v.secret.secretName ?? '', v.secret.items, v.secret.optional === true);
+      return error === undefined ? { kind: 'mounted' } : setUpFailed(v.name, error);
+    }
+    if (v.projected) {
+      // collectData: every source is tried, and the errors aggregate ("[a, b]" when more than one).
+      const errors: string[] = [];
+      for (const source of v.projected.sources ?? []) {
+        const error = source.configMap
+          ? this.#configMapError(ns, source.configMap.name ?? '', source.configMap.items, source.configMap.optional === true)
+          : source.secret
+            ? this.#secretError(ns, source.secret.name ?? '', source.secret.items, source.secret.optional === true)
+            : undefined;
+        if (error !== undefined) errors.push(error);
       }
-      return { kind: 'mounted' };
+      if (errors.length === 0) return { kind: 'mounted' };
+      return setUpFailed(v.name, errors.length === 1 ? (errors[0] ?? '') : `[${errors.join(', ')}]`);
     }
     const claimName = v.persistentVolumeClaim?.claimName ?? (v.ephemeral ? `${pod.metadata.name ?? ''}-${v.name}` : undefined);
     if (claimName === undefined) return { kind: 'mounted' };
