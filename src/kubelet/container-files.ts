@@ -1,5 +1,5 @@
 // The files a simulated container shows to exec (cat, ls, tar): not the image's, which nothing here has,
-// but what the kubelet and the runtime put in: /etc/hosts, /etc/hostname, the termination log, and every volume mount whose
+// but what the kubelet and the runtime put in: /etc/hosts, /etc/hostname, /etc/resolv.conf, the termination log, and every volume mount whose
 // content the kubelet writes (configMap, secret, downwardAPI, projected, in the atomic writer's layout)
 // or that starts empty (emptyDir). Everything else is unknown, and a command reading it says so.
 // Upstream: pkg/kubelet/kubelet_pods.go (makeMounts, managedHostsFileContent), pkg/volume/util/
@@ -9,6 +9,7 @@ import type { DeepReadonly } from '../core/index.ts';
 import { cleanRootedPath, goQuote, ownValue } from '../core/index.ts';
 import { containerResourceValue, metadataFieldValue } from './downward-api.ts';
 import type { Allocatable } from './downward-api.ts';
+import { clusterDomain, podResolvConf } from './pod-dns.ts';
 
 export type FileNode =
   | { kind: 'file'; data: Buffer; mode: number }
@@ -53,6 +54,9 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
   // makeMounts: /etc/hosts when the pod has an IP and the container does not mount its own there.
   if (podIPs.length > 0 && !pod.spec.hostNetwork && !mountsOwn('/etc/hosts')) mounts.push({ path: '/etc/hosts', node: textFile(managedHosts(pod, hostname, domain, podIPs)) });
   if (!mountsOwn('/etc/hostname')) mounts.push({ path: '/etc/hostname', node: textFile(`${podKernelHostname(pod)}\n`) });
+  // The runtime's sandbox file, mounted into each container that does not mount its own there.
+  const resolvConf = podResolvConf(pod);
+  if (resolvConf !== undefined && !mountsOwn('/etc/resolv.conf')) mounts.push({ path: '/etc/resolv.conf', node: textFile(resolvConf) });
   // kuberuntime makeMounts: an empty file, writable by anyone, at terminationMessagePath (which nothing here writes).
   const terminationLog = c.terminationMessagePath || '/dev/termination-log';
   if (!mountsOwn(cleanRootedPath(terminationLog))) mounts.push({ path: cleanRootedPath(terminationLog), node: textFile('', 0o666) });
@@ -68,7 +72,7 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
 
 /** GeneratePodHostNameAndDomain's domain: `<subdomain>.<namespace>.svc.<clusterDomain>`, or none. */
 function podDomain(pod: DeepReadonly<Pod>): string {
-  return pod.spec.subdomain ? `${pod.spec.subdomain}.${pod.metadata.namespace ?? ''}.svc.cluster.local` : '';
+  return pod.spec.subdomain ? `${pod.spec.subdomain}.${pod.metadata.namespace ?? ''}.svc.${clusterDomain}` : '';
 }
 
 /**

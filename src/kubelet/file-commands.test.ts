@@ -97,7 +97,7 @@ test('ls shows the atomic writer\'s layout with -a, files before directories, an
 test('what the kubelet did not write is unknown, not missing: the image\'s files, a disk\'s', () => {
   for (const path of ['/etc/passwd', '/data/model.bin', '/etc']) {
     const run = runExec(['cat', path], context);
-    assert.equal(out(run, 'stderr'), `cat: ${path}: not simulated: a simulated container's files are its volumes', /etc/hosts and /etc/hostname\n`);
+    assert.equal(out(run, 'stderr'), `cat: ${path}: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname and /etc/resolv.conf\n`);
     assert.equal(run.exitCode, 1);
   }
   assert.equal(out(runExec(['cat', '/scratch'], context), 'stderr'), 'cat: /scratch: Is a directory\n');
@@ -134,7 +134,7 @@ test('tar cf - writes an archive GNU tar reads back: directories, files with the
 
 test('tar reports what it cannot archive after the rest; a script cannot feed tar x', () => {
   const run = runExec(['tar', 'cf', '-', '/nope/x', '/etc/config/none'], context);
-  assert.equal(out(run, 'stderr'), "tar: /nope/x: not simulated: a simulated container's files are its volumes', /etc/hosts and /etc/hostname\ntar: /etc/config/none: Cannot stat: No such file or directory\ntar: Exiting with failure status due to previous errors\n");
+  assert.equal(out(run, 'stderr'), "tar: /nope/x: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname and /etc/resolv.conf\ntar: /etc/config/none: Cannot stat: No such file or directory\ntar: Exiting with failure status due to previous errors\n");
   assert.equal(run.exitCode, 2);
   const scripted = runExec(['sh', '-c', 'tar -xmf - -C /scratch'], context);
   assert.equal(out(scripted, 'stderr'), 'tar: reading an archive from standard input is not simulated in a shell script\n', 'a script has no standard input to give');
@@ -160,7 +160,7 @@ test('tar xf - (kubectl cp into a pod) unpacks GNU tar\'s archive into an emptyD
     assert.equal(out(readOnly, 'stderr'), 'tar: prompt.txt: Cannot open: Read-only file system\ntar: weights: Cannot mkdir: Read-only file system\ntar: weights/adapter.bin: Cannot mkdir: Read-only file system\ntar: Exiting with failure status due to previous errors\n');
     assert.equal(readOnly.exitCode, 2);
     const unknown = runExec(['tar', '-xmf', '-', '-C', '/tmp'], later, archive);
-    assert.equal(out(unknown, 'stderr'), "tar: /tmp: Cannot open: not simulated: a simulated container's files are its volumes', /etc/hosts and /etc/hostname\ntar: Error is not recoverable: exiting now\n");
+    assert.equal(out(unknown, 'stderr'), "tar: /tmp: Cannot open: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname and /etc/resolv.conf\ntar: Error is not recoverable: exiting now\n");
     assert.equal(out(runExec(['tar', '-xmf', '-', '-C', '/scratch'], later, Buffer.from('not an archive'.padEnd(600, '!'))), 'stderr'), 'tar: This does not look like a tar archive\ntar: Error is not recoverable: exiting now\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,7 @@ export interface FileCommandOutput {
   status: number;
 }
 
-export const unknownFiles = "not simulated: a simulated container's files are its volumes', /etc/hosts and /etc/hostname";
+export const unknownFiles = "not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname and /etc/resolv.conf";
 
 function output(): FileCommandOutput {
   return { writes: [], status: 0 };

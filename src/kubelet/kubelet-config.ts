@@ -10,9 +10,8 @@ import { featureGateNames, upstreamFeatureGateDefaults } from '../api/index.ts';
 import { nodeProviderID, kubeletPort } from './node-object.ts';
 import type { NodePoolSpec } from './node-object.ts';
 import { minorOf } from './version-skew.ts';
+import { clusterDNS, clusterDomain } from './pod-dns.ts';
 
-/** The cluster's DNS Service IP kubeadm writes: the tenth address of the service CIDR (10.96.0.0/12). */
-const clusterDNS = '10.96.0.10';
 
 /** The feature gates the kubelet's config sets: those the cluster turns away from upstream's default. */
 function changedGates(gates: FeatureGates | undefined): Record<string, boolean> | undefined {
@@ -55,7 +54,7 @@ export function kubeletConfiguration(node: string, pool: NodePoolSpec, featureGa
     healthzPort: 10248,
     healthzBindAddress: '127.0.0.1',
     oomScoreAdj: -999,
-    clusterDomain: 'cluster.local',
+    clusterDomain,
     clusterDNS: [clusterDNS],
     streamingConnectionIdleTimeout: '4h0m0s',
     nodeStatusUpdateFrequency: '10s',

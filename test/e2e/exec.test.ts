@@ -168,7 +168,7 @@ describe('kubectl exec into simulated containers', () => {
     const listing = await dd.ok(['exec', 'files', '--', 'ls', '-a', '/etc/config']);
     assert.match(listing, /^\.\n\.\.\n\.\.\d{4}_\d\d_\d\d_\d\d_\d\d_\d\d\.\d+\n\.\.data\napp\.yaml\nblob\nmode\n$/);
     const unknown = await dd.kubectl(['exec', 'files', '--', 'cat', '/etc/passwd']);
-    assert.deepEqual([unknown.code, unknown.stderr.split('\n')[0]], [1, "cat: /etc/passwd: not simulated: a simulated container's files are its volumes', /etc/hosts and /etc/hostname"]);
+    assert.deepEqual([unknown.code, unknown.stderr.split('\n')[0]], [1, "cat: /etc/passwd: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname and /etc/resolv.conf"]);
     // The token the pod's projected volume holds authenticates as the pod's service account.
     const token = await dd.ok(['exec', 'files', '--', 'cat', '/var/run/secrets/kubernetes.io/serviceaccount/token']);
     assert.match(await dd.ok(['auth', 'whoami', `--token=${token}`, '-o', 'jsonpath={.status.userInfo.username}']), /^system:serviceaccount:default:default$/);
