@@ -7,6 +7,7 @@ import type { PatchMeta, ResourceDefinition, SubresourceDefinition, TableColumnD
 import type { FieldError, KubeObject } from '../../core/index.ts';
 import { lookupTable, translateTimestampSince } from '../../core/index.ts';
 import { applyDefaults, validateValue } from './schema.ts';
+import { validateListSetsAndMaps } from './list-types.ts';
 import { blockingError, hasRules, validateRules } from './validation-rules.ts';
 import { evaluateJsonPath, parseJsonPath } from './json-path.ts';
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceSubresourceScale, JSONSchemaProps } from './types.ts';
@@ -46,6 +47,9 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
   const withRules = hasRules(schema);
   const validate = (obj: KubeObject, old?: KubeObject): FieldError[] => {
     const errors = validateValue(withoutMetadata(obj), schema, '');
+    // An update keeps list-type errors the stored object already had (ratcheting), as upstream does.
+    const listErrors = validateListSetsAndMaps(withoutMetadata(obj), schema, '');
+    if (listErrors.length > 0 && !(old && validateListSetsAndMaps(withoutMetadata(old), schema, '').length > 0)) errors.push(...listErrors);
     if (!withRules) return errors;
     const blocked = blockingError(errors);
     if (blocked) return [...errors, blocked];

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { formatFieldError } from '../../core/index.ts';
 import { applyDefaults, pruneUnknown, validateValue } from './schema.ts';
 import { validateStructural } from './structural.ts';
+import { validateListSetsAndMaps } from './list-types.ts';
 import type { JSONSchemaProps } from './types.ts';
 
 const schema: JSONSchemaProps = {
@@ -85,6 +86,7 @@ test('JSON-Schema features a CRD does not support are refused as specStandardVal
     [spec({ type: 'object', patternProperties: { '^a': { type: 'string' } } }), [`${at}.properties[spec].patternProperties: Forbidden: patternProperties is not supported`]],
     [spec({ type: 'object', definitions: { a: { type: 'string' } } }), [`${at}.properties[spec].definitions: Forbidden: definitions is not supported`]],
     [spec({ type: 'object', dependencies: { a: ['b'] } }), [`${at}.properties[spec].dependencies: Forbidden: dependencies is not supported`]],
+    [spec({ type: 'array', items: { type: 'string' }, uniqueItems: true }), [`${at}.properties[spec].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic`]],
     [spec({ type: 'array', items: [{ type: 'string' }] as unknown as JSONSchemaProps }), [`${at}.properties[spec].items: Forbidden: items must be a schema object and not an array`]],
     [spec({ type: 'object', properties: { n: { type: 'string', anyOf: [{ type: 'float' } as JSONSchemaProps] } } }), [`${at}.properties[spec].properties[n].anyOf[0].type: Unsupported value: "float": supported values: "array", "boolean", "integer", "number", "object", "string"`, `${at}.properties[spec].properties[n].anyOf[0].type: Forbidden: must be empty to be structural`]],
   ];
@@ -94,4 +96,50 @@ test('JSON-Schema features a CRD does not support are refused as specStandardVal
   assert.deepEqual(validateStructural(nested, at).map((e) => formatFieldError(e, { withField: true })), [`${at}.properties[spec].not.properties[a].anyOf[0].id: Forbidden: id is not supported`]);
   // A stored schema with such a type is not held to the supported ones on update.
   assert.deepEqual(validateStructural(spec({ type: 'int' }), at, false), []);
+});
+
+test("multipleOf, minProperties and maxProperties, and allOf/anyOf/oneOf/not at the request's root, in kube-openapi's words", () => {
+  const s: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          batch: { type: 'integer', multipleOf: 8 },
+          ratio: { type: 'number', multipleOf: 0.1 },
+          selector: { type: 'object', minProperties: 1, maxProperties: 2, additionalProperties: { type: 'string', maxLength: 3 } },
+          size: { type: 'string', oneOf: [{ pattern: '^[0-9]+Gi$' }, { pattern: '^[0-9]+$' }] },
+          mode: { type: 'string', anyOf: [{ enum: ['a'] }, { enum: ['b'] }], not: { enum: ['c'] } },
+        },
+      },
+    },
+  };
+  const run = (spec: unknown): string[] => validateValue({ spec }, s, '').map((e) => formatFieldError(e, { withField: true }));
+  assert.deepEqual(run({ batch: 16, ratio: 0.3, selector: { a: 'x' }, size: '10Gi', mode: 'a' }), []);
+  assert.deepEqual(run({ batch: 12 }), ['spec.batch: Invalid value: 12: spec.batch in body should be a multiple of 8']);
+  assert.deepEqual(run({ selector: {} }), ['spec.selector: Invalid value: 0: spec.selector in body should have at least 1 properties']);
+  assert.deepEqual(run({ selector: { a: 'x', b: 'y', c: 'toolong' } }), ['spec.selector: Too many: 3: must have at most 2 items'], 'the object stops there: its values are not checked');
+  assert.deepEqual(run({ size: '10' }), []);
+  assert.deepEqual(run({ size: 'ten' }), ['<nil>: Invalid value: "": "spec.size" must validate one and only one schema (oneOf). Found none valid', "spec.size: Invalid value: \"ten\": spec.size in body should match '^[0-9]+Gi$'"]);
+  assert.deepEqual(run({ mode: 'z' })[0], '<nil>: Invalid value: "": "spec.mode" must validate at least one schema (anyOf)');
+  const twice: JSONSchemaProps = { type: 'object', properties: { n: { type: 'integer', oneOf: [{ minimum: 1 }, { maximum: 10 }], not: { minimum: 100 } } } };
+  assert.deepEqual(validateValue({ n: 5 }, twice, '').map((e) => formatFieldError(e, { withField: true })), ['<nil>: Invalid value: "": "n" must validate one and only one schema (oneOf). Found 2 valid alternatives']);
+  assert.deepEqual(validateValue({ n: 200 }, twice, '').map((e) => formatFieldError(e, { withField: true })), ['<nil>: Invalid value: "": "n" must not validate the schema (not)']);
+});
+
+test('x-kubernetes-list-type set and map: a repeated item or key is a Duplicate at its second index', () => {
+  const s: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+      ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['port'], items: { type: 'object', properties: { port: { type: 'integer' }, name: { type: 'string' } } } },
+      routes: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['host', 'path'], items: { type: 'object', properties: { host: { type: 'string' }, path: { type: 'string' } } } },
+    },
+  } as JSONSchemaProps;
+  const run = (v: unknown): string[] => validateListSetsAndMaps(v, s, '').map((e) => formatFieldError(e, { withField: true }));
+  assert.deepEqual(run({ tags: ['a', 'b'], ports: [{ port: 80 }, { port: 443 }] }), []);
+  assert.deepEqual(run({ tags: ['a', 'b', 'a', 'a', 'b'] }), ['tags[2]: Duplicate value: "a"', 'tags[4]: Duplicate value: "b"']);
+  assert.deepEqual(run({ ports: [{ port: 80, name: 'http' }, { port: 80, name: 'web' }] }), ['ports[1]: Duplicate value: {"port":80}']);
+  assert.deepEqual(run({ routes: [{ host: 'a', path: '/' }, { host: 'a', path: '/v1' }, { host: 'a', path: '/' }] }), ['routes[2]: Duplicate value: {"host":"a","path":"/"}']);
+  assert.deepEqual(run({ ports: [80] }), ['ports[0]: Invalid value: 80: must be an object for an array of list-type map']);
 });

@@ -116,6 +116,7 @@ export function validateValue(value: unknown, s: JSONSchemaProps, path: string):
     errors.push(notSupported(path, value, s.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))));
   }
   if (typeof value === 'number') {
+    if (s.multipleOf !== undefined && s.multipleOf > 0 && !isJSONInteger(s.multipleOf < 1 ? (1 / s.multipleOf) * value : value / s.multipleOf)) errors.push(invalid(path, value, `${name} in body should be a multiple of ${s.multipleOf}`));
     if (s.minimum !== undefined && (s.exclusiveMinimum ? value <= s.minimum : value < s.minimum)) {
       errors.push(invalid(path, value, `${name} in body should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${s.minimum}`));
     }
@@ -137,13 +138,63 @@ export function validateValue(value: unknown, s: JSONSchemaProps, path: string):
     if (s.minItems !== undefined && value.length < s.minItems) errors.push(invalid(path, value.length, `${name} in body should have at least ${s.minItems} items`));
     if (s.items) value.forEach((v, i) => errors.push(...validateValue(v, s.items as JSONSchemaProps, `${path}[${i}]`)));
   }
-  if (isObject(value)) {
-    for (const key of s.required ?? []) if (value[key] === undefined) errors.push(required(path === '' ? key : `${path}.${key}`));
-    for (const [key, v] of Object.entries(value)) {
-      const sub = childSchema(s, key);
-      if (sub && !(path === '' && key === 'metadata')) errors.push(...validateValue(v, sub, path === '' ? key : `${path}.${key}`));
-    }
-  }
-  for (const sub of s.allOf ?? []) errors.push(...validateValue(value, sub, path));
+  if (isObject(value)) errors.push(...objectErrors(value, s, path, name));
+  errors.push(...compositeErrors(value, s, path));
   return errors;
+}
+
+/**
+ * The object validator: minProperties, then maxProperties, each ending the object's checks when it fails;
+ * then required properties and each property's value.
+ */
+function objectErrors(value: Json, s: JSONSchemaProps, path: string, name: string): FieldError[] {
+  const count = Object.keys(value).length;
+  if (s.minProperties !== undefined && count < s.minProperties) return [invalid(path, count, `${name} in body should have at least ${s.minProperties} properties`)];
+  if (s.maxProperties !== undefined && count > s.maxProperties) return [{ type: 'FieldValueTooMany', field: path, badValue: count, detail: `must have at most ${s.maxProperties} items` }];
+  const errors: FieldError[] = [];
+  for (const key of s.required ?? []) if (value[key] === undefined) errors.push(required(path === '' ? key : `${path}.${key}`));
+  for (const [key, v] of Object.entries(value)) {
+    const sub = childSchema(s, key);
+    if (sub && !(path === '' && key === 'metadata')) errors.push(...validateValue(v, sub, path === '' ? key : `${path}.${key}`));
+  }
+  return errors;
+}
+
+/**
+ * allOf, anyOf, oneOf and not (value validations only, in a structural schema). Their failures are not
+ * field errors of the value: apiextensions reports them at the request's root path, quoting the value's.
+ * When no alternative of anyOf or oneOf holds, the errors of the one that came closest (fewest errors
+ * here; kube-openapi counts the checks that matched) follow.
+ */
+function compositeErrors(value: unknown, s: JSONSchemaProps, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const atRoot = (detail: string): FieldError => ({ type: 'FieldValueInvalid', field: '<nil>', badValue: '', detail });
+  const quoted = goQuote(path);
+  const closest = (results: FieldError[][]): FieldError[] => results.reduce((best, r) => (r.length < best.length ? r : best));
+  if (s.allOf?.length) {
+    const results = s.allOf.map((sub) => validateValue(value, sub, path));
+    const failing = results.filter((r) => r.length > 0).length;
+    for (const r of results) errors.push(...r);
+    if (failing > 0) errors.push(atRoot(`${quoted} must validate all the schemas (allOf)${failing === results.length ? '. None validated' : ''}`));
+  }
+  if (s.anyOf?.length) {
+    const results = s.anyOf.map((sub) => validateValue(value, sub, path));
+    if (!results.some((r) => r.length === 0)) errors.push(atRoot(`${quoted} must validate at least one schema (anyOf)`), ...closest(results));
+  }
+  if (s.oneOf?.length) {
+    const results = s.oneOf.map((sub) => validateValue(value, sub, path));
+    const valid = results.filter((r) => r.length === 0).length;
+    if (valid === 0) errors.push(atRoot(`${quoted} must validate one and only one schema (oneOf). Found none valid`), ...closest(results));
+    else if (valid > 1) errors.push(atRoot(`${quoted} must validate one and only one schema (oneOf). Found ${valid} valid alternatives`));
+  }
+  if (s.not && validateValue(value, s.not, path).length === 0) errors.push(atRoot(`${quoted} must not validate the schema (not)`));
+  return errors;
+}
+
+/** swag's IsFloat64AJSONInteger (MultipleOf divides, or multiplies by 1/factor below 1): a whole number, within a relative error of 1e-9. */
+function isJSONInteger(f: number): boolean {
+  if (!Number.isFinite(f)) return false;
+  const g = Math.trunc(f);
+  if (f === g) return true;
+  return Math.abs(f - g) / (Math.abs(f) + Math.abs(g)) < 1e-9;
 }

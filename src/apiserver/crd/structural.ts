@@ -36,6 +36,7 @@ function standard(s: JSONSchemaProps, path: string, validTypes: boolean, errors:
   if (Object.keys(s.definitions ?? {}).length > 0) errors.push(forbiddenField(`${path}.definitions`, 'definitions is not supported'));
   if (s.dependencies !== undefined && s.dependencies !== null) errors.push(forbiddenField(`${path}.dependencies`, 'dependencies is not supported'));
   if (s.$ref !== undefined) errors.push(forbiddenField(`${path}.$ref`, '$ref is not supported'));
+  if (s.uniqueItems === true) errors.push(forbiddenField(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
   if (s.type === 'null') errors.push(forbiddenField(`${path}.type`, 'type cannot be set to null, use nullable as an alternative'));
   if (Array.isArray(s.items)) errors.push(forbiddenField(`${path}.items`, 'items must be a schema object and not an array'));
 }

@@ -21,6 +21,7 @@ export interface JSONSchemaProps {
   nullable?: boolean;
   minimum?: number;
   maximum?: number;
+  multipleOf?: number;
   exclusiveMinimum?: boolean;
   exclusiveMaximum?: boolean;
   minLength?: number;

@@ -175,8 +175,13 @@ export function hasRules(s: JSONSchemaProps | undefined): boolean {
   return Object.values(s.properties ?? {}).some((p) => hasRules(p));
 }
 
-/** hasBlockingErr: a type error stops the rules, with upstream's note that they were not checked. */
+const blockingTypes = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+
+/**
+ * hasBlockingErr: an unsupported, missing, too long, too many or mistyped value stops the rules (they
+ * could not read it), with upstream's note that they were not checked.
+ */
 export function blockingError(errors: readonly FieldError[]): FieldError | undefined {
-  if (!errors.some((e) => e.type === 'FieldValueTypeInvalid')) return undefined;
+  if (!errors.some((e) => blockingTypes.has(e.type))) return undefined;
   return { type: 'FieldValueInvalid', field: '<nil>', badValue: 'null', detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' };
 }
