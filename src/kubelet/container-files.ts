@@ -13,13 +13,19 @@ import { clusterDomain, podResolvConf } from './pod-dns.ts';
 
 export type FileNode =
   | { kind: 'file'; data: Buffer; mode: number }
-  /** `writable`: an emptyDir's directory, which `tar x` (kubectl cp into the pod) may add to. */
-  | { kind: 'dir'; entries: ReadonlyMap<string, FileNode>; mode: number; writable?: true }
+  /**
+   * `writable`: an emptyDir's directory or the writable layer's, which `tar x` (kubectl cp into the pod)
+   * may add to. `image`: a directory of the image's, shown through the writable layer: only what was
+   * written there is known, any other name is not (rather than missing).
+   */
+  | { kind: 'dir'; entries: ReadonlyMap<string, FileNode>; mode: number; writable?: true; image?: true }
   | { kind: 'link'; target: string };
 
 export interface ContainerFiles {
-  /** Mount points, absolute and clean, each with what is there. */
+  /** Mount points, absolute and clean, each with what is there; `/` is the container's writable layer. */
   mounts: readonly { path: string; node: FileNode }[];
+  /** The writable layer over the image (the root filesystem), where files copied in outside volumes go. */
+  layer?: Extract<FileNode, { kind: 'dir' }>;
   /** When the kubelet wrote them: every file's modification time. */
   writtenAt: number;
 }
@@ -45,9 +51,9 @@ export interface VolumeContentSources {
 
 const defaultFileMode = 0o644;
 
-/** The files container `c` of `pod` sees, with the pod's IPs known. */
-export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, podIPs: readonly string[], sources: VolumeContentSources, writtenAt: number): ContainerFiles {
-  const mounts: { path: string; node: FileNode }[] = [];
+/** The files container `c` of `pod` sees, with the pod's IPs known, over its writable `layer` if it has one. */
+export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, podIPs: readonly string[], sources: VolumeContentSources, writtenAt: number, layer?: Extract<FileNode, { kind: 'dir' }>): ContainerFiles {
+  const mounts: { path: string; node: FileNode }[] = layer ? [{ path: '/', node: layer }] : [];
   const mountsOwn = (path: string): boolean => (c.volumeMounts ?? []).some((m) => cleanRootedPath(m.mountPath) === path);
   const hostname = podHostname(pod);
   const domain = podDomain(pod);
@@ -67,7 +73,7 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
     const node = m.subPath ? subPathNode(content, m.subPath) : content;
     if (node) mounts.push({ path: cleanRootedPath(m.mountPath), node });
   }
-  return { mounts, writtenAt };
+  return layer ? { mounts, writtenAt, layer } : { mounts, writtenAt };
 }
 
 /** GeneratePodHostNameAndDomain's domain: `<subdomain>.<namespace>.svc.<clusterDomain>`, or none. */
@@ -312,7 +318,7 @@ function walk(node: FileNode, parts: readonly string[], links: number): Lookup {
     if (part === '' || part === '.') continue;
     if (here.kind !== 'dir') return { kind: 'not-directory' };
     const next = here.entries.get(part);
-    if (!next) return { kind: 'missing' };
+    if (!next) return here.image ? { kind: 'unknown' } : { kind: 'missing' };
     here = next;
     if (here.kind === 'link') {
       if (links >= maxLinks) return { kind: 'loop' };

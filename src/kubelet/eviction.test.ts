@@ -80,6 +80,8 @@ test('local storage limits: an emptyDir past its sizeLimit, then the pod past it
   const two = diskPod({ containers: [{ name: 'a', image: 'x', resources: { limits: { 'ephemeral-storage': '1Gi' } } }, { name: 'b', image: 'x', resources: { limits: { 'ephemeral-storage': '2Gi' } } }] });
   assert.deepEqual(localStorageEviction({ pod: two, writes: new Map([['a', { bytes: 1.5 * gib }]]) }), { signal: 'ephemeralcontainerfs.limit', message: 'Container a exceeded its local ephemeral storage limit "1Gi". ' });
   assert.equal(localStorageEviction({ pod: two, writes: new Map([['a', { bytes: gib }], ['b', { bytes: 2.5 * gib }]]) })?.message, 'Pod ephemeral local storage usage exceeds the total limit of containers 3Gi. ');
+  // What kubectl cp put in a container's writable layer counts as the layer's.
+  assert.deepEqual(localStorageEviction({ pod: two, writes: new Map(), layerBytes: new Map([['a', 1.2 * gib]]) }), { signal: 'ephemeralcontainerfs.limit', message: 'Container a exceeded its local ephemeral storage limit "1Gi". ' });
 });
 
 test('a model download past its emptyDir sizeLimit gets the pod evicted, without a DisruptionTarget condition', async () => {

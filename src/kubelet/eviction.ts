@@ -117,6 +117,8 @@ export interface PodDisk {
   writes: ReadonlyMap<string, { bytes: number; path?: string }>;
   /** What was copied into each emptyDir (kubectl cp), by volume name. */
   emptyDirBytes?: ReadonlyMap<string, number>;
+  /** What was copied into each container's writable layer (kubectl cp outside its volumes), by container name. */
+  layerBytes?: ReadonlyMap<string, number>;
 }
 
 type Spec = DeepReadonlyPod['spec'];
@@ -158,6 +160,7 @@ export function localStorageEviction(p: PodDisk): LocalStorageEviction | undefin
     if (volume) volumes.set(volume, (volumes.get(volume) ?? 0) + w.bytes);
     else layers.set(name, (layers.get(name) ?? 0) + w.bytes);
   }
+  for (const [name, bytes] of p.layerBytes ?? []) layers.set(name, (layers.get(name) ?? 0) + bytes);
   for (const [volume, bytes] of p.emptyDirBytes ?? []) {
     const v = spec.volumes?.find((x) => x.name === volume);
     if (v?.emptyDir && v.emptyDir.medium !== 'Memory') volumes.set(volume, (volumes.get(volume) ?? 0) + bytes);

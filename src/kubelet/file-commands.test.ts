@@ -97,7 +97,7 @@ test('ls shows the atomic writer\'s layout with -a, files before directories, an
 test('what the kubelet did not write is unknown, not missing: the image\'s files, a disk\'s', () => {
   for (const path of ['/etc/passwd', '/data/model.bin', '/etc']) {
     const run = runExec(['cat', path], context);
-    assert.equal(out(run, 'stderr'), `cat: ${path}: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname and /etc/resolv.conf\n`);
+    assert.equal(out(run, 'stderr'), `cat: ${path}: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname, /etc/resolv.conf and what was copied into it\n`);
     assert.equal(run.exitCode, 1);
   }
   assert.equal(out(runExec(['cat', '/scratch'], context), 'stderr'), 'cat: /scratch: Is a directory\n');
@@ -134,7 +134,7 @@ test('tar cf - writes an archive GNU tar reads back: directories, files with the
 
 test('tar reports what it cannot archive after the rest; a script cannot feed tar x', () => {
   const run = runExec(['tar', 'cf', '-', '/nope/x', '/etc/config/none'], context);
-  assert.equal(out(run, 'stderr'), "tar: /nope/x: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname and /etc/resolv.conf\ntar: /etc/config/none: Cannot stat: No such file or directory\ntar: Exiting with failure status due to previous errors\n");
+  assert.equal(out(run, 'stderr'), "tar: /nope/x: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname, /etc/resolv.conf and what was copied into it\ntar: /etc/config/none: Cannot stat: No such file or directory\ntar: Exiting with failure status due to previous errors\n");
   assert.equal(run.exitCode, 2);
   const scripted = runExec(['sh', '-c', 'tar -xmf - -C /scratch'], context);
   assert.equal(out(scripted, 'stderr'), 'tar: reading an archive from standard input is not simulated in a shell script\n', 'a script has no standard input to give');
@@ -160,8 +160,30 @@ test('tar xf - (kubectl cp into a pod) unpacks GNU tar\'s archive into an emptyD
     assert.equal(out(readOnly, 'stderr'), 'tar: prompt.txt: Cannot open: Read-only file system\ntar: weights: Cannot mkdir: Read-only file system\ntar: weights/adapter.bin: Cannot mkdir: Read-only file system\ntar: Exiting with failure status due to previous errors\n');
     assert.equal(readOnly.exitCode, 2);
     const unknown = runExec(['tar', '-xmf', '-', '-C', '/tmp'], later, archive);
-    assert.equal(out(unknown, 'stderr'), "tar: /tmp: Cannot open: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname and /etc/resolv.conf\ntar: Error is not recoverable: exiting now\n");
+    assert.equal(out(unknown, 'stderr'), "tar: /tmp: Cannot open: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname, /etc/resolv.conf and what was copied into it\ntar: Error is not recoverable: exiting now\n");
     assert.equal(out(runExec(['tar', '-xmf', '-', '-C', '/scratch'], later, Buffer.from('not an archive'.padEnd(600, '!'))), 'stderr'), 'tar: This does not look like a tar archive\ntar: Error is not recoverable: exiting now\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("tar xf - outside the volumes writes the container's writable layer: the image's directories are taken to exist, their other files stay unknown; a read-only root filesystem refuses", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'drydock-tar-'));
+  try {
+    writeFileSync(join(dir, 'lora.json'), '{"r": 8}\n');
+    const archive = spawnSync('tar', ['cf', '-', '-C', dir, 'lora.json'], { maxBuffer: 1 << 20 }).stdout;
+    const layer: Extract<FileNode, { kind: 'dir' }> = { kind: 'dir', entries: new Map(), mode: 0o755, image: true, writable: true };
+    const withLayer = { ...context, files: containerFiles(pod, pod.spec.containers[0]!, ['10.128.0.7'], sources, 0, layer) };
+    const run = runExec(['tar', '-xmf', '-', '-C', '/models/adapters'], withLayer, archive);
+    assert.deepEqual([out(run, 'stderr'), run.exitCode], ['', 0]);
+    assert.equal(out(runExec(['cat', '/models/adapters/lora.json'], withLayer)), '{"r": 8}\n');
+    assert.equal(out(runExec(['ls', '/models/adapters'], withLayer)), 'lora.json\n');
+    assert.equal(runExec(['test', '-f', '/models/adapters/lora.json'], withLayer).exitCode, 0);
+    assert.equal(out(runExec(['cat', '/models/base.bin'], withLayer), 'stderr'), `cat: /models/base.bin: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname, /etc/resolv.conf and what was copied into it\n`, "the image's other files stay unknown");
+    assert.equal(out(runExec(['cat', '/etc/hosts'], withLayer)).split('\n')[0], '# Kubernetes-managed hosts file.', 'a mount still wins over the layer');
+    const readOnlyLayer: Extract<FileNode, { kind: 'dir' }> = { kind: 'dir', entries: new Map(), mode: 0o755, image: true };
+    const readOnly = runExec(['tar', '-xmf', '-', '-C', '/tmp'], { ...context, files: containerFiles(pod, pod.spec.containers[0]!, ['10.128.0.7'], sources, 0, readOnlyLayer) }, archive);
+    assert.deepEqual([out(readOnly, 'stderr'), readOnly.exitCode], ['tar: lora.json: Cannot open: Read-only file system\ntar: Exiting with failure status due to previous errors\n', 2]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

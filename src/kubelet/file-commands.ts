@@ -1,7 +1,7 @@
 // cat, ls, `tar cf -` and `tar xf -` in a simulated container, over the files the kubelet put there
-// (container-files.ts) and what was copied into its emptyDirs, with GNU coreutils' and GNU tar's words.
-// A path outside them (the image's files) is not known, and the command says so rather than claim the
-// file is missing.
+// (container-files.ts) and what was copied into its emptyDirs and its writable layer, with GNU coreutils'
+// and GNU tar's words. A path outside them (the image's files) is not known, and the command says so
+// rather than claim the file is missing.
 import type { ContainerFiles, FileNode } from './container-files.ts';
 import { lookup } from './container-files.ts';
 import { readTarArchive, tarArchive } from './tar-archive.ts';
@@ -13,7 +13,7 @@ export interface FileCommandOutput {
   status: number;
 }
 
-export const unknownFiles = "not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname and /etc/resolv.conf";
+export const unknownFiles = "not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname, /etc/resolv.conf and what was copied into it";
 
 function output(): FileCommandOutput {
   return { writes: [], status: 0 };
@@ -164,7 +164,10 @@ export function tar(args: readonly string[], files: ContainerFiles | undefined, 
 
 const unrecoverable = 'tar: Error is not recoverable: exiting now\n';
 
-/** tar x: each member made under DIR (its missing directories too), into an emptyDir; elsewhere GNU tar's refusal. */
+/**
+ * tar x: each member made under DIR (its missing directories too), into an emptyDir or the container's
+ * writable layer; a read-only root filesystem or volume gets GNU tar's refusal.
+ */
 function extract(out: FileCommandOutput, rest: readonly string[], files: ContainerFiles | undefined, workingDir: string, stdin: Buffer | undefined): FileCommandOutput {
   const [archive, ...more] = rest;
   if (archive !== '-') return failed(out, 'tar: reading an archive from a file is not simulated (tar runs as tar xf - [-C DIR])\n', 2);
@@ -172,7 +175,9 @@ function extract(out: FileCommandOutput, rest: readonly string[], files: Contain
   if ((more[0] === '-C' && at === undefined) || more.length > (at === undefined ? 0 : 2)) return failed(out, `tar: ${more.join(' ')}: not simulated (tar runs as tar xf - [-C DIR])\n`, 2);
   if (stdin === undefined) return failed(out, 'tar: reading an archive from standard input is not simulated in a shell script\n', 2);
   const dir = at ?? workingDir;
-  const base = files ? lookup(files, dir, workingDir) : { kind: 'unknown' as const };
+  let base = files ? lookup(files, dir, workingDir) : { kind: 'unknown' as const };
+  // A directory of the image's (kubectl cp pod:/tmp/f): taken to exist, and written through the layer.
+  if (base.kind === 'unknown' && files?.layer) base = imageDirectory(files.layer, dir, workingDir);
   if (base.kind !== 'found' || base.node.kind !== 'dir') {
     stderr(out, `tar: ${dir}: Cannot open: ${base.kind === 'found' ? 'Not a directory' : problem(base.kind)}\n`);
     return failed(out, unrecoverable, 2);
@@ -194,6 +199,32 @@ function extract(out: FileCommandOutput, rest: readonly string[], files: Contain
 }
 
 type DirNode = Extract<FileNode, { kind: 'dir' }>;
+
+/**
+ * The writable layer's view of an image directory at `path`: its directories are made in the layer as
+ * the image's (their other entries unknown) down to it, as the image is taken to have them.
+ */
+function imageDirectory(layer: DirNode, path: string, workingDir: string): ReturnType<typeof lookup> {
+  const parts: string[] = [];
+  for (const part of (path.startsWith('/') ? path : `${workingDir}/${path}`).split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '' && part !== '.') parts.push(part);
+  }
+  let dir = layer;
+  for (const part of parts) {
+    const existing = dir.entries.get(part);
+    if (existing?.kind === 'dir') {
+      dir = existing;
+      continue;
+    }
+    if (existing) return { kind: 'not-directory' };
+    if (!dir.image) return { kind: 'missing' };
+    const made: DirNode = { kind: 'dir', entries: new Map(), mode: 0o755, image: true, ...(layer.writable ? { writable: true as const } : {}) };
+    (dir.entries as Map<string, FileNode>).set(part, made);
+    dir = made;
+  }
+  return { kind: 'found', node: dir, path: `/${parts.join('/')}` };
+}
 
 /** Puts one member under `root`, making its missing directories; the error GNU tar reports, if any. */
 function place(root: DirNode, entry: TarEntry): string | undefined {

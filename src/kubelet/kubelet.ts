@@ -387,7 +387,8 @@ export class Kubelet {
       if (w.state.kind !== 'syncing') continue;
       const writes = w.diskWrites(now);
       const emptyDirBytes = w.emptyDirBytes();
-      if (writes.size > 0 || emptyDirBytes.size > 0) pods.push({ pod: w.pod, writes, emptyDirBytes });
+      const layerBytes = w.layerBytes();
+      if (writes.size > 0 || emptyDirBytes.size > 0 || layerBytes.size > 0) pods.push({ pod: w.pod, writes, emptyDirBytes, layerBytes });
     }
     return pods;
   }

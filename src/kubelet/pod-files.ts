@@ -33,6 +33,8 @@ export class PodFiles {
   readonly #emptyDirs = new Map<string, FileNode>();
   /** Each volume's content as last written. */
   readonly #written = new Map<string, FileNode>();
+  /** Each container's writable layer, for its current instance: a restart starts from the image again. */
+  readonly #layers = new Map<string, { instance: string; root: Extract<FileNode, { kind: 'dir' }> }>();
 
   constructor(options: { client: Client; clock: Clock; random: Random; sources: EnvSources | undefined; allocatable: () => Allocatable; writtenAt: number }) {
     this.#client = options.client;
@@ -67,10 +69,15 @@ export class PodFiles {
     }
   }
 
-  /** The files container `c` sees now (config maps and secrets as the informers hold them). */
-  files(pod: DeepReadonly<Pod>, container: string, podIP: string | undefined): ContainerFiles | undefined {
+  /** The files instance `instance` of container `c` sees now (config maps and secrets as the informers hold them). */
+  files(pod: DeepReadonly<Pod>, container: string, podIP: string | undefined, instance: string): ContainerFiles | undefined {
     const c = [...(pod.spec.initContainers ?? []), ...pod.spec.containers, ...(pod.spec.ephemeralContainers ?? [])].find((x) => x.name === container);
     if (!c) return undefined;
+    let layer = this.#layers.get(container);
+    if (layer?.instance !== instance) {
+      const root: Extract<FileNode, { kind: 'dir' }> = { kind: 'dir', entries: new Map(), mode: 0o755, image: true, ...(c.securityContext?.readOnlyRootFilesystem ? {} : { writable: true as const }) };
+      this.#layers.set(container, (layer = { instance, root }));
+    }
     const sources = this.#sources;
     return containerFiles(pod, c, podIP ? [podIP] : [], {
       configMap: (namespace, name) => sources?.configMaps.getByName(namespace, name),
@@ -83,7 +90,17 @@ export class PodFiles {
         if (content) this.#written.set(volume, content);
         return this.#written.get(volume);
       },
-    }, this.#writtenAt);
+    }, this.#writtenAt, layer.root);
+  }
+
+  /** The bytes copied into each container's writable layer (its current instance), for those holding any. */
+  layerBytes(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [container, { root }] of this.#layers) {
+      const bytes = treeBytes(root);
+      if (bytes > 0) out.set(container, bytes);
+    }
+    return out;
   }
 
   /** The bytes of the files copied into each emptyDir that holds any (none before the first exec). */

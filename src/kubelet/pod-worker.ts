@@ -298,7 +298,7 @@ export class PodWorker {
     for (const [k, v] of Object.entries(own)) setOwn(env, k, v);
     if (env.HOME === undefined) env.HOME = '/root';
     const workingDir = c.workingDir || '/';
-    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir, files: this.#podFiles().files(this.#pod, name, this.podIP) };
+    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir, files: this.#podFiles().files(this.#pod, name, this.podIP, rec.current.id) };
     // A host process (runtime: process) execs for real, with the environment it was started with.
     const sim = live.sim;
     return sim instanceof ProcessContainer ? { context, logs: live.logs, host: { env: sim.env, workingDir } } : { context, logs: live.logs };
@@ -346,6 +346,11 @@ export class PodWorker {
   /** What was copied into the pod's emptyDirs (kubectl cp), by volume; empty for a pod nobody exec'd into. */
   emptyDirBytes(): Map<string, number> {
     return this.#files?.emptyDirBytes() ?? new Map();
+  }
+
+  /** The bytes copied into each container's writable layer (kubectl cp outside its volumes). */
+  layerBytes(): Map<string, number> {
+    return this.#files?.layerBytes() ?? new Map();
   }
 
   /** What each running container has written to local disk by now, and where (absent: its writable layer). */

@@ -3,7 +3,7 @@
 // a shell fed on standard input, a container's output as it comes, `kubectl run -i` of a shell, and
 // upstream's refusals (a container that is not running, a role with `get pods/exec` but not `create`);
 // and the files the kubelet wrote into a container (volumes, /etc/hosts), read with cat and kubectl cp,
-// and kubectl cp into its emptyDir.
+// and kubectl cp into its emptyDir and its writable layer.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -168,7 +168,7 @@ describe('kubectl exec into simulated containers', () => {
     const listing = await dd.ok(['exec', 'files', '--', 'ls', '-a', '/etc/config']);
     assert.match(listing, /^\.\n\.\.\n\.\.\d{4}_\d\d_\d\d_\d\d_\d\d_\d\d\.\d+\n\.\.data\napp\.yaml\nblob\nmode\n$/);
     const unknown = await dd.kubectl(['exec', 'files', '--', 'cat', '/etc/passwd']);
-    assert.deepEqual([unknown.code, unknown.stderr.split('\n')[0]], [1, "cat: /etc/passwd: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname and /etc/resolv.conf"]);
+    assert.deepEqual([unknown.code, unknown.stderr.split('\n')[0]], [1, "cat: /etc/passwd: not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname, /etc/resolv.conf and what was copied into it"]);
     // The token the pod's projected volume holds authenticates as the pod's service account.
     const token = await dd.ok(['exec', 'files', '--', 'cat', '/var/run/secrets/kubernetes.io/serviceaccount/token']);
     assert.match(await dd.ok(['auth', 'whoami', `--token=${token}`, '-o', 'jsonpath={.status.userInfo.username}']), /^system:serviceaccount:default:default$/);
@@ -210,5 +210,9 @@ describe('kubectl exec into simulated containers', () => {
     const readOnly = await dd.kubectl(['cp', join(fixtures, 'pod.yaml'), 'files:/etc/config/pod.yaml']);
     assert.equal(readOnly.code, 2, 'kubectl exits with tar\'s status');
     assert.match(readOnly.stderr, /^tar: pod\.yaml: Cannot open: Read-only file system$/m);
+    // Outside the volumes it goes to the container's writable layer, over the image's /tmp.
+    const layer = await dd.kubectl(['cp', join(fixtures, 'pod.yaml'), 'files:/tmp/pod.yaml']);
+    assert.equal(layer.code, 0, layer.stderr);
+    assert.equal(await dd.ok(['exec', 'files', '--', 'cat', '/tmp/pod.yaml']), manifest);
   });
 });
