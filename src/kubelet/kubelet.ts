@@ -5,7 +5,7 @@ import { PartitionGate, gatedClient } from './partition.ts';
 import { refs } from '../api/index.ts';
 import type { Node, Pod } from '../api/index.ts';
 import type { Client, Informer } from '../client/index.ts';
-import type { Clock, Random } from '../core/index.ts';
+import type { Clock, KubeObject, Random } from '../core/index.ts';
 import { formatTime, isApiError } from '../core/index.ts';
 import { admitPod } from './admission.ts';
 import { DeviceManager, pluginGpus } from './device-manager.ts';
@@ -256,6 +256,15 @@ export class Kubelet {
   volumeSourceDeleted(kind: 'configMap' | 'secret', namespace: string, name: string): void {
     for (const w of this.#workers.values()) {
       if (w.pod.metadata.namespace === namespace && mountsSource(w.pod, kind, name)) w.volumeSourceDeleted();
+    }
+  }
+
+  /** A config map or secret changed: the running pods here that mount it keep its old content until they sync. */
+  volumeSourceChanged(kind: 'configMap' | 'secret', old: KubeObject): void {
+    const namespace = old.metadata.namespace;
+    const name = old.metadata.name ?? '';
+    for (const w of this.#workers.values()) {
+      if (w.pod.metadata.namespace === namespace && mountsSource(w.pod, kind, name, true)) w.volumeSourceChanged(kind, old);
     }
   }
 

@@ -608,19 +608,25 @@ test("a deleted ConfigMap's volume keeps the files written last (its remount fai
       return `${r.exitCode}:${r.steps.map((step) => ('stream' in step ? String(step.text) : '')).join('')}`;
     };
     assert.equal(read(['cat', '/etc/app/app.yaml']), '0:model: llama\n');
+    const dataDirectory = (): string => read(['ls', '-a', '/etc/app']).split('\n')[2] ?? '';
+    const before = dataDirectory();
+    // A changed ConfigMap reaches the files at the pod's next sync, a minute from its start.
     await c.client.update(refs.configMaps, { ...map('app', 'model: mistral\n') });
     await clock.advance(1_000);
-    assert.equal(read(['cat', '/etc/app/app.yaml']), '0:model: mistral\n');
+    assert.equal(read(['cat', '/etc/app/app.yaml']), '0:model: llama\n');
+    await clock.advance(55_000);
+    assert.deepEqual([read(['cat', '/etc/app/app.yaml']), dataDirectory() !== before], ['0:model: mistral\n', true], 'the atomic writer wrote a new directory');
     await c.client.delete(refs.configMaps, 'default', 'app');
     await c.client.delete(refs.configMaps, 'default', 'extra');
     await clock.advance(1_000);
     assert.deepEqual([read(['cat', '/etc/app/app.yaml']), read(['ls', '/etc/extra'])], ['0:model: mistral\n', '0:']);
-    // The pod's next sync (a minute from its start) fails to remount it, and the volume manager retries with its backoff.
+    // The pod's next sync (two minutes from its start) fails to remount it, and the volume manager retries with its backoff.
     const failedMounts = async (): Promise<[string | undefined, number | undefined][]> =>
       (await events(c, 'server')).filter((e) => e.reason === 'FailedMount').map((e) => [e.message, e.count]);
-    assert.deepEqual(await failedMounts(), []);
-    await clock.advance(53_000);
-    assert.deepEqual(await failedMounts(), [['MountVolume.SetUp failed for volume "config" : configmap "app" not found', 1]]);
+    await clock.advance(57_000);
+    assert.deepEqual(await failedMounts(), [], 'none before the sync');
+    await clock.advance(1_500);
+    assert.deepEqual((await failedMounts()).map(([message]) => message), ['MountVolume.SetUp failed for volume "config" : configmap "app" not found']);
     await clock.advance(20_000);
     const [[, count = 0] = []] = await failedMounts();
     assert.ok(count >= 5, `retried: ${count}`);

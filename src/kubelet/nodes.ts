@@ -96,8 +96,11 @@ export class SimulatedNodes {
     const sourceDeleted = (kind: 'configMap' | 'secret') => (o: KubeObject): void => {
       for (const k of nodes.kubelets) k.volumeSourceDeleted(kind, o.metadata.namespace ?? '', o.metadata.name ?? '');
     };
-    nodes.#volumeSources.configMaps.addHandlers({ onDelete: sourceDeleted('configMap') });
-    nodes.#volumeSources.secrets.addHandlers({ onDelete: sourceDeleted('secret') });
+    const sourceChanged = (kind: 'configMap' | 'secret') => (old: KubeObject): void => {
+      for (const k of nodes.kubelets) k.volumeSourceChanged(kind, old);
+    };
+    nodes.#volumeSources.configMaps.addHandlers({ onUpdate: sourceChanged('configMap'), onDelete: sourceDeleted('configMap') });
+    nodes.#volumeSources.secrets.addHandlers({ onUpdate: sourceChanged('secret'), onDelete: sourceDeleted('secret') });
     const nodeChanged = (n: Node): void => byName.get(n.metadata.name ?? '')?.nodeChanged(n);
     nodes.#nodes.addHandlers({ onAdd: nodeChanged, onUpdate: (_old, n) => nodeChanged(n) });
     const sources = nodes.#informers();

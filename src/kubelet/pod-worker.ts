@@ -6,7 +6,7 @@
 import { expandBehaviourEnv, readsShellInput, refs, resolveBehaviour } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Container } from '../api/index.ts';
-import type { Clock, Random, Timer } from '../core/index.ts';
+import type { Clock, KubeObject, Random, Timer } from '../core/index.ts';
 import { componentTurnOver, copyJson, isApiError, setOwn } from '../core/index.ts';
 import { Backoff, formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
@@ -156,6 +156,11 @@ export class PodWorker {
   readonly #firstSeen: number;
   /** A remount of the pod's volumes is failing (a config map or secret it mounts is gone). */
   #remounting = false;
+  /**
+   * Config maps and secrets changed since the pod's last sync, as its volumes still show them
+   * (`configMap/<name>`, `secret/<name>`): the kubelet rewrites a volume only when it syncs the pod.
+   */
+  #heldSources: Map<string, KubeObject> | undefined;
   /** The phase of the status last written, for the start-duration observation. */
   #phaseSeen: string | undefined;
   /** The active-deadline handler or the eviction manager evicted the pod. */
@@ -311,7 +316,18 @@ export class PodWorker {
 
   /** Made at the first exec: most pods are never exec'd into. */
   #podFiles(): PodFiles {
-    return (this.#files ??= new PodFiles({ client: this.#d.client, clock: this.#d.clock, random: this.#d.random, sources: this.#d.envSources, allocatable: this.#d.nodeAllocatable ?? (() => undefined), writtenAt: this.startTime }));
+    return (this.#files ??= new PodFiles({ client: this.#d.client, clock: this.#d.clock, random: this.#d.random, sources: this.#volumeContentSources(), allocatable: this.#d.nodeAllocatable ?? (() => undefined), writtenAt: this.startTime }));
+  }
+
+  /** The config maps and secrets as the pod's volumes were last written: those changed since held as they were. */
+  #volumeContentSources(): EnvSources | undefined {
+    const live = this.#d.envSources;
+    if (!live) return undefined;
+    const held = (key: string) => this.#heldSources?.get(key);
+    return {
+      configMaps: { getByName: (namespace, name) => held(`configMap/${name}`) ?? live.configMaps.getByName(namespace, name) },
+      secrets: { getByName: (namespace, name) => held(`secret/${name}`) ?? live.secrets.getByName(namespace, name) },
+    };
   }
 
   /**
@@ -376,6 +392,21 @@ export class PodWorker {
     this.#remounting = true;
     const elapsed = this.#d.clock.now() - this.startTime;
     this.#after(podSyncPeriodMs - (elapsed % podSyncPeriodMs), () => this.#remount(remountInitialDelayMs));
+  }
+
+  /**
+   * A config map or secret the pod mounts changed: its volumes keep the content they were written with
+   * until the pod's next sync (every syncFrequency, a minute, from its start), which writes the new one.
+   */
+  volumeSourceChanged(kind: 'configMap' | 'secret', old: KubeObject): void {
+    if (this.#state.kind !== 'syncing') return;
+    const key = `${kind}/${old.metadata.name ?? ''}`;
+    if (!this.#heldSources) {
+      this.#heldSources = new Map();
+      const elapsed = this.#d.clock.now() - this.startTime;
+      this.#after(podSyncPeriodMs - (elapsed % podSyncPeriodMs), () => (this.#heldSources = undefined));
+    }
+    if (!this.#heldSources.has(key)) this.#heldSources.set(key, old);
   }
 
   #remount(delayMs: number): void {

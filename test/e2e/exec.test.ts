@@ -172,11 +172,10 @@ describe('kubectl exec into simulated containers', () => {
     // The token the pod's projected volume holds authenticates as the pod's service account.
     const token = await dd.ok(['exec', 'files', '--', 'cat', '/var/run/secrets/kubernetes.io/serviceaccount/token']);
     assert.match(await dd.ok(['auth', 'whoami', `--token=${token}`, '-o', 'jsonpath={.status.userInfo.username}']), /^system:serviceaccount:default:default$/);
-    // A changed ConfigMap reaches the mounted files (unlike the environment, above).
+    // A changed ConfigMap reaches the mounted files only at the pod's next sync, a minute from its start
+    // (src/kubelet/lifecycle.test.ts follows it there on a virtual clock).
     await dd.ok(['patch', 'configmap', 'app-config', '-p', '{"data":{"mode":"slow"}}']);
-    await waitFor(dd, ['exec', 'files', '--', 'cat', '/etc/config/mode'], 'slow');
-    const rewritten = await dd.ok(['exec', 'files', '--', 'ls', '-a', '/etc/config']);
-    assert.notEqual(rewritten.split('\n')[2], listing.split('\n')[2], 'the atomic writer wrote a new directory');
+    assert.equal(await dd.ok(['exec', 'files', '--', 'cat', '/etc/config/mode']), 'fast');
   });
 
   test('kubectl cp copies a file and a directory out of a pod; the atomic writer\'s links are skipped, as kubectl skips them', async () => {
