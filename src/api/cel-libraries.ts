@@ -12,6 +12,7 @@ import { celGoTypeName, withExtensionLibraries } from './cel-extensions.ts';
 import { withTwoVariableComprehensions } from './cel-comprehensions.ts';
 import { withImageLibrary } from './cel-image.ts';
 import { withFormatLibrary } from './cel-format.ts';
+import { validateCheckedAst } from './cel-validators.ts';
 import type { Semver } from './resource/v1/semver.ts';
 
 export { celGoTypeName };
@@ -82,6 +83,18 @@ function extreme(list: readonly unknown[], name: 'min' | 'max'): unknown {
 const sorted = (list: readonly unknown[]): boolean => list.every((v, i) => i === 0 || (list[i - 1] as Ordered) <= (v as Ordered));
 
 const globalPattern = boundedMemo((pattern: string) => new UserRegExp(pattern, 'g'));
+const searchPattern = boundedMemo((pattern: string) => new UserRegExp(pattern));
+
+/** The standard library's global matches(s, pattern) (cel-js has the member form only): an unanchored search. */
+function matches(s: string, pattern: string): boolean {
+  let re: UserRegExp;
+  try {
+    re = searchPattern(pattern);
+  } catch {
+    throw new Error(`Invalid regular expression: ${pattern}`);
+  }
+  return re.test(s);
+}
 
 /** regex.find / findAll: the first (up to n, all when n < 0) matches of `pattern` in `s`. */
 function findAll(s: string, pattern: string, n: bigint): string[] {
@@ -116,6 +129,7 @@ function replace(s: string, from: string, to: string, n: bigint): string {
  */
 export function withKubernetesLibraries(env: Environment): Environment {
   return withTwoVariableComprehensions(withFormatLibrary(withImageLibrary(withExtensionLibraries(withNetworkLibraries(env)))), chargeStep)
+    .registerFunction('matches(string, string): bool', matches)
     .registerFunction('list<int>.sum(): int', sum)
     .registerFunction('list<double>.sum(): double', sum)
     .registerFunction('list<dyn>.sum(): dyn', sum)
@@ -277,6 +291,8 @@ export function parseAndCheck(env: Environment, expression: string): { ok: true;
   }
   const checked = run.check();
   if (!checked.valid) return { ok: false, message: `compilation failed: ${compilationIssue(expression, checked.error, false)}` };
+  const issues = validateCheckedAst(run.ast);
+  if (issues.length > 0) return { ok: false, message: `compilation failed: ${issues.map((i) => issueAt(expression, i.offset, i.message)).join('\n')}` };
   countComprehensionSteps(run.ast);
   return { ok: true, run, type: checked.type ?? 'dyn' };
 }
@@ -285,11 +301,16 @@ export function parseAndCheck(env: Environment, expression: string): { ok: true;
 function compilationIssue(expression: string, e: unknown, syntax: boolean): string {
   const summary = e instanceof ParseError || e instanceof CelTypeError ? e.summary : e instanceof Error ? e.message : String(e);
   const start = e instanceof ParseError || e instanceof CelTypeError ? (e.range?.start ?? 0) : 0;
+  return issueAt(expression, start, syntax ? `Syntax error: ${summary}` : celGoWording(summary));
+}
+
+/** One issue at offset `start` of the expression, with its line and a caret under it. */
+function issueAt(expression: string, start: number, message: string): string {
   const before = expression.slice(0, start);
   const line = before.split('\n').length;
   const col = start - (before.lastIndexOf('\n') + 1) + 1;
   const src = expression.split('\n')[line - 1] ?? '';
-  return `ERROR: <input>:${line}:${col}: ${syntax ? `Syntax error: ${summary}` : celGoWording(summary)}\n | ${src}\n | ${'.'.repeat(col - 1)}^`;
+  return `ERROR: <input>:${line}:${col}: ${message}\n | ${src}\n | ${'.'.repeat(col - 1)}^`;
 }
 
 // The type-checker messages users meet most often, in cel-go's words.

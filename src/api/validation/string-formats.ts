@@ -30,7 +30,7 @@ export function isDateTime(s: string): boolean {
 const goDurationUnits: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** time.ParseDuration: milliseconds, or undefined. */
-function goDuration(s: string): number | undefined {
+export function goDuration(s: string): number | undefined {
   const m = /^([-+]?)((?:(?:\d+\.?\d*|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+|0)$/.exec(s);
   if (!m) return undefined;
   let total = 0;
