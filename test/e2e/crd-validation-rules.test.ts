@@ -66,6 +66,40 @@ describe('CRD validation rules', () => {
     );
   });
 
+  test('validation ratcheting: once the schema tightens, an object it no longer accepts can still be labelled or changed elsewhere', async () => {
+    const schema = (maxLength: number): string => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: models.serving.example.com
+spec:
+  group: serving.example.com
+  names: {kind: Model, plural: models, singular: model}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              name: {type: string, maxLength: ${maxLength}}
+              replicas: {type: integer}
+`;
+    await dd.ok(['apply', '-f', dd.writeFile('model-crd.yaml', schema(64))]);
+    await dd.ok(['wait', '--for=condition=Established', 'crd/models.serving.example.com']);
+    const model = JSON.stringify({ apiVersion: 'serving.example.com/v1', kind: 'Model', metadata: { name: 'llama' }, spec: { name: 'meta-llama-3.1-8b-instruct', replicas: 1 } });
+    await dd.ok(['create', '-f', '-'], { input: model });
+    await dd.ok(['apply', '-f', dd.writeFile('model-crd.yaml', schema(16))]);
+    assert.equal(await dd.ok(['label', 'model', 'llama', 'tier=gold']), 'model.serving.example.com/llama labeled\n');
+    assert.equal(await dd.ok(['patch', 'model', 'llama', '--type=merge', '-p', '{"spec":{"replicas":2}}']), 'model.serving.example.com/llama patched\n');
+    const renamed = await dd.kubectl(['patch', 'model', 'llama', '--type=merge', '-p', '{"spec":{"name":"meta-llama-3.1-70b-instruct"}}']);
+    assert.equal(renamed.stderr, 'The Model "llama" is invalid: spec.name: Too long: may not be more than 16 bytes\n');
+  });
+
   test('a CRD whose rule does not compile is refused', async () => {
     const bad = crd.replace('crontabs.stable.example.com', 'widgets.stable.example.com').replace('plural: crontabs', 'plural: widgets').replace('singular: crontab', 'singular: widget').replace('kind: CronTab', 'kind: Widget').replace('"self.minReplicas <= self.replicas"', '"self.minReplicas <="');
     const r = await dd.kubectl(['apply', '-f', dd.writeFile('bad-crd.yaml', bad)]);

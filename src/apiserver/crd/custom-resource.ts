@@ -5,7 +5,7 @@
 // pkg/registry/customresource/{strategy.go,tableconvertor/tableconvertor.go}.
 import type { PatchMeta, ResourceDefinition, SubresourceDefinition, TableColumnDefinition } from '../../api/index.ts';
 import type { FieldError, KubeObject } from '../../core/index.ts';
-import { lookupTable, translateTimestampSince } from '../../core/index.ts';
+import { jsonEqual, lookupTable, translateTimestampSince } from '../../core/index.ts';
 import { applyDefaults, validateValue } from './schema.ts';
 import { validateListSetsAndMaps } from './list-types.ts';
 import { blockingError, hasRules, validateRules } from './validation-rules.ts';
@@ -46,14 +46,14 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
   const columns = (version.additionalPrinterColumns?.length ? version.additionalPrinterColumns : [ageColumn]).map((c) => ({ ...c, steps: parseJsonPath(c.jsonPath) ?? [] }));
   const withRules = hasRules(schema);
   const validate = (obj: KubeObject, old?: KubeObject): FieldError[] => {
-    const errors = validateValue(withoutMetadata(obj), schema, '');
+    const errors = validateValue(withoutMetadata(obj), schema, '', old && { value: withoutMetadata(old) }, old !== undefined && !jsonEqual(obj.metadata, old.metadata));
     // An update keeps list-type errors the stored object already had (ratcheting), as upstream does.
     const listErrors = validateListSetsAndMaps(withoutMetadata(obj), schema, '');
     if (listErrors.length > 0 && !(old && validateListSetsAndMaps(withoutMetadata(old), schema, '').length > 0)) errors.push(...listErrors);
     if (!withRules) return errors;
     const blocked = blockingError(errors);
     if (blocked) return [...errors, blocked];
-    return [...errors, ...validateRules(ruleView(obj), old && ruleView(old), schema, '')];
+    return [...errors, ...validateRules(ruleView(obj), old && ruleView(old), schema, '', old !== undefined && !jsonEqual(obj.metadata, old.metadata))];
   };
   const def: ResourceDefinition = {
     group: spec.group,

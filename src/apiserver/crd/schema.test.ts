@@ -143,3 +143,29 @@ test('x-kubernetes-list-type set and map: a repeated item or key is a Duplicate 
   assert.deepEqual(run({ routes: [{ host: 'a', path: '/' }, { host: 'a', path: '/v1' }, { host: 'a', path: '/' }] }), ['routes[2]: Duplicate value: {"host":"a","path":"/"}']);
   assert.deepEqual(run({ ports: [80] }), ['ports[0]: Invalid value: 80: must be an object for an array of list-type map']);
 });
+
+test('validation ratcheting: on update, a value equal to the one it correlates with keeps its errors; a changed one is checked', () => {
+  const s: JSONSchemaProps = {
+    type: 'object',
+    required: ['spec'],
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', maxLength: 3 },
+          replicas: { type: 'integer', maximum: 4 },
+          ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer', minimum: 1024 } } } },
+          args: { type: 'array', items: { type: 'string', maxLength: 2 } },
+        },
+      },
+    },
+  };
+  const run = (value: unknown, old?: unknown): string[] => validateValue(value, s, '', old === undefined ? undefined : { value: old }).map((e) => formatFieldError(e, { withField: true }));
+  const stored = { spec: { name: 'abcd', replicas: 2, ports: [{ name: 'http', port: 80 }, { name: 'metrics', port: 9090 }], args: ['long'] } };
+  assert.deepEqual(run(stored).length, 3, 'on create every error counts');
+  assert.deepEqual(run({ spec: { ...stored.spec, replicas: 3 } }, stored), [], 'the invalid fields did not change');
+  assert.deepEqual(run({ spec: { ...stored.spec, name: 'abcde' } }, stored), ['spec.name: Too long: may not be more than 3 bytes']);
+  assert.deepEqual(run({ spec: { ...stored.spec, ports: [{ name: 'metrics', port: 9090 }, { name: 'http', port: 80 }] } }, stored), [], 'map-list items correlate by key, not index');
+  assert.deepEqual(run({ spec: { ...stored.spec, ports: [{ name: 'http', port: 81 }] } }, stored), ['spec.ports[0].port: Invalid value: 81: spec.ports[0].port in body should be greater than or equal to 1024']);
+  assert.deepEqual(run({ spec: { ...stored.spec, args: ['long', 'x'] } }, stored), ['spec.args[0]: Too long: may not be more than 2 bytes'], "an atomic list's items do not correlate");
+});

@@ -3,7 +3,7 @@
 // Upstream: apiextensions-apiserver/pkg/apiserver/schema/{pruning,defaulting}/algorithm.go,
 // pkg/apiserver/validation/validation.go (kubeOpenAPIResultToFieldErrors), kube-openapi validate/*.
 import type { FieldError } from '../../core/index.ts';
-import { UserRegExp, goQuote, notSupported, ownValue, required, setOwn, tooLong } from '../../core/index.ts';
+import { UserRegExp, goQuote, jsonEqual, notSupported, ownValue, required, setOwn, tooLong } from '../../core/index.ts';
 import { boundedMemo, stringFormatCheck } from '../../api/index.ts';
 import type { JSONSchemaProps } from './types.ts';
 
@@ -98,8 +98,37 @@ function matchesType(s: JSONSchemaProps, value: unknown): boolean {
 const typeInvalid = (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue, detail });
 const invalid = (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail });
 
-/** Validates `value` at `path` (root ''); field errors as the apiserver reports them for custom resources. */
-export function validateValue(value: unknown, s: JSONSchemaProps, path: string): FieldError[] {
+/**
+ * Validates `value` at `path` (root ''); field errors as the apiserver reports them for custom resources.
+ * On an update `old` is the value the stored object has here, when one correlates (by property name, a
+ * map list's item by its keys): a value equal to it keeps whatever errors it had (validation ratcheting,
+ * GA in 1.33), so an object a tightened schema no longer accepts can still be changed elsewhere.
+ * `changedAbove` says the node differs though its value does not (the root, when only metadata changed).
+ */
+export function validateValue(value: unknown, s: JSONSchemaProps, path: string, old?: Correlated, changedAbove = false): FieldError[] {
+  const errors = validateNode(value, s, path, old);
+  if (errors.length === 0 || !old || changedAbove || !jsonEqual(value, old.value)) return errors;
+  return [];
+}
+
+/** The old value correlated with a node (absent: none correlates, the node is validated in full). */
+export interface Correlated {
+  value: unknown;
+}
+
+function correlatedChild(old: Correlated | undefined, key: string): Correlated | undefined {
+  return old && isObject(old.value) && Object.hasOwn(old.value, key) ? { value: old.value[key] } : undefined;
+}
+
+/** A map list's item correlates with the old item having the same keys; other lists' items do not. */
+function correlatedItem(old: Correlated | undefined, s: JSONSchemaProps, item: unknown): Correlated | undefined {
+  const keys = s['x-kubernetes-list-map-keys'];
+  if (!old || s['x-kubernetes-list-type'] !== 'map' || !keys?.length || !Array.isArray(old.value) || !isObject(item)) return undefined;
+  const found = old.value.find((o) => isObject(o) && keys.every((k) => jsonEqual(o[k], item[k])));
+  return found === undefined ? undefined : { value: found };
+}
+
+function validateNode(value: unknown, s: JSONSchemaProps, path: string, old: Correlated | undefined): FieldError[] {
   const errors: FieldError[] = [];
   const name = path === '' ? '<root>' : path;
   if (value === undefined) return errors;
@@ -136,9 +165,9 @@ export function validateValue(value: unknown, s: JSONSchemaProps, path: string):
   if (Array.isArray(value)) {
     if (s.maxItems !== undefined && value.length > s.maxItems) errors.push({ type: 'FieldValueTooMany', field: path, badValue: value.length, detail: `must have at most ${s.maxItems} items` });
     if (s.minItems !== undefined && value.length < s.minItems) errors.push(invalid(path, value.length, `${name} in body should have at least ${s.minItems} items`));
-    if (s.items) value.forEach((v, i) => errors.push(...validateValue(v, s.items as JSONSchemaProps, `${path}[${i}]`)));
+    if (s.items) value.forEach((v, i) => errors.push(...validateValue(v, s.items as JSONSchemaProps, `${path}[${i}]`, correlatedItem(old, s, v))));
   }
-  if (isObject(value)) errors.push(...objectErrors(value, s, path, name));
+  if (isObject(value)) errors.push(...objectErrors(value, s, path, name, old));
   errors.push(...compositeErrors(value, s, path));
   return errors;
 }
@@ -147,7 +176,7 @@ export function validateValue(value: unknown, s: JSONSchemaProps, path: string):
  * The object validator: minProperties, then maxProperties, each ending the object's checks when it fails;
  * then required properties and each property's value.
  */
-function objectErrors(value: Json, s: JSONSchemaProps, path: string, name: string): FieldError[] {
+function objectErrors(value: Json, s: JSONSchemaProps, path: string, name: string, old: Correlated | undefined): FieldError[] {
   const count = Object.keys(value).length;
   if (s.minProperties !== undefined && count < s.minProperties) return [invalid(path, count, `${name} in body should have at least ${s.minProperties} properties`)];
   if (s.maxProperties !== undefined && count > s.maxProperties) return [{ type: 'FieldValueTooMany', field: path, badValue: count, detail: `must have at most ${s.maxProperties} items` }];
@@ -155,7 +184,9 @@ function objectErrors(value: Json, s: JSONSchemaProps, path: string, name: strin
   for (const key of s.required ?? []) if (value[key] === undefined) errors.push(required(path === '' ? key : `${path}.${key}`));
   for (const [key, v] of Object.entries(value)) {
     const sub = childSchema(s, key);
-    if (sub && !(path === '' && key === 'metadata')) errors.push(...validateValue(v, sub, path === '' ? key : `${path}.${key}`));
+    // apiVersion and kind are not ratcheted: both objects were converted to the same version.
+    const correlated = path === '' && (key === 'apiVersion' || key === 'kind') ? undefined : correlatedChild(old, key);
+    if (sub && !(path === '' && key === 'metadata')) errors.push(...validateValue(v, sub, path === '' ? key : `${path}.${key}`, correlated));
   }
   return errors;
 }

@@ -82,3 +82,11 @@ test("a property whose name is a CEL keyword or holds '-', '.', '/' or '__' is r
   assert.deepEqual(messages(validateRules({ spec: value }, undefined, schema, '')), []);
   assert.deepEqual(messages(validateRules({ spec: { ...value, 'max-replicas': 9, __internal: true } }, undefined, schema, '')), ['spec: Invalid value: "object": prod runs at most 8 replicas', 'spec: Invalid value: "object": tier must be gold']);
 });
+
+test('validation ratcheting: a rule on a value equal to the old one it correlates with keeps its errors', () => {
+  const schema = { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' }, tier: { type: 'string', 'x-kubernetes-validations': [{ rule: "self in ['gold', 'silver']", message: 'unknown tier' }] } } } } } as unknown as JSONSchemaProps;
+  const stored = { spec: { replicas: 1, tier: 'bronze' } };
+  assert.deepEqual(messages(validateRules(stored, undefined, schema, '')), ['spec.tier: Invalid value: "string": unknown tier']);
+  assert.deepEqual(validateRules({ spec: { replicas: 2, tier: 'bronze' } }, stored, schema, ''), []);
+  assert.deepEqual(messages(validateRules({ spec: { replicas: 2, tier: 'copper' } }, stored, schema, '')), ['spec.tier: Invalid value: "string": unknown tier']);
+});

@@ -8,7 +8,7 @@
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { boundedMemo, dynEnvironment, parseAndCheck, parseFormatDuration, runProgram, stringFormatCheck, toCelValue } from '../../api/index.ts';
-import { duplicate, forbiddenField, invalidValue, ownValue, required } from '../../core/index.ts';
+import { duplicate, forbiddenField, invalidValue, jsonEqual, ownValue, required } from '../../core/index.ts';
 import type { FieldError } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
 
@@ -143,16 +143,22 @@ function correlatedItem(item: unknown, old: unknown, s: JSONSchemaProps): unknow
   return old.find((o) => isObject(o) && keys.every((k) => JSON.stringify(o[k]) === JSON.stringify(item[k])));
 }
 
-/** Evaluates every rule under `s` against `value`; `old` is the value before an update (undefined on create). */
-export function validateRules(value: unknown, old: unknown, s: JSONSchemaProps, path: string): FieldError[] {
+/**
+ * Evaluates every rule under `s` against `value`; `old` is the value before an update (undefined on
+ * create). A node equal to the old value it correlates with keeps the errors its rules find (ratcheting);
+ * `changedAbove` says the root differs though its value does not (its metadata changed).
+ */
+export function validateRules(value: unknown, old: unknown, s: JSONSchemaProps, path: string, changedAbove = false): FieldError[] {
   const errors: FieldError[] = [];
-  walk(value, old, s, path, errors);
+  walk(value, old, s, path, errors, changedAbove);
   return errors;
 }
 
-function walk(value: unknown, old: unknown, s: JSONSchemaProps, path: string, errors: FieldError[]): void {
+function walk(value: unknown, old: unknown, s: JSONSchemaProps, path: string, errors: FieldError[], changedAbove = false): void {
   if (value === undefined || value === null) return;
-  checkRules(value, old, s, path, errors);
+  const found: FieldError[] = [];
+  checkRules(value, old, s, path, found);
+  if (changedAbove || old === undefined || !jsonEqual(value, old)) errors.push(...found);
   if (Array.isArray(value) && s.items) {
     const items = s.items as JSONSchemaProps;
     value.forEach((item, i) => walk(item, correlatedItem(item, old, s), items, `${path}[${i}]`, errors));
