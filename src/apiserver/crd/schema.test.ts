@@ -169,3 +169,34 @@ test('validation ratcheting: on update, a value equal to the one it correlates w
   assert.deepEqual(run({ spec: { ...stored.spec, ports: [{ name: 'http', port: 81 }] } }, stored), ['spec.ports[0].port: Invalid value: 81: spec.ports[0].port in body should be greater than or equal to 1024']);
   assert.deepEqual(run({ spec: { ...stored.spec, args: ['long', 'x'] } }, stored), ['spec.args[0]: Too long: may not be more than 2 bytes'], "an atomic list's items do not correlate");
 });
+
+test("the Kubernetes extensions of a schema node and its validation rules are checked as a CRD is written, in upstream's words", () => {
+  const at = 'spec.versions[0].schema.openAPIV3Schema';
+  const spec = (s: JSONSchemaProps): JSONSchemaProps => ({ type: 'object', properties: { spec: s } });
+  const item = { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } } as JSONSchemaProps;
+  const cases: [JSONSchemaProps, string[]][] = [
+    [spec({ type: 'object', 'x-kubernetes-preserve-unknown-fields': false } as JSONSchemaProps), [`${at}.properties[spec].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined`]],
+    [spec({ type: 'string', 'x-kubernetes-list-type': 'set' } as JSONSchemaProps), [`${at}.properties[spec].type: Invalid value: "string": must be array if x-kubernetes-list-type is specified`]],
+    [spec({ type: 'array', items: item, 'x-kubernetes-list-type': 'map' } as JSONSchemaProps), [`${at}.properties[spec].x-kubernetes-list-map-keys: Required value: must not be empty if x-kubernetes-list-type is map`]],
+    [spec({ type: 'array', items: item, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name', 'nope'] } as JSONSchemaProps), [
+      `${at}.properties[spec].x-kubernetes-list-map-keys: Invalid value: ["name","nope"]: entries must all be names of item properties`,
+      `${at}.properties[spec].items.properties[name].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property`,
+    ]],
+    [spec({ type: 'array', items: { ...item, required: ['name'] }, 'x-kubernetes-list-map-keys': ['name'] } as JSONSchemaProps), [`${at}.properties[spec].x-kubernetes-list-type: Required value: must be map if x-kubernetes-list-map-keys is non-empty`]],
+    [spec({ type: 'array', items: item, 'x-kubernetes-list-type': 'set' } as JSONSchemaProps), [`${at}.properties[spec].items.x-kubernetes-map-type: Invalid value: null: must be atomic as item of a list with x-kubernetes-list-type=set`]],
+    [spec({ type: 'object', 'x-kubernetes-map-type': 'merge' } as unknown as JSONSchemaProps), [`${at}.properties[spec].x-kubernetes-map-type: Unsupported value: "merge": supported values: "atomic", "granular"`]],
+  ];
+  for (const [s, expected] of cases) assert.deepEqual(validateStructural(s, at).map((e) => formatFieldError(e, { withField: true })), expected, JSON.stringify(s));
+  const rules = (list: unknown[], extra: Partial<JSONSchemaProps> = {}): JSONSchemaProps => spec({ type: 'object', properties: { replicas: { type: 'integer' } }, ...extra, 'x-kubernetes-validations': list } as JSONSchemaProps);
+  const ruleCases: [JSONSchemaProps, string[]][] = [
+    [rules([{ rule: ' ' }]), [`${at}.properties[spec].x-kubernetes-validations[0].rule: Required value: rule is not specified`]],
+    [rules([{ rule: 'self.replicas > 0 &&\nself.replicas < 9' }]), [`${at}.properties[spec].x-kubernetes-validations[0].message: Required value: message must be specified if rule contains line breaks`]],
+    [rules([{ rule: 'self.replicas > 0', reason: 'FieldValueWrong' }]), [`${at}.properties[spec].x-kubernetes-validations[0].reason: Unsupported value: "FieldValueWrong": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`]],
+    [rules([{ rule: 'self.replicas > 0', fieldPath: '.replicas' }, { rule: 'self.replicas > 0', fieldPath: '.nope' }]), [`${at}.properties[spec].x-kubernetes-validations[1].fieldPath: Invalid value: ".nope": fieldPath must be a valid path`]],
+    [rules([{ rule: 'self.replicas > 0', optionalOldSelf: false }]), [`${at}.properties[spec].x-kubernetes-validations[0].optionalOldSelf: Invalid value: false: may not be set if oldSelf is not used in rule`]],
+    [rules([{ rule: "duration('1x') > duration('1s')", message: 'm' }]), [`${at}.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"duration('1x') > duration('1s')", Message:"m", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:10: invalid duration argument\n | duration('1x') > duration('1s')\n | .........^`]],
+  ];
+  for (const [s, expected] of ruleCases) assert.deepEqual(validateStructural(s, at).map((e) => formatFieldError(e, { withField: true })), expected, JSON.stringify(s));
+  const underList = spec({ type: 'object', properties: { items: { type: 'array', items: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf' }] } } } } as JSONSchemaProps);
+  assert.deepEqual(validateStructural(underList, at).map((e) => formatFieldError(e, { withField: true })), [`${at}.properties[spec].properties[items].items.x-kubernetes-validations[0].rule: Invalid value: "self >= oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${at}.properties[spec].properties[items]`]);
+});

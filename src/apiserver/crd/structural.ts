@@ -4,7 +4,8 @@
 import type { FieldError } from '../../core/index.ts';
 import { forbiddenField, invalidValue, notSupported, required } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
-import { compileRule } from './validation-rules.ts';
+import { extensionErrors } from './schema-extensions.ts';
+import { ruleDefinitionErrors } from './rule-definitions.ts';
 
 type Level = 'root' | 'item' | 'field';
 
@@ -14,11 +15,21 @@ const emptyType: Record<Level, string> = {
   field: 'must not be empty for specified object fields',
 };
 
-/** Errors of one version's schema at `path` (`spec.versions[0].schema.openAPIV3Schema`). */
+/**
+ * Errors of one version's schema at `path` (`spec.versions[0].schema.openAPIV3Schema`): the schema's
+ * own, then those of its validation rules (compiled only where the schema below holds no error).
+ */
 export function validateStructural(schema: JSONSchemaProps, path: string, validTypes = true): FieldError[] {
   const errors: FieldError[] = [];
-  walk(schema, path, 'root', errors, validTypes);
-  return errors;
+  const cel: FieldError[] = [];
+  walk(schema, path, 'root', { errors, cel, validTypes }, undefined);
+  return [...errors, ...cel];
+}
+
+interface Walk {
+  errors: FieldError[];
+  cel: FieldError[];
+  validTypes: boolean;
 }
 
 const openapiV3Types = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
@@ -61,17 +72,26 @@ export function hasInvalidTypes(s: JSONSchemaProps | undefined): boolean {
   return children.some((c) => hasInvalidTypes(c));
 }
 
-function walk(s: JSONSchemaProps, path: string, level: Level, errors: FieldError[], validTypes = true): void {
+/**
+ * One node and its subtree. `uncorrelatable` is the path below which old values do not correlate with new
+ * ones (the items of a list that is not a map list, the properties of an atomic map): no oldSelf there.
+ */
+function walk(s: JSONSchemaProps, path: string, level: Level, ctx: Walk, uncorrelatable: string | undefined): void {
+  const { errors, validTypes } = ctx;
+  const start = errors.length;
   standard(s, path, validTypes, errors);
   if (s.type === 'array' && !s.items) errors.push(required(`${path}.items`, 'must be specified'));
-  if (Array.isArray(s.items)) (s.items as JSONSchemaProps[]).forEach((item, i) => walk(item, `${path}.items[${i}]`, 'item', errors, validTypes));
-  else if (s.items) walk(s.items, `${path}.items`, 'item', errors, validTypes);
-  for (const [name, p] of Object.entries(s.properties ?? {})) walk(p, `${path}.properties[${name}]`, 'field', errors, validTypes);
+  const itemsUncorrelatable = uncorrelatable ?? (s['x-kubernetes-list-type'] !== 'map' ? path : undefined);
+  if (Array.isArray(s.items)) (s.items as JSONSchemaProps[]).forEach((item, i) => walk(item, `${path}.items[${i}]`, 'item', ctx, itemsUncorrelatable));
+  else if (s.items) walk(s.items, `${path}.items`, 'item', ctx, itemsUncorrelatable);
+  const propertiesUncorrelatable = uncorrelatable ?? (s['x-kubernetes-map-type'] === 'atomic' ? path : undefined);
+  for (const [name, p] of Object.entries(s.properties ?? {})) walk(p, `${path}.properties[${name}]`, 'field', ctx, propertiesUncorrelatable);
   if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
     if (s.properties) errors.push(forbiddenField(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
     if (level === 'root') errors.push(forbiddenField(`${path}.additionalProperties`, 'must not be used at the root'));
-    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}.additionalProperties`, 'field', errors, validTypes);
+    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}.additionalProperties`, 'field', ctx, uncorrelatable);
   }
+  errors.push(...extensionErrors(s, path));
   if (s['x-kubernetes-int-or-string'] && s['x-kubernetes-preserve-unknown-fields']) {
     errors.push(invalidValue(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'));
   }
@@ -87,19 +107,6 @@ function walk(s: JSONSchemaProps, path: string, level: Level, errors: FieldError
     });
   }
   if (s.not) standardTree(s.not, `${path}.not`, validTypes, errors);
-  ((s['x-kubernetes-validations'] ?? []) as { rule?: string; messageExpression?: string }[]).forEach((rule, i) => {
-    const at = `${path}.x-kubernetes-validations[${i}]`;
-    if (!rule.rule?.trim()) {
-      errors.push(required(`${at}.rule`, ''));
-      return;
-    }
-    const compiled = compileRule(rule.rule);
-    if ('message' in compiled) errors.push(invalidValue(`${at}.rule`, rule.rule, compiled.message));
-    if (rule.messageExpression !== undefined) {
-      const message = compileRule(rule.messageExpression);
-      if ('message' in message) errors.push(invalidValue(`${at}.messageExpression`, rule.messageExpression, message.message));
-    }
-  });
   if (s.pattern !== undefined) {
     try {
       new RegExp(s.pattern, 'u');
@@ -128,4 +135,8 @@ function walk(s: JSONSchemaProps, path: string, level: Level, errors: FieldError
       errors.push(forbiddenField(`${path}.properties[metadata]`, 'must not specify anything other than name and generateName, but metadata is implicitly specified'));
     }
   }
+  // The rules are compiled only where this node and those below it hold no schema error.
+  const rules = ruleDefinitionErrors(s, path, errors.length === start, uncorrelatable);
+  errors.push(...rules.schema);
+  ctx.cel.push(...rules.cel);
 }

@@ -6,6 +6,7 @@
 // Upstream: staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go,
 // pkg/registry/customresource/strategy.go (Validate, hasBlockingErr).
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
+import { Optional } from '@marcbachmann/cel-js';
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { boundedMemo, dynEnvironment, parseAndCheck, parseFormatDuration, runProgram, stringFormatCheck, toCelValue } from '../../api/index.ts';
 import { duplicate, forbiddenField, invalidValue, jsonEqual, ownValue, required } from '../../core/index.ts';
@@ -22,13 +23,23 @@ interface ValidationRule {
 }
 
 let environment: Environment | undefined;
+let optionalEnvironment: Environment | undefined;
 const env = (): Environment => (environment ??= dynEnvironment(['self', 'oldSelf']));
+// With optionalOldSelf the rule's oldSelf is an optional of the value's type.
+const envWithOptionalOldSelf = (): Environment => (optionalEnvironment ??= dynEnvironment(['self']).registerVariable('oldSelf', 'optional<dyn>'));
 
-/** The compiled rule, cached by its text, or cel-go's compilation message. */
-export const compileRule: (rule: string) => { run: ParseResult } | { message: string } = boundedMemo((rule) => {
-  const c = parseAndCheck(env(), rule);
+type Compiled = { run: ParseResult } | { message: string };
+const compile = (e: Environment, rule: string): Compiled => {
+  const c = parseAndCheck(e, rule);
   return c.ok ? { run: c.run } : { message: c.message };
-});
+};
+const compiledPlain = boundedMemo((rule) => compile(env(), rule));
+const compiledWithOptionalOldSelf = boundedMemo((rule) => compile(envWithOptionalOldSelf(), rule));
+
+/** The compiled rule (or messageExpression), cached by its text, or cel-go's compilation message. */
+export function compileRule(rule: string, optionalOldSelf = false): Compiled {
+  return optionalOldSelf ? compiledWithOptionalOldSelf(rule) : compiledPlain(rule);
+}
 
 const isTransition = (rule: string): boolean => /\boldSelf\b/.test(rule);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -104,10 +115,15 @@ export function schemaCelValue(value: unknown, s: JSONSchemaProps | undefined): 
 function checkRules(value: unknown, old: unknown, s: JSONSchemaProps, path: string, errors: FieldError[]): void {
   const rules = (s['x-kubernetes-validations'] ?? []) as ValidationRule[];
   if (rules.length === 0) return;
-  const activation = { self: schemaCelValue(value, s), oldSelf: old === undefined ? null : schemaCelValue(old, s) };
+  const self = schemaCelValue(value, s);
+  const oldSelf = old === undefined ? undefined : schemaCelValue(old, s);
+  const plain = { self, oldSelf: oldSelf ?? null };
+  let optional: Record<string, unknown> | undefined;
   for (const raw of rules) {
     if (isTransition(raw.rule) && old === undefined && !raw.optionalOldSelf) continue;
-    const program = compileRule(raw.rule);
+    // optionalOldSelf: oldSelf is an optional, none where no old value correlates (on create too).
+    const activation = raw.optionalOldSelf ? (optional ??= { self, oldSelf: oldSelf === undefined ? Optional.none() : Optional.of(oldSelf) }) : plain;
+    const program = compileRule(raw.rule, raw.optionalOldSelf === true);
     const at = raw.fieldPath ? path + raw.fieldPath : path;
     if ('message' in program) {
       errors.push(invalidValue(path, s.type ?? '', `rule compile error: ${program.message}`));
@@ -129,7 +145,7 @@ const ruleErrorString = (rule: ValidationRule): string => rule.message?.trim() |
 function messageOf(rule: ValidationRule, activation: Record<string, unknown>): string {
   if (rule.messageExpression) {
     // A failing messageExpression falls back to the message, as upstream.
-    const program = compileRule(rule.messageExpression);
+    const program = compileRule(rule.messageExpression, rule.optionalOldSelf === true);
     const text = 'run' in program ? runProgram(program.run, activation) : undefined;
     if (text?.ok && typeof text.value === 'string' && text.value.trim() !== '' && !text.value.includes('\n')) return text.value.trim();
   }
