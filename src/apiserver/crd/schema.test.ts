@@ -98,22 +98,17 @@ test('JSON-Schema features a CRD does not support are refused as specStandardVal
   assert.deepEqual(validateStructural(spec({ type: 'int' }), at, false), []);
 });
 
+/** An object schema whose `spec` holds `properties`. */
+const withSpec = (properties: Record<string, JSONSchemaProps>): JSONSchemaProps => ({ type: 'object', properties: { spec: { type: 'object', properties } } });
+
 test("multipleOf, minProperties and maxProperties, and allOf/anyOf/oneOf/not at the request's root, in kube-openapi's words", () => {
-  const s: JSONSchemaProps = {
-    type: 'object',
-    properties: {
-      spec: {
-        type: 'object',
-        properties: {
-          batch: { type: 'integer', multipleOf: 8 },
-          ratio: { type: 'number', multipleOf: 0.1 },
-          selector: { type: 'object', minProperties: 1, maxProperties: 2, additionalProperties: { type: 'string', maxLength: 3 } },
-          size: { type: 'string', oneOf: [{ pattern: '^[0-9]+Gi$' }, { pattern: '^[0-9]+$' }] },
-          mode: { type: 'string', anyOf: [{ enum: ['a'] }, { enum: ['b'] }], not: { enum: ['c'] } },
-        },
-      },
-    },
-  };
+  const s = withSpec({
+    batch: { type: 'integer', multipleOf: 8 },
+    ratio: { type: 'number', multipleOf: 0.1 },
+    selector: { type: 'object', minProperties: 1, maxProperties: 2, additionalProperties: { type: 'string', maxLength: 3 } },
+    size: { type: 'string', oneOf: [{ pattern: '^[0-9]+Gi$' }, { pattern: '^[0-9]+$' }] },
+    mode: { type: 'string', anyOf: [{ enum: ['a'] }, { enum: ['b'] }], not: { enum: ['c'] } },
+  });
   const run = (spec: unknown): string[] => validateValue({ spec }, s, '').map((e) => formatFieldError(e, { withField: true }));
   assert.deepEqual(run({ batch: 16, ratio: 0.3, selector: { a: 'x' }, size: '10Gi', mode: 'a' }), []);
   assert.deepEqual(run({ batch: 12 }), ['spec.batch: Invalid value: 12: spec.batch in body should be a multiple of 8']);
@@ -145,21 +140,12 @@ test('x-kubernetes-list-type set and map: a repeated item or key is a Duplicate 
 });
 
 test('validation ratcheting: on update, a value equal to the one it correlates with keeps its errors; a changed one is checked', () => {
-  const s: JSONSchemaProps = {
-    type: 'object',
-    required: ['spec'],
-    properties: {
-      spec: {
-        type: 'object',
-        properties: {
-          name: { type: 'string', maxLength: 3 },
-          replicas: { type: 'integer', maximum: 4 },
-          ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer', minimum: 1024 } } } },
-          args: { type: 'array', items: { type: 'string', maxLength: 2 } },
-        },
-      },
-    },
-  };
+  const s = withSpec({
+    name: { type: 'string', maxLength: 3 },
+    replicas: { type: 'integer', maximum: 4 },
+    ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer', minimum: 1024 } } } },
+    args: { type: 'array', items: { type: 'string', maxLength: 2 } },
+  });
   const run = (value: unknown, old?: unknown): string[] => validateValue(value, s, '', old === undefined ? undefined : { value: old }).map((e) => formatFieldError(e, { withField: true }));
   const stored = { spec: { name: 'abcd', replicas: 2, ports: [{ name: 'http', port: 80 }, { name: 'metrics', port: 9090 }], args: ['long'] } };
   assert.deepEqual(run(stored).length, 3, 'on create every error counts');
