@@ -171,6 +171,8 @@ test("the Kubernetes extensions of a schema node and its validation rules are ch
     [spec({ type: 'array', items: { ...item, required: ['name'] }, 'x-kubernetes-list-map-keys': ['name'] } as JSONSchemaProps), [`${at}.properties[spec].x-kubernetes-list-type: Required value: must be map if x-kubernetes-list-map-keys is non-empty`]],
     [spec({ type: 'array', items: item, 'x-kubernetes-list-type': 'set' } as JSONSchemaProps), [`${at}.properties[spec].items.x-kubernetes-map-type: Invalid value: null: must be atomic as item of a list with x-kubernetes-list-type=set`]],
     [spec({ type: 'object', 'x-kubernetes-map-type': 'merge' } as unknown as JSONSchemaProps), [`${at}.properties[spec].x-kubernetes-map-type: Unsupported value: "merge": supported values: "atomic", "granular"`]],
+    [{ type: 'object', nullable: true }, [`${at}.nullable: Forbidden: nullable cannot be true at the root`]],
+    [{ type: 'object', properties: { metadata: { type: 'object', properties: { name: { type: 'string', default: 'x' } } } } }, [`${at}.properties[metadata].properties[name].default: Forbidden: must not be set in top-level metadata`]],
   ];
   for (const [s, expected] of cases) assert.deepEqual(validateStructural(s, at).map((e) => formatFieldError(e, { withField: true })), expected, JSON.stringify(s));
   const rules = (list: unknown[], extra: Partial<JSONSchemaProps> = {}): JSONSchemaProps => spec({ type: 'object', properties: { replicas: { type: 'integer' } }, ...extra, 'x-kubernetes-validations': list } as JSONSchemaProps);

@@ -76,20 +76,26 @@ export function hasInvalidTypes(s: JSONSchemaProps | undefined): boolean {
  * One node and its subtree. `uncorrelatable` is the path below which old values do not correlate with new
  * ones (the items of a list that is not a map list, the properties of an atomic map): no oldSelf there.
  */
-function walk(s: JSONSchemaProps, path: string, level: Level, ctx: Walk, uncorrelatable: string | undefined): void {
+function walk(s: JSONSchemaProps, path: string, level: Level, ctx: Walk, uncorrelatable: string | undefined, defaultsForbidden?: string): void {
   const { errors, validTypes } = ctx;
   const start = errors.length;
   standard(s, path, validTypes, errors);
+  if (defaultsForbidden && s.default !== undefined) errors.push(forbiddenField(`${path}.default`, `must not be set ${defaultsForbidden}`));
+  if (level === 'root' && s.nullable) errors.push(forbiddenField(`${path}.nullable`, 'nullable cannot be true at the root'));
   if (s.type === 'array' && !s.items) errors.push(required(`${path}.items`, 'must be specified'));
   const itemsUncorrelatable = uncorrelatable ?? (s['x-kubernetes-list-type'] !== 'map' ? path : undefined);
-  if (Array.isArray(s.items)) (s.items as JSONSchemaProps[]).forEach((item, i) => walk(item, `${path}.items[${i}]`, 'item', ctx, itemsUncorrelatable));
-  else if (s.items) walk(s.items, `${path}.items`, 'item', ctx, itemsUncorrelatable);
+  if (Array.isArray(s.items)) (s.items as JSONSchemaProps[]).forEach((item, i) => walk(item, `${path}.items[${i}]`, 'item', ctx, itemsUncorrelatable, defaultsForbidden));
+  else if (s.items) walk(s.items, `${path}.items`, 'item', ctx, itemsUncorrelatable, defaultsForbidden);
   const propertiesUncorrelatable = uncorrelatable ?? (s['x-kubernetes-map-type'] === 'atomic' ? path : undefined);
-  for (const [name, p] of Object.entries(s.properties ?? {})) walk(p, `${path}.properties[${name}]`, 'field', ctx, propertiesUncorrelatable);
+  for (const [name, p] of Object.entries(s.properties ?? {})) {
+    // The object's own metadata, kind and apiVersion take no defaults (pruning could not tell them apart).
+    const topLevelMeta = level === 'root' && (name === 'metadata' || name === 'kind' || name === 'apiVersion');
+    walk(p, `${path}.properties[${name}]`, 'field', ctx, propertiesUncorrelatable, defaultsForbidden ?? (topLevelMeta ? `in top-level ${name}` : undefined));
+  }
   if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
     if (s.properties) errors.push(forbiddenField(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
     if (level === 'root') errors.push(forbiddenField(`${path}.additionalProperties`, 'must not be used at the root'));
-    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}.additionalProperties`, 'field', ctx, uncorrelatable);
+    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}.additionalProperties`, 'field', ctx, uncorrelatable, defaultsForbidden);
   }
   errors.push(...extensionErrors(s, path));
   if (s['x-kubernetes-int-or-string'] && s['x-kubernetes-preserve-unknown-fields']) {
