@@ -340,19 +340,22 @@ export function storagePrefix(group: string, resource: string, namespace: string
   return namespace ? `${base}${namespace}/` : base;
 }
 
-const viewCache = new WeakMap<KeyValue, KeyValue>();
+// One cache per alias: a custom resource's versions each view the same stored values their own way.
+const viewCaches = new WeakMap<object, WeakMap<KeyValue, KeyValue>>();
 
 /**
- * The stored value as `def` serves it. For kinds stored as another kind (storedAs) this is a
- * converted copy, cached per stored value so every reader and watcher shares it.
+ * The stored value as `def` serves it. For kinds stored as another kind or version (storedAs) this is a
+ * converted copy, cached per stored value so every reader and watcher of that view shares it.
  */
 export function viewOf(def: ResourceDefinition, kv: KeyValue): KeyValue {
   const alias = def.storedAs;
   if (!alias) return kv;
-  let view = viewCache.get(kv);
+  let cache = viewCaches.get(alias);
+  if (!cache) viewCaches.set(alias, (cache = new WeakMap()));
+  let view = cache.get(kv);
   if (!view) {
     view = { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, value: encodeForStorage(alias.fromStored(JSON.parse(kv.value) as KubeObject)) };
-    viewCache.set(kv, view);
+    cache.set(kv, view);
   }
   return view;
 }

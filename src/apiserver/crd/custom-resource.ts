@@ -55,9 +55,14 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
     if (blocked) return [...errors, blocked];
     return [...errors, ...validateRules(ruleView(obj), old && ruleView(old), schema, '', old !== undefined && !jsonEqual(obj.metadata, old.metadata))];
   };
+  // Conversion None: a version other than the storage version differs from it by apiVersion alone.
+  const storageVersion = spec.versions.find((v) => v.storage)?.name ?? version.name;
+  const asVersion = (obj: KubeObject, name: string): KubeObject => ({ ...obj, apiVersion: `${spec.group}/${name}` });
   const def: ResourceDefinition = {
     group: spec.group,
     version: version.name,
+    ...(version.name === storageVersion ? {} : { storedAs: { group: spec.group, resource: spec.names.plural, toStored: (obj: KubeObject) => asVersion(obj, storageVersion), fromStored: (obj: KubeObject) => asVersion(obj, version.name) } }),
+    ...(version.deprecated ? { deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(crd, version.name) } : {}),
     kind: spec.names.kind,
     resource: spec.names.plural,
     singular: spec.names.singular ?? spec.names.kind.toLowerCase(),
@@ -81,6 +86,32 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
   };
   infos.set(def, { crd, version, schema, scale });
   return def;
+}
+
+/** apimachinery's CompareKubeAwareVersionStrings: GA over beta over alpha, then by number; other names after, alphabetically. */
+export function compareKubeAwareVersions(a: string, b: string): number {
+  if (a === b) return 0;
+  const parse = (v: string): [number, number, number] | undefined => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return undefined;
+    return [m[2] === 'alpha' ? 0 : m[2] === 'beta' ? 1 : 2, Number(m[1]), Number(m[3] ?? 0)];
+  };
+  const pa = parse(a);
+  const pb = parse(b);
+  if (!pa && !pb) return b < a ? -1 : 1;
+  if (!pa) return -1;
+  if (!pb) return 1;
+  return pa[0] - pb[0] || pa[1] - pb[1] || pa[2] - pb[2];
+}
+
+/** The warning a deprecated version's requests get: the newest newer served version that is not deprecated is suggested. */
+function defaultDeprecationWarning(crd: CustomResourceDefinition, version: string): string {
+  const { group, names } = crd.spec;
+  const newer = crd.spec.versions.filter((v) => v.served && !v.deprecated && compareKubeAwareVersions(version, v.name) < 0).map((v) => v.name);
+  const message = `${group}/${version} ${names.kind} is deprecated`;
+  if (newer.length === 0) return message;
+  newer.sort((x, y) => compareKubeAwareVersions(y, x));
+  return `${message}; use ${group}/${newer[0]} ${names.kind}`;
 }
 
 function columnType(type: string): TableColumnDefinition['type'] {
