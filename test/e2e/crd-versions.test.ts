@@ -27,7 +27,17 @@ spec:
   - name: v1
     served: true
     storage: false
-    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {host: {type: string}}}}}}
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {host: {type: string}}}
+          status:
+            type: object
+            default: {conditions: [{type: Accepted, status: Unknown, reason: Pending}]}
+            properties:
+              conditions: {type: array, items: {type: object, x-kubernetes-preserve-unknown-fields: true}}
 `;
 
 describe('CRD versions', () => {
@@ -51,6 +61,12 @@ describe('CRD versions', () => {
     const list = JSON.parse(await dd.ok(['get', '--raw', '/apis/net.example.com/v1/namespaces/default/routes'])) as { items: { apiVersion: string }[] };
     assert.deepEqual(list.items.map((i) => i.apiVersion), ['net.example.com/v1']);
     assert.equal(await dd.ok(['get', 'routes.v1beta1.net.example.com', 'web', '-o', 'jsonpath={.apiVersion}']), 'net.example.com/v1beta1');
+  });
+
+  test("a status default shows on a new object though the create drops the status it was sent", async () => {
+    const route = JSON.stringify({ apiVersion: 'net.example.com/v1', kind: 'Route', metadata: { name: 'fresh' }, spec: { host: 'fresh.example.com' }, status: { conditions: [{ type: 'Accepted', status: 'True' }] } });
+    await dd.ok(['create', '-f', '-'], { input: route });
+    assert.equal(await dd.ok(['get', 'routes.v1.net.example.com', 'fresh', '-o', 'jsonpath={.status.conditions[0].status}/{.status.conditions[0].reason}']), 'Unknown/Pending');
   });
 
   test("a deprecated version's requests get its warning, naming the newest version to use", async () => {

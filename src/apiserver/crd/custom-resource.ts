@@ -73,7 +73,10 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
     hasStatus,
     defaults: (obj) => applyDefaults(obj, schema),
     prepareForCreate: (obj) => {
-      if (hasStatus) delete obj.status;
+      if (!hasStatus) return;
+      delete obj.status;
+      // Upstream's read from storage defaults the object again: a status default shows from the start.
+      applyDefaults(obj, schema);
     },
     validateCreate: (obj) => validate(obj),
     validateUpdate: (obj, old) => validate(obj, old),
