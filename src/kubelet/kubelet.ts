@@ -18,6 +18,7 @@ import { gpuProductName, nodeInternalIP, nodePodCIDRBase } from './node-object.t
 import type { NodePoolSpec } from './node-object.ts';
 import { PodWorker } from './pod-worker.ts';
 import { VolumeMounter, mountsSource } from './volumes.ts';
+import { VolumeSourceIndex } from './volume-source-index.ts';
 import { ClaimPreparer } from './dynamic-resources.ts';
 import type { ClaimPreparerOptions } from './dynamic-resources.ts';
 import type { VolumeSources } from './volumes.ts';
@@ -75,6 +76,8 @@ export class Kubelet {
   readonly #images: ImageManager;
   readonly #eviction: EvictionManager;
   readonly #workers = new Map<string, PodWorker>();
+  /** The pods here by the ConfigMaps and Secrets they mount. */
+  readonly #sourceMounts = new VolumeSourceIndex<PodWorker>();
   readonly #rejected = new Set<string>();
   readonly #freeIPs: number[] = [];
   #nextIP = 2;
@@ -218,6 +221,7 @@ export class Kubelet {
         onFinished: (id) => {
           const w = this.#workers.get(id);
           this.#workers.delete(id);
+          if (w) this.#sourceMounts.remove(w, w.pod);
           this.#devices?.release(id);
           if (w) this.#pendingResizes.delete(w);
           this.#handleResizes('pod_terminated');
@@ -241,6 +245,7 @@ export class Kubelet {
       survivor,
     );
     this.#workers.set(uid, worker);
+    this.#sourceMounts.add(worker, pod);
     worker.start();
   }
 
@@ -254,18 +259,14 @@ export class Kubelet {
 
   /** A config map or secret was deleted: the running pods here that mount it will fail to remount it. */
   volumeSourceDeleted(kind: 'configMap' | 'secret', namespace: string, name: string): void {
-    for (const w of this.#workers.values()) {
-      if (w.pod.metadata.namespace === namespace && mountsSource(w.pod, kind, name)) w.volumeSourceDeleted();
-    }
+    for (const w of this.#sourceMounts.mounting(kind, namespace, name)) if (mountsSource(w.pod, kind, name)) w.volumeSourceDeleted();
   }
 
   /** A config map or secret changed: the running pods here that mount it keep its old content until they sync. */
   volumeSourceChanged(kind: 'configMap' | 'secret', old: KubeObject): void {
     const namespace = old.metadata.namespace;
     const name = old.metadata.name ?? '';
-    for (const w of this.#workers.values()) {
-      if (w.pod.metadata.namespace === namespace && mountsSource(w.pod, kind, name, true)) w.volumeSourceChanged(kind, old);
-    }
+    for (const w of this.#sourceMounts.mounting(kind, namespace ?? '', name)) w.volumeSourceChanged(kind, old);
   }
 
   /** The kubelet's /configz body. */

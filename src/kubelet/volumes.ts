@@ -23,9 +23,9 @@ export interface VolumeSources {
 
 export type MountResult = { ok: true } | { ok: false; retryMs: number };
 
-/** Whether the pod mounts config map (or secret) `name`, as a volume or a projected source, that it cannot do without (not optional, unless `optionalToo`). */
-export function mountsSource(pod: DeepReadonly<Pod>, kind: 'configMap' | 'secret', name: string, optionalToo = false): boolean {
-  const needs = (s: { name?: string; optional?: boolean } | undefined, sourceName = s?.name): boolean => s !== undefined && sourceName === name && (optionalToo || s.optional !== true);
+/** Whether the pod mounts config map (or secret) `name`, as a volume or a projected source, that it cannot do without (not optional). */
+export function mountsSource(pod: DeepReadonly<Pod>, kind: 'configMap' | 'secret', name: string): boolean {
+  const needs = (s: { name?: string; optional?: boolean } | undefined, sourceName = s?.name): boolean => s !== undefined && sourceName === name && s.optional !== true;
   return (pod.spec.volumes ?? []).some((v) =>
     kind === 'configMap'
       ? needs(v.configMap) || (v.projected?.sources ?? []).some((p) => needs(p.configMap))
