@@ -188,3 +188,16 @@ test("the Kubernetes extensions of a schema node and its validation rules are ch
   const underList = spec({ type: 'object', properties: { items: { type: 'array', items: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf' }] } } } } as JSONSchemaProps);
   assert.deepEqual(validateStructural(underList, at).map((e) => formatFieldError(e, { withField: true })), [`${at}.properties[spec].properties[items].items.x-kubernetes-validations[0].rule: Invalid value: "self >= oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${at}.properties[spec].properties[items]`]);
 });
+
+test('a default must be valid where it applies: its schema and its rules, the errors under .default', () => {
+  const at = 'spec.validation.openAPIV3Schema';
+  const s = withSpec({
+    mode: { type: 'string', enum: ['Serve', 'Drain'], default: 'Pause' },
+    replicas: { type: 'integer', minimum: 1, default: 1 },
+    worker: { type: 'object', default: {}, properties: { min: { type: 'integer' }, max: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.min <= self.max' }] },
+  });
+  assert.deepEqual(validateStructural(s, at).map((e) => formatFieldError(e, { withField: true })), [
+    `${at}.properties[spec].properties[mode].default: Unsupported value: "Pause": supported values: "Serve", "Drain"`,
+    `${at}.properties[spec].properties[worker].default: Invalid value: "object": no such key: min evaluating rule: self.min <= self.max`,
+  ]);
+});

@@ -6,6 +6,7 @@ import { forbiddenField, invalidValue, notSupported, required } from '../../core
 import type { JSONSchemaProps } from './types.ts';
 import { extensionErrors } from './schema-extensions.ts';
 import { ruleDefinitionErrors } from './rule-definitions.ts';
+import { defaultValueErrors } from './default-values.ts';
 
 type Level = 'root' | 'item' | 'field';
 
@@ -142,7 +143,9 @@ function walk(s: JSONSchemaProps, path: string, level: Level, ctx: Walk, uncorre
     }
   }
   // The rules are compiled only where this node and those below it hold no schema error.
-  const rules = ruleDefinitionErrors(s, path, errors.length === start, uncorrelatable);
+  const clean = errors.length === start;
+  const rules = ruleDefinitionErrors(s, path, clean, uncorrelatable);
   errors.push(...rules.schema);
   ctx.cel.push(...rules.cel);
+  if (clean && rules.schema.length === 0 && rules.cel.length === 0 && !defaultsForbidden) errors.push(...defaultValueErrors(s, path));
 }
