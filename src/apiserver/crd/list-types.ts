@@ -5,9 +5,9 @@
 import type { FieldError } from '../../core/index.ts';
 import { duplicate, invalidValue, ownValue } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
+import { isObject } from './correlation.ts';
+import type { Json } from './correlation.ts';
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const child = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
 /** Every set and map list under `s` in `value`, checked. */

@@ -9,6 +9,7 @@ import type { FieldError } from '../../core/index.ts';
 import { GoSyntax, goQuote, invalidValue, notSupported, ownValue, required } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
 import { compileRule } from './validation-rules.ts';
+import { usesOldSelf } from './correlation.ts';
 
 interface RuleDefinition {
   rule?: string;
@@ -21,7 +22,6 @@ interface RuleDefinition {
 
 const supportedReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 const newlines = /[\n\r]+/;
-const usesOldSelf = (rule: string): boolean => /\boldSelf\b/.test(rule);
 
 /**
  * The rule as the CRD validation's field error prints it (the internal type with %#v); a pointer that is

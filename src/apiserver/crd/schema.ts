@@ -6,12 +6,12 @@ import type { FieldError } from '../../core/index.ts';
 import { UserRegExp, goQuote, jsonEqual, notSupported, ownValue, required, setOwn, tooLong } from '../../core/index.ts';
 import { boundedMemo, stringFormatCheck } from '../../api/index.ts';
 import type { JSONSchemaProps } from './types.ts';
+import { correlatedListItem, isObject } from './correlation.ts';
+import type { Json } from './correlation.ts';
 
 // Compiled once per pattern (every write of a custom resource checks its values against them).
 const userPattern = boundedMemo((pattern: string) => new UserRegExp(pattern));
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // Always kept by the pruner at the root: the type meta and metadata (validated as ObjectMeta).
 const rootKept = new Set(['apiVersion', 'kind', 'metadata']);
@@ -120,11 +120,9 @@ function correlatedChild(old: Correlated | undefined, key: string): Correlated |
   return old && isObject(old.value) && Object.hasOwn(old.value, key) ? { value: old.value[key] } : undefined;
 }
 
-/** A map list's item correlates with the old item having the same keys; other lists' items do not. */
-function correlatedItem(old: Correlated | undefined, s: JSONSchemaProps, item: unknown): Correlated | undefined {
-  const keys = s['x-kubernetes-list-map-keys'];
-  if (!old || s['x-kubernetes-list-type'] !== 'map' || !keys?.length || !Array.isArray(old.value) || !isObject(item)) return undefined;
-  const found = old.value.find((o) => isObject(o) && keys.every((k) => jsonEqual(o[k], item[k])));
+/** The correlated old value of a list item (correlation.ts), wrapped; undefined when none correlates. */
+function correlatedItemOf(old: Correlated | undefined, s: JSONSchemaProps, item: unknown): Correlated | undefined {
+  const found = old && correlatedListItem(item, old.value, s);
   return found === undefined ? undefined : { value: found };
 }
 
@@ -165,7 +163,7 @@ function validateNode(value: unknown, s: JSONSchemaProps, path: string, old: Cor
   if (Array.isArray(value)) {
     if (s.maxItems !== undefined && value.length > s.maxItems) errors.push({ type: 'FieldValueTooMany', field: path, badValue: value.length, detail: `must have at most ${s.maxItems} items` });
     if (s.minItems !== undefined && value.length < s.minItems) errors.push(invalid(path, value.length, `${name} in body should have at least ${s.minItems} items`));
-    if (s.items) value.forEach((v, i) => errors.push(...validateValue(v, s.items as JSONSchemaProps, `${path}[${i}]`, correlatedItem(old, s, v))));
+    if (s.items) value.forEach((v, i) => errors.push(...validateValue(v, s.items as JSONSchemaProps, `${path}[${i}]`, correlatedItemOf(old, s, v))));
   }
   if (isObject(value)) errors.push(...objectErrors(value, s, path, name, old));
   errors.push(...compositeErrors(value, s, path));

@@ -12,6 +12,7 @@ import { boundedMemo, dynEnvironment, parseAndCheck, parseFormatDuration, runPro
 import { duplicate, forbiddenField, invalidValue, jsonEqual, ownValue, required } from '../../core/index.ts';
 import type { FieldError } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
+import { correlatedListItem, isObject, usesOldSelf } from './correlation.ts';
 
 interface ValidationRule {
   rule: string;
@@ -41,8 +42,6 @@ export function compileRule(rule: string, optionalOldSelf = false): Compiled {
   return optionalOldSelf ? compiledWithOptionalOldSelf(rule) : compiledPlain(rule);
 }
 
-const isTransition = (rule: string): boolean => /\boldSelf\b/.test(rule);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** fieldErrorForReason: the rule's reason picks the error type; the value shown is the schema type. */
 function failure(path: string, s: JSONSchemaProps, detail: string, reason: string | undefined): FieldError {
@@ -120,7 +119,7 @@ function checkRules(value: unknown, old: unknown, s: JSONSchemaProps, path: stri
   const plain = { self, oldSelf: oldSelf ?? null };
   let optional: Record<string, unknown> | undefined;
   for (const raw of rules) {
-    if (isTransition(raw.rule) && old === undefined && !raw.optionalOldSelf) continue;
+    if (usesOldSelf(raw.rule) && old === undefined && !raw.optionalOldSelf) continue;
     // optionalOldSelf: oldSelf is an optional, none where no old value correlates (on create too).
     const activation = raw.optionalOldSelf ? (optional ??= { self, oldSelf: oldSelf === undefined ? Optional.none() : Optional.of(oldSelf) }) : plain;
     const program = compileRule(raw.rule, raw.optionalOldSelf === true);
@@ -152,13 +151,6 @@ function messageOf(rule: ValidationRule, activation: Record<string, unknown>): s
   return rule.message?.trim() || `failed rule: ${rule.rule.trim()}`;
 }
 
-/** The old list item a new one correlates with: by the map keys of a listType=map list, else none. */
-function correlatedItem(item: unknown, old: unknown, s: JSONSchemaProps): unknown {
-  const keys = s['x-kubernetes-list-map-keys'];
-  if (s['x-kubernetes-list-type'] !== 'map' || !keys?.length || !Array.isArray(old) || !isObject(item)) return undefined;
-  return old.find((o) => isObject(o) && keys.every((k) => JSON.stringify(o[k]) === JSON.stringify(item[k])));
-}
-
 /**
  * Evaluates every rule under `s` against `value`; `old` is the value before an update (undefined on
  * create). A node equal to the old value it correlates with keeps the errors its rules find (ratcheting);
@@ -177,7 +169,7 @@ function walk(value: unknown, old: unknown, s: JSONSchemaProps, path: string, er
   if (changedAbove || old === undefined || !jsonEqual(value, old)) errors.push(...found);
   if (Array.isArray(value) && s.items) {
     const items = s.items as JSONSchemaProps;
-    value.forEach((item, i) => walk(item, correlatedItem(item, old, s), items, `${path}[${i}]`, errors));
+    value.forEach((item, i) => walk(item, correlatedListItem(item, old, s), items, `${path}[${i}]`, errors));
   }
   if (isObject(value)) {
     for (const [key, v] of Object.entries(value)) {
