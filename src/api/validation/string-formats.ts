@@ -6,6 +6,7 @@
 // (default.go, date.go, time.go, duration.go, kubernetes-extensions.go, bson.go), asaskevich/govalidator.
 import { parseIP, parsePrefix } from '../../core/index.ts';
 import { requestURIError } from '../cel-network.ts';
+import { isDNS1123Subdomain, isValidDNS1123Label } from './names.ts';
 
 /** time.Parse("2006-01-02", s): four-digit year, a real month and a day that exists in it. */
 export function isDate(s: string): boolean {
@@ -74,13 +75,11 @@ export function parseFormatDuration(s: string): number | undefined {
 const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
 export const isBase64 = (s: string): boolean => base64.test(s);
 
-const uuidPatterns = {
-  uuid: /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
-  uuid3: /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
-  uuid4: /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i,
-  uuid5: /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i,
-};
-export const isUUID = (s: string): boolean => uuidPatterns.uuid.test(s);
+const uuid = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const uuid3 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const uuid4 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
+const uuid5 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
+export const isUUID = (s: string): boolean => uuid.test(s);
 
 const hostnamePattern =
   /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z0-9\p{S}\p{L}])(-?[a-zA-Z0-9\p{S}\p{L}]){1,62})$/u;
@@ -141,7 +140,6 @@ function isCreditCard(s: string): boolean {
 
 const byte255 = '(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])';
 const rgbColor = new RegExp(`^rgb\\(\\s*${byte255}\\s*,\\s*${byte255}\\s*,\\s*${byte255}\\s*\\)$`);
-const shortName = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 
 const checks = (): Record<string, (s: string) => boolean> => ({
   bsonobjectid: (s) => /^[0-9a-fA-F]{24}$/.test(s),
@@ -152,7 +150,10 @@ const checks = (): Record<string, (s: string) => boolean> => ({
   ipv6: (s) => parseIP(s) !== undefined && s.includes(':'),
   cidr: (s) => parsePrefix(s) !== undefined,
   mac: isMAC,
-  ...uuidPatternChecks(),
+  uuid: isUUID,
+  uuid3: (s) => uuid3.test(s),
+  uuid4: (s) => uuid4.test(s),
+  uuid5: (s) => uuid5.test(s),
   isbn: (s) => isISBN(s, 10) || isISBN(s, 13),
   isbn10: (s) => isISBN(s, 10),
   isbn13: (s) => isISBN(s, 13),
@@ -165,15 +166,10 @@ const checks = (): Record<string, (s: string) => boolean> => ({
   date: isDate,
   duration: (s) => parseFormatDuration(s) !== undefined,
   datetime: isDateTime,
-  k8sshortname: (s) => s.length <= 63 && new RegExp(`^${shortName}$`).test(s),
-  k8slongname: (s) => s.length <= 253 && new RegExp(`^${shortName}(\\.${shortName})*$`).test(s),
+  // k8s-short-name and k8s-long-name are an RFC 1123 label and subdomain, as Kubernetes names check them.
+  k8sshortname: isValidDNS1123Label,
+  k8slongname: (s) => isDNS1123Subdomain(s).length === 0,
 });
-
-function uuidPatternChecks(): Record<keyof typeof uuidPatterns, (s: string) => boolean> {
-  const out = {} as Record<keyof typeof uuidPatterns, (s: string) => boolean>;
-  for (const [name, pattern] of Object.entries(uuidPatterns) as [keyof typeof uuidPatterns, RegExp][]) out[name] = (s) => pattern.test(s);
-  return out;
-}
 
 let known: Record<string, (s: string) => boolean> | undefined;
 
