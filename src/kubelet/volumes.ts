@@ -134,32 +134,29 @@ export class VolumeMounter {
     this.#pods.delete(uid);
   }
 
-  /** configmap.SetUpAt / MakePayload: the watch-based manager's not found, or a key the items name that is missing. */
-  #configMapError(ns: string, name: string, items: readonly { key: string }[] | undefined, optional: boolean): string | undefined {
-    const cm = this.#sources.configMaps.getByName(ns, name);
-    if (!cm) return optional ? undefined : `configmap ${JSON.stringify(name)} not found`;
+  /**
+   * configmap's and secret's SetUpAt / MakePayload: the watch-based manager's not found, or a key the
+   * items name that the object lacks (optional: neither is an error).
+   */
+  #sourceError(kind: 'configMap' | 'secret', ns: string, name: string, items: readonly { key: string }[] | undefined, optional: boolean): string | undefined {
+    const found = kind === 'configMap' ? this.#sources.configMaps.getByName(ns, name) : this.#sources.secrets.getByName(ns, name);
+    if (!found) return optional ? undefined : `${kind === 'configMap' ? 'configmap' : 'secret'} ${JSON.stringify(name)} not found`;
     if (optional) return undefined;
-    const missing = (items ?? []).find((item) => cm.data?.[item.key] === undefined && cm.binaryData?.[item.key] === undefined);
-    return missing ? `configmap references non-existent config key: ${missing.key}` : undefined;
-  }
-
-  #secretError(ns: string, name: string, items: readonly { key: string }[] | undefined, optional: boolean): string | undefined {
-    const secret = this.#sources.secrets.getByName(ns, name);
-    if (!secret) return optional ? undefined : `secret ${JSON.stringify(name)} not found`;
-    if (optional) return undefined;
-    const missing = (items ?? []).find((item) => secret.data?.[item.key] === undefined);
-    return missing ? `references non-existent secret key: ${missing.key}` : undefined;
+    const binary = kind === 'configMap' ? (found as { binaryData?: Record<string, string> }).binaryData : undefined;
+    const missing = (items ?? []).find((item) => found.data?.[item.key] === undefined && binary?.[item.key] === undefined);
+    if (!missing) return undefined;
+    return kind === 'configMap' ? `configmap references non-existent config key: ${missing.key}` : `references non-existent secret key: ${missing.key}`;
   }
 
   #mount(pod: DeepReadonly<Pod>, v: NonNullable<DeepReadonly<Pod>['spec']['volumes']>[number], uid: string): Outcome {
     const ns = pod.metadata.namespace ?? '';
     const setUpFailed = (volumeName: string, err: string): Outcome => ({ kind: 'failed', message: `MountVolume.SetUp failed for volume ${JSON.stringify(volumeName)} : ${err}` });
     if (v.configMap) {
-      const error = this.#configMapError(ns, v.configMap.name ?? '', v.configMap.items, v.configMap.optional === true);
+      const error = this.#sourceError('configMap', ns, v.configMap.name ?? '', v.configMap.items, v.configMap.optional === true);
       return error === undefined ? { kind: 'mounted' } : setUpFailed(v.name, error);
     }
     if (v.secret) {
-      const error = this.#secretError(ns, v.secret.secretName ?? '', v.secret.items, v.secret.optional === true);
+      const error = this.#sourceError('secret', ns, v.secret.secretName ?? '', v.secret.items, v.secret.optional === true);
       return error === undefined ? { kind: 'mounted' } : setUpFailed(v.name, error);
     }
     if (v.projected) {
@@ -167,9 +164,9 @@ export class VolumeMounter {
       const errors: string[] = [];
       for (const source of v.projected.sources ?? []) {
         const error = source.configMap
-          ? this.#configMapError(ns, source.configMap.name ?? '', source.configMap.items, source.configMap.optional === true)
+          ? this.#sourceError('configMap', ns, source.configMap.name ?? '', source.configMap.items, source.configMap.optional === true)
           : source.secret
-            ? this.#secretError(ns, source.secret.name ?? '', source.secret.items, source.secret.optional === true)
+            ? this.#sourceError('secret', ns, source.secret.name ?? '', source.secret.items, source.secret.optional === true)
             : undefined;
         if (error !== undefined) errors.push(error);
       }
