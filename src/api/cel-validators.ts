@@ -3,7 +3,7 @@
 // map literals mixing element types are compilation errors, so a CRD rule or a policy holding one is
 // refused when it is written rather than failing on every request.
 // Upstream: cel-go cel/validator.go (ExtendedValidations), apiserver/pkg/cel/environment/base.go.
-import { goDuration } from './validation/index.ts';
+import { goDuration, isDate } from './validation/index.ts';
 import { celGoTypeName } from './cel-extensions.ts';
 
 interface Node {
@@ -21,14 +21,11 @@ export interface ValidationIssue {
 
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && typeof (v as { op?: unknown }).op === 'string' && 'args' in v;
 
-/** time.Parse(time.RFC3339, s) as timestamp() reads it. */
+/** time.Parse(time.RFC3339, s) as timestamp() reads it: a real date, then a time of day and a zone. */
 function isRFC3339(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/.exec(s);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-  if ((month ?? 0) < 1 || (month ?? 0) > 12 || (day ?? 0) < 1 || (hour ?? 0) > 23 || (minute ?? 0) > 59 || (second ?? 0) > 59) return false;
-  if (Number(m[9] ?? 0) > 23 || Number(m[10] ?? 0) > 59) return false;
-  return (day ?? 0) <= new Date(Date.UTC(year ?? 0, month ?? 0, 0)).getUTCDate();
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/.exec(s);
+  if (!m || !isDate(m[1] ?? '')) return false;
+  return Number(m[2]) <= 23 && Number(m[3]) <= 59 && Number(m[4]) <= 59 && Number(m[7] ?? 0) <= 23 && Number(m[8] ?? 0) <= 59;
 }
 
 // RE2 syntax JavaScript lacks: a pattern using any is not judged here (this engine cannot tell).
