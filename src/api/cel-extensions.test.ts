@@ -7,6 +7,7 @@ test('sets: contains, equivalent and intersects, with CEL equality across numeri
   const cases: [string, unknown][] = [
     ['sets.contains([1, 2, 3], [3, 1]) && sets.contains([1], []) && !sets.contains([1, 2], [3])', true],
     ['sets.contains([1], [1.0])', true],
+    ["sets.contains([{'a': 1, 'b': 2}], [{'b': 2, 'a': 1.0}]) && !sets.contains([{'a': 1}], [{'a': 2}])", true],
     ['sets.equivalent([1, 2], [2, 1, 1]) && !sets.equivalent([1], [1, 2])', true],
     ["sets.intersects(['a', 'b'], ['c', 'b']) && !sets.intersects([1], [])", true],
   ];

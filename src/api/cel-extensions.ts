@@ -16,7 +16,11 @@ function celEqual(a: unknown, b: unknown): boolean {
   if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) return Number(a) === Number(b) && (typeof a !== 'bigint' || typeof b !== 'bigint' || a === b);
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => celEqual(x, b[i]));
   if (a instanceof Map && b instanceof Map) return a.size === b.size && [...a].every(([k, v]) => b.has(k) && celEqual(v, b.get(k)));
-  return a === b || (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || a instanceof Map || b instanceof Map || Array.isArray(a) || Array.isArray(b)) return false;
+  // Maps as CEL values decoded from JSON (plain objects): the same keys, values equal as CEL compares them.
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && celEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 const contains = (list: readonly unknown[], sub: readonly unknown[]): boolean => sub.every((x) => list.some((y) => celEqual(x, y)));
