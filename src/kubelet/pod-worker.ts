@@ -390,8 +390,12 @@ export class PodWorker {
   volumeSourceDeleted(): void {
     if (this.#remounting || this.#state.kind !== 'syncing' || !this.#d.volumes) return;
     this.#remounting = true;
-    const elapsed = this.#d.clock.now() - this.startTime;
-    this.#after(podSyncPeriodMs - (elapsed % podSyncPeriodMs), () => this.#remount(remountInitialDelayMs));
+    this.#after(this.#untilNextSync(), () => this.#remount(remountInitialDelayMs));
+  }
+
+  /** The time to the pod's next periodic sync: every syncFrequency from its start. */
+  #untilNextSync(): number {
+    return podSyncPeriodMs - ((this.#d.clock.now() - this.startTime) % podSyncPeriodMs);
   }
 
   /**
@@ -403,8 +407,7 @@ export class PodWorker {
     const key = `${kind}/${old.metadata.name ?? ''}`;
     if (!this.#heldSources) {
       this.#heldSources = new Map();
-      const elapsed = this.#d.clock.now() - this.startTime;
-      this.#after(podSyncPeriodMs - (elapsed % podSyncPeriodMs), () => (this.#heldSources = undefined));
+      this.#after(this.#untilNextSync(), () => (this.#heldSources = undefined));
     }
     if (!this.#heldSources.has(key)) this.#heldSources.set(key, old);
   }
