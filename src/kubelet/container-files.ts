@@ -51,6 +51,19 @@ export interface VolumeContentSources {
 
 const defaultFileMode = 0o644;
 
+type DirNode = Extract<FileNode, { kind: 'dir' }>;
+
+/**
+ * A fresh container's root filesystem: the image's directories, each with its entries unknown but what is
+ * written there. /tmp and /var/tmp are known to be there, as in every base image AI workloads build on
+ * (busybox, Debian, Ubuntu, Alpine, distroless, CUDA), so `kubectl cp f pod:/tmp` finds a directory and
+ * writes /tmp/f; the images' other directories are made as something is written into them.
+ */
+export function imageRoot(writable: boolean): DirNode {
+  const dir = (mode: number, entries = new Map<string, FileNode>()): DirNode => ({ kind: 'dir', entries, mode, image: true, ...(writable ? { writable: true as const } : {}) });
+  return dir(0o755, new Map([['tmp', dir(0o1777)], ['var', dir(0o755, new Map([['tmp', dir(0o1777)]]))]]));
+}
+
 /** The files container `c` of `pod` sees, with the pod's IPs known, over its writable `layer` if it has one. */
 export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, podIPs: readonly string[], sources: VolumeContentSources, writtenAt: number, layer?: Extract<FileNode, { kind: 'dir' }>): ContainerFiles {
   const mounts: { path: string; node: FileNode }[] = layer ? [{ path: '/', node: layer }] : [];

@@ -78,26 +78,35 @@ export function ls(args: readonly string[], files: ContainerFiles | undefined, w
   }
   if (operands.length === 0) operands.push('.');
   const shown: string[] = [];
-  const dirs: { path: string; node: Extract<FileNode, { kind: 'dir' }> }[] = [];
+  const dirs: { path: string; node: Extract<FileNode, { kind: 'dir' }>; at: string }[] = [];
   for (const path of operands) {
     const found = files ? lookup(files, path, workingDir) : { kind: 'unknown' as const };
     if (found.kind !== 'found') {
       stderr(out, `ls: cannot access ${shellQuote(path)}: ${problem(found.kind)}\n`);
       out.status = 2;
-    } else if (found.node.kind === 'dir') dirs.push({ path, node: found.node });
+    } else if (found.node.kind === 'dir') dirs.push({ path, node: found.node, at: found.path });
     else shown.push(path);
   }
   const listing: string[] = shown.sort().map((p) => `${p}\n`);
   const headed = operands.length > 1;
-  for (const [i, { path, node }] of dirs.sort((a, b) => compare(a.path, b.path)).entries()) {
+  for (const [i, { path, node, at }] of dirs.sort((a, b) => compare(a.path, b.path)).entries()) {
     if (i > 0 || shown.length > 0) listing.push('\n');
     if (headed) listing.push(`${path}:\n`);
-    const names = [...node.entries.keys()].filter((n) => flags.has('a') || flags.has('A') || !n.startsWith('.'));
+    const entries = new Set([...node.entries.keys(), ...mountPointsIn(files, at)]);
+    const names = [...entries].filter((n) => flags.has('a') || flags.has('A') || !n.startsWith('.'));
     if (flags.has('a')) names.push('.', '..');
     for (const name of names.sort(compare)) listing.push(`${name}\n`);
   }
   stdout(out, listing.join(''));
   return out;
+}
+
+/** The names in directory `at` that something is mounted on (or under): entries of it, as the runtime made them. */
+function mountPointsIn(files: ContainerFiles | undefined, at: string): string[] {
+  const prefix = at === '/' ? '/' : `${at}/`;
+  const names: string[] = [];
+  for (const m of files?.mounts ?? []) if (m.path.startsWith(prefix) && m.path.length > prefix.length) names.push(m.path.slice(prefix.length).split('/')[0] ?? '');
+  return names;
 }
 
 /** Byte order, as ls sorts in the C locale a container runs in. */

@@ -12,6 +12,8 @@ import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { runExec } from './exec-shell.ts';
 import { PodFiles } from './pod-files.ts';
 
+const out = (run: ReturnType<typeof runExec>): string => run.steps.map((s) => ('stream' in s && s.stream === 'stdout' ? s.text.toString() : '')).join('');
+
 const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u' }, spec: { containers: [{ name: 'app', image: 'vllm' }] } };
 
 test('the writable layer lives as long as the container instance, and its bytes are counted', () => {
@@ -29,4 +31,16 @@ test('the writable layer lives as long as the container instance, and its bytes 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a container\'s root has the image\'s /tmp and /var/tmp, and shows its mount points', () => {
+  const files = new PodFiles({ client: {} as Client, clock: new VirtualClock(), random: new SeededRandom(1), sources: undefined, allocatable: () => ({ cpu: '1', memory: '1Gi' }), writtenAt: 0 });
+  const context = (p: Pod) => ({ env: {}, gpuList: undefined, workingDir: '/', files: files.files(p, 'app', '10.0.0.1', 'first') });
+  assert.equal(runExec(['test', '-d', '/tmp'], context(pod)).exitCode, 0, 'kubectl cp f pod:/tmp asks this, then writes /tmp/f');
+  assert.equal(runExec(['test', '-d', '/var/tmp'], context(pod)).exitCode, 0);
+  assert.equal(runExec(['test', '-e', '/models'], context(pod)).exitCode, 1, 'what the image has beyond them is not known');
+  assert.equal(out(runExec(['ls', '/'], context(pod))), 'dev\netc\ntmp\nvar\n', 'the known directories and those holding mounts (/etc/hosts, /dev/termination-log)');
+  assert.equal(runExec(['ls', '/etc'], context(pod)).exitCode, 2, "the image's /etc is not known");
+  const readOnly: Pod = { ...pod, spec: { containers: [{ name: 'app', image: 'vllm', securityContext: { readOnlyRootFilesystem: true } }] } };
+  assert.equal(runExec(['test', '-d', '/tmp'], context(readOnly)).exitCode, 0, 'there, but not writable');
 });

@@ -7,7 +7,7 @@ import { refs } from '../api/index.ts';
 import type { Pod, TokenRequest } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, DeepReadonly, Random } from '../core/index.ts';
-import { containerFiles } from './container-files.ts';
+import { containerFiles, imageRoot } from './container-files.ts';
 import type { ContainerFiles, FileNode } from './container-files.ts';
 import type { EnvSources } from './container-env.ts';
 import type { Allocatable } from './downward-api.ts';
@@ -75,8 +75,7 @@ export class PodFiles {
     if (!c) return undefined;
     let layer = this.#layers.get(container);
     if (layer?.instance !== instance) {
-      const root: Extract<FileNode, { kind: 'dir' }> = { kind: 'dir', entries: new Map(), mode: 0o755, image: true, ...(c.securityContext?.readOnlyRootFilesystem ? {} : { writable: true as const }) };
-      this.#layers.set(container, (layer = { instance, root }));
+      this.#layers.set(container, (layer = { instance, root: imageRoot(!c.securityContext?.readOnlyRootFilesystem) }));
     }
     const sources = this.#sources;
     return containerFiles(pod, c, podIP ? [podIP] : [], {

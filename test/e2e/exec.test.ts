@@ -213,5 +213,9 @@ describe('kubectl exec into simulated containers', () => {
     const layer = await dd.kubectl(['cp', join(fixtures, 'pod.yaml'), 'files:/tmp/pod.yaml']);
     assert.equal(layer.code, 0, layer.stderr);
     assert.equal(await dd.ok(['exec', 'files', '--', 'cat', '/tmp/pod.yaml']), manifest);
+    // The image's /tmp is a directory, so a copy to it keeps the file's name.
+    const toImageDir = await dd.kubectl(['cp', join(fixtures, 'resize-pod.yaml'), 'files:/tmp']);
+    assert.equal(toImageDir.code, 0, toImageDir.stderr);
+    assert.equal(await dd.ok(['exec', 'files', '--', 'ls', '/tmp']), 'pod.yaml\nresize-pod.yaml\n');
   });
 });
