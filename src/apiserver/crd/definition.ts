@@ -7,6 +7,8 @@ import { isDNS1035Label } from '../../api/index.ts';
 import type { FieldError, KubeObject } from '../../core/index.ts';
 import { invalidValue, notSupported, required } from '../../core/index.ts';
 import { hasInvalidTypes, validateStructural } from './structural.ts';
+import type { SchemaRatchet } from './structural.ts';
+import { hasUnprunedDefaults } from './default-values.ts';
 import type { CustomResourceDefinition } from './types.ts';
 
 export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
@@ -53,7 +55,7 @@ function validateNames(crd: CustomResourceDefinition): FieldError[] {
   return errors;
 }
 
-export function validateCrd(obj: KubeObject, validTypes = true): FieldError[] {
+export function validateCrd(obj: KubeObject, ratchet: SchemaRatchet = {}): FieldError[] {
   const crd = obj as CustomResourceDefinition;
   const spec = crd.spec ?? ({} as CustomResourceDefinition['spec']);
   const errors: FieldError[] = [];
@@ -77,7 +79,7 @@ export function validateCrd(obj: KubeObject, validTypes = true): FieldError[] {
     if (problems.length > 0) errors.push(invalidValue(`${at}.name`, v.name ?? '', problems.join(',')));
     const schema = v.schema?.openAPIV3Schema;
     if (!schema) errors.push(required(`${at}.schema.openAPIV3Schema`, 'schemas are required'));
-    else errors.push(...validateStructural(schema, `${at}.schema.openAPIV3Schema`, validTypes));
+    else errors.push(...validateStructural(schema, `${at}.schema.openAPIV3Schema`, ratchet));
     const scale = v.subresources?.scale;
     if (scale) {
       if (!scale.specReplicasPath) errors.push(required(`${at}.subresources.scale.specReplicasPath`));
@@ -106,8 +108,9 @@ export function validateCrd(obj: KubeObject, validTypes = true): FieldError[] {
 function validateCrdUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
   const crd = obj as CustomResourceDefinition;
   const was = old as CustomResourceDefinition;
-  // A schema stored with an unsupported type is not held to the supported ones on update.
-  const errors = validateCrd(obj, !(was.spec.versions ?? []).some((v) => hasInvalidTypes(v.schema?.openAPIV3Schema)));
+  // A schema stored with an unsupported type, or an unpruned default, is not held to those rules on update.
+  const stored = (was.spec.versions ?? []).map((v) => v.schema?.openAPIV3Schema);
+  const errors = validateCrd(obj, { validTypes: !stored.some(hasInvalidTypes), prunedDefaults: !stored.some(hasUnprunedDefaults) });
   if (crd.spec?.scope !== was.spec.scope && (was.status?.storedVersions?.length ?? 0) > 0) {
     errors.push(invalidValue('spec.scope', crd.spec?.scope ?? '', 'field is immutable'));
   }

@@ -95,7 +95,7 @@ test('JSON-Schema features a CRD does not support are refused as specStandardVal
   const nested = spec({ type: 'object', properties: { a: { type: 'string' } }, not: { properties: { a: { anyOf: [{ id: 'x' }] } } } });
   assert.deepEqual(validateStructural(nested, at).map((e) => formatFieldError(e, { withField: true })), [`${at}.properties[spec].not.properties[a].anyOf[0].id: Forbidden: id is not supported`]);
   // A stored schema with such a type is not held to the supported ones on update.
-  assert.deepEqual(validateStructural(spec({ type: 'int' }), at, false), []);
+  assert.deepEqual(validateStructural(spec({ type: 'int' }), at, { validTypes: false }), []);
 });
 
 /** An object schema whose `spec` holds `properties`. */
@@ -200,4 +200,15 @@ test('a default must be valid where it applies: its schema and its rules, the er
     `${at}.properties[spec].properties[mode].default: Unsupported value: "Pause": supported values: "Serve", "Drain"`,
     `${at}.properties[spec].properties[worker].default: Invalid value: "object": no such key: min evaluating rule: self.min <= self.max`,
   ]);
+});
+
+test('a default must not hold fields its schema would prune, unless the stored CRD already had such a default', () => {
+  const at = 'spec.versions[0].schema.openAPIV3Schema';
+  const s = withSpec({ worker: { type: 'object', default: { name: 'foo', unknown: 42, tags: ['a'] }, properties: { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } } } });
+  assert.deepEqual(validateStructural(s, at).map((e) => formatFieldError(e, { withField: true })), [
+    `${at}.properties[spec].properties[worker].default: Invalid value: map[string]interface {}{"name":"foo", "tags":[]interface {}{"a"}, "unknown":42}: must not have unknown fields`,
+  ]);
+  assert.deepEqual(validateStructural(s, at, { prunedDefaults: false }), []);
+  const kept = withSpec({ free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, default: { anything: 1 } } });
+  assert.deepEqual(validateStructural(kept, at), [], 'a node that keeps unknown fields prunes nothing');
 });

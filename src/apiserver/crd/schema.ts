@@ -29,9 +29,10 @@ function preserves(s: JSONSchemaProps): boolean {
 
 /**
  * Unknown field paths (`spec.foo`, `spec.items[0].bar`) in document order; with `prune`, they are
- * deleted in place. Paths in `keep` stay and are not reported.
+ * deleted in place. Paths in `keep` stay and are not reported. At a `resourceRoot` (an object's, not a
+ * default's below it) apiVersion, kind and metadata are kept, as under an embedded resource.
  */
-export function pruneUnknown(obj: Json, schema: JSONSchemaProps, prune: boolean, keep?: ReadonlySet<string>): string[] {
+export function pruneUnknown(obj: Json, schema: JSONSchemaProps, prune: boolean, keep?: ReadonlySet<string>, resourceRoot = true): string[] {
   const found: string[] = [];
   const walk = (s: JSONSchemaProps, value: unknown, path: string, root: boolean): void => {
     if (Array.isArray(value)) {
@@ -53,7 +54,7 @@ export function pruneUnknown(obj: Json, schema: JSONSchemaProps, prune: boolean,
       if (prune) delete value[key];
     }
   };
-  walk(schema, obj, '', true);
+  walk(schema, obj, '', resourceRoot);
   return found;
 }
 

@@ -20,17 +20,27 @@ const emptyType: Record<Level, string> = {
  * Errors of one version's schema at `path` (`spec.versions[0].schema.openAPIV3Schema`): the schema's
  * own, then those of its validation rules (compiled only where the schema below holds no error).
  */
-export function validateStructural(schema: JSONSchemaProps, path: string, validTypes = true): FieldError[] {
+export function validateStructural(schema: JSONSchemaProps, path: string, ratchet: SchemaRatchet = {}): FieldError[] {
   const errors: FieldError[] = [];
   const cel: FieldError[] = [];
-  walk(schema, path, 'root', { errors, cel, validTypes }, undefined);
+  walk(schema, path, 'root', { errors, cel, validTypes: ratchet.validTypes ?? true, prunedDefaults: ratchet.prunedDefaults ?? true }, undefined);
   return [...errors, ...cel];
+}
+
+/**
+ * What an update is not held to because the stored CRD already breaks it: `validTypes` false when it has a
+ * type outside openapiV3Types, `prunedDefaults` false when it has a default with unknown fields.
+ */
+export interface SchemaRatchet {
+  validTypes?: boolean;
+  prunedDefaults?: boolean;
 }
 
 interface Walk {
   errors: FieldError[];
   cel: FieldError[];
   validTypes: boolean;
+  prunedDefaults: boolean;
 }
 
 const openapiV3Types = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
@@ -147,5 +157,5 @@ function walk(s: JSONSchemaProps, path: string, level: Level, ctx: Walk, uncorre
   const rules = ruleDefinitionErrors(s, path, clean, uncorrelatable);
   errors.push(...rules.schema);
   ctx.cel.push(...rules.cel);
-  if (clean && rules.schema.length === 0 && rules.cel.length === 0 && !defaultsForbidden) errors.push(...defaultValueErrors(s, path));
+  if (clean && rules.schema.length === 0 && rules.cel.length === 0 && !defaultsForbidden) errors.push(...defaultValueErrors(s, path, ctx.prunedDefaults));
 }
