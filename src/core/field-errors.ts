@@ -102,7 +102,7 @@ export function tooLong(path: Path, maxLength: number): FieldError {
   return { type: 'FieldValueTooLong', field: String(path), detail: `may not be more than ${maxLength} bytes`, omitValue: true };
 }
 export function tooMany(path: Path, actual: number, max: number): FieldError {
-  return { type: 'FieldValueTooMany', field: String(path), badValue: actual, detail: `must have at most ${max} items`, omitValue: true };
+  return { type: 'FieldValueTooMany', field: String(path), badValue: actual, detail: `must have at most ${max} items` };
 }
 export function notFoundField(path: Path, value: unknown): FieldError {
   return { type: 'FieldValueNotFound', field: String(path), badValue: value, detail: '' };

@@ -76,8 +76,7 @@ function validateWorkloadSpec(spec: WorkloadSpec | undefined, path: FieldPath): 
   const groups = spec?.podGroups ?? [];
   const groupsPath = path.child('podGroups');
   if (groups.length === 0) errs.push(required(groupsPath, 'must have at least one item'));
-  // field.TooMany prints the actual count ("Too many: 9: must have at most 8 items").
-  else if (groups.length > workloadMaxPodGroups) errs.push({ ...tooMany(groupsPath, groups.length, workloadMaxPodGroups), omitValue: false });
+  else if (groups.length > workloadMaxPodGroups) errs.push(tooMany(groupsPath, groups.length, workloadMaxPodGroups));
   else {
     const seen = new Set<string>();
     groups.forEach((g, i) => {
