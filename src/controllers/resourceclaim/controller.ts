@@ -120,9 +120,15 @@ export class ResourceClaimController {
 
   #enqueuePod(pod: DeepReadonlyPod, deleted: boolean): void {
     const claims = pod.spec.resourceClaims ?? [];
+    const extended = pod.status?.extendedResourceClaimStatus?.resourceClaimName;
+    if (claims.length === 0 && !extended) return;
+    // Release the reservations of a pod that is gone or done, the claim the scheduler made for its
+    // extended resources too (kubernetes#134312, in 1.35).
+    if (!podNeedsClaims(pod, deleted)) {
+      for (const key of podClaimKeys(pod)) this.#queue.add(claimKeyPrefix + key);
+      if (extended) this.#queue.add(claimKeyPrefix + objectKey(pod.metadata.namespace, extended));
+    }
     if (claims.length === 0) return;
-    // Release the reservations of a pod that is gone or done.
-    if (!podNeedsClaims(pod, deleted)) for (const key of podClaimKeys(pod)) this.#queue.add(claimKeyPrefix + key);
     if (deleted) {
       for (const c of claims) this.#ctx.created.delete(`${pod.metadata.uid ?? ''}/${c.name}`);
       return;
