@@ -288,20 +288,25 @@ export class PodWorker {
 
   /**
    * What `kubectl exec` into container `name` runs against, or the kubelet's refusal when it is not
-   * running (findContainer's words). A simulated process's environment is an image's: PATH and
-   * HOSTNAME first, then what the container started with (its own, the Services', what the drivers
-   * injected), HOME last unless set.
-   * A host process's exec runs on the host.
+   * running (findContainer's words). A host process's exec runs on the host.
    */
+  /**
+   * A simulated process's environment, as an image's: PATH and HOSTNAME first, then what the container
+   * started with (its own, the Services', what the drivers injected), HOME last unless set.
+   */
+  #imageEnv(own: Readonly<Record<string, string>>): Record<string, string> {
+    const env: Record<string, string> = { PATH: simulatedPath, HOSTNAME: podKernelHostname(this.#pod) };
+    for (const [k, v] of Object.entries(own)) setOwn(env, k, v);
+    if (env.HOME === undefined) env.HOME = '/root';
+    return env;
+  }
+
   execTarget(name: string): ExecTarget | { error: string } {
     const rec = this.records.get(name);
     const c = this.#spec(name)?.c;
     const live = this.#live.get(name);
     if (!c || !live?.sim || !isRunning(rec?.current)) return { error: `container not found (${JSON.stringify(name)})` };
-    const own = live.env ?? {};
-    const env: Record<string, string> = { PATH: simulatedPath, HOSTNAME: podKernelHostname(this.#pod) };
-    for (const [k, v] of Object.entries(own)) setOwn(env, k, v);
-    if (env.HOME === undefined) env.HOME = '/root';
+    const env = this.#imageEnv(live.env ?? {});
     const workingDir = c.workingDir || '/';
     const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir, files: this.#podFiles().files(this.#pod, name, this.podIP, rec.current.id) };
     // A host process (runtime: process) execs for real, with the environment it was started with.
@@ -675,7 +680,7 @@ export class PodWorker {
       const c = spec.c;
       this.#d.images.markPresent(c.image ?? '');
       const made = this.#environment(c);
-      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), made.ok ? made.env : {}, this.#gpuList(c));
+      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), this.#imageEnv(made.ok ? made.env : {}), this.#gpuList(c));
       const live: Live = { logs: new LogBuffer(), probes: {}, ...(made.ok ? { env: made.env } : {}) };
       this.#live.set(rec.name, live);
       const startedAt = instance.startedAt ?? instance.createdAt;
@@ -789,7 +794,7 @@ export class PodWorker {
       rec.restartCount++;
     }
     delete rec.waiting;
-    const behaviour = expandBehaviourEnv(planned, environment.env, this.#gpuList(c));
+    const behaviour = expandBehaviourEnv(planned, this.#imageEnv(environment.env), this.#gpuList(c));
     const actual = copyJson(this.resize.startWith(rec.name) ?? resourcesOf(c));
     const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;

@@ -61,6 +61,16 @@ describe('Jobs with kubectl', () => {
     assert.deepEqual(r.stdout.trim().split('\n').sort(), [`Completed Job completed`, `SuccessfulCreate Created pod: ${pods[0]?.metadata.name}`]);
   });
 
+  test('an Indexed Job whose workers echo $JOB_COMPLETION_INDEX completes, each pod\'s log naming its index and hostname', async () => {
+    await dd.ok(['apply', '-f', join(import.meta.dirname, '../../../test/fixtures/indexed-job.yaml')]);
+    const r = await dd.kubectl(['wait', '--for=condition=complete', 'job/shards', '--timeout=60s']);
+    assert.equal(r.stdout.trim(), 'job.batch/shards condition met', r.stderr);
+    const pods = (JSON.parse(await dd.ok(['get', 'pods', '-l', 'job-name=shards', '-o', 'json'])) as { items: (PodJson & { metadata: { annotations?: Record<string, string> } })[] }).items;
+    const logs = await Promise.all(pods.map(async (p) => [p.metadata.annotations?.['batch.kubernetes.io/job-completion-index'], await dd.ok(['logs', p.metadata.name])]));
+    // An Indexed Job's pod has the hostname <job>-<index>, which the runtime puts in HOSTNAME.
+    assert.deepEqual(logs.sort(), [['0', 'shard 0 of 3 on shards-0\n'], ['1', 'shard 1 of 3 on shards-1\n'], ['2', 'shard 2 of 3 on shards-2\n']]);
+  });
+
   test('a Job whose pods exit 1 fails with BackoffLimitExceeded after backoffLimit + 1 pods', async () => {
     const manifest = `apiVersion: batch/v1
 kind: Job

@@ -105,6 +105,22 @@ test('background jobs run beside the script: its own time goes on, wait takes th
   assert.equal(run('nvidia-smi; sleep 1').source, 'default', 'only the -L listing is simulated');
 });
 
+test('echo expands $VAR and ${VAR} from the container\'s environment, quoted or not; a literal $ stays', () => {
+  const echoed = (script: string, env: Record<string, string>) => {
+    const b = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', script] });
+    assert.equal(b.source, 'command', script);
+    return expandBehaviourEnv(b, env, undefined).logs.map((l) => l.text);
+  };
+  const env = { JOB_COMPLETION_INDEX: '3', HOSTNAME: 'train-3-abcde' };
+  assert.deepEqual(echoed('echo $JOB_COMPLETION_INDEX; sleep 1', env), ['3']);
+  assert.deepEqual(echoed('echo "index ${JOB_COMPLETION_INDEX} on $HOSTNAME"', env), ['index 3 on train-3-abcde']);
+  assert.deepEqual(echoed("echo '$HOSTNAME' \\$HOSTNAME \"\\$1\" cost $", env), ['$HOSTNAME $HOSTNAME $1 cost $']);
+  assert.deepEqual(echoed('echo [$UNSET]', env), ['[]']);
+  for (const script of ['echo $(date)', 'echo "$(date)"', 'echo $?', 'echo $1', 'echo "`date`"']) {
+    assert.equal(resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', script] }).source, 'default', script);
+  }
+});
+
 test('commands outside the subset fall through to the catalog or the default', () => {
   const loop = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'while true; do echo hi; sleep 1; done'] });
   assert.equal(loop.source, 'default');

@@ -25,24 +25,56 @@ export function sleepMs(operands: readonly string[]): number | null | undefined 
   return total;
 }
 
-/** Splits a shell word list the way `sh -c` would for our tiny subset (quotes, no expansions). */
+/**
+ * Splits a shell word list the way `sh -c` would for our tiny subset: quotes, backslashes, and `$VAR` or
+ * `${VAR}` kept for expandBehaviourEnv to expand against the container's environment once it is known
+ * (a `$` meant literally, in '...' or as `\$`, becomes `$$`, which that expansion turns back into `$`).
+ * Command substitution, `$?`, positional parameters, globs, pipes and redirections are outside it.
+ */
 function words(text: string): string[] | undefined {
   const out: string[] = [];
   let cur = '';
   let quote: '"' | "'" | undefined;
   let inWord = false;
-  for (const ch of text) {
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else cur += ch;
-    } else if (ch === '"' || ch === "'") {
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    const next = text[i + 1];
+    if (quote === "'") {
+      if (ch === "'") quote = undefined;
+      else cur += ch === '$' ? '$$' : ch;
+      continue;
+    }
+    if (ch === '$') {
+      const variable = /^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)/.exec(text.slice(i))?.[0];
+      if (variable) {
+        cur += variable;
+        i += variable.length - 1;
+      } else if (next === undefined || next === ' ' || next === '\t' || next === '"') cur += '$$';
+      else return undefined;
+      inWord = true;
+      continue;
+    }
+    if (quote === '"') {
+      if (ch === '"') quote = undefined;
+      else if (ch === '`') return undefined;
+      else if (ch === '\\' && next !== undefined && '"\\$`'.includes(next)) {
+        cur += next === '$' ? '$$' : next;
+        i++;
+      } else cur += ch;
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
       quote = ch;
       inWord = true;
+    } else if (ch === '\\' && next !== undefined) {
+      cur += next === '$' ? '$$' : next;
+      inWord = true;
+      i++;
     } else if (ch === ' ' || ch === '\t') {
       if (inWord) out.push(cur);
       cur = '';
       inWord = false;
-    } else if ('$`|<>()*?&'.includes(ch)) {
+    } else if ('`|<>()*?&'.includes(ch)) {
       return undefined;
     } else {
       cur += ch;
