@@ -42,9 +42,19 @@ export const cronJobScheduledTimestampAnnotation = 'batch.kubernetes.io/cronjob-
 
 const descriptors: Readonly<Record<string, string>> = lookupTable({ '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0', '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *' });
 
-/** cron.ParseStandard: five fields or a descriptor; the error text is robfig/cron's. */
+/**
+ * cron.ParseStandard: five fields or a descriptor, after an optional `TZ=<zone> ` or `CRON_TZ=<zone> `
+ * prefix naming the zone it runs in (validation refuses the prefix separately); the error text is robfig/cron's.
+ */
 export function parseSchedule(schedule: string, timeZone: string | undefined): { next(after: number): number } | { error: string } {
-  const text = schedule.trim();
+  let text = schedule.trim();
+  const prefixed = /^(?:CRON_)?TZ=(\S*)\s+/.exec(text);
+  if (prefixed) {
+    const zone = prefixed[1] ?? '';
+    if (!knownTimeZone(zone)) return { error: `provided bad location ${zone}: unknown time zone ${zone}` };
+    timeZone = zone;
+    text = text.slice(prefixed[0].length);
+  }
   let expression = descriptors[text];
   if (expression === undefined) {
     if (text.startsWith('@')) return { error: `unrecognized descriptor: ${text}` };

@@ -48,6 +48,7 @@ test('Job generated selector and labels', () => {
     'controller-uid': 'uid-1',
     'batch.kubernetes.io/controller-uid': 'uid-1',
   });
+  assert.deepEqual(j.metadata.labels, j.spec.template.metadata?.labels, 'a Job without labels reads back with its template\'s');
   assert.deepEqual(messages(def.validateCreate!(j, ctx)), []);
 });
 

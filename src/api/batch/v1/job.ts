@@ -116,6 +116,10 @@ export const jobDefinition: ResourceDefinition<Job> = {
   defaults: defaultJob,
   prepareForCreate(job) {
     if (job.spec.manualSelector !== true) generateJobSelector(job);
+    // Upstream's decoder defaults again on every read from storage, so a Job created without labels
+    // reads back with its template's, the selector's generated ones included (`kubectl describe job`).
+    const templateLabels = job.spec.template.metadata?.labels;
+    if (templateLabels && Object.keys(job.metadata.labels ?? {}).length === 0) job.metadata.labels = { ...templateLabels };
     job.status = {};
   },
   prepareForUpdate(job, old, ctx) {
