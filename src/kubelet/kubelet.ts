@@ -79,8 +79,10 @@ export class Kubelet {
   /** The pods here by the ConfigMaps and Secrets they mount. */
   readonly #sourceMounts = new VolumeSourceIndex<PodWorker>();
   readonly #rejected = new Set<string>();
-  readonly #freeIPs: number[] = [];
-  #nextIP = 2;
+  /** The host part (2-254) of each pod IP in use on this node. */
+  readonly #usedIPs = new Set<number>();
+  /** host-local's last_reserved_ip: the next allocation starts after it. */
+  #lastIP = 1;
   readonly hostIP: string;
   #node: Node | undefined;
   /** Pods whose spec asks for a resize not yet allocated (Deferred, or just changed). */
@@ -429,30 +431,36 @@ export class Kubelet {
     }
   }
 
-  /** The next free IP of the node's /24 (host-local IPAM: .2 to .254, the gateway has .1), if any. */
+  /**
+   * The next free IP of the node's /24 after the last one handed out, wrapping round (host-local IPAM's
+   * round-robin over .2 to .254, the gateway has .1): a deleted pod's IP goes to another pod only once
+   * the range has been run through, as upstream's allocator says of a crash-looping container.
+   */
   #allocateIP(): string | undefined {
-    const n = this.#freeIPs.shift() ?? (this.#nextIP <= 254 ? this.#nextIP++ : undefined);
-    return n === undefined ? undefined : `${nodePodCIDRBase(this.#o.ordinal)}.${n}`;
+    for (let k = 1; k <= 253; k++) {
+      const n = ((this.#lastIP - 2 + k) % 253) + 2;
+      if (this.#usedIPs.has(n)) continue;
+      this.#usedIPs.add(n);
+      this.#lastIP = n;
+      return `${nodePodCIDRBase(this.#o.ordinal)}.${n}`;
+    }
+    return undefined;
   }
 
   /** Takes the IP a pod found running after a restart already has, if it is this node's and free. */
   #claimIP(ip: string): string | undefined {
     const base = nodePodCIDRBase(this.#o.ordinal);
     const n = Number(ip.slice(base.length + 1));
-    if (!ip.startsWith(`${base}.`) || !Number.isInteger(n) || n < 2 || n > 254) return undefined;
-    if (n >= this.#nextIP) {
-      for (let skipped = this.#nextIP; skipped < n; skipped++) this.#freeIPs.push(skipped);
-      this.#nextIP = n + 1;
-      return ip;
-    }
-    const free = this.#freeIPs.indexOf(n);
-    if (free < 0) return undefined;
-    this.#freeIPs.splice(free, 1);
+    if (!ip.startsWith(`${base}.`) || !Number.isInteger(n) || n < 2 || n > 254 || this.#usedIPs.has(n)) return undefined;
+    this.#usedIPs.add(n);
+    // The node's last_reserved_ip file is not kept across a restart here; going on after the highest
+    // IP in use hands out what host-local would for pods created in order.
+    this.#lastIP = Math.max(this.#lastIP, n);
     return ip;
   }
 
   #releaseIP(ip: string): void {
     const base = nodePodCIDRBase(this.#o.ordinal);
-    if (ip.startsWith(`${base}.`)) this.#freeIPs.push(Number(ip.slice(base.length + 1)));
+    if (ip.startsWith(`${base}.`)) this.#usedIPs.delete(Number(ip.slice(base.length + 1)));
   }
 }

@@ -47,3 +47,20 @@ test('with every IP of the node taken, a pod waits in ContainerCreating until on
   assert.equal(now.status?.phase, 'Running');
   assert.equal(now.status?.podIP, freed?.status?.podIP);
 });
+
+test('a deleted pod\'s IP is not handed out again until the node\'s range has been run through (host-local round-robin)', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '8', memory: '8Gi' } }] });
+  await using c = await Cluster.start({ config, clock, random: new SeededRandom(2), components: true });
+  const ipOf = async (name: string) => (await c.client.get<Pod>(refs.pods, 'default', name)).status?.podIP;
+  for (const name of ['a', 'b']) {
+    await c.client.create(refs.pods, pod(name));
+    await clock.advance(2_000);
+  }
+  assert.deepEqual([await ipOf('a'), await ipOf('b')], ['10.128.0.2', '10.128.0.3']);
+  await c.client.delete(refs.pods, 'default', 'b', { gracePeriodSeconds: 0 });
+  await clock.advance(2_000);
+  await c.client.create(refs.pods, pod('c'));
+  await clock.advance(2_000);
+  assert.equal(await ipOf('c'), '10.128.0.4');
+});
