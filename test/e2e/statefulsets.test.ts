@@ -43,6 +43,7 @@ describe('StatefulSets with kubectl', () => {
   });
 
   test('set image rolls vllm-2, vllm-1, vllm-0; history has two revisions; undo and scale down', async () => {
+    await ok(['annotate', 'sts/vllm', 'kubernetes.io/change-cause=v0.7.0']);
     await ok(['set', 'image', 'sts/vllm', 'server=vllm/vllm-openai:v0.7.0']);
     await ok(['rollout', 'status', 'sts/vllm', '--timeout=60s']);
     const byAge = (await jsonpath(['pods', '-l', 'app=vllm', '--sort-by=.metadata.creationTimestamp'], '{.items[*].metadata.name}')).split(' ');
@@ -50,7 +51,7 @@ describe('StatefulSets with kubectl', () => {
     assert.equal(await jsonpath(['sts', 'vllm'], '{.status.currentRevision}'), await jsonpath(['sts', 'vllm'], '{.status.updateRevision}'));
     // The status carries the collision count its revisions were hashed with, 0 without a collision.
     assert.equal(await jsonpath(['sts', 'vllm'], '{.status.collisionCount}'), '0');
-    assert.deepEqual((await ok(['rollout', 'history', 'sts/vllm'])).trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/)), [['REVISION', 'CHANGE-CAUSE'], ['1', '<none>'], ['2', '<none>']]);
+    assert.deepEqual((await ok(['rollout', 'history', 'sts/vllm'])).trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/)), [['REVISION', 'CHANGE-CAUSE'], ['1', '<none>'], ['2', 'v0.7.0']], 'a revision keeps the set\'s annotations');
     assert.equal((await ok(['rollout', 'undo', 'sts/vllm'])).trim(), 'statefulset.apps/vllm rolled back');
     await ok(['rollout', 'status', 'sts/vllm', '--timeout=60s']);
     assert.equal(await jsonpath(['pods', '-l', 'app=vllm'], '{.items[*].spec.containers[0].image}'), 'vllm/vllm-openai:v0.6.0 vllm/vllm-openai:v0.6.0 vllm/vllm-openai:v0.6.0');

@@ -59,6 +59,8 @@ async function createRevision(client: Client, set: ReadonlySet, data: unknown, r
       name: `${set.metadata.name ?? ''}-${hash}`,
       namespace: set.metadata.namespace ?? '',
       labels: { ...set.spec.template.metadata?.labels, [ControllerRevisionHashLabel]: hash },
+      // newRevision copies the set's annotations, so `kubectl rollout history` shows its change-cause.
+      ...(set.metadata.annotations ? { annotations: { ...set.metadata.annotations } } : {}),
       ownerReferences: [newControllerRef(set, 'apps/v1', 'StatefulSet')],
     },
     data,
