@@ -135,3 +135,21 @@ test('each kubelet writes its CSINode: no drivers, the migrated in-tree plugins,
   assert.deepEqual(csiNode?.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Node', name: 'cpu-0', uid: node.metadata.uid }]);
   assert.equal(csiNode?.metadata.annotations?.['storage.alpha.kubernetes.io/migrated-plugins'], 'kubernetes.io/aws-ebs,kubernetes.io/azure-disk,kubernetes.io/azure-file,kubernetes.io/cinder,kubernetes.io/gce-pd,kubernetes.io/portworx-volume,kubernetes.io/vsphere-volume');
 });
+
+test('a cordon and an uncordon are NodeNotSchedulable and NodeSchedulable events at the kubelet\'s next status check', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '4', memory: '8Gi' } }] });
+  await using c = await Cluster.start({ config, clock, random: new SeededRandom(5), components: true });
+  const schedulingEvents = async (): Promise<string[]> => {
+    const events = await c.client.list<Event>(refs.events, { namespace: 'default', fieldSelector: 'involvedObject.name=cpu-0,source=kubelet' });
+    return events.items.filter((e) => e.reason?.includes('Schedulable')).map((e) => `${e.reason}: ${e.message}`);
+  };
+  await clock.advance(11_000);
+  assert.deepEqual(await schedulingEvents(), [], 'a new schedulable node records nothing');
+  await c.client.patch(refs.nodes, undefined, 'cpu-0', 'strategic', { spec: { unschedulable: true } });
+  await clock.advance(11_000);
+  assert.deepEqual(await schedulingEvents(), ['NodeNotSchedulable: Node cpu-0 status is now: NodeNotSchedulable']);
+  await c.client.patch(refs.nodes, undefined, 'cpu-0', 'strategic', { spec: { unschedulable: false } });
+  await clock.advance(11_000);
+  assert.deepEqual(await schedulingEvents(), ['NodeNotSchedulable: Node cpu-0 status is now: NodeNotSchedulable', 'NodeSchedulable: Node cpu-0 status is now: NodeSchedulable']);
+});

@@ -73,6 +73,7 @@ export function firstTickWaitMs(intervalMs: number, random: Random | undefined):
 export class NodeAgent {
   readonly #o: NodeAgentOptions;
   #node: Node | undefined;
+  #lastUnschedulable = false;
   #lease: Lease | undefined;
   #leaseTimer: Timer | undefined;
   #statusTimer: Timer | undefined;
@@ -233,7 +234,9 @@ export class NodeAgent {
     const next = (): void => {
       if (!this.#stopped) this.#statusTimer = this.#o.clock.after(jitteredWaitMs(nodeStatusUpdateFrequencyMs, this.#o.random), () => this.#statusTick());
     };
-    if (this.#failed || !this.#statusDue()) return next();
+    if (this.#failed) return next();
+    this.#recordSchedulable();
+    if (!this.#statusDue()) return next();
     this.#postStatus().then(next, (error: unknown) => {
       this.#o.log(`kubelet ${this.#o.identity.name}: failed to update node status: ${String(error)}`);
       next();
@@ -258,6 +261,18 @@ export class NodeAgent {
       else if (condition.type === 'Ready' && prev && prev.status !== condition.status) reason = condition.status === 'True' ? 'NodeReady' : 'NodeNotReady';
       if (reason) events.recordNode('Normal', reason, `Node ${name} status is now: ${reason}`);
     }
+  }
+
+  /**
+   * recordNodeSchedulableEvent, one of the status setters run every 10 s: a cordon or uncordon seen
+   * since the last run records NodeNotSchedulable / NodeSchedulable (nothing for a new schedulable node).
+   */
+  #recordSchedulable(): void {
+    const unschedulable = this.#node?.spec?.unschedulable === true;
+    if (unschedulable === this.#lastUnschedulable) return;
+    this.#lastUnschedulable = unschedulable;
+    const reason = unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable';
+    this.#o.events?.recordNode('Normal', reason, `Node ${this.#o.identity.name} status is now: ${reason}`);
   }
 
   /** updateNodeStatus's test: the setters changed something, or the 5-minute report is due. */
