@@ -8,3 +8,4 @@ export * from './http-client.ts';
 export * from './shared-informers.ts';
 export * from './trusted-certificates.ts';
 export * from './leader-election.ts';
+export * from './event-correlator.ts';

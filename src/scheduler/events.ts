@@ -9,7 +9,8 @@ import type { Event } from '../api/index.ts';
 import { refs } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Timer } from '../core/index.ts';
-import { formatMicroTime, unixNanos } from '../core/index.ts';
+import { formatMicroTime } from '../core/index.ts';
+import { eventNanos } from '../client/index.ts';
 import type { EventRecord, PodRO } from './framework.ts';
 
 export const schedulerComponent = 'default-scheduler';
@@ -60,7 +61,7 @@ export class EventRecorder {
       return;
     }
     const component = this.#o.component ?? schedulerComponent;
-    const name = `${pod.metadata.name ?? ''}.${unixNanos(now).toString(16)}`;
+    const name = `${pod.metadata.name ?? ''}.${eventNanos(now).toString(16)}`;
     const event: Event = {
       apiVersion: 'v1',
       kind: 'Event',

@@ -4,7 +4,7 @@ import type { Client, Informer } from '../../client/index.ts';
 import type { Clock } from '../../core/index.ts';
 import type { Job, JobCondition, Pod } from '../../api/index.ts';
 import type { BackoffRecord } from './backoff.ts';
-import type { EventRecorder } from './events.ts';
+import type { EventRecorder } from '../event-recorder.ts';
 import type { ControllerExpectations, UidTrackingExpectations } from './expectations.ts';
 import type { OrderedIntervals } from './indexes.ts';
 import type { ReadonlyPod } from './pods.ts';

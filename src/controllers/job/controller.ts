@@ -13,7 +13,7 @@ import type { BackoffRecord } from './backoff.ts';
 import { isJobFinished } from './conditions.ts';
 import type { JobSyncDeps } from './context.ts';
 import { controllerUidIndex, orphansByNamespaceIndex } from './context.ts';
-import { createEventRecorder } from './events.ts';
+import { createEventRecorder } from '../event-recorder.ts';
 import { ControllerExpectations, UidTrackingExpectations } from './expectations.ts';
 import { syncJobBatchPeriodMs } from './manage.ts';
 import { hasJobTrackingFinalizer } from './pods.ts';
@@ -65,7 +65,7 @@ export class JobController {
       expectations: new ControllerExpectations(clock),
       finalizerExpectations: new UidTrackingExpectations(),
       backoff: new Map<string, BackoffRecord>(),
-      recorder: createEventRecorder({ client, clock, random: options.random, component: 'job-controller', log }),
+      recorder: createEventRecorder({ client, clock, component: 'job-controller', log }),
       enqueueAfter: (key, ms) => this.#queue.addAfter(key, ms),
       log,
     };

@@ -1,11 +1,11 @@
-// Records core/v1 Events the way client-go's EventRecorder does for these controllers: one Event
-// per occurrence, named <object>.<hex>, in the object's namespace (Node events go to "default").
+// Records core/v1 Events the way client-go's EventRecorder does for these controllers: named
+// <object>.<hex>, in the object's namespace (Node events go to "default"), through its correlator.
 // Upstream: staging/src/k8s.io/client-go/tools/record/event.go (makeEvent).
-import { refs } from '../../api/index.ts';
 import type { Event } from '../../api/index.ts';
 import type { Client } from '../../client/index.ts';
+import { CoreEventWriter, eventNanos } from '../../client/index.ts';
 import type { Clock } from '../../core/index.ts';
-import { formatTime, unixNanos } from '../../core/index.ts';
+import { formatTime } from '../../core/index.ts';
 
 export interface EventTarget {
   kind: 'Node' | 'Pod';
@@ -16,18 +16,16 @@ export interface EventTarget {
 
 export type RecordEvent = (target: EventTarget, type: 'Normal' | 'Warning', reason: string, message: string) => void;
 
-/** A fire-and-forget recorder: a failed Event write is logged, never retried (as client-go drops them). */
+/** A fire-and-forget recorder through client-go's correlator: a failed Event write is logged, never retried. */
 export function eventRecorder(options: { client: Client; clock: Clock; component: string; log: (line: string) => void }): RecordEvent {
-  let seq = 0;
+  const writer = new CoreEventWriter(options);
   return (target, type, reason, message) => {
     const now = options.clock.now();
     const namespace = target.namespace || 'default';
-    // client-go names events <name>.<UnixNano in hex>; a counter keeps same-instant events apart.
-    const suffix = (unixNanos(now) + BigInt(seq++ % 1_000_000)).toString(16);
     const event: Event = {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `${target.name}.${suffix}`, namespace },
+      metadata: { name: `${target.name}.${eventNanos(now).toString(16)}`, namespace },
       involvedObject: {
         apiVersion: 'v1',
         kind: target.kind,
@@ -46,8 +44,6 @@ export function eventRecorder(options: { client: Client; clock: Clock; component
       reportingComponent: options.component,
       reportingInstance: '',
     };
-    options.client.create(refs.events, event, { namespace }).catch((error: unknown) => {
-      options.log(`${options.component}: cannot record event ${reason} for ${target.kind} ${target.name}: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    writer.write(event, `for ${target.kind} ${target.name}`);
   };
 }

@@ -10,7 +10,8 @@
 import type { Event, Pod } from '../../api/index.ts';
 import { refs } from '../../api/index.ts';
 import type { Informer } from '../../client/index.ts';
-import { formatMicroTime, formatTime, unixNanos } from '../../core/index.ts';
+import { formatMicroTime, formatTime } from '../../core/index.ts';
+import { eventNanos } from '../../client/index.ts';
 import type { Handle, PodRO } from '../framework.ts';
 import type { VolcanoPodGroup } from './gang-groups.ts';
 import { volcanoPodGroups } from './gang-groups.ts';
@@ -104,7 +105,7 @@ export function startPodGroupStatus(o: Options): void {
     const event: Event = {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `${pg.metadata.name ?? ''}.${(unixNanos(now) + BigInt(o.handle.random.int(1_000_000))).toString(16)}`, namespace },
+      metadata: { name: `${pg.metadata.name ?? ''}.${eventNanos(now).toString(16)}`, namespace },
       involvedObject: { kind: 'PodGroup', namespace, name: pg.metadata.name ?? '', apiVersion: 'scheduling.volcano.sh/v1beta1', ...(pg.metadata.uid ? { uid: pg.metadata.uid } : {}) },
       reason,
       message,
