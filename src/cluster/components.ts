@@ -19,7 +19,7 @@ import type { ClusterConfig } from './config.ts';
 import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ReplicationManager, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController, ClusterRoleAggregationController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
-import { CertificateSigner, CsrCleaner, ResourceClaimController, ServiceCIDRsController } from '../controllers/index.ts';
+import { CertificateSigner, CsrCleaner, DeviceTaintEvictionController, ResourceClaimController, ServiceCIDRsController } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
 import { Aggregator } from './aggregator.ts';
 import { DefaultServiceCIDRController } from './default-service-cidr.ts';
@@ -214,6 +214,8 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('horizontal-pod-autoscaler', new HorizontalController(kcm(ctx, 'horizontal-pod-autoscaler'))),
   async (ctx) => started('job-controller', new JobController({ ...kcm(ctx, 'job-controller'), random: ctx.random })),
   async (ctx) => started('resource-claim-controller', new ResourceClaimController(kcm(ctx, 'resource-claim-controller'))),
+  // As kube-controller-manager, only with DRADeviceTaints on: NoExecute device taints evict the pods of allocated claims.
+  async (ctx) => ctx.cluster.config.featureGates.DRADeviceTaints ? started('device-taint-eviction-controller', new DeviceTaintEvictionController(kcm(ctx, 'device-taint-eviction-controller'))) : [],
   async (ctx) => started('ttl-after-finished-controller', new TtlAfterFinishedController(kcm(ctx, 'ttl-after-finished-controller'))),
 ];
 

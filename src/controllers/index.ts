@@ -2,6 +2,7 @@
 export { NamespaceController } from './namespace/controller.ts';
 export { NodeLifecycleController } from './node-lifecycle/controller.ts';
 export { TaintEvictionController } from './node-lifecycle/taint-eviction.ts';
+export { DeviceTaintEvictionController } from './devicetainteviction/controller.ts';
 export { PodGCController } from './pod-gc/controller.ts';
 export { ReplicaSetController, ReplicationManager } from './replicaset/controller.ts';
 export { DeploymentController } from './deployment/controller.ts';

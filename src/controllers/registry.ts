@@ -16,6 +16,7 @@ import { JobController } from './job/controller.ts';
 import { NamespaceController } from './namespace/controller.ts';
 import { NodeLifecycleController } from './node-lifecycle/controller.ts';
 import { TaintEvictionController } from './node-lifecycle/taint-eviction.ts';
+import { DeviceTaintEvictionController } from './devicetainteviction/controller.ts';
 import { PodGCController } from './pod-gc/controller.ts';
 import { ReplicaSetController, ReplicationManager } from './replicaset/controller.ts';
 import { ResourceClaimController } from './resourceclaim/controller.ts';
@@ -86,6 +87,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   'taint-eviction-controller': (d) => new TaintEvictionController(d),
   podgc: (d) => new PodGCController(d),
   'resourceclaim': (d) => new ResourceClaimController(d),
+  'device-taint-eviction-controller': (d) => new DeviceTaintEvictionController(d),
   'persistentvolume-binder': (d) => new PersistentVolumeController(d),
   'pvc-protection': (d) => new PvcProtectionController(d),
   'pv-protection': (d) => new PvProtectionController(d),
