@@ -321,3 +321,37 @@ describe('GPU nodes added and removed at run time with drydock node', () => {
     assert.equal((await slicesOf('h100-0')).length, first.length, 'the other node keeps its slices');
   });
 });
+
+describe('NoExecute device taints with kubectl', () => {
+  test("patching a NoExecute taint onto a claim's device evicts its pod: DeviceTaintManagerEviction event, DisruptionTarget condition, pod deleted", async () => {
+    await using dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n  capacity: {cpu: "16", memory: 64Gi}\n' });
+    // A test driver's slice: the simulated NVIDIA driver puts its own slices back as they were.
+    const objects = [
+      { apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: 'example.com' }, spec: { selectors: [{ cel: { expression: "device.driver == 'example.com'" } }] } },
+      { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceSlice', metadata: { name: 'example' }, spec: { driver: 'example.com', nodeName: 'cpu-0', pool: { name: 'cpu-0', generation: 1, resourceSliceCount: 1 }, devices: [{ name: 'd0' }] } },
+      { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'dev', namespace: 'default' }, spec: { devices: { requests: [{ name: 'dev', exactly: { deviceClassName: 'example.com' } }] } } },
+      {
+        apiVersion: 'v1', kind: 'Pod',
+        // Its container takes 5 s to stop, so the terminating pod can be read.
+        metadata: { name: 'worker', namespace: 'default', annotations: { 'sim.drydock.dev/c': 'stopDelay: 5s' } },
+        spec: { resourceClaims: [{ name: 'dev', resourceClaimName: 'dev' }], containers: [{ name: 'c', image: 'busybox', command: ['sleep', '3600'], resources: { claims: [{ name: 'dev' }] } }] },
+      },
+    ];
+    await dd.ok(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }) });
+    const pod = await until(async () => {
+      const p = await json<Item>(dd, ['get', 'pod', 'worker']);
+      return p.spec?.nodeName === 'cpu-0' && p.status?.phase === 'Running' && p;
+    }, 'worker running');
+    await until(async () => (await json<{ status?: { reservedFor?: { uid: string }[] } }>(dd, ['get', 'resourceclaim', 'dev'])).status?.reservedFor?.[0]?.uid === pod.metadata.uid, 'claim reserved');
+    await dd.ok(['patch', 'resourceslice', 'example', '--type=json', '-p', JSON.stringify([{ op: 'add', path: '/spec/devices/0/taints', value: [{ key: 'example.com/unhealthy', value: 'true', effect: 'NoExecute' }] }])]);
+    const terminating = await until(async () => {
+      const p = await json<Item & { metadata: { deletionTimestamp?: string } }>(dd, ['get', 'pod', 'worker']);
+      return p.metadata.deletionTimestamp !== undefined && p;
+    }, 'worker terminating');
+    const condition = terminating.status?.conditions?.find((c) => c.type === 'DisruptionTarget') as Record<string, unknown> | undefined;
+    assert.deepEqual({ ...condition, lastTransitionTime: undefined }, { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByDeviceTaintManager', message: 'Device Taint manager: deleting due to NoExecute taint', lastProbeTime: null, lastTransitionTime: undefined });
+    const events = await json<{ items: { type: string; message: string; source?: { component?: string }; involvedObject: { kind: string; name: string; uid?: string } }[] }>(dd, ['get', 'events', '--field-selector', 'reason=DeviceTaintManagerEviction']);
+    assert.deepEqual(events.items.map((e) => [e.type, e.message, e.source?.component, e.involvedObject.kind, e.involvedObject.name, e.involvedObject.uid]), [['Normal', 'Marking for deletion', 'device-taint-eviction-controller', 'Pod', 'worker', pod.metadata.uid]]);
+    await until(async () => (await dd.kubectl(['get', 'pod', 'worker'])).stderr.includes('NotFound'), 'worker deleted');
+  });
+});
