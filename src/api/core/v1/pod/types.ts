@@ -198,7 +198,7 @@ export interface SecurityContext {
   appArmorProfile?: AppArmorProfile;
 }
 
-/** 1.34 alpha ContainerRestartRules: per-exit-code overrides of the container's restartPolicy. */
+/** ContainerRestartRules (beta, on in 1.35): per-exit-code overrides of the container's restartPolicy. */
 export interface ContainerRestartRule {
   action: 'Restart';
   exitCodes?: { operator: 'In' | 'NotIn'; values?: number[] };
@@ -215,7 +215,7 @@ export interface Container {
   env?: EnvVar[];
   resources?: ResourceRequirements;
   resizePolicy?: ContainerResizePolicy[];
-  /** Init containers: only `Always` (a native sidecar). Regular containers (1.34 alpha): overrides the pod's. */
+  /** Init containers: `Always` makes a native sidecar. Otherwise (ContainerRestartRules, 1.35 beta): overrides the pod's. */
   restartPolicy?: ContainerRestartPolicy;
   restartPolicyRules?: ContainerRestartRule[];
   volumeMounts?: VolumeMount[];

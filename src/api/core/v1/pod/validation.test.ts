@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { formatFieldError } from '../../../../core/index.ts';
 import type { Pod } from './types.ts';
 import { validatePodCreate } from './validation.ts';
+import { validateEphemeralContainersUpdate } from './ephemeral-validation.ts';
 import { container, pod } from './fixtures.test-helpers.ts';
 
 const messages = (p: Pod): string[] => validatePodCreate(p).map((e) => formatFieldError(e, { withField: true }));
@@ -50,11 +51,6 @@ const cases: { name: string; pod: () => Pod; want: string[] }[] = [
     want: ['spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource for containers'],
   },
   {
-    name: 'init container restartPolicy other than Always',
-    pod: () => pod({ initContainers: [container({ name: 'init', restartPolicy: 'OnFailure' })] }),
-    want: ['spec.initContainers[0].restartPolicy: Unsupported value: "OnFailure": supported values: "Always"'],
-  },
-  {
     name: 'probes on a regular init container',
     pod: () => pod({ initContainers: [container({ name: 'init', readinessProbe: { exec: { command: ['true'] } } })] }),
     want: ['spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always'],
@@ -70,9 +66,93 @@ const cases: { name: string; pod: () => Pod; want: string[] }[] = [
     want: ['spec.containers[0].readinessProbe: Required value: must specify a handler type'],
   },
   {
-    name: 'regular container restartPolicy',
-    pod: () => pod({ containers: [container({ restartPolicy: 'Always' })] }),
-    want: ['spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers'],
+    name: 'a regular container may set its own restartPolicy and exit-code rules (ContainerRestartRules, beta in 1.35)',
+    pod: () =>
+      pod({
+        restartPolicy: 'Never',
+        containers: [container({ restartPolicy: 'Never', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }, { action: 'Restart', exitCodes: { operator: 'NotIn', values: [] } }] })],
+      }),
+    want: [],
+  },
+  {
+    name: 'a regular init container may set Never or OnFailure with rules',
+    pod: () =>
+      pod({
+        initContainers: [
+          container({ name: 'once', restartPolicy: 'Never' }),
+          container({ name: 'retry', restartPolicy: 'OnFailure', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [3] } }] }),
+        ],
+      }),
+    want: [],
+  },
+  {
+    name: 'a regular container restartPolicy outside Always, Never, OnFailure',
+    pod: () => pod({ containers: [container({ restartPolicy: 'Sometimes' as 'Always' })] }),
+    want: ['spec.containers[0].restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"'],
+  },
+  {
+    name: 'an init container restartPolicy outside Always, Never, OnFailure',
+    pod: () => pod({ initContainers: [container({ name: 'init', restartPolicy: 'Sometimes' as 'Always' })] }),
+    want: ['spec.initContainers[0].restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"'],
+  },
+  {
+    name: 'restart rules need the container restartPolicy',
+    pod: () =>
+      pod({
+        initContainers: [container({ name: 'init', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [1] } }] })],
+        containers: [container({ restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [1] } }] })],
+      }),
+    want: [
+      'spec.containers[0].restartPolicy: Required value: must specify restartPolicy when restart rules are used',
+      'spec.initContainers[0].restartPolicy: Required value: must specify restartPolicy when restart rules are used',
+    ],
+  },
+  {
+    name: 'a restart rule with an unsupported action, no exit codes, or an unsupported operator',
+    pod: () =>
+      pod({
+        containers: [
+          container({
+            restartPolicy: 'Never',
+            restartPolicyRules: [
+              { action: 'RestartAllContainers' as 'Restart', exitCodes: { operator: 'In', values: [1] } },
+              { action: 'Restart' },
+              { action: 'Restart', exitCodes: { operator: 'Equals' as 'In', values: [3] } },
+              { action: '' as 'Restart', exitCodes: { operator: '' as 'In' } },
+            ],
+          }),
+        ],
+      }),
+    want: [
+      'spec.containers[0].restartPolicyRules[0].action: Unsupported value: "RestartAllContainers": supported values: "Restart"',
+      'spec.containers[0].restartPolicyRules[1].exitCodes: Required value: must be specified',
+      'spec.containers[0].restartPolicyRules[2].exitCodes.operator: Unsupported value: "Equals": supported values: "In", "NotIn"',
+      'spec.containers[0].restartPolicyRules[3].action: Unsupported value: "": supported values: "Restart"',
+      'spec.containers[0].restartPolicyRules[3].exitCodes.operator: Unsupported value: "": supported values: "In", "NotIn"',
+    ],
+  },
+  {
+    name: 'at most 20 restart rules and 255 exit codes per rule',
+    pod: () =>
+      pod({
+        containers: [
+          container({
+            restartPolicy: 'Never',
+            restartPolicyRules: Array.from({ length: 21 }, (_, i) => ({ action: 'Restart' as const, exitCodes: { operator: 'In' as const, values: i === 0 ? Array.from({ length: 256 }, (_, v) => v) : [42] } })),
+          }),
+        ],
+      }),
+    want: ['spec.containers[0].restartPolicyRules: Too long: may not be more than 20 bytes', 'spec.containers[0].restartPolicyRules[0].exitCodes.values: Too long: may not be more than 255 bytes'],
+  },
+  {
+    name: 'exit code values are not range-checked',
+    pod: () => pod({ containers: [container({ restartPolicy: 'OnFailure', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [-1, 256, 300] } }] })] }),
+    want: [],
+  },
+  {
+    name: 'a sidecar may carry no restart rules while RestartAllContainers is off',
+    pod: () => pod({ initContainers: [container({ name: 'proxy', restartPolicy: 'Always', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [1] } }] })] }),
+    want: ['spec.initContainers[0].restartPolicyRules: Forbidden: restartPolicyRules are not allowed for init containers with restart policy Always'],
   },
   {
     name: 'resizePolicy with an unsupported resource and a duplicate',
@@ -184,3 +264,14 @@ for (const tc of cases) {
     assert.deepEqual(messages(tc.pod()), tc.want);
   });
 }
+
+test('an ephemeral container may set neither restartPolicy nor restartPolicyRules', () => {
+  const old = pod();
+  old.metadata.resourceVersion = '7';
+  const debug = { ...container({ name: 'debugger', restartPolicy: 'Never', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [1] } }] }), terminationMessagePolicy: 'File' as const, imagePullPolicy: 'IfNotPresent' as const };
+  const updated = { ...old, spec: { ...old.spec, ephemeralContainers: [debug] } } as Pod;
+  assert.deepEqual(validateEphemeralContainersUpdate(updated, old).map((e) => formatFieldError(e, { withField: true })), [
+    'spec.ephemeralContainers[0].restartPolicy: Forbidden: cannot be set for an Ephemeral Container',
+    'spec.ephemeralContainers[0].restartPolicyRules: Forbidden: cannot be set for an Ephemeral Container',
+  ]);
+});

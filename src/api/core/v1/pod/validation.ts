@@ -2,11 +2,11 @@
 // scheduling fields) plus the pod-only checks. validatePodSpec is shared with pod templates.
 // Upstream: pkg/apis/core/validation/validation.go (ValidatePodCreate, ValidatePodSpec, validateContainers,
 // validateInitContainers, ValidateTolerations, validateAffinity, validateTopologySpreadConstraints).
-import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, required } from '../../../../core/index.ts';
+import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, required, tooLong } from '../../../../core/index.ts';
 import type { FieldError } from '../../../../core/index.ts';
 import type { LabelSelector } from '../../../../core/index.ts';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../../validation/index.ts';
-import type { Pod, PodSpec, Toleration } from './types.ts';
+import type { Container, Pod, PodSpec, Toleration } from './types.ts';
 import { validateNodeSelector, validateNodeSelectorTerm } from '../node-selector-validation.ts';
 import { validateContainerCommon, validateLifecycleAndProbes, validateResourceRequirements } from './container-validation.ts';
 import type { ContainerContext } from './container-validation.ts';
@@ -19,6 +19,51 @@ export interface PodSpecValidationOptions {
 
 const maxInt32 = 2147483647;
 const initOnlyDetail = 'may not be set for init containers without restartPolicy=Always';
+
+// ContainerRestartRules (KEP-5307): beta and on by default in 1.35, so a regular container or a regular
+// init container may carry its own restartPolicy and exit-code rules. The action RestartAllContainers
+// (KEP-5532) is alpha and off in 1.35: only Restart is supported, and a sidecar may carry no rules.
+// Upstream: pkg/apis/core/validation/validation.go (validateContainerRestartPolicy,
+// validateInitContainerRestartPolicy), pkg/api/pod/util.go (AllowContainerRestartPolicyRules).
+const containerRestartPolicies = ['Always', 'Never', 'OnFailure'] as const; // sets.List: sorted
+const restartRuleActions = ['Restart'] as const;
+const restartRuleOperators = ['In', 'NotIn'] as const;
+const maxRestartRules = 20;
+const maxRestartRuleExitCodes = 255;
+
+/** The container-level restartPolicy and restartPolicyRules of a regular container or regular init container. */
+function validateContainerRestartPolicy(c: Container, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const rules = c.restartPolicyRules ?? [];
+  if (c.restartPolicy === undefined) {
+    if (rules.length === 0) return errs;
+    errs.push(required(path.child('restartPolicy'), 'must specify restartPolicy when restart rules are used'));
+  } else if (!(containerRestartPolicies as readonly string[]).includes(c.restartPolicy)) {
+    errs.push(notSupported(path.child('restartPolicy'), c.restartPolicy, containerRestartPolicies));
+  }
+  const rulesPath = path.child('restartPolicyRules');
+  // 1.35 reports both limits with field.TooLong, hence "bytes"; later releases switch to field.TooMany.
+  if (rules.length > maxRestartRules) errs.push(tooLong(rulesPath, maxRestartRules));
+  rules.forEach((rule, i) => {
+    const rp = rulesPath.index(i);
+    if (!(restartRuleActions as readonly string[]).includes(rule.action)) errs.push(notSupported(rp.child('action'), rule.action ?? '', restartRuleActions));
+    if (!rule.exitCodes) {
+      errs.push(required(rp.child('exitCodes'), 'must be specified'));
+      return;
+    }
+    const ep = rp.child('exitCodes');
+    if (!(restartRuleOperators as readonly string[]).includes(rule.exitCodes.operator)) errs.push(notSupported(ep.child('operator'), rule.exitCodes.operator ?? '', restartRuleOperators));
+    if ((rule.exitCodes.values?.length ?? 0) > maxRestartRuleExitCodes) errs.push(tooLong(ep.child('values'), maxRestartRuleExitCodes));
+  });
+  return errs;
+}
+
+/** An init container's restartPolicy: Always makes a sidecar (no rules without RestartAllContainers); Never and OnFailure are a regular init container's own. */
+function validateInitContainerRestartPolicy(c: Container, path: FieldPath): FieldError[] {
+  if (c.restartPolicy !== 'Always') return validateContainerRestartPolicy(c, path);
+  if (!c.restartPolicyRules?.length) return [];
+  return [forbiddenField(path.child('restartPolicyRules'), 'restartPolicyRules are not allowed for init containers with restart policy Always')];
+}
 
 const volumeSources = [
   'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
@@ -230,14 +275,14 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath, opts
     if (names.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
     else names.add(c.name);
     errs.push(...validateLifecycleAndProbes(c, p, ctx.gracePeriod));
-    if (c.restartPolicy !== undefined) errs.push(forbiddenField(p.child('restartPolicy'), 'may not be set for non-init containers'));
+    errs.push(...validateContainerRestartPolicy(c, p));
   });
   errs.push(...hostPortConflicts(containers, cPath));
   const iPath = path.child('initContainers');
   (spec.initContainers ?? []).forEach((c, i) => {
     const p = iPath.index(i);
     errs.push(...validateContainerCommon(c, p, ctx));
-    if (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') errs.push(notSupported(p.child('restartPolicy'), c.restartPolicy, ['Always']));
+    errs.push(...validateInitContainerRestartPolicy(c, p));
     if (names.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
     else if (c.name) names.add(c.name);
     errs.push(...hostPortConflicts([c], iPath));
@@ -306,7 +351,7 @@ function validateEphemeralContainers(spec: PodSpec, path: FieldPath, ctx: Contai
     if (taken.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
     else taken.add(c.name);
     if (c.targetContainerName && !others.has(c.targetContainerName)) errs.push(notFoundField(p.child('targetContainerName'), c.targetContainerName));
-    for (const f of ['ports', 'resources', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resizePolicy', 'restartPolicy'] as const) {
+    for (const f of ['ports', 'resources', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resizePolicy', 'restartPolicy', 'restartPolicyRules'] as const) {
       // Upstream checks each field against Go's zero value: an empty resources struct is unset.
       const value = c[f];
       if (value === undefined || (f === 'resources' && Object.keys(value as object).length === 0)) continue;
