@@ -4,6 +4,7 @@
 // pkg/kubelet/status/generate.go, pkg/kubelet/status/status_manager.go (updateLastTransitionTime).
 import type { Container, ContainerState, ContainerStatus, DeepReadonlyPod, PodCondition, PodPhase, PodStatus, VolumeMountStatus } from './types.ts';
 import { formatTime } from '../core/index.ts';
+import { shouldRestart } from '../api/index.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { containerIDPrefix, isRunning, isStarted } from './container-record.ts';
 import { imageID, normalizeImage } from './images.ts';
@@ -119,7 +120,18 @@ function ephemeralStatusOf(c: DeepReadonlyPod['spec']['containers'][number], rec
 
 const hasTerminated = (s: ContainerStatus | undefined): boolean => s?.lastState?.terminated !== undefined;
 
-/** getPhase (1.35, SidecarContainers GA). */
+/** The exit code of a container that ran and is not running: its terminated state, or the one it waits after. */
+function lastExitCode(s: ContainerStatus): number | undefined {
+  return s.state?.terminated?.exitCode ?? (s.state?.waiting ? s.lastState?.terminated?.exitCode : undefined);
+}
+
+/**
+ * getPhase (1.35, SidecarContainers GA, ContainerRestartRules beta). Whether a stopped container is
+ * coming back is the kubelet's restart decision for it (ContainerShouldRestart: its own restartPolicy and
+ * rules, else the pod's), so a `restartPolicy: Never` pod whose container restarts on exit code 42 stays
+ * Running, and an init container that will be retried does not fail the pod. With pod-level policies
+ * only, this is the classic rule: Always and failed OnFailure containers restart, Never ones do not.
+ */
 export function getPhase(pod: DeepReadonlyPod, statuses: readonly ContainerStatus[], podIsTerminal: boolean, podHasInitialized: boolean): PodPhase {
   const byName = new Map(statuses.map((s) => [s.name, s]));
   const spec = pod.spec;
@@ -127,19 +139,24 @@ export function getPhase(pod: DeepReadonlyPod, statuses: readonly ContainerStatu
   let pendingRegularInit = 0;
   let pendingSidecars = 0;
   let failedInit = 0;
+  const policy = spec.restartPolicy ?? 'Always';
   for (const c of inits) {
     if (c.restartPolicy === 'Always') continue;
     const s = byName.get(c.name);
+    const code = s && (s.state?.terminated || hasTerminated(s)) ? lastExitCode(s) : undefined;
     if (s?.state?.running) pendingRegularInit++;
-    else if (s?.state?.terminated) failedInit += s.state.terminated.exitCode !== 0 ? 1 : 0;
-    else if (s?.state?.waiting && hasTerminated(s)) failedInit += s.lastState?.terminated?.exitCode !== 0 ? 1 : 0;
-    else pendingRegularInit++;
+    else if (code !== undefined) {
+      if (code === 0) continue;
+      if (shouldRestart(c, policy, code)) pendingRegularInit++;
+      else failedInit++;
+    } else pendingRegularInit++;
   }
   let unknown = 0;
   let running = 0;
   let waiting = 0;
   let stopped = 0;
   let succeeded = 0;
+  let restarting = 0;
   for (const c of inits) {
     if (c.restartPolicy !== 'Always') continue;
     const s = byName.get(c.name);
@@ -160,24 +177,22 @@ export function getPhase(pod: DeepReadonlyPod, statuses: readonly ContainerStatu
     const s = byName.get(c.name);
     if (!s) unknown++;
     else if (s.state?.running) running++;
-    else if (s.state?.terminated) {
+    else if (s.state?.terminated || (s.state?.waiting && hasTerminated(s))) {
       stopped++;
-      if (s.state.terminated.exitCode === 0) succeeded++;
-    } else if (s.state?.waiting) {
-      if (hasTerminated(s)) stopped++;
-      else waiting++;
-    } else unknown++;
+      const code = lastExitCode(s) ?? 0;
+      if (s.state?.terminated && code === 0) succeeded++;
+      if (shouldRestart(c, policy, code)) restarting++;
+    } else if (s.state?.waiting) waiting++;
+    else unknown++;
   }
-  const policy = spec.restartPolicy ?? 'Always';
-  if (failedInit > 0 && policy === 'Never') return 'Failed';
+  if (failedInit > 0) return 'Failed';
   if (pendingRegularInit > 0 || (pendingSidecars > 0 && !podHasInitialized) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
     if (podIsTerminal) return stopped === succeeded ? 'Succeeded' : 'Failed';
-    if (policy === 'Always') return 'Running';
-    if (stopped === succeeded) return 'Succeeded';
-    if (policy === 'Never') return 'Failed';
-    return 'Running';
+    // Some container is in the process of restarting.
+    if (restarting > 0) return 'Running';
+    return stopped === succeeded ? 'Succeeded' : 'Failed';
   }
   return 'Pending';
 }

@@ -3,7 +3,7 @@
 // blocks), restarts per policy with crash-loop back-off, runs probes, and stops containers in order.
 // Upstream: pkg/kubelet/pod_workers.go, kuberuntime_manager.go (computePodActions, SyncPod),
 // kuberuntime_container.go (startContainer, killContainer), kuberuntime_termination_order.go.
-import { expandBehaviourEnv, readsShellInput, refs, resolveBehaviour } from '../api/index.ts';
+import { expandBehaviourEnv, readsShellInput, refs, resolveBehaviour, shouldRestart } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Container } from '../api/index.ts';
 import type { Clock, KubeObject, Random, Timer } from '../core/index.ts';
@@ -24,7 +24,6 @@ import { ProcessContainer } from './process-container.ts';
 import { runHostProbe } from './host-probe.ts';
 import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
-import { shouldRestart } from './restart-policy.ts';
 import type { VolumeMounter } from './volumes.ts';
 import { containerEnvironment } from './container-env.ts';
 import { invalidImageMessage } from './image-reference.ts';
@@ -618,7 +617,8 @@ export class PodWorker {
           return;
         }
         if (cur.exit.exitCode === 0) continue;
-        if ((pod.spec.restartPolicy ?? 'Always') === 'Never') return this.#terminate('completed');
+        // A failed regular init container is retried as its own restartPolicy and rules (else the pod's) say.
+        if (!shouldRestart(c, pod.spec.restartPolicy ?? 'Always', cur.exit.exitCode)) return this.#terminate('completed');
         this.#startOrBackOff(rec);
         return;
       }

@@ -13,3 +13,4 @@ export type { PriorityClassInfo } from './pod/admission.ts';
 export { validatePodCreate, validatePodSpec } from './pod/validation.ts';
 export { validatePodUpdate, validatePodStatusUpdate, validatePodResize } from './pod/update-validation.ts';
 export { podStatusCells } from './pod/table.ts';
+export { shouldRestart } from './pod/restart-policy.ts';

@@ -146,3 +146,15 @@ test('field labels include spec.nodeName and status.phase', () => {
   p.status = { phase: 'Running' };
   assert.deepEqual([podDefinition.fieldLabels?.['spec.nodeName']?.(p), podDefinition.fieldLabels?.['status.phase']?.(p)], ['n1', 'Running']);
 });
+
+test('validatePodStatusUpdate: a container its own restart rules restart may leave Terminated in a Never pod; others may not', () => {
+  const old = stored(pod({ restartPolicy: 'Never', containers: [container({ restartPolicy: 'Never', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }] })] }));
+  const exited = (exitCode: number): Pod => {
+    const p = structuredClone(old);
+    p.status = { phase: 'Running', containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: '', imageID: '', state: { terminated: { exitCode } } }] };
+    return p;
+  };
+  const restarted = (from: Pod): Pod => edit(from, (q) => { q.status!.containerStatuses![0]!.state = { running: {} }; });
+  assert.deepEqual(fmt(validatePodStatusUpdate(restarted(exited(42)), exited(42))), []);
+  assert.deepEqual(fmt(validatePodStatusUpdate(restarted(exited(1)), exited(1))), ['status.containerStatuses[0].state: Forbidden: may not be transitioned to non-terminated state']);
+});

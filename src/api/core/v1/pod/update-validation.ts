@@ -4,7 +4,8 @@
 // Upstream: pkg/apis/core/validation/validation.go (ValidatePodUpdate, ValidatePodStatusUpdate, ValidatePodResize).
 import { duplicate, FieldPath, forbiddenField, invalidValue, notSupported, required } from '../../../../core/index.ts';
 import type { FieldError } from '../../../../core/index.ts';
-import type { Container, ContainerStatus, NodeAffinity, Pod, PodSpec, ResourceList, Toleration } from './types.ts';
+import type { Container, ContainerStatus, NodeAffinity, Pod, PodSpec, ResourceList, RestartPolicy, Toleration } from './types.ts';
+import { shouldRestart } from './restart-policy.ts';
 import { validatePodMetadataAndSpec, validateTolerations } from './validation.ts';
 import { inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './syntax.ts';
 import { computePodQOS, getPodQOS } from './qos.ts';
@@ -188,12 +189,15 @@ function setOrDelete<K extends keyof PodSpec>(spec: PodSpec, key: K, value: PodS
 const phases = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'];
 const systemConditions = new Set(['PodScheduled', 'Ready', 'Initialized']);
 
-function transitionErrors(next: readonly ContainerStatus[] | undefined, prev: readonly ContainerStatus[] | undefined, path: FieldPath, policy: string, sidecars: ReadonlySet<string>): FieldError[] {
+function transitionErrors(next: readonly ContainerStatus[] | undefined, prev: readonly ContainerStatus[] | undefined, path: FieldPath, policy: RestartPolicy, sidecars: ReadonlySet<string>, specs: readonly Container[]): FieldError[] {
   if (policy === 'Always') return [];
   const errs: FieldError[] = [];
   (prev ?? []).forEach((o, i) => {
     const t = o.state?.terminated;
     if (!t || (t.exitCode !== 0 && policy === 'OnFailure') || sidecars.has(o.name)) return;
+    // ContainerRestartRules: a container its own restartPolicy or rules restart may leave Terminated.
+    const spec = specs.find((c) => c.name === o.name);
+    if (spec && shouldRestart(spec, policy, t.exitCode)) return;
     for (const n of next ?? []) {
       if (n.name === o.name && !n.state?.terminated) errs.push(forbiddenField(path.index(i).child('state'), 'may not be transitioned to non-terminated state'));
     }
@@ -223,9 +227,9 @@ export function validatePodStatusUpdate(pod: Pod, old: Pod): FieldError[] {
   if ((st.qosClass ?? '') !== (old.status?.qosClass ?? '')) errs.push(invalidValue(sp.child('qosClass'), st.qosClass ?? '', 'field is immutable'));
   const policy = old.spec?.restartPolicy ?? 'Always';
   const sidecars = new Set((old.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
-  errs.push(...transitionErrors(st.containerStatuses, old.status?.containerStatuses, sp.child('containerStatuses'), policy, new Set()));
-  errs.push(...transitionErrors(st.initContainerStatuses, old.status?.initContainerStatuses, sp.child('initContainerStatuses'), policy, sidecars));
-  errs.push(...transitionErrors(st.ephemeralContainerStatuses, old.status?.ephemeralContainerStatuses, sp.child('ephemeralContainerStatuses'), 'Never', new Set()));
+  errs.push(...transitionErrors(st.containerStatuses, old.status?.containerStatuses, sp.child('containerStatuses'), policy, new Set(), old.spec?.containers ?? []));
+  errs.push(...transitionErrors(st.initContainerStatuses, old.status?.initContainerStatuses, sp.child('initContainerStatuses'), policy, sidecars, old.spec?.initContainers ?? []));
+  errs.push(...transitionErrors(st.ephemeralContainerStatuses, old.status?.ephemeralContainerStatuses, sp.child('ephemeralContainerStatuses'), 'Never', new Set(), []));
   const claimNames = new Set((pod.spec?.resourceClaims ?? []).map((c) => c.name));
   const seen = new Set<string>();
   (st.resourceClaimStatuses ?? []).forEach((s, i) => {
