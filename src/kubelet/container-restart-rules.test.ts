@@ -32,7 +32,7 @@ test('pod restartPolicy Never, container rule Restart on 42: the container resta
     await c.client.create(refs.pods, fixture<Pod>('retry-on-42-pod.yaml'), { namespace: 'default' });
     // Runs of 5 s, restarted after 0 s, then 10 s of crash-loop back-off.
     await clock.advance(25_000);
-    const p = await getPod(c, 'trainer');
+    const p = await getPod(c, 'retry-on-42');
     const s = p.status?.containerStatuses?.[0];
     assert.equal(p.status?.phase, 'Running');
     assert.equal(s?.restartCount, 2);
@@ -50,7 +50,7 @@ test('pod restartPolicy Never, container rule Restart on 42: another exit code f
   try {
     await c.client.create(refs.pods, withCommand(fixture<Pod>('retry-on-42-pod.yaml'), 'sleep 5; exit 3'), { namespace: 'default' });
     await clock.advance(20_000);
-    const p = await getPod(c, 'trainer');
+    const p = await getPod(c, 'retry-on-42');
     assert.equal(p.status?.phase, 'Failed');
     assert.equal(p.status?.containerStatuses?.[0]?.restartCount, 0);
     assert.equal(p.status?.containerStatuses?.[0]?.state?.terminated?.exitCode, 3);

@@ -1,6 +1,6 @@
 // The pod lifecycle as a kubectl user sees it on simulated nodes: the sidecar Job pod's STATUS
 // sequence under `get -w`, `kubectl logs` and its flags, describe's events, a termination message
-// from the logs, exec's refusal and `kubectl debug`'s ephemeral containers.
+// from the logs, exec's refusal, `kubectl debug`'s ephemeral containers and container restart rules.
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -225,5 +225,22 @@ describe('pod lifecycle on simulated nodes', () => {
       if (code !== '4') await new Promise((res) => globalThis.setTimeout(res, 50));
     }
     assert.equal(code, '4');
+  });
+  test('container restart rules (1.35 beta): exit 42 restarts the trainer in place, the Never pod stays Running; rules need a restartPolicy', async () => {
+    let r = await dd.kubectl(['create', '-f', dd.writeFile('retry-on-42-pod.yaml', fixture('restart-rules/retry-on-42-pod.yaml'))]);
+    assert.equal(r.stdout.trim(), 'pod/retry-on-42 created', `stderr: ${r.stderr}`);
+    let restarts = 0;
+    for (let i = 0; i < 60 && restarts < 1; i++) {
+      await new Promise((res) => globalThis.setTimeout(res, 250));
+      r = await dd.kubectl(['get', 'pod', 'retry-on-42', '-o', 'jsonpath={.status.containerStatuses[0].restartCount}']);
+      restarts = Number(r.stdout);
+    }
+    r = await dd.kubectl(['get', 'pod', 'retry-on-42', '-o', 'json']);
+    const p = JSON.parse(r.stdout) as { status: { phase: string; containerStatuses: { restartCount: number; lastState: { terminated?: { exitCode: number } } }[] } };
+    assert.equal(p.status.phase, 'Running');
+    assert.ok((p.status.containerStatuses[0]?.restartCount ?? 0) >= 1);
+    assert.equal(p.status.containerStatuses[0]?.lastState.terminated?.exitCode, 42);
+    r = await dd.kubectl(['create', '-f', dd.writeFile('rules-without-policy-pod.yaml', fixture('restart-rules/rules-without-policy-pod.yaml'))]);
+    assert.equal(r.stderr.trim(), 'The Pod "no-policy" is invalid: spec.containers[0].restartPolicy: Required value: must specify restartPolicy when restart rules are used');
   });
 });
