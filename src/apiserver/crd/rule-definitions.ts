@@ -4,12 +4,13 @@
 // messageExpression compile, oldSelf is used only where old values correlate (not under an atomic list,
 // a set or an atomic map), and optionalOldSelf is set only for a rule that uses oldSelf.
 // Upstream: apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go
-// (ValidateCustomResourceDefinitionOpenAPISchema), apiserver/schema/cel/validation.go (ValidFieldPath).
+// (ValidateCustomResourceDefinitionOpenAPISchema), apiserver/schema/cel/validation.go (ValidFieldPath, in field-path.ts).
 import type { FieldError } from '../../core/index.ts';
-import { GoSyntax, goQuote, invalidValue, notSupported, ownValue, required } from '../../core/index.ts';
+import { GoSyntax, goQuote, invalidValue, notSupported, required } from '../../core/index.ts';
 import type { JSONSchemaProps } from './types.ts';
 import { compileRule } from './validation-rules.ts';
 import { usesOldSelf } from './correlation.ts';
+import { validFieldPath } from './field-path.ts';
 
 interface RuleDefinition {
   rule?: string;
@@ -34,25 +35,6 @@ function ruleGoSyntax(rule: RuleDefinition): GoSyntax {
   );
 }
 
-/** ValidFieldPath: `.name` and `['name']` steps through the schema's properties or a map's keys. */
-export function validFieldPath(path: string, schema: JSONSchemaProps): boolean {
-  let s: JSONSchemaProps | undefined = schema;
-  const steps = /\.([^.[\]]+)|\['((?:[^'\\]|\\.)*)'\]/y;
-  let at = 0;
-  while (at < path.length) {
-    steps.lastIndex = at;
-    const m = steps.exec(path);
-    if (!m || !s) return false;
-    at = steps.lastIndex;
-    const name = m[1] ?? (m[2] ?? '').replace(/\\(.)/g, '$1');
-    if (s.properties) s = ownValue(s.properties, name);
-    else if (typeof s.additionalProperties === 'object') s = s.additionalProperties;
-    else return false;
-    if (!s) return false;
-  }
-  return true;
-}
-
 /** The entries' schema errors, and (when `compile`) their CEL errors; `uncorrelatable` is the path old values stop correlating at. */
 export function ruleDefinitionErrors(s: JSONSchemaProps, path: string, compile: boolean, uncorrelatable: string | undefined): { schema: FieldError[]; cel: FieldError[] } {
   const schema: FieldError[] = [];
@@ -70,7 +52,7 @@ export function ruleDefinitionErrors(s: JSONSchemaProps, path: string, compile: 
     if (rule.fieldPath !== undefined) {
       if (rule.fieldPath !== '' && rule.fieldPath.trim() === '') schema.push(invalidValue(`${at}.fieldPath`, rule.fieldPath, 'fieldPath must be non-empty if specified'));
       if (newlines.test(rule.fieldPath)) schema.push(invalidValue(`${at}.fieldPath`, rule.fieldPath, 'fieldPath must not contain line breaks'));
-      if (rule.fieldPath !== '' && !validFieldPath(rule.fieldPath, s)) schema.push(invalidValue(`${at}.fieldPath`, rule.fieldPath, 'fieldPath must be a valid path'));
+      if (rule.fieldPath !== '' && !validFieldPath(rule.fieldPath, s).ok) schema.push(invalidValue(`${at}.fieldPath`, rule.fieldPath, 'fieldPath must be a valid path'));
     }
   });
   if (!compile || schema.length > 0) return { schema, cel };
