@@ -10,6 +10,7 @@ import { applyDefaults, validateValue } from './schema.ts';
 import { validateListSetsAndMaps } from './list-types.ts';
 import { blockingError, hasRules, validateRules } from './validation-rules.ts';
 import { evaluateJsonPath, parseJsonPath } from './json-path.ts';
+import { goSprint } from './go-sprint.ts';
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceSubresourceScale, JSONSchemaProps } from './types.ts';
 
 export interface CustomResourceInfo {
@@ -124,19 +125,10 @@ function columnType(type: string): TableColumnDefinition['type'] {
 function cell(type: string, results: unknown[], now: number): unknown {
   if (results.length === 0) return null;
   const value = results[0];
-  if (type === 'string') return typeof value === 'string' ? value : goString(value);
+  if (type === 'string') return typeof value === 'string' ? value : goSprint(value);
   // Dates print as ages, as kubectl shows them for custom resources.
   if (type === 'date' && typeof value === 'string') return translateTimestampSince(value, now);
   return value;
-}
-
-/** fmt's %v of decoded JSON. */
-function goString(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(goString).join(' ')}]`;
-  if (typeof value === 'object' && value !== null) {
-    return `map[${Object.keys(value).sort().map((k) => `${k}:${goString((value as Record<string, unknown>)[k])}`).join(' ')}]`;
-  }
-  return value === null || value === undefined ? '<nil>' : String(value);
 }
 
 function withoutMetadata(obj: KubeObject): Record<string, unknown> {
