@@ -11,6 +11,7 @@ import { validateListSetsAndMaps } from './list-types.ts';
 import { blockingError, hasRules, validateRules } from './validation-rules.ts';
 import { evaluateJsonPath, parseJsonPath } from './json-path.ts';
 import { goSprint } from './go-sprint.ts';
+import { selectableFieldLabels } from './selectable-fields.ts';
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceSubresourceScale, JSONSchemaProps } from './types.ts';
 
 export interface CustomResourceInfo {
@@ -87,6 +88,7 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
       cells: (obj, now) => [obj.metadata.name ?? '', ...columns.map((c) => cell(c.type, evaluateJsonPath(c.steps, obj), now))],
     },
     patchMeta: patchMetaOf(schema, metadataMeta),
+    fieldLabels: selectableFieldLabels(version.selectableFields),
   };
   infos.set(def, { crd, version, schema, scale });
   return def;

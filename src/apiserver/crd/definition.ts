@@ -9,6 +9,7 @@ import { invalidValue, notSupported, required } from '../../core/index.ts';
 import { hasInvalidTypes, validateStructural } from './structural.ts';
 import type { SchemaRatchet } from './structural.ts';
 import { hasUnprunedDefaults } from './default-values.ts';
+import { validateCrdSelectableFields } from './selectable-fields.ts';
 import type { CustomResourceDefinition } from './types.ts';
 
 export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
@@ -70,6 +71,7 @@ export function validateCrd(obj: KubeObject, ratchet: SchemaRatchet = {}): Field
   const seen = new Set<string>();
   let unique = true;
   let storage = 0;
+  const selectable = validateCrdSelectableFields(versions);
   versions.forEach((v, i) => {
     const at = `spec.versions[${i}]`;
     if (v.storage) storage++;
@@ -94,6 +96,7 @@ export function validateCrd(obj: KubeObject, ratchet: SchemaRatchet = {}): Field
       else if (!['integer', 'number', 'string', 'boolean', 'date'].includes(c.type)) errors.push(notSupported(`${cp}.type`, c.type, ['integer', 'number', 'string', 'boolean', 'date']));
       if (!c.jsonPath) errors.push(required(`${cp}.jsonPath`));
     });
+    errors.push(...(selectable.versions[i] ?? []));
   });
   if (versions.length === 0) errors.push(required('spec.versions', 'must have exactly one version marked as storage version'));
   else {
@@ -102,6 +105,7 @@ export function validateCrd(obj: KubeObject, ratchet: SchemaRatchet = {}): Field
   }
   if (spec.names) errors.push(...validateNames(crd));
   else errors.push(required('spec.names.plural'), required('spec.names.kind'));
+  errors.push(...selectable.spec);
   return errors;
 }
 

@@ -61,6 +61,11 @@ export interface CustomResourceSubresourceScale {
   labelSelectorPath?: string;
 }
 
+/** jsonPath may be absent from a decoded body: validation reports it as required. */
+export interface SelectableField {
+  jsonPath?: string;
+}
+
 export interface CustomResourceDefinitionVersion {
   name: string;
   served: boolean;
@@ -70,6 +75,7 @@ export interface CustomResourceDefinitionVersion {
   schema?: { openAPIV3Schema?: JSONSchemaProps };
   subresources?: { status?: Record<string, never>; scale?: CustomResourceSubresourceScale };
   additionalPrinterColumns?: CustomResourceColumnDefinition[];
+  selectableFields?: SelectableField[];
 }
 
 export interface CustomResourceDefinitionNames {
