@@ -141,7 +141,7 @@ async function shirtServer() {
   await client.create(refs.customResourceDefinitions, shirtCrd);
   await crds.settled();
   const shirt = (name: string, spec: Record<string, unknown>): KubeObject => ({ apiVersion: 'stable.example.com/v1', kind: 'Shirt', metadata: { name, namespace: 'default' }, spec });
-  return { client, shirt };
+  return { client, crds, shirt };
 }
 
 const names = (list: { items: readonly KubeObject[] }): (string | undefined)[] => list.items.map((i) => i.metadata.name);
@@ -162,6 +162,16 @@ test("list selects custom resources by the requested version's selectable fields
   assert.equal(v2Only.message, 'field label not supported: spec.pocket');
   const unknown = await rejection(client.list(shirtsV2, { namespace: 'default', fieldSelector: 'spec.color=blue' }));
   assert.equal(unknown.message, 'field label not supported: spec.color');
+});
+
+test('a selectable field added to the CRD selects from then on', async () => {
+  const { client, crds, shirt } = await shirtServer();
+  await client.create(shirts, shirt('a', { color: 'blue', pocket: true }));
+  const crd = await client.get<KubeObject & { spec: { versions: CustomResourceDefinitionVersion[] } }>(refs.customResourceDefinitions, undefined, 'shirts.stable.example.com');
+  const [v1, v2] = crd.spec.versions;
+  await client.update(refs.customResourceDefinitions, { ...crd, spec: { ...crd.spec, versions: [{ ...v1, selectableFields: [...(v1?.selectableFields ?? []), { jsonPath: '.spec.pocket' }] }, v2] } } as KubeObject);
+  await crds.settled();
+  assert.deepEqual(names(await client.list(shirts, { namespace: 'default', fieldSelector: 'spec.pocket=true' })), ['a']);
 });
 
 test('a watch with a selectable field sees an object enter and leave the selection as ADDED and DELETED', async () => {
