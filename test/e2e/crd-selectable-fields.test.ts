@@ -16,7 +16,8 @@ describe('CRD selectable fields', () => {
   let dd: Drydock;
   before(async () => {
     dd = await startDrydock();
-    await dd.ok(['apply', '-f', dd.writeFile('crd.yaml', fixture('shirt-selectable-fields.yaml'))]);
+    const applied = await dd.kubectl(['apply', '-f', dd.writeFile('crd.yaml', fixture('shirt-selectable-fields.yaml'))]);
+    assert.deepEqual([applied.stdout, applied.stderr], ['customresourcedefinition.apiextensions.k8s.io/shirts.stable.example.com created\n', ''], 'no unknown-field warning for selectableFields');
     await dd.ok(['wait', '--for=condition=Established', 'crd/shirts.stable.example.com']);
     await dd.ok(['apply', '-f', dd.writeFile('shirts.yaml', fixture('shirts.yaml'))]);
   });
