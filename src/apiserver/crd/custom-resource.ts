@@ -5,13 +5,13 @@
 // pkg/registry/customresource/{strategy.go,tableconvertor/tableconvertor.go}.
 import type { PatchMeta, ResourceDefinition, SubresourceDefinition, TableColumnDefinition } from '../../api/index.ts';
 import type { FieldError, KubeObject } from '../../core/index.ts';
-import { jsonEqual, lookupTable, translateTimestampSince } from '../../core/index.ts';
+import { jsonEqual, lookupTable } from '../../core/index.ts';
 import { applyDefaults, validateValue } from './schema.ts';
 import { validateListSetsAndMaps } from './list-types.ts';
 import { blockingError, hasRules, validateRules } from './validation-rules.ts';
 import { evaluateJsonPath, parseJsonPath } from './json-path.ts';
-import { goSprint } from './go-sprint.ts';
 import { selectableFieldLabels } from './selectable-fields.ts';
+import { columnCell } from './printer-columns.ts';
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceSubresourceScale, JSONSchemaProps } from './types.ts';
 
 export interface CustomResourceInfo {
@@ -85,7 +85,7 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
     validateStatusUpdate: (obj, old) => validate(obj, old),
     table: {
       columns: [nameColumn, ...columns.map((c) => ({ name: c.name, type: columnType(c.type), format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 }))],
-      cells: (obj, now) => [obj.metadata.name ?? '', ...columns.map((c) => cell(c.type, evaluateJsonPath(c.steps, obj), now))],
+      cells: (obj, now) => [obj.metadata.name ?? '', ...columns.map((c) => columnCell(c.type, evaluateJsonPath(c.steps, obj), now))],
     },
     patchMeta: patchMetaOf(schema, metadataMeta),
     fieldLabels: selectableFieldLabels(version.selectableFields),
@@ -122,15 +122,6 @@ function defaultDeprecationWarning(crd: CustomResourceDefinition, version: strin
 
 function columnType(type: string): TableColumnDefinition['type'] {
   return type === 'integer' || type === 'number' || type === 'boolean' || type === 'date' ? type : 'string';
-}
-
-function cell(type: string, results: unknown[], now: number): unknown {
-  if (results.length === 0) return null;
-  const value = results[0];
-  if (type === 'string') return typeof value === 'string' ? value : goSprint(value);
-  // Dates print as ages, as kubectl shows them for custom resources.
-  if (type === 'date' && typeof value === 'string') return translateTimestampSince(value, now);
-  return value;
 }
 
 function withoutMetadata(obj: KubeObject): Record<string, unknown> {
