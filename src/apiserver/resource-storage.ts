@@ -11,6 +11,7 @@ import {
   badRequest,
   conflict,
   formatTime,
+  forbidden,
   forbiddenField,
   generateName,
   invalid,
@@ -26,6 +27,9 @@ import { etcdKey, etcdMayRefuse, etcdWriteRefusal, isTooLargeError } from './etc
 import { customResourceInfo } from './crd/custom-resource.ts';
 import type { JsonValue } from './patch/index.ts';
 import type { Admission } from './admission.ts';
+import { admissionName } from './admission.ts';
+import { createWhileTerminatingMessage, isCrdConditionTrue } from './crd/definition.ts';
+import type { CustomResourceDefinition } from './crd/types.ts';
 
 export interface WriteContext {
   dryRun: boolean;
@@ -176,6 +180,7 @@ export class ResourceStorage {
         else delete meta.managedFields;
         obj.metadata = meta;
       }
+      await this.#refuseWhileTerminating(def, obj);
       await this.#admission.mutate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
     });
     const named = !meta.name && meta.generateName;
@@ -216,6 +221,17 @@ export class ResourceStorage {
         throw error;
       }
     }
+  }
+
+  /**
+   * The custom resource handler's forbidCreateAdmission, which wraps admission while the CRD's
+   * Terminating condition is True: a create, by POST or by an apply, is forbidden.
+   */
+  async #refuseWhileTerminating(def: ResourceDefinition, obj: KubeObject): Promise<void> {
+    const info = customResourceInfo(def);
+    if (!info) return;
+    const crd = await this.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', '', info.crd.metadata.name ?? '');
+    if (crd && isCrdConditionTrue(crd as CustomResourceDefinition, 'Terminating')) throw forbidden(def, admissionName(obj), createWhileTerminatingMessage);
   }
 
   #initializeMeta(def: ResourceDefinition, obj: KubeObject): void {

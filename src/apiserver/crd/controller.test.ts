@@ -27,13 +27,14 @@ function widgetCrd(overrides: Record<string, unknown> = {}): KubeObject {
   } as KubeObject;
 }
 
-async function setup(): Promise<{ server: ApiServer; crds: CustomResources; client: ReturnType<typeof createLocalClient> }> {
-  const server = new ApiServer({ store: new MemoryStore(), clock: new VirtualClock(), random: new SeededRandom(1), definitions: builtinDefinitions() });
+async function setup(): Promise<{ server: ApiServer; crds: CustomResources; client: ReturnType<typeof createLocalClient>; clock: VirtualClock }> {
+  const clock = new VirtualClock();
+  const server = new ApiServer({ store: new MemoryStore(), clock, random: new SeededRandom(1), definitions: builtinDefinitions() });
   const crds = new CustomResources(server);
   await crds.start();
   const client = createLocalClient(server);
   await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
-  return { server, crds, client };
+  return { server, crds, client, clock };
 }
 
 test('a created CRD is defaulted, Established and served; deleting it removes its objects', async () => {
@@ -64,4 +65,78 @@ test('an invalid CRD is a 422 naming each field', async () => {
   const { client } = await setup();
   const err = await rejection(client.create(crdRef, widgetCrd({ scope: 'Global', group: 'example' })));
   assert.equal(err.message, 'CustomResourceDefinition.apiextensions.k8s.io "widgets.example.dev" is invalid: [metadata.name: Invalid value: "widgets.example.dev": must be spec.names.plural+"."+spec.group, spec.group: Invalid value: "example": should be a domain with at least one dot, spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"]');
+});
+
+type Crd = KubeObject & { status: { conditions: { type: string; status: string; reason: string; message: string; lastTransitionTime: string }[] } };
+
+test('a deleted CRD waits for objects with finalizers of their own, refusing new ones, and goes once they are gone', async () => {
+  const { server, crds, client, clock } = await setup();
+  await client.create(crdRef, widgetCrd());
+  await crds.settled();
+  const created = await client.get<Crd>(crdRef, undefined, 'widgets.example.dev');
+  assert.deepEqual(created.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
+  const widget = (name: string, finalizers?: string[]): KubeObject => ({ apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name, namespace: 'default', ...(finalizers ? { finalizers } : {}) } });
+  await client.create(widgets, widget('held', ['example.com/hold']));
+  await client.create(widgets, widget('free'));
+  const events: string[] = [];
+  const watch = client.watch(widgets, { namespace: 'default', resourceVersion: String(server.storage.store.revision()) }, (e) => events.push(`${e.type} ${(e.object as KubeObject).metadata?.name ?? ''}`));
+
+  await client.delete(crdRef, undefined, 'widgets.example.dev');
+  await crds.settled();
+  const terminating = await client.get<Crd>(crdRef, undefined, 'widgets.example.dev');
+  assert.ok(terminating.metadata.deletionTimestamp);
+  assert.deepEqual(terminating.status.conditions.map((c) => [c.type, c.status, c.reason, c.message]), [
+    ['NamesAccepted', 'True', 'NoConflicts', 'no conflicts found'],
+    ['Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted'],
+    ['Terminating', 'True', 'InstanceDeletionInProgress', 'CustomResource deletion is in progress'],
+  ]);
+  const held = await client.get(widgets, 'default', 'held');
+  assert.ok(held.metadata.deletionTimestamp, 'marked, kept for its finalizer');
+  assert.equal((await rejection(client.get(widgets, 'default', 'free'))).code, 404);
+
+  const refused = await rejection(client.create(widgets, widget('late')));
+  assert.deepEqual([refused.code, refused.reason, refused.message], [403, 'Forbidden', 'widgets.example.dev "late" is forbidden: create not allowed while custom resource definition is terminating']);
+  const applied = await rejection(client.patch(widgets, 'default', 'late', 'apply', widget('late'), { fieldManager: 'test', dryRun: true }));
+  assert.equal(applied.message, 'widgets.example.dev "late" is forbidden: create not allowed while custom resource definition is terminating');
+
+  // A minute of polling, then the failure is recorded and the work queue tries again 5ms later.
+  await clock.advance(60_000);
+  await crds.settled();
+  const checking = await client.get<Crd>(crdRef, undefined, 'widgets.example.dev');
+  assert.deepEqual(checking.status.conditions.find((c) => c.type === 'Terminating'), {
+    type: 'Terminating',
+    status: 'True',
+    reason: 'InstanceDeletionCheck',
+    message: 'could not confirm zero CustomResources remaining: context deadline exceeded',
+    lastTransitionTime: terminating.status.conditions.find((c) => c.type === 'Terminating')?.lastTransitionTime,
+  });
+  await clock.advance(5);
+  await crds.settled();
+  assert.equal((await client.get<Crd>(crdRef, undefined, 'widgets.example.dev')).status.conditions.find((c) => c.type === 'Terminating')?.reason, 'InstanceDeletionInProgress');
+  assert.ok(server.index.find('example.dev', 'v1', 'widgets'), 'still served meanwhile');
+
+  await client.patch(widgets, 'default', 'held', 'merge', { metadata: { finalizers: null } });
+  await clock.advance(1_000);
+  await crds.settled();
+  assert.equal((await rejection(client.get(crdRef, undefined, 'widgets.example.dev'))).code, 404);
+  assert.equal(server.index.find('example.dev', 'v1', 'widgets'), undefined);
+  watch.stop();
+  assert.deepEqual(events, ['DELETED free', 'MODIFIED held', 'DELETED held']);
+});
+
+test('a CRD that was never established is released at once, without deleting objects', async () => {
+  const { crds, client } = await setup();
+  await client.create(crdRef, widgetCrd());
+  await crds.settled();
+  await client.create(widgets, { apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' } });
+  const gadgets = widgetCrd({ names: { plural: 'gadgets', kind: 'Widget' } });
+  gadgets.metadata.name = 'gadgets.example.dev';
+  await client.create(crdRef, gadgets);
+  await crds.settled();
+  const conflicting = await client.get<Crd>(crdRef, undefined, 'gadgets.example.dev');
+  assert.deepEqual(conflicting.status.conditions.map((c) => [c.type, c.status, c.reason]), [['NamesAccepted', 'False', 'KindConflict'], ['Established', 'False', 'NotAccepted']]);
+  await client.delete(crdRef, undefined, 'gadgets.example.dev');
+  await crds.settled();
+  assert.equal((await rejection(client.get(crdRef, undefined, 'gadgets.example.dev'))).code, 404);
+  assert.equal((await client.get(widgets, 'default', 'w')).metadata.name, 'w');
 });

@@ -1,6 +1,7 @@
 // Serves custom resources as their CustomResourceDefinitions come and go: a CRD that is created
 // gets its names checked, its versions served (discovery and OpenAPI follow the ResourceIndex)
-// and its NamesAccepted/Established conditions; a deleted one takes its objects with it.
+// and its NamesAccepted/Established conditions; a deleted one stays served while its finalizer
+// (finalizer.ts) deletes its objects, and stops being served when it goes.
 // Upstream: apiextensions-apiserver/pkg/controller/{status/naming_controller.go,
 // establish/establishing_controller.go, finalizer/crd_finalizer.go}, apiserver/customresource_handler.go.
 import type { PatchMeta, ResourceDefinition, ResourceRef } from '../../api/index.ts';
@@ -14,7 +15,8 @@ import type { ApiServer } from '../server.ts';
 import { storedObject } from '../stored-object.ts';
 import type { ServerWatchEvent } from '../watch.ts';
 import { customResourceDefinition, customResourceInfo } from './custom-resource.ts';
-import { crdCleanupFinalizer, customResourceDefinitionKind } from './definition.ts';
+import { customResourceDefinitionKind } from './definition.ts';
+import { CrdFinalizer, isFinalizing, releasedCrd } from './finalizer.ts';
 import { pruneUnknown } from './schema.ts';
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from './types.ts';
 
@@ -34,11 +36,18 @@ export class CustomResources {
   #queue: Promise<void> = Promise.resolve();
   #watch: { stop(): void } | undefined;
   #stopped = false;
+  readonly #finalizer: CrdFinalizer;
 
   constructor(server: ApiServer, options: CustomResourcesOptions = {}) {
     this.#server = server;
     this.#options = options;
     if (!server.index.find(crdRef.group, crdRef.version, crdRef.resource)) server.index.add(customResourceDefinitionKind);
+    this.#finalizer = new CrdFinalizer({
+      server,
+      definitionOf: (crd) => this.#definitionOf(crd),
+      release: (name, condition) => this.#inQueue(() => this.#release(name, condition)),
+      log: options.log,
+    });
   }
 
   /** Serves the CRDs already stored, then follows changes. Resolves once the stored ones serve. */
@@ -55,35 +64,51 @@ export class CustomResources {
   stop(): void {
     this.#stopped = true;
     this.#watch?.stop();
+    this.#finalizer.stop();
   }
 
-  /** Resolves when every change seen so far has been acted on (tests, bootstrap). */
-  settled(): Promise<void> {
-    return this.#queue;
+  /**
+   * Resolves when every change seen so far has been acted on and each deleted CRD's finalizer is
+   * waiting (to poll for its remaining objects, or to retry) or done (tests, bootstrap).
+   */
+  async settled(): Promise<void> {
+    await this.#queue;
+    await this.#finalizer.idle();
+    await this.#queue;
   }
 
   #enqueue(event: ServerWatchEvent): void {
     if (event.type === 'BOOKMARK' || event.type === 'ERROR') return;
     const crd = storedObject(event.kv) as CustomResourceDefinition;
-    this.#queue = this.#queue.then(async () => {
-      if (this.#stopped) return;
-      try {
-        if (event.type === 'DELETED') this.#unserve(crd.metadata.name ?? '');
-        else await this.#reconcile(crd);
-      } catch (error) {
-        this.#options.log?.(`crd ${crd.metadata.name ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
-      }
+    void this.#inQueue(async () => {
+      if (event.type === 'DELETED') this.#unserve(crd.metadata.name ?? '');
+      else await this.#reconcile(crd);
+    }).catch((error: unknown) => {
+      this.#options.log?.(`crd ${crd.metadata.name ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
     });
+  }
+
+  /** Runs `step` after every change queued so far; the queue goes on whatever `step` throws. */
+  #inQueue(step: () => Promise<void>): Promise<void> {
+    const run = this.#queue.then(() => (this.#stopped ? undefined : step()));
+    this.#queue = run.catch(() => {});
+    return run;
   }
 
   async #reconcile(crd: CustomResourceDefinition): Promise<void> {
     const name = crd.metadata.name ?? '';
-    if (crd.metadata.deletionTimestamp) {
-      await this.#cleanup(crd);
+    // Released by its finalizer, waiting on finalizers of others: its objects are gone.
+    if (crd.metadata.deletionTimestamp && !isFinalizing(crd)) {
+      this.#unserve(name);
       return;
     }
     const conflict = this.#conflict(crd);
     if (!conflict) this.#serve(crd);
+    // A terminating CRD keeps serving, so its objects' own finalizers can be removed.
+    if (crd.metadata.deletionTimestamp) {
+      this.#finalizer.enqueue(crd);
+      return;
+    }
     await this.#writeStatus(name, conflict);
   }
 
@@ -138,29 +163,22 @@ export class CustomResources {
     }, { dryRun: false, fieldManager: '', subresource: 'status' });
   }
 
-  /** The finalizer's work: delete every custom object, stop serving, release the CRD. */
-  async #cleanup(crd: CustomResourceDefinition): Promise<void> {
-    const name = crd.metadata.name ?? '';
-    const defs = this.#served.get(name) ?? crd.spec.versions.map((v) => customResourceDefinition(crd, v, this.#options.metadataMeta));
-    const store = this.#server.storage.store;
-    const def = defs[0];
-    if (def) {
-      const { items } = await store.list(this.#server.storage.prefix(def, ''));
-      for (const kv of items) {
-        try {
-          await store.delete(kv.key, kv.modRevision);
-        } catch {
-          // Changed or gone meanwhile: the next pass (or its own deletion) takes care of it.
-        }
-      }
-    }
+  /** The storage version's definition: every version's objects are stored under its key. */
+  #definitionOf(crd: CustomResourceDefinition): ResourceDefinition | undefined {
+    const version = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0];
+    return version && customResourceDefinition(crd, version, this.#options.metadataMeta);
+  }
+
+  /** The finalizer is done: stop serving, then store its last condition without its finalizer. */
+  async #release(name: string, condition: Parameters<typeof releasedCrd>[1]): Promise<void> {
     this.#unserve(name);
-    if (!(crd.metadata.finalizers ?? []).includes(crdCleanupFinalizer)) return;
+    const now = formatTime(this.#server.clock.now());
     try {
-      await this.#server.storage.update(customResourceDefinitionKind, '', name, (_current, mutable) => {
-        const current = mutable();
-        return { ...current, metadata: { ...current.metadata, finalizers: (current.metadata.finalizers ?? []).filter((f) => f !== crdCleanupFinalizer) } };
-      }, { dryRun: false, fieldManager: '', subresource: '' });
+      await this.#server.storage.update(customResourceDefinitionKind, '', name, (_current, mutable) => releasedCrd(mutable() as CustomResourceDefinition, condition, now), {
+        dryRun: false,
+        fieldManager: '',
+        subresource: 'status',
+      });
     } catch (error) {
       if (!isApiError(error) || error.reason !== 'NotFound') throw error;
     }

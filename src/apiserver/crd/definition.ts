@@ -14,6 +14,14 @@ import type { CustomResourceDefinition } from './types.ts';
 
 export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
 
+/** While a CRD terminates, no new object of it may be created (by POST or by an apply that creates). */
+export const createWhileTerminatingMessage = 'create not allowed while custom resource definition is terminating';
+
+/** apihelpers.IsCRDConditionTrue. */
+export function isCrdConditionTrue(crd: CustomResourceDefinition, type: string): boolean {
+  return (crd.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+}
+
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 function defaultCrd(obj: KubeObject): void {
