@@ -17,6 +17,7 @@ import type { ServerWatchEvent } from '../watch.ts';
 import { customResourceDefinition, customResourceInfo } from './custom-resource.ts';
 import { customResourceDefinitionKind } from './definition.ts';
 import { CrdFinalizer, isFinalizing, releasedCrd } from './finalizer.ts';
+import type { TerminatingCondition } from './finalizer.ts';
 import { pruneUnknown } from './schema.ts';
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from './types.ts';
 
@@ -170,7 +171,7 @@ export class CustomResources {
   }
 
   /** The finalizer is done: stop serving, then store its last condition without its finalizer. */
-  async #release(name: string, condition: Parameters<typeof releasedCrd>[1]): Promise<void> {
+  async #release(name: string, condition: TerminatingCondition): Promise<void> {
     this.#unserve(name);
     const now = formatTime(this.#server.clock.now());
     try {

@@ -11,7 +11,7 @@ import { storedObject } from '../stored-object.ts';
 import { crdCleanupFinalizer, customResourceDefinitionKind, isCrdConditionTrue } from './definition.ts';
 import type { CustomResourceDefinition } from './types.ts';
 
-type TerminatingCondition = Omit<Condition, 'lastTransitionTime'>;
+export type TerminatingCondition = Omit<Condition, 'lastTransitionTime'>;
 
 /** wait.PollUntilContextTimeout's interval and timeout in deleteInstances. */
 const pollInterval = 1_000;
