@@ -75,6 +75,24 @@ describe('API completeness with real kubectl', () => {
         assert.doesNotMatch(r.stdout, /\\"/);
       });
 
+      test('explain prints the description of a field that refers to another type, as upstream does', async () => {
+        const flat = (text: string): string => text.replace(/\s+/g, ' ');
+        let r = await kubectl(['explain', 'pod.spec.affinity']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.ok(lines(r.stdout).includes('FIELD: affinity <Affinity>'), r.stdout);
+        assert.ok(flat(r.stdout).includes("DESCRIPTION: If specified, the pod's scheduling constraints Affinity is a group of affinity scheduling rules."), r.stdout);
+        r = await kubectl(['explain', 'configmap.metadata']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.ok(flat(r.stdout).includes("DESCRIPTION: Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata ObjectMeta is metadata"), r.stdout);
+        r = await kubectl(['explain', 'pod']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.ok(flat(r.stdout).includes('spec <PodSpec> Specification of the desired behavior of the pod.'), r.stdout);
+        assert.doesNotMatch(r.stdout, /<no description>/);
+        r = await kubectl(['explain', 'deployment.spec.template']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.ok(flat(r.stdout).includes('DESCRIPTION: Template describes the pods that will be created.'), r.stdout);
+      });
+
       test('explain prints a CustomResourceDefinition\'s schema fields, and the x-kubernetes-* ones with their upstream text', async () => {
         let r = await kubectl(['explain', 'crd.spec.versions.schema.openAPIV3Schema.x-kubernetes-validations']);
         assert.equal(r.code, 0, r.stderr);

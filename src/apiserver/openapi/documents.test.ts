@@ -126,3 +126,18 @@ test('v2 renders definitions with #/definitions references', () => {
   assert.equal(v2.swagger, '2.0');
   assert.equal(v2.definitions['io.k8s.api.core.v1.Pod']?.properties?.['spec']?.$ref, '#/definitions/io.k8s.api.core.v1.PodSpec');
 });
+
+test('a property that refers to another type is served with its description: allOf and default {} in v3, $ref beside it in v2', () => {
+  const metadata = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
+  // Upstream: api/openapi-spec/v3/api__v1_openapi.json and api/openapi-spec/swagger.json, io.k8s.api.core.v1.Pod.
+  assert.equal(
+    JSON.stringify(coreV1.components.schemas['io.k8s.api.core.v1.Pod']?.properties?.['metadata']),
+    JSON.stringify({ allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], default: {}, description: metadata }),
+  );
+  const v2 = JSON.parse(docs.v2().toString()) as { definitions: Record<string, { properties?: Record<string, unknown> }> };
+  assert.equal(JSON.stringify(v2.definitions['io.k8s.api.core.v1.Pod']?.properties?.['metadata']), JSON.stringify({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', description: metadata }));
+  assert.equal(
+    JSON.stringify(v2.definitions['io.k8s.api.core.v1.PodSpec']?.properties?.['affinity']),
+    JSON.stringify({ $ref: '#/definitions/io.k8s.api.core.v1.Affinity', description: "If specified, the pod's scheduling constraints" }),
+  );
+});

@@ -85,3 +85,42 @@ test('without the descriptions file the schemas are served without descriptions,
   assert.equal(warnings.length, 1);
   assert.match(warnings[0] ?? '', /^OpenAPI documents are served without descriptions: ENOENT.*no-such-file\.json/);
 });
+
+test('a property that refers to another type keeps its own description, and default {} where upstream writes it', () => {
+  // Upstream: api/openapi-spec/v3/api__v1_openapi.json, io.k8s.api.core.v1.ConfigMap.
+  assert.deepEqual(generated['io.k8s.api.core.v1.ConfigMap']?.properties?.['metadata'], {
+    allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }],
+    default: {},
+    description: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+  });
+  const pod = generated['io.k8s.api.core.v1.Pod']?.properties ?? {};
+  assert.equal(pod['spec']?.default !== undefined && pod['status']?.default !== undefined, true, 'a kind\'s spec and status are values');
+  assert.match(pod['spec']?.description ?? '', /^Specification of the desired behavior of the pod\./);
+  // *Affinity: a pointer, so no default.
+  assert.deepEqual(generated['io.k8s.api.core.v1.PodSpec']?.properties?.['affinity'], {
+    allOf: [{ $ref: '#/components/schemas/io.k8s.api.core.v1.Affinity' }],
+    description: "If specified, the pod's scheduling constraints",
+  });
+  assert.match(generated['io.k8s.api.core.v1.Container']?.properties?.['resources']?.description ?? '', /^Compute Resources required by this container\./);
+  assert.match(generated['io.k8s.api.apps.v1.DeploymentSpec']?.properties?.['template']?.description ?? '', /^Template describes the pods that will be created\./);
+  // Upstream has none for these; the source must not invent one.
+  assert.equal(generated['io.k8s.api.certificates.v1.CertificateSigningRequest']?.properties?.['metadata']?.description, undefined);
+});
+
+test('every property that refers to another type has a description, but those upstream leaves without one', () => {
+  const without: string[] = [];
+  for (const [name, s] of Object.entries(generated)) {
+    for (const [field, p] of Object.entries(s.properties ?? {})) if (p.allOf && p.description === undefined) without.push(`${shortDefinitionName(name)}.${field}`);
+  }
+  assert.deepEqual(without, [
+    'certificates.v1.CertificateSigningRequest.metadata',
+    'certificates.v1.CertificateSigningRequestList.metadata',
+    'networking.v1.IngressRule.http',
+    'apiextensions.v1.JSONSchemaProps.additionalItems',
+    'apiextensions.v1.JSONSchemaProps.additionalProperties',
+    'apiextensions.v1.JSONSchemaProps.example',
+    'apiextensions.v1.JSONSchemaProps.externalDocs',
+    'apiextensions.v1.JSONSchemaProps.items',
+    'apiextensions.v1.JSONSchemaProps.not',
+  ]);
+});

@@ -12,6 +12,7 @@ import { descriptionsFileName, splitDescriptions } from './descriptions.ts';
 import { atomicStructs, fieldPatchStrategies, listTags, mapTypes, quantityFields, untypedFieldDefinitions } from './struct-tags.ts';
 import { overlayDefinitions, overlayProperties } from './overlay-1-35.ts';
 import { coreTypeNames, rootKinds, metaTypeNames, specialDefinitions, packageOfGroup } from './generate-roots.ts';
+import { fieldDocs, kubernetesModelsDirs, type RefDescriptionSource } from './ref-descriptions.ts';
 
 interface Attribute {
   /** The TypeScript property (`x_kubernetes_validations`, `_continue`); baseName is the JSON field. */
@@ -77,7 +78,7 @@ export function shortDefinitionName(name: string): string {
 }
 
 /** Generates the component schemas, keyed by upstream definition name. */
-export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Record<string, OpenApiSchema>> {
+export async function generateSchemas(dir = clientNodeModelsDir(), refSource: RefDescriptionSource = kubernetesModelsDirs()): Promise<Record<string, OpenApiSchema>> {
   const out: Record<string, OpenApiSchema> = { ...specialDefinitions };
   const upstreamName = new Map<string, string>();
   const pending: { model: string; pkg: string }[] = [];
@@ -132,6 +133,7 @@ export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Reco
     s.$ref && !s.$ref.includes('apimachinery.pkg.api') && !s.$ref.includes('intstr') ? { allOf: [s], default: {} } : s;
 
   const rootNames = rootKinds.map((root) => ({ root, name: nameFor(root.model, packageOfGroup(root.group)) }));
+  const roots = new Set(rootNames.map((r) => r.name));
   for (let i = 0; i < pending.length; i++) {
     const { model, pkg } = pending[i]!;
     const name = upstreamName.get(model)!;
@@ -139,11 +141,15 @@ export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Reco
     if (!loaded) throw new Error(`client-node has no model ${model} (for ${name})`);
     const typeKey = shortDefinitionName(name);
     const properties: Record<string, OpenApiSchema> = {};
+    let refDocs: ReadonlyMap<string, string> | undefined;
     for (const a of loaded.attributes) {
       const field = `${typeKey}.${a.baseName}`;
       let s = convert(a.type, a.format, field, pkg);
-      const description = fieldDescription(loaded, a, field);
-      if (s.$ref) s = { allOf: [s] };
+      let description = fieldDescription(loaded, a, field);
+      if (s.$ref) {
+        if (description === undefined) description = (refDocs ??= fieldDocs(refSource, name)).get(a.baseName);
+        s = { allOf: [s], ...(isValueStruct(s.$ref, a.baseName, roots.has(name)) ? { default: {} } : {}) };
+      }
       if (description) s.description = description;
       if (s.type === 'array') Object.assign(s, listExtensions(field));
       const mapType = mapTypes[field];
@@ -168,6 +174,16 @@ export async function generateSchemas(dir = clientNodeModelsDir()): Promise<Reco
     if (target) target.properties = sortKeys({ ...target.properties, ...props });
   }
   return sortKeys(out);
+}
+
+/**
+ * Whether upstream gives the property `default: {}`, which openapi-gen writes for a struct field that is
+ * not a pointer. The sources do not say which fields are pointers, so this holds the cases API
+ * conventions fix: ObjectMeta and ListMeta are always values, and so are a kind's spec and status.
+ */
+function isValueStruct(ref: string, field: string, isRoot: boolean): boolean {
+  if (ref.endsWith('.meta.v1.ObjectMeta') || ref.endsWith('.meta.v1.ListMeta')) return true;
+  return isRoot && (field === 'spec' || field === 'status');
 }
 
 /**
