@@ -4,6 +4,7 @@
 // Upstream: apiextensions-apiserver/pkg/registry/customresource/tableconvertor/tableconvertor.go
 // (ConvertToTable, cellForJSONValue), client-go/util/jsonpath/jsonpath.go (PrintResults, evalToText).
 import { humanDuration } from '../../core/index.ts';
+import { goValue } from '../patch/go-format.ts';
 
 /** The cell for `results` (a JSONPath's matches in order); null prints as `<none>`. */
 export function columnCell(type: string, results: readonly unknown[], now: number): unknown {
@@ -31,7 +32,7 @@ function printJsonPathValue(value: unknown): string {
   if (typeof value === 'object' && value !== null) return goJson(value);
   // A null is a nil interface, which text/template prints as "<no value>".
   if (value === null || value === undefined) return '<no value>';
-  if (typeof value === 'number') return goFormatNumber(value);
+  if (typeof value === 'number') return goValue(value);
   return String(value);
 }
 
@@ -58,20 +59,6 @@ export function parseRfc3339(text: string): number | undefined {
   const fraction = m[7] ? Number(`0${m[7]}`) * 1000 : 0;
   const utc = Date.UTC(year, month - 1, day, hour, minute, second) + fraction;
   return utc - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
-}
-
-/**
- * fmt's %v of a decoded JSON number: a whole number that fits an int64 was decoded as one and
- * prints in full; any other is a float64, printed as %g with the shortest digits (an exponent
- * from 1e+06 up and below 1e-04).
- */
-function goFormatNumber(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 2 ** 63) return BigInt(n).toString();
-  if (!Number.isFinite(n)) return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
-  const [mantissa = '', exponentText = '0'] = n.toExponential().split('e');
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= 6) return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
-  return String(n);
 }
 
 /** encoding/json's Marshal of decoded JSON: map keys sorted, HTML characters escaped. */

@@ -9,7 +9,7 @@
 import type { FieldError, KubeObject } from '../../core/index.ts';
 import { duplicate, invalidValue, jsonEqual, ownValue, required, tooMany } from '../../core/index.ts';
 import { fieldPathString, validFieldPath } from './field-path.ts';
-import { goSprint } from './go-sprint.ts';
+import { goValue } from '../patch/go-format.ts';
 import type { CustomResourceDefinitionVersion, JSONSchemaProps, SelectableField } from './types.ts';
 
 export const maxSelectableFields = 8;
@@ -84,7 +84,7 @@ export function selectableFieldLabels(fields: readonly SelectableField[] | undef
     labels[jsonPath.replace(/^\./, '')] = (obj) => {
       let value: unknown = obj;
       for (const name of names) value = typeof value === 'object' && value !== null && !Array.isArray(value) ? ownValue(value as Record<string, unknown>, name) : undefined;
-      return value === undefined || value === null ? '' : goSprint(value);
+      return value === undefined || value === null ? '' : goValue(value);
     };
   }
   return labels;

@@ -1,8 +1,12 @@
 // Go's fmt `%v` and reflect type names for decoded JSON, so patch errors read as
 // upstream's do (`map: map[image:nginx] does not contain declared merge key: name`).
 // Upstream: Go fmt (maps print with sorted keys) and apimachinery/pkg/util/mergepatch/errors.go.
+import { formatFloatG } from '../../core/index.ts';
 
-/** `fmt.Sprintf("%v", v)` for a value decoded from JSON with ints preserved. */
+/**
+ * `fmt.Sprintf("%v", v)` for a value decoded from JSON with ints preserved (a patch's value in its errors,
+ * a custom resource's field in a printer column or a selectable field).
+ */
 export function goValue(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
   if (typeof v === 'string') return v;
@@ -30,16 +34,9 @@ export function goSyntax(v: unknown): string {
   return String(v);
 }
 
+/** A decoded JSON number as %v prints it: an int64 whole, a float64 in %g's shortest form (1.2345675e+06). */
 function goNumber(n: number): string {
-  if (Number.isInteger(n)) return String(n);
-  // %v of a float64 is %g: exponent form outside [1e-4, 1e21).
-  const abs = Math.abs(n);
-  if (abs !== 0 && (abs < 1e-4 || abs >= 1e21)) {
-    const [mant, exp] = n.toExponential().split('e');
-    const e = Number(exp);
-    return `${mant}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
-  }
-  return String(n);
+  return Number.isInteger(n) ? String(n) : formatFloatG(n);
 }
 
 /** `reflect.TypeOf(v).String()` as `%s` prints it. */

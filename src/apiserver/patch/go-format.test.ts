@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { goSprint } from './go-sprint.ts';
+import { goValue } from './go-format.ts';
 
-test('goSprint prints decoded JSON as fmt %v does: int64 whole, float64 in %g, maps sorted', () => {
+test('goValue prints decoded JSON as fmt %v does: int64 whole, float64 in %g, maps sorted', () => {
   const cases: [unknown, string][] = [
     ['blue', 'blue'],
     [42, '42'],
@@ -14,5 +14,5 @@ test('goSprint prints decoded JSON as fmt %v does: int64 whole, float64 in %g, m
     [['a', 1], '[a 1]'],
     [{ b: 1, a: { c: 'x' } }, 'map[a:map[c:x] b:1]'],
   ];
-  for (const [value, expected] of cases) assert.equal(goSprint(value), expected, JSON.stringify(value));
+  for (const [value, expected] of cases) assert.equal(goValue(value), expected, JSON.stringify(value));
 });
