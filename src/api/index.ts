@@ -33,6 +33,7 @@ export * from './apps/v1/scale.ts';
 export * from './batch/v1/job.ts';
 export * from './batch/v1/cron-job.ts';
 export * as resourceV1 from './resource/v1/types.ts';
+export { toleratesDeviceTaint } from './resource/v1/device-taints.ts';
 export { compileDeviceSelector, evaluate, toCelDevice } from './resource/v1/cel.ts';
 export type { CompileResult, DeviceSelectorProgram, EvalResult, CelDevice } from './resource/v1/cel.ts';
 export * from './sim/behaviour.ts';

@@ -17,7 +17,6 @@ export type { DeviceId, DeviceInventory, PoolView } from './inventory.ts';
 export { allocatedDeviceIds, resultDeviceIds } from './allocated.ts';
 export type { AllocatorNode } from './node-selector.ts';
 export { nodeSelectorMatches } from './node-selector.ts';
-export { toleratesTaint } from './taints.ts';
 // The CEL environment lives in api/ (validation compiles selectors at create time, as upstream).
 export { compileDeviceSelector, evaluate, toCelDevice } from '../api/index.ts';
 export type { CompileResult, DeviceSelectorProgram, EvalResult, CelDevice } from '../api/index.ts';

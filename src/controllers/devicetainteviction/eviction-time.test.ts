@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { resourceV1 } from '../../api/index.ts';
-import { DevicePools, claimEvictionTime, toleratesDeviceTaint } from './eviction-time.ts';
+import { toleratesDeviceTaint } from '../../api/index.ts';
+import { DevicePools, claimEvictionTime } from './eviction-time.ts';
 
 const t0 = Date.parse('2025-01-01T00:00:00Z');
 const taint = (effect: resourceV1.DeviceTaintEffect, key = 'k', value = 'v'): resourceV1.DeviceTaint => ({ key, value, effect, timeAdded: '2025-01-01T00:00:00Z' });

@@ -3,29 +3,13 @@
 // Upstream: pkg/controller/devicetainteviction/device_taint_eviction.go (pool, claimEvictionTime),
 // staging/src/k8s.io/dynamic-resource-allocation/resourceclaim/toleration.go (ToleratesTaint).
 import type { resourceV1 } from '../../api/index.ts';
+import { toleratesDeviceTaint } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 
 type Slice = DeepReadonly<resourceV1.ResourceSlice>;
 type Taint = DeepReadonly<resourceV1.DeviceTaint>;
 type Toleration = DeepReadonly<resourceV1.DeviceToleration>;
 type Claim = DeepReadonly<resourceV1.ResourceClaim>;
-
-/**
- * ToleratesTaint for devices: effect and key match when set; Exists ignores the value, Equal (the
- * default) compares it. The allocator has its own copy in dra/, which controllers may not import.
- */
-export function toleratesDeviceTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? 'Equal') {
-    case 'Equal':
-      return (t.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
 
 /** The NoExecute taints of a device, by device name, as looked up for an allocation result. */
 export type DeviceTaintsOf = (driver: string, pool: string, device: string) => readonly Taint[];
