@@ -33,12 +33,13 @@ export function validateTaints(taints: readonly Taint[] | undefined, path: Field
 }
 
 type TaintLike = { readonly key: string; readonly effect: string; readonly value?: string | undefined };
+type TolerationLike = { readonly key?: string | undefined; readonly operator?: string | undefined; readonly value?: string | undefined; readonly effect?: string | undefined };
 
 /**
  * Toleration.ToleratesTaint (an empty operator means Equal; an empty key with Exists matches
  * every taint). Upstream: staging/src/k8s.io/api/core/v1/toleration.go.
  */
-export function toleratesTaint(t: DeepReadonly<Toleration>, taint: TaintLike): boolean {
+export function toleratesTaint(t: DeepReadonly<Toleration> | TolerationLike, taint: TaintLike): boolean {
   if (t.effect && t.effect !== taint.effect) return false;
   if (t.key && t.key !== taint.key) return false;
   switch (t.operator ?? '') {
