@@ -47,7 +47,7 @@ export class Profile {
   runPreEnqueue(pod: PodRO): Status {
     for (const p of this.points.preEnqueue) {
       const s = guard(p, () => (p.preEnqueue as NonNullable<Plugin['preEnqueue']>)(pod));
-      if (s.code !== 'Success') return withPlugin(s, p.name);
+      if (s.code !== 'Success') return filterFailure(s, p.name);
     }
     return success;
   }
@@ -101,11 +101,11 @@ export class Profile {
       }
       if (s instanceof Promise) {
         return s.then(
-          (done) => (done.code !== 'Success' ? withPlugin(done, p.name) : this.#runFiltersFrom(filters, i + 1, state, pod, nodeInfo)),
-          (error: unknown) => withPlugin(errorStatus(error), p.name),
+          (done) => (done.code !== 'Success' ? filterFailure(done, p.name) : this.#runFiltersFrom(filters, i + 1, state, pod, nodeInfo)),
+          (error: unknown) => filterFailure(errorStatus(error), p.name),
         );
       }
-      if (s.code !== 'Success') return withPlugin(s, p.name);
+      if (s.code !== 'Success') return filterFailure(s, p.name);
     }
     return success;
   }
@@ -149,7 +149,7 @@ export class Profile {
     for (const p of this.points.preFilter) {
       if (!p.preFilterExtensions || state.skipFilterPlugins.has(p.name)) continue;
       const s = guard(p, () => (p.preFilterExtensions as NonNullable<Plugin['preFilterExtensions']>).addPod(state, pod, toAdd, nodeInfo));
-      if (s.code !== 'Success') return withPlugin(s, p.name);
+      if (s.code !== 'Success') return filterFailure(s, p.name);
     }
     return success;
   }
@@ -158,7 +158,7 @@ export class Profile {
     for (const p of this.points.preFilter) {
       if (!p.preFilterExtensions || state.skipFilterPlugins.has(p.name)) continue;
       const s = guard(p, () => (p.preFilterExtensions as NonNullable<Plugin['preFilterExtensions']>).removePod(state, pod, toRemove, nodeInfo));
-      if (s.code !== 'Success') return withPlugin(s, p.name);
+      if (s.code !== 'Success') return filterFailure(s, p.name);
     }
     return success;
   }
@@ -233,7 +233,7 @@ export class Profile {
     for (const p of this.points.reserve) {
       if (!p.reserve) continue;
       const s = guard(p, () => (p.reserve as NonNullable<Plugin['reserve']>)(state, pod, nodeName));
-      if (s.code !== 'Success') return withPlugin(s, p.name);
+      if (s.code !== 'Success') return filterFailure(s, p.name);
     }
     return success;
   }
@@ -360,4 +360,14 @@ export function formatGoDuration(ms: number): string {
   if (h > 0) return `${h}h${m}m${sec}`;
   if (m > 0) return `${m}m${sec}`;
   return sec;
+}
+
+/**
+ * A Filter's failure, with its plugin. Filters should only reject; an error is wrapped as
+ * RunFilterPlugins does (`running "DynamicResources" filter plugin: ...`), the text the pod's
+ * PodScheduled condition and FailedScheduling event then show.
+ */
+function filterFailure(s: Status, plugin: string): Status {
+  if (s.code !== 'Error') return withPlugin(s, plugin);
+  return { code: 'Error', error: new Error(`running ${JSON.stringify(plugin)} filter plugin: ${s.error.message}`, { cause: s.error }), plugin };
 }

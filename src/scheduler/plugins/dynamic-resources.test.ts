@@ -156,3 +156,13 @@ test('filterTimeout: upstream\'s 10 s by default, "0s" or the gate off for no li
   assert.throws(() => filterTimeoutMs({ filterTimeout: '-1s' }, true), /filterTimeout: Invalid value: "-1s": must be zero or positive/);
   assert.throws(() => filterTimeoutMs({ filterTimeout: 10 }, true), /filterTimeout: Invalid value: 10: must be a duration like "10s"/);
 });
+
+test('a selector that fails at run time is a scheduler error, wrapped as RunFilterPlugins wraps a filter\'s error', async () => {
+  await using s = await startDraScenario(oneH100);
+  const c = s.cluster.client;
+  const spec = claimSpec('gpu.nvidia.com', 1, { selectors: [{ cel: { expression: "device.attributes['gpu.nvidia.com'].foo == 'x'" } }] });
+  await c.create(refs.resourceClaims, claim('celerr', spec), { namespace: 'default' });
+  await c.create(refs.pods, claimPod('p1', { resourceClaimName: 'celerr' }), { namespace: 'default' });
+  const condition = await eventually(s.clock, async () => (await getPod(s, 'p1')).status?.conditions?.find((x) => x.type === 'PodScheduled' && x.status === 'False'), 'PodScheduled False');
+  assert.deepEqual([condition.reason, condition.message], ['SchedulerError', 'running "DynamicResources" filter plugin: claim default/celerr: selector #0: CEL runtime error: no such key: foo']);
+});
