@@ -53,27 +53,62 @@ class Lru<V> {
   }
 }
 
-const objectParts = (e: Event): string[] => {
-  const o = e.involvedObject;
-  return [e.source?.component ?? '', e.source?.host ?? '', o.kind ?? '', o.namespace ?? '', o.name ?? ''];
-};
-
-/** getEventKey: what makes two events the same one. */
-function eventKey(e: Event): string {
-  const o = e.involvedObject;
-  return [...objectParts(e), o.fieldPath ?? '', o.uid ?? '', o.apiVersion ?? '', e.type ?? '', e.reason ?? '', e.message ?? ''].join('');
+/**
+ * A 30-bit hash of an event's message (FNV-1a folded), a small integer: what is remembered of an event
+ * is its hash, not its text, so a running pod's remembered events cost a few words each. Two messages
+ * of one reason about one object colliding (about one in a billion) would count as one event.
+ */
+function messageHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return (h ^ (h >>> 30)) & 0x3fffffff;
 }
 
-/** EventAggregatorByReasonFunc's key: the events of one reason about one object, whatever their message. */
-function aggregateKey(e: Event): string {
-  const o = e.involvedObject;
-  return [...objectParts(e), o.uid ?? '', o.apiVersion ?? '', e.type ?? '', e.reason ?? '', e.reportingComponent ?? '', e.reportingInstance ?? ''].join('');
+/** The message hash of a combined event's observation: no message of its own. */
+const combinedMessage = -1;
+
+/** One event written: enough to make a repeat a count on it (eventObserve's eventLog). */
+interface Observation {
+  readonly type: string;
+  readonly reason: string;
+  readonly fieldPath: string;
+  readonly message: number;
+  count: number;
+  /** Unix seconds (a small integer), as firstTimestamp has them. */
+  readonly firstAt: number;
+  readonly name: string;
 }
 
-/** getSpamKey: one source's events about one object. */
-function spamKey(e: Event): string {
+/**
+ * The aggregator's record of one type and reason about one object: the distinct messages (hashed) of
+ * the window, one number while there is only one, and when the last came (Unix seconds).
+ */
+interface AggregateWindow {
+  readonly type: string;
+  readonly reason: string;
+  messages: number | number[];
+  lastAt: number;
+}
+
+/** One object's events from this writer's source: its spam-filter bucket, windows and observations. */
+interface ObjectState {
+  tokens: number;
+  at: number;
+  readonly windows: AggregateWindow[];
+  readonly observed: Observation[];
+}
+
+/** Observations kept per object (upstream's LRU holds 4096 per source; an object rarely has more than a few). */
+const maxObservationsPerObject = 64;
+const aggregateIntervalSeconds = defaultAggregateIntervalMs / 1000;
+
+/**
+ * The object an event is about. One writer has one source (component, host) and one reporting
+ * controller, so upstream's keys differ only in the object, type, reason, field path and message.
+ */
+function objectKey(e: Event): string {
   const o = e.involvedObject;
-  return [...objectParts(e), o.uid ?? '', o.apiVersion ?? ''].join('');
+  return o.uid ? o.uid : `${o.kind ?? ''}\u0000${o.namespace ?? ''}\u0000${o.name ?? ''}\u0000${o.apiVersion ?? ''}`;
 }
 
 export interface Correlated {
@@ -86,66 +121,107 @@ export interface Correlated {
 
 export class EventCorrelator {
   readonly #clock: Clock;
-  readonly #aggregates = new Lru<{ messages: Set<string>; lastAt: number }>(maxLruCacheEntries);
-  readonly #observed = new Lru<{ count: number; firstTimestamp: string; name: string }>(maxLruCacheEntries);
-  readonly #spam = new Lru<{ tokens: number; at: number }>(maxLruCacheEntries);
+  readonly #objects = new Lru<ObjectState>(maxLruCacheEntries);
 
   constructor(clock: Clock) {
     this.#clock = clock;
   }
 
-  /** EventCorrelate: the event to write, or undefined when the spam filter drops it. */
+  /** EventCorrelate: aggregate, observe, then the spam filter; undefined when the filter drops it. */
   correlate(event: Event): Correlated | undefined {
     const now = this.#clock.now();
-    const { event: aggregated, key } = this.#aggregate(event, now);
-    const observed = this.#observe(aggregated, key);
-    return this.#allowed(event, now) ? { event: observed, key, repeat: (observed.count ?? 1) > 1 } : undefined;
+    const objectId = objectKey(event);
+    const object = this.#objects.get(objectId) ?? { tokens: defaultSpamBurst, at: now, windows: [], observed: [] };
+    this.#objects.set(objectId, object);
+    const type = event.type ?? '';
+    const reason = event.reason ?? '';
+    const message = messageHash(event.message ?? '');
+    const key = `${objectId}\u0000${type}\u0000${reason}`;
+    const correlated = aggregate(object, type, reason, message, Math.floor(now / 1000)) ? observe(object, event, message, key) : combine(object, event, now, key);
+    return allowed(object, now) ? correlated : undefined;
   }
+}
 
-  #aggregate(event: Event, now: number): { event: Event; key: string } {
-    const key = aggregateKey(event);
-    let record = this.#aggregates.get(key);
-    if (!record || now - record.lastAt > defaultAggregateIntervalMs) record = { messages: new Set(), lastAt: now };
-    record.messages.add(event.message ?? '');
-    record.lastAt = now;
-    this.#aggregates.set(key, record);
-    if (record.messages.size < defaultAggregateMaxEvents) return { event, key: eventKey(event) };
-    record.messages.delete(record.messages.values().next().value as string);
-    const at = formatTime(now);
-    const combined: Event = {
-      ...(event.apiVersion ? { apiVersion: event.apiVersion, kind: event.kind } : {}),
-      metadata: { name: `${event.involvedObject.name ?? ''}.${eventNanos(now).toString(16)}`, namespace: event.metadata.namespace ?? '' },
-      involvedObject: event.involvedObject,
-      reason: event.reason ?? '',
-      message: `(combined from similar events): ${event.message ?? ''}`,
-      ...(event.source ? { source: event.source } : {}),
-      firstTimestamp: at,
-      lastTimestamp: at,
-      count: 1,
-      type: event.type ?? '',
-    };
-    return { event: combined, key };
+/**
+ * EventAggregate: whether the event stands on its own (under 10 distinct messages of its reason in the
+ * window, which restarts after 10 quiet minutes); otherwise one message is forgotten, as PopAny does.
+ */
+function aggregate(object: ObjectState, type: string, reason: string, message: number, nowSeconds: number): boolean {
+  let w = object.windows.find((x) => x.reason === reason && x.type === type);
+  if (!w) {
+    object.windows.push({ type, reason, messages: message, lastAt: nowSeconds });
+    return true;
   }
+  if (nowSeconds - w.lastAt > aggregateIntervalSeconds) w.messages = [];
+  w.lastAt = nowSeconds;
+  let messages = typeof w.messages === 'number' ? [w.messages] : w.messages;
+  if (!messages.includes(message)) messages = [...messages, message];
+  if (messages.length >= defaultAggregateMaxEvents) {
+    messages.shift();
+    w.messages = messages;
+    return false;
+  }
+  w.messages = messages.length === 1 ? (messages[0] as number) : messages;
+  return true;
+}
 
-  /** eventObserve: a key seen before makes this a repeat of that event, one count higher. */
-  #observe(event: Event, key: string): Event {
-    const last = this.#observed.get(key);
-    const observed: Event = last ? { ...event, metadata: { ...event.metadata, name: last.name }, firstTimestamp: last.firstTimestamp, count: last.count + 1 } : event;
-    this.#observed.set(key, { count: observed.count ?? 1, firstTimestamp: observed.firstTimestamp ?? '', name: observed.metadata.name ?? '' });
-    return observed;
+/** eventObserve of an event of its own: a repeat of an observed one is one count higher on it. */
+function observe(object: ObjectState, event: Event, message: number, key: string): Correlated {
+  const fieldPath = event.involvedObject.fieldPath ?? '';
+  const type = event.type ?? '';
+  const reason = event.reason ?? '';
+  const last = object.observed.find((o) => o.message === message && o.reason === reason && o.type === type && o.fieldPath === fieldPath);
+  const eventKey = `${key}\u0000${fieldPath}\u0000${message}`;
+  if (!last) {
+    remember(object, { type, reason, fieldPath, message, count: 1, firstAt: Math.floor(Date.parse(event.firstTimestamp ?? '') / 1000), name: event.metadata.name ?? '' });
+    return { event, key: eventKey, repeat: false };
   }
+  last.count++;
+  return { event: repeated(event, last), key: eventKey, repeat: true };
+}
 
-  /** EventSourceObjectSpamFilter: a token bucket per source and object, full at first. */
-  #allowed(event: Event, now: number): boolean {
-    const key = spamKey(event);
-    const bucket = this.#spam.get(key) ?? { tokens: defaultSpamBurst, at: now };
-    bucket.tokens = Math.min(defaultSpamBurst, bucket.tokens + ((now - bucket.at) / 1000) * defaultSpamQps);
-    bucket.at = now;
-    const allowed = bucket.tokens >= 1;
-    if (allowed) bucket.tokens -= 1;
-    this.#spam.set(key, bucket);
-    return allowed;
+/** The aggregator's combined event, observed under its reason's own key. */
+function combine(object: ObjectState, event: Event, now: number, key: string): Correlated {
+  const at = formatTime(now);
+  const combined: Event = {
+    ...(event.apiVersion ? { apiVersion: event.apiVersion, kind: event.kind } : {}),
+    metadata: { name: `${event.involvedObject.name ?? ''}.${eventNanos(now).toString(16)}`, namespace: event.metadata.namespace ?? '' },
+    involvedObject: event.involvedObject,
+    reason: event.reason ?? '',
+    message: `(combined from similar events): ${event.message ?? ''}`,
+    ...(event.source ? { source: event.source } : {}),
+    firstTimestamp: at,
+    lastTimestamp: at,
+    count: 1,
+    type: event.type ?? '',
+  };
+  const type = event.type ?? '';
+  const reason = event.reason ?? '';
+  const last = object.observed.find((o) => o.message === combinedMessage && o.reason === reason && o.type === type);
+  if (!last) {
+    remember(object, { type, reason, fieldPath: '', message: combinedMessage, count: 1, firstAt: Math.floor(now / 1000), name: combined.metadata.name ?? '' });
+    return { event: combined, key, repeat: false };
   }
+  last.count++;
+  return { event: repeated(combined, last), key, repeat: true };
+}
+
+function remember(object: ObjectState, observation: Observation): void {
+  object.observed.push(observation);
+  if (object.observed.length > maxObservationsPerObject) object.observed.shift();
+}
+
+function repeated(event: Event, last: Observation): Event {
+  return { ...event, metadata: { ...event.metadata, name: last.name }, firstTimestamp: formatTime(last.firstAt * 1000), count: last.count };
+}
+
+/** EventSourceObjectSpamFilter: a token bucket per object, full at first, refilled at one per 5 minutes. */
+function allowed(object: ObjectState, now: number): boolean {
+  object.tokens = Math.min(defaultSpamBurst, object.tokens + ((now - object.at) / 1000) * defaultSpamQps);
+  object.at = now;
+  if (object.tokens < 1) return false;
+  object.tokens -= 1;
+  return true;
 }
 
 export interface CoreEventWriterOptions {
@@ -171,7 +247,7 @@ export class CoreEventWriter {
     this.#correlator = new EventCorrelator(options.clock);
   }
 
-  /** `what` names the event in a failure's log line. */
+  /** `what` names the event in a failure's log line. Every event of one writer has one source. */
   write(event: Event, what: string): void {
     const correlated = this.#correlator.correlate(event);
     if (!correlated) return;
