@@ -8,6 +8,11 @@ import type { Resources } from './allocation.ts';
 export interface InstanceState {
   /** 64 hex digits; the status shows `drydock://<id>`. */
   id: string;
+  /**
+   * The image as the spec named it when this instance was created: the status reports it, and a spec
+   * naming another one is a changed definition (upstream hashes a container's name and image).
+   */
+  image: string;
   createdAt: number;
   /** When the process came up (after startupDelay); undefined while being created. */
   startedAt?: number;
@@ -34,6 +39,11 @@ export interface ContainerRecord {
   startRetryAt?: number;
   /** Killed to apply a RestartContainer resize: restart at once, whatever the restart policy and back-off. */
   resizeRestart?: boolean;
+  /**
+   * Killed because its definition (image) changed: its next start is tried at once, whatever the restart
+   * policy and back-off (the back-off is keyed on the image too); cleared once that start is tried.
+   */
+  definitionRestart?: boolean;
 }
 
 export const containerIDPrefix = 'drydock://';

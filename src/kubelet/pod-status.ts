@@ -77,10 +77,12 @@ function volumeMountStatusOf(m: NonNullable<Container['volumeMounts']>[number]):
 }
 
 export function containerStatusOf(c: Readonly<Container> | DeepReadonlyPod['spec']['containers'][number], rec: ContainerRecord | undefined, defaultWaiting: string, withResources: boolean, resize?: ResizeStatus): ContainerStatus {
-  // A container the runtime has (or had) reports the runtime's image name; one never created (waiting to
-  // be created, CreateContainerConfigError, InvalidImageName) the spec's, as convertToAPIContainerStatuses
+  // A container the runtime has (or had) reports the image its latest instance runs, as the runtime names
+  // it (after `kubectl set image` the old one until the restart); one never created (waiting to be
+  // created, CreateContainerConfigError, InvalidImageName) the spec's, as convertToAPIContainerStatuses
   // starts every status from.
-  const image = rec?.current || rec?.previous ? normalizeImage(c.image ?? '') : (c.image ?? '');
+  const instance = rec?.current ?? rec?.previous;
+  const image = instance ? normalizeImage(instance.image) : (c.image ?? '');
   const status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultWaiting } }, lastState: {}, ready: false, restartCount: rec?.restartCount ?? 0, image, imageID: '', started: false };
   const cur = rec?.current;
   if (withResources) Object.assign(status, resourcesOf(c, resize));

@@ -138,6 +138,11 @@ export class PodWorker {
   #mainPass = false;
   /** A main container's start began in the current sync. */
   #mainStarting = false;
+  /**
+   * The status is held from a definition-change kill until the new instance started: upstream kills,
+   * pulls and starts in one SyncPod, so no status shows the killed instance between them.
+   */
+  #restartHold = false;
   readonly #backoffFor = new Map<string, number>();
   #podHasInitialized = false;
   #mountDone = false;
@@ -613,7 +618,10 @@ export class PodWorker {
           return;
         }
         if (!cur.exit) {
-          if (rec.kind === 'sidecar' && isStarted(cur)) continue;
+          if (rec.kind === 'sidecar' && isStarted(cur)) {
+            this.#restartIfChanged(rec, c);
+            continue;
+          }
           return;
         }
         if (cur.exit.exitCode === 0) continue;
@@ -627,7 +635,10 @@ export class PodWorker {
     // Initialized: keep sidecars running, start/restart main containers one at a time.
     for (const c of inits) {
       const rec = this.records.get(c.name) as ContainerRecord;
-      if (rec.kind === 'sidecar' && (!rec.current || rec.current.exit) && this.#startOrBackOff(rec)) return;
+      if (rec.kind !== 'sidecar') continue;
+      if (!rec.current || rec.current.exit) {
+        if (this.#startOrBackOff(rec)) return;
+      } else if (isStarted(rec.current)) this.#restartIfChanged(rec, c);
     }
     let active = false;
     for (const c of pod.spec.containers) {
@@ -641,9 +652,10 @@ export class PodWorker {
       }
       if (!cur.exit) {
         active = true;
+        this.#restartIfChanged(rec, c);
         continue;
       }
-      if (rec.resizeRestart || shouldRestart(c, pod.spec.restartPolicy ?? 'Always', cur.exit.exitCode)) {
+      if (rec.resizeRestart || rec.definitionRestart || shouldRestart(c, pod.spec.restartPolicy ?? 'Always', cur.exit.exitCode)) {
         active = true;
         if (this.#startOrBackOff(rec)) return;
       }
@@ -702,8 +714,26 @@ export class PodWorker {
     }
   }
 
+  /**
+   * computePodActions' containerChanged: a running container (a sidecar once started) whose spec names
+   * another image than its instance runs is killed with the grace period (preStop too) and started
+   * again at once, whatever the restart policy. Regular init containers are left to finish.
+   */
+  #restartIfChanged(rec: ContainerRecord, c: { readonly image?: string }): void {
+    const cur = rec.current;
+    if (!cur || cur.exit || rec.definitionRestart || cur.image === (c.image ?? '')) return;
+    rec.definitionRestart = true;
+    if (!this.#restartHold) {
+      this.#restartHold = true;
+      this.#status.hold();
+    }
+    const message = rec.kind === 'regular' ? `Container ${rec.name} definition changed, will be restarted` : `Init container ${rec.name} definition changed`;
+    void this.#kill(rec, message, undefined);
+  }
+
+  /** GetStableKey: the back-off is the container's as its spec names it now, so a new image starts afresh. */
   #key(rec: ContainerRecord): string {
-    return `${this.uid}/${rec.name}`;
+    return `${this.uid}/${rec.name}/${this.#spec(rec.name)?.c.image ?? ''}`;
   }
 
   /** Starts (or restarts) the container unless it is backing off; true if a start began. */
@@ -711,8 +741,8 @@ export class PodWorker {
     const now = this.#d.clock.now();
     if (rec.startRetryAt !== undefined && now < rec.startRetryAt) return false;
     const cur = rec.current;
-    // A resize restart is not a crash: no back-off.
-    if (cur?.exit && !rec.resizeRestart) {
+    // A resize or definition-change restart is not a crash: no back-off.
+    if (cur?.exit && !rec.resizeRestart && !rec.definitionRestart) {
       const key = this.#key(rec);
       if (this.#d.backoff.isInBackOffSince(key, cur.exit.finishedAt, now)) {
         if (this.#backoffFor.get(rec.name) === cur.exit.finishedAt) return false;
@@ -796,9 +826,10 @@ export class PodWorker {
     delete rec.waiting;
     const behaviour = expandBehaviourEnv(planned, this.#imageEnv(environment.env), this.#gpuList(c));
     const actual = copyJson(this.resize.startWith(rec.name) ?? resourcesOf(c));
-    const instance: InstanceState = { id: this.#d.random.hex(32), createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
+    const instance: InstanceState = { id: this.#d.random.hex(32), image, createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;
     delete rec.resizeRestart;
+    delete rec.definitionRestart;
     const old = this.#live.get(rec.name);
     const live: Live = { logs: new LogBuffer(), probes: {}, env: environment.env, ...(old ? { previousLogs: old.logs } : {}) };
     this.#live.set(rec.name, live);
@@ -888,6 +919,8 @@ export class PodWorker {
    * next try, 10-15 s on (backOffPeriod, jittered by half), while the pod's other containers start.
    */
   #startFailed(rec: ContainerRecord, reason: string, message: string, error: string, retryMs?: number): void {
+    // The start a definition change asked for was tried: from now on the restart policy decides.
+    delete rec.definitionRestart;
     this.#event(rec.name, 'Warning', 'Failed', `Error: ${error}`);
     this.#d.metrics?.containerStartFailed(containerTypeLabel[rec.kind], reason);
     rec.waiting = { reason, message };
@@ -905,9 +938,12 @@ export class PodWorker {
     this.#endMainPass();
   }
 
-  #endMainPass(): void {
-    if (!this.#mainPass) return;
+  /** Ends the held pass; a definition-change restart keeps its hold until its start was tried (unless `force`). */
+  #endMainPass(force = false): void {
+    if (this.#restartHold && !force && this.#state.kind === 'syncing' && [...this.records.values()].some((r) => r.definitionRestart)) return;
+    if (!this.#mainPass && !this.#restartHold) return;
     this.#mainPass = false;
+    this.#restartHold = false;
     this.#status.release();
   }
 
@@ -1087,7 +1123,7 @@ export class PodWorker {
   }
 
   #terminate(cause: 'deleted' | 'completed', graceOverride?: number): void {
-    this.#endMainPass();
+    this.#endMainPass(true);
     // Found running after a restart and stopped before their devices were prepared: still stopped in order.
     if (this.#survivors) this.#resumeSurvivors();
     const graceSeconds = graceOverride ?? this.#gracePeriod();

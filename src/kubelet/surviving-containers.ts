@@ -8,6 +8,7 @@ import type { InstanceState } from './container-record.ts';
 import { containerIDPrefix } from './container-record.ts';
 import type { ContainerExit, ExitReason } from './sim-container.ts';
 import type { Resources } from './allocation.ts';
+import { normalizeImage } from './images.ts';
 
 export interface SurvivingContainer {
   restartCount: number;
@@ -53,14 +54,21 @@ export function survivingPod(pod: DeepReadonlyPod): SurvivingPod | undefined {
   };
 }
 
+/** The spec's image unless the status shows the runtime ran another (the spec changed while the kubelet was down). */
+function instanceImage(spec: Spec, s: Status): string {
+  return s.image === '' || normalizeImage(spec.image ?? '') === s.image ? (spec.image ?? '') : s.image;
+}
+
 function survivingContainer(spec: Spec, s: Status): SurvivingContainer | undefined {
-  const last = terminatedInstance(s.lastState?.terminated);
+  const image = instanceImage(spec, s);
+  const last = terminatedInstance(s.lastState?.terminated, image);
   const running = s.state?.running;
   if (running?.startedAt && ownID(s.containerID)) {
     const startedAt = Date.parse(running.startedAt);
     if (Number.isNaN(startedAt)) return undefined;
     const current: InstanceState = {
       id: ownID(s.containerID) as string,
+      image,
       createdAt: startedAt,
       startedAt,
       postStartDone: true,
@@ -71,20 +79,20 @@ function survivingContainer(spec: Spec, s: Status): SurvivingContainer | undefin
     };
     return { restartCount: s.restartCount, current, ...(last ? { previous: last } : {}) };
   }
-  const done = terminatedInstance(s.state?.terminated);
+  const done = terminatedInstance(s.state?.terminated, image);
   // Terminated, or waiting to restart (CrashLoopBackOff) after the instance its lastState shows.
   const current = done ?? last;
   return current ? { restartCount: s.restartCount, current } : undefined;
 }
 
-function terminatedInstance(t: DeepReadonly<NonNullable<NonNullable<ContainerStatus['state']>['terminated']>> | undefined): InstanceState | undefined {
+function terminatedInstance(t: DeepReadonly<NonNullable<NonNullable<ContainerStatus['state']>['terminated']>> | undefined, image: string): InstanceState | undefined {
   const id = ownID(t?.containerID);
   if (!t || !id) return undefined;
   const startedAt = Date.parse(t.startedAt ?? '');
   const finishedAt = Date.parse(t.finishedAt ?? '');
   if (Number.isNaN(startedAt) || Number.isNaN(finishedAt)) return undefined;
   const exit: ContainerExit = { exitCode: t.exitCode, reason: (t.reason ?? 'Error') as ExitReason, finishedAt };
-  return { id, createdAt: startedAt, startedAt, exit, postStartDone: true, startupPassed: true, readinessPassed: true };
+  return { id, image, createdAt: startedAt, startedAt, exit, postStartDone: true, startupPassed: true, readinessPassed: true };
 }
 
 /** The id of a container this runtime made (`drydock://<id>`); another's, or none, is not ours to adopt. */

@@ -91,6 +91,30 @@ describe('pod lifecycle on simulated nodes', () => {
     await dd.kubectl(['delete', 'pod', 'typo', '--grace-period=0']);
   });
 
+  test('kubectl set image pod/...: the kubelet restarts the container on the new image (restart count 1, Killing "definition changed")', async () => {
+    let r = await dd.kubectl(['run', 'retag', '--image=nginx:1.27', '--restart=Never']);
+    assert.equal(r.stdout.trim(), 'pod/retag created', r.stderr);
+    const status = async (): Promise<{ image: string; imageID: string; restartCount: number; state: { running?: unknown }; lastState: { terminated?: { exitCode: number } } }> => {
+      const g = await dd.kubectl(['get', 'pod', 'retag', '-o', 'jsonpath={.status.containerStatuses[0]}']);
+      return g.stdout ? JSON.parse(g.stdout) : { image: '', imageID: '', restartCount: 0, state: {}, lastState: {} };
+    };
+    for (let i = 0; i < 50 && !(await status()).state.running; i++) await new Promise((res) => globalThis.setTimeout(res, 100));
+    r = await dd.kubectl(['set', 'image', 'pod/retag', 'retag=nginx:1.28']);
+    assert.equal(r.stdout.trim(), 'pod/retag image updated', r.stderr);
+    let s = await status();
+    for (let i = 0; i < 50 && s.restartCount === 0; i++) {
+      await new Promise((res) => globalThis.setTimeout(res, 100));
+      s = await status();
+    }
+    assert.deepEqual([s.restartCount, s.image, s.state.running !== undefined, s.lastState.terminated?.exitCode], [1, 'docker.io/library/nginx:1.28', true, 0]);
+    assert.match(s.imageID, /^docker\.io\/library\/nginx@sha256:/);
+    const ev = await dd.kubectl(['get', 'events', '--field-selector', 'involvedObject.name=retag,reason=Killing', '-o', 'jsonpath={.items[*].message}']);
+    assert.equal(ev.stdout, 'Container retag definition changed, will be restarted', ev.stderr);
+    const phase = await dd.kubectl(['get', 'pod', 'retag', '-o', 'jsonpath={.status.phase}']);
+    assert.equal(phase.stdout, 'Running');
+    await dd.kubectl(['delete', 'pod', 'retag', '--grace-period=0']);
+  });
+
   test('describe pod lists the kubelet events in order', async () => {
     const r = await dd.kubectl(['get', 'events', '--field-selector', 'involvedObject.name=batch-worker', '-o', 'json']);
     const list = JSON.parse(r.stdout) as { items: { reason: string; involvedObject: { fieldPath?: string }; source: { component: string; host: string }; firstTimestamp: string }[] };
