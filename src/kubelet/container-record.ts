@@ -35,6 +35,13 @@ export interface ContainerRecord {
   previous?: InstanceState;
   /** Set while the kubelet will not start it (CrashLoopBackOff, CreateContainerConfigError, InvalidImageName). */
   waiting?: { reason: string; message: string };
+  /**
+   * The reason cache's entry: why the last start was refused by the crash-loop back-off. The status
+   * shows it (as `waiting`) only from the pod's next sync, so a watch sees the exit first.
+   */
+  backOff?: { reason: string; message: string };
+  /** When the pod worker's next sync of this back-off is due; passes before it refuse without an event. */
+  backOffSyncAt?: number;
   /** Its start failed before anything was created (InvalidImageName, CreateContainerConfigError): no start before this time. */
   startRetryAt?: number;
   /** Killed to apply a RestartContainer resize: restart at once, whatever the restart policy and back-off. */

@@ -143,7 +143,6 @@ export class PodWorker {
    * pulls and starts in one SyncPod, so no status shows the killed instance between them.
    */
   #restartHold = false;
-  readonly #backoffFor = new Map<string, number>();
   #podHasInitialized = false;
   #mountDone = false;
   #mountRetry = false;
@@ -745,20 +744,41 @@ export class PodWorker {
     if (cur?.exit && !rec.resizeRestart && !rec.definitionRestart) {
       const key = this.#key(rec);
       if (this.#d.backoff.isInBackOffSince(key, cur.exit.finishedAt, now)) {
-        if (this.#backoffFor.get(rec.name) === cur.exit.finishedAt) return false;
-        this.#backoffFor.set(rec.name, cur.exit.finishedAt);
-        const pod = this.#pod;
-        const podRef = `${pod.metadata.name}_${pod.metadata.namespace}(${this.uid})`;
-        rec.waiting = { reason: 'CrashLoopBackOff', message: `back-off ${formatGoDurationMs(this.#d.backoff.get(key))} restarting failed container=${rec.name} pod=${podRef}` };
-        this.#event(rec.name, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.name} in pod ${podRef}`);
-        this.#status.markDirty();
-        this.#after(Math.max(0, this.#d.backoff.releaseAt(key, cur.exit.finishedAt) - now), () => this.#sync());
+        this.#refuseStart(rec, key, cur.exit.finishedAt, now);
         return false;
       }
       this.#d.backoff.next(key, now);
     }
+    delete rec.backOff;
+    delete rec.backOffSyncAt;
     void this.#startContainer(rec);
     return true;
+  }
+
+  /**
+   * doBackOff refused the start: a BackOff event on each refused sync, and the reason cache's entry,
+   * which the status shows only from the next sync (the exit stays in view until then). The pod
+   * worker syncs again after its backOffPeriod (10-15 s), or when the back-off ends if sooner, and
+   * starts the container then. Passes between those syncs (an informer's update) refuse silently.
+   * Upstream: kuberuntime_manager.go (doBackOff), kubelet.go (SyncPod, reasonCache.Update),
+   * kubelet_pods.go (convertToAPIContainerStatuses), pod_workers.go (completeWork).
+   */
+  #refuseStart(rec: ContainerRecord, key: string, finishedAt: number, now: number): void {
+    if (rec.backOffSyncAt !== undefined && now < rec.backOffSyncAt) return;
+    const pod = this.#pod;
+    const podRef = `${pod.metadata.name}_${pod.metadata.namespace}(${this.uid})`;
+    rec.backOff = { reason: 'CrashLoopBackOff', message: `back-off ${formatGoDurationMs(this.#d.backoff.get(key))} restarting failed container=${rec.name} pod=${podRef}` };
+    this.#event(rec.name, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.name} in pod ${podRef}`);
+    const at = Math.min(now + this.#retryDelay(), this.#d.backoff.releaseAt(key, finishedAt));
+    rec.backOffSyncAt = at;
+    this.#after(Math.max(0, at - now), () => {
+      // generateAPIPodStatus at the start of this sync reads the reason cache.
+      if (rec.backOff && rec.current?.exit?.finishedAt === finishedAt) {
+        rec.waiting = rec.backOff;
+        this.#status.markDirty();
+      }
+      this.#sync();
+    });
   }
 
   // ---- starting (startContainer) ----
