@@ -390,6 +390,12 @@ test('kubectl debug: an ephemeral container starts while the init container stil
     await clock.advance(5_000);
     const after = (await events(c, 'stuck')).map((e) => `${e.reason} ${e.involvedObject.fieldPath ?? ''} ${e.message}`);
     assert.ok(after.includes('Killing spec.ephemeralContainers{debugger} Stopping container debugger'), after.join('\n'));
+    // The debugger joined wait-db's PID namespace, so SIGTERM kills it; wait-db's `sleep` is that namespace's
+    // PID 1, which ignores it until SIGKILL at the end of the 30 s grace period.
+    const terminating = await pod(c, 'stuck');
+    assert.equal(terminating.status?.ephemeralContainerStatuses?.find((s) => s.name === 'debugger')?.state?.terminated?.exitCode, 143);
+    assert.ok(terminating.status?.initContainerStatuses?.[0]?.state?.running);
+    await clock.advance(26_000);
     await assert.rejects(pod(c, 'stuck'), /not found/);
   } finally {
     await c.stop();
@@ -405,8 +411,11 @@ test('activeDeadlineSeconds: the kubelet fails the pod with DeadlineExceeded onc
     await clock.advance(5_000);
     const p = await pod(c, 'bounded');
     assert.deepEqual([p.status?.phase, p.status?.reason, p.status?.message], ['Failed', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline']);
-    assert.ok(p.status?.containerStatuses?.[0]?.state?.terminated, JSON.stringify(p.status?.containerStatuses));
     assert.ok((await events(c, 'bounded')).some((e) => e.reason === 'DeadlineExceeded' && e.type === 'Normal'));
+    // The kubelet stops its containers with the pod's grace period: `sleep`, PID 1, ignores SIGTERM and is killed at 30 s.
+    assert.ok(p.status?.containerStatuses?.[0]?.state?.running, JSON.stringify(p.status?.containerStatuses));
+    await clock.advance(30_000);
+    assert.equal((await pod(c, 'bounded')).status?.containerStatuses?.[0]?.state?.terminated?.exitCode, 137);
 
     await c.client.create(refs.pods, podObj('lowered', { activeDeadlineSeconds: 600, containers: [{ name: 'work', image: 'busybox', command: ['sleep', '3600'] }] }), { namespace: 'default' });
     await clock.advance(20_000);

@@ -2,7 +2,7 @@
 // its log lines, exits by itself after runFor, is OOM-killed when its working set passes the
 // memory limit, and handles SIGTERM (exit after stopDelay, or ignore) and SIGKILL (exit 137).
 import type { SimBehaviour } from '../api/index.ts';
-import { memoryAt, memoryExceedsAt } from '../api/index.ts';
+import { memoryAt, memoryExceedsAt, sigtermExit } from '../api/index.ts';
 import type { Clock, Timer } from '../core/index.ts';
 import type { LogBuffer } from './logs.ts';
 
@@ -135,14 +135,17 @@ export class SimContainer implements ContainerProcess {
     return this.#exit === undefined && ready !== undefined && now - this.startedAt >= ready;
   }
 
+  /** The kubelet's SIGTERM: the process exits as its behaviour answers it, or carries on until SIGKILL. */
   sigterm(): void {
     if (this.#exit || this.#sigtermAt !== undefined) return;
     const { behaviour, clock, logs } = this.#o;
     this.#sigtermAt = clock.now();
-    if (behaviour.onSigterm === 'ignore') return;
-    for (const line of behaviour.stopLogs) logs.write(clock.now(), line);
-    if (behaviour.stopDelayMs <= 0) this.#finish(0, 'Completed');
-    else this.#after(behaviour.stopDelayMs, () => this.#finish(0, 'Completed'));
+    const exit = sigtermExit(behaviour, clock.now() - this.startedAt);
+    if (!exit) return;
+    for (const line of exit.stopLogs) logs.write(clock.now(), line);
+    const finish = (): void => this.#finish(exit.exitCode, exit.exitCode === 0 ? 'Completed' : 'Error');
+    if (exit.afterMs <= 0) finish();
+    else this.#after(exit.afterMs, finish);
   }
 
   /** The process ends by itself now with `code` (an attached shell's `exit`). */

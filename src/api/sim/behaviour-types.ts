@@ -22,6 +22,8 @@ export interface SimBehaviour {
   runForMs?: number;
   exitCode: number;
   onSigterm: 'exit' | 'ignore';
+  /** A shell script's trap on TERM: when present it answers SIGTERM instead of onSigterm (see SigtermStep). */
+  sigtermSteps?: readonly SigtermStep[];
   /** From SIGTERM until it exits. */
   stopDelayMs: number;
   /** How long the process takes to answer a probe or hook handler (exec outside the command forms, httpGet, tcpSocket, grpc). */
@@ -44,6 +46,18 @@ export interface SimBehaviour {
   diskPath?: string;
 }
 
+/**
+ * How a shell script running as its container's PID 1 answers SIGTERM that arrives from `fromMs` after it is up
+ * until the next step's `fromMs`. Without `exit` the signal is dropped: no trap, or `trap '' TERM`, and the kernel
+ * delivers no default-disposition signal to a PID namespace's init. With `trap 'exit N' TERM` the shell exits
+ * with `code` at `atMs`: the end of the foreground command it is waiting for (a shell runs traps between
+ * commands; null: that command never ends), or at once (absent) when it is in `wait`, which the signal interrupts.
+ */
+export interface SigtermStep {
+  fromMs: number;
+  exit?: { code: number; atMs?: number | null };
+}
+
 /** A partial behaviour; `readyNever` and `runForever` say "explicitly never" where undefined can't. */
 export interface BehaviourFields {
   startupDelayMs?: number;
@@ -53,6 +67,7 @@ export interface BehaviourFields {
   runForever?: boolean;
   exitCode?: number;
   onSigterm?: 'exit' | 'ignore';
+  sigtermSteps?: readonly SigtermStep[];
   stopDelayMs?: number;
   responseTimeMs?: number;
   memory?: MemoryModel;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatFieldError } from '../../core/index.ts';
 import type { Container, Pod } from '../core/v1/pod/types.ts';
-import { expandBehaviourEnv, resolveBehaviour, validateSimBehaviourAnnotations } from './behaviour.ts';
+import { expandBehaviourEnv, resolveBehaviour, sigtermExit, validateSimBehaviourAnnotations } from './behaviour.ts';
 import type { ContainerKind } from './behaviour.ts';
 import { memoryAt, memoryExceedsAt } from './values.ts';
 
@@ -86,7 +86,7 @@ test('NVIDIA\'s example script: nvidia-smi -L lists the GPUs, a trapped TERM exi
   const b = resolved(c);
   assert.equal(b.source, 'command');
   assert.equal(b.runForMs, 9_999_000);
-  assert.equal(b.onSigterm, 'exit');
+  assert.deepEqual(sigtermExit(b, 5000), { afterMs: 0, exitCode: 0, stopLogs: [] }, 'the trap interrupts wait');
   const gpus = ['GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1)', '  MIG 1g.10gb     Device  0: (UUID: MIG-2)'];
   assert.deepEqual(expandBehaviourEnv(b, {}, gpus).logs, gpus.map((text) => ({ atMs: 0, text })));
   assert.deepEqual(expandBehaviourEnv(b, {}, []).logs, [{ atMs: 0, text: 'No devices were found' }], 'a container given no GPU');
@@ -100,9 +100,40 @@ test('background jobs run beside the script: its own time goes on, wait takes th
   assert.deepEqual(waited.logs.map((l) => `${l.atMs}:${l.text}`), ['0:started', '5000:done']);
   assert.equal(run('sleep 100 &').runForMs, 0, 'nothing waits for the job');
   assert.equal(run('sleep infinity & wait').runForMs, undefined, 'waits forever');
-  assert.equal(run("trap '' TERM; sleep 9").onSigterm, 'ignore');
+  assert.equal(sigtermExit(run("trap '' TERM; sleep 9"), 1000), undefined);
   assert.equal(run("trap 'echo bye' TERM; sleep 9").source, 'default', 'a trap action outside the subset');
   assert.equal(run('nvidia-smi; sleep 1').source, 'default', 'only the -L listing is simulated');
+});
+
+test('as PID 1, sleep and a shell without a trap on TERM ignore SIGTERM; a trap runs in wait at once, after a foreground command when it ends', () => {
+  const onTerm = (argv: string[], atMs: number) => sigtermExit(resolved({ name: 'c', image: 'busybox', command: argv }), atMs);
+  const sh = (script: string, atMs: number) => onTerm(['sh', '-c', script], atMs);
+  for (const argv of [['sleep', '3600'], ['sleep', 'infinity'], ['sh', '-c', 'echo hi; sleep 3600'], ['sh', '-c', 'sleep 9 & wait'], ['sh', '-c', "trap - TERM; sleep 9"]]) {
+    assert.equal(onTerm(argv, 1000), undefined, argv.join(' '));
+  }
+  assert.deepEqual(sh("trap 'exit 0' TERM; sleep 3600 & wait", 1000), { afterMs: 0, exitCode: 0, stopLogs: [] });
+  assert.deepEqual(sh("trap 'exit' TERM; sleep 3600 & wait", 1000), { afterMs: 0, exitCode: 143, stopLogs: [] }, "exit takes wait's status, 128+15");
+  assert.deepEqual(sh("trap 'exit 3' TERM; sleep 10; sleep 3600", 4000), { afterMs: 6000, exitCode: 3, stopLogs: [] }, 'the trap waits for the foreground sleep');
+  assert.deepEqual(sh("trap 'exit' TERM; sleep 10; sleep 3600", 4000), { afterMs: 6000, exitCode: 0, stopLogs: [] }, "exit takes sleep's status");
+  assert.equal(sh("trap 'exit 0' TERM; sleep infinity", 4000), undefined, 'a foreground command that never ends');
+  assert.equal(sh("sleep 5; trap 'exit 0' TERM; sleep 9 & wait", 2000), undefined, 'before the trap is set the signal is dropped, not kept');
+  assert.deepEqual(sh("sleep 5; trap 'exit 0' TERM; sleep 9 & wait", 6000), { afterMs: 0, exitCode: 0, stopLogs: [] });
+  assert.equal(sh("trap 'exit 0' TERM; sleep 9 & wait; trap '' TERM; sleep 60", 20_000), undefined, 'a later trap replaces it');
+  const annotated = resolveBehaviour(pod([{ name: 'c', image: 'busybox', command: ['sleep', '3600'] }], { 'sim.drydock.dev/c': 'onSigterm: exit\nstopDelay: 2s' }), { name: 'c', image: 'busybox', command: ['sleep', '3600'] }, 'regular');
+  assert.deepEqual(sigtermExit(annotated, 1000), { afterMs: 2000, exitCode: 0, stopLogs: [] }, "the annotation's onSigterm gives it a handler");
+  assert.deepEqual(sigtermExit(resolved({ name: 'c', image: 'nginx' }), 1000), { afterMs: 0, exitCode: 0, stopLogs: [] }, "a catalog server's own handler");
+});
+
+test('sharing a PID namespace (shareProcessNamespace, hostPID, a targeted ephemeral container), the same commands are not PID 1 and die of SIGTERM: 143', () => {
+  const c: Container = { name: 'c', image: 'busybox', command: ['sh', '-c', 'echo hi; sleep 3600'] };
+  const shared = (spec: Partial<Pod['spec']>) => sigtermExit(resolveBehaviour({ ...pod([c]), spec: { containers: [c], ...spec } }, c, 'regular'), 1000);
+  assert.deepEqual(shared({ shareProcessNamespace: true }), { afterMs: 0, exitCode: 143, stopLogs: [] });
+  assert.deepEqual(shared({ hostPID: true }), { afterMs: 0, exitCode: 143, stopLogs: [] });
+  const debuggerC = { name: 'debugger', image: 'busybox', command: ['sleep', '3600'], targetContainerName: 'c' };
+  assert.deepEqual(sigtermExit(resolveBehaviour(pod([c]), debuggerC, 'ephemeral'), 1000), { afterMs: 0, exitCode: 143, stopLogs: [] });
+  assert.equal(sigtermExit(resolveBehaviour(pod([c]), { ...debuggerC, targetContainerName: undefined } as Container, 'ephemeral'), 1000), undefined, 'without a target it has a namespace of its own');
+  const ignoring = { ...c, command: ['sh', '-c', "trap '' TERM; sleep 3600"] };
+  assert.equal(sigtermExit(resolveBehaviour({ ...pod([ignoring]), spec: { containers: [ignoring], shareProcessNamespace: true } }, ignoring, 'regular'), 1000), undefined, "trap '' TERM ignores it anywhere");
 });
 
 test('echo expands $VAR and ${VAR} from the container\'s environment, quoted or not; a literal $ stays', () => {

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { FieldPath, invalidValue, maxNestingDepth, yamlTooDeep } from '../../core/index.ts';
 import type { DeepReadonly, FieldError } from '../../core/index.ts';
 import type { Container, Pod } from '../core/v1/pod/types.ts';
-import type { BehaviourFields, ContainerKind, SimBehaviour, TimedLine } from './behaviour-types.ts';
+import type { BehaviourFields, ContainerKind, SigtermStep, SimBehaviour, TimedLine } from './behaviour-types.ts';
 import { commandFormBehaviour, isInteractiveShell } from './command-forms.ts';
 import { catalogBehaviour, defaultImageCatalog, isShellImage } from './image-catalog.ts';
 import type { ImageCatalogEntry } from './image-catalog.ts';
@@ -181,12 +181,20 @@ export function readsShellInput(container: DeepReadonly<Container>, catalog: rea
   return container.stdin === true && (argv.length > 0 ? isInteractiveShell(argv) : isShellImage(catalog, container.image ?? ''));
 }
 
-function baseBehaviour(container: DeepReadonly<Container>, kind: ContainerKind, catalog: readonly ImageCatalogEntry[]): { source: SimBehaviour['source']; fields: BehaviourFields } {
+/**
+ * Whether the container's process is PID 1 of a PID namespace of its own. With the pod's
+ * shareProcessNamespace or hostPID it is not, nor is an ephemeral container that joins its target's.
+ */
+function isPidNamespaceInit(pod: DeepReadonly<Pod>, container: DeepReadonly<Container>, kind: ContainerKind): boolean {
+  return !pod.spec?.shareProcessNamespace && !pod.spec?.hostPID && !(kind === 'ephemeral' && 'targetContainerName' in container && container.targetContainerName);
+}
+
+function baseBehaviour(pod: DeepReadonly<Pod>, container: DeepReadonly<Container>, kind: ContainerKind, catalog: readonly ImageCatalogEntry[]): { source: SimBehaviour['source']; fields: BehaviourFields } {
   const argv = [...(container.command ?? []), ...(container.args ?? [])];
   // A shell waits on the standard input it was given; without one it reads end-of-file and exits 0.
   if (readsShellInput(container, catalog)) return { source: argv.length > 0 ? 'command' : 'image', fields: {} };
   if (isInteractiveShell(argv)) return { source: 'command', fields: { runForMs: 0, exitCode: 0 } };
-  const fromCommand = argv.length > 0 ? commandFormBehaviour(argv) : undefined;
+  const fromCommand = argv.length > 0 ? commandFormBehaviour(argv, isPidNamespaceInit(pod, container, kind)) : undefined;
   if (fromCommand) return { source: 'command', fields: fromCommand };
   const fromImage = catalogBehaviour(catalog, container.image ?? '', argv.length > 0);
   if (fromImage) return { source: 'image', fields: fromImage };
@@ -200,7 +208,12 @@ function apply(into: SimBehaviour, f: BehaviourFields): void {
   if (f.runForever) delete into.runForMs;
   else if (f.runForMs !== undefined) into.runForMs = f.runForMs;
   if (f.exitCode !== undefined) into.exitCode = f.exitCode;
-  if (f.onSigterm !== undefined) into.onSigterm = f.onSigterm;
+  // The annotation's onSigterm gives the process a handler of its own, so a script's trap no longer decides.
+  if (f.onSigterm !== undefined) {
+    into.onSigterm = f.onSigterm;
+    delete into.sigtermSteps;
+  }
+  if (f.sigtermSteps !== undefined) into.sigtermSteps = f.sigtermSteps;
   if (f.stopDelayMs !== undefined) into.stopDelayMs = f.stopDelayMs;
   if (f.responseTimeMs !== undefined) into.responseTimeMs = f.responseTimeMs;
   if (f.memory !== undefined) into.memory = f.memory;
@@ -226,7 +239,7 @@ export function resolveBehaviour(
   kind: ContainerKind,
   catalog: readonly ImageCatalogEntry[] = defaultImageCatalog,
 ): SimBehaviour {
-  const base = baseBehaviour(container, kind, catalog);
+  const base = baseBehaviour(pod, container, kind, catalog);
   const out: SimBehaviour = { source: base.source, startupDelayMs: 0, readyAfterMs: 0, exitCode: 0, onSigterm: 'exit', stopDelayMs: 0, responseTimeMs: 0, logs: [], stopLogs: [], pullMs: 0, pullNotFound: false, pullUnauthorized: false };
   apply(out, base.fields);
   const text = pod.metadata?.annotations?.[simAnnotationPrefix + container.name];
@@ -238,6 +251,25 @@ export function resolveBehaviour(
     }
   }
   return out;
+}
+
+/** How a process answers SIGTERM: it exits with `exitCode` `afterMs` later, having written `stopLogs` at once. */
+export interface SigtermExit {
+  afterMs: number;
+  exitCode: number;
+  stopLogs: readonly string[];
+}
+
+/** What the process does on SIGTERM `elapsedMs` after it came up; undefined: it carries on. */
+export function sigtermExit(b: SimBehaviour, elapsedMs: number): SigtermExit | undefined {
+  if (b.sigtermSteps) {
+    let step: SigtermStep | undefined;
+    for (const s of b.sigtermSteps) if (s.fromMs <= elapsedMs) step = s;
+    const exit = step?.exit;
+    if (!exit || exit.atMs === null) return undefined;
+    return { afterMs: Math.max(0, (exit.atMs ?? elapsedMs) - elapsedMs), exitCode: exit.code, stopLogs: [] };
+  }
+  return b.onSigterm === 'ignore' ? undefined : { afterMs: b.stopDelayMs, exitCode: 0, stopLogs: b.stopLogs };
 }
 
 /**

@@ -2,7 +2,13 @@
 // `nvidia-smi -L`, and `sh -c "..."` scripts made only of those plus `echo`, `trap` on TERM, and
 // jobs put in the background (`&`) and waited for (`wait`), as NVIDIA's DRA examples run
 // `nvidia-smi -L; trap 'exit 0' TERM; sleep 9999 & wait`. Anything else is not a simple form.
-import type { BehaviourFields, TimedLine } from './behaviour-types.ts';
+//
+// Such a process is its container's PID 1, and the kernel delivers no signal whose disposition is the
+// default to a PID namespace's init (pid_namespaces(7)); only SIGKILL from outside gets through. So
+// `sleep`, or a shell with no trap on TERM, ignores the kubelet's SIGTERM and is killed at the end of
+// the grace period (exit 137), where the same command as a host process (runtime: process) dies of it
+// (143). A trapped TERM runs once the shell's foreground command ends, or at once in `wait`.
+import type { BehaviourFields, SigtermStep, TimedLine } from './behaviour-types.ts';
 import { lookupTable } from '../../core/index.ts';
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
@@ -94,11 +100,29 @@ interface ScriptState {
   forever: boolean;
   /** When the background jobs end (null: one never does); `wait` waits for them. */
   jobsEndMs: number | null;
-  /** SIGTERM trapped with an empty action: the shell ignores it. */
-  ignoresSigterm: boolean;
+  /** The trap on TERM: none (the default, which PID 1 never gets), an ignore (`trap ''`), or `exit [N]`. */
+  trap: 'default' | 'ignore' | { code?: number };
+  /** How SIGTERM is answered from each foreground command on (only the main script's, not a job's). */
+  sigterm: SigtermStep[];
+  /** The process is its PID namespace's init, which the default disposition of SIGTERM never reaches. */
+  pid1: boolean;
 }
 
-const newState = (): ScriptState => ({ atMs: 0, status: 0, lines: [], exited: false, forever: false, jobsEndMs: 0, ignoresSigterm: false });
+const newState = (pid1 = true): ScriptState => ({ atMs: 0, status: 0, lines: [], exited: false, forever: false, jobsEndMs: 0, trap: 'default', sigterm: [], pid1 });
+
+/**
+ * Notes how SIGTERM is answered while the shell waits `ms` (null: forever) from now. With no trap, PID 1
+ * never gets it and any other process dies of it (128+15). A trap runs once the foreground command ends
+ * and its `exit` takes that command's status (0); in `wait` it runs at once and `exit` takes wait's 128+15.
+ */
+function noteSigterm(st: ScriptState, ms: number | null, inWait: boolean): void {
+  const { trap } = st;
+  if (ms === 0) return;
+  if (trap === 'default' && !st.pid1) st.sigterm.push({ fromMs: st.atMs, exit: { code: 143 } });
+  else if (typeof trap === 'string') st.sigterm.push({ fromMs: st.atMs });
+  else if (inWait) st.sigterm.push({ fromMs: st.atMs, exit: { code: trap.code ?? 143 } });
+  else st.sigterm.push({ fromMs: st.atMs, exit: { code: trap.code ?? 0, atMs: ms === null ? null : st.atMs + ms } });
+}
 const termSignals = new Set(['TERM', 'SIGTERM', '15']);
 
 /** Runs one simple statement; false when it is not part of the subset. */
@@ -109,6 +133,7 @@ function runStatement(argv: readonly string[], st: ScriptState): boolean {
     case 'sleep': {
       const ms = sleepMs(rest);
       if (ms === undefined) return false;
+      noteSigterm(st, ms, false);
       if (ms === null) st.forever = true;
       else st.atMs += ms;
       st.status = 0;
@@ -139,6 +164,7 @@ function runStatement(argv: readonly string[], st: ScriptState): boolean {
       return true;
     case 'wait':
       if (rest.length > 0) return false;
+      noteSigterm(st, st.jobsEndMs === null ? null : Math.max(0, st.jobsEndMs - st.atMs), true);
       if (st.jobsEndMs === null) st.forever = true;
       else st.atMs = Math.max(st.atMs, st.jobsEndMs);
       st.status = 0;
@@ -151,15 +177,18 @@ function runStatement(argv: readonly string[], st: ScriptState): boolean {
 }
 
 /**
- * `trap ACTION TERM`: an empty action ignores SIGTERM; `exit` or `exit 0` is what a simulated
- * container does on SIGTERM anyway. Other actions or signals are outside the subset.
+ * `trap ACTION TERM`: an empty action ignores SIGTERM, `-` restores the default (which PID 1 never
+ * gets), `exit [N]` exits. Other actions or signals are outside the subset.
  */
 function trap(args: readonly string[], st: ScriptState): boolean {
   const [action, ...signals] = args;
   if (action === undefined || signals.length === 0 || !signals.every((s) => termSignals.has(s))) return false;
   const a = action.trim();
-  if (a === '') st.ignoresSigterm = true;
-  else if (a !== 'exit' && a !== 'exit 0') return false;
+  const exit = /^exit(?:\s+(\d+))?$/.exec(a);
+  if (a === '') st.trap = 'ignore';
+  else if (a === '-') st.trap = 'default';
+  else if (exit) st.trap = exit[1] === undefined ? {} : { code: Number(exit[1]) & 255 };
+  else return false;
   st.status = 0;
   return true;
 }
@@ -174,8 +203,8 @@ function runJob(argv: readonly string[], st: ScriptState): boolean {
   return true;
 }
 
-function runScript(script: string): BehaviourFields | undefined {
-  const st = newState();
+function runScript(script: string, pid1: boolean): BehaviourFields | undefined {
+  const st = newState(pid1);
   // Statements separated by newlines, `;`, `&&` (a failed left side skips the right side) and `&`
   // (the left side runs in the background).
   const parts = script.split(/(;|&&|&|\n)/);
@@ -194,8 +223,8 @@ function runScript(script: string): BehaviourFields | undefined {
 }
 
 function finish(st: ScriptState): BehaviourFields {
-  const fields: BehaviourFields = { logs: st.lines };
-  if (st.ignoresSigterm) fields.onSigterm = 'ignore';
+  const fields: BehaviourFields = { logs: st.lines, onSigterm: 'ignore' };
+  if (st.sigterm.some((s) => s.exit)) fields.sigtermSteps = st.sigterm;
   if (!st.forever) {
     fields.runForMs = st.atMs;
     fields.exitCode = st.status;
@@ -209,15 +238,18 @@ export function isInteractiveShell(argv: readonly string[]): boolean {
   return cmd !== undefined && shells.has(basename(cmd)) && rest.every((a) => a === '-i' || a === '-l' || a === '-' || a === '-s');
 }
 
-/** The behaviour of a container whose command (plus args) is a simple form, else undefined. */
-export function commandFormBehaviour(argv: readonly string[]): BehaviourFields | undefined {
+/**
+ * The behaviour of a container whose command (plus args) is a simple form, else undefined. `pid1`: the
+ * process is its PID namespace's init (the container has a PID namespace of its own).
+ */
+export function commandFormBehaviour(argv: readonly string[], pid1 = true): BehaviourFields | undefined {
   const [cmd, ...rest] = argv;
   if (cmd === undefined) return undefined;
   if (shells.has(basename(cmd))) {
     const flag = rest[0];
     if (flag === undefined || !/^-[a-z]*c[a-z]*$/.test(flag) || rest.length < 2) return undefined;
-    return runScript(rest[1] ?? '');
+    return runScript(rest[1] ?? '', pid1);
   }
-  const st = newState();
+  const st = newState(pid1);
   return runStatement(argv, st) ? finish(st) : undefined;
 }
