@@ -121,6 +121,10 @@ test('as PID 1, sleep and a shell without a trap on TERM ignore SIGTERM; a trap 
   assert.equal(sh("trap 'exit 0' TERM; sleep 9 & wait; trap '' TERM; sleep 60", 20_000), undefined, 'a later trap replaces it');
   const annotated = resolveBehaviour(pod([{ name: 'c', image: 'busybox', command: ['sleep', '3600'] }], { 'sim.drydock.dev/c': 'onSigterm: exit\nstopDelay: 2s' }), { name: 'c', image: 'busybox', command: ['sleep', '3600'] }, 'regular');
   assert.deepEqual(sigtermExit(annotated, 1000), { afterMs: 2000, exitCode: 0, stopLogs: [] }, "the annotation's onSigterm gives it a handler");
+  const stopping = (text: string) => sigtermExit(resolveBehaviour(pod([{ name: 'c', image: 'busybox', command: ['sleep', '3600'] }], { 'sim.drydock.dev/c': text }), { name: 'c', image: 'busybox', command: ['sleep', '3600'] }, 'regular'), 1000);
+  assert.deepEqual(stopping('stopDelay: 5s'), { afterMs: 5000, exitCode: 0, stopLogs: [] }, 'so do stopDelay and stopLogs');
+  assert.deepEqual(stopping('stopLogs: [bye]'), { afterMs: 0, exitCode: 0, stopLogs: ['bye'] });
+  assert.equal(stopping('stopDelay: 5s\nonSigterm: ignore'), undefined);
   assert.deepEqual(sigtermExit(resolved({ name: 'c', image: 'nginx' }), 1000), { afterMs: 0, exitCode: 0, stopLogs: [] }, "a catalog server's own handler");
 });
 

@@ -247,6 +247,12 @@ export function resolveBehaviour(
     const parsed = parseBehaviourAnnotation(text);
     if (parsed.ok) {
       apply(out, parsed.fields);
+      // A stopDelay or stopLogs describes a handler for SIGTERM, so the command no longer ignores it as PID 1.
+      const { onSigterm, stopDelayMs, stopLogs } = parsed.fields;
+      if (base.source === 'command' && onSigterm === undefined && (stopDelayMs !== undefined || stopLogs !== undefined)) {
+        out.onSigterm = 'exit';
+        delete out.sigtermSteps;
+      }
       if (parsed.fields.runForMs !== undefined || parsed.fields.runForever || parsed.fields.exitCode !== undefined) out.source = 'annotation';
     }
   }
