@@ -1,6 +1,7 @@
 // The pod lifecycle as a kubectl user sees it on simulated nodes: the sidecar Job pod's STATUS
 // sequence under `get -w`, `kubectl logs` and its flags, describe's events, a termination message
-// from the logs, exec's refusal, `kubectl debug`'s ephemeral containers and container restart rules.
+// from the logs, exec's refusal, `kubectl debug`'s ephemeral containers, container restart rules and
+// how a `sleep` pod dies when deleted.
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -266,5 +267,32 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.equal(p.status.containerStatuses[0]?.lastState.terminated?.exitCode, 42);
     r = await dd.kubectl(['create', '-f', dd.writeFile('rules-without-policy-pod.yaml', fixture('restart-rules/rules-without-policy-pod.yaml'))]);
     assert.equal(r.stderr.trim(), 'The Pod "no-policy" is invalid: spec.containers[0].restartPolicy: Required value: must specify restartPolicy when restart rules are used');
+  });
+
+  // `sleep` is its container's PID 1, which the kernel gives no signal it has no handler for: SIGTERM
+  // does nothing and the kubelet kills it when the grace period ends. A trapped TERM in `wait` exits at once.
+  test('kubectl delete --grace-period=2 of a `sleep 3600` pod waits the 2 s and ends it 137/Error, Failed; a shell trapping TERM exits 0 at once', async () => {
+    const last = async (name: string, args: readonly string[]): Promise<{ line: string; ms: number }> => {
+      const fields = '{.status.phase} {.status.containerStatuses[0].state.terminated.exitCode} {.status.containerStatuses[0].state.terminated.reason}{"\\n"}';
+      const watch = dd.spawnKubectl(['get', 'pod', name, '-w', '-o', `jsonpath=${fields}`]);
+      let out = '';
+      watch.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+      for (let i = 0; i < 100 && !out.startsWith('Running'); i++) await new Promise((res) => globalThis.setTimeout(res, 50));
+      const t0 = performance.now();
+      const del = await dd.kubectl(['delete', 'pod', name, ...args]);
+      const ms = performance.now() - t0;
+      assert.equal(del.stdout.trim(), `pod "${name}" deleted`, del.stderr);
+      for (let i = 0; i < 40 && !/\S+ \d+ \S+\n$/.test(out); i++) await new Promise((res) => globalThis.setTimeout(res, 50));
+      watch.kill();
+      return { line: out.trim().split('\n').at(-1) ?? '', ms };
+    };
+    await dd.ok(['run', 'sl', '--image=busybox', '--restart=Never', '--', 'sleep', '3600']);
+    await dd.ok(['run', 'tr', '--image=busybox', '--restart=Never', '--', 'sh', '-c', "trap 'exit 0' TERM; sleep 3600 & wait"]);
+    const slept = await last('sl', ['--grace-period=2']);
+    assert.equal(slept.line, 'Failed 137 Error');
+    assert.ok(slept.ms >= 1500, `delete returned after ${Math.round(slept.ms)} ms`);
+    const trapped = await last('tr', []);
+    assert.equal(trapped.line, 'Succeeded 0 Completed');
+    assert.ok(trapped.ms < 10_000, `delete returned after ${Math.round(trapped.ms)} ms, not the 30 s grace period`);
   });
 });
