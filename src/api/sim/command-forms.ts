@@ -3,8 +3,8 @@
 // jobs put in the background (`&`) and waited for (`wait`), as NVIDIA's DRA examples run
 // `nvidia-smi -L; trap 'exit 0' TERM; sleep 9999 & wait`. Anything else is not a simple form.
 //
-// Such a process is its container's PID 1, and the kernel delivers no signal whose disposition is the
-// default to a PID namespace's init (pid_namespaces(7)); only SIGKILL from outside gets through. So
+// Such a process is its container's PID 1 (unless the pod shares a PID namespace), and the kernel delivers
+// no signal whose disposition is the default to a namespace's init (pid_namespaces(7)). So
 // `sleep`, or a shell with no trap on TERM, ignores the kubelet's SIGTERM and is killed at the end of
 // the grace period (exit 137), where the same command as a host process (runtime: process) dies of it
 // (143). A trapped TERM runs once the shell's foreground command ends, or at once in `wait`.
