@@ -58,9 +58,10 @@ test('crash loop: every crash shows Terminated(Error) before CrashLoopBackOff; r
     const backoffs = (await c.client.list<Event>(refs.events, { namespace: 'default' })).items.filter((e) => e.involvedObject.name === 'crash' && e.reason === 'BackOff');
     assert.equal(backoffs[0]?.message, `Back-off restarting failed container app in pod crash_default(${created.metadata.uid})`);
     assert.equal(backoffs[0]?.type, 'Warning');
-    // Refused syncs: 1 for the 10 s window, 2 for 20 s, 3 or 4 for 40 s, 1 so far for the next.
+    // Refused syncs: 1 for the 10 s window, 2 for 20 s, 3 or 4 for 40 s, 1 so far for the next (a
+    // loaded machine has been seen to land one of them past the 80 s); one a crash would be 4.
     const count = backoffs.reduce((n, e) => n + (e.count ?? 1), 0);
-    assert.ok(count >= 7 && count <= 8, `BackOff count ${count}`);
+    assert.ok(count >= 6 && count <= 8, `BackOff count ${count}`);
   } finally {
     await c.stop();
   }
