@@ -96,10 +96,10 @@ test('nine nvidia.com/gpu: 1 pods on one 8-GPU DRA node: eight run on distinct G
 test('a finished pod gives back the GPU its extended-resource claim held: the claim is deallocated and deleted, and a waiting pod runs', async () => {
   await using s = await startDraScenario(oneH100);
   const c = s.cluster.client;
-  for (let i = 0; i < 8; i++) await c.create(refs.pods, gpuPod(`cuda-${i}`), { namespace: 'default' });
+  for (let i = 0; i < 7; i++) await c.create(refs.pods, gpuPod(`cuda-${i}`), { namespace: 'default' });
+  await eventually(s.clock, async () => (await c.list<Pod>(refs.pods, { namespace: 'default' })).items.filter((p) => p.status?.phase === 'Running').length === 7, 'seven running');
   const done = gpuPod('done');
   done.spec = { ...done.spec, restartPolicy: 'Never', containers: [{ ...done.spec.containers[0]!, command: ['sleep', '5'] }] };
-  await c.delete(refs.pods, 'default', 'cuda-7', { gracePeriodSeconds: 0 });
   await c.create(refs.pods, done, { namespace: 'default' });
   await eventually(s.clock, async () => (await getPod(s, 'done')).status?.phase === 'Succeeded', 'Succeeded');
   await eventually(s.clock, async () => !(await listClaims(s)).some((cl) => cl.metadata.name?.startsWith('done-')), 'its claim deleted while the pod stays');
