@@ -12,19 +12,15 @@ import type { Client, Informer, SharedInformers } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import type { Clock, DeepReadonly } from '../../core/index.ts';
 import { isApiError, jsonEqual, keyOf, objectKey } from '../../core/index.ts';
+import type { ControllerOptions } from '../controller-options.ts';
 import { createEventRecorder } from '../event-recorder.ts';
 import type { EventRecorder } from '../event-recorder.ts';
 import { updatePodCondition } from '../node-lifecycle/pod-conditions.ts';
 import { isReservedForPod, notForPod, podClaimName } from '../resourceclaim/naming.ts';
 import { DevicePools, claimEvictionTime, usesDevice } from './eviction-time.ts';
 
-export interface DeviceTaintEvictionControllerOptions {
-  client: Client;
-  clock: Clock;
-  log: (line: string) => void;
-  /** The program's shared informers (kube-controller-manager's factory); absent: the controller's own. */
-  informers?: SharedInformers;
-}
+/** Built as every kube-controller-manager controller is. */
+export type DeviceTaintEvictionControllerOptions = ControllerOptions;
 
 export const deviceTaintEvictionControllerName = 'device-taint-eviction-controller';
 const evictionReason = 'DeviceTaintManagerEviction';
