@@ -29,7 +29,9 @@ test('kill -9 under write and watch load, restart on the same port and --data-di
     for (let i = 0; i < 3; i++) watchers.push(new ResumingWatcher(client, refs.configMaps, 'default', fromRevision));
     for (const w of watchers) w.start();
     const load = new PatchLoad(client, refs.configMaps, 'default', names, 100);
+    // At least a second of load, and enough acknowledged writes to check, however slow a loaded CI machine is.
     await sleep(1_000);
+    await untilAcked(load, 20);
     const exited = new Promise((resolve) => first.process.once('exit', resolve));
     first.process.kill('SIGKILL');
     await exited;
@@ -40,6 +42,7 @@ test('kill -9 under write and watch load, restart on the same port and --data-di
     second = await startDrydock({ config, args: ['--data-dir', dataDir, '--port', port] });
     assert.equal(readKubeconfigToken(second.kubeconfig), token, 'the restarted server keeps the token the kubeconfig names');
     await sleep(1_000);
+    await untilAcked(load, ackedBeforeKill + 20);
     await load.stop();
     const end = await client.patch(refs.configMaps, 'default', names[0] ?? '', 'merge', loadPatch('end'));
     const endRevision = Number(end.metadata.resourceVersion);
@@ -67,3 +70,9 @@ test('kill -9 under write and watch load, restart on the same port and --data-di
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+/** Waits until the load has `count` acknowledged writes, or 30 s (the assertions then say how many it had). */
+async function untilAcked(load: PatchLoad, count: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (load.acked.length < count && Date.now() < deadline) await sleep(50);
+}
