@@ -150,6 +150,11 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** Validation for writes through the status subresource. */
   validateStatusUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
+  /**
+   * What encoding for storage drops, in place, after validation and admission (a dry run too): a custom
+   * resource's fields its schema does not keep, as upstream's storage codec prunes them.
+   */
+  pruneForStorage?(obj: T): void;
 
   /** Sent as a Warning header with every request for this resource (an API upstream deprecated). */
   readonly deprecationWarning?: string;

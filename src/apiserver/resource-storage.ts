@@ -192,6 +192,7 @@ export class ResourceStorage {
       const errors = validate();
       if (errors.length > 0) throw invalid(def, meta.name ?? meta.generateName ?? '', errors);
       await this.#admission.validate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
+      def.pruneForStorage?.(obj);
       if (ctx.dryRun) {
         if (await this.#store.get(this.key(def, namespace, meta.name ?? ''))) throw alreadyExists(def, meta.name ?? '');
         return { kind: 'dry-run', object: obj };
@@ -344,6 +345,7 @@ export class ResourceStorage {
     else if (ctx.subresource !== 'binding' && ctx.subresource !== 'finalize') errors.push(...(def.validateUpdate?.(obj, old, strategy) ?? []));
     if (errors.length > 0) throw invalid(def, old.metadata.name ?? '', withoutRepeats(errors));
     await this.#admission.validate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
+    def.pruneForStorage?.(obj);
     // The storable metadata leaves resourceVersion out.
     return { object: obj, encoded: encodeOwnedForStorage(obj, { object: old, text: oldText }) };
   }

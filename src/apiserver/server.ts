@@ -24,7 +24,7 @@ import { ResourceStorage } from './resource-storage.ts';
 import type { DeleteRequest, DeleteResult, WriteContext, WriteResult } from './resource-storage.ts';
 import { buildSelection } from './selection.ts';
 import { mutableCopy, storedObject } from './stored-object.ts';
-import { bindPod, evictPod, readScale, writeScale } from './subresources.ts';
+import { bindPod, evictPod, getScale, writeScale } from './subresources.ts';
 import { startWatch } from './watch.ts';
 import { waitUntilFresh } from './wait-until-fresh.ts';
 import { requestedResourceVersion } from './resource-version.ts';
@@ -203,7 +203,7 @@ export class ApiServer {
     const minimum = requestedResourceVersion(resourceVersion);
     if (minimum > 0) await waitUntilFresh(this.storage.store, this.clock, minimum);
     const kv = await this.storage.get(def, namespace, name);
-    if (subresource === 'scale') return { kind: 'dry-run', object: readScale(def, mutableCopy(kv)) };
+    if (subresource === 'scale') return { kind: 'dry-run', object: getScale(def, mutableCopy(kv)) };
     return { kind: 'stored', kv };
   }
 

@@ -3,7 +3,7 @@
 // pkg/registry/core/pod/storage/{storage.go (BindingREST), eviction.go}.
 import type { PodDisruptionBudget, ResourceDefinition } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, FieldPath, badRequest, conflict, copyJson, formatLabelSelector, formatTime, invalid, invalidValue, labelSelectorFromObject, notFound, selectorFromSet, successStatus, tooManyRequests } from '../core/index.ts';
+import { ApiError, FieldPath, badRequest, conflict, copyJson, formatLabelSelector, formatTime, goQuote, internalError, invalid, invalidValue, labelSelectorFromObject, notFound, selectorFromSet, successStatus, tooManyRequests } from '../core/index.ts';
 import type { LabelSelector } from '../core/index.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
 import type { WriteContext } from './resource-storage.ts';
@@ -14,6 +14,16 @@ import type { CustomResourceSubresourceScale } from './crd/types.ts';
 interface ScalableSpec {
   replicas?: number;
   selector?: LabelSelector | Record<string, string>;
+}
+
+/**
+ * A GET of the scale: a custom resource without the field specReplicasPath names has none (upstream
+ * ScaleREST.Get answers 500; the scale's writers set the field).
+ */
+export function getScale(def: ResourceDefinition, obj: KubeObject): KubeObject {
+  const path = customResourceInfo(def)?.scale?.specReplicasPath;
+  if (path !== undefined && readPath(obj, path) === undefined) throw internalError(`the spec replicas field ${goQuote(path)} does not exist`);
+  return readScale(def, obj);
 }
 
 export function readScale(def: ResourceDefinition, obj: KubeObject): KubeObject {
@@ -70,13 +80,14 @@ export async function writeScale(
 ): Promise<ObjectResult> {
   const result = await server.storage.update(def, namespace, name, (_live, mutable) => {
     const current = mutable();
-    const scale = change(readScale(def, current));
+    const paths = customResourceInfo(def)?.scale;
+    const scale = change(withUnsetReplicas(readScale(def, current), paths && readPath(current, paths.specReplicasPath) === undefined));
     const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
+    if (paths && replicas === unsetReplicas) throw badRequest(`the spec replicas field ${goQuote(paths.specReplicasPath)} cannot be empty`);
     // ValidateScale, before the scaled object's own validation.
     if (typeof replicas === 'number' && replicas < 0) {
       throw invalid({ group: 'autoscaling', kind: 'Scale' }, name, [invalidValue(FieldPath.root('spec').child('replicas'), replicas, 'must be greater than or equal to 0')]);
     }
-    const paths = customResourceInfo(def)?.scale;
     let next: KubeObject;
     if (paths) {
       next = structuredClone(current);
@@ -90,6 +101,14 @@ export async function writeScale(
   }, { ...ctx, subresource: '', requestSubresource: 'scale' });
   const obj = result.kind === 'stored' ? storedObject(result.kv) : result.object;
   return { kind: 'dry-run', object: readScale(def, obj) };
+}
+
+// scaleUpdatedObjectInfo's invalidSpecReplicas: a custom resource's scale read without the field carries
+// it, so a write that does not set replicas is refused rather than storing it.
+const unsetReplicas = -2147483648;
+
+function withUnsetReplicas(scale: KubeObject, unset: boolean | undefined): KubeObject {
+  return unset ? { ...scale, spec: { ...(scale.spec as object), replicas: unsetReplicas } } : scale;
 }
 
 interface PodLike extends KubeObject {

@@ -19,6 +19,8 @@ import { customResourceDefinitionKind } from './definition.ts';
 import { CrdFinalizer, isFinalizing, releasedCrd } from './finalizer.ts';
 import type { TerminatingCondition } from './finalizer.ts';
 import { pruneUnknown } from './schema.ts';
+import { coerceEmbedded } from './embedded-resource.ts';
+import { undeclaredForApply } from './apply-typing.ts';
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from './types.ts';
 
 const crdRef: ResourceRef = refs.customResourceDefinitions;
@@ -190,11 +192,16 @@ export class CustomResources {
     const info = customResourceInfo(def);
     if (!info) return undefined;
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { unknown: [], typeError: undefined };
+    const json = obj as Record<string, unknown>;
     const metadata = checkObjectMeta(obj, keep ? { prune, keep } : { prune });
-    const rest = pruneUnknown(obj as Record<string, unknown>, info.schema, prune, keep);
-    const typed = [...(metadata.typed ?? []), ...rest.map((path) => ({ path, message: 'field not declared in schema' }))];
-    const check: DecodeCheck = { unknown: [...metadata.unknown, ...rest], typeError: metadata.typeError };
-    if (typed.length > 0) check.typed = typed;
+    // Server-side apply types the configuration before anything is pruned, and may accept what pruning drops.
+    const undeclared = prune ? [] : undeclaredForApply(json, info.schema);
+    const rest = pruneUnknown(json, info.schema, prune, keep);
+    const embedded = coerceEmbedded(json, info.schema, prune, keep);
+    const typed = [...(metadata.typed ?? []), ...embedded.typed, ...undeclared.map((path) => ({ path, message: 'field not declared in schema' }))];
+    const check: DecodeCheck = { unknown: [...metadata.unknown, ...rest, ...embedded.unknown], typeError: metadata.typeError ?? embedded.typeError };
+    // Present even when empty: not every unknown field of a custom resource fails its typing.
+    check.typed = typed;
     return check;
   }
 

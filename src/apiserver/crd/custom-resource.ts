@@ -5,8 +5,10 @@
 // pkg/registry/customresource/{strategy.go,tableconvertor/tableconvertor.go}.
 import type { PatchMeta, ResourceDefinition, SubresourceDefinition, TableColumnDefinition } from '../../api/index.ts';
 import type { FieldError, KubeObject } from '../../core/index.ts';
-import { jsonEqual, lookupTable } from '../../core/index.ts';
-import { applyDefaults, validateValue } from './schema.ts';
+import { jsonEqual, ownValue, setOwn } from '../../core/index.ts';
+import { applyDefaults, pruneUnknown, validateValue } from './schema.ts';
+import { coerceEmbedded, embeddedResourceErrors } from './embedded-resource.ts';
+import { schemaPatchMeta } from './apply-typing.ts';
 import { validateListSetsAndMaps } from './list-types.ts';
 import { blockingError, hasRules, validateRules } from './validation-rules.ts';
 import { evaluateJsonPath, parseJsonPath } from './json-path.ts';
@@ -47,8 +49,10 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
   if (scale) subresources.push({ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
   const columns = (version.additionalPrinterColumns?.length ? version.additionalPrinterColumns : [ageColumn]).map((c) => ({ ...c, steps: parseJsonPath(c.jsonPath) ?? [] }));
   const withRules = hasRules(schema);
-  const validate = (obj: KubeObject, old?: KubeObject): FieldError[] => {
+  const validate = (obj: KubeObject, old?: KubeObject, status = false): FieldError[] => {
     const errors = validateValue(withoutMetadata(obj), schema, '', old && { value: withoutMetadata(old) }, old !== undefined && !jsonEqual(obj.metadata, old.metadata));
+    // The status strategy does not check embedded resources; create and update do, without ratcheting.
+    if (!status) errors.push(...embeddedResourceErrors(withoutMetadata(obj), schema));
     // An update keeps list-type errors the stored object already had (ratcheting), as upstream does.
     const listErrors = validateListSetsAndMaps(withoutMetadata(obj), schema, '');
     if (listErrors.length > 0 && !(old && validateListSetsAndMaps(withoutMetadata(old), schema, '').length > 0)) errors.push(...listErrors);
@@ -82,7 +86,13 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
     },
     validateCreate: (obj) => validate(obj),
     validateUpdate: (obj, old) => validate(obj, old),
-    validateStatusUpdate: (obj, old) => validate(obj, old),
+    validateStatusUpdate: (obj, old) => validate(obj, old, true),
+    // The storage codec converts through the schema coercer: what the schema does not keep is not stored.
+    pruneForStorage: (obj) => {
+      const json = obj as unknown as Record<string, unknown>;
+      pruneUnknown(json, schema, true);
+      coerceEmbedded(json, schema, true);
+    },
     table: {
       columns: [nameColumn, ...columns.map((c) => ({ name: c.name, type: columnType(c.type), format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 }))],
       cells: (obj, now) => [obj.metadata.name ?? '', ...columns.map((c) => columnCell(c.type, evaluateJsonPath(c.steps, obj), now))],
@@ -139,35 +149,35 @@ function ruleView(obj: KubeObject): Record<string, unknown> {
 
 /** SSA and merge metadata from the schema's x-kubernetes-* extensions; metadata is ObjectMeta's. */
 export function patchMetaOf(schema: JSONSchemaProps, metadataMeta: PatchMeta | undefined): PatchMeta {
-  const root = metaOf(schema);
-  return { ...root, fields: lookupTable({ ...root.fields, ...(metadataMeta ? { metadata: metadataMeta } : {}) }) };
+  return schemaPatchMeta(schema, metadataMeta);
 }
 
-function metaOf(s: JSONSchemaProps): PatchMeta {
-  const out: { -readonly [K in keyof PatchMeta]: PatchMeta[K] } = {};
-  if (s['x-kubernetes-list-type']) out.listType = s['x-kubernetes-list-type'];
-  if (s['x-kubernetes-list-map-keys']) out.listMapKeys = s['x-kubernetes-list-map-keys'];
-  if (s['x-kubernetes-map-type']) out.mapType = s['x-kubernetes-map-type'];
-  // Without a prototype: the fields are looked up by the keys of request bodies.
-  if (s.properties) out.fields = lookupTable(Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, metaOf(v)])));
-  if (s.items) out.items = metaOf(s.items);
-  if (typeof s.additionalProperties === 'object') out.values = metaOf(s.additionalProperties);
-  return out;
+/**
+ * A scale path's fields: upstream splits it at dots only, so `.spec.jobs[0].replicas` names a field
+ * `jobs[0]` of spec (which CRD validation accepts), not the first item of a list.
+ */
+function pathFields(path: string): string[] {
+  return path.replace(/^\./, '').split('.');
 }
 
-/** `.spec.replicas` -> the value there. */
+/** unstructured.NestedFieldNoCopy: the value at a scale path, or undefined where a field is missing. */
 export function readPath(obj: unknown, path: string): unknown {
-  return evaluateJsonPath(parseJsonPath(path) ?? [], obj)[0];
+  let node = obj;
+  for (const field of pathFields(path)) {
+    if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.hasOwn(node, field)) return undefined;
+    node = (node as Record<string, unknown>)[field];
+  }
+  return node;
 }
 
-/** Sets a `.a.b` path, creating objects on the way. */
+/** unstructured.SetNestedField at a scale path, creating objects on the way. */
 export function writePath(obj: Record<string, unknown>, path: string, value: unknown): void {
-  const parts = path.replace(/^\./, '').split('.');
+  const fields = pathFields(path);
   let node = obj;
-  for (const p of parts.slice(0, -1)) {
-    const next = node[p];
-    if (typeof next !== 'object' || next === null || Array.isArray(next)) node[p] = {};
+  for (const p of fields.slice(0, -1)) {
+    const next = ownValue(node, p);
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) setOwn(node, p, {});
     node = node[p] as Record<string, unknown>;
   }
-  node[parts[parts.length - 1] as string] = value;
+  setOwn(node, fields[fields.length - 1] as string, value);
 }
