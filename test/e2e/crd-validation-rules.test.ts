@@ -116,4 +116,73 @@ spec:
     const older = join(dirname(kubectlBinary()), 'kubectl.1.27');
     if (existsSync(older)) assert.equal((await dd.kubectl(['get', 'crontabs'], { binary: older })).code, 0);
   });
+
+  // A schema with the shapes whose handling is easy to get wrong: a free-form object, an embedded
+  // resource, and a scale path with an index (CRD validation accepts it; upstream splits it at dots).
+  const jobsCrd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: batches.x.example.com}
+spec:
+  group: x.example.com
+  names: {kind: Batch, plural: batches}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      scale: {specReplicasPath: ".spec.jobs[0].replicas", statusReplicasPath: .status.replicas}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              settings: {type: object}
+              jobs: {type: array, items: {type: object, properties: {replicas: {type: integer}}}}
+              template:
+                type: object
+                x-kubernetes-embedded-resource: true
+                properties:
+                  spec: {type: object, properties: {image: {type: string}}}
+          status: {type: object, properties: {replicas: {type: integer}}}
+`;
+  const batch = (name: string, spec: Record<string, unknown>): string => JSON.stringify({ apiVersion: 'x.example.com/v1', kind: 'Batch', metadata: { name }, spec });
+  const batches = async (): Promise<void> => {
+    await dd.ok(['apply', '-f', dd.writeFile('batches-crd.yaml', jobsCrd)]);
+    await dd.ok(['wait', '--for=condition=Established', 'crd/batches.x.example.com']);
+  };
+
+  test('server-side apply into an object with no properties succeeds; storage prunes its values, managedFields keep them', async () => {
+    await batches();
+    assert.equal(await dd.ok(['apply', '--server-side', '-f', '-'], { input: batch('free', { settings: { a: 1, nested: { x: 1 } } }) }), 'batch.x.example.com/free serverside-applied\n');
+    const got = JSON.parse(await dd.ok(['get', 'batch', 'free', '-o', 'json', '--show-managed-fields'])) as { spec: unknown; metadata: { managedFields: { fieldsV1: unknown }[] } };
+    assert.deepEqual(got.spec, { settings: {} });
+    assert.deepEqual(got.metadata.managedFields.map((m) => m.fieldsV1), [{ 'f:spec': { 'f:settings': { 'f:a': {}, 'f:nested': { '.': {}, 'f:x': {} } } } }]);
+  });
+
+  test('an embedded resource needs apiVersion and kind; its metadata is an ObjectMeta, checked and pruned as one', async () => {
+    await batches();
+    const missing = await dd.kubectl(['create', '--validate=false', '-f', '-'], { input: batch('bare', { template: { metadata: { name: 'a/b' }, spec: { image: 'i' } } }) });
+    assert.equal(missing.stderr, `The Batch "bare" is invalid: \n* spec.template.apiVersion: Required value\n* spec.template.kind: Required value\n* spec.template.metadata.name: Invalid value: "a/b": may not contain '/'\n`);
+    const template = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' }, owner: 'me', annotations: {} }, spec: { image: 'i' } };
+    const strict = await dd.kubectl(['create', '-f', '-'], { input: batch('strict', { template }) });
+    assert.equal(strict.stderr, 'Error from server (BadRequest): error when creating "STDIN": Batch in version "v1" cannot be handled as a Batch: strict decoding error: unknown field "spec.template.metadata.owner"\n');
+    await dd.ok(['create', '--validate=false', '-f', '-'], { input: batch('pruned', { template }) });
+    assert.equal(await dd.ok(['get', 'batch', 'pruned', '-o', 'jsonpath={.spec.template.metadata}']), '{"labels":{"app":"web"},"name":"web"}');
+    const typed = await dd.kubectl(['create', '-f', '-'], { input: batch('typed', { template: { ...template, kind: 7 } }) });
+    assert.equal(typed.stderr, 'Error from server (BadRequest): error when creating "STDIN": Batch in version "v1" cannot be handled as a Batch: spec.template.kind: Invalid value: 7: must be a string\n');
+    const update = await dd.kubectl(['patch', 'batch', 'pruned', '--type=merge', '-p', '{"spec":{"template":{"kind":"Bad_Kind"}}}']);
+    assert.match(update.stderr, /^The Batch "pruned" is invalid: spec\.template\.kind: Invalid value: "Bad_Kind": may have mixed case, but should otherwise match: a DNS-1035 label/);
+  });
+
+  test('a scale path with an index names a field called jobs[0]: reading the scale fails, and a scale write is pruned away', async () => {
+    await batches();
+    await dd.ok(['create', '-f', '-'], { input: batch('jobs', { jobs: [{ replicas: 3 }] }) });
+    const read = await dd.kubectl(['get', '--raw', '/apis/x.example.com/v1/namespaces/default/batches/jobs/scale']);
+    assert.equal(read.stderr, 'Error from server (InternalError): Internal error occurred: the spec replicas field ".spec.jobs[0].replicas" does not exist\n');
+    assert.equal(await dd.ok(['scale', 'batch', 'jobs', '--replicas=5']), 'batch.x.example.com/jobs scaled\n');
+    assert.equal(await dd.ok(['get', 'batch', 'jobs', '-o', 'jsonpath={.spec}']), '{"jobs":[{"replicas":3}]}');
+  });
 });
