@@ -338,7 +338,7 @@ export class ResourceStorage {
     if (withoutManagedFields && obj.metadata.managedFields !== undefined) delete obj.metadata.managedFields;
     def.prepareForUpdate?.(obj, old, strategy);
     // BindingREST writes nodeName straight to storage, so a bind leaves the generation alone (pods/resize then goes 1 -> 2).
-    if (tracksGeneration(def) && ctx.subresource !== 'binding' && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    if (tracksGeneration(def) && ctx.subresource !== 'binding' && specChanged(obj, old, def.hasStatus)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
     const errors: FieldError[] = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...finalizerErrors(obj, old)];
     // binding and finalize are server-side strategies with their own checks (BindingREST, finalizeStrategy).
     if (ctx.subresource === 'status') errors.push(...(def.validateStatusUpdate?.(obj, old, strategy) ?? []));
@@ -509,10 +509,11 @@ function tracksGeneration(def: ResourceDefinition): boolean {
   return def.tracksGeneration ?? def.hasStatus;
 }
 
-// Everything but metadata and status is "spec" here, as each strategy's PrepareForUpdate compares it.
-function specChanged(obj: KubeObject, old: KubeObject): boolean {
+// Everything but metadata and status is "spec" here, as each strategy's PrepareForUpdate compares it; a
+// kind without a status subresource (a custom resource's) counts its status too, as copyNonMetadata does.
+function specChanged(obj: KubeObject, old: KubeObject, statusApart: boolean): boolean {
   for (const key of new Set([...Object.keys(obj), ...Object.keys(old)])) {
-    if (key === 'metadata' || key === 'status') continue;
+    if (key === 'metadata' || (key === 'status' && statusApart)) continue;
     if (!jsonEqual(obj[key] as JsonValue | undefined, old[key] as JsonValue | undefined)) return true;
   }
   return false;

@@ -140,3 +140,29 @@ test('a CRD that was never established is released at once, without deleting obj
   assert.equal((await rejection(client.get(crdRef, undefined, 'gadgets.example.dev'))).code, 404);
   assert.equal((await client.get(widgets, 'default', 'w')).metadata.name, 'w');
 });
+
+test('a custom resource has generation 1 from create, bumped by any change but metadata, status counting only without a status subresource', async () => {
+  const { crds, client } = await setup();
+  const withStatus = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } }, status: { type: 'object', properties: { ready: { type: 'boolean' } } } } } };
+  await client.create(crdRef, widgetCrd({ versions: [{ name: 'v1', served: true, storage: true, schema: withStatus }] }));
+  await crds.settled();
+  type Widget = KubeObject & { spec: { size: number }; status?: { ready: boolean } };
+  const generation = async (): Promise<number | undefined> => (await client.get<Widget>(widgets, 'default', 'w')).metadata.generation;
+  await client.create(widgets, { apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { size: 1 } });
+  assert.equal(await generation(), 1);
+  await client.patch(widgets, 'default', 'w', 'merge', { metadata: { labels: { a: 'b' } } });
+  assert.equal(await generation(), 1, 'a metadata change keeps it');
+  await client.patch(widgets, 'default', 'w', 'merge', { status: { ready: true } });
+  assert.equal(await generation(), 2, 'without a status subresource, status is part of what counts');
+  await client.patch(widgets, 'default', 'w', 'merge', { spec: { size: 2 } });
+  assert.equal(await generation(), 3);
+
+  const statusVersions = [{ name: 'v1', served: true, storage: true, schema: withStatus, subresources: { status: {} } }];
+  const live = await client.get<KubeObject & { spec: Record<string, unknown> }>(crdRef, undefined, 'widgets.example.dev');
+  await client.update(crdRef, { ...live, spec: { ...live.spec, versions: statusVersions } });
+  await crds.settled();
+  await client.patch(widgets, 'default', 'w', 'merge', { status: { ready: false } }, { subresource: 'status' });
+  assert.equal(await generation(), 3, 'a status subresource write keeps it');
+  await client.patch(widgets, 'default', 'w', 'merge', { spec: { size: 3 } });
+  assert.equal(await generation(), 4);
+});

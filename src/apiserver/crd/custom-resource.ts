@@ -77,6 +77,9 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
     ...(spec.names.categories?.length ? { categories: spec.names.categories } : {}),
     ...(subresources.length ? { subresources } : {}),
     hasStatus,
+    // customResourceStrategy sets generation 1 on create and bumps it on any change but metadata's, status
+    // subresource or not.
+    tracksGeneration: true,
     defaults: (obj) => applyDefaults(obj, schema),
     prepareForCreate: (obj) => {
       if (!hasStatus) return;
