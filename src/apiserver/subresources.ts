@@ -84,8 +84,9 @@ export async function writeScale(
     const scale = change(withUnsetReplicas(readScale(def, current), paths && readPath(current, paths.specReplicasPath) === undefined));
     const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
     if (paths && replicas === unsetReplicas) throw badRequest(`the spec replicas field ${goQuote(paths.specReplicasPath)} cannot be empty`);
-    // ValidateScale, before the scaled object's own validation.
-    if (typeof replicas === 'number' && replicas < 0) {
+    // ValidateScale, before the scaled object's own validation; a custom resource's scale goes unchecked
+    // into the object, whose validator refuses a negative count (scale-validation.ts).
+    if (!paths && typeof replicas === 'number' && replicas < 0) {
       throw invalid({ group: 'autoscaling', kind: 'Scale' }, name, [invalidValue(FieldPath.root('spec').child('replicas'), replicas, 'must be greater than or equal to 0')]);
     }
     let next: KubeObject;

@@ -166,3 +166,26 @@ test('a custom resource has generation 1 from create, bumped by any change but m
   await client.patch(widgets, 'default', 'w', 'merge', { spec: { size: 3 } });
   assert.equal(await generation(), 4);
 });
+
+test("a custom resource's scale fields are checked on every write, as its validator's ValidateScaleSpec/Status", async () => {
+  const { crds, client } = await setup();
+  const schema = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
+  const scale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' };
+  await client.create(crdRef, widgetCrd({ versions: [{ name: 'v1', served: true, storage: true, schema, subresources: { status: {}, scale } }] }));
+  await crds.settled();
+  const widget = (name: string, spec: unknown): KubeObject => ({ apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec } as KubeObject);
+  const negative = await rejection(client.create(widgets, widget('n', { replicas: -1 })));
+  assert.equal(negative.message, 'Widget.example.dev "n" is invalid: .spec.replicas: Invalid value: -1: should be a non-negative integer');
+  const text = await rejection(client.create(widgets, widget('t', { replicas: 'three' })));
+  assert.equal(text.message, 'Widget.example.dev "t" is invalid: .spec.replicas: Invalid value: 0: .spec.replicas accessor error: three is of the type string, expected int64');
+  const huge = await rejection(client.create(widgets, widget('h', { replicas: 2147483648 })));
+  assert.equal(huge.message, 'Widget.example.dev "h" is invalid: .spec.replicas: Invalid value: 2147483648: should be less than or equal to 2147483647');
+  const notMap = await rejection(client.create(widgets, widget('m', 'flat')));
+  assert.equal(notMap.message, 'Widget.example.dev "m" is invalid: .spec.replicas: Invalid value: 0: .spec.replicas accessor error: flat is of the type string, expected map[string]interface{}');
+
+  await client.create(widgets, widget('w', { replicas: 1 }));
+  const selector = await rejection(client.patch(widgets, 'default', 'w', 'merge', { status: { replicas: 1, selector: { app: 'w' } } }, { subresource: 'status' }));
+  assert.equal(selector.message, 'Widget.example.dev "w" is invalid: .status.selector: Invalid value: "": .status.selector accessor error: map[app:w] is of the type map[string]interface {}, expected string');
+  const scaledDown = await rejection(client.patch({ ...widgets }, 'default', 'w', 'merge', { spec: { replicas: -2 } }, { subresource: 'scale' }));
+  assert.equal(scaledDown.message, 'Widget.example.dev "w" is invalid: .spec.replicas: Invalid value: -2: should be a non-negative integer');
+});

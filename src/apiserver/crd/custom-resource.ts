@@ -10,6 +10,7 @@ import { applyDefaults, pruneUnknown, validateValue } from './schema.ts';
 import { coerceEmbedded, embeddedResourceErrors } from './embedded-resource.ts';
 import { schemaPatchMeta } from './apply-typing.ts';
 import { validateListSetsAndMaps } from './list-types.ts';
+import { scaleSpecErrors, scaleStatusErrors } from './scale-validation.ts';
 import { blockingError, hasRules, validateRules } from './validation-rules.ts';
 import { evaluateJsonPath, parseJsonPath } from './json-path.ts';
 import { selectableFieldLabels } from './selectable-fields.ts';
@@ -51,6 +52,10 @@ export function customResourceDefinition(crd: CustomResourceDefinition, version:
   const withRules = hasRules(schema);
   const validate = (obj: KubeObject, old?: KubeObject, status = false): FieldError[] => {
     const errors = validateValue(withoutMetadata(obj), schema, '', old && { value: withoutMetadata(old) }, old !== undefined && !jsonEqual(obj.metadata, old.metadata));
+    if (scale) {
+      if (!status) errors.push(...scaleSpecErrors(obj, scale));
+      errors.push(...scaleStatusErrors(obj, scale));
+    }
     // The status strategy does not check embedded resources; create and update do, without ratcheting.
     if (!status) errors.push(...embeddedResourceErrors(withoutMetadata(obj), schema));
     // An update keeps list-type errors the stored object already had (ratcheting), as upstream does.
