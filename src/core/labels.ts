@@ -307,6 +307,16 @@ export function formatLabelSelector(ls: Readonly<LabelSelector> | undefined): st
   return s.toString() || '<none>';
 }
 
+/**
+ * The generated protobuf String() of a *metav1.LabelSelector, which `%v` prints in upstream's
+ * messages (ValidatingAdmissionPolicyBinding's ParamRef column, the UnmanagedPods event).
+ */
+export function goLabelSelectorString(selector: Readonly<LabelSelector>): string {
+  const labels = Object.keys(selector.matchLabels ?? {}).sort().map((k) => `${k}: ${selector.matchLabels?.[k] ?? ''},`).join('');
+  const expressions = (selector.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
+  return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${expressions}},}`;
+}
+
 
 // ---- The string grammar: a port of upstream's Lexer and Parser, whose error texts users see.
 

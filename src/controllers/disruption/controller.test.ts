@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refs } from '../../api/index.ts';
-import type { Deployment, Pod, PodDisruptionBudget } from '../../api/index.ts';
+import type { Deployment, Event, Job, Pod, PodDisruptionBudget } from '../../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../../core/index.ts';
 import type { ResourceRef } from '../../api/index.ts';
@@ -49,17 +49,47 @@ test('maxUnavailable 1 over a 3-replica Deployment: one eviction at a time, refu
   }
 });
 
-test('a budget over pods without a controller cannot take maxUnavailable: it fails safe with SyncFailed', async () => {
+const events = async (c: Cluster, reason: string): Promise<string[]> => (await c.client.list<Event>(refs.events, { namespace: 'default' })).items.filter((e) => e.reason === reason).map((e) => `${e.type ?? ''} ${e.involvedObject.name ?? ''}: ${e.message ?? ''}`);
+
+test('maxUnavailable over a bare pod: the pod is left out of the count with an UnmanagedPods warning, and nothing may be disrupted', async () => {
   const clock = new VirtualClock();
   const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '8', memory: '16Gi' } }] });
   const c = await Cluster.start({ config, clock, random: new SeededRandom(4), components: true, log: () => {} });
   try {
     await c.client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'solo', labels: { app: 'solo' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } as Pod, { namespace: 'default' });
+    await clock.advance(3_000);
     await c.client.create(refs.podDisruptionBudgets, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'solo' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'solo' } } } } as PodDisruptionBudget, { namespace: 'default' });
     await clock.advance(3_000);
     const s = (await c.client.get<PodDisruptionBudget>(refs.podDisruptionBudgets, 'default', 'solo')).status;
-    assert.deepEqual([s?.disruptionsAllowed, s?.conditions?.[0]?.status, s?.conditions?.[0]?.reason, s?.conditions?.[0]?.message], [0, 'False', 'SyncFailed', 'found no controller ref for pod "solo"']);
-    await assert.rejects(evict(c, 'solo'), /Cannot evict pod as it would violate the pod's disruption budget/);
+    assert.deepEqual([s?.expectedPods, s?.desiredHealthy, s?.currentHealthy, s?.disruptionsAllowed, s?.observedGeneration], [0, 0, 1, 0, 1]);
+    assert.deepEqual(s?.conditions?.map((x) => [x.type, x.status, x.reason, x.message]), [['DisruptionAllowed', 'False', 'InsufficientPods', '']]);
+    const warning = 'Warning solo: Pods selected by this PodDisruptionBudget (selector: &LabelSelector{MatchLabels:map[string]string{app: solo,},MatchExpressions:[]LabelSelectorRequirement{},}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.';
+    assert.deepEqual([...new Set(await events(c, 'UnmanagedPods'))], [warning]);
+    await assert.rejects(evict(c, 'solo'), (e: Error & { details?: { causes?: { message: string }[] } }) => {
+      assert.equal(e.details?.causes?.[0]?.message, 'The disruption budget solo needs 0 healthy pods and has 1 currently');
+      return true;
+    });
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a budget selecting no pods says NoPods; a pod whose controller no finder knows fails it safe with SyncFailed', async () => {
+  const clock = new VirtualClock();
+  const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '8', memory: '16Gi' } }] });
+  const c = await Cluster.start({ config, clock, random: new SeededRandom(4), components: true, log: () => {} });
+  try {
+    await c.client.create(refs.podDisruptionBudgets, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'batch' }, spec: { minAvailable: '50%', selector: { matchLabels: { app: 'batch' } } } } as PodDisruptionBudget, { namespace: 'default' });
+    await clock.advance(2_000);
+    assert.deepEqual([...new Set(await events(c, 'NoPods'))], ['Normal batch: No matching pods found']);
+    const job: Job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'work' }, spec: { template: { metadata: { labels: { app: 'batch' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'nginx' }] } } } };
+    await c.client.create(refs.jobs, job, { namespace: 'default' });
+    await clock.advance(3_000);
+    const s = (await c.client.get<PodDisruptionBudget>(refs.podDisruptionBudgets, 'default', 'batch')).status;
+    const worker = (await c.client.list<Pod>(refs.pods, { namespace: 'default', labelSelector: 'app=batch' })).items[0]?.metadata.name ?? '';
+    assert.deepEqual([s?.disruptionsAllowed, s?.conditions?.[0]?.status, s?.conditions?.[0]?.reason, s?.conditions?.[0]?.message], [0, 'False', 'SyncFailed', `found no controllers for pod "${worker}"`]);
+    assert.deepEqual([...new Set(await events(c, 'CalculateExpectedPodCountFailed'))], [`Warning batch: Failed to calculate the number of expected pods: found no controllers for pod "${worker}"`]);
+    await assert.rejects(evict(c, worker), /Cannot evict pod as it would violate the pod's disruption budget/);
   } finally {
     await c.stop();
   }

@@ -2,16 +2,16 @@
 // disruptions) current from the pods it selects, so evictions (`kubectl drain`) can honour it.
 // Upstream: pkg/controller/disruption/disruption.go (sync, trySync, getPodsForPdb, finders).
 import { refs } from '../../api/index.ts';
-import type { Deployment, Pod, PodDisruptionBudget, ReplicaSet, ReplicationController, StatefulSet } from '../../api/index.ts';
+import type { Deployment, Pod, PodDisruptionBudget, PodDisruptionBudgetStatus, ReplicaSet, ReplicationController, StatefulSet } from '../../api/index.ts';
 import type { DeepReadonly, LabelSelector } from '../../core/index.ts';
-import { copyJson, isApiError, jsonEqual, keyOf, labelSelectorFromObject } from '../../core/index.ts';
+import { copyJson, goLabelSelectorString, isApiError, jsonEqual, keyOf, labelSelectorFromObject } from '../../core/index.ts';
 import type { Informer } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWhenSynced } from '../../client/index.ts';
 import type { ControllerOptions } from '../controller-options.ts';
 import { getControllerOf } from '../controller-ref.ts';
 import { createEventRecorder } from '../event-recorder.ts';
 import type { EventRecorder } from '../event-recorder.ts';
-import { budgetStatus, deletionTimeoutMs } from './budget.ts';
+import { budgetStatus, deletionTimeoutMs, expectedCounts, failSafeStatus, pendingDisruptions } from './budget.ts';
 import type { ScaleOf } from './budget.ts';
 
 export type DisruptionControllerOptions = ControllerOptions;
@@ -74,7 +74,7 @@ export class DisruptionController {
   /** The finders: a pod's ReplicationController, ReplicaSet (or the Deployment above it) or StatefulSet, and its replicas. */
   readonly #scaleOf: ScaleOf = (pod) => {
     const ref = getControllerOf(pod);
-    if (!ref) return `found no controller ref for pod "${pod.metadata.name ?? ''}"`;
+    if (!ref) return 'unmanaged';
     const ns = pod.metadata.namespace;
     if (ref.kind === 'ReplicationController') {
       const rc = this.#replicationControllers.getByName(ns, ref.name);
@@ -91,22 +91,35 @@ export class DisruptionController {
       const sts = this.#statefulSets.getByName(ns, ref.name);
       if (sts && sts.metadata.uid === ref.uid) return { uid: sts.metadata.uid ?? '', replicas: sts.spec.replicas ?? 1 };
     }
-    return `found no controllers for pod "${pod.metadata.name ?? ''}"`;
+    return 'missing';
   };
 
+  /** sync and trySync: events first, then the status, or failSafe when the count cannot be had. */
   async #sync(key: string): Promise<void> {
     const pdb = this.#pdbs.get(key);
     if (!pdb || pdb.metadata.deletionTimestamp) return;
     const pods = this.#pods.byIndex(byNamespace, pdb.metadata.namespace ?? '').filter((p) => this.#selects(pdb, p));
     const now = this.#o.clock.now();
-    const status = budgetStatus(pdb, pods, this.#scaleOf, now);
-    const failed = status.conditions?.find((c) => c.reason === 'SyncFailed');
-    const message = failed?.message ?? '';
-    if (failed && pdb.status?.conditions?.find((c) => c.type === 'DisruptionAllowed')?.message !== message) {
-      this.#recorder.event(pdb, 'Warning', message.startsWith('found no controller ref') ? 'NoControllerRef' : 'NoControllers', message);
+    if (pods.length === 0) this.#recorder.event(pdb, 'Normal', 'NoPods', 'No matching pods found');
+    const counts = expectedCounts(pdb, pods, this.#scaleOf);
+    if ('error' in counts) {
+      this.#recorder.event(pdb, 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${counts.error}`);
+      return this.#write(key, pdb, failSafeStatus(pdb, counts.error, now));
     }
+    if (counts.unmanaged.length > 0) {
+      const selector = pdb.spec?.selector ? goLabelSelectorString(pdb.spec.selector) : 'nil';
+      this.#recorder.event(pdb, 'Warning', 'UnmanagedPods', `Pods selected by this PodDisruptionBudget (selector: ${selector}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.`);
+    }
+    // Upstream names the budget's namespace twice in this message.
+    const ns = pdb.metadata.namespace ?? '';
+    for (const pod of pendingDisruptions(pdb, pods, now).expired) this.#recorder.event({ ...pod, apiVersion: 'v1', kind: 'Pod' }, 'Warning', 'NotDeleted', `Pod was expected by PDB ${ns}/${ns} to be deleted but it wasn't`);
+    const status = budgetStatus(pdb, pods, counts, now);
     // Pending evictions age out: look again when the oldest would.
     if (status.disruptedPods) this.#queue.addAfter(key, deletionTimeoutMs);
+    await this.#write(key, pdb, status);
+  }
+
+  async #write(key: string, pdb: DeepReadonly<PodDisruptionBudget>, status: PodDisruptionBudgetStatus): Promise<void> {
     if (jsonEqual(pdb.status ?? {}, status)) return;
     try {
       await this.#o.client.updateStatus(refs.podDisruptionBudgets, { ...(copyJson(pdb) as PodDisruptionBudget), status });

@@ -3,7 +3,7 @@
 // environment), and tables. The API server's ValidatingAdmissionPolicy plugin enforces them.
 // Upstream: pkg/apis/admissionregistration/v1/defaults.go, pkg/apis/admissionregistration/validation/validation.go,
 // pkg/printers/internalversion/printers.go (printValidatingAdmissionPolicy, printValidatingAdmissionPolicyBinding).
-import { duplicate, FieldPath, forbiddenField, invalidValue, notSupported, required, tooMany } from '../../../core/index.ts';
+import { duplicate, FieldPath, forbiddenField, goLabelSelectorString, invalidValue, notSupported, required, tooMany } from '../../../core/index.ts';
 import type { FieldError, LabelSelector } from '../../../core/index.ts';
 import type { ResourceDefinition, TablePrinter } from '../../resource.ts';
 import { ageColumn, column, nameColumn, translateTimestampSince } from '../../table-cells.ts';
@@ -278,13 +278,6 @@ function paramRefCell(ref: ParamRef | undefined): string {
   if (!ref) return '<unset>';
   if (ref.name) return `${ref.namespace || '*'}/${ref.name}`;
   return ref.selector ? goLabelSelectorString(ref.selector) : '<unset>';
-}
-
-/** The generated protobuf String() of a metav1.LabelSelector, which upstream's printer shows. */
-function goLabelSelectorString(selector: LabelSelector): string {
-  const labels = Object.keys(selector.matchLabels ?? {}).sort().map((k) => `${k}: ${selector.matchLabels?.[k] ?? ''},`).join('');
-  const expressions = (selector.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
-  return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${expressions}},}`;
 }
 
 const bindingTable: TablePrinter<ValidatingAdmissionPolicyBinding> = {
