@@ -82,6 +82,51 @@ test('Parallel creates every pod at once; scale-down removes the highest ordinal
   }
 });
 
+const owners = async (c: Cluster, claim: string): Promise<string[]> =>
+  ((await c.client.get<PersistentVolumeClaim>(refs.persistentVolumeClaims, 'default', claim)).metadata.ownerReferences ?? []).map((r) => `${r.kind}/${r.name} controller=${String(r.controller)}`);
+
+test('whenDeleted and whenScaled both Delete: a scaled-away pod takes its claims, the rest stay the set\'s; a policy changed later rewrites the owners', async () => {
+  const { c, clock } = await startCluster();
+  try {
+    await c.client.create(refs.statefulSets, statefulSet('db', 3), { namespace: 'default' });
+    await clock.advance(12_000);
+    assert.deepEqual(await owners(c, 'data-db-2'), []);
+    await c.client.patch(refs.statefulSets, 'default', 'db', 'merge', { spec: { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' } } });
+    await clock.advance(2_000);
+    assert.deepEqual(await owners(c, 'data-db-2'), ['StatefulSet/db controller=true']);
+    await c.client.patch(refs.statefulSets, 'default', 'db', 'merge', { spec: { replicas: 1 } });
+    await clock.advance(15_000);
+    assert.deepEqual(await names(c), ['db-0']);
+    assert.deepEqual(await claims(c), ['data-db-0']);
+    assert.deepEqual(await owners(c, 'data-db-0'), ['StatefulSet/db controller=true']);
+    await c.client.patch(refs.statefulSets, 'default', 'db', 'merge', { spec: { replicas: 2 } });
+    await clock.advance(6_000);
+    assert.deepEqual(await claims(c), ['data-db-0', 'data-db-1']);
+    assert.deepEqual(await owners(c, 'data-db-1'), ['StatefulSet/db controller=true']);
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a claim still owned by a scaled-away pod of the same name holds back the new pod until it is gone', async () => {
+  const { c, clock } = await startCluster();
+  try {
+    await c.client.create(refs.statefulSets, statefulSet('db', 1, { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' } }), { namespace: 'default' });
+    await clock.advance(4_000);
+    const claim = await c.client.get<PersistentVolumeClaim>(refs.persistentVolumeClaims, 'default', 'data-db-0');
+    const gone = { apiVersion: 'v1', kind: 'Pod', name: 'db-0', uid: 'an-earlier-db-0', controller: true, blockOwnerDeletion: true };
+    await c.client.update(refs.persistentVolumeClaims, { ...claim, metadata: { ...claim.metadata, ownerReferences: [gone] } });
+    await c.client.delete(refs.pods, 'default', 'db-0', { gracePeriodSeconds: 0 });
+    await clock.advance(200);
+    assert.deepEqual(await names(c), [], 'no db-0 while its claim belongs to the earlier pod');
+    await clock.advance(10_000);
+    assert.deepEqual(await names(c), ['db-0']);
+    assert.notEqual((await c.client.get<PersistentVolumeClaim>(refs.persistentVolumeClaims, 'default', 'data-db-0')).metadata.uid, claim.metadata.uid, 'a fresh claim');
+  } finally {
+    await c.stop();
+  }
+});
+
 test('a rolling update replaces pods from the highest ordinal down, one at a time, and stops at the partition', async () => {
   const { c, clock } = await startCluster();
   try {

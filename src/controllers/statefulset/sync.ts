@@ -8,7 +8,7 @@
 import { refs, scaledValue } from '../../api/index.ts';
 import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet, StatefulSetStatus } from '../../api/index.ts';
 import type { Clock, DeepReadonly, KubeObject } from '../../core/index.ts';
-import { copyJson, isApiError, labelSelectorFromObject } from '../../core/index.ts';
+import { copyJson, isApiError, keyOf, labelSelectorFromObject } from '../../core/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
 import { newControllerRef } from '../controller-ref.ts';
 import { claimPods } from '../owned-pods.ts';
@@ -18,6 +18,7 @@ import { statefulSetRevisions, truncateHistory } from './history.ts';
 import { patchedTemplate } from '../template-revision.ts';
 import type { Revisions } from './history.ts';
 import { claimsFor, newStatefulSetPod, ordinalOf, podRevision, startOrdinal } from './identity.ts';
+import { claimOwnersFor, hasStaleClaim } from './retention.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 type ReadonlySet = DeepReadonly<StatefulSet>;
@@ -103,10 +104,17 @@ async function updatePods(ctx: StatefulSetSyncContext, set: ReadonlySet, pods: r
       return true;
     }
     if (!pod) {
-      await createPod(ctx, set, newPodFor(set, revisions, start + i));
+      const next = newPodFor(set, revisions, start + i);
+      if (hasStaleClaim(set, next, claimsOf(ctx, set, start + i))) {
+        // No event of ours follows the garbage collector's delete of that claim: look again.
+        ctx.requeueAfter(keyOf(set), staleClaimRecheckMs);
+        return true;
+      }
+      await createPod(ctx, set, next);
       return monotonic;
     }
-    if (isTerminating(pod) || !available(pod)) return monotonic;
+    if (monotonic && (isTerminating(pod) || !available(pod))) return true;
+    await updateClaimOwners(ctx, set, pod);
     return false;
   });
   if (monotonic) {
@@ -118,6 +126,7 @@ async function updatePods(ctx: StatefulSetSyncContext, set: ReadonlySet, pods: r
   }
   if (set.metadata.deletionTimestamp) return;
 
+  for (const pod of condemned) await updateClaimOwners(ctx, set, pod);
   const firstUnhealthy = [...replicas, ...condemned].find((p) => p && (!available(p) || isTerminating(p)));
   for (const pod of condemned) {
     if (isTerminating(pod)) {
@@ -139,6 +148,8 @@ async function updatePods(ctx: StatefulSetSyncContext, set: ReadonlySet, pods: r
  * every ordinal is a pod still to create, so the window only spreads those creations over syncs.
  */
 const replicaWindow = 500;
+
+const staleClaimRecheckMs = 1_000;
 
 /** getStatefulSetMaxUnavailable: a count or a percentage of the replicas, rounded up, at least 1. */
 function maxUnavailableOf(set: ReadonlySet, count: number): number {
@@ -184,17 +195,26 @@ async function createPod(ctx: StatefulSetSyncContext, set: ReadonlySet, pod: Pod
   }
 }
 
-/** A surplus ordinal: its claims first become the pod's to take along when whenScaled is Delete. */
+/** A surplus ordinal goes; its claims already carry the owners that decide whether they go with it. */
 async function condemn(ctx: StatefulSetSyncContext, set: ReadonlySet, pod: ReadonlyPod): Promise<void> {
-  if (set.spec.persistentVolumeClaimRetentionPolicy?.whenScaled === 'Delete') {
-    for (const c of claimsFor(set, ordinalOf(set, pod) ?? 0)) {
-      const claim = ctx.claims.getByName(c.metadata.namespace, c.metadata.name ?? '');
-      if (!claim || claim.metadata.ownerReferences?.some((o) => o.uid === pod.metadata.uid)) continue;
-      const owner = { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' };
-      await ctx.client.update(refs.persistentVolumeClaims, { ...(copyJson(claim) as PersistentVolumeClaim), metadata: { ...(copyJson(claim.metadata) as PersistentVolumeClaim['metadata']), ownerReferences: [...(copyJson(claim.metadata.ownerReferences ?? []) as NonNullable<PersistentVolumeClaim['metadata']['ownerReferences']>), owner] } });
+  await deletePod(ctx, set, pod);
+}
+
+const claimsOf = (ctx: StatefulSetSyncContext, set: ReadonlySet, ordinal: number): (DeepReadonly<PersistentVolumeClaim> | undefined)[] =>
+  claimsFor(set, ordinal).map((c) => ctx.claims.getByName(c.metadata.namespace, c.metadata.name ?? ''));
+
+/** UpdatePodClaimForRetentionPolicy: each claim of the pod gets the owners its retention policy asks for. */
+async function updateClaimOwners(ctx: StatefulSetSyncContext, set: ReadonlySet, pod: ReadonlyPod): Promise<void> {
+  for (const claim of claimsOf(ctx, set, ordinalOf(set, pod) ?? -1)) {
+    const owners = claim && claimOwnersFor(claim, set, pod);
+    if (!claim || !owners) continue;
+    try {
+      await ctx.client.update(refs.persistentVolumeClaims, { ...(copyJson(claim) as PersistentVolumeClaim), metadata: { ...(copyJson(claim.metadata) as PersistentVolumeClaim['metadata']), ownerReferences: owners } });
+    } catch (error) {
+      // A claim changed or gone since the informer saw it is looked at again on the next sync.
+      if (!(isApiError(error) && (error.reason === 'Conflict' || error.reason === 'NotFound'))) throw error;
     }
   }
-  await deletePod(ctx, set, pod);
 }
 
 async function deletePod(ctx: StatefulSetSyncContext, set: ReadonlySet, pod: ReadonlyPod): Promise<void> {
