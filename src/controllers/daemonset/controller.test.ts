@@ -107,6 +107,7 @@ test('with maxSurge the new pod starts beside the old one, which goes once the n
     const strategy = { updateStrategy: { type: 'RollingUpdate' as const, rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } } };
     await c.client.create(refs.daemonSets, daemonSet('agent', 'agent:1', strategy, { 'sim.drydock.dev/agent': 'startupDelay: 2s' }), { namespace: 'default' });
     await clock.advance(5_000);
+    const old = (await pods(c, 'agent')).map((p) => `Deleted pod: ${p.metadata.name ?? ''}`).sort();
     const ds = await getDs(c, 'agent');
     await c.client.update(refs.daemonSets, { ...ds, spec: { ...ds.spec, template: { ...ds.spec.template, spec: { containers: [{ name: 'agent', image: 'agent:2' }] } } } });
     let minReady = 2;
@@ -120,6 +121,9 @@ test('with maxSurge the new pod starts beside the old one, which goes once the n
     assert.equal(minReady, 2, 'never below full availability');
     assert.equal(maxPods, 3, 'one surge pod at a time');
     assert.deepEqual(live(await pods(c, 'agent')).map((p) => p.spec.containers[0]?.image), ['agent:2', 'agent:2']);
+    // Each old pod is deleted once: one SuccessfulDelete each, never a count of 2.
+    const deletes = (await c.client.list<Event>(refs.events, { namespace: 'default' })).items.filter((e) => e.reason === 'SuccessfulDelete');
+    assert.deepEqual(deletes.map((e) => `${e.message ?? ''} x${e.count ?? 1}`).sort(), old.map((m) => `${m} x1`));
   } finally {
     await c.stop();
   }

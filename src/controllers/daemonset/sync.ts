@@ -70,7 +70,10 @@ export async function syncDaemonSet(ctx: DaemonSetSyncContext, key: string): Pro
   try {
     await manage(ctx, key, ds, nodes, byNode, hash);
     if (ctx.expectations.isSatisfied(key) && ds.spec.updateStrategy?.type === 'RollingUpdate') {
-      const plan = rollingUpdatePlan(ds, nodes, byNode, hash, ctx.clock.now());
+      // Read the pods again, as upstream's rollingUpdate does: manage may have just deleted one (a
+      // surge's old pod), and deleting it a second time would say SuccessfulDelete twice.
+      const current = podsByNode(await claimPods({ client: ctx.client, pods: ctx.pods, owner: ds as DeepReadonly<KubeObject>, kind: 'DaemonSet', ownerRef: refs.daemonSets, selector }));
+      const plan = rollingUpdatePlan(ds, nodes, current, hash, ctx.clock.now());
       await syncNodes(ctx, key, ds, plan.delete, plan.createOn, hash);
     }
     await cleanupHistory(ctx.client, ds, old, pods);
