@@ -43,6 +43,7 @@ test('every minute a Job <name>-<minutes> runs; finished ones leave active; the 
     assert.ok(done.status?.lastSuccessfulTime, JSON.stringify(done.status));
     assert.ok((await reasons(c, 'SawCompletedJob')).includes(`Saw completed job: hello-${minute}, condition: Complete`));
     assert.ok((await reasons(c, 'SuccessfulDelete')).includes(`Deleted job hello-${minute}`));
+    assert.deepEqual(await reasons(c, 'UnexpectedJob'), [], 'its own Jobs are never unexpected, however soon after creation it looks');
   } finally {
     await c.stop();
   }
@@ -60,6 +61,48 @@ test('Forbid skips a run while the previous one is active; suspend stops new run
     await c.client.patch(refs.cronJobs, 'default', 'long', 'merge', { spec: { suspend: true } });
     await clock.advance(5 * 60_000);
     assert.equal((await jobs(c)).length, 2);
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a Job made with kubectl create job --from=cronjob/x: UnexpectedJob while it runs, never in active, and its success sets lastSuccessfulTime', async () => {
+  const { c, clock } = await startCluster();
+  try {
+    const cj = await c.client.create<CronJob>(refs.cronJobs, cronJob('nightly', ['sleep', '5'], { schedule: '0 3 * * *' }), { namespace: 'default' });
+    // What kubectl sends: the template's spec, owned by the CronJob as its controller.
+    const manual: Job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'manual', annotations: { 'cronjob.kubernetes.io/instantiate': 'manual' }, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly', uid: cj.metadata.uid ?? '', controller: true }] },
+      spec: cj.spec.jobTemplate.spec as Job['spec'],
+    };
+    await c.client.create(refs.jobs, manual, { namespace: 'default' });
+    await clock.advance(2_000);
+    assert.deepEqual([...new Set(await reasons(c, 'UnexpectedJob'))], ['Saw a job that the controller did not create or forgot: manual']);
+    await clock.advance(10_000);
+    const job = await c.client.get<Job>(refs.jobs, 'default', 'manual');
+    const status = (await c.client.get<CronJob>(refs.cronJobs, 'default', 'nightly')).status;
+    assert.ok(job.status?.completionTime);
+    assert.deepEqual(status, { lastSuccessfulTime: job.status?.completionTime });
+    assert.deepEqual(await reasons(c, 'SawCompletedJob'), []);
+  } finally {
+    await c.stop();
+  }
+});
+
+test('Replace deletes the running Job at the next scheduled time and starts the new one', async () => {
+  const { c, clock } = await startCluster();
+  try {
+    await c.client.create(refs.cronJobs, cronJob('swap', ['sleep', '150'], { concurrencyPolicy: 'Replace' }), { namespace: 'default' });
+    await clock.advance(40_000);
+    const minute = Math.floor(Date.parse('2026-06-01T00:01:00Z') / 60000);
+    await clock.advance(60_000);
+    const live = (await jobs(c)).filter((j) => !j.metadata.deletionTimestamp).map((j) => j.metadata.name);
+    assert.deepEqual(live, [`swap-${minute + 1}`]);
+    assert.deepEqual(await reasons(c, 'SuccessfulDelete'), [`Deleted job swap-${minute}`]);
+    const status = (await c.client.get<CronJob>(refs.cronJobs, 'default', 'swap')).status;
+    assert.deepEqual([status?.active?.map((a) => a.name), status?.lastScheduleTime], [[`swap-${minute + 1}`], '2026-06-01T00:02:00Z']);
   } finally {
     await c.stop();
   }

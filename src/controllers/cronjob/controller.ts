@@ -74,7 +74,7 @@ export class CronJobController {
     const now = this.#o.clock.now();
     const jobs = this.#jobs.byIndex(byController, cj.metadata.uid ?? '');
     const status: NonNullable<CronJob['status']> = copyJson(cj.status ?? {}) as NonNullable<CronJob['status']>;
-    this.#reconcileActive(cj, jobs, status);
+    await this.#reconcileActive(cj, jobs, status);
     if (!cj.spec.suspend) await this.#runDue(cj, jobs, status, now);
     await this.#cleanup(cj, jobs);
     if (!jsonEqual(cj.status ?? {}, status)) {
@@ -87,27 +87,56 @@ export class CronJobController {
     }
   }
 
-  /** Finished Jobs leave status.active (SawCompletedJob); Jobs gone from the API do too. */
-  #reconcileActive(cj: ReadonlyCronJob, jobs: readonly ReadonlyJob[], status: NonNullable<CronJob['status']>): void {
-    const byUid = new Map(jobs.map((j) => [j.metadata.uid ?? '', j]));
-    const active = [];
-    for (const ref of status.active ?? []) {
-      const job = byUid.get(ref.uid ?? '');
-      if (!job) {
-        this.#recorder.event(cj, 'Normal', 'MissingJob', `Active job went missing: ${ref.name ?? ''}`);
-        continue;
-      }
+  /**
+   * syncCronJob's first half: finished Jobs leave status.active (SawCompletedJob), any Job of ours
+   * that succeeded moves lastSuccessfulTime (a `kubectl create job --from=cronjob/x` one too), an
+   * unfinished Job we do not list is reported (UnexpectedJob), and listed Jobs gone from the API
+   * leave the list (MissingJob). Both misses are checked against the API, not only the cache.
+   */
+  async #reconcileActive(cj: ReadonlyCronJob, jobs: readonly ReadonlyJob[], status: NonNullable<CronJob['status']>): Promise<void> {
+    const listed = (uid: string | undefined): boolean => (status.active ?? []).some((a) => a.uid === uid);
+    for (const job of jobs) {
       const done = finished(job);
-      if (!done) {
-        active.push(ref);
+      if (!done && !listed(job.metadata.uid)) {
+        if (!(await this.#listedNow(cj, job.metadata.uid))) this.#recorder.event(cj, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${job.metadata.name ?? ''}`);
         continue;
       }
-      this.#recorder.event(cj, 'Normal', 'SawCompletedJob', `Saw completed job: ${job.metadata.name ?? ''}, condition: ${done}`);
+      if (!done) continue;
+      if (listed(job.metadata.uid)) {
+        status.active = (status.active ?? []).filter((a) => a.uid !== job.metadata.uid);
+        this.#recorder.event(cj, 'Normal', 'SawCompletedJob', `Saw completed job: ${job.metadata.name ?? ''}, condition: ${done}`);
+      }
       const completedAt = job.status?.completionTime;
       if (done === 'Complete' && completedAt && (!status.lastSuccessfulTime || Date.parse(completedAt) > Date.parse(status.lastSuccessfulTime))) status.lastSuccessfulTime = completedAt;
     }
-    if (active.length > 0) status.active = active;
-    else delete status.active;
+    const children = new Set(jobs.map((j) => j.metadata.uid));
+    for (const ref of status.active ?? []) {
+      if (children.has(ref.uid) || (await this.#jobExists(ref.namespace ?? '', ref.name ?? ''))) continue;
+      this.#recorder.event(cj, 'Normal', 'MissingJob', `Active job went missing: ${ref.name ?? ''}`);
+      status.active = (status.active ?? []).filter((a) => a.uid !== ref.uid);
+    }
+    if (status.active?.length === 0) delete status.active;
+  }
+
+  /** The CronJob as stored lists this Job: the cache had not yet seen our own status write. */
+  async #listedNow(cj: ReadonlyCronJob, uid: string | undefined): Promise<boolean> {
+    try {
+      const fresh = await this.#o.client.get<CronJob>(refs.cronJobs, cj.metadata.namespace, cj.metadata.name ?? '');
+      return (fresh.status?.active ?? []).some((a) => a.uid === uid);
+    } catch (error) {
+      if (isApiError(error) && error.reason === 'NotFound') return false;
+      throw error;
+    }
+  }
+
+  async #jobExists(namespace: string, name: string): Promise<boolean> {
+    try {
+      await this.#o.client.get<Job>(refs.jobs, namespace, name);
+      return true;
+    } catch (error) {
+      if (isApiError(error) && error.reason === 'NotFound') return false;
+      throw error;
+    }
   }
 
   async #runDue(cj: ReadonlyCronJob, jobs: readonly ReadonlyJob[], status: NonNullable<CronJob['status']>, now: number): Promise<void> {
