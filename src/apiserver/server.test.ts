@@ -502,6 +502,17 @@ describe('binding', () => {
   });
 });
 
+describe('eviction', () => {
+  test('a budget its controller has not yet processed refuses with 429 and a 10 s retry, naming the budget', async () => {
+    const { client } = await setup();
+    const running = await client.create(refs.pods, { ...pod('web'), metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } } });
+    await client.updateStatus(refs.pods, { ...running, status: { ...(running.status as object), phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } });
+    await client.create(refs.podDisruptionBudgets, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web', namespace: 'default' }, spec: { minAvailable: 0, selector: { matchLabels: { app: 'web' } } } } as KubeObject);
+    const refused = await rejection(client.create(refs.pods, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web' } } as KubeObject, { namespace: 'default', name: 'web', subresource: 'eviction' }));
+    assert.deepEqual([refused.code, refused.message, refused.details], [429, "Cannot evict pod as it would violate the pod's disruption budget.", { causes: [{ reason: 'DisruptionBudget', message: 'The disruption budget web is still being processed by the server.' }], retryAfterSeconds: 10 }]);
+  });
+});
+
 describe('events.k8s.io/v1', () => {
   test('serves the same objects as core/v1 Events, converted both ways', async () => {
     const { client } = await setup();

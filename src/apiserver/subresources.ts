@@ -173,6 +173,10 @@ async function markEvicted(server: ApiServer, def: ResourceDefinition, namespace
 
 const budgetViolation = (message: string): ApiError => tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", [{ reason: 'DisruptionBudget', message }]);
 
+/** createTooManyRequestsError: a budget not yet processed at its generation; worth a retry in 10 s. */
+const budgetUnprocessed = (name: string): ApiError =>
+  new ApiError('TooManyRequests', "Cannot evict pod as it would violate the pod's disruption budget.", { causes: [{ reason: 'DisruptionBudget', message: `The disruption budget ${name} is still being processed by the server.` }], retryAfterSeconds: 10 });
+
 /** An eviction's pod is unhealthy (not Ready) and its budget lets such pods go without a count. */
 function evictsWithoutCount(pdb: PodDisruptionBudget, pod: KubeObject): boolean {
   const ready = (pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
@@ -194,7 +198,7 @@ async function spendDisruption(server: ApiServer, pdbDef: ResourceDefinition, na
     const pdb = copyJson(current) as PodDisruptionBudget;
     // Created with all four counts (prepareForCreate), so a stored budget always has a status.
     const status = (pdb.status ??= { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
-    if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) throw budgetViolation(`The disruption budget ${name} is still being processed by the server.`);
+    if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) throw budgetUnprocessed(name);
     if ((status.disruptionsAllowed ?? 0) <= 0) throw budgetViolation(`The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`);
     status.disruptionsAllowed = (status.disruptionsAllowed ?? 0) - 1;
     status.disruptedPods = { ...status.disruptedPods, [podName]: now };
