@@ -76,8 +76,17 @@ export interface ExpectedStreams {
  * Answers the SPDY upgrade and waits for the streams the options ask for (the error stream, each standard
  * stream asked for, resize with a terminal), as the kubelet waits before it runs anything.
  */
-export async function spdyTransport(req: IncomingMessage, expected: ExpectedStreams): Promise<ExecTransport | undefined> {
-  const session = new SpdySession(acceptSpdyUpgrade(req, spdyExecProtocol));
+export function spdyTransport(req: IncomingMessage, expected: ExpectedStreams): Promise<ExecTransport | undefined> {
+  return spdySessionTransport(new SpdySession(acceptSpdyUpgrade(req, spdyExecProtocol)), expected);
+}
+
+/**
+ * The transport over a session once its streams are open. Output goes out in the order it was written,
+ * whatever its stream, and the status after all of it, as the kubelet writes the status only once the
+ * runtime has copied the command's output (a stream's own write buffer would hold a second write back
+ * until the first is flushed, letting other streams' frames and the status pass it).
+ */
+export async function spdySessionTransport(session: SpdySession, expected: ExpectedStreams): Promise<ExecTransport | undefined> {
   const wanted = 1 + Number(expected.stdin) + Number(expected.stdout) + Number(expected.stderr && !expected.tty) + Number(expected.tty);
   const streams = new Map<string, SpdyStream>();
   const complete = await new Promise<boolean>((resolve) => {
@@ -89,14 +98,16 @@ export async function spdyTransport(req: IncomingMessage, expected: ExpectedStre
   });
   if (!complete) return undefined;
   const byNumber = new Map([[stdoutStream, streams.get('stdout')], [stderrStream, streams.get('stderr')], [errorStream, streams.get('error')]]);
+  const send = (stream: number, data: string | Buffer): void => {
+    const to = byNumber.get(stream);
+    if (to && data.length > 0) void session.sendData(to.id, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, false);
+  };
   return {
-    send(stream, data) {
-      if (data.length > 0) byNumber.get(stream)?.write(data);
-    },
+    send,
     end(status) {
+      send(errorStream, status);
       // Every stream's FIN written before the connection closes, as the kubelet's handler returns.
       const writable = [...streams.values()].filter((s) => s.writable);
-      byNumber.get(errorStream)?.write(status);
       let left = writable.length;
       if (left === 0) session.close();
       for (const s of writable) s.end(() => --left === 0 && session.close());

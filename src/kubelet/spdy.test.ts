@@ -1,23 +1,37 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Duplex, PassThrough } from 'node:stream';
+import { Duplex, PassThrough, Writable } from 'node:stream';
 import { constants, createDeflate, createInflate } from 'node:zlib';
 import type { Deflate, Inflate } from 'node:zlib';
 import { SpdySession, headerBlock, parseHeaderBlock } from './spdy.ts';
 import type { SpdyStream } from './spdy.ts';
 import { spdyHeaderDictionary } from './spdy-dictionary.ts';
+import { spdySessionTransport, stderrStream, stdoutStream } from './exec-transport.ts';
 
 /** What kubectl's spdystream does on its side: frames with header blocks from one deflate stream. */
 class Client {
   readonly toServer = new PassThrough();
-  readonly fromServer = new PassThrough();
+  /** The server's socket writes, each acknowledged at once unless `hold` picks it: then only at release(). */
+  readonly fromServer = new Writable({
+    write: (chunk: Buffer, _encoding, callback: () => void) => {
+      this.#received = Buffer.concat([this.#received, chunk]);
+      if (this.#hold(chunk)) this.#held.push(callback);
+      else callback();
+    },
+  });
   readonly serverSide = Duplex.from({ readable: this.toServer, writable: this.fromServer });
   readonly #deflate: Deflate = createDeflate({ dictionary: spdyHeaderDictionary });
   readonly #inflate: Inflate = createInflate({ dictionary: spdyHeaderDictionary });
+  readonly #hold: (chunk: Buffer) => boolean;
+  readonly #held: (() => void)[] = [];
   #received = Buffer.alloc(0);
 
-  constructor() {
-    this.fromServer.on('data', (c: Buffer) => (this.#received = Buffer.concat([this.#received, c])));
+  constructor(hold: (chunk: Buffer) => boolean = () => false) {
+    this.#hold = hold;
+  }
+
+  release(): void {
+    for (const callback of this.#held.splice(0)) callback();
   }
 
   async synStream(id: number, headers: Record<string, string>, byteByByte = false): Promise<void> {
@@ -154,4 +168,36 @@ test('a malformed frame or header block ends the session without throwing', asyn
   client.toServer.write(Buffer.alloc(64, 0xff));
   client.toServer.end();
   await closed;
+});
+
+test("an exec session's output leaves in the order it was written across its streams, the status after it and the FINs last, however slow the socket", async () => {
+  const warning = "tar: Removing leading `/' from member names\n";
+  // The socket is slow to take the first data frame: what is written meanwhile queues behind it.
+  let first = true;
+  const client = new Client((chunk) => ((chunk[0] ?? 0) & 0x80) === 0 && first && !(first = false));
+  const session = new SpdySession(client.serverSide);
+  const opening = spdySessionTransport(session, { stdin: false, stdout: true, stderr: true, tty: false });
+  await client.synStream(1, { streamtype: 'error' });
+  await client.synStream(3, { streamtype: 'stdout' });
+  await client.synStream(5, { streamtype: 'stderr' });
+  const transport = await opening;
+  assert.ok(transport);
+  const closed = new Promise((res) => session.once('close', res));
+  transport.send(stderrStream, warning);
+  transport.send(stderrStream, 'tar: Exiting with failure status due to previous errors\n');
+  transport.send(stdoutStream, Buffer.from('archive'));
+  transport.send(stderrStream, 'late\n');
+  transport.end('{"status":"Success"}');
+  await new Promise((res) => setImmediate(res));
+  client.release();
+  await closed;
+  const data = (await client.frames()).filter((f) => f.type === 'data').map((f) => [f.id, f.body.toString(), f.flags]);
+  assert.deepEqual(data.slice(0, 5), [
+    [5, warning, 0],
+    [5, 'tar: Exiting with failure status due to previous errors\n', 0],
+    [3, 'archive', 0],
+    [5, 'late\n', 0],
+    [1, '{"status":"Success"}', 0],
+  ]);
+  assert.deepEqual(data.slice(5).map(([id, body, flags]) => [id, body, flags]).sort(), [[1, '', 1], [3, '', 1], [5, '', 1]]);
 });
