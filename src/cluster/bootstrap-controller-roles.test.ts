@@ -1,17 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { refs, ruleAllows } from '../api/index.ts';
+import { defaultFeatureGates, refs, ruleAllows, upstreamFeatureGateDefaults } from '../api/index.ts';
 import type { PolicyRule } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { Cluster, clusterConfigFrom } from './index.ts';
 import { bootstrapPolicy } from './bootstrap-policy.ts';
-import { controllerPolicy } from './bootstrap-controller-roles.ts';
+import { controllerPolicy, controllerServiceAccountNames } from './bootstrap-controller-roles.ts';
 
 type Role = KubeObject & { rules: PolicyRule[] };
 type Binding = KubeObject & { roleRef: { apiGroup: string; kind: string; name: string }; subjects: { kind: string; name: string; namespace?: string; apiGroup?: string }[] };
 
-const objects = controllerPolicy().map(([, obj]) => obj);
+const objects = controllerPolicy(defaultFeatureGates).map(([, obj]) => obj);
 const roles = objects.filter((o): o is Role => o.kind === 'ClusterRole');
 const bindings = objects.filter((o): o is Binding => o.kind === 'ClusterRoleBinding');
 const role = (controller: string): Role => {
@@ -47,6 +47,10 @@ test('other controllers hold what their work needs and no more', () => {
   assert.ok(can('horizontal-pod-autoscaler', 'list', 'metrics.k8s.io', 'pods'));
   assert.ok(can('resource-claim-controller', 'create', 'resource.k8s.io', 'resourceclaims'));
   assert.ok(can('resource-claim-controller', 'patch', 'resource.k8s.io', 'resourceclaims', 'status'));
+  assert.ok(can('device-taint-eviction-controller', 'delete', '', 'pods'));
+  assert.ok(can('device-taint-eviction-controller', 'patch', '', 'pods', 'status'));
+  assert.ok(can('device-taint-eviction-controller', 'watch', 'resource.k8s.io', 'resourceslices'));
+  assert.ok(!can('device-taint-eviction-controller', 'update', 'resource.k8s.io', 'resourceclaims'));
   assert.ok(can('generic-garbage-collector', 'delete', 'example.com', 'widgets'));
   assert.ok(!can('generic-garbage-collector', 'create', 'example.com', 'widgets'));
   assert.ok(can('namespace-controller', 'deletecollection', 'apps', 'deployments'));
@@ -58,16 +62,22 @@ test('other controllers hold what their work needs and no more', () => {
   assert.ok(!can('pod-garbage-collector', 'create', '', 'events'), 'the pod GC writes no events');
 });
 
-test('1.35 with default feature gates: the GA and default-on controllers are there, the gated-off ones are not', () => {
+test("1.35's GA and default-on controllers have roles; DRADeviceTaints, on in Drydock, adds the device taint eviction controller's", () => {
   const names = roles.map((r) => r.metadata.name);
-  for (const on of ['resource-claim-controller', 'service-cidrs-controller', 'volumeattributesclass-protection-controller', 'selinux-warning-controller', 'validatingadmissionpolicy-status-controller', 'legacy-service-account-token-cleaner']) {
+  for (const on of ['resource-claim-controller', 'device-taint-eviction-controller', 'service-cidrs-controller', 'volumeattributesclass-protection-controller', 'selinux-warning-controller', 'validatingadmissionpolicy-status-controller', 'legacy-service-account-token-cleaner']) {
     assert.ok(names.includes(`system:controller:${on}`), on);
   }
-  for (const off of ['device-taint-eviction-controller', 'podcertificaterequestcleaner', 'kube-apiserver-serving-clustertrustbundle-publisher', 'storage-version-garbage-collector', 'storage-version-migrator-controller']) {
+  for (const off of ['podcertificaterequestcleaner', 'kube-apiserver-serving-clustertrustbundle-publisher', 'storage-version-garbage-collector', 'storage-version-migrator-controller']) {
     assert.ok(!names.includes(`system:controller:${off}`), off);
   }
-  assert.equal(roles.length, 37);
-  assert.equal(bindings.length, 37);
+  assert.equal(roles.length, 38);
+  assert.equal(bindings.length, 38);
+  // With upstream's defaults (DRADeviceTaints alpha, off) neither the role, its binding nor its ServiceAccount is there.
+  const upstream = controllerPolicy(upstreamFeatureGateDefaults).map(([, obj]) => obj.metadata.name);
+  assert.equal(upstream.length, 2 * 37);
+  assert.ok(!upstream.includes('system:controller:device-taint-eviction-controller'));
+  assert.ok(controllerServiceAccountNames(defaultFeatureGates).includes('device-taint-eviction-controller'));
+  assert.ok(!controllerServiceAccountNames(upstreamFeatureGateDefaults).includes('device-taint-eviction-controller'));
 });
 
 test("each binding binds the controller's kube-system service account to the ClusterRole of its name", () => {
@@ -160,6 +170,14 @@ test('a sample of roles matches the golden file rule for rule', () => {
     { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
     { apiGroups: ['storage.k8s.io'], resources: ['csidrivers'], verbs: ['get', 'list', 'watch'] },
   ]);
+  assert.deepEqual(role('device-taint-eviction-controller').rules, [
+    { apiGroups: [''], resources: ['pods'], verbs: ['delete', 'get', 'list', 'watch'] },
+    { apiGroups: [''], resources: ['pods/status'], verbs: ['patch', 'update'] },
+    { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['resource.k8s.io'], resources: ['resourceslices'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['resource.k8s.io'], resources: ['deviceclasses'], verbs: ['get', 'list', 'watch'] },
+    events,
+  ]);
   assert.deepEqual(role('service-cidrs-controller').rules, [
     { apiGroups: ['networking.k8s.io'], resources: ['servicecidrs'], verbs: ['get', 'list', 'patch', 'update', 'watch'] },
     { apiGroups: ['networking.k8s.io'], resources: ['servicecidrs/finalizers'], verbs: ['patch', 'update'] },
@@ -179,7 +197,7 @@ test('the 1.35 volume controllers keep the Portworx plugin\'s `get services`', (
 });
 
 test('across the whole bootstrap policy no name repeats, and every ClusterRoleBinding names a ClusterRole that exists', () => {
-  const all = bootstrapPolicy().map(([, obj]) => obj);
+  const all = bootstrapPolicy(defaultFeatureGates).map(([, obj]) => obj);
   const keys = all.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`);
   assert.equal(new Set(keys).size, keys.length, keys.filter((k, i) => keys.indexOf(k) !== i).join(', '));
   const clusterRoles = new Set(all.filter((o) => o.kind === 'ClusterRole').map((o) => o.metadata.name));
@@ -198,7 +216,7 @@ test('a started cluster has the kube-system ServiceAccount of every controller t
   try {
     await clock.until(async () => (await c.client.list(refs.serviceAccounts, { namespace: 'kube-system' })).items.length > 30, 'the controller service accounts');
     const accounts = (await c.client.list(refs.serviceAccounts, { namespace: 'kube-system' })).items.map((sa) => sa.metadata.name ?? '');
-    for (const name of ['default', 'deployment-controller', 'replicaset-controller', 'generic-garbage-collector', 'resource-claim-controller', 'namespace-controller']) assert.ok(accounts.includes(name), name);
+    for (const name of ['default', 'deployment-controller', 'replicaset-controller', 'generic-garbage-collector', 'resource-claim-controller', 'device-taint-eviction-controller', 'namespace-controller']) assert.ok(accounts.includes(name), name);
     assert.ok(!accounts.includes('route-controller'), 'the cloud controllers run only with a cloud provider');
     const binding = await c.client.get<Binding>(refs.clusterRoleBindings, undefined, 'system:controller:deployment-controller');
     assert.deepEqual(binding.subjects, [{ kind: 'ServiceAccount', name: 'deployment-controller', namespace: 'kube-system' }]);

@@ -1,12 +1,15 @@
 // Upstream's controller-manager roles: a ClusterRole system:controller:<name> per controller, bound to the
-// kube-system ServiceAccount <name> the controller runs as; the set of a 1.35 API server with default feature gates.
+// kube-system ServiceAccount <name> the controller runs as; the set of a 1.35 API server with the cluster's feature gates.
 // Upstream: plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go @003e3121c8bd, checked against
 // testdata/controller-roles.yaml @008b3652959c and controller-role-bindings.yaml @0158d1b41c02. Those golden files
-// are later (1.36+): they drop the Portworx `get services` rules and add gated rules and roles off in 1.35
-// (device-taint-eviction-controller, pvc-protection's claims/status, resource-claim's resourceclaims/binding).
-// Also off by default in 1.35, so absent: podcertificaterequestcleaner, kube-apiserver-serving-clustertrustbundle-publisher,
-// storage-version-garbage-collector and storage-version-migrator-controller.
-import type { ResourceRef } from '../api/index.ts';
+// are later (1.36+): they drop the Portworx `get services` rules and add gated rules off in 1.35
+// (pvc-protection's claims/status, resource-claim's resourceclaims/binding). device-taint-eviction-controller's
+// role is the golden file's: 1.35 moved its DeviceTaintRule rules behind DRADeviceTaintRules (kubernetes#135068),
+// which @003e3121c8bd predates.
+// Off by default in 1.35 and not served by Drydock, so absent: podcertificaterequestcleaner,
+// kube-apiserver-serving-clustertrustbundle-publisher, storage-version-garbage-collector and
+// storage-version-migrator-controller.
+import type { FeatureGate, FeatureGates, ResourceRef } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { clusterRole, clusterRoleBinding, eventWrite, read, readUpdate, serviceAccount } from './bootstrap-rbac.ts';
 import type { Rule } from './bootstrap-rbac.ts';
@@ -17,8 +20,8 @@ const core = (resources: string[], verbs: string[]): Rule => ({ apiGroups: [''],
 const group = (apiGroup: string, resources: string[], verbs: string[]): Rule => ({ apiGroups: [apiGroup], resources, verbs });
 const appsExt = (resources: string[], verbs: string[]): Rule => ({ apiGroups: ['apps', 'extensions'], resources, verbs });
 
-/** Each controller's rules, in controller_policy.go's order. */
-const controllers: [string, Rule[]][] = [
+/** Each controller's rules, in controller_policy.go's order, and the feature gate its role needs, if any. */
+const controllers: [string, Rule[], FeatureGate?][] = [
   ['attachdetach-controller', [
     core(['persistentvolumeclaims', 'persistentvolumes'], ['list', 'watch']),
     core(['nodes'], read),
@@ -110,6 +113,16 @@ const controllers: [string, Rule[]][] = [
     core(['pods/status'], ['patch', 'update']),
     events,
   ]],
+  // DRADeviceTaints (alpha in 1.35, on in Drydock), which kube-controller-manager also needs to run the
+  // controller. DeviceTaintRules' read and status rules come only with DRADeviceTaintRules (alpha, not served).
+  ['device-taint-eviction-controller', [
+    core(['pods'], ['delete', 'get', 'list', 'watch']),
+    core(['pods/status'], ['patch', 'update']),
+    group('resource.k8s.io', ['resourceclaims'], read),
+    group('resource.k8s.io', ['resourceslices'], read),
+    group('resource.k8s.io', ['deviceclasses'], read),
+    events,
+  ], 'DRADeviceTaints'],
   ['generic-garbage-collector', [
     group('*', ['*'], ['delete', 'get', 'list', 'patch', 'update', 'watch']),
     events,
@@ -269,20 +282,26 @@ const controllers: [string, Rule[]][] = [
   ]],
 ];
 
+/** The controllers whose roles the API server bootstraps with these feature gates. */
+function enabledControllers(gates: FeatureGates): [string, Rule[]][] {
+  return controllers.filter(([, , gate]) => gate === undefined || gates[gate]).map(([name, rules]) => [name, rules]);
+}
+
 /**
  * The kube-system ServiceAccounts kube-controller-manager creates as it starts each controller with its
  * own credentials (--use-service-account-credentials): every controller above but the cloud provider's
  * (route, service), which run only with one, and selinux-warning-controller, disabled by default.
  */
-export function controllerServiceAccountNames(): string[] {
+export function controllerServiceAccountNames(gates: FeatureGates): string[] {
   const notStarted = new Set(['route-controller', 'service-controller', 'selinux-warning-controller']);
-  return controllers.map(([name]) => name).filter((name) => !notStarted.has(name));
+  return enabledControllers(gates).map(([name]) => name).filter((name) => !notStarted.has(name));
 }
 
 /** The controller roles, then their bindings (as ControllerRoles() and ControllerRoleBindings() list them). */
-export function controllerPolicy(): [ResourceRef, KubeObject][] {
+export function controllerPolicy(gates: FeatureGates): [ResourceRef, KubeObject][] {
+  const enabled = enabledControllers(gates);
   return [
-    ...controllers.map(([name, rules]) => clusterRole(`system:controller:${name}`, rules)),
-    ...controllers.map(([name]) => clusterRoleBinding(`system:controller:${name}`, serviceAccount('kube-system', name))),
+    ...enabled.map(([name, rules]) => clusterRole(`system:controller:${name}`, rules)),
+    ...enabled.map(([name]) => clusterRoleBinding(`system:controller:${name}`, serviceAccount('kube-system', name))),
   ];
 }

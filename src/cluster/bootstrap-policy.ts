@@ -6,7 +6,7 @@
 // components' roles and the kube-system Roles come from bootstrap-component-roles.ts, the controller manager's
 // system:controller:* roles from bootstrap-controller-roles.ts.
 // Upstream: plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (testdata/cluster-roles.yaml).
-import type { ResourceRef } from '../api/index.ts';
+import type { FeatureGates, ResourceRef } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { aggregateTo, clusterRole, clusterRoleBinding, groups, read, readWrite, write } from './bootstrap-rbac.ts';
 import type { Rule } from './bootstrap-rbac.ts';
@@ -50,7 +50,7 @@ const aggregateToView: Rule[] = [
   { apiGroups: ['networking.k8s.io'], resources: ['ingresses', 'ingresses/status', 'networkpolicies'], verbs: read },
 ];
 
-export function bootstrapPolicy(): [ResourceRef, KubeObject][] {
+export function bootstrapPolicy(gates: FeatureGates): [ResourceRef, KubeObject][] {
   return [
     clusterRole('cluster-admin', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['*'] }]),
     clusterRoleBinding('cluster-admin', groups('system:masters')),
@@ -74,6 +74,6 @@ export function bootstrapPolicy(): [ResourceRef, KubeObject][] {
     clusterRole('system:aggregate-to-edit', aggregateToEdit, aggregateTo('edit')),
     clusterRole('system:aggregate-to-view', aggregateToView, aggregateTo('view')),
     ...systemComponentPolicy(),
-    ...controllerPolicy(),
+    ...controllerPolicy(gates),
   ];
 }

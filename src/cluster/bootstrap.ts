@@ -5,7 +5,7 @@ import { defaultServiceCIDRName, defaultServiceClusterIPRange, refs } from '../a
 import type { KubeObject } from '../core/index.ts';
 import { isApiError } from '../core/index.ts';
 import type { Client } from '../client/index.ts';
-import type { ResourceRef } from '../api/index.ts';
+import type { FeatureGates, ResourceRef } from '../api/index.ts';
 import { bootstrapPolicy } from './bootstrap-policy.ts';
 import { kubernetesService } from './kubernetes-service.ts';
 import type { ClusterConfig } from './config.ts';
@@ -14,7 +14,7 @@ const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-le
 
 export const defaultStorageClassName = 'standard';
 
-function bootstrapObjects(): [ResourceRef, KubeObject][] {
+function bootstrapObjects(gates: FeatureGates): [ResourceRef, KubeObject][] {
   const objects: [ResourceRef, KubeObject][] = systemNamespaces.map((name) => [refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }]);
   objects.push(
     [refs.priorityClasses, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-node-critical' }, value: 2000001000, description: 'Used for system critical pods that must not be moved from their current node.' }],
@@ -31,7 +31,7 @@ function bootstrapObjects(): [ResourceRef, KubeObject][] {
       volumeBindingMode: 'WaitForFirstConsumer',
     }],
   );
-  objects.push(...bootstrapPolicy());
+  objects.push(...bootstrapPolicy(gates));
   return objects;
 }
 
@@ -45,8 +45,8 @@ export function gpuRuntimeClasses(config: ClusterConfig): [ResourceRef, KubeObje
 }
 
 /** Creates what is missing; existing objects (a restart with --data-dir) are left alone. */
-export async function bootstrapCluster(client: Client, extra: readonly [ResourceRef, KubeObject][] = []): Promise<void> {
-  await createMissing(client, [...bootstrapObjects(), ...extra]);
+export async function bootstrapCluster(client: Client, gates: FeatureGates, extra: readonly [ResourceRef, KubeObject][] = []): Promise<void> {
+  await createMissing(client, [...bootstrapObjects(gates), ...extra]);
 }
 
 /** Creates each object that does not exist yet, in order. */

@@ -125,7 +125,7 @@ export class Cluster {
       if (options.port !== undefined) await cluster.#listen(options, log, kept);
       await cluster.#eventTtl.start();
       await cluster.customResources.start();
-      await bootstrapCluster(cluster.client, [...preinstalledCrds().map((crd): [ResourceRef, KubeObject] => [refs.customResourceDefinitions, crd]), ...gpuRuntimeClasses(options.config)]);
+      await bootstrapCluster(cluster.client, options.config.featureGates, [...preinstalledCrds().map((crd): [ResourceRef, KubeObject] => [refs.customResourceDefinitions, crd]), ...gpuRuntimeClasses(options.config)]);
       await cluster.customResources.settled();
       if (options.components !== false) {
         let nodesReady!: { resolve: () => void; reject: (error: unknown) => void };
