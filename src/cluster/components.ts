@@ -19,7 +19,7 @@ import type { ClusterConfig } from './config.ts';
 import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ReplicationManager, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController, ClusterRoleAggregationController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
 import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
-import { CertificateSigner, CsrCleaner, DeviceTaintEvictionController, ResourceClaimController, ServiceCIDRsController } from '../controllers/index.ts';
+import { CertificateSigner, CsrCleaner, DeviceTaintEvictionController, ResourceClaimController, ServiceCIDRsController, controllerGatesOff } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
 import { Aggregator } from './aggregator.ts';
 import { DefaultServiceCIDRController } from './default-service-cidr.ts';
@@ -166,7 +166,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => afterNodesReady(ctx, 'controller-service-accounts', async () => {
     let stopped = false;
     const timer = ctx.clock.after(controllerStartDelayMs, () => {
-      createControllerServiceAccounts(controllerManager(ctx)).catch((error: unknown) => {
+      createControllerServiceAccounts(controllerManager(ctx), ctx.cluster.config.featureGates).catch((error: unknown) => {
         // Writes cut short by the cluster stopping are no failure.
         if (!stopped) ctx.log(`controller-service-accounts: ${error instanceof Error ? error.message : String(error)}`);
       });
@@ -215,7 +215,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('job-controller', new JobController({ ...kcm(ctx, 'job-controller'), random: ctx.random })),
   async (ctx) => started('resource-claim-controller', new ResourceClaimController(kcm(ctx, 'resource-claim-controller'))),
   // As kube-controller-manager, only with DRADeviceTaints on: NoExecute device taints evict the pods of allocated claims.
-  async (ctx) => ctx.cluster.config.featureGates.DRADeviceTaints ? started('device-taint-eviction-controller', new DeviceTaintEvictionController(kcm(ctx, 'device-taint-eviction-controller'))) : [],
+  async (ctx) => controllerGatesOff('device-taint-eviction-controller', ctx.cluster.config.featureGates).length === 0 ? started('device-taint-eviction-controller', new DeviceTaintEvictionController(kcm(ctx, 'device-taint-eviction-controller'))) : [],
   async (ctx) => started('ttl-after-finished-controller', new TtlAfterFinishedController(kcm(ctx, 'ttl-after-finished-controller'))),
 ];
 

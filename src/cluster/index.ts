@@ -6,5 +6,5 @@ export type { ComponentContext, RunningComponent, RunningComponents } from './co
 export { KubeletVersionSkewError } from '../kubelet/index.ts';
 export { SchedulerConfigError } from '../scheduler/index.ts';
 export * from './node-pools.ts';
-export { controllerProgram, controllerRegistry } from '../controllers/index.ts';
+export { controllerGatesOff, controllerProgram, controllerRegistry } from '../controllers/index.ts';
 export type { ControllerDeps, RunnableController } from '../controllers/index.ts';

@@ -14,7 +14,7 @@ export { PersistentVolumeController } from './volume/controller.ts';
 export { LocalPathProvisioner } from './volume/local-path-provisioner.ts';
 export { PvProtectionController, PvcProtectionController } from './volume-protection/controller.ts';
 export { Recommender as VpaRecommender, VpaAdmission, Updater as VpaUpdater } from './vpa/index.ts';
-export { controllerProgram, controllerRegistry, programs } from './registry.ts';
+export { controllerGatesOff, controllerProgram, controllerRegistry, programs } from './registry.ts';
 export { DaemonSetController } from './daemonset/controller.ts';
 export { StatefulSetController } from './statefulset/controller.ts';
 export { EndpointSliceController } from './endpointslice/controller.ts';

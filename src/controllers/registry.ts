@@ -1,6 +1,7 @@
 // The controllers that run as ordinary API clients anywhere — in Drydock or against another
 // cluster (`drydock controllers --kubeconfig FILE [--only a,b]`) — by their upstream names.
 // The registry is this map; each entry builds an unstarted controller from its collaborators.
+import type { FeatureGate, FeatureGates } from '../api/index.ts';
 import type { Client, SharedInformers } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
 import { DaemonSetController } from './daemonset/controller.ts';
@@ -64,6 +65,20 @@ export function controllerProgram(name: string): string {
   if (name === 'vpa-recommender') return programs.vpaRecommender;
   if (name === 'vpa-updater') return programs.vpaUpdater;
   return programs.controllerManager;
+}
+
+/**
+ * The feature gates a controller runs only with, as its kube-controller-manager descriptor's
+ * requiredFeatureGates (DynamicResourceAllocation, GA, is always on here).
+ * Upstream: cmd/kube-controller-manager/app/resource.go (newDeviceTaintEvictionControllerDescriptor).
+ */
+const requiredFeatureGates: Readonly<Record<string, readonly FeatureGate[]>> = {
+  'device-taint-eviction-controller': ['DRADeviceTaints'],
+};
+
+/** The gates `name` needs that `gates` has off: empty when the controller may run. */
+export function controllerGatesOff(name: string, gates: FeatureGates): FeatureGate[] {
+  return (requiredFeatureGates[name] ?? []).filter((gate) => !gates[gate]);
 }
 
 export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) => RunnableController>> = lookupTable({
