@@ -13,7 +13,7 @@ commands:
       start a cluster (default: 2 cpu nodes and 2 nodes with 8 H100 GPUs each)
   node add --pool NAME [--count N] | node remove|fail|heal NODE [--kubeconfig PATH]
       change a running cluster's simulated nodes (see: drydock node help)
-  controllers [--kubeconfig PATH] [--only a,b]
+  controllers [--kubeconfig PATH] [--only a,b] [--feature-gates A=true,B=false]
       run Drydock's controllers against any cluster`;
 
 async function main(argv: string[]): Promise<void> {
