@@ -215,7 +215,11 @@ export class Cluster {
   }
 
   // kube-apiserver asks etcd to compact every 5 minutes; the same keeps the SQLite log from
-  // growing without bound. The last 10,000 revisions stay for watches to resume from.
+  // growing without bound. The last 10,000 revisions stay for watches to resume from: upstream
+  // compacts to the revision of the previous tick (storage/etcd3/compact.go), but serves a watch
+  // from a resourceVersion out of the watch cache, which answers 410 "too old resource version"
+  // only once that version has left its event window (watch_cache.go getAllEventsSinceLocked),
+  // however old it is; a quiet cluster keeps every version since the cache's list.
   #scheduleCompaction(): void {
     const tick = (): void => {
       if (this.#stopped) return;
