@@ -287,3 +287,21 @@ test('a search past its time ends as upstream\'s deadline does; without a limit 
   assert.deepEqual(summary([allocateClaims({ ...input, claims: [two], timedOut: () => ++asked > 1000 })]), [['gpu-0-mig-1g10gb-19-0', 'gpu-0-mig-1g10gb-19-1']]);
   assert.ok(asked < 5, `asked ${asked} times`);
 });
+
+test('more GPUs than the node can give is "cannot allocate all claims" at once, not a search through every order until the deadline', () => {
+  const slices = nvidiaResourceSlices('node-a', h100(8, 'dynamic'));
+  const inventory = buildInventory(slices, defaultAllocatorFeatures);
+  let asked = 0;
+  const input = { node: nodeA, inventory, getClass: (n: string) => classes.get(n), features: defaultAllocatorFeatures, timedOut: () => ++asked > 3 };
+  const nine = claim([exactly('gpu', 'gpu.nvidia.com', { count: 9 })]);
+  assert.deepEqual(allocateClaims({ ...input, claims: [nine], allocated: new Set<DeviceId>() }), { type: 'unschedulable', reason: none });
+  // One MIG slice in use leaves its GPU's counters short: seven whole GPUs, so eight cannot be.
+  const [slice] = run(slices, [mig('mig-1g-10gb')]);
+  assert.equal(slice?.type, 'allocated');
+  const inUse = new Set(slice?.type === 'allocated' ? resultDeviceIds(slice.results[0]) : []);
+  const eight = claim([exactly('gpu', 'gpu.nvidia.com', { count: 8 })]);
+  assert.deepEqual(allocateClaims({ ...input, claims: [eight], allocated: inUse }), { type: 'unschedulable', reason: none });
+  assert.equal(asked, 0);
+  const seven = claim([exactly('gpu', 'gpu.nvidia.com', { count: 7 })]);
+  assert.deepEqual(summary([allocateClaims({ ...input, claims: [seven], allocated: inUse, timedOut: undefined })]), [['gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5', 'gpu-6', 'gpu-7']]);
+});
