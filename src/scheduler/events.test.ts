@@ -8,7 +8,7 @@ import { builtinDefinitions, refs } from '../api/index.ts';
 import { ApiServer, builtinAdmissionPlugins, createLocalClient } from '../apiserver/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { MemoryStore } from '../storage/index.ts';
-import { EventRecorder } from './events.ts';
+import { EventRecorder, truncateMessage } from './events.ts';
 
 const failed = { type: 'Warning' as const, reason: 'FailedScheduling', action: 'Scheduling', message: '0/3 nodes are available: 3 Insufficient cpu.' };
 
@@ -49,4 +49,21 @@ test('repeats are counted; the series is written at count 2, on the refresh, and
   assert.equal((await events()).length, 2);
   recorder.stop();
   watch.stop();
+});
+
+test('a FailedScheduling note past 1024 characters is stored cut to 1020 and " ..."', async () => {
+  const clock = new VirtualClock(Date.parse('2026-12-04T10:00:00Z'));
+  const server = new ApiServer({ store: new MemoryStore(), clock, random: new SeededRandom(1), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
+  const client = createLocalClient(server);
+  await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+  const recorder = new EventRecorder({ client, clock, log: () => {} });
+  const pod = { metadata: { name: 'big', namespace: 'default', uid: 'u1' }, spec: { containers: [] } } as unknown as Pod;
+  const long = `0/300 nodes are available: ${Array.from({ length: 60 }, (_, i) => `1 node(s) had untolerated taint(s) ${i}`).join(', ')}.`;
+  recorder.record(pod, { ...failed, message: long });
+  await recorder.flush();
+  const [e] = (await client.list<Event>(refs.events, { namespace: 'default' })).items;
+  assert.equal(e?.message, `${long.slice(0, 1020)} ...`);
+  assert.equal(e?.message?.length, 1024);
+  assert.equal(truncateMessage(long.slice(0, 1024)), long.slice(0, 1024));
+  recorder.stop();
 });

@@ -33,6 +33,16 @@ export interface EventRecorderOptions {
   instance?: string;
 }
 
+/** NoteLengthLimit, the longest note an event may carry. */
+const noteLengthLimit = 1024;
+
+/** An event's note cut to NoteLengthLimit, as the scheduler cuts FailedScheduling's (the condition keeps it whole). Upstream: schedule_one.go (truncateMessage). */
+export function truncateMessage(message: string): string {
+  if (message.length <= noteLengthLimit) return message;
+  const suffix = ' ...';
+  return message.slice(0, noteLengthLimit - suffix.length) + suffix;
+}
+
 /** finishTime and refreshTime of the broadcaster. */
 const finishMs = 6 * 60_000;
 const refreshMs = 30 * 60_000;
@@ -75,7 +85,7 @@ export class EventRecorder {
         ...(pod.metadata.resourceVersion ? { resourceVersion: pod.metadata.resourceVersion } : {}),
       },
       reason: e.reason,
-      message: e.message.length > 1024 ? `${e.message.slice(0, 1021)}...` : e.message,
+      message: truncateMessage(e.message),
       type: e.type,
       source: { component },
       eventTime: formatMicroTime(now),
