@@ -262,6 +262,12 @@ describe('DRA feature gates off in the cluster config with kubectl', () => {
     assert.equal(during.status?.conditions?.find((c) => c.type === 'PodScheduled'), undefined, 'the search is still running');
     const message = await until(async () => (await json<Item>(dd, ['get', 'pod', 'sixteen'])).status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False')?.message, 'sixteen unschedulable');
     assert.equal(message, '0/1 nodes are available: 1 timed out trying to allocate devices. still not schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+    // Nine whole GPUs of eight: the node cannot allocate (a count check, not a search through every order).
+    const nine = JSON.stringify({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'nine', namespace: 'default' }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.nvidia.com', count: 9 } }] } } });
+    assert.equal((await dd.kubectl(['create', '-f', '-'], { input: nine })).code, 0);
+    assert.equal((await dd.kubectl(['create', '-f', '-'], { input: pod('nine', { resourceClaimName: 'nine' }) })).code, 0);
+    const nineMessage = await until(async () => (await json<Item>(dd, ['get', 'pod', 'nine'])).status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False')?.message, 'nine unschedulable');
+    assert.equal(nineMessage, '0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
   });
 
   test('an unknown feature gate, or a scheduler plugin arg that does not parse, is a one-line config error with exit code 2', () => {
