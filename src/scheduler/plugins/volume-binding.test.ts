@@ -80,3 +80,28 @@ test("a bound volume's node affinity: node(s) had volume node affinity conflict"
   await s.until(async () => !!(await s.pod('there')).spec.nodeName);
   assert.equal((await s.pod('there')).spec.nodeName, 'n1');
 });
+
+test('a generic ephemeral volume waits for its claim, which must be the pod\'s own: the upstream words for each', async () => {
+  await using s = await startScenario();
+  await threeNodes(s);
+  const template = { spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'standard', resources: { requests: { storage: '1Gi' } } } };
+  await s.addPod('eph', { volumes: [{ name: 'scratch', ephemeral: { volumeClaimTemplate: template } }] });
+  await s.until(async () => (await s.scheduledCondition('eph'))?.status === 'False');
+  assert.equal(
+    (await s.scheduledCondition('eph'))?.message,
+    '0/3 nodes are available: waiting for ephemeral volume controller to create the persistentvolumeclaim "eph-scratch". no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+  );
+  // A claim of that name that the pod does not control is not its volume.
+  await s.client.create(refs.persistentVolumeClaims, claim('eph-scratch', { storageClassName: 'standard' }));
+  await s.until(async () => (await s.scheduledCondition('eph'))?.message?.includes('not owner') === true);
+  assert.equal(
+    (await s.scheduledCondition('eph'))?.message,
+    '0/3 nodes are available: PVC default/eph-scratch was not created for pod default/eph (pod is not owner). no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+  );
+  // Once the claim is the pod's (as the ephemeral volume controller makes it), the pod is scheduled.
+  const pod = await s.pod('eph');
+  const owned = { ...claim('eph-scratch', { storageClassName: 'standard' }), metadata: { name: 'eph-scratch', namespace: 'default', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'eph', uid: pod.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }] } };
+  await s.client.delete(refs.persistentVolumeClaims, 'default', 'eph-scratch');
+  await s.client.create(refs.persistentVolumeClaims, owned);
+  await s.until(async () => !!(await s.pod('eph')).spec.nodeName);
+});

@@ -4,10 +4,11 @@
 // volumes or a provisioner for WaitForFirstConsumer claims; Reserve assumes the choice; PreBind
 // writes it (PV claimRef, or the claim's selected-node annotation for the provisioner) and waits,
 // polling each second up to bindTimeoutSeconds, until the PV controller has bound every claim.
-// Upstream: pkg/scheduler/framework/plugins/volumebinding/volume_binding.go, binder.go (BindPodVolumes, checkBindings).
+// Upstream: pkg/scheduler/framework/plugins/volumebinding/volume_binding.go (podHasPVCs), binder.go (BindPodVolumes,
+// checkBindings); component-helpers/storage/ephemeral (VolumeIsForPod).
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../api/index.ts';
 import { refs } from '../../api/index.ts';
-import type { PluginFactory, Plugin } from '../framework.ts';
+import type { PluginFactory, Plugin, PodRO } from '../framework.ts';
 import { ActionType, errorStatus, skip, stateKey, success, unresolvable } from '../framework.ts';
 import type { Caches, PodVolumeClaims, PodVolumes, PVC } from './volume-binding-binder.ts';
 import { claimKey, eligibleNodes, findPodVolumes, isDelayBinding, isFullyBound, selectedNodeAnnotation, volumeBoundToClaim, volumeFitsNode } from './volume-binding-binder.ts';
@@ -23,6 +24,35 @@ interface BindingState {
   reserved?: PodVolumes;
 }
 const key = stateKey<BindingState>('PreFilterVolumeBinding');
+
+interface PodClaim {
+  readonly namespace: string;
+  readonly claimName: string;
+  /** A generic ephemeral volume's claim, `<pod>-<volume>`, which the ephemeral volume controller creates. */
+  readonly ephemeral: boolean;
+}
+
+function podClaims(pod: PodRO): PodClaim[] {
+  const namespace = pod.metadata.namespace ?? '';
+  const out: PodClaim[] = [];
+  for (const v of pod.spec.volumes ?? []) {
+    if (v.persistentVolumeClaim) out.push({ namespace, claimName: v.persistentVolumeClaim.claimName, ephemeral: false });
+    else if (v.ephemeral) out.push({ namespace, claimName: `${pod.metadata.name ?? ''}-${v.name}`, ephemeral: true });
+  }
+  return out;
+}
+
+/** Why the pod cannot use this claim at all, in upstream's words (podHasPVCs), or undefined. */
+function claimProblem(pod: PodRO, v: PodClaim, pvc: PVC | undefined): string | undefined {
+  const quoted = JSON.stringify(v.claimName);
+  if (!pvc) return v.ephemeral ? `waiting for ephemeral volume controller to create the persistentvolumeclaim ${quoted}` : `persistentvolumeclaim ${quoted} not found`;
+  if (pvc.status?.phase === 'Lost') return `persistentvolumeclaim ${quoted} bound to non-existent persistentvolume ${JSON.stringify(pvc.spec?.volumeName ?? '')}`;
+  if (pvc.metadata.deletionTimestamp) return `persistentvolumeclaim ${quoted} is being deleted`;
+  // ephemeral.VolumeIsForPod: a claim of that name the pod does not control is someone else's.
+  const owner = pvc.metadata.ownerReferences?.find((r) => r.controller === true);
+  if (v.ephemeral && (owner === undefined || owner.uid !== pod.metadata.uid)) return `PVC ${v.namespace}/${v.claimName} was not created for pod ${v.namespace}/${pod.metadata.name ?? ''} (pod is not owner)`;
+  return undefined;
+}
 
 export const newVolumeBinding: PluginFactory = (args, handle) => {
   const pvcs = handle.informer<PersistentVolumeClaim>(refs.persistentVolumeClaims);
@@ -89,12 +119,10 @@ export const newVolumeBinding: PluginFactory = (args, handle) => {
       if (pod.pvcKeys.length === 0) return skip;
       if (!pvcs.hasSynced() || !pvs.hasSynced() || !classes.hasSynced()) return errorStatus(new Error('volume informers not synced'));
       const found: PVC[] = [];
-      for (const k of pod.pvcKeys) {
-        const pvc = pvcs.get(k);
-        const claimName = k.slice(k.indexOf('/') + 1);
-        if (!pvc) return unresolvable(`persistentvolumeclaim ${JSON.stringify(claimName)} not found`);
-        if (pvc.metadata.deletionTimestamp) return unresolvable(`persistentvolumeclaim ${JSON.stringify(claimName)} is being deleted`);
-        if (pvc.status?.phase === 'Lost') return unresolvable(`persistentvolumeclaim ${JSON.stringify(claimName)} bound to non-existent persistentvolume ${JSON.stringify(pvc.spec?.volumeName ?? '')}`);
+      for (const v of podClaims(pod.pod)) {
+        const pvc = pvcs.get(`${v.namespace}/${v.claimName}`);
+        const problem = claimProblem(pod.pod, v, pvc);
+        if (problem !== undefined || !pvc) return unresolvable(problem ?? '');
         found.push(pvc);
       }
       const claims: PodVolumeClaims = { bound: [], delayBinding: [] };

@@ -1,7 +1,7 @@
 // VolumeRestrictions (ReadWriteOncePod): a PVC with access mode ReadWriteOncePod may be used by
 // one pod in the whole cluster; while another scheduled pod uses it, every node rejects the pod,
 // its own node included. Preemption may evict the holder (AddPod/RemovePod keep the count).
-// Upstream: pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go.
+// Upstream: pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go (readWriteOncePodPVCsForPod).
 import type { PersistentVolumeClaim } from '../../api/index.ts';
 import { refs } from '../../api/index.ts';
 import type { Cloneable, Plugin, PluginFactory } from '../framework.ts';
@@ -32,12 +32,15 @@ export const newVolumeRestrictions: PluginFactory = (_args, handle) => {
   return {
     name,
     preFilter(state, pod) {
-      if (pod.pvcKeys.length === 0) return skip;
+      // Only persistentVolumeClaim volumes: a generic ephemeral volume's claim is VolumeBinding's to wait for.
+      const claimNames = (pod.pod.spec.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : []));
+      if (claimNames.length === 0) return skip;
       if (!pvcs.hasSynced()) return errorStatus(new Error('persistentvolumeclaims informer not synced'));
       const rwop = new Set<string>();
-      for (const k of pod.pvcKeys) {
+      for (const claimName of claimNames) {
+        const k = `${pod.pod.metadata.namespace ?? ''}/${claimName}`;
         const pvc = pvcs.get(k);
-        if (!pvc) return unresolvable(`persistentvolumeclaim "${k.slice(k.indexOf('/') + 1)}" not found`);
+        if (!pvc) return unresolvable(`persistentvolumeclaim ${JSON.stringify(claimName)} not found`);
         if (pvc.spec?.accessModes?.includes('ReadWriteOncePod')) rwop.add(k);
       }
       let conflicting = 0;
