@@ -13,7 +13,16 @@ const options = {
   host: { type: 'string' },
   kubeconfig: { type: 'string' },
   'data-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
+
+export const upUsage = `usage: drydock up [--config FILE] [--port N] [--host H] [--kubeconfig PATH] [--data-dir DIR]
+
+  --config FILE      cluster config (YAML, kind: Cluster); default: 2 cpu nodes and 2 nodes with 8 H100 GPUs each
+  --port N           API server port (default 6443; 0 picks a free one)
+  --host H           address to listen on (default 127.0.0.1)
+  --kubeconfig PATH  where to write the kubeconfig (default ./.drydock/kubeconfig)
+  --data-dir DIR     keep the cluster's state there across restarts (default: in memory)`;
 
 export async function up(args: string[], startedAt: number): Promise<void> {
   let parsed;
@@ -23,6 +32,10 @@ export async function up(args: string[], startedAt: number): Promise<void> {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const values = parsed.values;
+  if (values.help) {
+    process.stdout.write(`${upUsage}\n`);
+    return;
+  }
   const port = values.port === undefined ? 6443 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   const config = loadConfig(values.config);

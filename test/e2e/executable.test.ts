@@ -112,6 +112,12 @@ test('node dist/drydock.mjs reads the shell line as JavaScript and runs the comm
   const bad = spawnSync(process.execPath, [executable, 'nope'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr, 'drydock: unknown command "nope" (try: drydock help)\n');
+  const upHelp = spawnSync(process.execPath, [executable, 'up', '--help'], { encoding: 'utf8' });
+  assert.equal(upHelp.status, 0, upHelp.stderr);
+  assert.match(upHelp.stdout, /^usage: drydock up \[--config FILE\]/);
+  const badFlag = spawnSync(process.execPath, [executable, 'up', '--nope'], { encoding: 'utf8' });
+  assert.equal(badFlag.status, 2);
+  assert.equal(badFlag.stderr, "drydock: Unknown option '--nope'\n");
 });
 
 test('drydock asks glibc for transparent huge pages, and keeps a GLIBC_TUNABLES that already names them', () => {
