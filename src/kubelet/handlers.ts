@@ -3,7 +3,7 @@
 // grpc actions succeed once the container is healthy (`ready:` after start) and take its
 // `responseTime`; probes that outlast timeoutSeconds fail as upstream's probers do. Pure.
 // Upstream: pkg/kubelet/prober/prober.go, pkg/probe/{http,tcp,grpc,exec}, pkg/kubelet/lifecycle/handlers.go.
-import { commandFormBehaviour } from '../api/index.ts';
+import { runCommandForm } from '../api/index.ts';
 import type { Probe } from './types.ts';
 
 export interface HandlerResult {
@@ -22,6 +22,9 @@ export interface HandlerTarget {
   podIP: string;
   /** The behaviour model's `responseTime`: exec outside the command forms, httpGet, tcpSocket and grpc take this long. */
   responseTimeMs: number;
+  /** The container's environment and the time, for an exec command's script ($VAR, date). */
+  env?: () => Readonly<Record<string, string>>;
+  now?: number;
   /** The container's ports, for handlers that name one. */
   ports?: readonly { name?: string; containerPort: number }[];
 }
@@ -38,12 +41,8 @@ export function runHandler(action: Readonly<Action>, target: HandlerTarget): Han
   const durationMs = target.responseTimeMs;
   if (action.exec) {
     const argv = [...(action.exec.command ?? [])];
-    const form = argv.length ? commandFormBehaviour(argv) : undefined;
-    if (form) {
-      const code = form.exitCode ?? 0;
-      const output = (form.logs ?? []).map((l) => `${l.text}\n`).join('');
-      return { ok: code === 0, output, durationMs: form.runForMs ?? 0 };
-    }
+    const form = argv.length ? runCommandForm(argv, target.env?.() ?? {}, target.now ?? 0) : undefined;
+    if (form) return { ok: form.exitCode === 0, output: form.output, durationMs: form.durationMs ?? 0 };
     if (target.healthy) return { ok: true, output: '', durationMs };
     const cat = argv[0] === 'cat' && argv[1] ? `cat: can't open '${argv[1]}': No such file or directory\n` : '';
     return { ok: false, output: cat, durationMs };

@@ -991,7 +991,8 @@ export class PodWorker {
   }
 
   #handlerTarget(live: Live, c: Readonly<Container>): HandlerTarget {
-    const target: HandlerTarget = { healthy: live.sim?.isHealthy(this.#d.clock.now()) ?? false, podIP: this.podIP ?? '', responseTimeMs: live.sim?.responseTimeMs ?? 0 };
+    const now = this.#d.clock.now();
+    const target: HandlerTarget = { healthy: live.sim?.isHealthy(now) ?? false, podIP: this.podIP ?? '', responseTimeMs: live.sim?.responseTimeMs ?? 0, env: () => this.#imageEnv(live.env ?? {}), now };
     if (c.ports) target.ports = c.ports;
     return target;
   }

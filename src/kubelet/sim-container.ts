@@ -1,8 +1,8 @@
 // One simulated container process on the injected clock, driven by its SimBehaviour: it writes
 // its log lines, exits by itself after runFor, is OOM-killed when its working set passes the
 // memory limit, and handles SIGTERM (exit after stopDelay, or ignore) and SIGKILL (exit 137).
-import type { SimBehaviour } from '../api/index.ts';
-import { memoryAt, memoryExceedsAt, sigtermExit } from '../api/index.ts';
+import type { ShellScript, SimBehaviour } from '../api/index.ts';
+import { memoryAt, memoryExceedsAt, ShellRun, sigtermExit } from '../api/index.ts';
 import type { Clock, Timer } from '../core/index.ts';
 import type { LogBuffer } from './logs.ts';
 
@@ -61,6 +61,9 @@ export class SimContainer implements ContainerProcess {
   #ticks = 0;
   #tick: Timer | undefined;
   #oom: Timer | undefined;
+  /** A script run on the clock, and the one timer for its next step. */
+  #run: ShellRun | undefined;
+  #step: Timer | undefined;
 
   /** Starts the process now (the caller has already waited out startupDelay), or resumes it. */
   constructor(options: SimContainerOptions) {
@@ -68,7 +71,13 @@ export class SimContainer implements ContainerProcess {
     const { clock, behaviour } = options;
     this.startedAt = options.startedAt ?? clock.now();
     const elapsed = Math.max(0, clock.now() - this.startedAt);
-    writePastLines(behaviour, this.startedAt, elapsed, options.logs);
+    if (behaviour.script) {
+      // A resumed script is run again from its start: its lines up to now are written with their own times.
+      this.#run = scriptRun(behaviour.script, this.startedAt, options.logs);
+      this.#run.runUntil(elapsed);
+      this.#scheduleStep();
+    }
+    writeTimedLines(behaviour, this.startedAt, elapsed, options.logs);
     for (const line of behaviour.logs) {
       if (line.atMs > elapsed) this.#after(line.atMs - elapsed, () => options.logs.write(clock.now(), line.text));
     }
@@ -140,6 +149,11 @@ export class SimContainer implements ContainerProcess {
     if (this.#exit || this.#sigtermAt !== undefined) return;
     const { behaviour, clock, logs } = this.#o;
     this.#sigtermAt = clock.now();
+    if (this.#run) {
+      this.#run.runUntil(clock.now() - this.startedAt);
+      this.#run.sigterm();
+      return this.#scheduleStep();
+    }
     const exit = sigtermExit(behaviour, clock.now() - this.startedAt);
     if (!exit) return;
     for (const line of exit.stopLogs) logs.write(clock.now(), line);
@@ -160,6 +174,8 @@ export class SimContainer implements ContainerProcess {
 
   /** Drops the process without an exit callback (the pod is gone). */
   discard(): void {
+    this.#step?.cancel();
+    this.#run = undefined;
     this.#tick?.cancel();
     this.#oom?.cancel();
     for (const t of this.#timers) t.cancel();
@@ -181,8 +197,27 @@ export class SimContainer implements ContainerProcess {
     });
   }
 
+  /** One timer for the script's next step, or for its exit (never called back from inside the constructor). */
+  #scheduleStep(): void {
+    const run = this.#run;
+    if (!run) return;
+    const { clock } = this.#o;
+    this.#step?.cancel();
+    this.#step = undefined;
+    const at = run.exit ? run.exit.atMs : run.nextAt;
+    if (at === null) return;
+    this.#step = clock.after(Math.max(0, this.startedAt + at - clock.now()), () => {
+      this.#step = undefined;
+      if (run.exit) return this.#finish(run.exit.code, run.exit.code === 0 ? 'Completed' : 'Error');
+      run.runUntil(clock.now() - this.startedAt);
+      this.#scheduleStep();
+    });
+  }
+
   #finish(exitCode: number, reason: ExitReason): void {
     if (this.#exit) return;
+    this.#step?.cancel();
+    this.#run = undefined;
     this.#tick?.cancel();
     this.#oom?.cancel();
     for (const t of this.#timers) t.cancel();
@@ -194,5 +229,15 @@ export class SimContainer implements ContainerProcess {
 
 /** The behaviour's scripted lines a process started at `startedAt` had written `elapsed` ms later, at their own times. */
 export function writePastLines(behaviour: SimBehaviour, startedAt: number, elapsed: number, logs: LogBuffer): void {
+  if (behaviour.script) scriptRun(behaviour.script, startedAt, logs).runUntil(elapsed);
+  writeTimedLines(behaviour, startedAt, elapsed, logs);
+}
+
+function writeTimedLines(behaviour: SimBehaviour, startedAt: number, elapsed: number, logs: LogBuffer): void {
   for (const line of behaviour.logs) if (line.atMs <= elapsed) logs.write(startedAt + Math.max(0, line.atMs), line.text);
+}
+
+function scriptRun(script: ShellScript, startedAt: number, logs: LogBuffer): ShellRun {
+  const ctx = { env: script.env ?? {}, gpuList: script.gpuList, pid1: script.pid1, startedAt, args: script.args, errexit: script.errexit };
+  return new ShellRun(script.program, ctx, { line: (atMs, text) => logs.write(startedAt + atMs, text) });
 }

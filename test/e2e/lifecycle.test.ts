@@ -269,23 +269,25 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.equal(r.stderr.trim(), 'The Pod "no-policy" is invalid: spec.containers[0].restartPolicy: Required value: must specify restartPolicy when restart rules are used');
   });
 
+  /** Deletes pod `name` with `args`: the last `phase exitCode reason` a watch saw, and how long the delete took. */
+  const last = async (name: string, args: readonly string[]): Promise<{ line: string; ms: number }> => {
+    const fields = '{.status.phase} {.status.containerStatuses[0].state.terminated.exitCode} {.status.containerStatuses[0].state.terminated.reason}{"\\n"}';
+    const watch = dd.spawnKubectl(['get', 'pod', name, '-w', '-o', `jsonpath=${fields}`]);
+    let out = '';
+    watch.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    for (let i = 0; i < 100 && !out.startsWith('Running'); i++) await new Promise((res) => globalThis.setTimeout(res, 50));
+    const t0 = performance.now();
+    const del = await dd.kubectl(['delete', 'pod', name, ...args]);
+    const ms = performance.now() - t0;
+    assert.equal(del.stdout.trim(), `pod "${name}" deleted`, del.stderr);
+    for (let i = 0; i < 40 && !/\S+ \d+ \S+\n$/.test(out); i++) await new Promise((res) => globalThis.setTimeout(res, 50));
+    watch.kill();
+    return { line: out.trim().split('\n').at(-1) ?? '', ms };
+  };
+
   // `sleep` is its container's PID 1, which the kernel gives no signal it has no handler for: SIGTERM
   // does nothing and the kubelet kills it when the grace period ends. A trapped TERM in `wait` exits at once.
   test('kubectl delete --grace-period=2 of a `sleep 3600` pod waits the 2 s and ends it 137/Error, Failed; a shell trapping TERM exits 0 at once', async () => {
-    const last = async (name: string, args: readonly string[]): Promise<{ line: string; ms: number }> => {
-      const fields = '{.status.phase} {.status.containerStatuses[0].state.terminated.exitCode} {.status.containerStatuses[0].state.terminated.reason}{"\\n"}';
-      const watch = dd.spawnKubectl(['get', 'pod', name, '-w', '-o', `jsonpath=${fields}`]);
-      let out = '';
-      watch.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-      for (let i = 0; i < 100 && !out.startsWith('Running'); i++) await new Promise((res) => globalThis.setTimeout(res, 50));
-      const t0 = performance.now();
-      const del = await dd.kubectl(['delete', 'pod', name, ...args]);
-      const ms = performance.now() - t0;
-      assert.equal(del.stdout.trim(), `pod "${name}" deleted`, del.stderr);
-      for (let i = 0; i < 40 && !/\S+ \d+ \S+\n$/.test(out); i++) await new Promise((res) => globalThis.setTimeout(res, 50));
-      watch.kill();
-      return { line: out.trim().split('\n').at(-1) ?? '', ms };
-    };
     await dd.ok(['run', 'sl', '--image=busybox', '--restart=Never', '--', 'sleep', '3600']);
     await dd.ok(['run', 'tr', '--image=busybox', '--restart=Never', '--', 'sh', '-c', "trap 'exit 0' TERM; sleep 3600 & wait"]);
     const slept = await last('sl', ['--grace-period=2']);
@@ -294,5 +296,25 @@ describe('pod lifecycle on simulated nodes', () => {
     const trapped = await last('tr', []);
     assert.equal(trapped.line, 'Succeeded 0 Completed');
     assert.ok(trapped.ms < 10_000, `delete returned after ${Math.round(trapped.ms)} ms, not the 30 s grace period`);
+  });
+
+  test('the logging docs\' counter pod: kubectl logs shows "N: <date>" once a second; delete --grace-period=3 waits the 3 s (sh as PID 1 ignores TERM) and ends it 137', async () => {
+    await dd.ok(['apply', '-f', dd.writeFile('counter-pod.yaml', fixture('counter-pod.yaml'))]);
+    await dd.ok(['wait', '--for=condition=Ready', 'pod/counter', '--timeout=30s']);
+    await new Promise((res) => globalThis.setTimeout(res, 2500));
+    const logs = await dd.kubectl(['logs', 'counter']);
+    const lines = logs.stdout.trimEnd().split('\n');
+    assert.ok(lines.length >= 3, logs.stdout + logs.stderr);
+    lines.forEach((line, i) => assert.match(line, new RegExp(`^${i}: (Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ 0-9]\\d \\d{2}:\\d{2}:\\d{2} UTC \\d{4}$`)));
+    const started = await dd.kubectl(['get', 'pod', 'counter', '-o', 'jsonpath={.status.containerStatuses[0].state.running.startedAt}']);
+    const first = new Date(Date.parse(started.stdout));
+    const dateText = `${first.toUTCString().slice(0, 3)} ${first.toUTCString().slice(8, 11)} ${String(first.getUTCDate()).padStart(2, ' ')} ${first.toISOString().slice(11, 19)} UTC ${first.getUTCFullYear()}`;
+    assert.equal(lines[0], `0: ${dateText}`, 'the first line is written as the container starts');
+    const stamped = await dd.kubectl(['logs', 'counter', '--timestamps', '--tail=2']);
+    const [a, b] = stamped.stdout.trimEnd().split('\n').map((l) => Date.parse(l.split(' ')[0] ?? ''));
+    assert.equal((b ?? 0) - (a ?? 0), 1000, stamped.stdout);
+    const deleted = await last('counter', ['--grace-period=3']);
+    assert.equal(deleted.line, 'Failed 137 Error');
+    assert.ok(deleted.ms >= 2500, `delete returned after ${Math.round(deleted.ms)} ms`);
   });
 });

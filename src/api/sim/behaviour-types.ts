@@ -1,6 +1,7 @@
 // The behaviour model's types: what a simulated container does from start to exit.
 // Each source (annotation, command form, image catalog, default) yields BehaviourFields;
 // resolveBehaviour layers them into one SimBehaviour.
+import type { List } from './shell-syntax.ts';
 import type { MemoryModel } from './values.ts';
 
 /** A log line written `atMs` after the process is up. */
@@ -24,6 +25,11 @@ export interface SimBehaviour {
   onSigterm: 'exit' | 'ignore';
   /** A shell script's trap on TERM: when present it answers SIGTERM instead of onSigterm (see SigtermStep). */
   sigtermSteps?: readonly SigtermStep[];
+  /**
+   * A script run on the clock (command-forms.ts): when present it writes the process's lines, ends it and answers
+   * SIGTERM, and logs, runForMs, exitCode and sigtermSteps say nothing of the script.
+   */
+  script?: ShellScript;
   /** From SIGTERM until it exits. */
   stopDelayMs: number;
   /** How long the process takes to answer a probe or hook handler (exec outside the command forms, httpGet, tcpSocket, grpc). */
@@ -58,6 +64,20 @@ export interface SigtermStep {
   exit?: { code: number; atMs?: number | null };
 }
 
+/** A parsed script the kubelet runs lazily (shell-run.ts), shared by every container with the same command line. */
+export interface ShellScript {
+  readonly program: List;
+  /** The shell is its PID namespace's init: SIGTERM without a trap never reaches it. */
+  readonly pid1: boolean;
+  /** $0, $1, ... */
+  readonly args: readonly string[];
+  /** set -e (sh -ec). */
+  readonly errexit: boolean;
+  /** Filled in by expandBehaviourEnv once the container's environment is known. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly gpuList?: readonly string[] | undefined;
+}
+
 /** A partial behaviour; `readyNever` and `runForever` say "explicitly never" where undefined can't. */
 export interface BehaviourFields {
   startupDelayMs?: number;
@@ -68,6 +88,7 @@ export interface BehaviourFields {
   exitCode?: number;
   onSigterm?: 'exit' | 'ignore';
   sigtermSteps?: readonly SigtermStep[];
+  script?: ShellScript;
   stopDelayMs?: number;
   responseTimeMs?: number;
   memory?: MemoryModel;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatFieldError } from '../../core/index.ts';
 import type { Container, Pod } from '../core/v1/pod/types.ts';
-import { expandBehaviourEnv, resolveBehaviour, sigtermExit, validateSimBehaviourAnnotations } from './behaviour.ts';
+import { expandBehaviourEnv, resolveBehaviour, ShellRun, sigtermExit, validateSimBehaviourAnnotations } from './behaviour.ts';
 import type { ContainerKind } from './behaviour.ts';
 import { memoryAt, memoryExceedsAt } from './values.ts';
 
@@ -101,7 +101,7 @@ test('background jobs run beside the script: its own time goes on, wait takes th
   assert.equal(run('sleep 100 &').runForMs, 0, 'nothing waits for the job');
   assert.equal(run('sleep infinity & wait').runForMs, undefined, 'waits forever');
   assert.equal(sigtermExit(run("trap '' TERM; sleep 9"), 1000), undefined);
-  assert.equal(run("trap 'echo bye' TERM; sleep 9").source, 'default', 'a trap action outside the subset');
+  assert.ok(run("trap 'echo bye' TERM; sleep 9").script, 'a trap action other than exit is run on the clock');
   assert.equal(run('nvidia-smi; sleep 1').source, 'default', 'only the -L listing is simulated');
 });
 
@@ -142,24 +142,32 @@ test('sharing a PID namespace (shareProcessNamespace, hostPID, a targeted epheme
 
 test('echo expands $VAR and ${VAR} from the container\'s environment, quoted or not; a literal $ stays', () => {
   const echoed = (script: string, env: Record<string, string>) => {
-    const b = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', script] });
+    const b = expandBehaviourEnv(resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', script] }), env, undefined);
     assert.equal(b.source, 'command', script);
-    return expandBehaviourEnv(b, env, undefined).logs.map((l) => l.text);
+    const lines = b.logs.map((l) => l.text);
+    if (b.script) new ShellRun(b.script.program, { env, gpuList: undefined, pid1: true, startedAt: 0, args: ['sh'], errexit: false }, { line: (_at, text) => lines.push(text) }).runUntil(60_000);
+    return lines;
   };
   const env = { JOB_COMPLETION_INDEX: '3', HOSTNAME: 'train-3-abcde' };
   assert.deepEqual(echoed('echo $JOB_COMPLETION_INDEX; sleep 1', env), ['3']);
   assert.deepEqual(echoed('echo "index ${JOB_COMPLETION_INDEX} on $HOSTNAME"', env), ['index 3 on train-3-abcde']);
   assert.deepEqual(echoed("echo '$HOSTNAME' \\$HOSTNAME \"\\$1\" cost $", env), ['$HOSTNAME $HOSTNAME $1 cost $']);
   assert.deepEqual(echoed('echo [$UNSET]', env), ['[]']);
-  for (const script of ['echo $(date)', 'echo "$(date)"', 'echo $?', 'echo $1', 'echo "`date`"']) {
-    assert.equal(resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', script] }).source, 'default', script);
+  assert.deepEqual(echoed('false; echo $? "$1" ${2:-two}', env), ['1  two']);
+  for (const script of ['echo $(date)', 'echo "`date`"', 'echo $HOME']) {
+    const b = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', script] });
+    assert.ok(b.source === 'command' && b.script, `${script}: reads the container or the clock, so it runs on the clock`);
   }
 });
 
 test('commands outside the subset fall through to the catalog or the default', () => {
+  for (const script of ['echo hi | cat', 'cat /etc/hosts', 'case x in x) :;; esac', 'echo *', 'f() { :; }; f', '(sleep 1)', 'echo hi > /tmp/x', 'python app.py', 'sleep 1 &; wait $!', '[ -f /x ]', 'set -x; sleep 1']) {
+    assert.equal(resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', script] }).source, 'default', script);
+  }
   const loop = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'while true; do echo hi; sleep 1; done'] });
-  assert.equal(loop.source, 'default');
-  assert.equal(loop.runForMs, undefined);
+  assert.deepEqual([loop.source, loop.runForMs, loop.script !== undefined], ['command', undefined, true], 'an endless loop runs on the clock');
+  const annotated = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'while true; do echo hi; sleep 1; done'] }, 'regular', { 'sim.drydock.dev/c': 'runFor: 5s' });
+  assert.deepEqual([annotated.script, annotated.runForMs], [undefined, 5000], 'an annotation saying how it runs takes over from the script');
   const nginx = resolved({ name: 'c', image: 'nginx', command: ['nginx', '-g', 'daemon off;'] });
   assert.equal(nginx.source, 'image');
 });

@@ -16,7 +16,9 @@ export type { MemoryModel } from './values.ts';
 export { defaultImageCatalog, imageRepositoryName } from './image-catalog.ts';
 export { memoryAt, memoryExceedsAt, parseDurationMs } from './values.ts';
 export { deterministicUuid, simulatedGpuUuid } from './gpu-identity.ts';
-export { commandFormBehaviour, isInteractiveShell, sleepMs } from './command-forms.ts';
+export { commandFormBehaviour, isInteractiveShell, runCommandForm, sleepMs } from './command-forms.ts';
+export type { CommandFormRun } from './command-forms.ts';
+export { ShellRun, busyCommandCap } from './shell-run.ts';
 
 export const simAnnotationPrefix = 'sim.drydock.dev/';
 /** A regular init container's default run time ("a short delay"). */
@@ -214,6 +216,7 @@ function apply(into: SimBehaviour, f: BehaviourFields): void {
     delete into.sigtermSteps;
   }
   if (f.sigtermSteps !== undefined) into.sigtermSteps = f.sigtermSteps;
+  if (f.script !== undefined) into.script = f.script;
   if (f.stopDelayMs !== undefined) into.stopDelayMs = f.stopDelayMs;
   if (f.responseTimeMs !== undefined) into.responseTimeMs = f.responseTimeMs;
   if (f.memory !== undefined) into.memory = f.memory;
@@ -247,6 +250,10 @@ export function resolveBehaviour(
     const parsed = parseBehaviourAnnotation(text);
     if (parsed.ok) {
       apply(out, parsed.fields);
+      // Fields that say how the process runs, logs or stops take a script run on the clock's place: the
+      // annotation then describes the process as it does any other (and as it did such scripts before they ran).
+      const f = parsed.fields;
+      if (f.runForMs !== undefined || f.runForever || f.exitCode !== undefined || f.onSigterm !== undefined || f.stopDelayMs !== undefined || f.stopLogs !== undefined || f.logs !== undefined) delete out.script;
       // A stopDelay or stopLogs describes a handler for SIGTERM, so the command no longer ignores it as PID 1.
       const { onSigterm, stopDelayMs, stopLogs } = parsed.fields;
       if (base.source === 'command' && onSigterm === undefined && (stopDelayMs !== undefined || stopLogs !== undefined)) {
@@ -292,5 +299,6 @@ export function expandBehaviourEnv(behaviour: SimBehaviour, env: Readonly<Record
   // nvidia-smi's own words when the container sees no GPU; nothing when which GPUs it sees is not known.
   const listing = gpuList === undefined ? [] : gpuList.length > 0 ? gpuList : ['No devices were found'];
   const logs = behaviour.logs.flatMap((l) => (l.gpuList ? listing.map((text) => ({ atMs: l.atMs, text })) : [{ atMs: l.atMs, text: expand(l.text) }]));
-  return { ...behaviour, logs, stopLogs: behaviour.stopLogs.map(expand) };
+  const script = behaviour.script && { ...behaviour.script, env, gpuList };
+  return { ...behaviour, logs, stopLogs: behaviour.stopLogs.map(expand), ...(script ? { script } : {}) };
 }

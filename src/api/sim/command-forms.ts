@@ -1,236 +1,38 @@
-// The simple command forms the behaviour model understands: `sleep N`, `exit N`, `true`, `false`,
-// `nvidia-smi -L`, and `sh -c "..."` scripts made only of those plus `echo`, `trap` on TERM, and
-// jobs put in the background (`&`) and waited for (`wait`), as NVIDIA's DRA examples run
-// `nvidia-smi -L; trap 'exit 0' TERM; sleep 9999 & wait`. Anything else is not a simple form.
+// The command forms the behaviour model understands: a container command that is one of the simulated
+// commands (`sleep 30`, `exit 3`, `true`, `nvidia-smi -L`, `date`, ...) or a shell running a script in
+// the `sh -c` subset of shell-syntax.ts, such as NVIDIA's `nvidia-smi -L; trap 'exit 0' TERM; sleep 9999 & wait`
+// or the logging docs' `i=0; while true; do echo "$i: $(date)"; i=$((i+1)); sleep 1; done`. Anything else
+// is not a command form and falls through to the image catalog or the default.
+//
+// A script that reads nothing of its container (its environment, the clock, the host name) and ends or
+// blocks within staticCommandCap commands is evaluated here, once per command line, into plain
+// behaviour fields (timed lines, runFor/exitCode, sigtermSteps): the common `sleep infinity` costs a pod
+// nothing more than before. Any other script is kept as a ShellScript that the kubelet's SimContainer
+// runs lazily on the clock (shell-run.ts).
 //
 // Such a process is its container's PID 1 (unless the pod shares a PID namespace), and the kernel delivers
 // no signal whose disposition is the default to a namespace's init (pid_namespaces(7)). So
 // `sleep`, or a shell with no trap on TERM, ignores the kubelet's SIGTERM and is killed at the end of
 // the grace period (exit 137), where the same command as a host process (runtime: process) dies of it
 // (143). A trapped TERM runs once the shell's foreground command ends, or at once in `wait`.
-import type { BehaviourFields, SigtermStep, TimedLine } from './behaviour-types.ts';
-import { lookupTable } from '../../core/index.ts';
+import type { BehaviourFields, ShellScript, SigtermStep, TimedLine } from './behaviour-types.ts';
+import { ImpureScript, ShellRun } from './shell-run.ts';
+import type { ShellProcess } from './shell-run.ts';
+import { argvCommand, basename, OutsideSubset, parseScript } from './shell-syntax.ts';
+
+export { sleepMs } from './shell-commands.ts';
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-const sleepUnits: Record<string, number> = lookupTable({ '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 });
+/** Programs a container may run without a shell (`exit` too, as the model always took it). */
+const programs = new Set(['sleep', 'exit', 'true', 'false', 'echo', 'nvidia-smi', 'date', 'seq', 'printf', 'expr', 'hostname', 'test', '[']);
+/** How many commands a script may run when it is evaluated ahead; a longer one is run on the clock. */
+const staticCommandCap = 1000;
+/** How far ahead (virtual ms) an exec handler's script is run before it counts as never ending. */
+const handlerLimitMs = 600_000;
 
-function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-/** `sleep` operands as GNU sleep reads them; undefined = not a simple operand, null = infinity. */
-export function sleepMs(operands: readonly string[]): number | null | undefined {
-  if (operands.length === 0) return undefined;
-  let total = 0;
-  for (const op of operands) {
-    if (op === 'infinity' || op === 'inf') return null;
-    const m = /^(\d+(?:\.\d+)?|\.\d+)([smhd]?)$/.exec(op);
-    if (!m) return undefined;
-    total += Number(m[1]) * (sleepUnits[m[2] ?? ''] ?? 1000);
-  }
-  return total;
-}
-
-/**
- * Splits a shell word list the way `sh -c` would for our tiny subset: quotes, backslashes, and `$VAR` or
- * `${VAR}` kept for expandBehaviourEnv to expand against the container's environment once it is known
- * (a `$` meant literally, in '...' or as `\$`, becomes `$$`, which that expansion turns back into `$`).
- * Command substitution, `$?`, positional parameters, globs, pipes and redirections are outside it.
- */
-function words(text: string): string[] | undefined {
-  const out: string[] = [];
-  let cur = '';
-  let quote: '"' | "'" | undefined;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    const next = text[i + 1];
-    if (quote === "'") {
-      if (ch === "'") quote = undefined;
-      else cur += ch === '$' ? '$$' : ch;
-      continue;
-    }
-    if (ch === '$') {
-      const variable = /^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)/.exec(text.slice(i))?.[0];
-      if (variable) {
-        cur += variable;
-        i += variable.length - 1;
-      } else if (next === undefined || next === ' ' || next === '\t' || next === '"') cur += '$$';
-      else return undefined;
-      inWord = true;
-      continue;
-    }
-    if (quote === '"') {
-      if (ch === '"') quote = undefined;
-      else if (ch === '`') return undefined;
-      else if (ch === '\\' && next !== undefined && '"\\$`'.includes(next)) {
-        cur += next === '$' ? '$$' : next;
-        i++;
-      } else cur += ch;
-      continue;
-    }
-    if (ch === '"' || ch === "'") {
-      quote = ch;
-      inWord = true;
-    } else if (ch === '\\' && next !== undefined) {
-      cur += next === '$' ? '$$' : next;
-      inWord = true;
-      i++;
-    } else if (ch === ' ' || ch === '\t') {
-      if (inWord) out.push(cur);
-      cur = '';
-      inWord = false;
-    } else if ('`|<>()*?&'.includes(ch)) {
-      return undefined;
-    } else {
-      cur += ch;
-      inWord = true;
-    }
-  }
-  if (quote) return undefined;
-  if (inWord) out.push(cur);
-  return out;
-}
-
-interface ScriptState {
-  atMs: number;
-  status: number;
-  lines: TimedLine[];
-  exited: boolean;
-  forever: boolean;
-  /** When the background jobs end (null: one never does); `wait` waits for them. */
-  jobsEndMs: number | null;
-  /** The trap on TERM: none (the default, which PID 1 never gets), an ignore (`trap ''`), or `exit [N]`. */
-  trap: 'default' | 'ignore' | { code?: number };
-  /** How SIGTERM is answered from each foreground command on (only the main script's, not a job's). */
-  sigterm: SigtermStep[];
-  /** The process is its PID namespace's init, which the default disposition of SIGTERM never reaches. */
-  pid1: boolean;
-}
-
-const newState = (pid1 = true): ScriptState => ({ atMs: 0, status: 0, lines: [], exited: false, forever: false, jobsEndMs: 0, trap: 'default', sigterm: [], pid1 });
-
-/**
- * Notes how SIGTERM is answered while the shell waits `ms` (null: forever) from now. With no trap, PID 1
- * never gets it and any other process dies of it (128+15). A trap runs once the foreground command ends
- * and its `exit` takes that command's status (0); in `wait` it runs at once and `exit` takes wait's 128+15.
- */
-function noteSigterm(st: ScriptState, ms: number | null, inWait: boolean): void {
-  const { trap } = st;
-  if (ms === 0) return;
-  if (trap === 'default' && !st.pid1) st.sigterm.push({ fromMs: st.atMs, exit: { code: 143 } });
-  else if (typeof trap === 'string') st.sigterm.push({ fromMs: st.atMs });
-  else if (inWait) st.sigterm.push({ fromMs: st.atMs, exit: { code: trap.code ?? 143 } });
-  else st.sigterm.push({ fromMs: st.atMs, exit: { code: trap.code ?? 0, atMs: ms === null ? null : st.atMs + ms } });
-}
-const termSignals = new Set(['TERM', 'SIGTERM', '15']);
-
-/** Runs one simple statement; false when it is not part of the subset. */
-function runStatement(argv: readonly string[], st: ScriptState): boolean {
-  const [cmd, ...rest] = argv;
-  if (cmd === undefined) return true;
-  switch (basename(cmd)) {
-    case 'sleep': {
-      const ms = sleepMs(rest);
-      if (ms === undefined) return false;
-      noteSigterm(st, ms, false);
-      if (ms === null) st.forever = true;
-      else st.atMs += ms;
-      st.status = 0;
-      return true;
-    }
-    case 'exit': {
-      const code = rest.length === 0 ? st.status : Number(rest[0]);
-      if (!Number.isInteger(code) || rest.length > 1) return false;
-      st.status = code & 255;
-      st.exited = true;
-      return true;
-    }
-    case 'true':
-    case ':':
-      st.status = 0;
-      return rest.length === 0 || cmd === ':';
-    case 'false':
-      st.status = 1;
-      return rest.length === 0;
-    case 'echo':
-      st.lines.push({ atMs: st.atMs, text: rest.join(' ') });
-      st.status = 0;
-      return true;
-    case 'nvidia-smi':
-      if (rest.length !== 1 || (rest[0] !== '-L' && rest[0] !== '--list-gpus')) return false;
-      st.lines.push({ atMs: st.atMs, text: '', gpuList: true });
-      st.status = 0;
-      return true;
-    case 'wait':
-      if (rest.length > 0) return false;
-      noteSigterm(st, st.jobsEndMs === null ? null : Math.max(0, st.jobsEndMs - st.atMs), true);
-      if (st.jobsEndMs === null) st.forever = true;
-      else st.atMs = Math.max(st.atMs, st.jobsEndMs);
-      st.status = 0;
-      return true;
-    case 'trap':
-      return trap(rest, st);
-    default:
-      return false;
-  }
-}
-
-/**
- * `trap ACTION TERM`: an empty action ignores SIGTERM, `-` restores the default (which PID 1 never
- * gets), `exit [N]` exits. Other actions or signals are outside the subset.
- */
-function trap(args: readonly string[], st: ScriptState): boolean {
-  const [action, ...signals] = args;
-  if (action === undefined || signals.length === 0 || !signals.every((s) => termSignals.has(s))) return false;
-  const a = action.trim();
-  const exit = /^exit(?:\s+(\d+))?$/.exec(a);
-  if (a === '') st.trap = 'ignore';
-  else if (a === '-') st.trap = 'default';
-  else if (exit) st.trap = exit[1] === undefined ? {} : { code: Number(exit[1]) & 255 };
-  else return false;
-  st.status = 0;
-  return true;
-}
-
-/** Runs a statement put in the background: its time passes beside the script's, until `wait`. */
-function runJob(argv: readonly string[], st: ScriptState): boolean {
-  const job: ScriptState = { ...newState(), atMs: st.atMs, lines: st.lines };
-  if (!runStatement(argv, job) || job.exited) return false;
-  if (job.forever) st.jobsEndMs = null;
-  else if (st.jobsEndMs !== null) st.jobsEndMs = Math.max(st.jobsEndMs, job.atMs);
-  st.status = 0;
-  return true;
-}
-
-function runScript(script: string, pid1: boolean): BehaviourFields | undefined {
-  const st = newState(pid1);
-  // Statements separated by newlines, `;`, `&&` (a failed left side skips the right side) and `&`
-  // (the left side runs in the background).
-  const parts = script.split(/(;|&&|&|\n)/);
-  let skip = false;
-  for (let i = 0; i < parts.length; i += 2) {
-    const text = (parts[i] ?? '').trim();
-    const sep = parts[i - 1];
-    if (sep === '&&' && st.status !== 0) skip = true;
-    else if (sep !== '&&') skip = false;
-    if (text === '' || skip || st.exited || st.forever) continue;
-    const argv = words(text);
-    if (!argv) return undefined;
-    if (!(parts[i + 1] === '&' ? runJob(argv, st) : runStatement(argv, st))) return undefined;
-  }
-  return finish(st);
-}
-
-function finish(st: ScriptState): BehaviourFields {
-  const fields: BehaviourFields = { logs: st.lines, onSigterm: 'ignore' };
-  if (st.sigterm.some((s) => s.exit)) fields.sigtermSteps = st.sigterm;
-  if (!st.forever) {
-    fields.runForMs = st.atMs;
-    fields.exitCode = st.status;
-  }
-  return fields;
-}
+// Command lines repeat across a workload's pods: each is parsed and evaluated once.
+const forms = new Map<string, BehaviourFields | null>();
+const maxForms = 512;
 
 /** Whether argv starts a shell that reads its commands from standard input (no -c, no script file). */
 export function isInteractiveShell(argv: readonly string[]): boolean {
@@ -239,17 +41,105 @@ export function isInteractiveShell(argv: readonly string[]): boolean {
 }
 
 /**
- * The behaviour of a container whose command (plus args) is a simple form, else undefined. `pid1`: the
- * process is its PID namespace's init (the container has a PID namespace of its own).
+ * The behaviour of a container whose command (plus args) is a command form, else undefined. `pid1`: the
+ * process is its PID namespace's init (the container has a PID namespace of its own). The result is
+ * shared between callers: never mutate it.
  */
 export function commandFormBehaviour(argv: readonly string[], pid1 = true): BehaviourFields | undefined {
+  const key = `${pid1 ? 1 : 0}\0${argv.join('\0')}`;
+  let form = forms.get(key);
+  if (form === undefined) {
+    const script = shellScript(argv, pid1);
+    form = script ? (evaluateAhead(script) ?? { script, onSigterm: 'ignore' }) : null;
+    if (forms.size >= maxForms) forms.clear();
+    forms.set(key, form);
+  }
+  return form ?? undefined;
+}
+
+function shellScript(argv: readonly string[], pid1: boolean): ShellScript | undefined {
   const [cmd, ...rest] = argv;
   if (cmd === undefined) return undefined;
-  if (shells.has(basename(cmd))) {
-    const flag = rest[0];
-    if (flag === undefined || !/^-[a-z]*c[a-z]*$/.test(flag) || rest.length < 2) return undefined;
-    return runScript(rest[1] ?? '', pid1);
+  try {
+    if (!shells.has(basename(cmd))) {
+      if (!programs.has(basename(cmd))) return undefined;
+      return { program: argvCommand(argv), pid1, args: [cmd], errexit: false };
+    }
+    const [flag, text, ...args] = rest;
+    // -x and -v trace the script to standard error, which is outside the subset.
+    if (flag === undefined || text === undefined || !/^-[a-z]*c[a-z]*$/.test(flag) || /[xv]/.test(flag)) return undefined;
+    return { program: parseScript(text), pid1, args: args.length > 0 ? args : [cmd], errexit: flag.includes('e') };
+  } catch (e) {
+    if (e instanceof OutsideSubset) return undefined;
+    throw e;
   }
-  const st = newState(pid1);
-  return runStatement(argv, st) ? finish(st) : undefined;
+}
+
+/**
+ * How SIGTERM is answered while the main shell is blocked from `now`: no trap, and PID 1 never gets it,
+ * any other process dies of it (128+15); a trap runs once the foreground sleep ends (its `exit` takes the
+ * sleep's status, 0), at once in `wait` (status 128+15) or in a spin. 'impure': a trap doing more than exit.
+ */
+function sigtermStep(block: string, ms: number | null, sh: ShellProcess, now: number, pid1: boolean): SigtermStep | 'impure' {
+  const { trap } = sh;
+  if (trap === 'default') return pid1 ? { fromMs: now } : { fromMs: now, exit: { code: 143 } };
+  if (trap === 'ignore') return { fromMs: now };
+  if (trap.exit === undefined || sh.exitTrap) return 'impure';
+  if (block === 'wait') return { fromMs: now, exit: { code: trap.exit ?? 143 } };
+  if (block === 'spin') return { fromMs: now, exit: { code: trap.exit ?? sh.status } };
+  return { fromMs: now, exit: { code: trap.exit ?? 0, atMs: ms === null ? null : now + ms } };
+}
+
+/** The script's whole run as behaviour fields, when it needs nothing of its container; else undefined. */
+function evaluateAhead(script: ShellScript): BehaviourFields | undefined {
+  const logs: TimedLine[] = [];
+  const sigterm: SigtermStep[] = [];
+  let impure = false;
+  const run = new ShellRun(script.program, { env: undefined, gpuList: undefined, pid1: script.pid1, startedAt: 0, args: script.args, errexit: script.errexit, maxOps: staticCommandCap }, {
+    // expandBehaviourEnv expands $VAR in lines (the annotation's); a script's own `$` is literal.
+    line: (atMs, text) => logs.push({ atMs, text: text.replaceAll('$', '$$$$') }),
+    gpuList: (atMs) => logs.push({ atMs, text: '', gpuList: true }),
+  });
+  run.onBlock = (block, ms, sh) => {
+    const step = sigtermStep(block, ms, sh, run.now, script.pid1);
+    if (step === 'impure') impure = true;
+    else sigterm.push(step);
+  };
+  try {
+    run.runUntil(Number.POSITIVE_INFINITY);
+  } catch (e) {
+    if (e instanceof ImpureScript) return undefined;
+    throw e;
+  }
+  if (impure) return undefined;
+  const fields: BehaviourFields = { logs, onSigterm: 'ignore' };
+  if (sigterm.some((s) => s.exit)) fields.sigtermSteps = sigterm;
+  if (run.exit) {
+    fields.runForMs = run.exit.atMs;
+    fields.exitCode = run.exit.code;
+  }
+  return fields;
+}
+
+/** What a command form run once prints and how it ends (an exec probe or hook); undefined when argv is none. */
+export interface CommandFormRun {
+  output: string;
+  exitCode: number;
+  /** How long it ran; undefined when it does not end by itself. */
+  durationMs: number | undefined;
+}
+
+/** Runs argv as an exec handler would, against the container's environment. */
+export function runCommandForm(argv: readonly string[], env: Readonly<Record<string, string>>, now: number): CommandFormRun | undefined {
+  const form = commandFormBehaviour(argv, false);
+  if (!form) return undefined;
+  const { script } = form;
+  if (!script) {
+    const output = (form.logs ?? []).map((l) => `${l.text.replaceAll('$$', '$')}\n`).join('');
+    return { output, exitCode: form.exitCode ?? 0, durationMs: form.runForMs };
+  }
+  let output = '';
+  const run = new ShellRun(script.program, { env, gpuList: undefined, pid1: false, startedAt: now, args: script.args, errexit: script.errexit }, { line: (_at, text) => (output += `${text}\n`) });
+  run.runUntil(handlerLimitMs);
+  return { output, exitCode: run.exit?.code ?? 0, durationMs: run.exit ? run.exit.atMs : handlerLimitMs };
 }

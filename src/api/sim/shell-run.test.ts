@@ -1,0 +1,112 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { commandFormBehaviour } from './command-forms.ts';
+import { busyCommandCap, ShellRun } from './shell-run.ts';
+import { parseScript } from './shell-syntax.ts';
+import type { BehaviourFields } from './behaviour-types.ts';
+
+const startedAt = Date.UTC(2026, 11, 7, 5, 40, 1);
+const counter = 'i=0; while true; do echo "$i: $(date)"; i=$((i+1)); sleep 1; done';
+
+function form(script: string, pid1 = true): BehaviourFields {
+  const f = commandFormBehaviour(['/bin/sh', '-c', script], pid1);
+  assert.ok(f, `${script}: in the subset`);
+  return f;
+}
+
+/** Runs a script on the clock (as SimContainer does) up to `untilMs`; its lines as `ms:text`. */
+function play(script: string, untilMs: number, opts: { env?: Record<string, string>; pid1?: boolean; sigtermAt?: number } = {}) {
+  const lines: string[] = [];
+  const ctx = { env: opts.env ?? { HOSTNAME: 'counter' }, gpuList: undefined, pid1: opts.pid1 ?? true, startedAt, args: ['sh'], errexit: false };
+  const run = new ShellRun(parseScript(script), ctx, { line: (atMs, text) => lines.push(`${atMs}:${text}`) });
+  if (opts.sigtermAt !== undefined) {
+    run.runUntil(opts.sigtermAt);
+    run.sigterm();
+  }
+  run.runUntil(untilMs);
+  return { lines, exit: run.exit, nextAt: run.nextAt };
+}
+
+test('the logging docs\' counter pod prints "N: <date>" once a second, each line at its own time with date\'s default format in UTC', () => {
+  const f = form(counter);
+  assert.ok(f.script, 'it reads the clock, so it runs on the clock');
+  assert.equal(f.runForMs, undefined);
+  const r = play(counter, 2500);
+  assert.deepEqual(r.lines, ['0:0: Mon Dec  7 05:40:01 UTC 2026', '1000:1: Mon Dec  7 05:40:02 UTC 2026', '2000:2: Mon Dec  7 05:40:03 UTC 2026']);
+  assert.equal(r.nextAt, 3000, 'the next step is the end of the third sleep: nothing is computed ahead of it');
+  assert.equal(r.exit, undefined);
+  const unquoted = play('echo $(date)', 0);
+  assert.deepEqual(unquoted.lines, ['0:Mon Dec 7 05:40:01 UTC 2026'], 'unquoted, the substitution is split into fields and the padding goes');
+  assert.deepEqual(play('date +%s; date -u "+%Y-%m-%dT%H:%M:%SZ"; hostname', 0).lines, ['0:1796622001', '0:2026-12-07T05:40:01Z', '0:counter']);
+});
+
+test('everyday loops: while, until, for over words and $(seq), while [ ... ], break and continue', () => {
+  assert.deepEqual(play('while true; do echo hello; sleep 10; done', 25_000).lines, ['0:hello', '10000:hello', '20000:hello']);
+  const forWords = play('for i in 1 2 3; do echo $i; sleep 1; done', 10_000);
+  assert.deepEqual([forWords.lines, forWords.exit], [['0:1', '1000:2', '2000:3'], { code: 0, atMs: 3000 }]);
+  assert.deepEqual(play('for i in $(seq 1 5); do echo "n=$i"; done', 0).lines, ['0:n=1', '0:n=2', '0:n=3', '0:n=4', '0:n=5']);
+  assert.deepEqual(play('n=0; until false; do echo $n; n=$((n+1)); sleep 2; done', 4000).lines, ['0:0', '2000:1', '4000:2']);
+  const bounded = play('i=0; while [ $i -lt 5 ]; do echo $i; i=$((i+1)); sleep 1; done; echo done', 10_000);
+  assert.deepEqual(bounded.lines, ['0:0', '1000:1', '2000:2', '3000:3', '4000:4', '5000:done']);
+  assert.deepEqual(bounded.exit, { code: 0, atMs: 5000 });
+  assert.deepEqual(play('for i in 1 2 3 4; do [ $i -eq 2 ] && continue; [ $i -eq 4 ] && break; echo $i; done', 0).lines, ['0:1', '0:3']);
+  const fails = play('for i in 1 2; do sleep 1; done; [ 1 -gt 2 ]', 5000);
+  assert.deepEqual(fails.exit, { code: 1, atMs: 2000 }, 'the script exits with its last status');
+});
+
+test('quoting and expansion follow sh: separators inside quotes, single quotes literal, field splitting only of unquoted expansions', () => {
+  const lines = (script: string, env?: Record<string, string>) => play(script, 0, env ? { env } : {}).lines.map((l) => l.slice(2));
+  assert.deepEqual(lines(`echo "a; b" 'c && d' e\\;f`), ['a; b c && d e;f']);
+  assert.deepEqual(lines(`x='a  b'; echo $x; echo "$x"; for w in $x; do echo "[$w]"; done`), ['a b', 'a  b', '[a]', '[b]']);
+  assert.deepEqual(lines(`echo '$HOME' "\\$HOME" "$HOME" \${UNSET:-fallback} \${#HOME}`, { HOME: '/root' }), ['$HOME $HOME /root fallback 5']);
+  assert.deepEqual(lines('false || echo or; true && echo and; false && echo no || echo yes; false; echo "status $?"'), ['or', 'and', 'yes', 'status 1']);
+  assert.deepEqual(lines('if [ "$MODE" = train ]; then echo training; elif [ -z "$MODE" ]; then echo unset; else echo other; fi', { MODE: 'train' }), ['training']);
+  assert.deepEqual(lines('echo `echo back` "$(echo a; echo b)"'), ['back a', 'b']);
+  assert.deepEqual(lines("printf '%s=%03d\\n' a 7 b 42; echo -n no; echo newline"), ['a=007', 'b=042', 'nonewline']);
+});
+
+test('$((...)): + - * / % and parentheses over integers and variables, C truncation, assignment; divide by zero exits 2', () => {
+  const out = (script: string) => play(script, 0).lines.map((l) => l.slice(l.indexOf(':') + 1));
+  assert.deepEqual(out('i=7; echo $((i+1)) $((i*2-3)) $((i/2)) $((-i/2)) $((i%3)) $(( (i+1)*(2+1) )) $(($i*$i))'), ['8 11 3 -3 1 24 49']);
+  assert.deepEqual(out('n=1; : $((n+=4)); echo $n $((n>3)) $((n==5 && 0))'), ['5 1 0']);
+  const zero = play('echo $((1/0)); echo never', 0);
+  assert.deepEqual([zero.lines, zero.exit], [['0:sh: divide by zero'], { code: 2, atMs: 0 }]);
+});
+
+test('SIGTERM inside a loop: PID 1 without a trap ignores it; a trap exits when the foreground sleep ends, or at once in wait', () => {
+  const ignored = play('while true; do echo tick; sleep 5; done', 12_000, { sigtermAt: 3000 });
+  assert.deepEqual([ignored.lines.length, ignored.exit], [3, undefined], 'PID 1: the kernel drops the default-disposition signal; the kubelet kills it at the deadline');
+  const shared = play('while true; do echo tick; sleep 5; done', 12_000, { sigtermAt: 3000, pid1: false });
+  assert.deepEqual(shared.exit, { code: 143, atMs: 3000 }, 'not PID 1: it dies of the signal');
+  const trapped = play("trap 'echo caught; exit 3' TERM; while true; do echo tick; sleep 5; done", 20_000, { sigtermAt: 7000 });
+  assert.deepEqual(trapped.lines, ['0:tick', '5000:tick', '10000:caught'], 'the trap runs once the sleep it interrupted ends');
+  assert.deepEqual(trapped.exit, { code: 3, atMs: 10_000 });
+  const waiting = play("trap 'exit 0' TERM; while true; do sleep 3600 & wait; done", 20_000, { sigtermAt: 7000 });
+  assert.deepEqual(waiting.exit, { code: 0, atMs: 7000 });
+  const status = play("trap 'exit' TERM; sleep 100 & wait", 20_000, { sigtermAt: 1000 });
+  assert.deepEqual(status.exit, { code: 143, atMs: 1000 }, 'wait interrupted by a signal returns 128+15, which exit takes');
+  const carryOn = play("trap 'echo got TERM' TERM; while true; do sleep 10; echo awake; done", 25_000, { sigtermAt: 5000 });
+  assert.deepEqual([carryOn.lines, carryOn.exit], [['10000:got TERM', '10000:awake', '20000:awake'], undefined], 'a trap that does not exit lets the loop go on');
+});
+
+test('a busy loop spins at its instant (at most busyCommandCap commands), never blocks the process and still answers SIGTERM', () => {
+  const started = performance.now();
+  const spin = play('i=0; while true; do i=$((i+1)); done', 60_000);
+  assert.ok(performance.now() - started < 2000, 'bounded work');
+  assert.deepEqual([spin.lines, spin.exit, spin.nextAt], [[], undefined, null], 'it runs for ever without a timer');
+  const noisy = play('while :; do echo y; done', 0);
+  assert.equal(noisy.lines.length, busyCommandCap / 2, 'echo and : each count: the output is capped');
+  const trapped = play("trap 'exit 4' TERM; while true; do :; done", 60_000, { sigtermAt: 9000 });
+  assert.deepEqual(trapped.exit, { code: 4, atMs: 9000 }, 'a spinning shell runs its trap between commands, at once');
+  assert.equal(play('while true; do :; done', 1000, { sigtermAt: 500 }).exit, undefined, 'PID 1 without a trap ignores it');
+});
+
+test('scripts that need nothing of their container are evaluated once, ahead, into plain behaviour fields', () => {
+  const f = form('for i in 1 2 3; do echo $i; sleep 1; done; exit 2');
+  assert.equal(f.script, undefined);
+  assert.deepEqual([f.logs?.map((l) => `${l.atMs}:${l.text}`), f.runForMs, f.exitCode], [['0:1', '1000:2', '2000:3'], 3000, 2]);
+  assert.equal(form('for i in 1 2 3; do echo $i; sleep 1; done; exit 2'), f, 'one evaluation per command line, shared');
+  const trapped = form("trap 'exit 0' TERM; for i in 1 2; do sleep 5; done; sleep infinity & wait");
+  assert.deepEqual(trapped.sigtermSteps, [{ fromMs: 0, exit: { code: 0, atMs: 5000 } }, { fromMs: 5000, exit: { code: 0, atMs: 10_000 } }, { fromMs: 10_000, exit: { code: 0 } }]);
+  assert.equal(form('echo $HOSTNAME').script !== undefined, true, 'the environment is known only when the container starts');
+});

@@ -1,0 +1,585 @@
+// The syntax of the `sh -c` subset a simulated container's command is run in (shell-run.ts runs it):
+// POSIX quoting (' " \), parameters ($NAME ${NAME} ${NAME:-word} ${#NAME} $? $# $$ $0-$9 $@ $*),
+// $((arithmetic)), $(command) and `command` substitution, `;` `&` `&&` `||` `!` and newlines,
+// NAME=value assignments, while/until/for/if/{ } compound commands, comments, and redirections that
+// only move or drop output (>/dev/null, 2>&1, >&2). Everything else (pipes, case, functions, subshells,
+// globs, other redirections, commands not simulated) is outside the subset: parseScript throws, so
+// the caller falls back to the behaviour model's default as for any other command.
+// Upstream: POSIX.1-2024 XCU 2 (Shell Command Language), checked against dash and busybox ash.
+import { date, fileTestOps, sleepMs } from './shell-commands.ts';
+
+/**
+ * A word is the parts it was written in; `quoted` parts are not field-split. Example: `"$i: $(date)"x`
+ * is [param i (quoted), lit ': ' (quoted), subst date (quoted), lit 'x'].
+ */
+export type Word = readonly Part[];
+export type Part =
+  | { readonly k: 'lit'; readonly text: string; readonly quoted: boolean }
+  | { readonly k: 'param'; readonly name: string; readonly quoted: boolean; readonly op?: ParamOp; readonly arg?: Word }
+  | { readonly k: 'arith'; readonly expr: Arith; readonly quoted: boolean }
+  | { readonly k: 'subst'; readonly body: List; readonly quoted: boolean };
+/** ${NAME-word} and friends; `#` is ${#NAME}, the length. */
+export type ParamOp = '-' | ':-' | '=' | ':=' | '+' | ':+' | '#';
+
+export type Arith =
+  | { readonly k: 'num'; readonly v: number }
+  | { readonly k: 'var'; readonly name: string }
+  | { readonly k: 'un'; readonly op: string; readonly a: Arith }
+  | { readonly k: 'bin'; readonly op: string; readonly a: Arith; readonly b: Arith }
+  | { readonly k: 'set'; readonly name: string; readonly op: string; readonly b: Arith };
+
+export interface Assignment {
+  readonly name: string;
+  readonly value: Word;
+}
+export type Command =
+  | { readonly k: 'simple'; readonly assigns: readonly Assignment[]; readonly words: readonly Word[]; readonly quiet: boolean }
+  | { readonly k: 'loop'; readonly until: boolean; readonly cond: List; readonly body: List }
+  | { readonly k: 'for'; readonly name: string; readonly items: readonly Word[] | undefined; readonly body: List }
+  | { readonly k: 'if'; readonly arms: readonly { readonly cond: List; readonly body: List }[]; readonly otherwise: List | undefined }
+  | { readonly k: 'group'; readonly body: List };
+export interface Pipeline {
+  readonly bang: boolean;
+  readonly cmd: Command;
+}
+export interface AndOr {
+  readonly first: Pipeline;
+  readonly rest: readonly { readonly op: '&&' | '||'; readonly p: Pipeline }[];
+}
+export interface Item {
+  readonly andOr: AndOr;
+  readonly background: boolean;
+}
+export type List = readonly Item[];
+
+/** Thrown for anything outside the subset (and for syntax errors, which a real shell would report). */
+export class OutsideSubset extends Error {}
+
+/** Commands the subset runs; in $(...) only those that print at once. */
+export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', 'test', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec']);
+const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[']);
+const reserved = new Set(['while', 'until', 'for', 'if', 'then', 'elif', 'else', 'fi', 'do', 'done', '{', '}', '!', 'in', 'case', 'esac', 'function', 'select']);
+const nameRe = /^[A-Za-z_][A-Za-z0-9_]*/;
+
+export function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+type Token = { t: 'op'; v: string } | { t: 'word'; w: Word; raw: string | undefined } | { t: 'redir'; fd: number; op: string } | { t: 'eof' };
+
+/** Parses a script; throws OutsideSubset. */
+export function parseScript(text: string): List {
+  const p = new Parser(text, false);
+  const list = p.list(new Set());
+  const end = p.next();
+  if (end.t !== 'eof') throw new OutsideSubset(`unexpected ${end.t === 'op' ? end.v : 'word'}`);
+  return list;
+}
+
+/** A command line given as argv (no shell): one simple command of literal words. */
+export function argvCommand(argv: readonly string[]): List {
+  const words = argv.map((a): Word => [{ k: 'lit', text: a, quoted: true }]);
+  checkCommand(words, scriptCommands);
+  return [{ andOr: { first: { bang: false, cmd: { k: 'simple', assigns: [], words, quiet: false } }, rest: [] }, background: false }];
+}
+
+/** The literal text of a word with no expansions, else undefined. */
+export function literal(w: Word): string | undefined {
+  let s = '';
+  for (const part of w) {
+    if (part.k !== 'lit') return undefined;
+    s += part.text;
+  }
+  return s;
+}
+
+function checkCommand(words: readonly Word[], allowed: ReadonlySet<string>): void {
+  const first = words[0];
+  if (!first) return;
+  const name = literal(first);
+  if (name === undefined) throw new OutsideSubset('a command name that is expanded');
+  if (!allowed.has(basename(name))) throw new OutsideSubset(`${name}: not simulated`);
+  checkArgs(basename(name), words.slice(1));
+}
+
+/** Literal arguments a command would take outside the subset (it would read files, print its state, trace). */
+function checkArgs(name: string, words: readonly Word[]): void {
+  const args = words.map(literal);
+  const known = args.every((a) => a !== undefined) ? (args as string[]) : undefined;
+  const outside = (why: string): never => {
+    throw new OutsideSubset(`${name}: ${why}`);
+  };
+  switch (name) {
+    case 'trap': {
+      const action = args[0];
+      if (action === undefined || args.length < 2) outside('an action and signals are needed');
+      else if (action !== '-' && action !== '') parseScript(action);
+      return;
+    }
+    case 'wait':
+      if (args.length > 0) outside('waiting for one job');
+      return;
+    case 'nvidia-smi':
+      if (!known || known.length !== 1 || (known[0] !== '-L' && known[0] !== '--list-gpus')) outside('only -L');
+      return;
+    case 'test':
+    case '[':
+      if (args.some((a) => a !== undefined && (fileTestOps.has(a) || a === '-a' || a === '-o'))) outside('files, -a and -o');
+      return;
+    case 'date':
+      if (known && date(known, 0) === undefined) outside('an option outside the subset');
+      return;
+    case 'sleep':
+      if (known && sleepMs(known) === undefined) outside('not a duration');
+      return;
+    case 'set':
+      if (args.length === 0 || args.some((a) => a === undefined || /^[-+][a-z]*[xvn]/.test(a))) outside('tracing or listing');
+      return;
+    case 'exec':
+      checkCommand(words, scriptCommands);
+      return;
+    default:
+  }
+}
+
+class Parser {
+  readonly #s: string;
+  readonly #inSubst: boolean;
+  pos = 0;
+  constructor(s: string, inSubst: boolean, pos = 0) {
+    this.#s = s;
+    this.#inSubst = inSubst;
+    this.pos = pos;
+  }
+
+  peek(): Token {
+    const at = this.pos;
+    const tok = this.next();
+    this.pos = at;
+    return tok;
+  }
+
+  #isReserved(tok: Token, word: string): boolean {
+    return tok.t === 'word' && tok.raw === word;
+  }
+
+  /** Items until EOF, `)` or a reserved word in `stop` at the start of a command. */
+  list(stop: ReadonlySet<string>): List {
+    const items: Item[] = [];
+    for (;;) {
+      this.#skipNewlines();
+      const tok = this.peek();
+      if (tok.t === 'eof' || (tok.t === 'op' && tok.v === ')') || (tok.t === 'word' && tok.raw !== undefined && stop.has(tok.raw))) return items;
+      const andOr = this.#andOr();
+      const sep = this.peek();
+      let background = false;
+      if (sep.t === 'op' && (sep.v === ';' || sep.v === '&' || sep.v === '\n')) {
+        this.next();
+        background = sep.v === '&';
+      } else if (!(sep.t === 'eof' || (sep.t === 'op' && sep.v === ')') || (sep.t === 'word' && sep.raw !== undefined && stop.has(sep.raw)))) {
+        throw new OutsideSubset(`unexpected ${sep.t === 'op' ? sep.v : sep.t}`);
+      }
+      if (background && this.#inSubst) throw new OutsideSubset('a background job in a command substitution');
+      items.push({ andOr, background });
+    }
+  }
+
+  #skipNewlines(): void {
+    for (let tok = this.peek(); tok.t === 'op' && tok.v === '\n'; tok = this.peek()) this.next();
+  }
+
+  #andOr(): AndOr {
+    const first = this.#pipeline();
+    const rest: { op: '&&' | '||'; p: Pipeline }[] = [];
+    for (let tok = this.peek(); tok.t === 'op' && (tok.v === '&&' || tok.v === '||'); tok = this.peek()) {
+      this.next();
+      this.#skipNewlines();
+      rest.push({ op: tok.v as '&&' | '||', p: this.#pipeline() });
+    }
+    return { first, rest };
+  }
+
+  #pipeline(): Pipeline {
+    let bang = false;
+    if (this.#isReserved(this.peek(), '!')) {
+      this.next();
+      bang = true;
+    }
+    const cmd = this.#command();
+    const tok = this.peek();
+    if (tok.t === 'op' && tok.v === '|') throw new OutsideSubset('pipes');
+    return { bang, cmd };
+  }
+
+  #expect(word: string): void {
+    this.#skipNewlines();
+    if (!this.#isReserved(this.next(), word)) throw new OutsideSubset(`expected ${word}`);
+  }
+
+  #command(): Command {
+    const tok = this.peek();
+    if (tok.t === 'op') throw new OutsideSubset(tok.v === '(' ? 'subshells' : `unexpected ${tok.v}`);
+    const raw = tok.t === 'word' ? tok.raw : undefined;
+    switch (raw) {
+      case 'while':
+      case 'until': {
+        this.next();
+        const cond = this.#nonEmpty(this.list(new Set(['do'])));
+        this.#expect('do');
+        const body = this.#nonEmpty(this.list(new Set(['done'])));
+        this.#expect('done');
+        return { k: 'loop', until: raw === 'until', cond, body };
+      }
+      case 'for':
+        return this.#for();
+      case 'if':
+        return this.#if();
+      case '{': {
+        this.next();
+        const body = this.#nonEmpty(this.list(new Set(['}'])));
+        this.#expect('}');
+        return { k: 'group', body };
+      }
+      default:
+        if (raw !== undefined && reserved.has(raw)) throw new OutsideSubset(`${raw}: not in the subset here`);
+        return this.#simple();
+    }
+  }
+
+  #nonEmpty(list: List): List {
+    if (list.length === 0) throw new OutsideSubset('an empty command list');
+    return list;
+  }
+
+  #for(): Command {
+    this.next();
+    const nameTok = this.next();
+    const name = nameTok.t === 'word' ? nameTok.raw : undefined;
+    if (name === undefined || nameRe.exec(name)?.[0] !== name) throw new OutsideSubset('for: not a name');
+    let items: Word[] | undefined;
+    this.#skipNewlines();
+    if (this.#isReserved(this.peek(), 'in')) {
+      this.next();
+      items = [];
+      for (let tok = this.next(); ; tok = this.next()) {
+        if (tok.t === 'op' && (tok.v === ';' || tok.v === '\n')) break;
+        if (tok.t !== 'word') throw new OutsideSubset('for: unexpected token');
+        items.push(tok.w);
+      }
+    } else if (this.peek().t === 'op' && (this.peek() as { v: string }).v === ';') this.next();
+    this.#expect('do');
+    const body = this.#nonEmpty(this.list(new Set(['done'])));
+    this.#expect('done');
+    return { k: 'for', name, items, body };
+  }
+
+  #if(): Command {
+    this.next();
+    const arms: { cond: List; body: List }[] = [];
+    let otherwise: List | undefined;
+    for (;;) {
+      const cond = this.#nonEmpty(this.list(new Set(['then'])));
+      this.#expect('then');
+      const body = this.#nonEmpty(this.list(new Set(['elif', 'else', 'fi'])));
+      arms.push({ cond, body });
+      const tok = this.next();
+      if (this.#isReserved(tok, 'elif')) continue;
+      if (this.#isReserved(tok, 'else')) {
+        otherwise = this.#nonEmpty(this.list(new Set(['fi'])));
+        this.#expect('fi');
+      } else if (!this.#isReserved(tok, 'fi')) throw new OutsideSubset('expected fi');
+      return { k: 'if', arms, otherwise };
+    }
+  }
+
+  #simple(): Command {
+    const assigns: Assignment[] = [];
+    const words: Word[] = [];
+    let quiet = false;
+    for (let tok = this.peek(); tok.t === 'word' || tok.t === 'redir'; tok = this.peek()) {
+      this.next();
+      if (tok.t === 'redir') {
+        quiet = this.#redirect(tok.fd, tok.op) || quiet;
+        continue;
+      }
+      const m = words.length === 0 ? /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(tok.raw ?? rawPrefix(tok.w)) : null;
+      if (m?.[1]) assigns.push({ name: m[1], value: dropPrefix(tok.w, m[0].length) });
+      else words.push(tok.w);
+    }
+    if (assigns.length === 0 && words.length === 0) throw new OutsideSubset('an empty command');
+    checkCommand(words, this.#inSubst ? substCommands : scriptCommands);
+    return { k: 'simple', assigns, words, quiet };
+  }
+
+  /**
+   * A redirection that moves output between the two streams (both go to the container log) or drops it;
+   * true when standard output is dropped. Writing or reading any real file is outside the subset.
+   */
+  #redirect(fd: number, op: string): boolean {
+    const target = this.next();
+    const to = target.t === 'word' ? literal(target.w) : undefined;
+    if (to === undefined) throw new OutsideSubset('a redirection without a target');
+    if ((op === '>&' || op === '<&') && /^[012]$/.test(to)) return false;
+    if (to !== '/dev/null') throw new OutsideSubset('redirections to files');
+    return op !== '<' && fd === 1;
+  }
+
+  /** The next token; words are read here (they need the parser for $(...)). */
+  next(): Token {
+    const s = this.#s;
+    for (;;) {
+      const ch = s[this.pos];
+      if (ch === ' ' || ch === '\t') this.pos++;
+      else if (ch === '\\' && s[this.pos + 1] === '\n') this.pos += 2;
+      else if (ch === '#') {
+        while (this.pos < s.length && s[this.pos] !== '\n') this.pos++;
+      } else break;
+    }
+    if (this.pos >= s.length) return { t: 'eof' };
+    const rest = s.slice(this.pos, this.pos + 3);
+    const redir = /^(\d?)(>>|>&|<&|>\||>|<)/.exec(s.slice(this.pos, this.pos + 4));
+    if (redir) {
+      this.pos += redir[0].length;
+      const op = redir[2] as string;
+      return { t: 'redir', fd: redir[1] ? Number(redir[1]) : op.startsWith('<') ? 0 : 1, op };
+    }
+    for (const op of ['&&', '||', ';;', ';', '&', '|', '\n', '(', ')']) {
+      if (rest.startsWith(op)) {
+        this.pos += op.length;
+        if (op === ';;') throw new OutsideSubset('case');
+        return { t: 'op', v: op };
+      }
+    }
+    return this.#word();
+  }
+
+  #word(): Token {
+    const parts: Part[] = [];
+    let raw: string | undefined = '';
+    const s = this.#s;
+    const lit = (text: string, quoted: boolean): void => {
+      const last = parts.at(-1);
+      if (last?.k === 'lit' && last.quoted === quoted) parts[parts.length - 1] = { k: 'lit', text: last.text + text, quoted };
+      else parts.push({ k: 'lit', text, quoted });
+    };
+    while (this.pos < s.length) {
+      const ch = s[this.pos] as string;
+      if (' \t\n;&|<>()'.includes(ch)) break;
+      if (ch === "'") {
+        const end = s.indexOf("'", this.pos + 1);
+        if (end < 0) throw new OutsideSubset('unterminated quoted string');
+        lit(s.slice(this.pos + 1, end), true);
+        this.pos = end + 1;
+        raw = undefined;
+      } else if (ch === '"') {
+        this.pos++;
+        this.#doubleQuoted(parts, lit);
+        raw = undefined;
+      } else if (ch === '\\') {
+        const next = s[this.pos + 1];
+        this.pos += 2;
+        if (next !== '\n' && next !== undefined) lit(next, true);
+        raw = undefined;
+      } else if (ch === '$' || ch === '`') {
+        parts.push(this.#expansion(false) ?? { k: 'lit', text: '$', quoted: false });
+        raw = undefined;
+      } else {
+        if (ch === '*' || ch === '?') throw new OutsideSubset('globs');
+        lit(ch, false);
+        if (raw !== undefined) raw += ch;
+        this.pos++;
+      }
+    }
+    return { t: 'word', w: parts, raw };
+  }
+
+  #doubleQuoted(parts: Part[], lit: (text: string, quoted: boolean) => void): void {
+    const s = this.#s;
+    for (;;) {
+      const ch = s[this.pos];
+      if (ch === undefined) throw new OutsideSubset('unterminated quoted string');
+      if (ch === '"') {
+        this.pos++;
+        if (parts.length === 0) lit('', true);
+        return;
+      }
+      if (ch === '\\' && '$`"\\\n'.includes(s[this.pos + 1] ?? 'x')) {
+        if (s[this.pos + 1] !== '\n') lit(s[this.pos + 1] as string, true);
+        this.pos += 2;
+      } else if (ch === '$' || ch === '`') {
+        parts.push(this.#expansion(true) ?? { k: 'lit', text: '$', quoted: true });
+      } else {
+        lit(ch, true);
+        this.pos++;
+      }
+    }
+  }
+
+  /** At `$` or a backquote; undefined for a `$` that is just a dollar sign (it is consumed). */
+  #expansion(quoted: boolean): Part | undefined {
+    const s = this.#s;
+    if (s[this.pos] === '`') return this.#backquoted(quoted);
+    const next = s[this.pos + 1] ?? '';
+    if (s.startsWith('$((', this.pos)) {
+      this.pos += 3;
+      const expr = new ArithParser(s, this.pos);
+      const node = expr.parse();
+      this.pos = expr.pos;
+      if (!s.startsWith('))', this.pos)) throw new OutsideSubset('arithmetic: expected ))');
+      this.pos += 2;
+      return { k: 'arith', expr: node, quoted };
+    }
+    if (next === '(') {
+      const sub = new Parser(s, true, this.pos + 2);
+      const body = sub.list(new Set());
+      const close = sub.next();
+      if (close.t !== 'op' || close.v !== ')') throw new OutsideSubset('command substitution: expected )');
+      this.pos = sub.pos;
+      return { k: 'subst', body, quoted };
+    }
+    if (next === '{') return this.#braced(quoted);
+    const name = nameRe.exec(s.slice(this.pos + 1))?.[0] ?? (/[?#$@*0-9]/.test(next) ? next : undefined);
+    if (name === undefined) {
+      if (next === '!' || next === '-') throw new OutsideSubset(`$${next}`);
+      this.pos++;
+      return undefined;
+    }
+    this.pos += 1 + name.length;
+    return { k: 'param', name, quoted };
+  }
+
+  #backquoted(quoted: boolean): Part {
+    const s = this.#s;
+    let inner = '';
+    let i = this.pos + 1;
+    for (; i < s.length && s[i] !== '`'; i++) {
+      if (s[i] === '\\' && '$`\\'.includes(s[i + 1] ?? 'x')) i++;
+      inner += s[i];
+    }
+    if (i >= s.length) throw new OutsideSubset('unterminated `');
+    this.pos = i + 1;
+    const sub = new Parser(inner, true);
+    const body = sub.list(new Set());
+    if (sub.next().t !== 'eof') throw new OutsideSubset('command substitution: unexpected token');
+    return { k: 'subst', body, quoted };
+  }
+
+  #braced(quoted: boolean): Part {
+    const s = this.#s;
+    this.pos += 2;
+    const length = s[this.pos] === '#' && s[this.pos + 1] !== '}';
+    if (length) this.pos++;
+    const name = nameRe.exec(s.slice(this.pos))?.[0] ?? (/[?#$0-9]/.test(s[this.pos] ?? '') ? s[this.pos] : undefined);
+    if (name === undefined) throw new OutsideSubset('bad substitution');
+    this.pos += name.length;
+    if (length || s[this.pos] === '}') {
+      if (s[this.pos] !== '}') throw new OutsideSubset('bad substitution');
+      this.pos++;
+      return length ? { k: 'param', name, quoted, op: '#' } : { k: 'param', name, quoted };
+    }
+    const op = /^(:?[-=+])/.exec(s.slice(this.pos))?.[1] as ParamOp | undefined;
+    if (!op) throw new OutsideSubset('parameter expansion other than ${NAME:-word}');
+    this.pos += op.length;
+    const arg: Part[] = [];
+    while (s[this.pos] !== '}') {
+      const ch = s[this.pos];
+      if (ch === undefined) throw new OutsideSubset('bad substitution');
+      if (ch === '$' || ch === '`') arg.push(this.#expansion(quoted) ?? { k: 'lit', text: '$', quoted });
+      else if (ch === "'" && !quoted) {
+        const end = s.indexOf("'", this.pos + 1);
+        if (end < 0) throw new OutsideSubset('unterminated quoted string');
+        arg.push({ k: 'lit', text: s.slice(this.pos + 1, end), quoted: true });
+        this.pos = end + 1;
+      } else if (ch === '"') {
+        this.pos++;
+        this.#doubleQuoted(arg, (text, q) => arg.push({ k: 'lit', text, quoted: q }));
+      } else {
+        arg.push({ k: 'lit', text: ch === '\\' ? (s[++this.pos] ?? '') : ch, quoted: quoted || ch === '\\' });
+        this.pos++;
+      }
+    }
+    this.pos++;
+    return { k: 'param', name, quoted, op, arg };
+  }
+}
+
+/** The unquoted literal text a word starts with (for NAME=value with a quoted or expanded value). */
+function rawPrefix(w: Word): string {
+  const first = w[0];
+  return first?.k === 'lit' && !first.quoted ? first.text : '';
+}
+
+function dropPrefix(w: Word, n: number): Word {
+  const [first, ...rest] = w;
+  if (!first || first.k !== 'lit') return w;
+  const text = first.text.slice(n);
+  return text === '' ? (rest.length === 0 ? [{ k: 'lit', text: '', quoted: true }] : rest) : [{ ...first, text }, ...rest];
+}
+
+const binaryPrecedence: Record<string, number> = { '||': 1, '&&': 2, '|': 3, '^': 4, '&': 5, '==': 6, '!=': 6, '<': 7, '<=': 7, '>': 7, '>=': 7, '<<': 8, '>>': 8, '+': 9, '-': 9, '*': 10, '/': 10, '%': 10 };
+const binaryOps = Object.keys(binaryPrecedence).sort((a, b) => b.length - a.length);
+
+/** $((...)): integers, variables (with or without $), unary - + ! ~, the C binary operators, = and op=. */
+class ArithParser {
+  readonly #s: string;
+  pos: number;
+  constructor(s: string, pos: number) {
+    this.#s = s;
+    this.pos = pos;
+  }
+
+  parse(): Arith {
+    return this.#binary(1);
+  }
+
+  #ws(): void {
+    while (/[ \t\n]/.test(this.#s[this.pos] ?? '')) this.pos++;
+  }
+
+  #binary(min: number): Arith {
+    let a = this.#unary();
+    for (;;) {
+      this.#ws();
+      if (this.#s.startsWith('))', this.pos)) return a;
+      const op = binaryOps.find((o) => this.#s.startsWith(o, this.pos));
+      const prec = op === undefined ? 0 : (binaryPrecedence[op] ?? 0);
+      if (op === undefined || prec < min) return a;
+      this.pos += op.length;
+      a = { k: 'bin', op, a, b: this.#binary(prec + 1) };
+    }
+  }
+
+  #unary(): Arith {
+    this.#ws();
+    const s = this.#s;
+    const ch = s[this.pos] ?? '';
+    if ('-+!~'.includes(ch) && ch !== '' && s[this.pos + 1] !== ch) {
+      this.pos++;
+      return { k: 'un', op: ch, a: this.#unary() };
+    }
+    if (ch === '(') {
+      this.pos++;
+      const inner = this.#binary(1);
+      this.#ws();
+      if (s[this.pos] !== ')') throw new OutsideSubset('arithmetic: expected )');
+      this.pos++;
+      return inner;
+    }
+    const num = /^(0[xX][0-9a-fA-F]+|\d+)/.exec(s.slice(this.pos))?.[0];
+    if (num) {
+      this.pos += num.length;
+      return { k: 'num', v: num.length > 1 && num.startsWith('0') && !/[xX]/.test(num) ? parseInt(num, 8) : Number(num) };
+    }
+    const ref = /^\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?/.exec(s.slice(this.pos));
+    if (!ref?.[1]) throw new OutsideSubset('arithmetic: unexpected text');
+    this.pos += ref[0].length;
+    const name = ref[1];
+    this.#ws();
+    const assign = /^([-+*/%]?=)(?!=)/.exec(s.slice(this.pos))?.[1];
+    if (assign && !ref[0].startsWith('$')) {
+      this.pos += assign.length;
+      return { k: 'set', name, op: assign.slice(0, -1), b: this.#binary(1) };
+    }
+    return { k: 'var', name };
+  }
+}
