@@ -101,6 +101,39 @@ test("`trap 'exit 0' TERM` with the sleep in the background and `wait`: the shel
   assert.equal(fg.last?.status?.containerStatuses?.[0]?.state?.terminated?.exitCode, 137, 'sh runs the trap only after sleep 3600 ends');
 });
 
+const counter = 'i=0; while true; do echo "$i: $(date)"; i=$((i+1)); sleep 1; done';
+
+function logLines(c: Cluster, name: string): string[] {
+  return c.podLogs.kubelet('cpu-0')?.worker('default', name)?.logsOf(name)?.current?.lines().map((l) => `${new Date(l.at).toISOString().slice(14, 19)} ${l.text}`) ?? [];
+}
+
+test('the logging docs\' counter loop writes a dated line a second on the clock; deleted, sh as PID 1 ignores TERM for the whole grace period', async () => {
+  await using s = await cluster();
+  const { c, clock } = s;
+  await c.client.create(refs.pods, sleeper('counter', ['/bin/sh', '-c', counter], { terminationGracePeriodSeconds: 5 }), { namespace: 'default' });
+  await clock.advance(1000);
+  const started = Date.parse((await c.client.get<Pod>(refs.pods, 'default', 'counter')).status?.containerStatuses?.[0]?.state?.running?.startedAt ?? '');
+  await clock.advance(started + 2500 - clock.now());
+  const at = (ms: number) => new Date(started + ms);
+  const dateText = (d: Date) => `${d.toUTCString().slice(0, 3)} ${d.toUTCString().slice(8, 11)} ${String(d.getUTCDate()).padStart(2, ' ')} ${d.toISOString().slice(11, 19)} UTC ${d.getUTCFullYear()}`;
+  assert.deepEqual(logLines(c, 'counter'), [0, 1000, 2000].map((ms, i) => `${at(ms).toISOString().slice(14, 19)} ${i}: ${dateText(at(ms))}`));
+  const r = await deleteAndFollow(c, clock, 'counter', 8000);
+  const terminated = r.last?.status?.containerStatuses?.[0]?.state?.terminated;
+  assert.deepEqual([r.last?.status?.phase, terminated?.exitCode, terminated?.reason], ['Failed', 137, 'Error']);
+  assert.ok(r.goneAt !== undefined && r.goneAt >= 5000 && r.goneAt < 6000, `gone after ${r.goneAt} ms`);
+});
+
+test("a loop with `trap 'echo stopping; exit 0' TERM` runs the trap when its sleep ends and the container exits 0", async () => {
+  await using s = await cluster();
+  const { c, clock } = s;
+  await c.client.create(refs.pods, sleeper('looper', ['sh', '-c', "trap 'echo stopping; exit 0' TERM; while true; do echo tick; sleep 4; done"]), { namespace: 'default' });
+  await clock.advance(1000);
+  const r = await deleteAndFollow(c, clock, 'looper', 6000);
+  const terminated = r.last?.status?.containerStatuses?.[0]?.state?.terminated;
+  assert.deepEqual([r.last?.status?.phase, terminated?.exitCode], ['Succeeded', 0]);
+  assert.ok(r.goneAt !== undefined && r.goneAt > 2000 && r.goneAt < 4500, `gone after ${r.goneAt} ms: at the end of the sleep`);
+});
+
 async function jobOf(c: Cluster, name: string): Promise<Job> {
   return c.client.get<Job>(refs.jobs, 'default', name);
 }

@@ -66,3 +66,27 @@ test('after a restart with the same data dir, running pods keep their containers
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('a restarted kubelet writes a running script\'s lines up to now with their own times, and the loop goes on from there', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'drydock-restart-'));
+  try {
+    const t0 = Date.UTC(2026, 0, 1);
+    const first = new VirtualClock(t0);
+    const before = await Cluster.start({ config, clock: first, random: new SeededRandom(1), components: true, dataDir });
+    const counter: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'counter', namespace: 'default' }, spec: { containers: [{ name: 'count', image: 'busybox', args: ['/bin/sh', '-c', 'i=0; while true; do echo "$i"; i=$((i+1)); sleep 1; done'] }] } };
+    await before.client.create(refs.pods, counter);
+    await first.advance(3000);
+    await before.stop();
+
+    const second = new VirtualClock(t0 + 6_500);
+    await using after = await Cluster.start({ config, clock: second, random: new SeededRandom(2), components: true, dataDir });
+    await second.advance(1_000);
+    const pod = await after.client.get<Pod>(refs.pods, 'default', 'counter');
+    const startedAt = Date.parse(pod.status?.containerStatuses?.[0]?.state?.running?.startedAt ?? '');
+    const lines = after.podLogs.kubelet('cpu-0')?.worker('default', 'counter')?.logsOf('count')?.current?.lines() ?? [];
+    const want = Math.floor((second.now() - startedAt) / 1000) + 1;
+    assert.deepEqual(lines.map((l) => `${l.at - startedAt}:${l.text}`), Array.from({ length: want }, (_, i) => `${i * 1000}:${i}`));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
