@@ -55,3 +55,20 @@ test('a shell session keeps $? between lines and ends at exit', () => {
   assert.ok(exit.exited);
   assert.equal(exit.exitCode, 0);
 });
+
+test('kubectl exec runs the container shell\'s loops, arithmetic and substitutions; sleeps between outputs become pauses', () => {
+  assert.equal(stdout(runExec(['sh', '-c', 'for i in 1 2 3; do echo $i; done'], context)), '1\n2\n3\n');
+  assert.equal(stdout(runExec(['sh', '-c', 'i=0; while [ $i -lt 3 ]; do i=$((i+1)); done; echo "i=$i on $(hostname)"'], context)), 'i=3 on mig-pod\n');
+  assert.deepEqual(runExec(['sh', '-c', 'for i in 1 2; do echo $i; sleep 1; done'], context).steps, [{ stream: 'stdout', text: '1\n' }, { sleepMs: 1000 }, { stream: 'stdout', text: '2\n' }, { sleepMs: 1000 }]);
+  const at = Date.UTC(2026, 11, 7, 5, 40, 1);
+  assert.equal(stdout(runExec(['date'], { ...context, now: () => at })), 'Mon Dec  7 05:40:01 UTC 2026\n');
+  assert.equal(unsimulatedCommand(['date']), undefined);
+  assert.equal(stdout(runExec(['sh', '-c', 'if [ -f /etc/hosts ]; then echo file; else echo none; fi; [ -n "$HOME" ] && echo home'], context)), 'none\nhome\n', 'file tests ask the container\'s files; string tests are the shell\'s');
+  assert.deepEqual(runExec(['sh', '-c', 'while true; do sleep 1; done'], context).steps.at(-1), { sleepMs: null }, 'a loop that never ends is a pause for ever once run ahead');
+});
+
+test('a shell session keeps variables between lines', () => {
+  const session = new ShellSession(context);
+  session.run('n=4');
+  assert.equal(stdout(session.run('echo $((n * 2))')), '8\n');
+});

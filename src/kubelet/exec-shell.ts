@@ -1,12 +1,13 @@
 // What `kubectl exec` runs in a simulated container: a few commands a user reaches for to look inside
-// one (env, printenv, echo, hostname, pwd, nvidia-smi -L, sleep, true, false, exit; cat, ls, test and
-// tar over the files the kubelet put there and the emptyDirs, so `kubectl cp` works both ways), alone or in a
-// small shell (`sh -c "..."`, or `sh` reading its standard input or a terminal) with quotes, $VAR,
-// `;`, `&&`, `||` and newlines. There is no image to run anything else. Pure: the route plays the steps.
-import { sleepMs } from '../api/index.ts';
+// one (env, printenv, echo, hostname, pwd, date, nvidia-smi -L, sleep, true, false, exit; cat, ls, test and
+// tar over the files the kubelet put there and the emptyDirs, so `kubectl cp` works both ways), alone or in
+// the shell the container's own command runs in (api/sim/shell-syntax.ts: quotes, $VAR, $?, $((...)),
+// $(...), `;`, `&&`, `||`, loops and `if`), from `sh -c "..."` or from `sh` reading its standard input or a
+// terminal. There is no image to run anything else. Pure: the script is run ahead and the route plays the steps.
+import { argvCommand, fileTestOps, OutsideSubset, parseScript, scriptCommands, ShellRun } from '../api/index.ts';
+import type { CommandHook, ShellProgram } from '../api/index.ts';
 import type { ContainerFiles } from './container-files.ts';
 import { cat, ls, tar, tarExtracts, testPath } from './file-commands.ts';
-import type { FileCommandOutput } from './file-commands.ts';
 
 /** What a command sees of its container. */
 export interface ExecContext {
@@ -17,6 +18,8 @@ export interface ExecContext {
   workingDir: string;
   /** The files the kubelet put in the container (volumes, /etc/hosts); undefined when none are known. */
   files?: ContainerFiles | undefined;
+  /** The clock, for `date`. */
+  now?: () => number;
 }
 
 /** Output on a stream (a file's bytes as they are), or a pause (null: forever, as `sleep infinity`). */
@@ -30,7 +33,7 @@ export interface ExecRun {
 }
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-export const simulatedCommands = 'echo, env, printenv, hostname, pwd, nvidia-smi -L, sleep, true, false, exit, cat, ls, test -d|-f|-e and tar (cf -, xf -)';
+export const simulatedCommands = 'echo, env, printenv, hostname, pwd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test and tar (cf -, xf -)';
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -44,9 +47,12 @@ export function unsimulatedCommand(argv: readonly string[]): string | undefined 
 
 /** Runs argv as the container's runtime would exec it: a shell with -c runs its script. `stdin` is standard input read whole, for a command that takes it so. */
 export function runExec(argv: readonly string[], context: ExecContext, stdin?: Buffer): ExecRun {
-  const shell = new ShellState(context, stdin);
-  shell.command(argv);
-  return shell.finish();
+  const [cmd = ''] = argv;
+  const shell = shells.has(basename(cmd));
+  const parsedArgv = shell ? shellProgram(argv) : { program: argvCommand(argv, undefined) };
+  if ('error' in parsedArgv) return parsedArgv.error;
+  const args = shell && argv.length > 3 ? argv.slice(3) : [cmd];
+  return execute(parsedArgv.program, context, { stdin, vars: new Map(), status: 0 }, args, shell && /^-[a-z]*e/.test(argv[1] ?? ''));
 }
 
 /** Whether the command reads its standard input whole before it does anything: `tar x` (kubectl cp into a pod). */
@@ -54,252 +60,127 @@ export function readsStdinWhole(argv: readonly string[]): boolean {
   return basename(argv[0] ?? '') === 'tar' && tarExtracts(argv.slice(1));
 }
 
-/** A shell reading commands (stdin, or a terminal's lines): `$?` and exported state carry between them. */
+/** A shell reading commands (stdin, or a terminal's lines): `$?` and variables carry between them. */
 export class ShellSession {
-  readonly #state: ShellState;
+  readonly #context: ExecContext;
+  readonly #state: SessionState = { stdin: undefined, vars: new Map(), status: 0 };
   constructor(context: ExecContext) {
-    this.#state = new ShellState(context);
+    this.#context = context;
   }
   /** Runs one chunk of script; its steps, and whether the shell exited. */
   run(script: string): ExecRun {
-    this.#state.script(script);
-    return this.#state.finish();
+    const p = parsed(script);
+    if ('error' in p) {
+      this.#state.status = p.error.exitCode;
+      return p.error;
+    }
+    return execute(p.program, this.#context, this.#state, ['sh'], false);
   }
 }
 
-const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[']);
+const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[']);
+/** What kubectl exec runs ahead: output past this many writes, or past an hour, is left unwritten (the command goes on for ever). */
+const maxSteps = 10_000;
+const limitMs = 3_600_000;
 
-class ShellState {
-  readonly #context: ExecContext;
+interface SessionState {
   /** Standard input read whole, for the first command that takes it. */
-  #stdin: Buffer | undefined;
-  #steps: ExecStep[] = [];
-  #status = 0;
-  #exited = false;
-  #forever = false;
+  stdin: Buffer | undefined;
+  vars: Map<string, string | null>;
+  status: number;
+}
 
-  constructor(context: ExecContext, stdin?: Buffer) {
-    this.#context = context;
-    this.#stdin = stdin;
-  }
+class StepsFull extends Error {}
 
-  finish(): ExecRun {
-    const run: ExecRun = { steps: this.#steps, exitCode: this.#status, exited: this.#exited };
-    this.#steps = [];
-    return run;
-  }
+/** A syntax error (or a construct outside the shell) as sh reports it: status 2. */
+function syntaxError(message: string): ExecRun {
+  return { steps: [{ stream: 'stderr', text: `sh: syntax error: ${message}\n` }], exitCode: 2, exited: false };
+}
 
-  /** Statements separated by newlines, `;`, `&&` (runs after success) and `||` (after failure). */
-  script(text: string): void {
-    const parts = splitStatements(text);
-    if (typeof parts === 'string') return this.#fail(`sh: syntax error: ${parts}`, 2);
-    let skip = false;
-    for (const { text: statement, after } of parts) {
-      if (this.#exited || this.#forever) return;
-      if (after === '&&') skip = skip || this.#status !== 0;
-      else if (after === '||') skip = skip || this.#status === 0;
-      else skip = false;
-      if (skip || statement.trim() === '') continue;
-      const argv = shellWords(statement, this.#context.env, this.#status);
-      if (typeof argv === 'string') {
-        this.#fail(`sh: syntax error: ${argv}`, 2);
-        continue;
-      }
-      this.command(argv);
-    }
-  }
+type Parsed = { program: ShellProgram } | { error: ExecRun };
 
-  command(argv: readonly string[]): void {
-    const [cmd, ...rest] = argv;
-    if (cmd === undefined) return;
-    const name = basename(cmd);
-    if (shells.has(name)) {
-      const flag = rest[0];
-      if (flag !== undefined && /^-[a-z]*c[a-z]*$/.test(flag)) return this.script(rest[1] ?? '');
-      return this.#fail(`${name}: reading commands from a file is not simulated`, 2);
-    }
-    switch (name) {
-      case 'echo':
-        return this.#echo(rest);
-      case 'env':
-        if (rest.length > 0) return this.#fail(`env: running a command is not simulated`, 125);
-        return this.#out(Object.entries(this.#context.env).map(([k, v]) => `${k}=${v}\n`).join(''));
-      case 'printenv':
-        return this.#printenv(rest);
-      case 'hostname':
-        return this.#out(`${this.#context.env.HOSTNAME ?? ''}\n`);
-      case 'pwd':
-        return this.#out(`${this.#context.workingDir}\n`);
-      case 'nvidia-smi':
-        return this.#nvidiaSmi(rest);
-      case 'sleep': {
-        const ms = sleepMs(rest);
-        if (ms === undefined) return this.#fail(`sleep: invalid time interval '${rest.join(' ')}'`, 1);
-        this.#steps.push({ sleepMs: ms });
-        if (ms === null) this.#forever = true;
-        this.#status = 0;
-        return;
-      }
-      case 'true':
-      case ':':
-        this.#status = 0;
-        return;
-      case 'false':
-        this.#status = 1;
-        return;
-      case 'exit': {
-        const code = rest.length === 0 ? this.#status : Number(rest[0]);
-        if (!Number.isInteger(code)) return this.#fail(`sh: exit: Illegal number: ${rest[0] ?? ''}`, 2);
-        this.#status = code & 255;
-        this.#exited = true;
-        return;
-      }
-      case 'cat':
-        return this.#files(cat(rest, this.#context.files, this.#context.workingDir));
-      case 'test':
-      case '[':
-        return this.#files(testPath(rest, this.#context.files, this.#context.workingDir, name === '['));
-      case 'ls':
-        return this.#files(ls(rest, this.#context.files, this.#context.workingDir));
-      case 'tar': {
-        const stdin = this.#stdin;
-        this.#stdin = undefined;
-        return this.#files(tar(rest, this.#context.files, this.#context.workingDir, stdin));
-      }
-      default:
-        return this.#fail(`sh: ${cmd}: not simulated (a simulated container runs ${simulatedCommands})`, 127);
-    }
-  }
-
-  #echo(args: readonly string[]): void {
-    const noNewline = args[0] === '-n';
-    this.#out(`${(noNewline ? args.slice(1) : args).join(' ')}${noNewline ? '' : '\n'}`);
-  }
-
-  #printenv(names: readonly string[]): void {
-    const env = this.#context.env;
-    if (names.length === 0) return this.#out(Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''));
-    const found = names.filter((n) => Object.hasOwn(env, n));
-    this.#out(found.map((n) => `${env[n] ?? ''}\n`).join(''));
-    this.#status = found.length === names.length ? 0 : 1;
-  }
-
-  /** `nvidia-smi -L`; with no GPU, nvidia-smi's own words and exit code 6 (NVML_ERROR_NOT_FOUND). */
-  #nvidiaSmi(args: readonly string[]): void {
-    if (args.length !== 1 || (args[0] !== '-L' && args[0] !== '--list-gpus')) {
-      return this.#fail('nvidia-smi: only `nvidia-smi -L` is simulated', 127);
-    }
-    const list = this.#context.gpuList;
-    if (list === undefined) return this.#out('');
-    if (list.length === 0) return this.#fail('No devices were found', 6, 'stdout');
-    this.#out(list.map((l) => `${l}\n`).join(''));
-  }
-
-  #files(output: FileCommandOutput): void {
-    this.#steps.push(...output.writes);
-    this.#status = output.status;
-  }
-
-  #out(text: string): void {
-    if (text !== '') this.#steps.push({ stream: 'stdout', text });
-    this.#status = 0;
-  }
-
-  #fail(message: string, status: number, stream: 'stdout' | 'stderr' = 'stderr'): void {
-    this.#steps.push({ stream, text: `${message}\n` });
-    this.#status = status;
+function parsed(script: string): Parsed {
+  try {
+    return { program: parseScript(script, true) };
+  } catch (e) {
+    if (e instanceof OutsideSubset) return { error: syntaxError(e.message) };
+    throw e;
   }
 }
 
-type Statement = { text: string; after: ';' | '&&' | '||' };
-
-/** Splits on `;`, newlines, `&&` and `||` outside quotes; a lone `&` or `|` is outside the subset. */
-function splitStatements(text: string): Statement[] | string {
-  const out: Statement[] = [];
-  let cur = '';
-  let after: Statement['after'] = ';';
-  let quote: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    // Quoted text is copied as written (shellWords reads it); only separators outside quotes count.
-    if (quote) {
-      cur += ch;
-      if (ch === '\\' && quote === '"' && i + 1 < text.length) cur += text[++i] as string;
-      else if (ch === quote) quote = undefined;
-      continue;
-    }
-    if (ch === '\\' && i + 1 < text.length) {
-      cur += ch + (text[++i] as string);
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      cur += ch;
-    } else if (ch === ';' || ch === '\n') {
-      out.push({ text: cur, after });
-      cur = '';
-      after = ';';
-    } else if ((ch === '&' || ch === '|') && text[i + 1] === ch) {
-      out.push({ text: cur, after });
-      cur = '';
-      after = ch === '&' ? '&&' : '||';
-      i++;
-    } else if (ch === '&' || ch === '|') {
-      return `${ch === '&' ? 'background jobs' : 'pipes'} are not simulated`;
-    } else {
-      cur += ch;
-    }
+function shellProgram(argv: readonly string[]): Parsed {
+  const [cmd = '', flag, script] = argv;
+  if (flag === undefined || !/^-[a-z]*c[a-z]*$/.test(flag)) {
+    return { error: { steps: [{ stream: 'stderr', text: `${basename(cmd)}: reading commands from a file is not simulated\n` }], exitCode: 2, exited: false } };
   }
-  if (quote) return 'unterminated quoted string';
-  out.push({ text: cur, after });
-  return out;
+  return parsed(script ?? '');
 }
 
-/** sh's word splitting for the subset: quotes, backslashes, $VAR, ${VAR} and $? expanded (not in '...'). */
-function shellWords(text: string, env: Readonly<Record<string, string>>, status: number): string[] | string {
-  const words: string[] = [];
-  let cur = '';
-  let inWord = false;
-  let quote: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    if (quote === "'") {
-      if (ch === "'") quote = undefined;
-      else cur += ch;
-      continue;
-    }
-    if (ch === '$') {
-      if (text[i + 1] === '(') return 'command substitution is not simulated';
-      const m = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*)|(\?))/.exec(text.slice(i));
-      if (m) {
-        cur += m[3] ? String(status) : (env[m[1] ?? m[2] ?? ''] ?? '');
-        inWord = true;
-        i += m[0].length - 1;
-        continue;
-      }
-    }
-    if (quote === '"') {
-      if (ch === '"') quote = undefined;
-      else if (ch === '\\' && '"\\$`'.includes(text[i + 1] ?? '')) cur += text[++i] as string;
-      else cur += ch;
-      continue;
-    }
-    if (ch === '"' || ch === "'") {
-      quote = ch;
-      inWord = true;
-    } else if (ch === '\\' && i + 1 < text.length) {
-      cur += text[++i] as string;
-      inWord = true;
-    } else if (ch === ' ' || ch === '\t') {
-      if (inWord) words.push(cur);
-      cur = '';
-      inWord = false;
-    } else if ('`<>()'.includes(ch)) {
-      return ch === '`' ? 'command substitution is not simulated' : ch === '(' || ch === ')' ? 'subshells are not simulated' : 'redirections are not simulated';
-    } else {
-      cur += ch;
-      inWord = true;
-    }
+/**
+ * Runs the program ahead on its own time: output becomes steps, time passing between them a sleep step,
+ * a command that never ends (or outlasts what is run ahead) a final endless sleep.
+ */
+function execute(program: ShellProgram, context: ExecContext, state: SessionState, args: readonly string[], errexit: boolean): ExecRun {
+  const steps: ExecStep[] = [];
+  let at = 0;
+  const sink = {
+    line: () => {},
+    write: (atMs: number, stream: 'stdout' | 'stderr', text: string | Buffer) => {
+      if (atMs > at) steps.push({ sleepMs: atMs - at });
+      at = atMs;
+      steps.push({ stream, text });
+      if (steps.length > maxSteps) throw new StepsFull();
+    },
+  };
+  const run = new ShellRun(program, { env: context.env, gpuList: context.gpuList, pid1: false, startedAt: context.now?.() ?? 0, args, errexit, vars: state.vars, status: state.status, command: (argv) => hooked(argv, context, state) }, sink);
+  try {
+    run.runUntil(limitMs);
+  } catch (e) {
+    if (!(e instanceof StepsFull)) throw e;
   }
-  if (quote) return 'unterminated quoted string';
-  if (inWord) words.push(cur);
-  return words;
+  if (!run.exit) steps.push({ sleepMs: null });
+  else if (run.exit.atMs > at) steps.push({ sleepMs: run.exit.atMs - at });
+  state.status = run.status;
+  return { steps, exitCode: run.status, exited: run.exitCalled };
+}
+
+const written = (text: string, status = 0, stream: 'stdout' | 'stderr' = 'stdout'): CommandHook => ({ writes: text === '' ? [] : [{ stream, text }], status });
+
+/** kubectl exec's own commands (files, the environment); the shell's built-in ones answer the rest. */
+function hooked(argv: readonly string[], context: ExecContext, state: SessionState): CommandHook | undefined {
+  const [cmd = '', ...rest] = argv;
+  const name = basename(cmd);
+  const env = context.env;
+  switch (name) {
+    case 'env':
+      if (rest.length > 0) return written('env: running a command is not simulated\n', 125, 'stderr');
+      return written(Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''));
+    case 'printenv': {
+      if (rest.length === 0) return written(Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''));
+      const found = rest.filter((n) => Object.hasOwn(env, n));
+      return written(found.map((n) => `${env[n] ?? ''}\n`).join(''), found.length === rest.length ? 0 : 1);
+    }
+    case 'pwd':
+      return written(`${context.workingDir}\n`);
+    case 'cat':
+      return cat(rest, context.files, context.workingDir);
+    case 'ls':
+      return ls(rest, context.files, context.workingDir);
+    case 'tar': {
+      const stdin = state.stdin;
+      state.stdin = undefined;
+      return tar(rest, context.files, context.workingDir, stdin);
+    }
+    case 'test':
+    case '[':
+      return rest.some((a) => fileTestOps.has(a)) ? testPath(rest, context.files, context.workingDir, name === '[') : undefined;
+    default:
+      if (shells.has(name)) {
+        const p = shellProgram(argv);
+        if ('error' in p) return { writes: p.error.steps.filter((s) => 'stream' in s), status: p.error.exitCode };
+        return { script: p.program, args: argv.length > 3 ? argv.slice(3) : [cmd] };
+      }
+      if (scriptCommands.has(name)) return undefined;
+      return written(`sh: ${cmd}: not simulated (a simulated container runs ${simulatedCommands})\n`, 127, 'stderr');
+  }
 }

@@ -19,6 +19,10 @@ export { deterministicUuid, simulatedGpuUuid } from './gpu-identity.ts';
 export { commandFormBehaviour, isInteractiveShell, runCommandForm, sleepMs } from './command-forms.ts';
 export type { CommandFormRun } from './command-forms.ts';
 export { ShellRun, busyCommandCap } from './shell-run.ts';
+export type { CommandHook, ShellContext, ShellSink, Stream } from './shell-run.ts';
+export { argvCommand, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
+export type { List as ShellProgram } from './shell-syntax.ts';
+export { fileTestOps } from './shell-commands.ts';
 
 export const simAnnotationPrefix = 'sim.drydock.dev/';
 /** A regular init container's default run time ("a short delay"). */

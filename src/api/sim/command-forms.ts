@@ -18,7 +18,7 @@
 import type { BehaviourFields, ShellScript, SigtermStep, TimedLine } from './behaviour-types.ts';
 import { ImpureScript, ShellRun } from './shell-run.ts';
 import type { ShellProcess } from './shell-run.ts';
-import { argvCommand, basename, OutsideSubset, parseScript } from './shell-syntax.ts';
+import { argvCommand, basename, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
 
 export { sleepMs } from './shell-commands.ts';
 
@@ -63,7 +63,7 @@ function shellScript(argv: readonly string[], pid1: boolean): ShellScript | unde
   try {
     if (!shells.has(basename(cmd))) {
       if (!programs.has(basename(cmd))) return undefined;
-      return { program: argvCommand(argv), pid1, args: [cmd], errexit: false };
+      return { program: argvCommand(argv, scriptCommands), pid1, args: [cmd], errexit: false };
     }
     const [flag, text, ...args] = rest;
     // -x and -v trace the script to standard error, which is outside the subset.

@@ -6,6 +6,8 @@ import { lookupTable } from '../../core/index.ts';
 
 export interface CommandOutput {
   out: string;
+  /** What it writes on standard error (its diagnostics). */
+  err?: string;
   status: number;
 }
 
@@ -53,8 +55,9 @@ export function echo(args: readonly string[]): CommandOutput {
 /** printf FORMAT [ARG...]: %s %d %i %u %x %o %c %% with width and precision; the format repeats for extra arguments. */
 export function printf(args: readonly string[]): CommandOutput {
   const [format, ...rest] = args;
-  if (format === undefined) return { out: 'printf: usage: printf FORMAT [ARGUMENT...]\n', status: 1 };
+  if (format === undefined) return { out: '', err: 'printf: usage: printf FORMAT [ARGUMENT...]\n', status: 1 };
   let out = '';
+  let err = '';
   let status = 0;
   let argi = 0;
   do {
@@ -69,7 +72,7 @@ export function printf(args: readonly string[]): CommandOutput {
       } else {
         const n = arg === '' ? 0 : Number(arg);
         if (!Number.isFinite(n)) {
-          out += `printf: invalid number '${arg}'\n`;
+          err += `printf: invalid number '${arg}'\n`;
           status = 1;
         }
         const v = Math.trunc(Number.isFinite(n) ? n : 0);
@@ -84,7 +87,7 @@ export function printf(args: readonly string[]): CommandOutput {
     out += u.text;
     if (u.stop || argi === start) break;
   } while (argi < rest.length);
-  return { out, status };
+  return err ? { out, err, status } : { out, status };
 }
 
 const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -155,7 +158,7 @@ export function seq(args: readonly string[]): CommandOutput {
   const nums = args.map(integer);
   if (args.length < 1 || args.length > 3 || nums.some((n) => n === undefined)) {
     const bad = args.find((a) => integer(a) === undefined);
-    return { out: bad === undefined ? 'seq: usage: seq [-w] [-s SEP] [FIRST [INC]] LAST\n' : `seq: invalid number '${bad}'\n`, status: 1 };
+    return { out: '', err: bad === undefined ? 'seq: usage: seq [-w] [-s SEP] [FIRST [INC]] LAST\n' : `seq: invalid number '${bad}'\n`, status: 1 };
   }
   const [a, b, c] = nums as number[];
   const [first, inc, last] = args.length === 1 ? [1, 1, a as number] : args.length === 2 ? [a as number, 1, b as number] : [a as number, b as number, c as number];
@@ -169,7 +172,7 @@ export function seq(args: readonly string[]): CommandOutput {
 export function expr(args: readonly string[]): CommandOutput {
   const result = (v: string): CommandOutput => ({ out: `${v}\n`, status: v === '' || v === '0' ? 1 : 0 });
   if (args.length === 1) return result(args[0] as string);
-  if (args.length !== 3) return { out: 'expr: syntax error\n', status: 2 };
+  if (args.length !== 3) return { out: '', err: 'expr: syntax error\n', status: 2 };
   const [l, op, r] = args as [string, string, string];
   const a = integer(l);
   const b = integer(r);
@@ -177,8 +180,8 @@ export function expr(args: readonly string[]): CommandOutput {
   const cmp = (x: number): string => String(Number(x));
   switch (op) {
     case '+': case '-': case '*': case '/': case '%':
-      if (!bothInt) return { out: 'expr: non-numeric argument\n', status: 2 };
-      if ((op === '/' || op === '%') && b === 0) return { out: 'expr: division by zero\n', status: 2 };
+      if (!bothInt) return { out: '', err: 'expr: non-numeric argument\n', status: 2 };
+      if ((op === '/' || op === '%') && b === 0) return { out: '', err: 'expr: division by zero\n', status: 2 };
       return result(String(op === '+' ? a + b : op === '-' ? a - b : op === '*' ? a * b : op === '/' ? Math.trunc(a / b) : a % b));
     case '=': case '!=': case '<': case '<=': case '>': case '>=': {
       const c = bothInt ? a - b : l < r ? -1 : l > r ? 1 : 0;
@@ -186,7 +189,7 @@ export function expr(args: readonly string[]): CommandOutput {
       return result(cmp(t ? 1 : 0));
     }
     default:
-      return { out: 'expr: syntax error\n', status: 2 };
+      return { out: '', err: 'expr: syntax error\n', status: 2 };
   }
 }
 
@@ -237,13 +240,13 @@ function test1(args: readonly string[]): boolean {
 /** test EXPR and [ EXPR ]: strings, integers and negation; status 2 and busybox's message for a malformed one. */
 export function test(args: readonly string[], bracket: boolean): CommandOutput {
   if (bracket) {
-    if (args.at(-1) !== ']') return { out: 'sh: [: missing ]\n', status: 2 };
+    if (args.at(-1) !== ']') return { out: '', err: 'sh: [: missing ]\n', status: 2 };
     args = args.slice(0, -1);
   }
   try {
     return { out: '', status: test1(args) ? 0 : 1 };
   } catch (e) {
-    if (e instanceof TestError) return { out: `sh: ${e.message}\n`, status: 2 };
+    if (e instanceof TestError) return { out: '', err: `sh: ${e.message}\n`, status: 2 };
     throw e;
   }
 }

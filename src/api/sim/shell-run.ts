@@ -35,10 +35,22 @@ export interface ShellContext {
   args: readonly string[];
   errexit: boolean;
   maxOps?: number;
+  /** A session's variables and $? (kubectl exec -i sh): the run reads and updates them. */
+  vars?: Map<string, string | null>;
+  status?: number;
+  /** Commands of the caller's own (kubectl exec's cat, ls, env, ...), asked before the built-in ones. */
+  command?: (argv: readonly string[]) => CommandHook | undefined;
 }
 
+/** A hooked command's output and status, or a nested `sh -c` script to run in a child shell. */
+export type CommandHook = { writes: readonly { stream: Stream; text: string | Buffer }[]; status: number } | { script: List; args: readonly string[] };
+export type Stream = 'stdout' | 'stderr';
+
 export interface ShellSink {
+  /** A whole line of output, either stream (a container's log). */
   line(atMs: number, text: string): void;
+  /** Raw output by stream instead of lines (kubectl exec). */
+  write?(atMs: number, stream: Stream, text: string | Buffer): void;
   /** A pure evaluation's `nvidia-smi -L`: the kubelet puts the container's GPUs in its place. */
   gpuList?(atMs: number): void;
 }
@@ -112,7 +124,8 @@ export class ShellRun {
   constructor(program: List, ctx: ShellContext, out: ShellSink) {
     this.ctx = ctx;
     this.#out = out;
-    const sh = new Sh(this, new Map(), ctx.args, ctx.errexit);
+    const sh = new Sh(this, ctx.vars ?? new Map(), ctx.args, ctx.errexit);
+    sh.status = ctx.status ?? 0;
     this.#tasks.push({ sh, gen: sh.main(program), wakeAt: 0, block: 'run', parent: undefined });
   }
 
@@ -160,8 +173,19 @@ export class ShellRun {
     return ++this.#ops > busyCommandCap;
   }
 
-  write(text: string): void {
-    const all = this.#partial + text;
+  /** The main shell's $? (its exit code once it exited). */
+  get status(): number {
+    return this.exit?.code ?? this.#tasks[0]?.sh.status ?? 0;
+  }
+
+  /** Whether the main shell ended by running `exit` (an interactive session ends). */
+  get exitCalled(): boolean {
+    return this.#tasks[0]?.sh.exitCalled ?? false;
+  }
+
+  write(text: string | Buffer, stream: Stream = 'stdout'): void {
+    if (this.#out.write) return this.#out.write(this.now, stream, text);
+    const all = this.#partial + text.toString();
     let start = 0;
     for (let nl = all.indexOf('\n'); nl >= 0; nl = all.indexOf('\n', start)) {
       this.#out.line(this.now, all.slice(start, nl));
@@ -242,6 +266,7 @@ class Sh implements ShellProcess {
   trap: Trap = 'default';
   exitTrap: List | undefined;
   pendingTrap = false;
+  exitCalled = false;
   #loops = 0;
   #quiet = 0;
   #capture: string | undefined;
@@ -278,8 +303,10 @@ class Sh implements ShellProcess {
     try {
       yield* gen;
     } catch (e) {
-      if (e instanceof Exit) this.status = e.code;
-      else if (!(e instanceof LoopControl)) throw e;
+      if (e instanceof Exit) {
+        this.status = e.code;
+        this.exitCalled = true;
+      } else if (!(e instanceof LoopControl)) throw e;
     }
   }
 
@@ -405,19 +432,39 @@ class Sh implements ShellProcess {
     this.status = status;
   }
 
-  #write(text: string): void {
-    if (this.#capture !== undefined) this.#capture += text;
+  #write(text: string | Buffer, stream: Stream = 'stdout'): void {
+    if (text.length === 0) return;
+    if (stream === 'stderr') this.run.write(text, stream);
+    else if (this.#capture !== undefined) this.#capture += text.toString();
     else if (this.#quiet === 0) this.run.write(text);
   }
 
-  #done(out: { out: string; status: number }): void {
+  #done(out: { out: string; err?: string; status: number }): void {
     this.#write(out.out);
+    if (out.err) this.#write(out.err, 'stderr');
     this.status = out.status;
+  }
+
+  /** A command of the caller's: its output, or its nested script run in a child shell. */
+  *#hooked(hook: CommandHook): Gen {
+    if ('writes' in hook) {
+      for (const w of hook.writes) this.#write(w.text, w.stream);
+      this.status = hook.status;
+      return;
+    }
+    const child = new Sh(this.run, new Map(this.vars), hook.args, this.errexit);
+    child.#capture = this.#capture;
+    child.#quiet = this.#quiet;
+    yield* child.#guarded(child.list(hook.script, false));
+    if (this.#capture !== undefined) this.#capture = child.#capture;
+    this.status = child.status;
   }
 
   *#builtin(argv: readonly string[]): Gen {
     const [cmd = '', ...args] = argv;
     const name = basename(cmd);
+    const hook = this.run.ctx.command?.(argv);
+    if (hook) return yield* this.#hooked(hook);
     switch (name) {
       case ':':
       case 'true':
@@ -439,18 +486,18 @@ class Sh implements ShellProcess {
         return this.#done(test(args, name === '['));
       case 'date': {
         if (this.run.ctx.env === undefined) throw new ImpureScript('date');
-        return this.#done(date(args, this.run.ctx.startedAt + this.run.now) ?? { out: `date: invalid option -- '${args.join(' ')}'\n`, status: 1 });
+        return this.#done(date(args, this.run.ctx.startedAt + this.run.now) ?? { out: '', err: `date: invalid option -- '${args.join(' ')}'\n`, status: 1 });
       }
       case 'hostname':
         return this.#done({ out: `${this.#env('HOSTNAME') ?? ''}\n`, status: 0 });
       case 'nvidia-smi':
-        if (args.length !== 1 || (args[0] !== '-L' && args[0] !== '--list-gpus')) return this.#done({ out: 'nvidia-smi: only `nvidia-smi -L` is simulated\n', status: 127 });
+        if (args.length !== 1 || (args[0] !== '-L' && args[0] !== '--list-gpus')) return this.#done({ out: '', err: 'nvidia-smi: only `nvidia-smi -L` is simulated\n', status: 127 });
         if (this.#capture !== undefined) return;
         this.status = this.run.gpuLines();
         return;
       case 'sleep': {
         const ms = sleepMs(args);
-        if (ms === undefined) return this.#done({ out: `sleep: invalid number '${args[0] ?? ''}'\n`, status: 1 });
+        if (ms === undefined) return this.#done({ out: '', err: `sleep: invalid number '${args[0] ?? ''}'\n`, status: 1 });
         if (ms !== 0) yield { sleep: ms };
         this.status = 0;
         return;
@@ -461,7 +508,7 @@ class Sh implements ShellProcess {
       case 'exit': {
         const code = args[0] === undefined ? this.status : Number(args[0]);
         if (!/^\d+$/.test(args[0] ?? '0')) {
-          this.#write(`sh: exit: Illegal number: ${args[0] ?? ''}\n`);
+          this.#write(`sh: exit: Illegal number: ${args[0] ?? ''}\n`, 'stderr');
           throw new Exit(2);
         }
         throw new Exit(code & 255);
@@ -507,11 +554,11 @@ class Sh implements ShellProcess {
         yield* this.#builtin(args);
         throw new Exit(this.status);
       default:
-        return this.#done({ out: `sh: ${cmd}: not found\n`, status: 127 });
+        return this.#done({ out: '', err: `sh: ${cmd}: not found\n`, status: 127 });
     }
   }
 
-  #setTrap(args: readonly string[]): { out: string; status: number } {
+  #setTrap(args: readonly string[]): { out: string; err?: string; status: number } {
     const [action, ...signals] = args;
     if (action === undefined) return { out: '', status: 0 };
     for (const s of signals) {
@@ -519,7 +566,7 @@ class Sh implements ShellProcess {
       const trap: Trap = action === '-' ? 'default' : action === '' ? 'ignore' : parseTrap(action);
       if (termNames.has(sig) || termNames.has(s)) this.trap = trap;
       else if (exitNames.has(sig)) this.exitTrap = typeof trap === 'object' ? trap.action : undefined;
-      else if (!otherSignals.has(sig)) return { out: `sh: trap: ${s}: invalid signal specification\n`, status: 1 };
+      else if (!otherSignals.has(sig)) return { out: '', err: `sh: trap: ${s}: invalid signal specification\n`, status: 1 };
     }
     return { out: '', status: 0 };
   }
@@ -672,7 +719,7 @@ class Sh implements ShellProcess {
 
   /** An expansion error: a non-interactive shell prints it and exits 2. */
   #fail(message: string): never {
-    this.#write(`sh: ${message}\n`);
+    this.#write(`sh: ${message}\n`, 'stderr');
     throw new Exit(2);
   }
 }
