@@ -20,8 +20,6 @@ import { ImpureScript, ShellRun } from './shell-run.ts';
 import type { ShellProcess } from './shell-run.ts';
 import { argvCommand, basename, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
 
-export { sleepMs } from './shell-commands.ts';
-
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 /** Programs a container may run without a shell (`exit` too, as the model always took it). */
 const programs = new Set(['sleep', 'exit', 'true', 'false', 'echo', 'nvidia-smi', 'date', 'seq', 'printf', 'expr', 'hostname', 'test', '[']);

@@ -10,7 +10,8 @@
 // gets it, any other process dies of it (143); a trap runs once the foreground command ends, or at
 // once in `wait` (which then returns 128+15) or in a spin.
 import { date, echo, expr, printf, seq, sleepMs, test } from './shell-commands.ts';
-import { basename, literal, OutsideSubset, parseScript } from './shell-syntax.ts';
+import { arith, splitFields } from './shell-expand.ts';
+import { basename, literal, parseScript } from './shell-syntax.ts';
 import type { AndOr, Arith, Assignment, Command, List, Part, Word } from './shell-syntax.ts';
 
 /** Commands one instant may run before the script counts as spinning. */
@@ -644,33 +645,9 @@ class Sh implements ShellProcess {
     return s;
   }
 
-  /** Words expanded and field-split: unquoted expansions split on blanks, quoted ones and literals never. */
+  /** Words expanded and field-split. */
   #fields(words: readonly Word[]): string[] {
-    const out: string[] = [];
-    for (const w of words) {
-      let cur = '';
-      let have = false;
-      for (const p of w) {
-        const text = this.#part(p);
-        if (p.quoted || p.k === 'lit') {
-          cur += text;
-          have ||= p.quoted || text !== '';
-          continue;
-        }
-        for (const ch of text) {
-          if (ch === ' ' || ch === '\t' || ch === '\n') {
-            if (have) out.push(cur);
-            cur = '';
-            have = false;
-          } else {
-            cur += ch;
-            have = true;
-          }
-        }
-      }
-      if (have) out.push(cur);
-    }
-    return out;
+    return splitFields(words, (p) => this.#part(p));
   }
 
   #substitute(body: List): string {
@@ -685,65 +662,12 @@ class Sh implements ShellProcess {
   }
 
   #arith(e: Arith): number {
-    switch (e.k) {
-      case 'num':
-        return e.v;
-      case 'var': {
-        const v = this.#param(e.name) ?? '';
-        if (v.trim() === '') return 0;
-        if (!/^\s*[-+]?\d+\s*$/.test(v)) return this.#fail(`arithmetic syntax error`);
-        return Number(v);
-      }
-      case 'un': {
-        const a = this.#arith(e.a);
-        return e.op === '-' ? -a : e.op === '!' ? Number(a === 0) : e.op === '~' ? ~a : a;
-      }
-      case 'set': {
-        const b = this.#arith(e.b);
-        const v = e.op === '' ? b : arithBinary(e.op, this.#arith({ k: 'var', name: e.name }), b, (m) => this.#fail(m));
-        this.vars.set(e.name, String(v));
-        return v;
-      }
-      case 'bin': {
-        const a = this.#arith(e.a);
-        if (e.op === '&&') return Number(a !== 0 && this.#arith(e.b) !== 0);
-        if (e.op === '||') return Number(a !== 0 || this.#arith(e.b) !== 0);
-        return arithBinary(e.op, a, this.#arith(e.b), (m) => this.#fail(m));
-      }
-      default: {
-        const never: never = e;
-        return Number(never);
-      }
-    }
+    return arith(e, { get: (name) => this.#param(name), set: (name, v) => this.vars.set(name, v), fail: (m) => this.#fail(m) });
   }
 
   /** An expansion error: a non-interactive shell prints it and exits 2. */
   #fail(message: string): never {
     this.#write(`sh: ${message}\n`, 'stderr');
     throw new Exit(2);
-  }
-}
-
-function arithBinary(op: string, a: number, b: number, fail: (m: string) => never): number {
-  switch (op) {
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/':
-    case '%':
-      if (b === 0) return fail('divide by zero');
-      return op === '/' ? Math.trunc(a / b) : a % b;
-    case '<': return Number(a < b);
-    case '<=': return Number(a <= b);
-    case '>': return Number(a > b);
-    case '>=': return Number(a >= b);
-    case '==': return Number(a === b);
-    case '!=': return Number(a !== b);
-    case '&': return a & b;
-    case '|': return a | b;
-    case '^': return a ^ b;
-    case '<<': return a << b;
-    case '>>': return a >> b;
-    default: throw new OutsideSubset(`arithmetic operator ${op}`);
   }
 }

@@ -271,7 +271,10 @@ class Parser {
         if (tok.t !== 'word') throw new OutsideSubset('for: unexpected token');
         items.push(tok.w);
       }
-    } else if (this.peek().t === 'op' && (this.peek() as { v: string }).v === ';') this.next();
+    } else {
+      const semi = this.peek();
+      if (semi.t === 'op' && semi.v === ';') this.next();
+    }
     this.#expect('do');
     const body = this.#nonEmpty(this.list(new Set(['done'])));
     this.#expect('done');
