@@ -18,7 +18,7 @@ import type { NvidiaGpuConfig } from '../dra/index.ts';
 import type { ClusterConfig } from './config.ts';
 import { DaemonSetController, DeploymentController, EndpointSliceController, EndpointsController, GarbageCollector, ReplicaSetController, ReplicationManager, ResourceQuotaController, StatefulSetController, DisruptionController, CronJobController, RootCaCertPublisher, ServiceAccountsController, ClusterRoleAggregationController } from '../controllers/index.ts';
 import { JobController, TtlAfterFinishedController } from '../controllers/index.ts';
-import { LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
+import { EphemeralVolumeController, LocalPathProvisioner, PersistentVolumeController, PvProtectionController, PvcProtectionController } from '../controllers/index.ts';
 import { CertificateSigner, CsrCleaner, DeviceTaintEvictionController, ResourceClaimController, ServiceCIDRsController, controllerGatesOff } from '../controllers/index.ts';
 import { MetricsServer } from './metrics-server.ts';
 import { Aggregator } from './aggregator.ts';
@@ -195,6 +195,7 @@ const factories: ComponentFactory[] = [
   async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: clientOf(ctx, 'local-path-provisioner'), clock: ctx.clock, log: ctx.log })),
   async (ctx) => started('pvc-protection-controller', new PvcProtectionController(kcm(ctx, 'pvc-protection-controller'))),
   async (ctx) => started('pv-protection-controller', new PvProtectionController(kcm(ctx, 'pv-protection-controller'))),
+  async (ctx) => started('ephemeral-volume-controller', new EphemeralVolumeController(kcm(ctx, 'ephemeral-volume-controller'))),
   async (ctx) => { const lease = new ApiServerIdentityLease({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, random: ctx.random, log: ctx.log }); await lease.start(); return { name: 'apiserver-identity-lease', stop: () => lease.stop() }; },
   async (ctx) => { const e = await startLeaderElection({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, lease: 'kube-scheduler', eventSource: 'default-scheduler' }); return { name: 'kube-scheduler-leader-election', stop: () => e.stop() }; },
   async (ctx) => { const e = await startLeaderElection({ client: controllerManager(ctx), clock: ctx.clock, random: ctx.random, log: ctx.log, lease: 'kube-controller-manager', eventSource: 'kube-controller-manager' }); return { name: 'kube-controller-manager-leader-election', stop: () => e.stop() }; },

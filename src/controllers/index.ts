@@ -13,6 +13,7 @@ export { ResourceClaimController } from './resourceclaim/controller.ts';
 export { PersistentVolumeController } from './volume/controller.ts';
 export { LocalPathProvisioner } from './volume/local-path-provisioner.ts';
 export { PvProtectionController, PvcProtectionController } from './volume-protection/controller.ts';
+export { EphemeralVolumeController } from './ephemeral-volume/controller.ts';
 export { Recommender as VpaRecommender, VpaAdmission, Updater as VpaUpdater } from './vpa/index.ts';
 export { controllerGatesOff, controllerProgram, controllerRegistry, programs } from './registry.ts';
 export { DaemonSetController } from './daemonset/controller.ts';

@@ -26,6 +26,7 @@ import { CsrCleaner } from './certificates/cleaner.ts';
 import { TtlAfterFinishedController } from './ttl-after-finished/controller.ts';
 import { PersistentVolumeController } from './volume/controller.ts';
 import { PvProtectionController, PvcProtectionController } from './volume-protection/controller.ts';
+import { EphemeralVolumeController } from './ephemeral-volume/controller.ts';
 import { Recommender, Updater } from './vpa/index.ts';
 import { HorizontalController } from './hpa/index.ts';
 import { RootCaCertPublisher } from './root-ca-cert-publisher/controller.ts';
@@ -106,6 +107,7 @@ export const controllerRegistry: Readonly<Record<string, (deps: ControllerDeps) 
   'persistentvolume-binder': (d) => new PersistentVolumeController(d),
   'pvc-protection': (d) => new PvcProtectionController(d),
   'pv-protection': (d) => new PvProtectionController(d),
+  'ephemeral-volume': (d) => new EphemeralVolumeController(d),
   serviceaccount: (d) => new ServiceAccountsController(d),
   'clusterrole-aggregation': (d) => new ClusterRoleAggregationController(d),
   'root-ca-cert-publisher': (d) => new RootCaCertPublisher({ ...d, rootCA: d.rootCA ?? '' }),
