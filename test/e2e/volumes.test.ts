@@ -1,7 +1,8 @@
 // Volumes as a kubectl user meets them: a claim on the default StorageClass waits for its first
 // consumer, is provisioned on that pod's node and deleted with its claim; a ReadWriteOncePod claim
 // serves one pod even on one node; a missing ConfigMap keeps a pod ContainerCreating, and a missing
-// Secret its environment names keeps the container in CreateContainerConfigError.
+// Secret its environment names keeps the container in CreateContainerConfigError; a generic ephemeral
+// volume's claim is created for its pod, binds, and is garbage-collected with it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -122,6 +123,30 @@ describe('volumes with kubectl', () => {
     await eventually('PV deleted', async () => (await dd.kubectl(['get', 'pv', claim.spec.volumeName ?? ''])).code !== 0);
     r = await dd.kubectl(['get', 'pv', claim.spec.volumeName ?? '']);
     assert.equal(r.stderr.trim(), `Error from server (NotFound): persistentvolumes "${claim.spec.volumeName ?? ''}" not found`);
+  });
+
+  test('a generic ephemeral volume: the controller creates <pod>-<volume> owned by the pod, it binds, and goes with the pod', async () => {
+    let r = await dd.kubectl(['apply', '-f', fixture('pod-ephemeral-volume.yaml')]);
+    assert.equal(r.stdout.trim(), 'pod/scratch-job created', r.stderr);
+    r = await dd.kubectl(['wait', '--for=condition=Ready', 'pod/scratch-job', '--timeout=60s']);
+    assert.equal(r.stdout.trim(), 'pod/scratch-job condition met', r.stderr);
+    const pod = await json<{ metadata: { uid: string }; spec: { nodeName: string } }>(['get', 'pod', 'scratch-job']);
+    const claim = await json<ClaimJson & { metadata: { labels?: Record<string, string>; ownerReferences?: unknown[] } }>(['get', 'pvc', 'scratch-job-scratch']);
+    assert.equal(claim.status?.phase, 'Bound');
+    assert.deepEqual(claim.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Pod', name: 'scratch-job', uid: pod.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    assert.deepEqual(claim.metadata.labels, { type: 'scratch' });
+    assert.equal(claim.metadata.annotations?.['volume.kubernetes.io/selected-node'], pod.spec.nodeName);
+    r = await dd.kubectl(['get', 'pvc', 'scratch-job-scratch']);
+    assert.deepEqual(rows(r.stdout), [
+      ['NAME', 'STATUS', 'VOLUME', 'CAPACITY', 'ACCESS MODES', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'AGE'],
+      ['scratch-job-scratch', 'Bound', 'pvc-<uid>', '2Gi', 'RWO', 'standard', '<unset>', '<age>'],
+    ]);
+    r = await dd.kubectl(['delete', 'pod', 'scratch-job', '--wait=true']);
+    assert.equal(r.stdout.trim(), 'pod "scratch-job" deleted', r.stderr);
+    await eventually('claim garbage-collected', async () => (await dd.kubectl(['get', 'pvc', 'scratch-job-scratch'])).code !== 0);
+    r = await dd.kubectl(['get', 'pvc', 'scratch-job-scratch']);
+    assert.equal(r.stderr.trim(), 'Error from server (NotFound): persistentvolumeclaims "scratch-job-scratch" not found');
+    await eventually('PV deleted', async () => (await dd.kubectl(['get', 'pv', claim.spec.volumeName ?? ''])).code !== 0);
   });
 
   test('ReadWriteOncePod: the second pod stays Pending with the VolumeRestrictions message, even on the same node', async () => {
