@@ -64,7 +64,9 @@ export class EphemeralVolumeController {
     });
   }
 
+  /** Idempotent: a second stop must not release the shared informers again. */
   stop(): void {
+    if (this.#queue.shuttingDown) return;
     this.#queue.shutDown();
     this.#pods.stop();
     this.#claims.stop();

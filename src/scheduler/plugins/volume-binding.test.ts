@@ -83,6 +83,8 @@ test("a bound volume's node affinity: node(s) had volume node affinity conflict"
 
 test('a generic ephemeral volume waits for its claim, which must be the pod\'s own: the upstream words for each', async () => {
   await using s = await startScenario();
+  // The scheduler's side alone: without the controller the test plays it, and the claim can be missing or foreign.
+  await s.cluster.components?.running.find((c) => c.name === 'ephemeral-volume-controller')?.stop();
   await threeNodes(s);
   const template = { spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'standard', resources: { requests: { storage: '1Gi' } } } };
   await s.addPod('eph', { volumes: [{ name: 'scratch', ephemeral: { volumeClaimTemplate: template } }] });
