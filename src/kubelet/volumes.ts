@@ -6,6 +6,7 @@
 // Upstream: pkg/kubelet/volumemanager (volume_manager.go WaitForAttachAndMount, populator,
 // reconciler), pkg/volume/util/operationexecutor/operation_generator.go, pkg/volume/configmap, secret.
 import type { PersistentVolume, PersistentVolumeClaim, Pod, Service } from '../api/index.ts';
+import { ephemeralClaimName } from '../api/index.ts';
 import type { ServiceEnvironments } from './service-env.ts';
 import type { Informer } from '../client/index.ts';
 import type { Clock, DeepReadonly, KubeObject } from '../core/index.ts';
@@ -173,7 +174,7 @@ export class VolumeMounter {
       if (errors.length === 0) return { kind: 'mounted' };
       return setUpFailed(v.name, errors.length === 1 ? (errors[0] ?? '') : `[${errors.join(', ')}]`);
     }
-    const claimName = v.persistentVolumeClaim?.claimName ?? (v.ephemeral ? `${pod.metadata.name ?? ''}-${v.name}` : undefined);
+    const claimName = v.persistentVolumeClaim?.claimName ?? (v.ephemeral ? ephemeralClaimName(pod, v) : undefined);
     if (claimName === undefined) return { kind: 'mounted' };
     const claim = this.#sources.claims.getByName(ns, claimName);
     const pvName = claim?.spec?.volumeName;

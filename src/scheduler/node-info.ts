@@ -2,7 +2,7 @@
 // aggregated requests, ports and PVC use), the data every plugin reads on the hot path.
 // Upstream: pkg/scheduler/framework/types.go (PodInfo, NodeInfo, Resource, AffinityTerm).
 import type { Node, Pod, Taint } from '../api/index.ts';
-import { podResourceRequests, sameResourceInputs } from '../api/index.ts';
+import { ephemeralClaimName, podResourceRequests, sameResourceInputs } from '../api/index.ts';
 import type { DeepReadonly, LabelSelectorMatcher } from '../core/index.ts';
 import { jsonEqual, labelSelectorFromObject, lookupTable, nothingSelector } from '../core/index.ts';
 import { resourceAmountOf as amountOf } from './quantities.ts';
@@ -206,7 +206,7 @@ export class PodInfo {
     const pvcs: string[] = [];
     for (const v of pod.spec.volumes ?? []) {
       if (v.persistentVolumeClaim) pvcs.push(`${ns}/${v.persistentVolumeClaim.claimName}`);
-      else if (v.ephemeral) pvcs.push(`${ns}/${pod.metadata.name ?? ''}-${v.name}`);
+      else if (v.ephemeral) pvcs.push(`${ns}/${ephemeralClaimName(pod, v)}`);
     }
     this.pvcKeys = pvcs;
     const labels = pod.metadata.labels;

@@ -4,14 +4,14 @@
 // deleted claim a pod still names is created again.
 // Upstream: pkg/controller/volume/ephemeral/controller.go (NewController, enqueuePod, onPVCDelete).
 import type { PersistentVolumeClaim, Pod } from '../../api/index.ts';
-import { refs } from '../../api/index.ts';
+import { ephemeralClaimName, refs } from '../../api/index.ts';
 import type { Informer } from '../../client/index.ts';
 import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { keyOf } from '../../core/index.ts';
 import type { ControllerOptions } from '../controller-options.ts';
 import { createEventRecorder } from '../event-recorder.ts';
-import { ephemeralClaimName, syncPod } from './sync.ts';
+import { syncPod } from './sync.ts';
 import type { SyncContext } from './sync.ts';
 
 // --concurrent-ephemeralvolume-syncs (RecommendedDefaultEphemeralVolumeControllerConfiguration).

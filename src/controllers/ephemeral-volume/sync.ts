@@ -2,11 +2,11 @@
 // volume's template and controlled by the pod, so the garbage collector deletes it with the pod.
 // Upstream: pkg/controller/volume/ephemeral/controller.go (syncHandler, handleVolume),
 // component-helpers/storage/ephemeral/ephemeral.go (VolumeClaimName, VolumeIsForPod).
-import { refs } from '../../api/index.ts';
+import { ephemeralClaimName, ephemeralClaimNotForPod, refs } from '../../api/index.ts';
 import type { PersistentVolumeClaim, Pod, Volume } from '../../api/index.ts';
 import type { Client, Informer } from '../../client/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
-import { isControlledBy, newControllerRef } from '../controller-ref.ts';
+import { newControllerRef } from '../controller-ref.ts';
 import type { EventRecorder } from '../event-recorder.ts';
 
 type PodRO = DeepReadonly<Pod>;
@@ -20,17 +20,6 @@ export interface SyncContext {
   pods: Informer<Pod>;
   claims: Informer<PersistentVolumeClaim>;
   recorder: EventRecorder;
-}
-
-/** The claim name is deterministic: the pod's name, a dash, the volume's name. */
-export function ephemeralClaimName(pod: PodRO, volume: VolumeRO): string {
-  return `${pod.metadata.name ?? ''}-${volume.name}`;
-}
-
-/** Why an existing claim of that name is not this pod's volume, in upstream's words, or undefined. */
-export function claimNotForPod(pod: PodRO, claim: DeepReadonly<PersistentVolumeClaim>): string | undefined {
-  if (claim.metadata.namespace === pod.metadata.namespace && isControlledBy(claim, pod)) return undefined;
-  return `PVC ${claim.metadata.namespace ?? ''}/${claim.metadata.name ?? ''} was not created for pod ${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''} (pod is not owner)`;
 }
 
 /** The claim upstream creates: the template's labels, annotations and spec, and the pod as controller. */
@@ -74,7 +63,7 @@ async function handleVolume(ctx: SyncContext, pod: PodRO, volume: VolumeRO): Pro
   const name = ephemeralClaimName(pod, volume);
   const existing = ctx.claims.getByName(pod.metadata.namespace, name);
   if (existing) {
-    const problem = claimNotForPod(pod, existing);
+    const problem = ephemeralClaimNotForPod(pod, existing);
     if (problem) throw new Error(problem);
     return;
   }

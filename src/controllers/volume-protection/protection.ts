@@ -2,6 +2,7 @@
 // what, when a claim counts as used by a pod, and when a finalizer may go.
 // Upstream: pkg/controller/volume/pvcprotection, pvprotection; pkg/util/protectionutil.
 import type { PersistentVolume, Pod } from '../../api/index.ts';
+import { ephemeralClaimName } from '../../api/index.ts';
 import type { DeepReadonly, KubeObject } from '../../core/index.ts';
 
 export const pvcProtectionFinalizer = 'kubernetes.io/pvc-protection';
@@ -27,7 +28,7 @@ export function isDeletionCandidate(obj: Meta, finalizer: string): boolean {
 export function podUsesClaim(pod: DeepReadonly<Pod>, claimName: string): boolean {
   if (!pod.spec.nodeName) return false;
   return (pod.spec.volumes ?? []).some(
-    (v) => v.persistentVolumeClaim?.claimName === claimName || (v.ephemeral !== undefined && `${pod.metadata.name ?? ''}-${v.name}` === claimName && !podIsShutDown(pod)),
+    (v) => v.persistentVolumeClaim?.claimName === claimName || (v.ephemeral !== undefined && ephemeralClaimName(pod, v) === claimName && !podIsShutDown(pod)),
   );
 }
 
@@ -38,7 +39,7 @@ function podIsShutDown(pod: DeepReadonly<Pod>): boolean {
 
 /** The claims a pod names, which its deletion or termination may free. */
 export function claimsOf(pod: DeepReadonly<Pod>): string[] {
-  return (pod.spec.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : v.ephemeral ? [`${pod.metadata.name ?? ''}-${v.name}`] : []));
+  return (pod.spec.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : v.ephemeral ? [ephemeralClaimName(pod, v)] : []));
 }
 
 /** pv-protection: a volume is in use while its phase is Bound. */

@@ -7,7 +7,7 @@
 // Upstream: pkg/scheduler/framework/plugins/volumebinding/volume_binding.go (podHasPVCs), binder.go (BindPodVolumes,
 // checkBindings); component-helpers/storage/ephemeral (VolumeIsForPod).
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../api/index.ts';
-import { refs } from '../../api/index.ts';
+import { ephemeralClaimName, ephemeralClaimNotForPod, refs } from '../../api/index.ts';
 import type { PluginFactory, Plugin, PodRO } from '../framework.ts';
 import { ActionType, errorStatus, skip, stateKey, success, unresolvable } from '../framework.ts';
 import type { Caches, PodVolumeClaims, PodVolumes, PVC } from './volume-binding-binder.ts';
@@ -37,7 +37,7 @@ function podClaims(pod: PodRO): PodClaim[] {
   const out: PodClaim[] = [];
   for (const v of pod.spec.volumes ?? []) {
     if (v.persistentVolumeClaim) out.push({ namespace, claimName: v.persistentVolumeClaim.claimName, ephemeral: false });
-    else if (v.ephemeral) out.push({ namespace, claimName: `${pod.metadata.name ?? ''}-${v.name}`, ephemeral: true });
+    else if (v.ephemeral) out.push({ namespace, claimName: ephemeralClaimName(pod, v), ephemeral: true });
   }
   return out;
 }
@@ -48,10 +48,8 @@ function claimProblem(pod: PodRO, v: PodClaim, pvc: PVC | undefined): string | u
   if (!pvc) return v.ephemeral ? `waiting for ephemeral volume controller to create the persistentvolumeclaim ${quoted}` : `persistentvolumeclaim ${quoted} not found`;
   if (pvc.status?.phase === 'Lost') return `persistentvolumeclaim ${quoted} bound to non-existent persistentvolume ${JSON.stringify(pvc.spec?.volumeName ?? '')}`;
   if (pvc.metadata.deletionTimestamp) return `persistentvolumeclaim ${quoted} is being deleted`;
-  // ephemeral.VolumeIsForPod: a claim of that name the pod does not control is someone else's.
-  const owner = pvc.metadata.ownerReferences?.find((r) => r.controller === true);
-  if (v.ephemeral && (owner === undefined || owner.uid !== pod.metadata.uid)) return `PVC ${v.namespace}/${v.claimName} was not created for pod ${v.namespace}/${pod.metadata.name ?? ''} (pod is not owner)`;
-  return undefined;
+  // A claim of that name the pod does not control is someone else's.
+  return v.ephemeral ? ephemeralClaimNotForPod(pod, pvc) : undefined;
 }
 
 export const newVolumeBinding: PluginFactory = (args, handle) => {
