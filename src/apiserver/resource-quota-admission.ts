@@ -3,7 +3,7 @@
 // quotas' status.used at once, so creates racing ahead of the quota controller cannot overshoot.
 // Upstream: plugin/pkg/admission/resourcequota/admission.go, controller.go (checkRequest, prettyPrint).
 import type { Pod, ResourceQuota, Usage } from '../api/index.ts';
-import { addUsage, exceededResources, missingContainerResources, objectUsage, podUsage, quotaCoversPod } from '../api/index.ts';
+import { addUsage, exceededResources, missingContainerResources, objectUsage, podMatchingResources, podUsage, quotaCoversPod, withoutZeroUsage } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { copyJson, forbidden } from '../core/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
@@ -42,39 +42,60 @@ async function quotasOf(attrs: AdmissionAttributes, namespace: string): Promise<
   return page.items.map((kv) => storedObject(kv) as ResourceQuota);
 }
 
+/** hasUsageStats: every hard resource the object is measured by already has a used amount. */
+const hasUsageStats = (quota: ResourceQuota, restricted: readonly string[]): boolean =>
+  restricted.every((r) => quota.status?.hard?.[r] === undefined || quota.status.used?.[r] !== undefined);
+
+/**
+ * CheckRequest's first pass, over every quota before any is charged: which quotas the object counts
+ * against (by scope and by status.hard, as the quota controller last saw it), refusing an object that
+ * breaks a quota's constraints or meets a quota not counted yet.
+ */
+function interestingQuotas(attrs: AdmissionAttributes, quotas: readonly ResourceQuota[], delta: Readonly<Usage>, reject: (why: string) => never): ResourceQuota[] {
+  const isPod = attrs.def.group === '' && attrs.def.resource === 'pods';
+  const pod = attrs.object as unknown as Pod;
+  const out: ResourceQuota[] = [];
+  for (const quota of quotas) {
+    if (isPod ? !quotaCoversPod(quota, pod) : quota.spec?.scopes?.length || quota.spec?.scopeSelector) continue;
+    const hardNames = Object.keys(quota.status?.hard ?? {});
+    const restricted = isPod ? podMatchingResources(hardNames) : hardNames.filter((r) => r in delta);
+    if (restricted.length === 0) continue;
+    const name = quota.metadata.name ?? '';
+    const missing = isPod ? missingContainerResources(pod, restricted) : undefined;
+    if (missing) reject(`failed quota: ${name}: ${missing}`);
+    if (!hasUsageStats(quota, restricted)) reject(`status unknown for quota: ${name}, resources: ${[...restricted].sort().join(',')}`);
+    out.push(quota);
+  }
+  return out;
+}
+
+/** CheckRequest's second pass: the usage each quota would be charged, or the first quota it would exceed. */
+function chargesFor(quotas: readonly ResourceQuota[], delta: Readonly<Usage>, reject: (why: string) => never): { quota: ResourceQuota; requested: Usage }[] {
+  return quotas.map((quota) => {
+    const hard = quota.status?.hard ?? {};
+    const used = quota.status?.used ?? {};
+    const requested: Usage = Object.fromEntries(Object.entries(delta).filter(([r]) => r in hard));
+    const exceeded = exceededResources(addUsage(used, requested), hard).filter((r) => r in requested);
+    if (exceeded.length > 0) {
+      reject(`exceeded quota: ${quota.metadata.name ?? ''}, requested: ${prettyPrint(requested, exceeded)}, used: ${prettyPrint(used, exceeded)}, limited: ${prettyPrint(hard, exceeded)}`);
+    }
+    return { quota, requested };
+  });
+}
+
 export const resourceQuotaAdmission: AdmissionPlugin = {
   name: 'ResourceQuota',
   validate: onlyFor((attrs) => attrs.operation === 'CREATE' && attrs.def.namespaced && !!attrs.object.metadata.namespace && !attrs.ctx.subresource && !knownQuotaFree(attrs, attrs.object.metadata.namespace), async (attrs) => {
-    const now = (): number => attrs.storage.clock.now();
-    const namespace = attrs.object.metadata.namespace ?? '';
-    const quotas = await quotasOf(attrs, namespace);
+    const quotas = await quotasOf(attrs, attrs.object.metadata.namespace ?? '');
     if (quotas.length === 0) return;
-    const isPod = attrs.def.group === '' && attrs.def.resource === 'pods';
-    const delta = usageOf(attrs, now());
-    const charged: { quota: ResourceQuota; requested: Usage }[] = [];
-    for (const quota of quotas) {
-      if (isPod && !quotaCoversPod(quota, attrs.object as unknown as Pod)) continue;
-      if (!isPod && (quota.spec?.scopes?.length || quota.spec?.scopeSelector)) continue;
-      const hardNames = Object.keys(quota.spec?.hard ?? {});
-      const matching = hardNames.filter((r: string) => r in delta || (isPod && ['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory'].includes(r)));
-      if (matching.length === 0) continue;
-      const reject = (why: string): never => {
-        throw forbidden({ group: attrs.def.group, resource: attrs.def.resource }, attrs.object.metadata.name ?? '', why);
-      };
-      if (isPod) {
-        const missing = missingContainerResources(attrs.object as unknown as Pod, matching);
-        if (missing) reject(`failed quota: ${quota.metadata.name ?? ''}: ${missing}`);
-      }
-      const status = quota.status ?? {};
-      const unknown = matching.filter((r) => status.hard?.[r] === undefined || status.used?.[r] === undefined);
-      if (unknown.length > 0) reject(`status unknown for quota: ${quota.metadata.name ?? ''}, resources: ${[...unknown].sort().join(',')}`);
-      const requested: Usage = Object.fromEntries(matching.filter((r) => r in delta).map((r) => [r, delta[r] as string]));
-      const exceeded = exceededResources(addUsage(status.used ?? {}, requested), status.hard ?? {}).filter((r) => r in requested);
-      if (exceeded.length > 0) {
-        reject(`exceeded quota: ${quota.metadata.name ?? ''}, requested: ${prettyPrint(requested, exceeded)}, used: ${prettyPrint(status.used ?? {}, exceeded)}, limited: ${prettyPrint(status.hard ?? {}, exceeded)}`);
-      }
-      charged.push({ quota, requested });
-    }
+    const reject = (why: string): never => {
+      throw forbidden({ group: attrs.def.group, resource: attrs.def.resource }, attrs.object.metadata.name ?? '', why);
+    };
+    const delta = usageOf(attrs, attrs.storage.clock.now());
+    const interesting = interestingQuotas(attrs, quotas, delta, reject);
+    const nonZero = withoutZeroUsage(delta);
+    if (interesting.length === 0 || Object.keys(nonZero).length === 0) return;
+    const charged = chargesFor(interesting, nonZero, reject);
     // A dry run is judged as a real create would be, and charged to nothing.
     if (attrs.ctx.dryRun) return;
     for (const { quota, requested } of charged) await charge(attrs, quota, requested);

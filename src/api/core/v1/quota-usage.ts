@@ -4,7 +4,7 @@
 // ...), claims' requested storage, and which quotas a pod falls under by scope. Pure.
 // Upstream: pkg/quota/v1/evaluator/core/pods.go (PodUsageFunc, podComputeUsageHelper, Constraints,
 // podMatchesScopeFunc), persistent_volume_claims.go, services.go, pkg/quota/v1/generic, resources.go.
-import { addQuantities, compareQuantities, formatQuantity, lookupTable, parseQuantity, quantityFromMilli, quantityFromValue } from '../../../core/index.ts';
+import { addQuantities, compareQuantities, formatQuantity, isZeroQuantity, lookupTable, parseQuantity, quantityFromMilli, quantityFromValue } from '../../../core/index.ts';
 import type { DeepReadonly, Quantity } from '../../../core/index.ts';
 import { computePodQOS } from './pod/qos.ts';
 import type { Container, Pod } from './pod/types.ts';
@@ -47,6 +47,23 @@ function computeUsage(requests: ResourceAmounts, limits: ResourceAmounts): Usage
   }
   for (const [name, v] of Object.entries(limits)) if (standardRequests.has(name)) out[`limits.${name}`] = amount(name, v);
   return out;
+}
+
+/** pods.go podResources: the quota names a pod is measured by, besides hugepages and extended requests. */
+const podResources = new Set(['count/pods', 'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'pods']);
+
+/** podEvaluator.MatchingResources: which of a quota's resource names a pod can count against. */
+export function podMatchingResources(names: readonly string[]): string[] {
+  const extendedRequest = (n: string): boolean => n.startsWith('requests.') && n.includes('/') && !n.slice('requests.'.length).startsWith('kubernetes.io/');
+  return names.filter((n) => podResources.has(n) || n.startsWith('hugepages-') || n.startsWith('requests.hugepages-') || extendedRequest(n));
+}
+
+/** quota.RemoveZeros: a zero amount cannot take a quota over, so admission does not weigh it. */
+export function withoutZeroUsage(usage: Readonly<Usage>): Usage {
+  return Object.fromEntries(Object.entries(usage).filter(([, v]) => {
+    const parsed = parseQuantity(v);
+    return parsed === undefined || !isZeroQuantity(parsed);
+  }));
 }
 
 /** QuotaV1Pod: a finished pod, or one past its deletion grace period, no longer counts its compute. */

@@ -1,0 +1,60 @@
+// ResourceQuota admission as upstream's CheckRequest judges a pod: quotas are weighed by their
+// status (what the controller last counted), every quota's constraints before any quota's limits,
+// and zero amounts never exceed. In-process cluster without the quota controller: each test writes
+// the status the controller would have.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { refs } from '../api/index.ts';
+import type { Pod, ResourceQuota } from '../api/index.ts';
+import { Cluster, defaultClusterConfig } from '../cluster/index.ts';
+import { VirtualClock } from '../core/index.ts';
+import { rejection } from './api-error.test-support.ts';
+
+type Amounts = Record<string, string>;
+
+const pod = (name: string, requests?: Amounts, limits?: Amounts): Pod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'team-a' },
+  spec: { containers: [{ name: 'c', image: 'nginx', ...(requests ? { resources: { requests, ...(limits ? { limits } : {}) } } : {}) }] },
+});
+
+async function start(): Promise<Cluster> {
+  const cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
+  await cluster.client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+  return cluster;
+}
+
+async function quota(cluster: Cluster, name: string, hard: Amounts, status?: { hard: Amounts; used: Amounts }): Promise<void> {
+  const created = await cluster.client.create<ResourceQuota>(refs.resourceQuotas, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name, namespace: 'team-a' }, spec: { hard } });
+  if (status) await cluster.client.updateStatus<ResourceQuota>(refs.resourceQuotas, { ...created, status });
+}
+
+const message = async (promise: Promise<unknown>): Promise<string> => (await rejection(promise)).message;
+
+test('a quota the controller has not counted yet does not hold a pod back', async () => {
+  await using cluster = await start();
+  await quota(cluster, 'q', { pods: '0' });
+  await cluster.client.create(refs.pods, pod('early', { cpu: '100m' }));
+});
+
+test('status unknown names every resource the pod is measured by, counted or not', async () => {
+  await using cluster = await start();
+  await quota(cluster, 'q', { cpu: '2', pods: '5' }, { hard: { cpu: '2', pods: '5' }, used: { pods: '0' } });
+  assert.equal(await message(cluster.client.create(refs.pods, pod('web', { cpu: '100m', memory: '1Mi' }))), 'pods "web" is forbidden: status unknown for quota: q, resources: cpu,pods');
+});
+
+test('every quota\'s constraints are checked before any quota\'s limits', async () => {
+  await using cluster = await start();
+  await quota(cluster, 'a-pods', { pods: '0' }, { hard: { pods: '0' }, used: { pods: '0' } });
+  await quota(cluster, 'b-cpu', { cpu: '1' }, { hard: { cpu: '1' }, used: { cpu: '0' } });
+  assert.equal(await message(cluster.client.create(refs.pods, pod('web'))), 'pods "web" is forbidden: failed quota: b-cpu: must specify cpu for: c');
+  assert.equal(await message(cluster.client.create(refs.pods, pod('web', { cpu: '100m' }))), 'pods "web" is forbidden: exceeded quota: a-pods, requested: pods=1, used: pods=0, limited: pods=0');
+});
+
+test('a zero request is not weighed against a quota already over its limit', async () => {
+  await using cluster = await start();
+  await quota(cluster, 'q', { cpu: '1', 'requests.nvidia.com/gpu': '1' }, { hard: { cpu: '1', 'requests.nvidia.com/gpu': '1' }, used: { cpu: '2', 'requests.nvidia.com/gpu': '0' } });
+  await cluster.client.create(refs.pods, pod('idle', { cpu: '0' }));
+  assert.equal(await message(cluster.client.create(refs.pods, pod('busy', { cpu: '1m', 'nvidia.com/gpu': '2' }, { 'nvidia.com/gpu': '2' }))), 'pods "busy" is forbidden: exceeded quota: q, requested: cpu=1m,requests.nvidia.com/gpu=2, used: cpu=2,requests.nvidia.com/gpu=0, limited: cpu=1,requests.nvidia.com/gpu=1');
+});
