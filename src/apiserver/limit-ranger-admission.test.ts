@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refs } from '../api/index.ts';
-import type { Pod } from '../api/index.ts';
+import type { LimitRange, Pod } from '../api/index.ts';
 import { Cluster, defaultClusterConfig } from '../cluster/index.ts';
 import { VirtualClock, isApiError } from '../core/index.ts';
 
@@ -66,9 +66,30 @@ test('LimitRange validation in upstream\'s words', async () => {
   assert.ok(isApiError(error));
   assert.deepEqual(error.toStatus().details?.causes?.map((c) => `${c.field}: ${c.message}`), [
     'spec.limits[0].min[cpu]: Invalid value: "2": min value 2 is greater than max value 1',
+    // The defaults filled from max (1) fall below min too, as upstream reports them.
+    'spec.limits[0].defaultRequest[cpu]: Invalid value: "1": min value 2 is greater than default request value 1',
+    'spec.limits[0].default[cpu]: Invalid value: "2": min value 2 is greater than default value 1',
     'spec.limits[0].defaultRequest[nvidia.com/gpu]: Invalid value: "1": default value 2 must equal to defaultRequest value 1 in nvidia.com/gpu',
     "spec.limits[1].default: Forbidden: may not be specified when `type` is 'Pod'",
     'spec.limits[2].limits: Required value: either minimum or maximum storage value is required, but neither was provided',
     'spec.limits[3].type: Invalid value: "Node": must be a standard limit type or fully qualified',
   ]);
+});
+
+test('a Container item without defaults takes them from max and min, and pods get them', async () => {
+  await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
+  const client = cluster.client;
+  await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+  const stored = await client.create<LimitRange>(refs.limitRanges, {
+    apiVersion: 'v1',
+    kind: 'LimitRange',
+    metadata: { name: 'bounds', namespace: 'team-a' },
+    spec: { limits: [{ type: 'Container', max: { memory: '1Gi', cpu: '1' }, min: { memory: '64Mi' }, defaultRequest: { cpu: '250m' } }, { type: 'Pod', max: { cpu: '4' } }] },
+  });
+  assert.deepEqual(stored.spec?.limits, [
+    { type: 'Container', max: { memory: '1Gi', cpu: '1' }, min: { memory: '64Mi' }, default: { cpu: '1', memory: '1Gi' }, defaultRequest: { cpu: '250m', memory: '1Gi' } },
+    { type: 'Pod', max: { cpu: '4' } },
+  ]);
+  const defaulted = await client.create<Pod>(refs.pods, pod('web', [{ name: 'app', image: 'nginx' }]));
+  assert.deepEqual(defaulted.spec.containers[0]?.resources, { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '250m', memory: '1Gi' } });
 });

@@ -102,6 +102,24 @@ export function validateLimitRangeSpec(limits: readonly LimitRangeItem[]): Field
   return errs;
 }
 
+// Go writes a ResourceList's keys sorted.
+const sortedKeys = (list: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(list).sort(([a], [b]) => (a < b ? -1 : 1)));
+
+/**
+ * SetDefaults_LimitRangeItem: a Container item's default limit falls back to its max, and its
+ * default request to the default limit, then to its min; so `describe` shows, and LimitRanger
+ * applies, what upstream stores.
+ */
+export function defaultLimitRange(lr: LimitRange): void {
+  for (const item of lr.spec?.limits ?? []) {
+    if (item.type !== 'Container') continue;
+    const limit = sortedKeys({ ...item.max, ...item.default });
+    const request = sortedKeys({ ...item.min, ...limit, ...item.defaultRequest });
+    if (Object.keys(limit).length > 0) item.default = limit;
+    if (Object.keys(request).length > 0) item.defaultRequest = request;
+  }
+}
+
 const limitRangeTable: TablePrinter<LimitRange> = {
   columns: [nameColumn, column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata')],
   cells: (lr) => [lr.metadata.name ?? '', lr.metadata.creationTimestamp ?? ''],
@@ -116,6 +134,7 @@ export const limitRangeDefinition: ResourceDefinition<LimitRange> = {
   shortNames: ['limits'],
   namespaced: true,
   hasStatus: false,
+  defaults: defaultLimitRange,
   validateCreate: (lr) => [...validateObjectMeta(lr.metadata, { namespaced: true, nameValidator: nameIsDNSSubdomain }), ...validateLimitRangeSpec(lr.spec?.limits ?? [])],
   validateUpdate: (lr, old) => [...validateObjectMetaUpdate(lr.metadata, old.metadata), ...validateLimitRangeSpec(lr.spec?.limits ?? [])],
   table: limitRangeTable,
