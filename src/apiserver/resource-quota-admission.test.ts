@@ -58,3 +58,16 @@ test('a zero request is not weighed against a quota already over its limit', asy
   await cluster.client.create(refs.pods, pod('idle', { cpu: '0' }));
   assert.equal(await message(cluster.client.create(refs.pods, pod('busy', { cpu: '1m', 'nvidia.com/gpu': '2' }, { 'nvidia.com/gpu': '2' }))), 'pods "busy" is forbidden: exceeded quota: q, requested: cpu=1m,requests.nvidia.com/gpu=2, used: cpu=2,requests.nvidia.com/gpu=0, limited: cpu=1,requests.nvidia.com/gpu=1');
 });
+
+test('an in-place resize is charged what it grows by, and refused past the quota', async () => {
+  await using cluster = await start();
+  await quota(cluster, 'q', { cpu: '1', memory: '1Gi' }, { hard: { cpu: '1', memory: '1Gi' }, used: { cpu: '0', memory: '0' } });
+  const resources = (cpu: string): Amounts => ({ cpu, memory: '100Mi' });
+  await cluster.client.create<Pod>(refs.pods, { ...pod('web'), spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: resources('500m'), limits: resources('500m') } }] } });
+  const resize = (cpu: string): Promise<Pod> =>
+    cluster.client.patch<Pod>(refs.pods, 'team-a', 'web', 'strategic', { spec: { containers: [{ name: 'c', resources: { requests: { cpu }, limits: { cpu } } }] } }, { subresource: 'resize' });
+  assert.equal(await message(resize('2')), 'pods "web" is forbidden: exceeded quota: q, requested: cpu=1500m, used: cpu=500m, limited: cpu=1');
+  await resize('800m');
+  const used = (await cluster.client.get<ResourceQuota>(refs.resourceQuotas, 'team-a', 'q')).status?.used;
+  assert.deepEqual(used, { cpu: '800m', memory: '100Mi' });
+});

@@ -3,7 +3,7 @@
 // quotas' status.used at once, so creates racing ahead of the quota controller cannot overshoot.
 // Upstream: plugin/pkg/admission/resourcequota/admission.go, controller.go (checkRequest, prettyPrint).
 import type { Pod, ResourceQuota, Usage } from '../api/index.ts';
-import { addUsage, exceededResources, missingContainerResources, objectUsage, podMatchingResources, podUsage, quotaCoversPod, withoutZeroUsage } from '../api/index.ts';
+import { addUsage, exceededResources, missingContainerResources, objectUsage, podMatchingResources, podUsage, quotaCoversPod, subtractUsage, withoutZeroUsage } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { copyJson, forbidden } from '../core/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
@@ -69,9 +69,9 @@ function interestingQuotas(attrs: AdmissionAttributes, quotas: readonly Resource
   return out;
 }
 
-/** CheckRequest's second pass: the usage each quota would be charged, or the first quota it would exceed. */
-function chargesFor(quotas: readonly ResourceQuota[], delta: Readonly<Usage>, reject: (why: string) => never): { quota: ResourceQuota; requested: Usage }[] {
-  return quotas.map((quota) => {
+/** CheckRequest's second pass: what each quota would be charged, or the first quota the write would exceed. */
+function chargesFor(deltas: readonly { quota: ResourceQuota; delta: Usage }[], reject: (why: string) => never): { quota: ResourceQuota; requested: Usage }[] {
+  return deltas.map(({ quota, delta }) => {
     const hard = quota.status?.hard ?? {};
     const used = quota.status?.used ?? {};
     const requested: Usage = Object.fromEntries(Object.entries(delta).filter(([r]) => r in hard));
@@ -83,19 +83,35 @@ function chargesFor(quotas: readonly ResourceQuota[], delta: Readonly<Usage>, re
   });
 }
 
+/**
+ * What the write adds to each quota, zeros dropped: a create all its usage; a pod's resize only what
+ * it grows by, where the pod already counted before (SubtractWithNonNegativeResult).
+ */
+function deltasFor(attrs: AdmissionAttributes, quotas: readonly ResourceQuota[], usage: Readonly<Usage>, now: number): { quota: ResourceQuota; delta: Usage }[] {
+  const old = attrs.operation === 'UPDATE' ? (attrs.old as unknown as Pod | undefined) : undefined;
+  const oldUsage = old ? podUsage(old, now) : undefined;
+  return quotas
+    .map((quota) => ({ quota, delta: withoutZeroUsage(old && oldUsage && quotaCoversPod(quota, old) ? subtractUsage(usage, oldUsage) : usage) }))
+    .filter(({ delta }) => Object.keys(delta).length > 0);
+}
+
+/** Creates, and pods' in-place resizes (podEvaluator.Handles). */
+const isCharged = (attrs: AdmissionAttributes): boolean =>
+  attrs.operation === 'CREATE' ? !attrs.ctx.subresource : attrs.operation === 'UPDATE' && attrs.ctx.subresource === 'resize' && attrs.def.group === '' && attrs.def.resource === 'pods';
+
 export const resourceQuotaAdmission: AdmissionPlugin = {
   name: 'ResourceQuota',
-  validate: onlyFor((attrs) => attrs.operation === 'CREATE' && attrs.def.namespaced && !!attrs.object.metadata.namespace && !attrs.ctx.subresource && !knownQuotaFree(attrs, attrs.object.metadata.namespace), async (attrs) => {
+  validate: onlyFor((attrs) => isCharged(attrs) && attrs.def.namespaced && !!attrs.object.metadata.namespace && !knownQuotaFree(attrs, attrs.object.metadata.namespace), async (attrs) => {
     const quotas = await quotasOf(attrs, attrs.object.metadata.namespace ?? '');
     if (quotas.length === 0) return;
     const reject = (why: string): never => {
       throw forbidden({ group: attrs.def.group, resource: attrs.def.resource }, attrs.object.metadata.name ?? '', why);
     };
-    const delta = usageOf(attrs, attrs.storage.clock.now());
-    const interesting = interestingQuotas(attrs, quotas, delta, reject);
-    const nonZero = withoutZeroUsage(delta);
-    if (interesting.length === 0 || Object.keys(nonZero).length === 0) return;
-    const charged = chargesFor(interesting, nonZero, reject);
+    const now = attrs.storage.clock.now();
+    const usage = usageOf(attrs, now);
+    const deltas = deltasFor(attrs, interestingQuotas(attrs, quotas, usage, reject), usage, now);
+    if (deltas.length === 0) return;
+    const charged = chargesFor(deltas, reject);
     // A dry run is judged as a real create would be, and charged to nothing.
     if (attrs.ctx.dryRun) return;
     for (const { quota, requested } of charged) await charge(attrs, quota, requested);

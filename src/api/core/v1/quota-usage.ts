@@ -4,7 +4,7 @@
 // ...), claims' requested storage, and which quotas a pod falls under by scope. Pure.
 // Upstream: pkg/quota/v1/evaluator/core/pods.go (PodUsageFunc, podComputeUsageHelper, Constraints,
 // podMatchesScopeFunc), persistent_volume_claims.go, services.go, pkg/quota/v1/generic, resources.go.
-import { addQuantities, compareQuantities, formatQuantity, isZeroQuantity, lookupTable, parseQuantity, quantityFromMilli, quantityFromValue } from '../../../core/index.ts';
+import { addQuantities, compareQuantities, formatQuantity, isZeroQuantity, lookupTable, parseQuantity, quantityFromMilli, quantityFromValue, subtractQuantities } from '../../../core/index.ts';
 import type { DeepReadonly, Quantity } from '../../../core/index.ts';
 import { computePodQOS } from './pod/qos.ts';
 import type { Container, Pod } from './pod/types.ts';
@@ -105,6 +105,18 @@ export function addUsage(a: Readonly<Usage>, b: Readonly<Usage>): Usage {
     const x = parseQuantity(v);
     const y = prev === undefined ? undefined : parseQuantity(prev);
     out[k] = x && y ? formatQuantity(addQuantities(y, x)) : v;
+  }
+  return out;
+}
+
+/** quota.SubtractWithNonNegativeResult: what `a` adds over `b`, per resource of `a`, never below zero. */
+export function subtractUsage(a: Readonly<Usage>, b: Readonly<Usage>): Usage {
+  const out: Usage = {};
+  for (const [k, v] of Object.entries(a)) {
+    const x = parseQuantity(v);
+    const y = b[k] === undefined ? undefined : parseQuantity(b[k]);
+    if (!x || !y) out[k] = v;
+    else out[k] = compareQuantities(x, y) > 0 ? formatQuantity(subtractQuantities(x, y)) : '0';
   }
   return out;
 }
