@@ -259,7 +259,7 @@ function dynamicOpenApi(index: ApiServer['index'], crds: CustomResources): OpenA
   const source = (): OpenApiSource => {
     if (!current || generation !== index.generation) {
       generation = index.generation;
-      current = openApiSource(index.all(), (def) => crds.openApiSchema(def));
+      current = openApiSource(index.all(), (def, v2) => crds.openApiSchema(def, v2));
     }
     return current;
   };

@@ -21,6 +21,7 @@ import type { TerminatingCondition } from './finalizer.ts';
 import { pruneUnknown } from './schema.ts';
 import { coerceEmbedded } from './embedded-resource.ts';
 import { undeclaredForApply } from './apply-typing.ts';
+import { publishedSchema } from './openapi-schema.ts';
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from './types.ts';
 
 const crdRef: ResourceRef = refs.customResourceDefinitions;
@@ -206,22 +207,11 @@ export class CustomResources {
   }
 
   /** The OpenAPI component of a served custom kind: `com.example.stable.v1.CronTab`. */
-  openApiSchema(def: ResourceDefinition): { name: string; schema: OpenApiSchema } | undefined {
+  openApiSchema(def: ResourceDefinition, v2 = false): { name: string; schema: OpenApiSchema } | undefined {
     const info = customResourceInfo(def);
     if (!info) return undefined;
     const name = `${def.group.split('.').reverse().join('.')}.${def.version}.${def.kind}`;
-    const s = info.schema as OpenApiSchema;
-    const schema: OpenApiSchema = {
-      ...s,
-      properties: {
-        ...s.properties,
-        apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources' },
-        kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds' },
-        metadata: { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], description: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata" },
-      },
-      'x-kubernetes-group-version-kind': [{ group: def.group, kind: def.kind, version: def.version }],
-    };
-    return { name, schema };
+    return { name, schema: publishedSchema(info.schema, def, v2) };
   }
 
   /** Whether `def` is a custom resource (strategic merge patch does not apply to them). */

@@ -47,8 +47,8 @@ export function openApiHash(body: string | Uint8Array): string {
 
 const gvPath = (group: string, version: string): string => (group === '' ? `api/${version}` : `apis/${group}/${version}`);
 
-/** The component schema of a kind with no shipped schema (a custom resource), by its upstream name. */
-export type CustomSchemaSource = (def: ResourceDefinition) => { name: string; schema: OpenApiSchema } | undefined;
+/** The component schema of a kind with no shipped schema (a custom resource), by its upstream name; `v2` asks for the swagger 2.0 variant. */
+export type CustomSchemaSource = (def: ResourceDefinition, v2?: boolean) => { name: string; schema: OpenApiSchema } | undefined;
 
 export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?: CustomSchemaSource): OpenApiDocuments {
   const byGroupVersion = new Map<string, ResourceDefinition[]>();
@@ -61,7 +61,8 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?
   let swagger2: ReturnType<typeof toSwagger2> | undefined;
   let v2Cache: Buffer | undefined;
   let v2ProtobufCache: Uint8Array | undefined;
-  const v2Document = (): ReturnType<typeof toSwagger2> => (swagger2 ??= toSwagger2(openApiV3(definitions, documentedSchemas(), custom)));
+  const customV2: CustomSchemaSource | undefined = custom && ((def) => custom(def, true));
+  const v2Document = (): ReturnType<typeof toSwagger2> => (swagger2 ??= toSwagger2(openApiV3(definitions, documentedSchemas(), customV2)));
 
   const document = (path: string): GroupVersionDocument | undefined => {
     const cached = built.get(path);
