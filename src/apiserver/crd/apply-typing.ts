@@ -8,6 +8,8 @@
 // apiextensions-apiserver pkg/controller/openapi/builder/builder.go (addEmbeddedProperties).
 import type { PatchMeta } from '../../api/index.ts';
 import { lookupTable, ownValue } from '../../core/index.ts';
+import { typedMismatch } from '../openapi/index.ts';
+import type { Expected } from '../openapi/index.ts';
 import { isObject } from './correlation.ts';
 import type { Json } from './correlation.ts';
 import type { JSONSchemaProps } from './types.ts';
@@ -28,13 +30,58 @@ function isFreeForm(s: JSONSchemaProps, preserve: boolean, resource: boolean): b
 
 const isEmbedded = (s: JSONSchemaProps): boolean => s['x-kubernetes-embedded-resource'] === true;
 
+/** The scalar or composite structured-merge-diff makes of a schema type; undefined where any value goes. */
+function expectedOf(s: JSONSchemaProps): Expected | undefined {
+  if (s['x-kubernetes-int-or-string']) return undefined;
+  switch (s.type) {
+    case 'string':
+      return 'string';
+    case 'integer':
+    case 'number':
+      return 'numeric';
+    case 'boolean':
+      return 'boolean';
+    case 'object':
+      return 'map';
+    case 'array':
+      return 'list';
+    default:
+      return undefined;
+  }
+}
+
+function fits(expected: Expected, value: unknown): boolean {
+  switch (expected) {
+    case 'string':
+      return typeof value === 'string';
+    case 'numeric':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'map':
+      return isObject(value);
+    case 'list':
+      return Array.isArray(value);
+  }
+}
+
+// What the published schema gives an embedded resource's type meta (openapi-schema.ts).
+const embeddedTypeMeta: JSONSchemaProps = { type: 'string' };
+
 /**
- * Undeclared field paths (`spec.foo`, `spec.items[0].bar`) in document order. The root's apiVersion,
- * kind and metadata, and an embedded resource's, are declared (metadata is checked as ObjectMeta elsewhere).
+ * What structured-merge-diff's typed conversion of an applied configuration finds, in document order:
+ * fields the schema does not declare and values of the wrong type (null fits any). The root's apiVersion,
+ * kind and metadata, and an embedded resource's, are declared: the published schema adds them (metadata
+ * is ObjectMeta, checked elsewhere; an embedded apiVersion and kind are strings).
  */
-export function undeclaredForApply(obj: Json, schema: JSONSchemaProps): string[] {
-  const found: string[] = [];
+export function applyTypeErrors(obj: Json, schema: JSONSchemaProps): { path: string; message: string }[] {
+  const found: { path: string; message: string }[] = [];
   const walk = (s: JSONSchemaProps, value: unknown, path: string, root: boolean, inherited: boolean): void => {
+    const expected = root ? undefined : expectedOf(s);
+    if (value === null || (expected && !fits(expected, value))) {
+      if (value !== null && expected) found.push({ path, message: typedMismatch(expected, value) });
+      return;
+    }
     const preserve = inherited || preserves(s);
     if (Array.isArray(value)) {
       if (s.items) value.forEach((v, i) => walk(s.items as JSONSchemaProps, v, `${path}[${i}]`, false, preserve));
@@ -44,9 +91,12 @@ export function undeclaredForApply(obj: Json, schema: JSONSchemaProps): string[]
     const resource = root || isEmbedded(s);
     for (const key of Object.keys(value)) {
       const at = path === '' ? key : `${path}.${key}`;
-      const sub = ownValue(s.properties, key) ?? (isObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined);
+      if (resource && key === 'metadata') continue;
+      // The builder sets these properties over whatever the schema declares.
+      const typeMeta = !root && resource && typeMetaFields.has(key) ? embeddedTypeMeta : undefined;
+      const sub = typeMeta ?? ownValue(s.properties, key) ?? (isObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined);
       if (sub) walk(sub, value[key], at, false, preserve);
-      else if (!(resource && typeMetaFields.has(key)) && !isFreeForm(s, preserve, resource)) found.push(at);
+      else if (!(resource && typeMetaFields.has(key)) && !isFreeForm(s, preserve, resource)) found.push({ path: at, message: 'field not declared in schema' });
     }
   };
   walk(schema, obj, '', true, false);

@@ -20,7 +20,7 @@ import { CrdFinalizer, isFinalizing, releasedCrd } from './finalizer.ts';
 import type { TerminatingCondition } from './finalizer.ts';
 import { pruneUnknown } from './schema.ts';
 import { coerceEmbedded } from './embedded-resource.ts';
-import { undeclaredForApply } from './apply-typing.ts';
+import { applyTypeErrors } from './apply-typing.ts';
 import { publishedSchema } from './openapi-schema.ts';
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from './types.ts';
 
@@ -196,10 +196,10 @@ export class CustomResources {
     const json = obj as Record<string, unknown>;
     const metadata = checkObjectMeta(obj, keep ? { prune, keep } : { prune });
     // Server-side apply types the configuration before anything is pruned, and may accept what pruning drops.
-    const undeclared = prune ? [] : undeclaredForApply(json, info.schema);
+    const applyErrors = prune ? [] : applyTypeErrors(json, info.schema);
     const rest = pruneUnknown(json, info.schema, prune, keep);
     const embedded = coerceEmbedded(json, info.schema, prune, keep);
-    const typed = [...(metadata.typed ?? []), ...embedded.typed, ...undeclared.map((path) => ({ path, message: 'field not declared in schema' }))];
+    const typed = [...(metadata.typed ?? []), ...embedded.typed, ...applyErrors];
     const check: DecodeCheck = { unknown: [...metadata.unknown, ...rest, ...embedded.unknown], typeError: metadata.typeError ?? embedded.typeError };
     // Present even when empty: not every unknown field of a custom resource fails its typing.
     check.typed = typed;

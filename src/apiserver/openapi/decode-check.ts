@@ -22,10 +22,10 @@ export interface DecodeCheck {
   typed?: { path: string; message: string }[];
 }
 
-type Expected = 'string' | 'numeric' | 'boolean' | 'map' | 'list';
+export type Expected = 'string' | 'numeric' | 'boolean' | 'map' | 'list';
 
 /** validateScalar, listValue and mapValue's words (structured-merge-diff typed/validate.go, helpers.go). */
-function typedMismatch(expected: Expected, value: unknown): string {
+export function typedMismatch(expected: Expected, value: unknown): string {
   switch (expected) {
     case 'string':
       return `expected string, got &value.valueUnstructured{Value:${goSyntax(value)}}`;

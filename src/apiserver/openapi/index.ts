@@ -5,4 +5,4 @@ export { allSchemas, schemaFor, definitionNameFor } from './definitions.ts';
 export { patchMetaFor } from './patch-meta.ts';
 export { unknownFields } from './unknown-fields.ts';
 export type { OpenApiSchema, GroupVersionKind } from './schema.ts';
-export { checkDecoded, checkObjectMeta, type DecodeCheck } from './decode-check.ts';
+export { checkDecoded, checkObjectMeta, typedMismatch, type DecodeCheck, type Expected } from './decode-check.ts';
