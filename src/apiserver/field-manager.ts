@@ -10,6 +10,7 @@ import { ApiError, StatusReason, invalidValue, tooLong } from '../core/index.ts'
 import type { FieldError } from '../core/index.ts';
 import { updateManagedFields } from './patch/index.ts';
 import type { ApplyResult, FieldManagerOptions, JsonObject } from './patch/index.ts';
+import { customResourceInfo, scalePathFields } from './crd/custom-resource.ts';
 
 const fieldManagerMaxLength = 128;
 
@@ -55,7 +56,14 @@ export function fieldManagerOptions(o: TrackerOptions): FieldManagerOptions {
     emptyObject: emptyObject(o.def.group, o.def.version, o.def.kind) as JsonObject,
   };
   if (o.subresource) options.subresource = o.subresource;
+  if (o.subresource === 'scale') options.ownsOnly = scaleReplicasField(o.def);
   return options;
+}
+
+/** Where Scale's spec.replicas lands in the object (ScaleHandler's mappings), as FieldsV1 elements. */
+function scaleReplicasField(def: ResourceDefinition): string[] {
+  const path = customResourceInfo(def)?.scale?.specReplicasPath;
+  return (path ? scalePathFields(path) : ['spec', 'replicas']).map((f) => `f:${f}`);
 }
 
 /**

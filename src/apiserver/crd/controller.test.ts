@@ -189,3 +189,21 @@ test("a custom resource's scale fields are checked on every write, as its valida
   const scaledDown = await rejection(client.patch({ ...widgets }, 'default', 'w', 'merge', { spec: { replicas: -2 } }, { subresource: 'scale' }));
   assert.equal(scaledDown.message, 'Widget.example.dev "w" is invalid: .spec.replicas: Invalid value: -2: should be a non-negative integer');
 });
+
+test('a scale write that creates the maps on the way to specReplicasPath owns the replicas field only, as ScaleHandler.ToParent', async () => {
+  const { crds, client } = await setup();
+  const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'object', properties: { replicas: { type: 'integer' } } } } } } } };
+  const scale = { specReplicasPath: '.spec.a.replicas', statusReplicasPath: '.status.replicas' };
+  await client.create(crdRef, widgetCrd({ versions: [{ name: 'v1', served: true, storage: true, schema, subresources: { scale } }] }));
+  await crds.settled();
+  await client.create(widgets, { apiVersion: 'example.dev/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: {} } as KubeObject, { fieldManager: 'creator' });
+  const scaled = async (replicas: number, fieldManager: string): Promise<unknown[][]> => {
+    await client.patch(widgets, 'default', 'w', 'merge', { spec: { replicas } }, { subresource: 'scale', fieldManager });
+    const w = await client.get<KubeObject>(widgets, 'default', 'w');
+    assert.deepEqual(w.spec, { a: { replicas } });
+    return (w.metadata.managedFields ?? []).filter((m) => m.subresource === 'scale').map((m) => [m.manager, m.subresource, m.fieldsV1]);
+  };
+  assert.deepEqual(await scaled(3, 'hpa'), [['hpa', 'scale', { 'f:spec': { 'f:a': { 'f:replicas': {} } } }]]);
+  // The field moves to the next scaler; the first keeps no entry behind.
+  assert.deepEqual(await scaled(4, 'kubectl'), [['kubectl', 'scale', { 'f:spec': { 'f:a': { 'f:replicas': {} } } }]]);
+});

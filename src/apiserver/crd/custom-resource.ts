@@ -164,14 +164,14 @@ export function patchMetaOf(schema: JSONSchemaProps, metadataMeta: PatchMeta | u
  * A scale path's fields: upstream splits it at dots only, so `.spec.jobs[0].replicas` names a field
  * `jobs[0]` of spec (which CRD validation accepts), not the first item of a list.
  */
-function pathFields(path: string): string[] {
+export function scalePathFields(path: string): string[] {
   return path.replace(/^\./, '').split('.');
 }
 
 /** unstructured.NestedFieldNoCopy: the value at a scale path, or undefined where a field is missing. */
 export function readPath(obj: unknown, path: string): unknown {
   let node = obj;
-  for (const field of pathFields(path)) {
+  for (const field of scalePathFields(path)) {
     if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.hasOwn(node, field)) return undefined;
     node = (node as Record<string, unknown>)[field];
   }
@@ -180,7 +180,7 @@ export function readPath(obj: unknown, path: string): unknown {
 
 /** unstructured.SetNestedField at a scale path, creating objects on the way. */
 export function writePath(obj: Record<string, unknown>, path: string, value: unknown): void {
-  const fields = pathFields(path);
+  const fields = scalePathFields(path);
   let node = obj;
   for (const p of fields.slice(0, -1)) {
     const next = ownValue(node, p);

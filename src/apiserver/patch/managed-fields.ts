@@ -34,6 +34,11 @@ export interface FieldManagerOptions {
   ignoreFields?: readonly (readonly string[])[];
   /** What a create is compared against: the kind's zero value (api's emptyObject); {} when absent, as for custom resources. */
   emptyObject?: JsonObject;
+  /**
+   * The one field the writer can come to own (its FieldsV1 path): a write through /scale owns the replicas
+   * field and not the maps created on the way to it, as ScaleHandler.ToParent maps Scale's spec.replicas.
+   */
+  ownsOnly?: readonly string[];
 }
 
 /** Never owned by anyone: identity and server-set metadata (stripMetaManager). */
@@ -226,7 +231,7 @@ export function recordUpdate(managers: Map<string, ManagerFields>, writer: Manag
   const key = managerKey(writer);
   const { conflicts, changed, removed } = transferOwnership(managers, key, lhs, rhs, options.meta);
   takeFrom(managers, key, conflicts, removed);
-  const owned = stripMeta(withoutIgnored(changed, options.ignoreFields));
+  const owned = ownable(stripMeta(withoutIgnored(changed, options.ignoreFields)), options.ownsOnly);
   const previous = managers.get(key);
   // The writer loses what it removed and what it changed without owning (its ignored and stripped
   // fields), as the others do, and keeps the rest as the very sets it had: a status writer that
@@ -239,6 +244,13 @@ export function recordUpdate(managers: Map<string, ManagerFields>, writer: Manag
     return;
   }
   managers.set(key, { ...writer, set: kept ? union(kept, owned) : owned, time: options.now });
+}
+
+function ownable(changed: FieldSet, only: readonly string[] | undefined): FieldSet {
+  if (!only) return changed;
+  const path = emptySet();
+  insertPath(path, only);
+  return intersection(changed, path);
 }
 
 /** Encodes managers into the object; a write that changed nothing but timestamps keeps the live entries. */
