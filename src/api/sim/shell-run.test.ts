@@ -90,9 +90,8 @@ test('SIGTERM inside a loop: PID 1 without a trap ignores it; a trap exits when 
 });
 
 test('a busy loop spins at its instant (at most busyCommandCap commands), never blocks the process and still answers SIGTERM', () => {
-  const started = performance.now();
+  // Bounded by the cap, not timed: a test never asserts a duration (benchmarks measure; bench/README.md).
   const spin = play('i=0; while true; do i=$((i+1)); done', 60_000);
-  assert.ok(performance.now() - started < 2000, 'bounded work');
   assert.deepEqual([spin.lines, spin.exit, spin.nextAt], [[], undefined, null], 'it runs for ever without a timer');
   const noisy = play('while :; do echo y; done', 0);
   assert.equal(noisy.lines.length, busyCommandCap / 2, 'echo and : each count: the output is capped');
