@@ -10,7 +10,7 @@ import { applyDefaults, pruneUnknown, validateValue } from './schema.ts';
 import { coerceEmbedded, embeddedResourceErrors } from './embedded-resource.ts';
 import { schemaPatchMeta } from './apply-typing.ts';
 import { validateListSetsAndMaps } from './list-types.ts';
-import { scaleSpecErrors, scaleStatusErrors } from './scale-validation.ts';
+import { readPath, scalePathFields, scaleSpecErrors, scaleStatusErrors } from './scale-validation.ts';
 import { blockingError, hasRules, validateRules } from './validation-rules.ts';
 import { evaluateJsonPath, parseJsonPath } from './json-path.ts';
 import { selectableFieldLabels } from './selectable-fields.ts';
@@ -160,23 +160,7 @@ export function patchMetaOf(schema: JSONSchemaProps, metadataMeta: PatchMeta | u
   return schemaPatchMeta(schema, metadataMeta);
 }
 
-/**
- * A scale path's fields: upstream splits it at dots only, so `.spec.jobs[0].replicas` names a field
- * `jobs[0]` of spec (which CRD validation accepts), not the first item of a list.
- */
-export function scalePathFields(path: string): string[] {
-  return path.replace(/^\./, '').split('.');
-}
-
-/** unstructured.NestedFieldNoCopy: the value at a scale path, or undefined where a field is missing. */
-export function readPath(obj: unknown, path: string): unknown {
-  let node = obj;
-  for (const field of scalePathFields(path)) {
-    if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.hasOwn(node, field)) return undefined;
-    node = (node as Record<string, unknown>)[field];
-  }
-  return node;
-}
+export { readPath, scalePathFields };
 
 /** unstructured.SetNestedField at a scale path, creating objects on the way. */
 export function writePath(obj: Record<string, unknown>, path: string, value: unknown): void {

@@ -11,9 +11,23 @@ const maxInt32 = 2147483647;
 
 type Nested = { found: false } | { found: true; value: unknown } | { error: string };
 
-/** unstructured.NestedFieldNoCopy along a scale path, split at dots only as upstream splits it. */
+/**
+ * A scale path's fields: upstream splits it at dots only, so `.spec.jobs[0].replicas` names a field
+ * `jobs[0]` of spec (which CRD validation accepts), not the first item of a list.
+ */
+export function scalePathFields(path: string): string[] {
+  return path.replace(/^\./, '').split('.');
+}
+
+/** The value at a scale path, or undefined where a field is missing or one on the way is not an object. */
+export function readPath(obj: unknown, path: string): unknown {
+  const nested = nestedField(obj, path);
+  return 'found' in nested && nested.found ? nested.value : undefined;
+}
+
+/** unstructured.NestedFieldNoCopy along a scale path. */
 function nestedField(obj: unknown, path: string): Nested {
-  const fields = path.replace(/^\./, '').split('.');
+  const fields = scalePathFields(path);
   let value: unknown = obj;
   for (let i = 0; i < fields.length; i++) {
     if (value === null || value === undefined) return { found: false };
@@ -42,7 +56,7 @@ function replicasErrors(obj: unknown, path: string): FieldError[] {
   if (!nested.found) return [];
   const value = nested.value;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    return [invalidValue(path, 0, `${jsonPath(path.replace(/^\./, '').split('.'))} accessor error: ${goValue(value)} is of the type ${goType(value)}, expected int64`)];
+    return [invalidValue(path, 0, `${jsonPath(scalePathFields(path))} accessor error: ${goValue(value)} is of the type ${goType(value)}, expected int64`)];
   }
   if (value < 0) return [invalidValue(path, value, 'should be a non-negative integer')];
   if (value > maxInt32) return [invalidValue(path, value, `should be less than or equal to ${maxInt32}`)];
@@ -62,7 +76,7 @@ export function scaleStatusErrors(obj: unknown, scale: CustomResourceSubresource
   const nested = nestedField(obj, selectorPath);
   if ('error' in nested) errors.push(invalidValue(selectorPath, '', nested.error));
   else if (nested.found && typeof nested.value !== 'string') {
-    const detail = `${jsonPath(selectorPath.replace(/^\./, '').split('.'))} accessor error: ${goValue(nested.value)} is of the type ${goType(nested.value)}, expected string`;
+    const detail = `${jsonPath(scalePathFields(selectorPath))} accessor error: ${goValue(nested.value)} is of the type ${goType(nested.value)}, expected string`;
     errors.push(invalidValue(selectorPath, '', detail));
   }
   return errors;
