@@ -257,6 +257,13 @@ export class Scheduler {
 
   #onPodDelete(pod: PodRO): void {
     const pi = PodInfo.of(pod);
+    // Upstream: deletePodFromSchedulingQueue's RejectWaitingPod. A pod held at Permit is assumed
+    // but unbound; rejecting it unreserves what it holds (a gang member's GPUs) and forgets it.
+    if (!pod.spec.nodeName && this.#waiting.has(pi.uid)) {
+      this.queue.markDeleted(pi.uid);
+      this.#waiting.get(pi.uid)?.reject('', 'removed');
+      return;
+    }
     if (pod.spec.nodeName || this.cache.nodeOf(pi.uid)) {
       if (this.cache.isAssumed(pi.uid)) return;
       this.cache.removePod(pi.uid);
@@ -265,7 +272,6 @@ export class Scheduler {
     }
     this.queue.delete(pod);
     this.queue.markDeleted(pi.uid);
-    this.#waiting.get(pi.uid)?.reject('', 'pod deleted');
   }
 
   #watchResource(resource: string, ref: ResourceRef | undefined): void {

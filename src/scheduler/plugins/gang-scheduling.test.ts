@@ -106,6 +106,25 @@ test('a gang of 4 on 3 GPUs: nobody binds, the 3 reserved pods time out after 5m
   assert.equal(boundAt.size, 1, `Scheduled events at ${[...boundAt].join(', ')}`);
 });
 
+test('deleting a gang that waits at Permit frees its GPUs at once: a new gang of 3 binds without waiting out the deadline', async () => {
+  await using s = await gpuCluster(3);
+  await workload(s, 'ddp', 4);
+  for (let i = 0; i < 4; i++) await worker(s, i);
+  await s.until(async () => {
+    for (let i = 0; i < 4; i++) if ((await messages(s, `worker-${i}`, 'FailedScheduling')).length > 0) return true;
+    return false;
+  });
+  for (let i = 0; i < 4; i++) await s.client.delete(refs.pods, 'default', `worker-${i}`);
+
+  const w: Workload = { metadata: { name: 'retry', namespace: 'default' }, spec: { podGroups: [{ name: 'workers', policy: { gang: { minCount: 3 } } }] } };
+  await s.client.create(refs.workloads, w, { namespace: 'default' });
+  for (let i = 0; i < 3; i++) await s.addPod(`retry-${i}`, { requests: gpu, workloadRef: { name: 'retry', podGroup: 'workers' } });
+  const nodes = async (): Promise<(string | undefined)[]> => Promise.all([0, 1, 2].map(async (i) => (await s.pod(`retry-${i}`)).spec.nodeName));
+  await s.until(async () => (await nodes()).every((n) => n !== undefined), 10_000);
+  assert.deepEqual([...(await nodes())].sort(), ['gpu-0', 'gpu-1', 'gpu-2']);
+  for (let i = 0; i < 3; i++) assert.deepEqual(await messages(s, `retry-${i}`, 'FailedScheduling'), []);
+});
+
 test('gang pods are held in PreEnqueue until the Workload and minCount pods exist', async () => {
   await using s = await startScenario();
   // A second scheduler under its own name, so the test can look into its queue.
