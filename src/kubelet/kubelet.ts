@@ -25,7 +25,7 @@ import type { VolumeSources } from './volumes.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { poolRuntimeHandlers, sandboxRuntimeFailure } from './runtime-handlers.ts';
 import { nodeImages } from './images.ts';
-import { KubeletVersionSkewError, kubeletVersionSkewProblem } from './version-skew.ts';
+import { KubeletVersionSkewError, hasInPlaceResize, kubeletVersionSkewProblem } from './version-skew.ts';
 import { statusSyncPeriodMs } from './status-writer.ts';
 import { survivingPod } from './surviving-containers.ts';
 import { ImageManager } from './image-manager.ts';
@@ -90,6 +90,8 @@ export class Kubelet {
   #resizing = false;
   #stopped = false;
   #resizeAgain = false;
+  /** Fixed by the kubelet's version: before 1.33 a spec's new resources are never allocated. */
+  readonly #inPlaceResize: boolean;
   readonly #partition: PartitionGate;
   /** What the kubelet counts as it works (its /metrics and /metrics/probes). */
   readonly metrics: KubeletMetrics;
@@ -102,6 +104,7 @@ export class Kubelet {
     this.#runtimeHandlers = poolRuntimeHandlers(options.pool);
     const problem = kubeletVersionSkewProblem(options.name, options.pool.kubeletVersion, options.serverVersion);
     if (problem) throw new KubeletVersionSkewError(problem);
+    this.#inPlaceResize = hasInPlaceResize(options.pool.kubeletVersion);
     this.hostIP = nodeInternalIP(options.ordinal);
     this.metrics = new KubeletMetrics(options.name, options.pool.kubeletVersion);
     this.startedAt = options.clock.now();
@@ -185,7 +188,7 @@ export class Kubelet {
     if (existing) {
       // Only a spec change bumps the generation: a status update (most of them) changes no resources.
       const before = existing.deliveredPod;
-      const operations = before.metadata.generation === pod.metadata.generation ? [] : resizeOperations(before, pod);
+      const operations = before.metadata.generation === pod.metadata.generation || !this.#inPlaceResize ? [] : resizeOperations(before, pod);
       for (const r of operations) this.metrics.resizeRequested(r.resource, r.requirement, r.operation);
       existing.update(pod);
       // A pod whose status turns terminal frees what it held (HandlePodReconcile's retry).
@@ -236,6 +239,7 @@ export class Kubelet {
         ...(this.#claims ? { claims: this.#claims } : {}),
         ...(this.#devices ? { devices: this.#devices } : {}),
         onResourcesChanged: () => this.#handleResizes('pod_resized'),
+        ...(this.#inPlaceResize ? {} : { inPlaceResize: false }),
         metrics: this.metrics,
         ...(this.#o.pool.runtime ? { runtime: this.#o.pool.runtime } : {}),
         nodeAllocatable: () => (this.agent.node ?? this.#node)?.status?.allocatable,
@@ -305,6 +309,7 @@ export class Kubelet {
    * Upstream: pkg/kubelet/allocation/allocation_manager.go (RetryPendingResizes, handlePodResourcesResize).
    */
   #handleResizes(trigger: ResizeRetryTrigger, changed?: PodWorker, resized = false): void {
+    if (!this.#inPlaceResize) return;
     if (changed && changed.state.kind === 'syncing') {
       if (changed.resize.wantsResize()) this.#pendingResizes.add(changed);
       else {

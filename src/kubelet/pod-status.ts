@@ -24,6 +24,8 @@ export interface StatusInput {
   startTime: number;
   /** In-place resize state: allocated and actual resources per container, and the resize conditions. */
   resize?: ResizeStatus;
+  /** False on a kubelet without InPlacePodVerticalScaling: no container reports resources. */
+  inPlaceResize?: boolean;
   /**
    * A pod sync handler (activeDeadlineSeconds) or the eviction manager evicted the pod: phase Failed
    * with this reason and message; the eviction manager's also brings a DisruptionTarget condition.
@@ -319,8 +321,9 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const { pod, records } = input;
   const inits = pod.spec.initContainers ?? [];
   const defaultWaiting = inits.length > 0 ? 'PodInitializing' : 'ContainerCreating';
-  const initStatuses = inits.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, c.restartPolicy === 'Always', input.resize));
-  const statuses = pod.spec.containers.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, true, input.resize));
+  const resizable = input.inPlaceResize !== false;
+  const initStatuses = inits.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, resizable && c.restartPolicy === 'Always', input.resize));
+  const statuses = pod.spec.containers.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, resizable, input.resize));
   const all = [...initStatuses, ...statuses];
   const oldPhase = pod.status?.phase;
   let phase = getPhase(pod, all, input.podIsTerminal, input.podHasInitialized);

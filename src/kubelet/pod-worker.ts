@@ -69,6 +69,8 @@ export interface PodWorkerDeps {
   /** An IP from the node's pod CIDR, or undefined when every one is taken. */
   allocateIP: () => string | undefined;
   releaseIP: (ip: string) => void;
+  /** False on a kubelet older than 1.33, which has no in-place resize (see hasInPlaceResize). */
+  inPlaceResize?: boolean;
   /** The pod's allocation, actual resources or resize conditions changed (the node's deferred resizes may now fit). */
   onResourcesChanged?: () => void;
   /** Sets up the pod's volumes before any container starts (absent: nothing to mount). */
@@ -230,6 +232,7 @@ export class PodWorker {
         podHasInitialized: this.#podHasInitialized,
         startTime: this.startTime,
         resize: this.resize.status(),
+        ...(deps.inPlaceResize === false ? { inPlaceResize: false } : {}),
         ...(this.#evicted ? { evicted: this.#evicted } : {}),
       }),
     });

@@ -194,3 +194,33 @@ test('GET pods/x/resize returns the pod', async () => {
     await c.stop();
   }
 });
+
+test('a 1.32 kubelet has no in-place resize: no status resources, and a running pod\'s resize is refused as upstream\'s API server refuses it', async () => {
+  const { c, clock } = await cluster({ kubeletVersion: 'v1.32.4' });
+  try {
+    await c.client.create<Pod>(refs.pods, fixture('resize-pod.yaml'), { namespace: 'default' });
+    await clock.advance(5_000);
+    const st = (await get(c, 'myapp')).status?.containerStatuses?.[0];
+    assert.deepEqual([st?.state?.running !== undefined, st?.resources, st?.allocatedResources], [true, undefined, undefined]);
+    await assert.rejects(resize(c, 'myapp', 'app', { requests: { cpu: '800m' }, limits: { cpu: '1500m' } }), (e: Error) => {
+      assert.equal(e.message, 'Pod "myapp" is invalid: spec: Forbidden: Pod running on node without support for resize');
+      return true;
+    });
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a 1.33 kubelet resizes in place (InPlacePodVerticalScaling beta, on)', async () => {
+  const { c, clock } = await cluster({ kubeletVersion: 'v1.33.1' });
+  try {
+    await c.client.create<Pod>(refs.pods, fixture('resize-pod.yaml'), { namespace: 'default' });
+    await clock.advance(5_000);
+    await resize(c, 'myapp', 'app', { requests: { cpu: '800m' }, limits: { cpu: '1500m' } });
+    await clock.advance(1_000);
+    const st = (await get(c, 'myapp')).status?.containerStatuses?.[0];
+    assert.deepEqual([st?.restartCount, st?.resources?.requests?.cpu], [0, '800m']);
+  } finally {
+    await c.stop();
+  }
+});

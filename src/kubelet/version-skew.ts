@@ -14,6 +14,17 @@ export function minorOf(version: string): { major: number; minor: number } | und
   return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
 }
 
+/**
+ * Whether a kubelet at `kubeletVersion` resizes pods in place: InPlacePodVerticalScaling is alpha (off) up to
+ * 1.32 and beta (on) from 1.33. Without it the kubelet reports no container `resources`, and the API
+ * server refuses a running pod's resize (`Pod running on node without support for resize`). A version that
+ * does not parse is taken as the newest.
+ */
+export function hasInPlaceResize(kubeletVersion: string): boolean {
+  const v = minorOf(kubeletVersion);
+  return !v || v.major > 1 || v.minor >= 33;
+}
+
 /** Why a kubelet at `kubeletVersion` may not join an API server at `serverVersion`, or undefined if it may. */
 export function kubeletVersionSkewProblem(node: string, kubeletVersion: string, serverVersion: string): string | undefined {
   const k = minorOf(kubeletVersion);
