@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startDrydock } from './harness.ts';
@@ -105,6 +105,29 @@ describe('DRA on one dynamic-MIG H100 with kubectl', () => {
     assert.equal((await dd.kubectl(['scale', 'deployment', 'inference', '--replicas=1'])).code, 0);
     await until(async () => (await json<{ items: Item[] }>(dd, ['get', 'resourceclaims'])).items.length === 1, 'one claim left');
     await dd.kubectl(['delete', 'deployment', 'inference']);
+    await until(async () => (await json<{ items: Item[] }>(dd, ['get', 'resourceclaims'])).items.length === 0, 'no claims');
+  });
+
+  test("a claim template's own CEL selector (a 1g.10gb slice with at least 9Gi): the pod gets one and sees it; at least 20Gi gets the upstream message", async () => {
+    const manifest = readFileSync(fixture('mig-selector-template.yaml'), 'utf8');
+    assert.equal((await dd.kubectl(['apply', '-f', '-'], { input: manifest })).code, 0);
+    await until(async () => (await json<Item>(dd, ['get', 'pod', 'embedder'])).status?.phase === 'Running', 'embedder Running');
+    const statuses = (await json<Item>(dd, ['get', 'pod', 'embedder'])).status?.['resourceClaimStatuses'] as { name: string; resourceClaimName: string }[];
+    assert.equal(statuses[0]?.name, 'mig');
+    const claim = await json<{ status: { allocation: { devices: { results: unknown[] } } } }>(dd, ['get', 'resourceclaim', statuses[0]?.resourceClaimName ?? '']);
+    assert.deepEqual(claim.status.allocation.devices.results, [{ request: 'mig', driver: 'gpu.nvidia.com', pool: 'h100-0', device: 'gpu-0-mig-1g10gb-19-0' }]);
+    const smi = await dd.kubectl(['exec', 'embedder', '--', 'nvidia-smi', '-L']);
+    assert.equal(smi.code, 0, smi.stderr);
+    const mig = /^GPU 0: NVIDIA H100 80GB HBM3 \(UUID: GPU-[0-9a-f-]+\)\n {2}MIG 1g\.10gb {5}Device {2}0: \(UUID: (MIG-[0-9a-f-]+)\)\n$/.exec(smi.stdout);
+    assert.ok(mig, smi.stdout);
+    assert.equal((await dd.kubectl(['logs', 'embedder'])).stdout, `visible: ${mig[1]}\n`);
+
+    const tooBig = manifest.replace("quantity('9Gi')", "quantity('20Gi')").replace(/mig-1g\n/g, 'mig-1g-20gi\n').replace('name: embedder\n', 'name: embedder-20gi\n');
+    assert.equal((await dd.kubectl(['apply', '-f', '-'], { input: tooBig })).code, 0);
+    const cond = await until(async () => (await json<Item>(dd, ['get', 'pod', 'embedder-20gi'])).status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False'), 'embedder-20gi unschedulable');
+    assert.equal(cond.message, '0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+    await dd.kubectl(['delete', 'pods', 'embedder', 'embedder-20gi', '--grace-period=0', '--force']);
+    await dd.kubectl(['delete', 'resourceclaimtemplates', 'mig-1g', 'mig-1g-20gi']);
     await until(async () => (await json<{ items: Item[] }>(dd, ['get', 'resourceclaims'])).items.length === 0, 'no claims');
   });
 

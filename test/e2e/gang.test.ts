@@ -116,3 +116,68 @@ function gangCase(form: string, manifests: readonly string[]): void {
 
 gangCase('Workload API', ['workload.yaml', 'ddp-workers.yaml']);
 gangCase('Volcano PodGroup', ['volcano-podgroup.yaml', 'volcano-workers.yaml']);
+
+interface JobPodJson {
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec: { nodeName?: string };
+  status: {
+    initContainerStatuses?: { name: string; state: { terminated?: { startedAt: string; finishedAt: string } } }[];
+    containerStatuses?: { name: string; state: { terminated?: { startedAt: string; finishedAt: string; exitCode: number } } }[];
+  };
+}
+
+describe('a gang-scheduled Indexed Job with a native sidecar (kubectl)', () => {
+  let dd: Drydock;
+  const kubectl = async (args: readonly string[], input?: string): Promise<KubectlResult> => {
+    const r = await dd.kubectl(args, input === undefined ? {} : { input });
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+    return r;
+  };
+  const jobPods = async (): Promise<JobPodJson[]> => (JSON.parse((await kubectl(['get', 'pods', '-l', 'app=finetune', '-o', 'json'])).stdout) as { items: JobPodJson[] }).items;
+  const eventsOf = async (pod: string): Promise<EventJson[]> => (JSON.parse((await kubectl(['get', 'events', '-o', 'json', '--field-selector', `involvedObject.name=${pod}`])).stdout) as { items: EventJson[] }).items;
+  const job = fixture('indexed-job.yaml');
+  // The same Job with 4 ranks: one more GPU than the 3 nodes have.
+  const tooBig = job.replace('minCount: 3', 'minCount: 4').replace('completions: 3', 'completions: 4').replace('parallelism: 3', 'parallelism: 4');
+
+  before(async () => {
+    dd = await startDrydock({ config });
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  test('4 ranks on 3 GPUs wait; deleting the Job frees the GPUs its waiting pods held, so the 3-rank Job binds at once', async () => {
+    await kubectl(['apply', '-f', '-'], tooBig);
+    await until(async () => {
+      for (const p of await jobPods()) if ((await eventsOf(p.metadata.name)).some((e) => e.reason === 'FailedScheduling')) return true;
+      return false;
+    });
+    // The Workload's pod groups are immutable: the user deletes what they applied and applies the smaller Job.
+    await kubectl(['delete', '-f', '-'], tooBig);
+    await until(async () => (await jobPods()).length === 0);
+    await kubectl(['apply', '-f', '-'], job);
+    await until(async () => {
+      const ps = await jobPods();
+      return ps.length === 3 && ps.every((p) => p.spec.nodeName);
+    });
+    const ps = await jobPods();
+    assert.deepEqual(ps.map((p) => p.spec.nodeName).sort(), ['gpu-0', 'gpu-1', 'gpu-2']);
+    for (const p of ps) assert.deepEqual((await eventsOf(p.metadata.name)).filter((e) => e.reason === 'FailedScheduling').map((e) => e.message), [], p.metadata.name);
+  });
+
+  test('the Job completes with every index; each log shipper started before its trainer and stopped after it', async () => {
+    await until(async () => JSON.parse((await kubectl(['get', 'job', 'finetune', '-o', 'json'])).stdout).status?.succeeded === 3);
+    const status = JSON.parse((await kubectl(['get', 'job', 'finetune', '-o', 'json'])).stdout).status as { completedIndexes: string; conditions: { type: string; status: string; reason: string }[] };
+    assert.equal(status.completedIndexes, '0-2');
+    assert.deepEqual(status.conditions.map((c) => [c.type, c.status, c.reason]), [['SuccessCriteriaMet', 'True', 'CompletionsReached'], ['Complete', 'True', 'CompletionsReached']]);
+    for (const p of await jobPods()) {
+      const shipper = p.status.initContainerStatuses?.[0]?.state.terminated;
+      const trainer = p.status.containerStatuses?.[0]?.state.terminated;
+      assert.ok(shipper && trainer, p.metadata.name);
+      assert.equal(trainer.exitCode, 0);
+      assert.ok(shipper.startedAt <= trainer.startedAt && shipper.finishedAt >= trainer.finishedAt, `${p.metadata.name}: ${JSON.stringify([shipper, trainer])}`);
+      const rank = p.metadata.annotations?.['batch.kubernetes.io/job-completion-index'];
+      assert.equal((await kubectl(['logs', p.metadata.name, '-c', 'trainer'])).stdout, `rank ${rank} of 3 starting\n`);
+    }
+  });
+});
