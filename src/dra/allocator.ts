@@ -89,6 +89,13 @@ export interface RequestData {
   allDevices: DeviceRecord[];
 }
 
+/** A place in the node's devices: a pool's index, then a device's index in that pool's `devices`. */
+interface Location {
+  readonly pool: number;
+  readonly device: number;
+}
+const everywhere: Location = { pool: 0, device: 0 };
+
 type Slot = { readonly kind: 'exact'; readonly data: RequestData } | { readonly kind: 'first'; readonly subs: readonly RequestData[]; selected: number };
 
 // What allocateOne reports: found a solution, no solution, the 32-results limit was hit (more
@@ -255,7 +262,14 @@ class SearchState {
     return this.#input.allocated.has(id) || (this.#allocating.get(id)?.size ?? 0) > 0;
   }
 
-  *allocateOne(ci: number, ri: number, di: number, inSub: boolean, si = 0): Generator<void, Step, void> {
+  /**
+   * `start` is where the request's next device is looked for: past the one picked before it in the
+   * same request, as upstream's incubating allocator does (deviceLocation). Which devices a request
+   * gets matters, not in what order, and every check (in use, counters, taints, matchAttribute) holds
+   * for a set whatever its order: so the first solution in device order is the one the search over
+   * every order finds first, and only the orders that cannot be first are left out.
+   */
+  *allocateOne(ci: number, ri: number, di: number, inSub: boolean, si = 0, start: Location = everywhere): Generator<void, Step, void> {
     if (ci >= this.#slots.length) return 'done';
     const slots = this.#slots[ci] ?? [];
     if (ri >= slots.length) {
@@ -284,7 +298,7 @@ class SearchState {
     if (data.all && data.allDevices.length === 0) return 'none';
     if (di >= data.numDevices) return yield* this.allocateOne(ci, ri + 1, 0, false);
     if ((this.#picked[ci]?.length ?? 0) + data.numDevices - di > maxResults) return 'exceeded';
-    if (di === 0 && !data.all && !this.#mayHaveEnough(ci, data)) return 'none';
+    if (!data.all && !this.#mayHaveEnough(ci, data, start, data.numDevices - di)) return 'none';
 
     if (data.all) {
       const d = data.allDevices[di];
@@ -297,9 +311,12 @@ class SearchState {
       return step;
     }
 
-    for (const pool of this.#pools) {
-      if (pool.incomplete || pool.invalidReason !== undefined) continue;
-      for (const d of pool.devices) {
+    for (let p = start.pool; p < this.#pools.length; p++) {
+      const pool = this.#pools[p];
+      if (!pool || pool.incomplete || pool.invalidReason !== undefined) continue;
+      for (let i = p === start.pool ? start.device : 0; i < pool.devices.length; i++) {
+        const d = pool.devices[i];
+        if (!d) continue;
         if (++this.#tried % devicesPerTimeCheck === 0) {
           if (this.#input.timedOut?.() === true) return 'timeout';
           yield;
@@ -311,7 +328,7 @@ class SearchState {
         const undo = this.#allocateDevice(ci, data, d, false, pool);
         if (typeof undo === 'object') return undo;
         if (!undo) continue;
-        const step = yield* this.allocateOne(ci, ri, di + 1, inSub, si);
+        const step = yield* this.allocateOne(ci, ri, di + 1, inSub, si, { pool: p, device: i + 1 });
         if (step === 'done') return step;
         undo();
         if (step !== 'none') return step;
@@ -321,34 +338,41 @@ class SearchState {
   }
 
   /**
-   * Whether the node has at least `numDevices` devices the request could take one at a time. The
-   * search tries the devices of a request in every order, so one that asks for more than the node
-   * offers (nine GPUs of eight) would otherwise spend 8! orders, and the filterTimeout, to answer
-   * "cannot allocate all claims". Constraints are left to the search: this only ever says no where
-   * the search would. A selector error says yes, so the search reports it where upstream's does.
+   * Whether `needed` more devices for the request could be found from `start` on: as many devices
+   * it could take one at a time now (not in use, selected, counters left, untainted, the claim's
+   * constraints met so far), and as many as fit their counter sets together. A request for more
+   * than the node offers (nine GPUs of eight, sixteen MIG slices of one GPU's seven) would otherwise
+   * try every combination, and the filterTimeout, to answer "cannot allocate all claims". This only
+   * ever says no where the search below would find nothing; a selector error says yes, so the
+   * search reports it where upstream's does.
    */
-  #mayHaveEnough(ci: number, data: RequestData): boolean {
-    let found = 0;
-    for (const pool of this.#pools) {
-      if (pool.incomplete || pool.invalidReason !== undefined) continue;
-      for (const d of pool.devices) {
-        if (data.adminAccess ? this.#allocating.get(d.id)?.has(ci) : this.#inUse(d.id)) continue;
+  #mayHaveEnough(ci: number, data: RequestData, start: Location, needed: number): boolean {
+    const takeable: { pool: PoolView; device: DeviceRecord }[] = [];
+    for (let p = start.pool; p < this.#pools.length; p++) {
+      const pool = this.#pools[p];
+      if (!pool || pool.incomplete || pool.invalidReason !== undefined) continue;
+      for (let i = p === start.pool ? start.device : 0; i < pool.devices.length; i++) {
+        const d = pool.devices[i];
+        if (!d || (data.adminAccess ? this.#allocating.get(d.id)?.has(ci) : this.#inUse(d.id))) continue;
         const selectable = this.#isSelectable(ci, data, d);
         if (typeof selectable === 'string') return true;
-        if (!selectable || !this.#couldTake(data, d, pool)) continue;
-        if (++found >= data.numDevices) return true;
+        if (!selectable || !this.#couldTake(ci, data, d, pool)) continue;
+        // One device that fits alone is all the counters could say.
+        if (needed === 1) return true;
+        takeable.push({ pool, device: d });
       }
     }
-    return false;
+    return takeable.length >= needed && this.#counters.maxTogether(takeable) >= needed;
   }
 
-  /** The per-device part of allocateDevice, with nothing kept: counters left now, and taints. */
-  #couldTake(data: RequestData, d: DeviceRecord, pool: PoolView): boolean {
+  /** The per-device part of allocateDevice, with nothing kept: counters left now, taints, constraints. */
+  #couldTake(ci: number, data: RequestData, d: DeviceRecord, pool: PoolView): boolean {
     if (d.consumes.length > 0) {
       if (!this.#features.partitionableDevices || !this.#counters.tryConsume(pool, d)) return false;
       this.#counters.release(pool, d);
     }
-    return !(this.#features.deviceTaints && taintPreventsAllocation(d.device.taints ?? [], data.tolerations));
+    if (this.#features.deviceTaints && taintPreventsAllocation(d.device.taints ?? [], data.tolerations)) return false;
+    return (this.#constraints[ci] ?? []).every((c) => c.accepts(data.baseName, data.subName, d));
   }
 
   /** allocateDevice: availability, counters, taints, constraints; returns the rollback. */

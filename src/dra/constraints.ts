@@ -43,6 +43,13 @@ export class MatchAttributeConstraint {
     return this.#requests.has(request) || (sub !== undefined && this.#requests.has(`${request}/${sub}`));
   }
 
+  /** Whether add() would take the device now, with nothing counted. */
+  accepts(request: string, sub: string | undefined, d: DeviceRecord): boolean {
+    if (!this.#applies(request, sub)) return true;
+    const attr = lookupAttribute(d, this.#attribute);
+    return attr !== undefined && (this.#count === 0 || (this.#first !== undefined && sameValue(attr, this.#first)));
+  }
+
   /** Whether the device may join; when true, it is counted until remove() with the same request. */
   add(request: string, sub: string | undefined, d: DeviceRecord): boolean {
     if (!this.#applies(request, sub)) return true;

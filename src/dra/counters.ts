@@ -58,6 +58,48 @@ export class CounterTracker {
     return true;
   }
 
+  /**
+   * At most how many of `candidates` (each fits alone now) fit together. Per counter set, its
+   * devices (each counted in the first set it draws on) are taken cheapest first for every counter
+   * until what is left of it runs out; the fewest of those counts bounds the set. Never less than
+   * what fits, as a device drawing on a second set is held to its first set's counters only.
+   */
+  maxTogether(candidates: readonly { readonly pool: PoolView; readonly device: DeviceRecord }[]): number {
+    let total = 0;
+    const bySet = new Map<string, { pool: PoolView; set: string; devices: DeviceRecord[] }>();
+    for (const { pool, device } of candidates) {
+      const set = device.consumes[0]?.counterSet;
+      if (set === undefined) {
+        total++;
+        continue;
+      }
+      const key = `${pool.id}/${set}`;
+      const group = bySet.get(key);
+      if (group) group.devices.push(device);
+      else bySet.set(key, { pool, set, devices: [device] });
+    }
+    for (const { pool, set, devices } of bySet.values()) total += this.#fitTogether(pool, set, devices);
+    return total;
+  }
+
+  #fitTogether(pool: PoolView, set: string, devices: readonly DeviceRecord[]): number {
+    const allocated = this.#allocatedUseOf(pool, set);
+    const attempt = this.#attemptUse.get(`${pool.id}/${set}`);
+    let fit = devices.length;
+    for (const [k, total] of pool.counterSets.get(set) ?? []) {
+      let left = total - (allocated.get(k) ?? 0n) - (attempt?.get(k) ?? 0n);
+      const costs = devices.map((d) => drawOn(d, set, k)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      let n = 0;
+      for (const cost of costs) {
+        if (cost > left) break;
+        left -= cost;
+        n++;
+      }
+      fit = Math.min(fit, n);
+    }
+    return fit;
+  }
+
   release(pool: PoolView, d: DeviceRecord): void {
     for (const c of d.consumes) {
       const use = this.#attemptUse.get(`${pool.id}/${c.counterSet}`);
@@ -65,4 +107,11 @@ export class CounterTracker {
       for (const [k, v] of c.counters) use.set(k, (use.get(k) ?? 0n) - v);
     }
   }
+}
+
+/** What a device draws on one counter of one set. */
+function drawOn(d: DeviceRecord, set: string, counter: string): bigint {
+  let sum = 0n;
+  for (const c of d.consumes) if (c.counterSet === set) sum += c.counters.get(counter) ?? 0n;
+  return sum;
 }
