@@ -12,10 +12,10 @@ export interface Scenario {
 }
 
 /** `pools` is the YAML of the nodePools list; `featureGates` and `scheduler` the config's maps (JSON is YAML). */
-export async function startDraScenario(pools: string, seed = 7, featureGates: Readonly<Record<string, boolean>> = {}, scheduler: Readonly<Record<string, unknown>> = {}): Promise<Scenario> {
+export async function startDraScenario(pools: string, seed = 7, featureGates: Readonly<Record<string, boolean>> = {}, scheduler: Readonly<Record<string, unknown>> = {}, elapsedMs?: () => number): Promise<Scenario> {
   const clock = new VirtualClock();
   const config = parseClusterConfig(`apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nkubernetesVersion: v1.35.0\nfeatureGates: ${JSON.stringify(featureGates)}\nscheduler: ${JSON.stringify(scheduler)}\nnodePools:\n${pools}`);
-  const cluster = await Cluster.start({ config, clock, random: new SeededRandom(seed), components: true, log: () => {} });
+  const cluster = await Cluster.start({ config, clock, random: new SeededRandom(seed), components: true, log: () => {}, ...(elapsedMs ? { elapsedMs } : {}) });
   return { cluster, clock, [Symbol.asyncDispose]: () => cluster.stop() };
 }
 

@@ -14,7 +14,7 @@ import { ApiMetrics, ApiServer, CustomResources, EventTtl, createServiceAccountK
 import type { OpenApiSource } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, KubeObject, Random, Timer } from '../core/index.ts';
-import { CryptoRandom, RealClock, ScaledClock, VirtualClock, enableLinearRegExpFallback } from '../core/index.ts';
+import { CryptoRandom, RealClock, ScaledClock, VirtualClock, enableLinearRegExpFallback, monotonicMs } from '../core/index.ts';
 import { MemoryStore, SqliteStore } from '../storage/index.ts';
 import type { Store } from '../storage/index.ts';
 import { bootstrapCluster, gpuRuntimeClasses } from './bootstrap.ts';
@@ -49,6 +49,11 @@ export interface ClusterOptions {
   /** Let node-local drivers (the NVIDIA DRA driver) publish after start rather than before it returns. */
   driversInBackground?: boolean;
   log?: (line: string) => void;
+  /**
+   * Real elapsed milliseconds on a monotonic clock, for compute budgets (the DRA filterTimeout), not
+   * the cluster's time: default core's monotonicMs; a test gives a fake to run out a budget step by step.
+   */
+  elapsedMs?: () => number;
   openapi?: (definitions: readonly ResourceDefinition[]) => OpenApiSource;
 }
 
@@ -59,6 +64,7 @@ export class Cluster {
   readonly client: Client;
   readonly clock: Clock;
   readonly random: Random;
+  readonly elapsedMs: () => number;
   readonly token: string;
   readonly store: Store;
   /** Serves the CustomResourceDefinitions' kinds. */
@@ -84,6 +90,7 @@ export class Cluster {
     this.driversInBackground = options.driversInBackground ?? false;
     this.clock = clock;
     this.random = random;
+    this.elapsedMs = options.elapsedMs ?? monotonicMs;
     this.store = store;
     this.token = options.token ?? random.hex(16);
     this.#serviceAccountKey = serviceAccountKey;

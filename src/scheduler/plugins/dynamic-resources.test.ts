@@ -6,6 +6,7 @@ import { refs } from '../../api/index.ts';
 import type { resourceV1 } from '../../api/index.ts';
 import { filterTimeoutMs } from './dynamic-resources.ts';
 import { claim, claimPod, claimSpec, eventually, getClaim, getPod, migClass, startDraScenario, tail, waitRunning, waitUnschedulable } from './dynamic-resources.test-helpers.ts';
+import type { Scenario } from './dynamic-resources.test-helpers.ts';
 
 const oneH100 = `- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 1, mig: dynamic}\n`;
 
@@ -93,52 +94,87 @@ test('two GPUs with matchAttribute on the NVLink domain land in one domain, or f
   assert.equal(await waitUnschedulable(s, 'tp3'), `0/1 nodes are available: 1 cannot allocate all claims.${tail(1)}`);
 });
 
-test('a search for devices past the filterTimeout leaves the node "timed out trying to allocate devices"; the API answers after it', async () => {
-  await using s = await startSixteenSliceSearch(1, '50ms');
+test('a search for devices past the filterTimeout leaves the node "timed out trying to allocate devices"', async () => {
+  const elapsed = elapsedClock();
+  await using s = await startSixteenSliceSearch(1, '50ms', elapsed);
   await s.cluster.client.create(refs.pods, claimPod('sixteen', { resourceClaimName: 'sixteen' }), { namespace: 'default' });
+  await searching(s, elapsed);
+  elapsed.ms += 51;
   assert.equal(await waitUnschedulable(s, 'sixteen'), `0/1 nodes are available: 1 timed out trying to allocate devices.${tail(1)}`);
   assert.equal((await getClaim(s, 'sixteen')).status?.allocation, undefined);
+  assert.equal(elapsed.exhausted, false);
 });
 
 test('the nodes of one cycle share their searches\' time as upstream\'s 16 parallel filters do: three nodes time out in one filterTimeout, not three', async () => {
-  await using s = await startSixteenSliceSearch(3, '1s');
-  const started = performance.now();
+  const elapsed = elapsedClock();
+  await using s = await startSixteenSliceSearch(3, '1s', elapsed);
   await s.cluster.client.create(refs.pods, claimPod('sixteen', { resourceClaimName: 'sixteen' }), { namespace: 'default' });
+  await searching(s, elapsed);
+  // One second on, the first node's search is out of time, and so is the cycle's: the other two
+  // end at once. Each with a second of its own would search on until the step budget ran out.
+  elapsed.ms += 1001;
   assert.equal(await waitUnschedulable(s, 'sixteen'), `0/3 nodes are available: 3 timed out trying to allocate devices.${tail(3)}`);
-  // Each node alone would search for its full second; the first takes the cycle's second, the others none.
-  assert.ok(performance.now() - started < 2_500, `the cycle took ${Math.round(performance.now() - started)} ms`);
+  assert.equal(elapsed.exhausted, false);
 });
 
 test('while a search for devices runs to its filterTimeout, the API server goes on answering', async () => {
-  await using s = await startSixteenSliceSearch(1, '3s');
+  const elapsed = elapsedClock();
+  await using s = await startSixteenSliceSearch(1, '3s', elapsed);
   const c = s.cluster.client;
   await c.create(refs.pods, claimPod('sixteen', { resourceClaimName: 'sixteen' }), { namespace: 'default' });
-  // A third of a second on, the scheduler is searching; a search that held the thread would hold this timer too.
-  const started = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const answered = await c.get(refs.namespaces, undefined, 'default');
-  const waited = performance.now() - started;
-  assert.equal(answered.metadata.name, 'default');
+  await searching(s, elapsed);
+  // Its time stands still, so the search is still on when the get answers; one that held the
+  // thread would keep the get waiting until the step budget ended it, and fail the check below.
+  assert.equal((await c.get(refs.namespaces, undefined, 'default')).metadata.name, 'default');
   assert.equal((await getPod(s, 'sixteen')).status?.conditions?.find((x) => x.type === 'PodScheduled'), undefined, 'the search is still running');
-  assert.ok(waited < 1_500, `the get waited ${Math.round(waited)} ms`);
+  assert.equal(elapsed.exhausted, false);
+  elapsed.ms += 3001;
   assert.equal(await waitUnschedulable(s, 'sixteen'), `0/1 nodes are available: 1 timed out trying to allocate devices.${tail(1)}`);
 });
 
 test('a scheduler stopped during a search for devices does not wait for the filterTimeout', async () => {
-  const s = await startSixteenSliceSearch(1, '60s');
+  const elapsed = elapsedClock();
+  const s = await startSixteenSliceSearch(1, '60s', elapsed);
   await s.cluster.client.create(refs.pods, claimPod('sixteen', { resourceClaimName: 'sixteen' }), { namespace: 'default' });
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const started = performance.now();
+  await searching(s, elapsed);
+  // The search's time stands still: only the stop can end it before the step budget does.
   await s[Symbol.asyncDispose]();
-  const took = performance.now() - started;
-  assert.ok(took < 10_000, `stopping took ${Math.round(took)} ms`);
+  assert.equal(elapsed.exhausted, false);
 });
 
-/** H100 nodes with dynamic MIG and a claim "sixteen" for sixteen MIG devices on one GPU: no GPU has room, and the search tries every order. */
-async function startSixteenSliceSearch(nodes: number, filterTimeout: string) {
+/**
+ * The filterTimeout's clock for a test: it stands still until the test moves it, so a search runs
+ * until the test says its time is up. A search that looks at it a million times (16 million devices
+ * tried) sees it run out: a step budget that ends a search the test did not end, which `exhausted`
+ * then reports.
+ */
+function elapsedClock(): { ms: number; exhausted: boolean; reads: number; now: () => number } {
+  const c = {
+    ms: 0,
+    exhausted: false,
+    reads: 0,
+    now: (): number => {
+      c.exhausted ||= ++c.reads > 1_000_000;
+      return c.exhausted ? Number.MAX_SAFE_INTEGER : c.ms;
+    },
+  };
+  return c;
+}
+
+/** Until a search has looked at the clock beyond its start. */
+async function searching(s: Scenario, elapsed: { reads: number }): Promise<void> {
+  await eventually(s.clock, async () => elapsed.reads > 1, 'a search for devices');
+}
+
+/**
+ * H100 nodes with dynamic MIG and a claim "sixteen" for sixteen MIG devices on one GPU, one request
+ * each: no GPU has room, and the search tries the requests' devices in every order, as upstream's does.
+ */
+async function startSixteenSliceSearch(nodes: number, filterTimeout: string, elapsed: { now: () => number }) {
   const scheduler = { profiles: [{ schedulerName: 'default-scheduler', pluginConfig: [{ name: 'DynamicResources', args: { filterTimeout } }] }] };
-  const s = await startDraScenario(`- name: h100\n  count: ${nodes}\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 8, mig: dynamic, expose: dra}\n`, 7, {}, scheduler);
-  const spec: resourceV1.ResourceClaimSpec = { devices: { requests: [{ name: 'slices', exactly: { deviceClassName: 'mig.nvidia.com', count: 16 } }], constraints: [{ matchAttribute: 'gpu.nvidia.com/parentUUID' }] } };
+  const s = await startDraScenario(`- name: h100\n  count: ${nodes}\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 8, mig: dynamic, expose: dra}\n`, 7, {}, scheduler, elapsed.now);
+  const requests = Array.from({ length: 16 }, (_, i) => ({ name: `slice-${i}`, exactly: { deviceClassName: 'mig.nvidia.com' } }));
+  const spec: resourceV1.ResourceClaimSpec = { devices: { requests, constraints: [{ matchAttribute: 'gpu.nvidia.com/parentUUID' }] } };
   try {
     await s.cluster.client.create(refs.resourceClaims, claim('sixteen', spec), { namespace: 'default' });
   } catch (error) {

@@ -86,7 +86,12 @@ export function filterTimeoutMs(args: Readonly<Record<string, unknown>>, gate: b
   return gate && ms > 0 ? ms : undefined;
 }
 
-export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (args, handle, features) => {
+/**
+ * `elapsedMs`: real elapsed milliseconds, what the filterTimeout is measured in (default: core's
+ * monotonicMs); tests give a fake to run a search to its timeout step by step.
+ */
+export const dynamicResourcesFactory = (dra: DraAllocator, options: { readonly elapsedMs?: () => number } = {}): PluginFactory => (args, handle, features) => {
+  const elapsedMs = options.elapsedMs ?? monotonicMs;
   // The search for devices holds the thread the whole cluster runs on: past this, the node is
   // reported as upstream's Filter reports a deadline exceeded.
   const timeoutMs = filterTimeoutMs(args, features.DRASchedulerFilterTimeout);
@@ -354,7 +359,7 @@ export const dynamicResourcesFactory = (dra: DraAllocator): PluginFactory => (ar
         keepVerdict(nodeInfo.name, pools, { ...kept, outcome });
         return verdict(outcome);
       }
-      const search = searchTime(st, timeoutMs, handle.snapshot().list().length);
+      const search = searchTime(st, timeoutMs, handle.snapshot().list().length, elapsedMs);
       const changesBefore = poolChanges;
       const settle = (outcome: DraOutcome): Status => {
         // A node cut short by the cycle's shared time is tried again in a later cycle, not remembered as timed out.
@@ -539,11 +544,11 @@ const filterParallelism = 16;
  * node has at most filterTimeout, and none runs past the cycle's end (`cutShort` when that stopped it).
  * Real time: a compute budget, not the cluster's clock.
  */
-function searchTime(st: DraState, timeoutMs: number | undefined, nodes: number): { timedOut: (() => boolean) | undefined; cutShort: () => boolean } {
+function searchTime(st: DraState, timeoutMs: number | undefined, nodes: number, elapsedMs: () => number): { timedOut: (() => boolean) | undefined; cutShort: () => boolean } {
   if (timeoutMs === undefined) return { timedOut: undefined, cutShort: () => false };
-  const now = monotonicMs();
+  const now = elapsedMs();
   st.searchesEnd ??= now + timeoutMs * Math.ceil(Math.max(nodes, 1) / filterParallelism);
   const end = Math.min(now + timeoutMs, st.searchesEnd);
-  const timedOut = (): boolean => monotonicMs() > end;
+  const timedOut = (): boolean => elapsedMs() > end;
   return { timedOut, cutShort: () => end < now + timeoutMs && timedOut() };
 }
