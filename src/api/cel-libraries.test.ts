@@ -40,13 +40,15 @@ test('regex find and findAll; strings replace and charAt', () => {
 });
 
 test('macros nested over long lists end in cel-go\'s cost error; the same macros within the limit give their answer', () => {
-  const list = `[${Array.from({ length: 1000 }, (_, i) => i).join(',')}]`;
-  const started = performance.now();
+  const numbers = (n: number): string => `[${Array.from({ length: n }, (_, i) => i).join(',')}]`;
+  const list = numbers(1000);
   assert.equal(run(`${list}.all(a, ${list}.all(b, ${list}.all(c, c >= 0)))`), 'error: operation cancelled: actual cost limit exceeded');
   assert.equal(run(`${list}.map(a, ${list}.map(b, ${list}.filter(c, c == a + b)))`), 'error: operation cancelled: actual cost limit exceeded');
   assert.equal(run(`${list}.exists(a, ${list}.exists(b, ${list}.exists_one(c, c < 0)))`), 'error: operation cancelled: actual cost limit exceeded');
-  // A billion steps were asked for; the limit stops them after a million, in seconds at most.
-  assert.ok(performance.now() - started < 30_000);
+  // A billion steps were asked for; the limit stops them at a million: 1,000 + 1,000 x 999 steps
+  // finish, 1,000 + 1,000 x 1,000 do not.
+  assert.equal(run(`${list}.all(a, ${numbers(999)}.all(b, b >= 0))`), true);
+  assert.equal(run(`${list}.all(a, ${list}.all(b, b >= 0))`), 'error: operation cancelled: actual cost limit exceeded');
   // 500 x (500 + 499) steps: under the limit, and each evaluation has the whole limit again.
   const half = `[${Array.from({ length: 500 }, (_, i) => i).join(',')}]`;
   assert.equal(run(`${half}.all(a, ${half}.filter(b, b > 0).all(b, b >= 0))`), true);
@@ -55,13 +57,13 @@ test('macros nested over long lists end in cel-go\'s cost error; the same macros
   assert.deepEqual(run('[1, 2, 3].map(x, x * 2)'), [2n, 4n, 6n]);
 });
 
-test('matches, find and findAll answer at once on a pattern that would backtrack exponentially', () => {
+// Which regexp V8 runs (the one its linear engine can take) is core/user-regexp.test.ts's; with
+// backtracking alone, any of these takes 2^3000 steps and this test never ends.
+test('matches, find and findAll answer on a pattern that would backtrack exponentially', () => {
   enableLinearRegExpFallback();
-  const started = performance.now();
   const long = 'a'.repeat(3000);
   assert.equal(run(`'${long}!'.matches('^(a+)+$')`), false);
   assert.equal(run(`'${long}!'.find('^([a-z]+-?)+$')`), '');
   assert.deepEqual(run(`'${long}!'.findAll('([a-z]+-?)+!x')`), []);
-  assert.ok(performance.now() - started < 5000);
   assert.equal(run(`'gpu-a100'.matches('^([a-z0-9]+-?)+$')`), true);
 });

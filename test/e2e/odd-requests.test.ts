@@ -292,7 +292,6 @@ describe('odd requests', () => {
       assert.ok(i < 100, 'the Name resource is served');
       await new Promise((r) => setTimeout(r, 50));
     }
-    const started = Date.now();
     const named = (spec: Record<string, string>): string => JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Name', metadata: { name: 'n' }, spec });
     const long = 'a'.repeat(5000);
     let answer = await send('POST', names, named({ name: `${long}!` }));
@@ -300,8 +299,8 @@ describe('odd requests', () => {
     assert.match(String(answer.body?.message), /spec\.name in body should match '\^\(\[a-z0-9\]\+-\?\)\+\$'/);
     answer = await send('POST', names, named({ rule: `${long}!` }));
     assert.equal(answer.status, 422, answer.text.slice(0, 300));
-    // Seconds at 30 characters before; both 5,000-character values in well under that.
-    assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+    // Both answered: backtracking alone takes 2^5000 steps on either (src/core/user-regexp.test.ts
+    // checks that the linear engine gets them).
     assert.equal((await send('POST', names, named({ name: 'gpu-a100-80gb', rule: 'aaa' }))).status, 201);
   });
 });
