@@ -19,7 +19,8 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
  */
 export const turnBudgetMs = 20;
 
-export function shortTurns(handler: Handler, budgetMs = turnBudgetMs): Handler {
+/** `elapsedMs` is real elapsed time on a monotonic clock (tests give a fake). */
+export function shortTurns(handler: Handler, budgetMs = turnBudgetMs, elapsedMs: () => number = monotonicMs): Handler {
   let turnStart: number | undefined;
   let waiting = 0;
   const endTurn = (): void => {
@@ -28,7 +29,7 @@ export function shortTurns(handler: Handler, budgetMs = turnBudgetMs): Handler {
   // The first request of a turn always starts; the turn ends at the next check phase, after the
   // sockets' completed writes are reported (setImmediate runs behind them).
   const underBudget = (): boolean => {
-    const now = monotonicMs();
+    const now = elapsedMs();
     if (turnStart === undefined) {
       turnStart = now;
       setImmediate(endTurn);
