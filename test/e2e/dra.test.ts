@@ -277,14 +277,18 @@ describe('DRA feature gates off in the cluster config with kubectl', () => {
 
   test('a claim no GPU can hold: kubectl goes on answering while the scheduler searches, then the node is "timed out"', async () => {
     await using dd = await startDrydock({ config: `apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: h100\n  count: 1\n  capacity: {cpu: "96", memory: 1Ti}\n  gpus: {model: H100-80GB, count: 8, mig: dynamic}\nscheduler:\n  profiles:\n  - schedulerName: default-scheduler\n    pluginConfig:\n    - name: DynamicResources\n      args: {filterTimeout: 4s}\n` });
-    const applied = await dd.kubectl(['apply', '-f', fixture('sixteen-mig-slices.yaml')]);
-    assert.equal(applied.stdout, 'resourceclaim.resource.k8s.io/sixteen created\npod/sixteen created\n', applied.stderr);
+    const applied = await dd.kubectl(['apply', '-f', fixture('sixteen-mig-requests.yaml')]);
+    assert.equal(applied.stdout, 'resourceclaim.resource.k8s.io/sixteen-requests created\npod/sixteen-requests created\n', applied.stderr);
     // The search holds the scheduler for its 4 s; the API server answers meanwhile.
     assert.equal((await dd.kubectl(['get', 'ns', 'default', '-o', 'name'])).stdout, 'namespace/default\n');
-    const during = await json<Item>(dd, ['get', 'pod', 'sixteen']);
+    const during = await json<Item>(dd, ['get', 'pod', 'sixteen-requests']);
     assert.equal(during.status?.conditions?.find((c) => c.type === 'PodScheduled'), undefined, 'the search is still running');
-    const message = await until(async () => (await json<Item>(dd, ['get', 'pod', 'sixteen'])).status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False')?.message, 'sixteen unschedulable');
+    const message = await until(async () => (await json<Item>(dd, ['get', 'pod', 'sixteen-requests'])).status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False')?.message, 'sixteen-requests unschedulable');
     assert.equal(message, '0/1 nodes are available: 1 timed out trying to allocate devices. still not schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+    // Sixteen slices in one request: no GPU has counters left for them, which the allocator sees at the first slice.
+    assert.equal((await dd.kubectl(['apply', '-f', fixture('sixteen-mig-slices.yaml')])).code, 0);
+    const sixteen = await until(async () => (await json<Item>(dd, ['get', 'pod', 'sixteen'])).status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False')?.message, 'sixteen unschedulable');
+    assert.equal(sixteen, '0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
     // Nine whole GPUs of eight: the node cannot allocate (a count check, not a search through every order).
     const nine = JSON.stringify({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'nine', namespace: 'default' }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.nvidia.com', count: 9 } }] } } });
     assert.equal((await dd.kubectl(['create', '-f', '-'], { input: nine })).code, 0);
