@@ -107,6 +107,23 @@ test('service cluster IPs may not change once set', () => {
   assert.deepEqual(msgs(def.validateUpdate?.(upd, old, ctx)), ['spec.clusterIPs[0]: Invalid value: ["10.96.0.10"]: may not change once set']);
 });
 
+test('a LoadBalancer turned ClusterIP drops what only the old type needed, and validates', () => {
+  const old = svc({ type: 'LoadBalancer', clusterIP: '10.96.0.9', clusterIPs: ['10.96.0.9'], externalTrafficPolicy: 'Local', healthCheckNodePort: 31000, ports: [{ port: 80, nodePort: 30080 }] });
+  old.metadata.resourceVersion = '2';
+  def.defaults?.(old);
+  old.status = { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } };
+  const upd = structuredClone(old);
+  upd.spec = { ...upd.spec, type: 'ClusterIP' };
+  def.prepareForUpdate?.(upd, old, ctx);
+  assert.deepEqual(msgs(def.validateUpdate?.(upd, old, ctx)), []);
+  assert.deepEqual([upd.spec.ports?.[0]?.nodePort, upd.spec.externalTrafficPolicy, upd.spec.healthCheckNodePort, upd.spec.allocateLoadBalancerNodePorts, upd.status?.loadBalancer], [undefined, undefined, undefined, undefined, {}]);
+  // A net-new node port is the caller's own: kept, for validation to judge.
+  const added = structuredClone(old);
+  added.spec = { ...added.spec, type: 'ClusterIP', ports: [{ port: 80, nodePort: 30081 }] };
+  def.prepareForUpdate?.(added, old, ctx);
+  assert.equal(added.spec?.ports?.[0]?.nodePort, 30081);
+});
+
 test('service table cells', () => {
   assert.deepEqual(def.table?.columns.map((c) => `${c.name}${c.priority ? ' p1' : ''}`), ['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age', 'Selector p1']);
   const s = svc({ type: 'NodePort', clusterIPs: ['10.96.0.2'], ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }, { port: 53, protocol: 'UDP' }] });

@@ -238,18 +238,31 @@ export function prepareService(svc: Service, old: Service | undefined, alloc: Se
   return errs;
 }
 
-/** dropTypeDependentFields: node ports the old type needed go away with it, unless the caller set new ones. */
+/** The node ports a service holds, as a set (sameNodePorts compares these). */
+const nodePortsOf = (svc: Service): Set<number> => new Set((svc.spec?.ports ?? []).flatMap((p) => (p.nodePort ? [p.nodePort] : [])));
+const needsHealthCheckNodePort = (svc: Service): boolean => svc.spec?.type === 'LoadBalancer' && svc.spec.externalTrafficPolicy === 'Local';
+
+/**
+ * dropTypeDependentFields: what the old type needed and the new one does not goes with it, unless
+ * the caller changed it too (then validation judges it): node ports (unless net-new ones were added),
+ * the health-check node port, allocateLoadBalancerNodePorts, the load balancer class, the external
+ * traffic policy, and a load balancer's status.
+ */
 function dropTypeDependentFields(svc: Service, old: Service): void {
-  if (needsNodePorts(old.spec?.type) && !needsNodePorts(svc.spec?.type)) {
-    for (const p of svc.spec?.ports ?? []) {
-      const prev = old.spec?.ports?.find((o) => o.port === p.port);
-      if (prev && prev.nodePort === p.nodePort) delete p.nodePort;
-    }
+  const spec = svc.spec;
+  if (!spec) return;
+  const oldNodePorts = nodePortsOf(old);
+  if (needsNodePorts(old.spec?.type) && !needsNodePorts(spec.type) && [...nodePortsOf(svc)].every((p) => oldNodePorts.has(p))) {
+    for (const p of spec.ports ?? []) delete p.nodePort;
   }
-  if (svc.spec && old.spec?.type === 'LoadBalancer' && svc.spec.type !== 'LoadBalancer') {
-    if (svc.spec.allocateLoadBalancerNodePorts === old.spec.allocateLoadBalancerNodePorts) delete svc.spec.allocateLoadBalancerNodePorts;
-    if (svc.spec.loadBalancerClass === old.spec.loadBalancerClass) delete svc.spec.loadBalancerClass;
+  if (needsHealthCheckNodePort(old) && !needsHealthCheckNodePort(svc) && spec.healthCheckNodePort === old.spec?.healthCheckNodePort) delete spec.healthCheckNodePort;
+  if (old.spec?.type === 'LoadBalancer' && spec.type !== 'LoadBalancer') {
+    if (spec.allocateLoadBalancerNodePorts !== undefined && spec.allocateLoadBalancerNodePorts === old.spec.allocateLoadBalancerNodePorts) delete spec.allocateLoadBalancerNodePorts;
+    if (spec.loadBalancerClass === old.spec.loadBalancerClass) delete spec.loadBalancerClass;
   }
+  if (isExternallyAccessible(old) && !isExternallyAccessible(svc) && spec.externalTrafficPolicy === old.spec?.externalTrafficPolicy) delete spec.externalTrafficPolicy;
+  // De-provisioning is asynchronous, but the user need not see a stale ingress.
+  if (spec.type !== 'LoadBalancer') svc.status = { ...svc.status, loadBalancer: {} };
 }
 
 function loadBalancerStatusText(svc: Service): string {
