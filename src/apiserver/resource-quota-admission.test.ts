@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refs } from '../api/index.ts';
-import type { Pod, ResourceQuota } from '../api/index.ts';
+import type { PersistentVolumeClaim, Pod, ResourceQuota, StorageClass } from '../api/index.ts';
 import { Cluster, defaultClusterConfig } from '../cluster/index.ts';
 import { VirtualClock } from '../core/index.ts';
 import { rejection } from './api-error.test-support.ts';
@@ -70,4 +70,41 @@ test('an in-place resize is charged what it grows by, and refused past the quota
   await resize('800m');
   const used = (await cluster.client.get<ResourceQuota>(refs.resourceQuotas, 'team-a', 'q')).status?.used;
   assert.deepEqual(used, { cpu: '800m', memory: '100Mi' });
+});
+
+const fastClass = 'fast.storageclass.storage.k8s.io/requests.storage';
+
+async function boundClaim(cluster: Cluster, storage: string): Promise<void> {
+  await cluster.client.create(refs.storageClasses, { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'example.com/fast', allowVolumeExpansion: true });
+  const created = await cluster.client.create<PersistentVolumeClaim>(refs.persistentVolumeClaims, {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'data', namespace: 'team-a' },
+    spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage } } },
+  });
+  await cluster.client.updateStatus<PersistentVolumeClaim>(refs.persistentVolumeClaims, { ...created, status: { phase: 'Bound' } });
+}
+
+const expand = (cluster: Cluster, storage: string): Promise<PersistentVolumeClaim> =>
+  cluster.client.patch<PersistentVolumeClaim>(refs.persistentVolumeClaims, 'team-a', 'data', 'merge', { spec: { resources: { requests: { storage } } } });
+
+test('a claim is charged its storage under its class too, and an expansion what it grows by, refused past the class quota', async () => {
+  await using cluster = await start();
+  await quota(cluster, 'q', { 'requests.storage': '5Gi', [fastClass]: '3Gi' }, { hard: { 'requests.storage': '5Gi', [fastClass]: '3Gi' }, used: { 'requests.storage': '0', [fastClass]: '0' } });
+  await boundClaim(cluster, '1Gi');
+  const used = async (): Promise<Amounts | undefined> => (await cluster.client.get<ResourceQuota>(refs.resourceQuotas, 'team-a', 'q')).status?.used;
+  assert.deepEqual(await used(), { 'requests.storage': '1Gi', [fastClass]: '1Gi' });
+  assert.equal(await message(expand(cluster, '4Gi')), `persistentvolumeclaims "data" is forbidden: exceeded quota: q, requested: ${fastClass}=3Gi, used: ${fastClass}=1Gi, limited: ${fastClass}=3Gi`);
+  await expand(cluster, '2Gi');
+  assert.deepEqual(await used(), { 'requests.storage': '2Gi', [fastClass]: '2Gi' });
+});
+
+test('a service changing type is charged the node ports and load balancer it now takes', async () => {
+  await using cluster = await start();
+  await quota(cluster, 'q', { 'services.nodeports': '1', 'services.loadbalancers': '0' }, { hard: { 'services.nodeports': '1', 'services.loadbalancers': '0' }, used: { 'services.nodeports': '0', 'services.loadbalancers': '0' } });
+  await cluster.client.create(refs.services, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'team-a' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+  const retype = (type: string): Promise<unknown> => cluster.client.patch(refs.services, 'team-a', 'web', 'merge', { spec: { type } });
+  await retype('NodePort');
+  assert.deepEqual((await cluster.client.get<ResourceQuota>(refs.resourceQuotas, 'team-a', 'q')).status?.used, { 'services.nodeports': '1', 'services.loadbalancers': '0' });
+  assert.equal(await message(retype('LoadBalancer')), 'services "web" is forbidden: exceeded quota: q, requested: services.loadbalancers=1, used: services.loadbalancers=0, limited: services.loadbalancers=0');
 });

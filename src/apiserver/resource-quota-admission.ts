@@ -1,9 +1,12 @@
-// The ResourceQuota admission plugin: a create that would take a namespace's usage above any
-// quota covering it is refused (403, in upstream's words), and an admitted one is charged to the
-// quotas' status.used at once, so creates racing ahead of the quota controller cannot overshoot.
-// Upstream: plugin/pkg/admission/resourcequota/admission.go, controller.go (checkRequest, prettyPrint).
+// The ResourceQuota admission plugin: a write that would take a namespace's usage above any quota
+// covering it is refused (403, in upstream's words), and an admitted one is charged to the quotas'
+// status.used at once, so writes racing ahead of the quota controller cannot overshoot. Creates are
+// charged all they measure; updates that can grow usage (a pod's resize, a claim's expansion, a
+// service's change of type) only what they add.
+// Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go
+// (CheckRequest, prettyPrint), pkg/quota/v1/evaluator/core (each evaluator's Handles).
 import type { Pod, ResourceQuota, Usage } from '../api/index.ts';
-import { addUsage, exceededResources, missingContainerResources, objectUsage, podMatchingResources, podUsage, quotaCoversPod, subtractUsage, withoutZeroUsage } from '../api/index.ts';
+import { addUsage, exceededResources, missingContainerResources, negativeUsage, objectMatchingResources, objectUsage, podMatchingResources, podUsage, quotaCoversPod, subtractUsage, withoutZeroUsage } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { copyJson, forbidden } from '../core/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
@@ -12,10 +15,20 @@ import { storedObject } from './stored-object.ts';
 
 const prettyPrint = (usage: Readonly<Usage>, keys: readonly string[]): string => [...keys].sort().map((k) => `${k}=${usage[k] ?? '0'}`).join(',');
 
-function usageOf(attrs: AdmissionAttributes, now: number): Usage {
-  const { def, object } = attrs;
-  if (def.group === '' && def.resource === 'pods') return podUsage(object as unknown as Pod, now);
-  return objectUsage(def.group, def.resource, object as { spec?: unknown });
+const isCore = (attrs: AdmissionAttributes, resource: string): boolean => attrs.def.group === '' && attrs.def.resource === resource;
+
+function usageOf(attrs: AdmissionAttributes, object: KubeObject, now: number): Usage {
+  if (isCore(attrs, 'pods')) return podUsage(object as unknown as Pod, now);
+  return objectUsage(attrs.def.group, attrs.def.resource, object);
+}
+
+/** Evaluator.Matches: does the quota take in this object (its scopes, and a resource it is measured by)? */
+function quotaMatches(attrs: AdmissionAttributes, quota: ResourceQuota, object: KubeObject): boolean {
+  const hardNames = Object.keys(quota.status?.hard ?? {});
+  if (isCore(attrs, 'pods')) return quotaCoversPod(quota, object as unknown as Pod) && podMatchingResources(hardNames).length > 0;
+  // Only pods are selected by scope here: a scoped quota takes in nothing else.
+  if (quota.spec?.scopes?.length || quota.spec?.scopeSelector) return false;
+  return objectMatchingResources(attrs.def.group, attrs.def.resource, hardNames).length > 0;
 }
 
 /**
@@ -51,17 +64,14 @@ const hasUsageStats = (quota: ResourceQuota, restricted: readonly string[]): boo
  * against (by scope and by status.hard, as the quota controller last saw it), refusing an object that
  * breaks a quota's constraints or meets a quota not counted yet.
  */
-function interestingQuotas(attrs: AdmissionAttributes, quotas: readonly ResourceQuota[], delta: Readonly<Usage>, reject: (why: string) => never): ResourceQuota[] {
-  const isPod = attrs.def.group === '' && attrs.def.resource === 'pods';
-  const pod = attrs.object as unknown as Pod;
+function interestingQuotas(attrs: AdmissionAttributes, quotas: readonly ResourceQuota[], reject: (why: string) => never): ResourceQuota[] {
   const out: ResourceQuota[] = [];
   for (const quota of quotas) {
-    if (isPod ? !quotaCoversPod(quota, pod) : quota.spec?.scopes?.length || quota.spec?.scopeSelector) continue;
+    if (!quotaMatches(attrs, quota, attrs.object)) continue;
     const hardNames = Object.keys(quota.status?.hard ?? {});
-    const restricted = isPod ? podMatchingResources(hardNames) : hardNames.filter((r) => r in delta);
-    if (restricted.length === 0) continue;
+    const restricted = isCore(attrs, 'pods') ? podMatchingResources(hardNames) : objectMatchingResources(attrs.def.group, attrs.def.resource, hardNames);
     const name = quota.metadata.name ?? '';
-    const missing = isPod ? missingContainerResources(pod, restricted) : undefined;
+    const missing = isCore(attrs, 'pods') ? missingContainerResources(attrs.object as unknown as Pod, restricted) : undefined;
     if (missing) reject(`failed quota: ${name}: ${missing}`);
     if (!hasUsageStats(quota, restricted)) reject(`status unknown for quota: ${name}, resources: ${[...restricted].sort().join(',')}`);
     out.push(quota);
@@ -69,13 +79,16 @@ function interestingQuotas(attrs: AdmissionAttributes, quotas: readonly Resource
   return out;
 }
 
-/** CheckRequest's second pass: what each quota would be charged, or the first quota the write would exceed. */
-function chargesFor(deltas: readonly { quota: ResourceQuota; delta: Usage }[], reject: (why: string) => never): { quota: ResourceQuota; requested: Usage }[] {
+/**
+ * CheckRequest's second pass: what each quota would be charged, or the first quota the write would
+ * exceed. A status write is charged without being judged: the system reports what already happened.
+ */
+function chargesFor(attrs: AdmissionAttributes, deltas: readonly { quota: ResourceQuota; delta: Usage }[], reject: (why: string) => never): { quota: ResourceQuota; requested: Usage }[] {
   return deltas.map(({ quota, delta }) => {
     const hard = quota.status?.hard ?? {};
     const used = quota.status?.used ?? {};
     const requested: Usage = Object.fromEntries(Object.entries(delta).filter(([r]) => r in hard));
-    const exceeded = exceededResources(addUsage(used, requested), hard).filter((r) => r in requested);
+    const exceeded = attrs.ctx.subresource === 'status' ? [] : exceededResources(addUsage(used, requested), hard).filter((r) => r in requested);
     if (exceeded.length > 0) {
       reject(`exceeded quota: ${quota.metadata.name ?? ''}, requested: ${prettyPrint(requested, exceeded)}, used: ${prettyPrint(used, exceeded)}, limited: ${prettyPrint(hard, exceeded)}`);
     }
@@ -84,20 +97,44 @@ function chargesFor(deltas: readonly { quota: ResourceQuota; delta: Usage }[], r
 }
 
 /**
- * What the write adds to each quota, zeros dropped: a create all its usage; a pod's resize only what
- * it grows by, where the pod already counted before (SubtractWithNonNegativeResult).
+ * What the write adds to each quota, zeros dropped: a create all its usage; an update only what it
+ * grows by (SubtractWithNonNegativeResult) where the quota took in the old object too, else all of it.
  */
 function deltasFor(attrs: AdmissionAttributes, quotas: readonly ResourceQuota[], usage: Readonly<Usage>, now: number): { quota: ResourceQuota; delta: Usage }[] {
-  const old = attrs.operation === 'UPDATE' ? (attrs.old as unknown as Pod | undefined) : undefined;
-  const oldUsage = old ? podUsage(old, now) : undefined;
+  const old = attrs.operation === 'UPDATE' ? attrs.old : undefined;
+  const oldUsage = old ? usageOf(attrs, old, now) : undefined;
   return quotas
-    .map((quota) => ({ quota, delta: withoutZeroUsage(old && oldUsage && quotaCoversPod(quota, old) ? subtractUsage(usage, oldUsage) : usage) }))
+    .map((quota) => ({ quota, delta: withoutZeroUsage(old && oldUsage && quotaMatches(attrs, quota, old) ? subtractUsage(usage, oldUsage) : usage) }))
     .filter(({ delta }) => Object.keys(delta).length > 0);
 }
 
-/** Creates, and pods' in-place resizes (podEvaluator.Handles). */
-const isCharged = (attrs: AdmissionAttributes): boolean =>
-  attrs.operation === 'CREATE' ? !attrs.ctx.subresource : attrs.operation === 'UPDATE' && attrs.ctx.subresource === 'resize' && attrs.def.group === '' && attrs.def.resource === 'pods';
+/**
+ * RequiresQuotaReplenish: a claim's status write matters to quota when it changes the allocated
+ * storage or the attributes classes named. (Upstream compares the two storage quantities by pointer,
+ * so it weighs every status write; a write with nothing to charge is let through either way.)
+ */
+function claimStatusMatters(attrs: AdmissionAttributes): boolean {
+  type ClaimStatus = { allocatedResources?: Record<string, string>; currentVolumeAttributesClassName?: string; modifyVolumeStatus?: { targetVolumeAttributesClassName?: string } };
+  const status = (o: KubeObject | undefined): ClaimStatus | undefined => o?.status as ClaimStatus | undefined;
+  const classes = (o: KubeObject | undefined): string => {
+    const names = new Set([(o?.spec as { volumeAttributesClassName?: string } | undefined)?.volumeAttributesClassName, status(o)?.currentVolumeAttributesClassName, status(o)?.modifyVolumeStatus?.targetVolumeAttributesClassName]);
+    return [...names].filter(Boolean).sort().join(',');
+  };
+  return status(attrs.object)?.allocatedResources?.['storage'] !== status(attrs.old)?.allocatedResources?.['storage'] || classes(attrs.object) !== classes(attrs.old);
+}
+
+/** Evaluator.Handles: which writes can change what the object counts. */
+function isCharged(attrs: AdmissionAttributes): boolean {
+  const { operation, ctx } = attrs;
+  if (isCore(attrs, 'pods')) return ctx.subresource ? ctx.subresource === 'resize' && operation === 'UPDATE' : operation === 'CREATE';
+  if (isCore(attrs, 'persistentvolumeclaims')) {
+    if (ctx.subresource === 'status') return operation === 'UPDATE' && claimStatusMatters(attrs);
+    return !ctx.subresource && (operation === 'CREATE' || operation === 'UPDATE');
+  }
+  // A service's type can change, and with it the node ports and load balancers it takes.
+  if (isCore(attrs, 'services')) return !ctx.subresource && (operation === 'CREATE' || operation === 'UPDATE');
+  return operation === 'CREATE' && !ctx.subresource;
+}
 
 export const resourceQuotaAdmission: AdmissionPlugin = {
   name: 'ResourceQuota',
@@ -107,11 +144,14 @@ export const resourceQuotaAdmission: AdmissionPlugin = {
     const reject = (why: string): never => {
       throw forbidden({ group: attrs.def.group, resource: attrs.def.resource }, attrs.object.metadata.name ?? '', why);
     };
+    const interesting = interestingQuotas(attrs, quotas, reject);
     const now = attrs.storage.clock.now();
-    const usage = usageOf(attrs, now);
-    const deltas = deltasFor(attrs, interestingQuotas(attrs, quotas, usage, reject), usage, now);
+    const usage = usageOf(attrs, attrs.object, now);
+    const negative = negativeUsage(usage);
+    if (negative.length > 0) reject(`quota usage is negative for resource(s): ${negative.sort().join(',')}`);
+    const deltas = deltasFor(attrs, interesting, usage, now);
     if (deltas.length === 0) return;
-    const charged = chargesFor(deltas, reject);
+    const charged = chargesFor(attrs, deltas, reject);
     // A dry run is judged as a real create would be, and charged to nothing.
     if (attrs.ctx.dryRun) return;
     for (const { quota, requested } of charged) await charge(attrs, quota, requested);

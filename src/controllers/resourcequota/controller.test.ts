@@ -45,3 +45,21 @@ test('a GPU quota: counted by the controller, enforced and charged by admission,
     await c.stop();
   }
 });
+
+test('a service turned back from LoadBalancer gives its load balancer back without waiting for the resync', async () => {
+  const clock = new VirtualClock();
+  const c = await Cluster.start({ config: clusterConfigFrom({ nodePools: [] }), clock, random: new SeededRandom(3), components: true, log: () => {} });
+  try {
+    await c.client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+    await c.client.create(refs.resourceQuotas, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'lb', namespace: 'team-a' }, spec: { hard: { 'services.loadbalancers': '1' } } });
+    await c.client.create(refs.services, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'team-a' }, spec: { type: 'LoadBalancer', selector: { app: 'web' }, ports: [{ port: 80 }] } });
+    await clock.advance(1_000);
+    const used = async (): Promise<Record<string, string> | undefined> => (await c.client.get<ResourceQuota>(refs.resourceQuotas, 'team-a', 'lb')).status?.used;
+    assert.deepEqual(await used(), { 'services.loadbalancers': '1' });
+    await c.client.patch(refs.services, 'team-a', 'web', 'merge', { spec: { type: 'ClusterIP' } });
+    await clock.advance(1_000);
+    assert.deepEqual(await used(), { 'services.loadbalancers': '0' });
+  } finally {
+    await c.stop();
+  }
+});

@@ -61,7 +61,15 @@ export class ResourceQuotaController {
         if (old.status?.phase !== pod.status?.phase || !jsonEqual(old.spec.containers.map((c) => c.resources), pod.spec.containers.map((c) => c.resources)) || !old.metadata.deletionTimestamp !== !pod.metadata.deletionTimestamp) replenish(pod);
       },
     });
-    for (const informer of this.#others) informer.addHandlers({ onAdd: replenish, onDelete: replenish });
+    // A service changing type, or a claim expanding, changes what it counts (the quota monitor's UpdateFunc).
+    for (const [i, informer] of this.#others.entries()) {
+      const { group, resource } = (watched[i] as { ref: ResourceRef }).ref;
+      const countsChanged = (old: DeepReadonly<KubeObject>, obj: DeepReadonly<KubeObject>): boolean => !jsonEqual(objectUsage(group, resource, old), objectUsage(group, resource, obj));
+      informer.addHandlers({ onAdd: replenish, onDelete: replenish, onUpdate: (old, obj) => {
+          if (countsChanged(old, obj)) replenish(obj);
+        },
+      });
+    }
   }
 
   start(): void {
@@ -105,7 +113,7 @@ export class ResourceQuotaController {
       const ref = await this.#countedResource(countName);
       if (!ref) continue;
       const list = await this.#client.list(ref, { namespace });
-      for (const obj of list.items) used = addUsage(used, objectUsage(ref.group, ref.resource, obj as { spec?: unknown }));
+      for (const obj of list.items) used = addUsage(used, objectUsage(ref.group, ref.resource, obj));
     }
     return Object.fromEntries(hard.map((r) => [r, used[r] ?? '0']));
   }

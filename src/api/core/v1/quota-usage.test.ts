@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from './pod/types.ts';
 import type { ResourceQuota } from './resource-quota.ts';
-import { addUsage, exceededResources, objectUsage, podUsage, quotaCoversPod } from './quota-usage.ts';
+import { addUsage, countedBy, exceededResources, negativeUsage, objectMatchingResources, objectUsage, podUsage, quotaCoversPod } from './quota-usage.ts';
 
 const pod = (spec: Partial<Pod['spec']>, phase = 'Running'): Pod => ({ metadata: { name: 'p', namespace: 'ns' }, spec: { containers: [], ...spec }, status: { phase } }) as Pod;
 const now = Date.parse('2026-01-01T00:00:00Z');
@@ -45,4 +45,40 @@ test('scopes: BestEffort, NotTerminating and PriorityClass select the pods a quo
   assert.equal(quotaCoversPod(quota({ scopes: ['NotTerminating'] }), high), true);
   assert.equal(quotaCoversPod(quota({ scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } }), high), true);
   assert.equal(quotaCoversPod(quota({ scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } }), besteffort), false);
+});
+
+test('a claim counts under its storage class too, the larger of its request and allocation, in whole bytes', () => {
+  const claim = (storage: string, allocated?: string, annotations?: Record<string, string>): Parameters<typeof objectUsage>[2] => ({
+    metadata: { ...(annotations ? { annotations } : {}) },
+    spec: { storageClassName: 'fast', resources: { requests: { storage } } },
+    ...(allocated ? { status: { allocatedResources: { storage: allocated } } } : {}),
+  });
+  const byClass = (cls: string, r: string): string => `${cls}.storageclass.storage.k8s.io/${r}`;
+  assert.deepEqual(objectUsage('', 'persistentvolumeclaims', claim('1Gi', '3Gi')), {
+    'count/persistentvolumeclaims': '1',
+    persistentvolumeclaims: '1',
+    [byClass('fast', 'persistentvolumeclaims')]: '1',
+    'requests.storage': '3Gi',
+    [byClass('fast', 'requests.storage')]: '3Gi',
+  });
+  assert.equal(objectUsage('', 'persistentvolumeclaims', claim('1500m'))['requests.storage'], '2');
+  assert.equal(objectUsage('', 'persistentvolumeclaims', claim('1Gi', undefined, { 'volume.beta.kubernetes.io/storage-class': 'old' }))[byClass('old', 'requests.storage')], '1Gi');
+  assert.equal(countedBy(byClass('fast', 'requests.storage')), 'count/persistentvolumeclaims');
+  assert.deepEqual(objectMatchingResources('', 'persistentvolumeclaims', ['pods', byClass('gold', 'persistentvolumeclaims'), 'requests.storage']), [byClass('gold', 'persistentvolumeclaims'), 'requests.storage']);
+});
+
+test('a service measures node ports and load balancers for every type, node ports only where asked when a load balancer suppresses them', () => {
+  const svc = (spec: object): Parameters<typeof objectUsage>[2] => ({ spec: { ports: [{ port: 80 }, { port: 443, nodePort: 30443 }], ...spec } });
+  const measured = (spec: object): [string | undefined, string | undefined] => {
+    const u = objectUsage('', 'services', svc(spec));
+    return [u['services.nodeports'], u['services.loadbalancers']];
+  };
+  assert.deepEqual(measured({ type: 'ClusterIP' }), ['0', '0']);
+  assert.deepEqual(measured({ type: 'NodePort' }), ['2', '0']);
+  assert.deepEqual(measured({ type: 'LoadBalancer' }), ['2', '1']);
+  assert.deepEqual(measured({ type: 'LoadBalancer', allocateLoadBalancerNodePorts: false }), ['1', '1']);
+});
+
+test('negative usage names the resources below zero', () => {
+  assert.deepEqual(negativeUsage({ 'requests.storage': '-1Gi', pods: '1', cpu: '0' }), ['requests.storage']);
 });

@@ -4,13 +4,16 @@
 // ...), claims' requested storage, and which quotas a pod falls under by scope. Pure.
 // Upstream: pkg/quota/v1/evaluator/core/pods.go (PodUsageFunc, podComputeUsageHelper, Constraints,
 // podMatchesScopeFunc), persistent_volume_claims.go, services.go, pkg/quota/v1/generic, resources.go.
-import { addQuantities, compareQuantities, formatQuantity, isZeroQuantity, lookupTable, parseQuantity, quantityFromMilli, quantityFromValue, subtractQuantities } from '../../../core/index.ts';
+import { addQuantities, compareQuantities, formatQuantity, isZeroQuantity, lookupTable, parseQuantity, quantityFromMilli, quantityFromValue, quantityNanoValue, quantityValue, subtractQuantities } from '../../../core/index.ts';
 import type { DeepReadonly, Quantity } from '../../../core/index.ts';
 import { computePodQOS } from './pod/qos.ts';
 import type { Container, Pod } from './pod/types.ts';
 import { podResourceLimits, podResourceRequests } from './pod-resources.ts';
 import type { ResourceAmounts } from './pod-resources.ts';
 import type { ResourceQuota } from './resource-quota.ts';
+import type { PersistentVolumeClaim } from './persistent-volume-claim.ts';
+import type { ServiceSpec } from './service-types.ts';
+import { betaStorageClassAnnotation } from './volume-access.ts';
 
 export type Usage = Record<string, string>;
 
@@ -25,7 +28,7 @@ export const objectCountName = (group: string, resource: string): string => `cou
 export function countedBy(hardName: string): string | undefined {
   if (hardName.startsWith('count/')) return hardName;
   if (legacyCounts[hardName]) return `count/${hardName}`;
-  if (hardName === 'requests.storage') return 'count/persistentvolumeclaims';
+  if (hardName === 'requests.storage' || isClaimResourceByClass(hardName)) return 'count/persistentvolumeclaims';
   if (hardName === 'services.loadbalancers' || hardName === 'services.nodeports') return 'count/services';
   return undefined;
 }
@@ -82,20 +85,83 @@ export function podUsage(pod: DeepReadonly<Pod>, now: number): Usage {
   return { ...count, ...computeUsage(podResourceRequests(pod, { useStatusResources: true }), podResourceLimits(pod, { useStatusResources: true })) };
 }
 
-/** What any other object counts: itself, under its count/ name and legacy name, plus a claim's storage. */
-export function objectUsage(group: string, resource: string, obj: { spec?: unknown }): Usage {
+/** <class>.storageclass.storage.k8s.io/<resource>: a claim resource counted per storage class. */
+const storageClassSuffix = '.storageclass.storage.k8s.io/';
+const claimResources = ['persistentvolumeclaims', 'requests.storage'];
+const isClaimResourceByClass = (name: string): boolean => claimResources.some((r) => name.endsWith(storageClassSuffix + r));
+
+interface CountedObject {
+  metadata?: { annotations?: Readonly<Record<string, string>> };
+  spec?: unknown;
+  status?: unknown;
+}
+type ClaimFields = DeepReadonly<Pick<PersistentVolumeClaim, 'spec' | 'status'>>;
+
+/** A stored quantity in whole units: storage is charged in bytes (issue 94313). */
+function roundedUp(text: string): string {
+  const parsed = parseQuantity(text);
+  if (!parsed || quantityNanoValue(parsed) % 1_000_000_000n === 0n) return text;
+  return formatQuantity(quantityFromValue(quantityValue(parsed), parsed.format));
+}
+
+/** pvcEvaluator.getStorageUsage: the request, or status.allocatedResources when that is larger (an expansion under way). */
+function claimStorage(claim: ClaimFields): string | undefined {
+  const requested = claim.spec?.resources?.requests?.['storage'];
+  if (requested === undefined) return undefined;
+  const allocated = claim.status?.allocatedResources?.['storage'];
+  const [r, a] = [parseQuantity(requested), allocated === undefined ? undefined : parseQuantity(allocated)];
+  return roundedUp(allocated !== undefined && r && a && compareQuantities(a, r) > 0 ? allocated : requested);
+}
+
+/** pvcEvaluator.Usage: the claim, its storage, and both again under its storage class. */
+function claimUsage(obj: CountedObject, out: Usage): void {
+  const claim = obj as ClaimFields;
+  // GetPersistentVolumeClaimClass: the beta annotation wins over spec.storageClassName.
+  const className = obj.metadata?.annotations?.[betaStorageClassAnnotation] ?? claim.spec?.storageClassName ?? '';
+  if (className) out[`${className}${storageClassSuffix}persistentvolumeclaims`] = '1';
+  const storage = claimStorage(claim);
+  if (storage === undefined) return;
+  out['requests.storage'] = storage;
+  if (className) out[`${className}${storageClassSuffix}requests.storage`] = storage;
+}
+
+/** serviceEvaluator.Usage: node ports and load balancers are measured (as 0) for every type. */
+function serviceUsage(obj: CountedObject, out: Usage): void {
+  const spec = obj.spec as DeepReadonly<ServiceSpec> | undefined;
+  const ports = spec?.ports ?? [];
+  out['services.loadbalancers'] = spec?.type === 'LoadBalancer' ? '1' : '0';
+  let nodePorts = 0;
+  if (spec?.type === 'NodePort') nodePorts = ports.length;
+  // With node ports suppressed only the ones asked for by number are taken.
+  else if (spec?.type === 'LoadBalancer') nodePorts = spec.allocateLoadBalancerNodePorts === false ? ports.filter((p) => p.nodePort).length : ports.length;
+  out['services.nodeports'] = String(nodePorts);
+}
+
+/** What any other object counts: itself, under its count/ name and legacy name, plus what a claim or a service measures. */
+export function objectUsage(group: string, resource: string, obj: CountedObject): Usage {
   const out: Usage = { [objectCountName(group, resource)]: '1' };
   if (group === '' && legacyCounts[resource]) out[resource] = '1';
-  if (group === '' && resource === 'persistentvolumeclaims') {
-    const storage = (obj.spec as { resources?: { requests?: Record<string, string> } } | undefined)?.resources?.requests?.storage;
-    if (storage) out['requests.storage'] = storage;
-  }
-  if (group === '' && resource === 'services') {
-    const type = (obj.spec as { type?: string } | undefined)?.type;
-    if (type === 'LoadBalancer') out['services.loadbalancers'] = '1';
-    if (type === 'LoadBalancer' || type === 'NodePort') out['services.nodeports'] = String(((obj.spec as { ports?: unknown[] }).ports ?? []).length);
-  }
+  if (group === '' && resource === 'persistentvolumeclaims') claimUsage(obj, out);
+  if (group === '' && resource === 'services') serviceUsage(obj, out);
   return out;
+}
+
+const serviceResources = new Set(['count/services', 'services', 'services.nodeports', 'services.loadbalancers']);
+
+/** MatchingResources of every evaluator but the pods': which of a quota's resource names an object of the resource can count against. */
+export function objectMatchingResources(group: string, resource: string, names: readonly string[]): string[] {
+  if (group === '' && resource === 'persistentvolumeclaims') return names.filter((n) => n === 'count/persistentvolumeclaims' || claimResources.includes(n) || isClaimResourceByClass(n));
+  if (group === '' && resource === 'services') return names.filter((n) => serviceResources.has(n));
+  const own = new Set([objectCountName(group, resource), ...(group === '' && legacyCounts[resource] ? [resource] : [])]);
+  return names.filter((n) => own.has(n));
+}
+
+/** quota.IsNegative: the resources a usage would take below zero. */
+export function negativeUsage(usage: Readonly<Usage>): string[] {
+  return Object.keys(usage).filter((k) => {
+    const parsed = q(usage[k]);
+    return parsed !== undefined && quantityNanoValue(parsed) < 0n;
+  });
 }
 
 export function addUsage(a: Readonly<Usage>, b: Readonly<Usage>): Usage {
