@@ -42,6 +42,7 @@ export type { Lease, LeaseSpec } from './coordination/v1/lease.ts';
 export type { Event, EventSource } from './core/v1/event.ts';
 export type { NodeSpec, Taint } from './core/v1/node.ts';
 export type { PersistentVolumeClaim } from './core/v1/persistent-volume-claim.ts';
+export { storageClassOf } from './core/v1/volume-access.ts';
 export type { PersistentVolume } from './core/v1/persistent-volume.ts';
 export { defaultServiceClusterIPRange, prepareService, serviceAllocator } from './core/v1/service.ts';
 export type { Service, ServiceAllocator, ServicePort } from './core/v1/service.ts';

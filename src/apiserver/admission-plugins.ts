@@ -2,8 +2,8 @@
 // Upstream: plugin/pkg/admission/{namespace/lifecycle,serviceaccount,defaulttolerationseconds,priority,
 // storage/storageclass/setdefault}.
 import type { KubeObject } from '../core/index.ts';
-import { ApiError, forbidden, forbiddenField, invalid, namespaceTerminatingCause, notFound, parseQuantity, randomString } from '../core/index.ts';
-import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, isServiceIPRecord, mergeTolerations, serviceClusterIPs, newestDefaultStorageClass, prepareService, serviceAllocator } from '../api/index.ts';
+import { ApiError, compareQuantities, forbidden, forbiddenField, invalid, namespaceTerminatingCause, notFound, parseQuantity, randomString } from '../core/index.ts';
+import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority, defaultIngressClassAnnotation, ingressClassAnnotation, isServiceIPRecord, mergeTolerations, serviceClusterIPs, newestDefaultStorageClass, prepareService, serviceAllocator, storageClassOf } from '../api/index.ts';
 import type { Ingress, IPAddress, PersistentVolumeClaim, Pod, PriorityClassInfo, RuntimeClass, Service, ServiceCIDR } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import { admissionName, onlyFor } from './admission.ts';
@@ -336,8 +336,39 @@ export const storageObjectInUseProtection: AdmissionPlugin = {
   },
 };
 
+/** The storage a claim asks for, as a quantity (undefined when absent or unparsable). */
+const claimRequest = (claim: PersistentVolumeClaim | undefined): ReturnType<typeof parseQuantity> => {
+  const text = claim?.spec?.resources?.requests?.['storage'];
+  return text === undefined ? undefined : parseQuantity(text);
+};
+
+/**
+ * PersistentVolumeClaimResize: a claim may grow only once bound, and only when both its old and new
+ * class name a StorageClass that allows volume expansion.
+ * Upstream: plugin/pkg/admission/storage/persistentvolume/resize/admission.go.
+ */
+export const persistentVolumeClaimResize: AdmissionPlugin = {
+  name: 'PersistentVolumeClaimResize',
+  validate: onlyFor(
+    (attrs) => {
+      if (attrs.operation !== 'UPDATE' || attrs.def.group !== '' || attrs.def.resource !== 'persistentvolumeclaims' || attrs.ctx.subresource) return false;
+      const grown = claimRequest(attrs.object as unknown as PersistentVolumeClaim);
+      const before = claimRequest(attrs.old as unknown as PersistentVolumeClaim | undefined) ?? parseQuantity('0');
+      return grown !== undefined && before !== undefined && compareQuantities(grown, before) > 0;
+    },
+    async (attrs) => {
+      const deny = (why: string): ApiError => forbidden({ group: '', resource: 'persistentvolumeclaims' }, admissionName(attrs.object), why);
+      const old = attrs.old as unknown as PersistentVolumeClaim;
+      if (old.status?.phase !== 'Bound') throw deny('Only bound persistent volume claims can be expanded');
+      const className = storageClassOf(attrs.object as unknown as PersistentVolumeClaim);
+      const allowed = className !== '' && className === storageClassOf(old) && (await attrs.storage.lookup('storage.k8s.io', 'v1', 'storageclasses', '', className))?.['allowVolumeExpansion'] === true;
+      if (!allowed) throw deny('only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize');
+    },
+  ),
+};
+
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
   // Mutating webhooks mutate last; ValidatingAdmissionPolicy, the validating webhooks and then ResourceQuota
   // validate last, after every mutation, as upstream orders them.
-  return [namespaceLifecycle, draAdminAccess, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
+  return [namespaceLifecycle, draAdminAccess, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, persistentVolumeClaimResize, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
 }

@@ -99,6 +99,15 @@ test('a claim is charged its storage under its class too, and an expansion what 
   assert.deepEqual(await used(), { 'requests.storage': '2Gi', [fastClass]: '2Gi' });
 });
 
+test('a claim grows only when bound and its StorageClass allows expansion', async () => {
+  await using cluster = await start();
+  await boundClaim(cluster, '1Gi');
+  const fast = await cluster.client.get<StorageClass>(refs.storageClasses, '', 'fast');
+  await cluster.client.update<StorageClass>(refs.storageClasses, { ...fast, allowVolumeExpansion: false });
+  assert.equal(await message(expand(cluster, '2Gi')), 'persistentvolumeclaims "data" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize');
+  await expand(cluster, '1Gi');
+});
+
 test('a service changing type is charged the node ports and load balancer it now takes', async () => {
   await using cluster = await start();
   await quota(cluster, 'q', { 'services.nodeports': '1', 'services.loadbalancers': '0' }, { hard: { 'services.nodeports': '1', 'services.loadbalancers': '0' }, used: { 'services.nodeports': '0', 'services.loadbalancers': '0' } });
