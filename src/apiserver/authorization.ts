@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AccessAttributes, ClusterRole, Decision, PolicyRule, ResourceDefinition, RoleBinding, UserInfo } from '../api/index.ts';
 import { describeBinding, forbiddenReason, privilegedGroup, ruleAllows, subjectIsUser } from '../api/index.ts';
-import { ApiError, fieldSelectorRequiresExactMatch, forbidden, parseFieldSelector, queryBool } from '../core/index.ts';
+import { ApiError, badRequest, fieldSelectorRequiresExactMatch, forbidden, parseFieldSelector, queryBool } from '../core/index.ts';
 import type { ResourceStorage } from './resource-storage.ts';
 import type { RequestTarget } from './request-info.ts';
 import { storedObject } from './stored-object.ts';
@@ -157,18 +157,43 @@ function nameSelected(fieldSelector: string): string {
 
 const serviceAccountPrefix = 'system:serviceaccount:';
 
+/** unescapeExtraKey: the %-encoded key of an Impersonate-Extra- header, kept as sent when malformed. */
+function extraKeyOf(header: string): string {
+  const encoded = header.slice('impersonate-extra-'.length);
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
+}
+
+/**
+ * buildImpersonationRequests' list as Go's %v prints a []v1.ObjectReference: each reference's seven
+ * fields (kind, namespace, name, uid, apiVersion, resourceVersion, fieldPath) space-separated in braces.
+ */
+function impersonationRequests(headers: NodeJS.Dict<string[]>, groups: readonly string[], extraKeys: readonly string[], uid: string | undefined): string {
+  const ref = (kind: string, name: string, apiVersion = '', fieldPath = ''): string => `{${[kind, '', name, '', apiVersion, '', fieldPath].join(' ')}}`;
+  const refs = groups.map((g) => ref('Group', g));
+  for (const header of extraKeys) {
+    const key = extraKeyOf(header);
+    for (const value of headers[header] ?? []) refs.push(ref('UserExtra', value, 'authentication.k8s.io/v1', key));
+  }
+  if (uid !== undefined) refs.push(ref('UID', uid, 'authentication.k8s.io/v1'));
+  return `[${refs.join(' ')}]`;
+}
+
 /**
  * The user a request acts as: the authenticated one, or the one its Impersonate-* headers name once
  * the authenticated user may impersonate each part (users, groups, serviceaccounts, uids, userextras).
  */
 export async function impersonatedUser(storage: ResourceStorage, requester: UserInfo, req: IncomingMessage): Promise<UserInfo> {
   const headers = req.headersDistinct;
-  const username = headers['impersonate-user']?.[0];
+  const username = headers['impersonate-user']?.[0] || undefined;
   const groups = headers['impersonate-group'] ?? [];
-  const uid = headers['impersonate-uid']?.[0];
+  const uid = headers['impersonate-uid']?.[0] || undefined;
   const extraKeys = Object.keys(headers).filter((h) => h.startsWith('impersonate-extra-'));
   if (username === undefined) {
-    if (groups.length > 0 || uid !== undefined || extraKeys.length > 0) throw new ApiError('InternalError', 'Internal error occurred: requested impersonation of groups, a uid or extras without impersonating a user', undefined, 500);
+    if (groups.length > 0 || uid !== undefined || extraKeys.length > 0) throw badRequest(`requested ${impersonationRequests(headers, groups, extraKeys, uid)} without impersonating a user`);
     return requester;
   }
   const check = async (attributes: AccessAttributes): Promise<void> => {
@@ -190,7 +215,7 @@ export async function impersonatedUser(storage: ResourceStorage, requester: User
     user.uid = uid;
   }
   for (const header of extraKeys) {
-    const key = decodeURIComponent(header.slice('impersonate-extra-'.length));
+    const key = extraKeyOf(header);
     for (const value of headers[header] ?? []) {
       await check(impersonate('userextras', value, '', key));
       (user.extra ??= {})[key] = [...(user.extra[key] ?? []), value];

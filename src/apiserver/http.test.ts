@@ -41,6 +41,20 @@ describe('HTTP edge', () => {
     assert.equal((await fetch(`${base}/version`)).status, 200);
   });
 
+  test('impersonating groups, extras or a uid without a user is 400 BadRequest listing what was asked', async () => {
+    const res = await call('GET', '/api/v1/namespaces', undefined, { 'Impersonate-Group': 'ml-team', 'Impersonate-Extra-Scopes': 'view', 'Impersonate-Uid': 'u-1' });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.json(), {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'requested [{Group  ml-team    } {UserExtra  view  authentication.k8s.io/v1  scopes} {UID  u-1  authentication.k8s.io/v1  }] without impersonating a user',
+      reason: 'BadRequest',
+      code: 400,
+    });
+  });
+
   test('malformed JSON and YAML are 400 BadRequest', async () => {
     const json = await call('POST', '/api/v1/namespaces/default/configmaps', '{"metadata": ');
     assert.equal(json.status, 400);
