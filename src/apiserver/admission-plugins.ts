@@ -131,27 +131,42 @@ interface PriorityClassObject extends KubeObject {
   preemptionPolicy?: PriorityClassInfo['preemptionPolicy'];
 }
 
-/** Resolves spec.priorityClassName into spec.priority and preemptionPolicy. */
+/** The PriorityClasses, and the global default among them (the lowest value, should a race leave two). */
+async function priorityClasses(attrs: AdmissionAttributes): Promise<{ classes: PriorityClassInfo[]; globalDefault: PriorityClassInfo | undefined }> {
+  const pcDef = attrs.storage.findDefinition('scheduling.k8s.io', 'v1', 'priorityclasses');
+  const classes: PriorityClassInfo[] = [];
+  let globalDefault: PriorityClassInfo | undefined;
+  if (!pcDef) return { classes, globalDefault };
+  const page = await attrs.storage.store.list(attrs.storage.prefix(pcDef, ''));
+  for (const kv of page.items) {
+    const pc = storedObject(kv) as PriorityClassObject;
+    const info: PriorityClassInfo = { name: pc.metadata.name ?? '', value: pc.value ?? 0 };
+    if (pc.preemptionPolicy) info.preemptionPolicy = pc.preemptionPolicy;
+    classes.push(info);
+    if (pc.globalDefault && (!globalDefault || info.value < globalDefault.value)) globalDefault = info;
+  }
+  return { classes, globalDefault };
+}
+
+const isPriorityClassWrite = (attrs: AdmissionAttributes): boolean =>
+  (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE') && attrs.def.group === 'scheduling.k8s.io' && attrs.def.resource === 'priorityclasses' && !attrs.ctx.subresource && (attrs.object as PriorityClassObject).globalDefault === true;
+
+/**
+ * Priority: resolves a new pod's spec.priorityClassName into spec.priority and preemptionPolicy, and
+ * keeps a second PriorityClass from becoming the global default.
+ * Upstream: plugin/pkg/admission/priority/admission.go (admitPod, validatePriorityClass).
+ */
 export const priority: AdmissionPlugin = {
   name: 'Priority',
   mutate: onlyFor(isPodCreate, async (attrs) => {
-    const pcDef = attrs.storage.findDefinition('scheduling.k8s.io', 'v1', 'priorityclasses');
-    const classes: PriorityClassInfo[] = [];
-    let globalDefault: PriorityClassInfo | undefined;
-    if (pcDef) {
-      const page = await attrs.storage.store.list(attrs.storage.prefix(pcDef, ''));
-      for (const kv of page.items) {
-        const pc = storedObject(kv) as PriorityClassObject;
-        const info: PriorityClassInfo = { name: pc.metadata.name ?? '', value: pc.value ?? 0 };
-        if (pc.preemptionPolicy) info.preemptionPolicy = pc.preemptionPolicy;
-        classes.push(info);
-        if (pc.globalDefault && (!globalDefault || info.value < globalDefault.value)) globalDefault = info;
-      }
-    }
-    const pod = attrs.object as unknown as Pod;
-    if (!admitPodPriority(pod, (name) => classes.find((c) => c.name === name), globalDefault)) {
-      throw forbidden({ group: '', resource: 'pods' }, attrs.object.metadata.name ?? '', `no PriorityClass with name ${pod.spec.priorityClassName ?? ''} was found`);
-    }
+    const { classes, globalDefault } = await priorityClasses(attrs);
+    const refused = admitPodPriority(attrs.object as unknown as Pod, (name) => classes.find((c) => c.name === name), globalDefault);
+    if (refused) throw forbidden({ group: '', resource: 'pods' }, admissionName(attrs.object), refused);
+  }),
+  validate: onlyFor(isPriorityClassWrite, async (attrs) => {
+    const { globalDefault } = await priorityClasses(attrs);
+    if (!globalDefault || (attrs.operation === 'UPDATE' && globalDefault.name === attrs.object.metadata.name)) return;
+    throw forbidden({ group: 'scheduling.k8s.io', resource: 'priorityclasses' }, admissionName(attrs.object), `PriorityClass ${globalDefault.name} is already marked as default. Only one default can exist`);
   }),
 };
 

@@ -73,25 +73,30 @@ export interface PriorityClassInfo {
 }
 
 /**
- * Priority admission: priority comes from the named class, else the global default class, else 0;
- * preemptionPolicy from the class, else PreemptLowerPriority. Returns false when the named class is unknown
- * (the caller rejects with `no PriorityClass with name <n> was found`).
+ * Priority admission on a pod's create: priority comes from the named class, else the global default
+ * class, else 0; preemptionPolicy from the class (PreemptLowerPriority by default). Returns why the pod
+ * is refused (the caller answers 403 with it): an unknown class, or a priority or policy set by hand
+ * that differs from what the class gives. Upstream: plugin/pkg/admission/priority/admission.go (admitPod).
  */
-export function admitPodPriority(
-  pod: Pod,
-  lookup: (name: string) => PriorityClassInfo | undefined,
-  globalDefault?: PriorityClassInfo,
-): boolean {
+export function admitPodPriority(pod: Pod, lookup: (name: string) => PriorityClassInfo | undefined, globalDefault?: PriorityClassInfo): string | undefined {
   const spec = pod.spec;
   let cls: PriorityClassInfo | undefined;
   if (spec.priorityClassName) {
     cls = lookup(spec.priorityClassName);
-    if (!cls) return false;
+    if (!cls) return `no PriorityClass with name ${spec.priorityClassName} was found`;
   } else if (globalDefault) {
     cls = globalDefault;
     spec.priorityClassName = globalDefault.name;
   }
-  spec.priority = cls?.value ?? 0;
-  if (spec.preemptionPolicy === undefined) spec.preemptionPolicy = cls?.preemptionPolicy ?? 'PreemptLowerPriority';
-  return true;
+  const priority = cls?.value ?? 0;
+  if (spec.priority !== undefined && spec.priority !== priority) {
+    return `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`;
+  }
+  spec.priority = priority;
+  const policy = cls?.preemptionPolicy ?? 'PreemptLowerPriority';
+  if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== policy) {
+    return `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`;
+  }
+  spec.preemptionPolicy = policy;
+  return undefined;
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Pod } from './types.ts';
 import { defaultPod, imageTag } from './defaults.ts';
 import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority } from './admission.ts';
+import type { PriorityClassInfo } from './admission.ts';
 
 test('defaultPod fills the upstream scheme defaults', () => {
   const p: Pod = {
@@ -106,14 +107,19 @@ test('addDefaultServiceAccount names "default" and mounts the token volume', () 
   assert.deepEqual(p.spec.containers[0]?.volumeMounts, [{ name: 'kube-api-access-abcde', readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }]);
 });
 
-test('admitPodPriority: no class -> priority 0, PreemptLowerPriority; unknown class -> false', () => {
+test('admitPodPriority: no class -> priority 0, PreemptLowerPriority; an unknown class, or a priority or policy the class does not give, is refused', () => {
   const p: Pod = { metadata: {}, spec: { containers: [] } };
-  assert.equal(admitPodPriority(p, () => undefined), true);
+  assert.equal(admitPodPriority(p, () => undefined), undefined);
   assert.equal(p.spec.priority, 0);
   assert.equal(p.spec.preemptionPolicy, 'PreemptLowerPriority');
   const q: Pod = { metadata: {}, spec: { containers: [], priorityClassName: 'high' } };
-  assert.equal(admitPodPriority(q, () => undefined), false);
+  assert.equal(admitPodPriority(q, () => undefined), 'no PriorityClass with name high was found');
+  const high = (n: string): PriorityClassInfo | undefined => (n === 'high' ? { name: n, value: 1000, preemptionPolicy: 'Never' } : undefined);
   const r: Pod = { metadata: {}, spec: { containers: [], priorityClassName: 'high' } };
-  admitPodPriority(r, (n) => (n === 'high' ? { name: n, value: 1000, preemptionPolicy: 'Never' } : undefined));
+  assert.equal(admitPodPriority(r, high), undefined);
   assert.deepEqual([r.spec.priority, r.spec.preemptionPolicy], [1000, 'Never']);
+  const s: Pod = { metadata: {}, spec: { containers: [], priorityClassName: 'high', priority: 5 } };
+  assert.equal(admitPodPriority(s, high), 'the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name');
+  const t: Pod = { metadata: {}, spec: { containers: [], priorityClassName: 'high', preemptionPolicy: 'PreemptLowerPriority' } };
+  assert.equal(admitPodPriority(t, high), 'the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided in pod spec; priority admission controller computed Never from the given PriorityClass name');
 });
