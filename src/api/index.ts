@@ -27,7 +27,7 @@ export type { ReplicationController, ReplicationControllerSpec, ReplicationContr
 export type { Namespace } from './core/v1/namespace.ts';
 export type { ServiceAccount } from './core/v1/service-account.ts';
 export type { PodDisruptionBudget, PodDisruptionBudgetStatus } from './policy/v1/pod-disruption-budget.ts';
-export { addUsage, countedBy, exceededResources, missingContainerResources, negativeUsage, objectCountName, objectMatchingResources, objectUsage, podCountsCompute, podMatchingResources, podUsage, quotaCoversPod, subtractUsage, withoutZeroUsage } from './core/v1/quota-usage.ts';
+export { addUsage, claimQuotaChanged, countedBy, exceededResources, missingContainerResources, negativeUsage, objectCountName, objectMatchingResources, objectUsage, podCountsCompute, podMatchingResources, podUsage, quotaCoversObject, quotaCoversPod, subtractUsage, withoutZeroUsage } from './core/v1/quota-usage.ts';
 export type { Usage } from './core/v1/quota-usage.ts';
 export * from './apps/v1/scale.ts';
 export * from './batch/v1/job.ts';

@@ -117,3 +117,19 @@ test('a service changing type is charged the node ports and load balancer it now
   assert.deepEqual((await cluster.client.get<ResourceQuota>(refs.resourceQuotas, 'team-a', 'q')).status?.used, { 'services.nodeports': '1', 'services.loadbalancers': '0' });
   assert.equal(await message(retype('LoadBalancer')), 'services "web" is forbidden: exceeded quota: q, requested: services.loadbalancers=1, used: services.loadbalancers=0, limited: services.loadbalancers=0');
 });
+
+test('a quota scoped to a VolumeAttributesClass holds back only the claims naming it', async () => {
+  await using cluster = await start();
+  const gold = { scopeSelector: { matchExpressions: [{ scopeName: 'VolumeAttributesClass' as const, operator: 'In' as const, values: ['gold'] }] } };
+  const created = await cluster.client.create<ResourceQuota>(refs.resourceQuotas, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'gold', namespace: 'team-a' }, spec: { hard: { 'requests.storage': '1Gi' }, ...gold } });
+  await cluster.client.updateStatus<ResourceQuota>(refs.resourceQuotas, { ...created, status: { hard: { 'requests.storage': '1Gi' }, used: { 'requests.storage': '0' } } });
+  const claim = (name: string, vac?: string): PersistentVolumeClaim => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name, namespace: 'team-a' },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '2Gi' } }, ...(vac ? { volumeAttributesClassName: vac } : {}) },
+  });
+  await cluster.client.create(refs.persistentVolumeClaims, claim('plain'));
+  await cluster.client.create(refs.persistentVolumeClaims, claim('silver', 'silver'));
+  assert.equal(await message(cluster.client.create(refs.persistentVolumeClaims, claim('fast', 'gold'))), 'persistentvolumeclaims "fast" is forbidden: exceeded quota: gold, requested: requests.storage=2Gi, used: requests.storage=0, limited: requests.storage=1Gi');
+});

@@ -6,7 +6,7 @@
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go
 // (CheckRequest, prettyPrint), pkg/quota/v1/evaluator/core (each evaluator's Handles).
 import type { Pod, ResourceQuota, Usage } from '../api/index.ts';
-import { addUsage, exceededResources, missingContainerResources, negativeUsage, objectMatchingResources, objectUsage, podMatchingResources, podUsage, quotaCoversPod, subtractUsage, withoutZeroUsage } from '../api/index.ts';
+import { addUsage, claimQuotaChanged, exceededResources, missingContainerResources, negativeUsage, objectMatchingResources, objectUsage, podMatchingResources, podUsage, quotaCoversObject, subtractUsage, withoutZeroUsage } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { copyJson, forbidden } from '../core/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
@@ -25,9 +25,8 @@ function usageOf(attrs: AdmissionAttributes, object: KubeObject, now: number): U
 /** Evaluator.Matches: does the quota take in this object (its scopes, and a resource it is measured by)? */
 function quotaMatches(attrs: AdmissionAttributes, quota: ResourceQuota, object: KubeObject): boolean {
   const hardNames = Object.keys(quota.status?.hard ?? {});
-  if (isCore(attrs, 'pods')) return quotaCoversPod(quota, object as unknown as Pod) && podMatchingResources(hardNames).length > 0;
-  // Only pods are selected by scope here: a scoped quota takes in nothing else.
-  if (quota.spec?.scopes?.length || quota.spec?.scopeSelector) return false;
+  if (!quotaCoversObject(attrs.def.group, attrs.def.resource, quota, object)) return false;
+  if (isCore(attrs, 'pods')) return podMatchingResources(hardNames).length > 0;
   return objectMatchingResources(attrs.def.group, attrs.def.resource, hardNames).length > 0;
 }
 
@@ -108,27 +107,12 @@ function deltasFor(attrs: AdmissionAttributes, quotas: readonly ResourceQuota[],
     .filter(({ delta }) => Object.keys(delta).length > 0);
 }
 
-/**
- * RequiresQuotaReplenish: a claim's status write matters to quota when it changes the allocated
- * storage or the attributes classes named. (Upstream compares the two storage quantities by pointer,
- * so it weighs every status write; a write with nothing to charge is let through either way.)
- */
-function claimStatusMatters(attrs: AdmissionAttributes): boolean {
-  type ClaimStatus = { allocatedResources?: Record<string, string>; currentVolumeAttributesClassName?: string; modifyVolumeStatus?: { targetVolumeAttributesClassName?: string } };
-  const status = (o: KubeObject | undefined): ClaimStatus | undefined => o?.status as ClaimStatus | undefined;
-  const classes = (o: KubeObject | undefined): string => {
-    const names = new Set([(o?.spec as { volumeAttributesClassName?: string } | undefined)?.volumeAttributesClassName, status(o)?.currentVolumeAttributesClassName, status(o)?.modifyVolumeStatus?.targetVolumeAttributesClassName]);
-    return [...names].filter(Boolean).sort().join(',');
-  };
-  return status(attrs.object)?.allocatedResources?.['storage'] !== status(attrs.old)?.allocatedResources?.['storage'] || classes(attrs.object) !== classes(attrs.old);
-}
-
 /** Evaluator.Handles: which writes can change what the object counts. */
 function isCharged(attrs: AdmissionAttributes): boolean {
   const { operation, ctx } = attrs;
   if (isCore(attrs, 'pods')) return ctx.subresource ? ctx.subresource === 'resize' && operation === 'UPDATE' : operation === 'CREATE';
   if (isCore(attrs, 'persistentvolumeclaims')) {
-    if (ctx.subresource === 'status') return operation === 'UPDATE' && claimStatusMatters(attrs);
+    if (ctx.subresource === 'status') return operation === 'UPDATE' && !!attrs.old && claimQuotaChanged(attrs.old, attrs.object);
     return !ctx.subresource && (operation === 'CREATE' || operation === 'UPDATE');
   }
   // A service's type can change, and with it the node ports and load balancers it takes.

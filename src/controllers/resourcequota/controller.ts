@@ -3,7 +3,7 @@
 // objects come and go, and on a full resync every five minutes.
 // Upstream: pkg/controller/resourcequota/resource_quota_controller.go (syncResourceQuota,
 // replenishment), pkg/quota/v1/evaluator/core.
-import { addUsage, countedBy, objectCountName, objectUsage, podUsage, quotaCoversPod, refs } from '../../api/index.ts';
+import { addUsage, claimQuotaChanged, countedBy, objectCountName, objectUsage, podUsage, quotaCoversObject, quotaCoversPod, refs } from '../../api/index.ts';
 import type { Pod, ResourceQuota, ResourceRef, Usage } from '../../api/index.ts';
 import type { Clock, DeepReadonly, KubeObject } from '../../core/index.ts';
 import { copyJson, isApiError, jsonEqual, keyOf } from '../../core/index.ts';
@@ -64,7 +64,8 @@ export class ResourceQuotaController {
     // A service changing type, or a claim expanding, changes what it counts (the quota monitor's UpdateFunc).
     for (const [i, informer] of this.#others.entries()) {
       const { group, resource } = (watched[i] as { ref: ResourceRef }).ref;
-      const countsChanged = (old: DeepReadonly<KubeObject>, obj: DeepReadonly<KubeObject>): boolean => !jsonEqual(objectUsage(group, resource, old), objectUsage(group, resource, obj));
+      const countsChanged = (old: DeepReadonly<KubeObject>, obj: DeepReadonly<KubeObject>): boolean =>
+        !jsonEqual(objectUsage(group, resource, old), objectUsage(group, resource, obj)) || (resource === 'persistentvolumeclaims' && claimQuotaChanged(old, obj));
       informer.addHandlers({ onAdd: replenish, onDelete: replenish, onUpdate: (old, obj) => {
           if (countsChanged(old, obj)) replenish(obj);
         },
@@ -113,7 +114,7 @@ export class ResourceQuotaController {
       const ref = await this.#countedResource(countName);
       if (!ref) continue;
       const list = await this.#client.list(ref, { namespace });
-      for (const obj of list.items) used = addUsage(used, objectUsage(ref.group, ref.resource, obj));
+      for (const obj of list.items) if (quotaCoversObject(ref.group, ref.resource, quota, obj)) used = addUsage(used, objectUsage(ref.group, ref.resource, obj));
     }
     return Object.fromEntries(hard.map((r) => [r, used[r] ?? '0']));
   }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from './pod/types.ts';
 import type { ResourceQuota } from './resource-quota.ts';
-import { addUsage, countedBy, exceededResources, negativeUsage, objectMatchingResources, objectUsage, podUsage, quotaCoversPod } from './quota-usage.ts';
+import { addUsage, countedBy, exceededResources, negativeUsage, objectMatchingResources, objectUsage, podUsage, quotaCoversObject, quotaCoversPod } from './quota-usage.ts';
 
 const pod = (spec: Partial<Pod['spec']>, phase = 'Running'): Pod => ({ metadata: { name: 'p', namespace: 'ns' }, spec: { containers: [], ...spec }, status: { phase } }) as Pod;
 const now = Date.parse('2026-01-01T00:00:00Z');
@@ -81,4 +81,17 @@ test('a service measures node ports and load balancers for every type, node port
 
 test('negative usage names the resources below zero', () => {
   assert.deepEqual(negativeUsage({ 'requests.storage': '-1Gi', pods: '1', cpu: '0' }), ['requests.storage']);
+});
+
+test('claims fall under a quota by VolumeAttributesClass, a label selector over the classes they name; other objects under no scoped quota', () => {
+  const quota = (operator: string, values: string[] = []): ResourceQuota => ({ metadata: { name: 'q' }, spec: { scopeSelector: { matchExpressions: [{ scopeName: 'VolumeAttributesClass', operator, values } as never] } } });
+  const claim = (spec: object, status: object = {}): Parameters<typeof quotaCoversObject>[3] => ({ spec, status });
+  const covers = (q: ResourceQuota, c: Parameters<typeof quotaCoversObject>[3]): boolean => quotaCoversObject('', 'persistentvolumeclaims', q, c);
+  assert.equal(covers(quota('In', ['gold']), claim({ volumeAttributesClassName: 'gold' })), true);
+  assert.equal(covers(quota('In', ['gold']), claim({ volumeAttributesClassName: 'silver' }, { modifyVolumeStatus: { targetVolumeAttributesClassName: 'gold', status: 'InProgress' } })), true);
+  assert.equal(covers(quota('NotIn', ['gold']), claim({})), true);
+  assert.equal(covers(quota('Exists'), claim({})), false);
+  assert.equal(covers(quota('DoesNotExist'), claim({})), true);
+  assert.equal(quotaCoversObject('', 'services', quota('Exists'), {}), false);
+  assert.equal(quotaCoversObject('', 'services', { metadata: { name: 'q' }, spec: {} }, {}), true);
 });

@@ -228,6 +228,47 @@ export function quotaCoversPod(quota: DeepReadonly<ResourceQuota>, pod: DeepRead
   return (quota.spec?.scopes ?? []).every((s) => matches(s, 'Exists', [])) && (quota.spec?.scopeSelector?.matchExpressions ?? []).every((r) => matches(r.scopeName, r.operator, r.values ?? []));
 }
 
+/** The VolumeAttributesClasses a claim names: asked for, current, and the target of a modification under way. */
+function attributesClassesOf(claim: ClaimFields): string[] {
+  const names = [claim.spec?.volumeAttributesClassName, claim.status?.currentVolumeAttributesClassName, claim.status?.modifyVolumeStatus?.targetVolumeAttributesClassName];
+  return [...new Set(names.filter((n): n is string => !!n))];
+}
+
+/**
+ * RequiresQuotaReplenish: a claim's change matters to quota when it changes the allocated storage or
+ * the attributes classes named. (Upstream compares the two storage quantities by pointer, so it weighs
+ * every claim write; one with nothing to charge is let through either way.)
+ */
+export function claimQuotaChanged(old: CountedObject, obj: CountedObject): boolean {
+  const allocated = (c: CountedObject): string | undefined => (c as ClaimFields).status?.allocatedResources?.['storage'];
+  return allocated(old) !== allocated(obj) || attributesClassesOf(old as ClaimFields).sort().join(',') !== attributesClassesOf(obj as ClaimFields).sort().join(',');
+}
+
+/** pvcMatchesScopeFunc: only the VolumeAttributesClass scope selects claims, as a label selector over the classes named. */
+function claimMatchesScope(claim: ClaimFields, scope: string, op: string, values: readonly string[]): boolean {
+  if (scope !== 'VolumeAttributesClass') return false;
+  const classes = attributesClassesOf(claim);
+  const matches = (name: string | undefined): boolean => {
+    if (op === 'Exists') return name !== undefined;
+    if (op === 'DoesNotExist') return name === undefined;
+    if (op === 'NotIn') return name === undefined || !values.includes(name);
+    return name !== undefined && values.includes(name);
+  };
+  return classes.length === 0 ? matches(undefined) : classes.some(matches);
+}
+
+/**
+ * Evaluator.Matches' scope half for any object: pods by their scopes, claims by VolumeAttributesClass,
+ * and nothing else under a scoped quota (MatchesNoScopeFunc).
+ */
+export function quotaCoversObject(group: string, resource: string, quota: DeepReadonly<ResourceQuota>, obj: CountedObject): boolean {
+  if (group === '' && resource === 'pods') return quotaCoversPod(quota, obj as DeepReadonly<Pod>);
+  const selectors = [...(quota.spec?.scopes ?? []).map((scopeName) => ({ scopeName, operator: 'Exists', values: [] as readonly string[] })), ...(quota.spec?.scopeSelector?.matchExpressions ?? []).map((r) => ({ scopeName: r.scopeName, operator: r.operator, values: r.values ?? [] }))];
+  if (selectors.length === 0) return true;
+  if (!(group === '' && resource === 'persistentvolumeclaims')) return false;
+  return selectors.every((r) => claimMatchesScope(obj as ClaimFields, r.scopeName, r.operator, r.values));
+}
+
 const requiredForEveryContainer = ['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory'];
 
 /** Constraints: a quota on cpu or memory needs every container to say it (`must specify ...`), or undefined. */
