@@ -8,6 +8,7 @@ import { refs } from '../api/index.ts';
 import type { PersistentVolumeClaim, Pod, ResourceQuota, StorageClass } from '../api/index.ts';
 import { Cluster, defaultClusterConfig } from '../cluster/index.ts';
 import { VirtualClock } from '../core/index.ts';
+import type { KubeObject } from '../core/index.ts';
 import { rejection } from './api-error.test-support.ts';
 
 type Amounts = Record<string, string>;
@@ -132,4 +133,19 @@ test('a quota scoped to a VolumeAttributesClass holds back only the claims namin
   await cluster.client.create(refs.persistentVolumeClaims, claim('plain'));
   await cluster.client.create(refs.persistentVolumeClaims, claim('silver', 'silver'));
   assert.equal(await message(cluster.client.create(refs.persistentVolumeClaims, claim('fast', 'gold'))), 'persistentvolumeclaims "fast" is forbidden: exceeded quota: gold, requested: requests.storage=2Gi, used: requests.storage=0, limited: requests.storage=1Gi');
+});
+
+test('a ResourceClaim is refused past a quota on the devices of its DeviceClass', async () => {
+  await using cluster = await start();
+  const gpus = 'gpu.nvidia.com.deviceclass.resource.k8s.io/devices';
+  await quota(cluster, 'q', { [gpus]: '4' }, { hard: { [gpus]: '4' }, used: { [gpus]: '3' } });
+  const claim = (count: number): KubeObject => ({
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceClaim',
+    metadata: { name: 'train', namespace: 'team-a' },
+    spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.nvidia.com', allocationMode: 'ExactCount', count } }] } },
+  });
+  assert.equal(await message(cluster.client.create(refs.resourceClaims, claim(2))), `resourceclaims.resource.k8s.io "train" is forbidden: exceeded quota: q, requested: ${gpus}=2, used: ${gpus}=3, limited: ${gpus}=4`);
+  await cluster.client.create(refs.resourceClaims, claim(1));
+  assert.deepEqual((await cluster.client.get<ResourceQuota>(refs.resourceQuotas, 'team-a', 'q')).status?.used, { [gpus]: '4' });
 });

@@ -116,7 +116,7 @@ function isCharged(attrs: AdmissionAttributes): boolean {
     return !ctx.subresource && (operation === 'CREATE' || operation === 'UPDATE');
   }
   // A service's type can change, and with it the node ports and load balancers it takes.
-  if (isCore(attrs, 'services')) return !ctx.subresource && (operation === 'CREATE' || operation === 'UPDATE');
+  if (isCore(attrs, 'services') || (attrs.def.group === 'resource.k8s.io' && attrs.def.resource === 'resourceclaims')) return !ctx.subresource && (operation === 'CREATE' || operation === 'UPDATE');
   return operation === 'CREATE' && !ctx.subresource;
 }
 

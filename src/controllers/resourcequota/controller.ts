@@ -17,8 +17,8 @@ export type ResourceQuotaControllerOptions = ControllerOptions;
 export const fullResyncMs = 5 * 60 * 1000;
 const byNamespace = 'namespace';
 
-/** The core kinds whose creates and deletes replenish quota at once (the others wait for the resync). */
-const watched: readonly { ref: ResourceRef }[] = [{ ref: refs.services }, { ref: refs.persistentVolumeClaims }, { ref: refs.configMaps }, { ref: refs.secrets }];
+/** The kinds whose writes replenish quota at once (the others wait for the resync). */
+const watched: readonly { ref: ResourceRef }[] = [{ ref: refs.services }, { ref: refs.persistentVolumeClaims }, { ref: refs.configMaps }, { ref: refs.secrets }, { ref: refs.resourceClaims }];
 
 export class ResourceQuotaController {
   readonly #client: Client;

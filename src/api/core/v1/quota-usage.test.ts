@@ -95,3 +95,18 @@ test('claims fall under a quota by VolumeAttributesClass, a label selector over 
   assert.equal(quotaCoversObject('', 'services', quota('Exists'), {}), false);
   assert.equal(quotaCoversObject('', 'services', { metadata: { name: 'q' }, spec: {} }, {}), true);
 });
+
+test('a ResourceClaim counts the devices it asks for per DeviceClass, a prioritized list its worst case, All as 32', () => {
+  const claim = { spec: { devices: { requests: [
+    { name: 'a', exactly: { deviceClassName: 'gpu.nvidia.com', allocationMode: 'ExactCount', count: 2 } },
+    { name: 'b', firstAvailable: [{ name: 'big', deviceClassName: 'mig.nvidia.com', allocationMode: 'ExactCount', count: 1 }, { name: 'small', deviceClassName: 'mig.nvidia.com', allocationMode: 'ExactCount', count: 3 }, { name: 'whole', deviceClassName: 'gpu.nvidia.com', allocationMode: 'ExactCount', count: 1 }] },
+    { name: 'c', exactly: { deviceClassName: 'nic.example.com', allocationMode: 'All' } },
+  ] } } };
+  assert.deepEqual(objectUsage('resource.k8s.io', 'resourceclaims', claim), {
+    'count/resourceclaims.resource.k8s.io': '1',
+    'gpu.nvidia.com.deviceclass.resource.k8s.io/devices': '3',
+    'mig.nvidia.com.deviceclass.resource.k8s.io/devices': '3',
+    'nic.example.com.deviceclass.resource.k8s.io/devices': '32',
+  });
+  assert.equal(countedBy('gpu.nvidia.com.deviceclass.resource.k8s.io/devices'), 'count/resourceclaims.resource.k8s.io');
+});

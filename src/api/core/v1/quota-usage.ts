@@ -30,6 +30,7 @@ export function countedBy(hardName: string): string | undefined {
   if (legacyCounts[hardName]) return `count/${hardName}`;
   if (hardName === 'requests.storage' || isClaimResourceByClass(hardName)) return 'count/persistentvolumeclaims';
   if (hardName === 'services.loadbalancers' || hardName === 'services.nodeports') return 'count/services';
+  if (hardName.endsWith(devicesPerClassSuffix)) return objectCountName('resource.k8s.io', 'resourceclaims');
   return undefined;
 }
 
@@ -137,12 +138,48 @@ function serviceUsage(obj: CountedObject, out: Usage): void {
   out['services.nodeports'] = String(nodePorts);
 }
 
+/** <class>.deviceclass.resource.k8s.io/devices: the devices a claim asks for, per DeviceClass. */
+const devicesPerClassSuffix = '.deviceclass.resource.k8s.io/devices';
+/** resourceapi.AllocationResultsMaxSize: what a request for All devices is charged, its worst case. */
+const allocationResultsMaxSize = 32;
+
+interface ClaimDeviceRequest {
+  deviceClassName?: string;
+  allocationMode?: string;
+  count?: number;
+}
+
+function devicesAskedFor(r: ClaimDeviceRequest): number {
+  if (r.allocationMode === 'ExactCount') return r.count ?? 1;
+  // An unknown mode (after a downgrade) is not charged.
+  return r.allocationMode === 'All' ? allocationResultsMaxSize : 0;
+}
+
+/** claimEvaluator.Usage: each request's devices under its class; a prioritized list its worst case per class. */
+function resourceClaimUsage(obj: CountedObject, out: Usage): void {
+  const requests = (obj.spec as { devices?: { requests?: readonly { exactly?: ClaimDeviceRequest; firstAvailable?: readonly ClaimDeviceRequest[] }[] } } | undefined)?.devices?.requests ?? [];
+  const devices = new Map<string, number>();
+  const charge = (className: string | undefined, n: number): void => {
+    const key = `${className ?? ''}${devicesPerClassSuffix}`;
+    devices.set(key, (devices.get(key) ?? 0) + n);
+  };
+  for (const request of requests) {
+    if (request.firstAvailable?.length) {
+      const worst = new Map<string | undefined, number>();
+      for (const sub of request.firstAvailable) worst.set(sub.deviceClassName, Math.max(worst.get(sub.deviceClassName) ?? 0, devicesAskedFor(sub)));
+      for (const [className, n] of worst) charge(className, n);
+    } else if (request.exactly) charge(request.exactly.deviceClassName, devicesAskedFor(request.exactly));
+  }
+  for (const [key, n] of devices) out[key] = String(n);
+}
+
 /** What any other object counts: itself, under its count/ name and legacy name, plus what a claim or a service measures. */
 export function objectUsage(group: string, resource: string, obj: CountedObject): Usage {
   const out: Usage = { [objectCountName(group, resource)]: '1' };
   if (group === '' && legacyCounts[resource]) out[resource] = '1';
   if (group === '' && resource === 'persistentvolumeclaims') claimUsage(obj, out);
   if (group === '' && resource === 'services') serviceUsage(obj, out);
+  if (group === 'resource.k8s.io' && resource === 'resourceclaims') resourceClaimUsage(obj, out);
   return out;
 }
 
@@ -152,6 +189,7 @@ const serviceResources = new Set(['count/services', 'services', 'services.nodepo
 export function objectMatchingResources(group: string, resource: string, names: readonly string[]): string[] {
   if (group === '' && resource === 'persistentvolumeclaims') return names.filter((n) => n === 'count/persistentvolumeclaims' || claimResources.includes(n) || isClaimResourceByClass(n));
   if (group === '' && resource === 'services') return names.filter((n) => serviceResources.has(n));
+  if (group === 'resource.k8s.io' && resource === 'resourceclaims') return names.filter((n) => n === objectCountName(group, resource) || n.endsWith(devicesPerClassSuffix));
   const own = new Set([objectCountName(group, resource), ...(group === '' && legacyCounts[resource] ? [resource] : [])]);
   return names.filter((n) => own.has(n));
 }
