@@ -1,7 +1,8 @@
 // Probe and lifecycle-hook handlers evaluated against the behaviour model: exec commands in the simple
 // command forms run as such (`exit 1` fails, `sleep 5` takes 5 s); other exec, httpGet, tcpSocket and
 // grpc actions succeed once the container is healthy (`ready:` after start) and take its
-// `responseTime`; probes that outlast timeoutSeconds fail as upstream's probers do. Pure.
+// `responseTime`; probes that outlast timeoutSeconds fail as upstream's probers do. A `ready` the
+// behaviour annotation sets outranks an exec probe's command form (DESIGN.md's precedence). Pure.
 // Upstream: pkg/kubelet/prober/prober.go, pkg/probe/{http,tcp,grpc,exec}, pkg/kubelet/lifecycle/handlers.go.
 import { runCommandForm } from '../api/index.ts';
 import type { Probe } from './types.ts';
@@ -27,6 +28,8 @@ export interface HandlerTarget {
   now?: number;
   /** The container's ports, for handlers that name one. */
   ports?: readonly { name?: string; containerPort: number }[];
+  /** The behaviour annotation's `ready` decides probes: `healthy` answers them, exec command forms included. */
+  readyDecidesProbes?: boolean;
 }
 
 /** A named port resolves against the container's ports, as the kubelet's prober does. */
@@ -37,11 +40,15 @@ export function portOf(port: number | string | undefined, target: HandlerTarget)
 
 /** Runs `action` against the container. */
 export function runHandler(action: Readonly<Action>, target: HandlerTarget): HandlerResult {
+  return handle(action, target, true);
+}
+
+function handle(action: Readonly<Action>, target: HandlerTarget, commandForms: boolean): HandlerResult {
   if (action.sleep) return { ok: true, output: '', durationMs: Math.max(0, action.sleep.seconds) * 1000 };
   const durationMs = target.responseTimeMs;
   if (action.exec) {
     const argv = [...(action.exec.command ?? [])];
-    const form = argv.length ? runCommandForm(argv, target.env?.() ?? {}, target.now ?? 0) : undefined;
+    const form = argv.length && commandForms ? runCommandForm(argv, target.env?.() ?? {}, target.now ?? 0) : undefined;
     if (form) return { ok: form.exitCode === 0, output: form.output, durationMs: form.durationMs ?? 0 };
     if (target.healthy) return { ok: true, output: '', durationMs };
     const cat = argv[0] === 'cat' && argv[1] ? `cat: can't open '${argv[1]}': No such file or directory\n` : '';
@@ -64,7 +71,7 @@ export function runHandler(action: Readonly<Action>, target: HandlerTarget): Han
  * Upstream: pkg/probe/{exec,http,tcp,grpc}, pkg/kubelet/cri/remote/remote_runtime.go ExecSync.
  */
 export function runProbe(probe: Readonly<Probe>, target: HandlerTarget): HandlerResult {
-  const res = runHandler(probe, target);
+  const res = handle(probe, target, target.readyDecidesProbes !== true);
   const timeoutSeconds = probe.timeoutSeconds ?? 1;
   const limitMs = timeoutSeconds * 1000;
   if (res.durationMs <= limitMs) return res;

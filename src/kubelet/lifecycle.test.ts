@@ -234,6 +234,41 @@ test('a failing liveness probe restarts the container with the upstream Killing 
   }
 });
 
+test("the annotation's ready outranks an exec probe's command: `true` fails under ready: never, `false` passes from ready: 3s", async () => {
+  const { c, clock } = await cluster();
+  try {
+    const probe = (command: string[]) => ({ exec: { command }, periodSeconds: 1, failureThreshold: 1 });
+    const web = (extra: Record<string, unknown>) => ({ containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 8080 }], ...extra }] });
+    const never = { 'sim.drydock.dev/web': 'ready: never' };
+    await c.client.create(refs.pods, podObj('exec-never', web({ readinessProbe: probe(['true']) }), never), { namespace: 'default' });
+    await c.client.create(refs.pods, podObj('http-never', web({ readinessProbe: { httpGet: { path: '/', port: 8080 }, periodSeconds: 1 } }), never), { namespace: 'default' });
+    await c.client.create(refs.pods, podObj('tcp-never', web({ readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 1 } }), never), { namespace: 'default' });
+    await c.client.create(refs.pods, podObj('grpc-never', web({ readinessProbe: { grpc: { port: 8080 }, periodSeconds: 1 } }), never), { namespace: 'default' });
+    await c.client.create(refs.pods, podObj('live-never', web({ livenessProbe: probe(['true']) }), never), { namespace: 'default' });
+    await c.client.create(refs.pods, podObj('startup-never', web({ startupProbe: { ...probe(['true']), failureThreshold: 3 } }), never), { namespace: 'default' });
+    await c.client.create(refs.pods, podObj('exec-later', web({ readinessProbe: probe(['false']) }), { 'sim.drydock.dev/web': 'ready: 3s' }), { namespace: 'default' });
+    await c.client.create(refs.pods, podObj('exec-plain', web({ readinessProbe: probe(['false']) })), { namespace: 'default' });
+    await clock.advance(2_500);
+    const status = async (name: string) => (await pod(c, name)).status?.containerStatuses?.[0];
+    const unhealthy = async (name: string) => (await events(c, name)).find((e) => e.reason === 'Unhealthy')?.message;
+    for (const name of ['exec-never', 'http-never', 'tcp-never', 'grpc-never', 'exec-later', 'exec-plain']) assert.equal((await status(name))?.ready, false, name);
+    assert.equal(await unhealthy('exec-never'), 'Readiness probe failed: ');
+    assert.equal(await unhealthy('http-never'), 'Readiness probe failed: HTTP probe failed with statuscode: 503');
+    assert.equal(await unhealthy('exec-later'), 'Readiness probe failed: ');
+    assert.equal((await status('live-never'))?.restartCount, 1);
+    assert.equal(await unhealthy('live-never'), 'Liveness probe failed: ');
+    assert.equal((await status('startup-never'))?.started, false);
+    await clock.advance(3_000);
+    assert.equal((await status('exec-later'))?.ready, true);
+    assert.equal((await status('exec-plain'))?.ready, false);
+    assert.equal((await status('exec-never'))?.ready, false);
+    assert.equal((await status('startup-never'))?.restartCount, 1);
+    assert.ok((await events(c, 'startup-never')).some((e) => e.reason === 'Killing' && e.message === 'Container web failed startup probe, will be restarted'));
+  } finally {
+    await c.stop();
+  }
+});
+
 test('an exec liveness probe that outlasts timeoutSeconds fails with the runtime timeout; a longer timeout lets it pass', async () => {
   const { c, clock } = await cluster();
   try {

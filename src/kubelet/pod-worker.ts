@@ -997,6 +997,7 @@ export class PodWorker {
     const now = this.#d.clock.now();
     const target: HandlerTarget = { healthy: live.sim?.isHealthy(now) ?? false, podIP: this.podIP ?? '', responseTimeMs: live.sim?.responseTimeMs ?? 0, env: () => this.#imageEnv(live.env ?? {}), now };
     if (c.ports) target.ports = c.ports;
+    if (live.sim?.readyDecidesProbes) target.readyDecidesProbes = true;
     return target;
   }
 

@@ -102,6 +102,11 @@ export class ProcessContainer implements ContainerProcess {
     return 0;
   }
 
+  /** Its probes run for real. */
+  get readyDecidesProbes(): boolean {
+    return false;
+  }
+
   isHealthy(_now: number): boolean {
     return this.#exit === undefined;
   }

@@ -30,6 +30,8 @@ export interface ContainerProcess {
   setMemoryLimit(bytes: number | undefined): void;
   readonly responseTimeMs: number;
   isHealthy(now: number): boolean;
+  /** Whether isHealthy alone decides a probe (the behaviour annotation's `ready`), whatever its exec command. */
+  readonly readyDecidesProbes: boolean;
   sigterm(): void;
   sigkill(): void;
   /** Drops the process without an exit callback (the pod is gone). */
@@ -136,6 +138,10 @@ export class SimContainer implements ContainerProcess {
   /** How long the process takes to answer a probe or hook (the behaviour's `responseTime`). */
   get responseTimeMs(): number {
     return this.#o.behaviour.responseTimeMs;
+  }
+
+  get readyDecidesProbes(): boolean {
+    return this.#o.behaviour.readyDecidesProbes === true;
   }
 
   /** Probes of every kind pass from `ready` after start while the process runs. */

@@ -129,6 +129,28 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.match(d.stdout, /Stopping container log-agent/);
   });
 
+  test("ready: never in the behaviour annotation fails an exec readiness probe running `true`: 0/1, Unhealthy, Ready=False", async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'never-ready', annotations: { 'sim.drydock.dev/web': 'ready: never' } },
+      spec: { containers: [{ name: 'web', image: 'nginx:1.27', readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 } }] },
+    };
+    await dd.ok(['apply', '-f', '-'], { input: JSON.stringify(pod) });
+    const unhealthy = async (): Promise<string> => dd.ok(['get', 'events', '--field-selector', 'involvedObject.name=never-ready,reason=Unhealthy', '-o', 'jsonpath={.items[*].message}']);
+    let message = '';
+    for (let i = 0; i < 100 && !message; i++) {
+      message = await unhealthy();
+      if (!message) await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    assert.equal(message, 'Readiness probe failed: ');
+    const row = await dd.ok(['get', 'pod', 'never-ready', '--no-headers']);
+    assert.deepEqual(row.trim().split(/\s+/).slice(1, 3), ['0/1', 'Running']);
+    const ready = await dd.ok(['get', 'pod', 'never-ready', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].reason} {.status.conditions[?(@.type=="Ready")].message}']);
+    assert.equal(ready, 'ContainersNotReady containers with unready status: [web]');
+    await dd.kubectl(['delete', 'pod', 'never-ready', '--grace-period=0']);
+  });
+
   test("the kubelet's /metrics/probes counts each probe by result; /metrics its pods, containers and image pulls", async () => {
     const pod = {
       apiVersion: 'v1',

@@ -19,6 +19,11 @@ export interface SimBehaviour {
   startupDelayMs: number;
   /** Probes of every kind pass from this long after start; undefined = never. */
   readyAfterMs?: number;
+  /**
+   * The annotation set `ready`: it alone decides whether a probe passes, so an exec probe's command form
+   * (`true`, `exit 1`) no longer does. The annotation comes first in DESIGN.md's order of precedence.
+   */
+  readyDecidesProbes?: true;
   /** Exits by itself this long after start; undefined = runs until stopped. */
   runForMs?: number;
   exitCode: number;

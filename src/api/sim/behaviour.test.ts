@@ -206,6 +206,9 @@ test('annotation fields override the base field by field', () => {
   assert.equal(b.runForMs, undefined);
   assert.equal(b.readyAfterMs, undefined);
   assert.equal(b.memory?.toBytes, 900 * 1024 * 1024);
+  assert.equal(b.readyDecidesProbes, true);
+  assert.equal(resolved(c, 'regular', { 'sim.drydock.dev/web': 'ready: 3s' }).readyDecidesProbes, true);
+  assert.equal(resolved(c, 'regular', { 'sim.drydock.dev/web': 'memory: 900Mi' }).readyDecidesProbes, undefined);
   const s = resolved({ name: 'job', image: 'busybox', command: ['sleep', '30'] }, 'regular', { 'sim.drydock.dev/job': 'exitCode: 2' });
   assert.deepEqual([s.source, s.runForMs, s.exitCode], ['annotation', 30_000, 2]);
 });

@@ -256,6 +256,7 @@ export function resolveBehaviour(
       // Fields that say how the process runs, logs or stops take a script run on the clock's place: the
       // annotation then describes the process as it does any other (and as it did such scripts before they ran).
       const f = parsed.fields;
+      if (f.readyNever || f.readyAfterMs !== undefined) out.readyDecidesProbes = true;
       if (f.runForMs !== undefined || f.runForever || f.exitCode !== undefined || f.onSigterm !== undefined || f.stopDelayMs !== undefined || f.stopLogs !== undefined || f.logs !== undefined) delete out.script;
       // A stopDelay or stopLogs describes a handler for SIGTERM, so the command no longer ignores it as PID 1.
       const { onSigterm, stopDelayMs, stopLogs } = parsed.fields;
