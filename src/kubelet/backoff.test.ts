@@ -24,6 +24,25 @@ test('crash-loop back-off: first restart immediate, then 10s doubling to 5m, res
   assert.equal(b.get(key), 10_000);
 });
 
+test('crash-loop back-off resets only for a run of over 10 minutes, not for time spent backing off', () => {
+  const b = new Backoff();
+  const key = 'uid/worker';
+  // At the 5m cap: the last restart at 0, an 8-minute run, then the 5-minute window.
+  for (let i = 0; i < 6; i++) b.next(key, 0);
+  assert.equal(b.get(key), 300_000);
+  const finishedAt = 8 * 60_000;
+  assert.equal(b.isInBackOffSince(key, finishedAt, finishedAt + 1000), true);
+  const restart = finishedAt + 300_000;
+  assert.equal(b.isInBackOffSince(key, finishedAt, restart), false);
+  b.next(key, restart, finishedAt);
+  assert.equal(b.get(key), 300_000);
+  // An 11-minute run from that restart starts over at 10s, at once.
+  const longRun = restart + 11 * 60_000;
+  assert.equal(b.isInBackOffSince(key, longRun, longRun), false);
+  b.next(key, longRun, longRun);
+  assert.equal(b.get(key), 10_000);
+});
+
 test('formatGoDurationMs prints Go durations', () => {
   assert.deepEqual([10_000, 80_000, 300_000, 1500, 0, 250, 3_600_000].map(formatGoDurationMs), ['10s', '1m20s', '5m0s', '1.5s', '0s', '250ms', '1h0m0s']);
 });

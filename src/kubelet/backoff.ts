@@ -1,6 +1,6 @@
 // client-go's flowcontrol.Backoff as the kubelet uses it twice: crash-loop back-off per container (the
 // first restart is immediate) and image pull back-off per pod and image; 10 s doubling to 5 min, and
-// an entry untouched for 2 x max (10 min) starts over.
+// an entry whose event (the container's exit) comes 2 x max (10 min) after its last update starts over.
 // Upstream: pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff), pkg/kubelet/images/image_manager.go,
 // client-go/util/flowcontrol/backoff.go.
 
@@ -15,14 +15,15 @@ interface Entry {
 export class Backoff {
   readonly #entries = new Map<string, Entry>();
 
-  #expired(e: Entry, now: number): boolean {
-    return now - e.lastUpdate > 2 * maxBackoffMs;
+  /** hasExpired: measured at the event (a container's exit), so the time spent backing off does not count. */
+  #expired(e: Entry, eventTime: number): boolean {
+    return eventTime - e.lastUpdate > 2 * maxBackoffMs;
   }
 
   /** IsInBackOffSince(key, finishedAt): still inside the current back-off window. */
   isInBackOffSince(key: string, finishedAt: number, now: number): boolean {
     const e = this.#entries.get(key);
-    if (!e || this.#expired(e, now)) return false;
+    if (!e || this.#expired(e, finishedAt)) return false;
     return now - finishedAt < e.backoffMs;
   }
 
@@ -42,10 +43,13 @@ export class Backoff {
     return this.#entries.get(key)?.backoffMs ?? 0;
   }
 
-  /** Next: records a restart; the window grows for the next failure. */
-  next(key: string, now: number): void {
+  /**
+   * Next(key, eventTime): records a restart at `now`; the window grows for the next failure, unless the
+   * event (the crash-loop's exit) came over 10 minutes after the last restart: the container ran that long.
+   */
+  next(key: string, now: number, eventTime = now): void {
     const e = this.#entries.get(key);
-    if (!e || this.#expired(e, now)) this.#entries.set(key, { backoffMs: initialBackoffMs, lastUpdate: now });
+    if (!e || this.#expired(e, eventTime)) this.#entries.set(key, { backoffMs: initialBackoffMs, lastUpdate: now });
     else this.#entries.set(key, { backoffMs: Math.min(e.backoffMs * 2, maxBackoffMs), lastUpdate: now });
   }
 

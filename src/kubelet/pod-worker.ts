@@ -750,7 +750,7 @@ export class PodWorker {
         this.#refuseStart(rec, key, cur.exit.finishedAt, now);
         return false;
       }
-      this.#d.backoff.next(key, now);
+      this.#d.backoff.next(key, now, cur.exit.finishedAt);
     }
     delete rec.backOff;
     delete rec.backOffSyncAt;
