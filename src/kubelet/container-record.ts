@@ -18,6 +18,8 @@ export interface InstanceState {
   startedAt?: number;
   exit?: ContainerExit;
   postStartDone: boolean;
+  /** Its postStart hook failed (PostStartHookError): the reason cache's entry once it has exited. */
+  startError?: { reason: string; message: string };
   /** The startup probe passed (or there is none). */
   startupPassed: boolean;
   /** The readiness probe passed (or there is none). */

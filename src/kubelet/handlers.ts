@@ -13,6 +13,8 @@ export interface HandlerResult {
   output: string;
   /** How long the handler ran. */
   durationMs: number;
+  /** Why a failed exec or httpGet handler failed, as the Go error the kubelet's hook message quotes. */
+  error?: string;
 }
 
 type Action = Pick<Probe, 'exec' | 'httpGet' | 'tcpSocket' | 'grpc'> & { sleep?: { seconds: number } };
@@ -49,19 +51,40 @@ function handle(action: Readonly<Action>, target: HandlerTarget, commandForms: b
   if (action.exec) {
     const argv = [...(action.exec.command ?? [])];
     const form = argv.length && commandForms ? runCommandForm(argv, target.env?.() ?? {}, target.now ?? 0) : undefined;
-    if (form) return { ok: form.exitCode === 0, output: form.output, durationMs: form.durationMs ?? 0 };
+    if (form?.exitCode === 0) return { ok: true, output: form.output, durationMs: form.durationMs ?? 0 };
+    if (form) return { ok: false, output: form.output, durationMs: form.durationMs ?? 0, error: execSyncError(argv, form.exitCode, form.stderr) };
     if (target.healthy) return { ok: true, output: '', durationMs };
     const cat = argv[0] === 'cat' && argv[1] ? `cat: can't open '${argv[1]}': No such file or directory\n` : '';
-    return { ok: false, output: cat, durationMs };
+    return { ok: false, output: cat, durationMs, error: execSyncError(argv, 1, cat) };
   }
   if (target.healthy) return { ok: true, output: '', durationMs };
-  if (action.httpGet) return { ok: false, output: 'HTTP probe failed with statuscode: 503', durationMs };
+  if (action.httpGet) {
+    // A hook fails on no HTTP status, only when the request does: the server is not listening yet.
+    const h = action.httpGet;
+    const refused = `Get ${JSON.stringify(probeURL(h, target))}: dial tcp ${h.host ?? target.podIP}:${portOf(h.port, target)}: connect: connection refused`;
+    return { ok: false, output: 'HTTP probe failed with statuscode: 503', durationMs, error: refused };
+  }
   if (action.tcpSocket) {
     const host = action.tcpSocket.host ?? target.podIP;
     return { ok: false, output: `dial tcp ${host}:${portOf(action.tcpSocket.port, target)}: connect: connection refused`, durationMs };
   }
   if (action.grpc) return { ok: false, output: 'service unhealthy (responded with "NOT_SERVING")', durationMs };
   return { ok: true, output: '', durationMs };
+}
+
+/** The runtime's ExecSync error for a command that exited non-zero (pkg/kubelet/cri/remote/remote_runtime.go). */
+function execSyncError(argv: readonly string[], exitCode: number, stderr: string): string {
+  return `command '${argv.join(' ')}' exited with ${exitCode}: ${stderr}`;
+}
+
+/**
+ * What a failed lifecycle hook reports (the waiting message of PostStartHookError); `pod` is
+ * format.Pod's name_namespace(uid). Upstream: pkg/kubelet/lifecycle/handlers.go (Run).
+ */
+export function hookFailureMessage(action: Readonly<Action>, res: HandlerResult, container: string, pod: string): string {
+  const where = `for Container ${JSON.stringify(container)} in Pod ${JSON.stringify(pod)} failed - error: ${res.error ?? ''}`;
+  if (action.httpGet) return `HTTP lifecycle hook (${action.httpGet.path ?? ''}) ${where}`;
+  return `Exec lifecycle hook ([${(action.exec?.command ?? []).join(' ')}]) ${where}, message: ${JSON.stringify(res.output)}`;
 }
 
 /**

@@ -269,6 +269,37 @@ test("the annotation's ready outranks an exec probe's command: `true` fails unde
   }
 });
 
+test('a failed postStart hook: the container waits in PostStartHookError with the hook runner\'s message, then CrashLoopBackOff; a Never pod shows the exit', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const hook = (postStart: Record<string, unknown>) => [{ name: 'web', image: 'nginx', ports: [{ containerPort: 8080 }], lifecycle: { postStart } }];
+    const exec = { exec: { command: ['sh', '-c', 'echo boom; exit 7'] } };
+    const created = await c.client.create<Pod>(refs.pods, podObj('hook-exec', { containers: hook(exec) }), { namespace: 'default' });
+    const http = await c.client.create<Pod>(refs.pods, podObj('hook-http', { containers: hook({ httpGet: { path: '/warm', port: 8080 } }) }, { 'sim.drydock.dev/web': 'ready: never' }), { namespace: 'default' });
+    await c.client.create(refs.pods, podObj('hook-never', { restartPolicy: 'Never', containers: hook(exec) }), { namespace: 'default' });
+    const first = await watchStatus(c, clock, 'hook-exec', 3_000);
+    assert.equal(first.at(-1), 'PostStartHookError', first.join(' '));
+    const status = async (name: string) => (await pod(c, name)).status?.containerStatuses?.[0];
+    const s = await status('hook-exec');
+    assert.equal(s?.restartCount, 1);
+    assert.deepEqual(s?.state?.waiting, {
+      reason: 'PostStartHookError',
+      message: `Exec lifecycle hook ([sh -c echo boom; exit 7]) for Container "web" in Pod "hook-exec_default(${created.metadata.uid})" failed - error: command 'sh -c echo boom; exit 7' exited with 7: , message: "boom\\n"`,
+    });
+    assert.equal(s?.lastState?.terminated?.reason, 'Completed');
+    const ip = (await pod(c, 'hook-http')).status?.podIP;
+    assert.equal((await status('hook-http'))?.state?.waiting?.message, `HTTP lifecycle hook (/warm) for Container "web" in Pod "hook-http_default(${http.metadata.uid})" failed - error: Get "http://${ip}:8080/warm": dial tcp ${ip}:8080: connect: connection refused`);
+    const never = await pod(c, 'hook-never');
+    assert.deepEqual([never.status?.phase, never.status?.containerStatuses?.[0]?.state?.terminated?.reason], ['Succeeded', 'Completed']);
+    // Each sync shows the reason the one before cached: the refused restart's back-off, then the next failed start's.
+    const later = await watchStatus(c, clock, 'hook-exec', 30_000);
+    assert.deepEqual(later.slice(0, 4), ['PostStartHookError', 'CrashLoopBackOff', 'PostStartHookError', 'CrashLoopBackOff'], later.join(' '));
+    assert.ok(!first.includes('Completed') && !later.includes('Completed'), [...first, ...later].join(' '));
+  } finally {
+    await c.stop();
+  }
+});
+
 test('an exec liveness probe that outlasts timeoutSeconds fails with the runtime timeout; a longer timeout lets it pass', async () => {
   const { c, clock } = await cluster();
   try {

@@ -12,7 +12,7 @@ import { Backoff, formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { isRunning, isStarted } from './container-record.ts';
 import type { EventRecorder } from './events.ts';
-import { runHandler, runProbe } from './handlers.ts';
+import { hookFailureMessage, runHandler, runProbe } from './handlers.ts';
 import type { HandlerTarget } from './handlers.ts';
 import { LogBuffer, terminationMessageFromLogs } from './logs.ts';
 import { ProbeWorker, probeKindName } from './prober.ts';
@@ -768,8 +768,7 @@ export class PodWorker {
    */
   #refuseStart(rec: ContainerRecord, key: string, finishedAt: number, now: number): void {
     if (rec.backOffSyncAt !== undefined && now < rec.backOffSyncAt) return;
-    const pod = this.#pod;
-    const podRef = `${pod.metadata.name}_${pod.metadata.namespace}(${this.uid})`;
+    const podRef = this.#podRef();
     rec.backOff = { reason: 'CrashLoopBackOff', message: `back-off ${formatGoDurationMs(this.#d.backoff.get(key))} restarting failed container=${rec.name} pod=${podRef}` };
     this.#event(rec.name, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.name} in pod ${podRef}`);
     const at = Math.min(now + this.#retryDelay(), this.#d.backoff.releaseAt(key, finishedAt));
@@ -782,6 +781,11 @@ export class PodWorker {
       }
       this.#sync();
     });
+  }
+
+  /** format.Pod: how the kubelet names the pod in its messages. */
+  #podRef(): string {
+    return `${this.#pod.metadata.name}_${this.#pod.metadata.namespace}(${this.uid})`;
   }
 
   // ---- starting (startContainer) ----
@@ -893,6 +897,7 @@ export class PodWorker {
       if (!res.ok && !instance.exit) {
         this.#event(rec.name, 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
         this.#d.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'PostStartHookError');
+        instance.startError = { reason: 'PostStartHookError', message: hookFailureMessage(postStart, res, rec.name, this.#podRef()) };
         this.#busy = false;
         void this.#kill(rec, 'FailedPostStartHook', undefined);
         return;
@@ -1037,11 +1042,22 @@ export class PodWorker {
   #onExit(rec: ContainerRecord, instance: InstanceState, exit: ContainerExit): void {
     const live = this.#live.get(rec.name);
     instance.exit = withTerminationMessage(exit, this.#spec(rec.name)?.c, live?.logs);
+    // The failed start's reason (cached as SyncPod ends) shows as the container's waiting state while a
+    // restart is due, until a later sync replaces it (convertToAPIContainerStatuses).
+    if (instance.startError && rec.current === instance && this.#willRestart(rec, exit.exitCode)) rec.waiting = instance.startError;
     live?.logs.close();
     for (const p of Object.values(live?.probes ?? {})) p.stop();
     for (const w of [...this.#exitWaiters]) w();
     this.#status.markDirty();
     this.#sync();
+  }
+
+  /** ShouldContainerBeRestarted: a sidecar always is while the pod runs; a regular container as its restart policy says. */
+  #willRestart(rec: ContainerRecord, exitCode: number): boolean {
+    if (this.#state.kind !== 'syncing') return false;
+    if (rec.kind === 'sidecar') return true;
+    const c = this.#spec(rec.name)?.c;
+    return rec.kind === 'regular' && c !== undefined && shouldRestart(c, this.#pod.spec.restartPolicy ?? 'Always', exitCode);
   }
 
   // ---- stopping (killContainer, termination ordering) ----

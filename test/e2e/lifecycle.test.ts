@@ -151,6 +151,31 @@ describe('pod lifecycle on simulated nodes', () => {
     await dd.kubectl(['delete', 'pod', 'never-ready', '--grace-period=0']);
   });
 
+  test('a postStart hook exiting 7: the container waits in PostStartHookError with the hook runner\'s message, then CrashLoopBackOff', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'hooked' },
+      spec: { containers: [{ name: 'web', image: 'nginx:1.27', lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo warming; exit 7'] } } } }] },
+    };
+    await dd.ok(['apply', '-f', '-'], { input: JSON.stringify(pod) });
+    const uid = (await dd.ok(['get', 'pod', 'hooked', '-o', 'jsonpath={.metadata.uid}'])).trim();
+    const seen: string[] = [];
+    const messages = new Map<string, string>();
+    for (let i = 0; i < 300 && !seen.includes('CrashLoopBackOff'); i++) {
+      const waiting = await dd.ok(['get', 'pod', 'hooked', '-o', 'jsonpath={.status.containerStatuses[0].state.waiting.reason}|{.status.containerStatuses[0].state.waiting.message}']);
+      const [reason = '', message = ''] = waiting.split('|');
+      if (reason && seen.at(-1) !== reason) seen.push(reason);
+      if (reason && !messages.has(reason)) messages.set(reason, message);
+      await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    assert.deepEqual(seen.slice(0, 2), ['PostStartHookError', 'CrashLoopBackOff']);
+    assert.equal(messages.get('PostStartHookError'), `Exec lifecycle hook ([sh -c echo warming; exit 7]) for Container "web" in Pod "hooked_default(${uid})" failed - error: command 'sh -c echo warming; exit 7' exited with 7: , message: "warming\\n"`);
+    const events = await dd.ok(['get', 'events', '--field-selector', 'involvedObject.name=hooked,reason=FailedPostStartHook', '-o', 'jsonpath={.items[0].message}']);
+    assert.equal(events, 'PostStartHook failed');
+    await dd.kubectl(['delete', 'pod', 'hooked', '--grace-period=0']);
+  });
+
   test("the kubelet's /metrics/probes counts each probe by result; /metrics its pods, containers and image pulls", async () => {
     const pod = {
       apiVersion: 'v1',

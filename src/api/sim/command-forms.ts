@@ -122,6 +122,8 @@ function evaluateAhead(script: ShellScript): BehaviourFields | undefined {
 /** What a command form run once prints and how it ends (an exec probe or hook); undefined when argv is none. */
 export interface CommandFormRun {
   output: string;
+  /** Of a failed run, what it wrote on standard error: the runtime's ExecSync error carries it. */
+  stderr: string;
   exitCode: number;
   /** How long it ran; undefined when it does not end by itself. */
   durationMs: number | undefined;
@@ -134,10 +136,24 @@ export function runCommandForm(argv: readonly string[], env: Readonly<Record<str
   const { script } = form;
   if (!script) {
     const output = (form.logs ?? []).map((l) => `${l.text.replaceAll('$$', '$')}\n`).join('');
-    return { output, exitCode: form.exitCode ?? 0, durationMs: form.runForMs };
+    const exitCode = form.exitCode ?? 0;
+    // The lines evaluated ahead no longer tell the streams apart; a failure is run again for its standard error.
+    const again = exitCode !== 0 ? shellScript(argv, false) : undefined;
+    const stderr = again ? runStreams(again, env, now).stderr : '';
+    return { output, stderr, exitCode, durationMs: form.runForMs };
   }
-  let output = '';
-  const run = new ShellRun(script.program, { env, gpuList: undefined, pid1: false, startedAt: now, args: script.args, errexit: script.errexit }, { line: (_at, text) => (output += `${text}\n`) });
+  const { stdout, stderr, run } = runStreams(script, env, now);
+  const exitCode = run.exit?.code ?? 0;
+  return { output: stdout + stderr, stderr: exitCode !== 0 ? stderr : '', exitCode, durationMs: run.exit ? run.exit.atMs : handlerLimitMs };
+}
+
+/** Runs a handler's script by streams: ExecSync returns its standard output, then its standard error. */
+function runStreams(script: ShellScript, env: Readonly<Record<string, string>>, now: number): { stdout: string; stderr: string; run: ShellRun } {
+  const out = { stdout: '', stderr: '' };
+  const write = (_at: number, stream: 'stdout' | 'stderr', text: string | Buffer): void => {
+    out[stream] += text.toString();
+  };
+  const run = new ShellRun(script.program, { env, gpuList: undefined, pid1: false, startedAt: now, args: script.args, errexit: script.errexit }, { line: () => {}, write });
   run.runUntil(handlerLimitMs);
-  return { output, exitCode: run.exit?.code ?? 0, durationMs: run.exit ? run.exit.atMs : handlerLimitMs };
+  return { ...out, run };
 }
