@@ -300,6 +300,35 @@ test('a failed postStart hook: the container waits in PostStartHookError with th
   }
 });
 
+test('a terminating pod is no longer probed for liveness or startup: no Unhealthy event, no restart; readiness goes on', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const probe = (path: string, failureThreshold: number) => ({ httpGet: { path, port: 80 }, periodSeconds: 1, failureThreshold });
+    const annotations = { 'sim.drydock.dev/web': 'ready: never\nonSigterm: ignore' };
+    const containers = [{ name: 'web', image: 'nginx', livenessProbe: probe('/live', 100), readinessProbe: probe('/ready', 1) }];
+    await c.client.create(refs.pods, podObj('stopping', { terminationGracePeriodSeconds: 10, containers }, annotations), { namespace: 'default' });
+    await c.client.create(refs.pods, podObj('starting', { terminationGracePeriodSeconds: 10, containers: [{ name: 'web', image: 'nginx', startupProbe: probe('/start', 100) }] }, annotations), { namespace: 'default' });
+    await clock.advance(3_000);
+    const count = async (name: string, message: string) => (await events(c, name)).find((e) => e.reason === 'Unhealthy' && e.message === message)?.count ?? 0;
+    const live = 'Liveness probe failed: HTTP probe failed with statuscode: 503';
+    const ready = 'Readiness probe failed: HTTP probe failed with statuscode: 503';
+    const start = 'Startup probe failed: HTTP probe failed with statuscode: 503';
+    const before = [await count('stopping', live), await count('stopping', ready), await count('starting', start)];
+    assert.ok(before.every((n) => n >= 3), before.join(' '));
+    assert.equal((await pod(c, 'starting')).status?.containerStatuses?.[0]?.started, false);
+    await c.client.delete(refs.pods, 'default', 'stopping');
+    await c.client.delete(refs.pods, 'default', 'starting');
+    await clock.advance(5_000);
+    assert.equal(await count('stopping', live), before[0]);
+    assert.ok((await count('stopping', ready)) >= (before[1] ?? 0) + 4);
+    assert.equal(await count('starting', start), before[2]);
+    const starting = (await pod(c, 'starting')).status?.containerStatuses?.[0];
+    assert.deepEqual([starting?.state?.running !== undefined, starting?.started, starting?.restartCount], [true, true, 0]);
+  } finally {
+    await c.stop();
+  }
+});
+
 test('an exec liveness probe that outlasts timeoutSeconds fails with the runtime timeout; a longer timeout lets it pass', async () => {
   const { c, clock } = await cluster();
   try {

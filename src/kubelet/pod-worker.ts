@@ -1169,12 +1169,35 @@ export class PodWorker {
     if (this.#survivors) this.#resumeSurvivors();
     const graceSeconds = graceOverride ?? this.#gracePeriod();
     this.#state = { kind: 'terminating', since: this.#d.clock.now(), graceSeconds, cause };
+    this.#stopLivenessAndStartup();
     for (const t of this.#timers) t.cancel();
     this.#timers.clear();
     const hasSidecars = (this.#pod.spec.initContainers ?? []).some((c) => c.restartPolicy === 'Always');
     const kills = [...this.records.values()].filter((r) => r.current && !r.current.exit).map((r) => this.#kill(r, undefined, graceOverride, hasSidecars));
     this.#status.markDirty();
     void Promise.all(kills).then(() => this.#terminated(cause));
+  }
+
+  /**
+   * SyncTerminatingPod stops the liveness and startup probes of the pod's regular containers before it
+   * kills them: no restart and no Unhealthy event while they stop; readiness goes on. With its startup
+   * worker gone, the prober manager counts a running container as started (isContainerStarted).
+   * Upstream: pkg/kubelet/kubelet.go (SyncTerminatingPod), prober/prober_manager.go (StopLivenessAndStartup).
+   */
+  #stopLivenessAndStartup(): void {
+    for (const c of this.#pod.spec.containers) {
+      const live = this.#live.get(c.name);
+      if (!live) continue;
+      for (const kind of ['liveness', 'startup'] as const) {
+        live.probes[kind]?.stop();
+        delete live.probes[kind];
+      }
+      const cur = this.records.get(c.name)?.current;
+      if (cur && !cur.exit && !cur.startupPassed) {
+        cur.startupPassed = true;
+        this.#status.markDirty();
+      }
+    }
   }
 
   async #terminated(cause: 'deleted' | 'completed'): Promise<void> {
