@@ -42,8 +42,10 @@ test('runtime: process runs the command on the host: its output, exit code, SIGT
   const missing = await until('missing to fail', async () => (await c.client.get<Pod>(refs.pods, 'default', 'missing')).status?.containerStatuses?.[0]?.state?.terminated);
   assert.deepEqual([missing.exitCode, missing.reason], [128, 'StartError']);
   assert.equal(missing.message, 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "no-such-command-drydock": executable file not found in $PATH: unknown');
-  const events = (await c.client.list<Event>(refs.events, { namespace: 'default' })).items.filter((e) => e.involvedObject.name === 'missing').map((e) => e.reason);
-  assert.ok(events.includes('Failed') && !events.includes('Started'), events.join(','));
+  // The recorder writes events after the status: wait for the Failed one, then no Started beside it.
+  const reasons = async (): Promise<string[]> => (await c.client.list<Event>(refs.events, { namespace: 'default' })).items.filter((e) => e.involvedObject.name === 'missing').map((e) => e.reason ?? '');
+  const events = await until('the Failed event', async () => ((await reasons()).includes('Failed') ? reasons() : undefined));
+  assert.ok(!events.includes('Started'), events.join(','));
 
   await until('sleeper to run', async () => ((await c.client.get<Pod>(refs.pods, 'default', 'sleeper')).status?.phase === 'Running' ? true : undefined));
   assert.equal((await c.client.get<Pod>(refs.pods, 'default', 'simulated')).status?.phase, 'Running');
