@@ -18,7 +18,7 @@ export { memoryAt, memoryExceedsAt, parseDurationMs } from './values.ts';
 export { deterministicUuid, simulatedGpuUuid } from './gpu-identity.ts';
 export { commandFormBehaviour, isInteractiveShell, runCommandForm } from './command-forms.ts';
 export { ShellRun } from './shell-run.ts';
-export type { CommandHook } from './shell-run.ts';
+export type { CommandHook } from './shell-context.ts';
 export { argvCommand, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
 export type { List as ShellProgram } from './shell-syntax.ts';
 export { fileTestOps } from './shell-commands.ts';

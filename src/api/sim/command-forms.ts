@@ -16,8 +16,9 @@
 // the grace period (exit 137), where the same command as a host process (runtime: process) dies of it
 // (143). A trapped TERM runs once the shell's foreground command ends, or at once in `wait`.
 import type { BehaviourFields, ShellScript, SigtermStep, TimedLine } from './behaviour-types.ts';
-import { ImpureScript, ShellRun } from './shell-run.ts';
-import type { ShellProcess } from './shell-run.ts';
+import { ImpureScript } from './shell-context.ts';
+import { ShellRun } from './shell-run.ts';
+import type { ShellProcess } from './shell-context.ts';
 import { argvCommand, basename, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);

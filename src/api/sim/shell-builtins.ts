@@ -1,0 +1,112 @@
+// The commands a simulated shell runs itself: the shell's special built-ins (exit, trap, set, export,
+// break, wait, exec, ...) and the utilities that only compute output (shell-commands.ts). The caller's
+// own commands (ShellContext.command) are asked first; a name nobody knows is `not found` (127).
+import { date, echo, expr, printf, seq, sleepMs, test } from './shell-commands.ts';
+import { Exit, ImpureScript, LoopControl } from './shell-context.ts';
+import type { Gen } from './shell-context.ts';
+import type { Sh } from './shell-process.ts';
+import { basename } from './shell-syntax.ts';
+import { setTrap } from './shell-traps.ts';
+
+export function* builtin(sh: Sh, argv: readonly string[]): Gen {
+  const [cmd = '', ...args] = argv;
+  const name = basename(cmd);
+  const hook = sh.run.ctx.command?.(argv);
+  if (hook) return yield* sh.hooked(hook);
+  switch (name) {
+    case ':':
+    case 'true':
+      sh.status = 0;
+      return;
+    case 'false':
+      sh.status = 1;
+      return;
+    case 'echo':
+      return sh.done(echo(args));
+    case 'printf':
+      return sh.done(printf(args));
+    case 'seq':
+      return sh.done(seq(args));
+    case 'expr':
+      return sh.done(expr(args));
+    case 'test':
+    case '[':
+      return sh.done(test(args, name === '['));
+    case 'date': {
+      if (sh.run.ctx.env === undefined) throw new ImpureScript('date');
+      return sh.done(date(args, sh.run.ctx.startedAt + sh.run.now) ?? { out: '', err: `date: invalid option -- '${args.join(' ')}'\n`, status: 1 });
+    }
+    case 'hostname':
+      return sh.done({ out: `${sh.env('HOSTNAME') ?? ''}\n`, status: 0 });
+    case 'nvidia-smi':
+      if (args.length !== 1 || (args[0] !== '-L' && args[0] !== '--list-gpus')) return sh.done({ out: '', err: 'nvidia-smi: only `nvidia-smi -L` is simulated\n', status: 127 });
+      if (sh.capture !== undefined) return;
+      sh.status = sh.run.gpuLines();
+      return;
+    case 'sleep': {
+      const ms = sleepMs(args);
+      if (ms === undefined) return sh.done({ out: '', err: `sleep: invalid number '${args[0] ?? ''}'\n`, status: 1 });
+      if (ms !== 0) yield { sleep: ms };
+      sh.status = 0;
+      return;
+    }
+    case 'wait':
+      sh.status = (yield 'wait') ? 143 : 0;
+      return;
+    case 'exit':
+      return exit(sh, args[0]);
+    case 'break':
+    case 'continue': {
+      const n = Number(args[0] ?? 1);
+      if (sh.loops === 0 || !(n >= 1)) return sh.done({ out: '', status: 0 });
+      throw new LoopControl(Math.min(n, sh.loops), name === 'break');
+    }
+    case 'trap':
+      return sh.done(setTrap(sh, args));
+    case 'export':
+    case 'unset':
+      for (const a of args) {
+        if (a.startsWith('-')) continue;
+        const eq = a.indexOf('=');
+        if (name === 'unset') sh.vars.set(a, null);
+        else if (eq > 0) sh.vars.set(a.slice(0, eq), a.slice(eq + 1));
+      }
+      sh.status = 0;
+      return;
+    case 'set':
+      return set(sh, args);
+    case 'exec':
+      if (args.length === 0) return;
+      // The shell is replaced: its traps go (an ignored signal stays ignored), the program's status is the exit code.
+      sh.trap = sh.trap === 'ignore' ? 'ignore' : 'default';
+      sh.exitTrap = undefined;
+      yield* builtin(sh, args);
+      throw new Exit(sh.status);
+    default:
+      return sh.done({ out: '', err: `sh: ${cmd}: not found\n`, status: 127 });
+  }
+}
+
+function exit(sh: Sh, arg: string | undefined): never {
+  if (!/^\d+$/.test(arg ?? '0')) {
+    sh.write(`sh: exit: Illegal number: ${arg ?? ''}\n`, 'stderr');
+    throw new Exit(2);
+  }
+  throw new Exit((arg === undefined ? sh.status : Number(arg)) & 255);
+}
+
+/** set [-e|+e] [-o opt] [--] [ARG...]: errexit and the positional parameters. */
+function set(sh: Sh, args: readonly string[]): void {
+  let i = 0;
+  for (; i < args.length && /^[-+]/.test(args[i] as string); i++) {
+    const a = args[i] as string;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (a.includes('e') && a !== '-o' && a !== '+o') sh.errexit = a.startsWith('-');
+    if (a === '-o' || a === '+o') i++;
+  }
+  if (i < args.length || args.includes('--')) sh.args = [sh.args[0] ?? 'sh', ...args.slice(i)];
+  sh.status = 0;
+}

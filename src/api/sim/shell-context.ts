@@ -1,0 +1,72 @@
+// What the parts of the `sh -c` subset's interpreter share: what a run is given of its container
+// (ShellContext), where its output goes (ShellSink), how a process blocks (Block), and the throws
+// that unwind it (Exit, LoopControl, ImpureScript). shell-run.ts schedules processes,
+// shell-process.ts runs one, shell-builtins.ts holds its commands.
+import type { List } from './shell-syntax.ts';
+
+export type Block = { readonly sleep: number | null } | 'wait' | 'spin';
+/** Resumed with true when SIGTERM interrupts the block (wait, spin). */
+export type Gen = Generator<Block, void, boolean>;
+
+/** Thrown when a script read what a pure evaluation does not know (ShellContext.env undefined), or ran past maxOps. */
+export class ImpureScript extends Error {}
+
+export interface ShellContext {
+  /** The container's environment; undefined for a pure evaluation, which throws ImpureScript where it matters. */
+  env: Readonly<Record<string, string>> | undefined;
+  /** The lines `nvidia-smi -L` prints; undefined when the kubelet cannot tell. */
+  gpuList: readonly string[] | undefined;
+  pid1: boolean;
+  /** When the process started (epoch ms), for `date`. */
+  startedAt: number;
+  /** $0, $1, ... */
+  args: readonly string[];
+  errexit: boolean;
+  maxOps?: number;
+  /** A session's variables and $? (kubectl exec -i sh): the run reads and updates them. */
+  vars?: Map<string, string | null>;
+  status?: number;
+  /** Commands of the caller's own (kubectl exec's cat, ls, env, ...), asked before the built-in ones. */
+  command?: (argv: readonly string[]) => CommandHook | undefined;
+}
+
+/** A hooked command's output and status, or a nested `sh -c` script to run in a child shell. */
+export type CommandHook = { writes: readonly { stream: Stream; text: string | Buffer }[]; status: number } | { script: List; args: readonly string[] };
+export type Stream = 'stdout' | 'stderr';
+
+export interface ShellSink {
+  /** A whole line of output, either stream (a container's log). */
+  line(atMs: number, text: string): void;
+  /** Raw output by stream instead of lines (kubectl exec). */
+  write?(atMs: number, stream: Stream, text: string | Buffer): void;
+  /** A pure evaluation's `nvidia-smi -L`: the kubelet puts the container's GPUs in its place. */
+  gpuList?(atMs: number): void;
+}
+
+/** A trap's action; `exit` is set when the action is just `exit` (null: with the current status) or `exit N`. */
+export type Trap = 'default' | 'ignore' | { readonly action: List; readonly exit: number | null | undefined };
+
+/** What the evaluation ahead reads of the main shell when it blocks. */
+export interface ShellProcess {
+  readonly trap: Trap;
+  readonly exitTrap: List | undefined;
+  readonly status: number;
+}
+
+/** `exit N` unwinding the process. */
+export class Exit {
+  readonly code: number;
+  constructor(code: number) {
+    this.code = code;
+  }
+}
+
+/** `break N` / `continue N` unwinding that many loops. */
+export class LoopControl {
+  levels: number;
+  readonly brk: boolean;
+  constructor(levels: number, brk: boolean) {
+    this.levels = levels;
+    this.brk = brk;
+  }
+}
