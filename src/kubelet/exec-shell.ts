@@ -6,8 +6,11 @@
 // terminal. There is no image to run anything else. Pure: the script is run ahead and the route plays the steps.
 import { argvCommand, fileTestOps, OutsideSubset, parseScript, scriptCommands, ShellRun } from '../api/index.ts';
 import type { CommandHook, ShellProgram } from '../api/index.ts';
+import type { ClusterDnsView } from './cluster-dns.ts';
 import type { ContainerFiles } from './container-files.ts';
+import { lookup } from './container-files.ts';
 import { cat, ls, tar, tarExtracts, testPath } from './file-commands.ts';
+import { nslookup } from './nslookup.ts';
 
 /** What a command sees of its container. */
 export interface ExecContext {
@@ -20,6 +23,8 @@ export interface ExecContext {
   files?: ContainerFiles | undefined;
   /** The clock, for `date`. */
   now?: () => number;
+  /** What the cluster's DNS answers, for nslookup; absent: nslookup is not simulated. */
+  dns?: ClusterDnsView | undefined;
 }
 
 /** Output on a stream (a file's bytes as they are), or a pause (null: forever, as `sleep infinity`). */
@@ -33,7 +38,7 @@ export interface ExecRun {
 }
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-export const simulatedCommands = 'echo, env, printenv, hostname, pwd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test and tar (cf -, xf -)';
+export const simulatedCommands = 'echo, env, printenv, hostname, pwd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test, tar (cf -, xf -) and nslookup';
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -78,7 +83,7 @@ export class ShellSession {
   }
 }
 
-const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[']);
+const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[', 'nslookup']);
 /** What kubectl exec runs ahead: output past this many writes, or past an hour, is left unwritten (the command goes on for ever). */
 const maxSteps = 10_000;
 const limitMs = 3_600_000;
@@ -144,6 +149,18 @@ function execute(program: ShellProgram, context: ExecContext, state: SessionStat
   return { steps, exitCode: run.status, exited: run.exitCalled };
 }
 
+/** The container's /etc/resolv.conf, when the kubelet wrote it. */
+function resolvConf(context: ExecContext): string | undefined {
+  const found = context.files ? lookup(context.files, '/etc/resolv.conf', '/') : undefined;
+  return found?.kind === 'found' && found.node.kind === 'file' ? found.node.data.toString() : undefined;
+}
+
+/** The commands a container's own script asks the kubelet (cat, nslookup), as kubectl exec runs them. */
+export function containerCommandHook(context: ExecContext): (argv: readonly string[]) => CommandHook | undefined {
+  const state: SessionState = { stdin: undefined, vars: new Map(), status: 0 };
+  return (argv) => hooked(argv, context, state);
+}
+
 const written = (text: string, status = 0, stream: 'stdout' | 'stderr' = 'stdout'): CommandHook => ({ writes: text === '' ? [] : [{ stream, text }], status });
 
 /** kubectl exec's own commands (files, the environment); the shell's built-in ones answer the rest. */
@@ -174,6 +191,8 @@ function hooked(argv: readonly string[], context: ExecContext, state: SessionSta
     case 'test':
     case '[':
       return rest.some((a) => fileTestOps.has(a)) ? testPath(rest, context.files, context.workingDir, name === '[') : undefined;
+    case 'nslookup':
+      return context.dns ? nslookup(rest, resolvConf(context), context.dns) : undefined;
     default:
       if (shells.has(name)) {
         const p = shellProgram(argv);

@@ -17,6 +17,8 @@ import { NodeAgent } from './node-agent.ts';
 import { gpuProductName, nodeInternalIP, nodePodCIDRBase } from './node-object.ts';
 import type { NodePoolSpec } from './node-object.ts';
 import { PodWorker } from './pod-worker.ts';
+import { informerDnsView } from './cluster-dns.ts';
+import type { ClusterDnsView } from './cluster-dns.ts';
 import { VolumeMounter, mountsSource } from './volumes.ts';
 import { VolumeSourceIndex } from './volume-source-index.ts';
 import { ClaimPreparer } from './dynamic-resources.ts';
@@ -78,6 +80,8 @@ export class Kubelet {
   readonly #workers = new Map<string, PodWorker>();
   /** The pods here by the ConfigMaps and Secrets they mount. */
   readonly #sourceMounts = new VolumeSourceIndex<PodWorker>();
+  /** What the cluster DNS answers the pods here (absent without the shared informers). */
+  readonly #dns: ClusterDnsView | undefined;
   readonly #rejected = new Set<string>();
   /** The host part (2-254) of each pod IP in use on this node. */
   readonly #usedIPs = new Set<number>();
@@ -141,6 +145,8 @@ export class Kubelet {
       this.#devices = new DeviceManager(pluginGpus(options.name, gpus.count, gpuProductName(gpus.model)));
     }
     if (options.volumeSources) this.#volumes = new VolumeMounter({ sources: options.volumeSources, events: this.#events, clock: options.clock });
+    const { services, endpointSlices, namespaces } = options.volumeSources ?? {};
+    this.#dns = services && endpointSlices && namespaces ? informerDnsView({ services, endpointSlices, namespaces }) : undefined;
   }
 
   get name(): string {
@@ -236,6 +242,7 @@ export class Kubelet {
         releaseIP: (ip) => this.#releaseIP(ip),
         ...(this.#volumes ? { volumes: this.#volumes } : {}),
         ...(this.#o.volumeSources ? { envSources: this.#o.volumeSources } : {}),
+        ...(this.#dns ? { dns: this.#dns } : {}),
         ...(this.#claims ? { claims: this.#claims } : {}),
         ...(this.#devices ? { devices: this.#devices } : {}),
         onResourcesChanged: () => this.#handleResizes('pod_resized'),

@@ -2,7 +2,8 @@
 // one pod informer shared by them (indexed by spec.nodeName), one Node informer that shows each
 // kubelet its Node as others changed it, and the node -> kubelet registry the pod log route uses.
 import { refs } from '../api/index.ts';
-import type { FeatureGates, Node, PersistentVolume, PersistentVolumeClaim, Pod, resourceV1, Service } from '../api/index.ts';
+import type { EndpointSlice, FeatureGates, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, resourceV1, Service } from '../api/index.ts';
+import { endpointSliceServiceIndex, endpointSliceServiceKeys } from './cluster-dns.ts';
 import { ServiceEnvironments } from './service-env.ts';
 import { Informer } from '../client/index.ts';
 import type { Client } from '../client/index.ts';
@@ -58,6 +59,8 @@ export class SimulatedNodes {
     this.#pods.addIndex(nodeNameIndex, (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []));
     const { client, clock, log } = options;
     const services = new Informer<Service>({ client, ref: refs.services, clock, log });
+    const endpointSlices = new Informer<EndpointSlice>({ client, ref: refs.endpointSlices, clock, log });
+    endpointSlices.addIndex(endpointSliceServiceIndex, endpointSliceServiceKeys);
     this.#volumeSources = {
       configMaps: new Informer({ client, ref: refs.configMaps, clock, log }),
       secrets: new Informer({ client, ref: refs.secrets, clock, log }),
@@ -65,6 +68,8 @@ export class SimulatedNodes {
       volumes: new Informer<PersistentVolume>({ client, ref: refs.persistentVolumes, clock, log }),
       services,
       serviceEnv: new ServiceEnvironments(services),
+      endpointSlices,
+      namespaces: new Informer<Namespace>({ client, ref: refs.namespaces, clock, log }),
     };
     this.#slices = new Informer<resourceV1.ResourceSlice>({ client, ref: refs.resourceSlices, clock, log });
     this.#slices.addIndex(slicePoolIndex, slicePoolKeys);
@@ -133,8 +138,8 @@ export class SimulatedNodes {
 
   /** The shared informers besides the pods': started before the kubelets take pods, stopped with them. */
   #informers(): { start(): void; stop(): void; waitForSync(): Promise<void> }[] {
-    const { configMaps, secrets, claims, volumes, services } = this.#volumeSources;
-    return [configMaps, secrets, claims, volumes, services, this.#slices, this.#nodes, this.#runtimeClasses];
+    const { configMaps, secrets, claims, volumes, services, endpointSlices, namespaces } = this.#volumeSources;
+    return [configMaps, secrets, claims, volumes, services, ...(endpointSlices ? [endpointSlices] : []), ...(namespaces ? [namespaces] : []), this.#slices, this.#nodes, this.#runtimeClasses];
   }
 
   /** Stops a node's kubelet and forgets it (its Node and pods are left to the control plane). */

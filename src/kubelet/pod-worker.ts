@@ -3,10 +3,11 @@
 // blocks), restarts per policy with crash-loop back-off, runs probes, and stops containers in order.
 // Upstream: pkg/kubelet/pod_workers.go, kuberuntime_manager.go (computePodActions, SyncPod),
 // kuberuntime_container.go (startContainer, killContainer), kuberuntime_termination_order.go.
-import { expandBehaviourEnv, readsShellInput, refs, resolveBehaviour, shouldRestart } from '../api/index.ts';
+import { expandBehaviourEnv, readsShellInput, refs, resolveBehaviour, shouldRestart, usesCommand } from '../api/index.ts';
+import type { CommandHook } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Container } from '../api/index.ts';
-import type { Clock, KubeObject, Random, Timer } from '../core/index.ts';
+import type { Clock, DeepReadonly, KubeObject, Random, Timer } from '../core/index.ts';
 import { componentTurnOver, copyJson, isApiError, setOwn } from '../core/index.ts';
 import { Backoff, formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
@@ -38,6 +39,8 @@ import { nvidiaGpuResource } from './device-manager.ts';
 import type { DeviceManager } from './device-manager.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
 import type { ExecContext } from './exec-shell.ts';
+import { containerCommandHook } from './exec-shell.ts';
+import type { ClusterDnsView } from './cluster-dns.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import { PodFiles } from './pod-files.ts';
 import { podKernelHostname } from './container-files.ts';
@@ -89,7 +92,12 @@ export interface PodWorkerDeps {
   runtime?: 'sim' | 'process';
   /** The kubelet's counters (absent: nothing is counted). */
   metrics?: KubeletMetrics;
+  /** What the cluster DNS answers the pod (absent: nslookup is not simulated). */
+  dns?: ClusterDnsView;
 }
+
+/** The commands whose files a script reads: the projected token must be there before it starts. */
+const fileReaders: ReadonlySet<string> = new Set(['cat']);
 
 interface Live {
   sim?: ContainerProcess;
@@ -314,10 +322,29 @@ export class PodWorker {
     if (!c || !live?.sim || !isRunning(rec?.current)) return { error: `container not found (${JSON.stringify(name)})` };
     const env = this.#imageEnv(live.env ?? {});
     const workingDir = c.workingDir || '/';
-    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir, files: this.#podFiles().files(this.#pod, name, this.podIP, rec.current.id), now: () => this.#d.clock.now() };
+    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir, files: this.#podFiles().files(this.#pod, name, this.podIP, rec.current.id), now: () => this.#d.clock.now(), dns: this.#d.dns };
     // A host process (runtime: process) execs for real, with the environment it was started with.
     const sim = live.sim;
     return sim instanceof ProcessContainer ? { context, logs: live.logs, host: { env: sim.env, workingDir } } : { context, logs: live.logs };
+  }
+
+  /**
+   * What a container's script asks the kubelet (cat, nslookup), as exec would answer it: the files of
+   * instance `id` and the cluster DNS as they are when the command runs.
+   */
+  #scriptCommands(c: DeepReadonly<Container>, id: string, env: Readonly<Record<string, string>>): (argv: readonly string[]) => CommandHook | undefined {
+    const worker = this;
+    const name = c.name;
+    return containerCommandHook({
+      env,
+      gpuList: undefined,
+      workingDir: c.workingDir || '/',
+      get files() {
+        return worker.#podFiles().files(worker.#pod, name, worker.podIP, id);
+      },
+      now: () => this.#d.clock.now(),
+      dns: this.#d.dns,
+    });
   }
 
   /** Readies what exec reads that takes a request: the projected service account tokens. */
@@ -868,14 +895,17 @@ export class PodWorker {
       await new Promise<void>((resolve) => (live.creating = clock.after(behaviour.startupDelayMs, resolve)));
       delete live.creating;
     }
+    // The projected token is in the volume before the process starts: a script's `cat` finds it there.
+    if (behaviour.script && !onHost && usesCommand(behaviour.script.program, fileReaders)) await this.#podFiles().requestTokens(this.#pod);
     if (this.#state.kind !== 'syncing' || rec.current !== instance) {
       return this.#abandonStart();
     }
     const limit = resourceAmountOf('memory', actual.limits?.memory);
     const onExit = (exit: ContainerExit): void => this.#onExit(rec, instance, exit);
+    const command = behaviour.script && !onHost ? this.#scriptCommands(c, instance.id, behaviour.script.env ?? {}) : undefined;
     live.sim = onHost
       ? new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: podKernelHostname(this.#pod), ...environment.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit })
-      : new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit });
+      : new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit, ...(command ? { command } : {}) });
     // A host process has started (or failed to) once spawned settles; a simulated one is up already.
     if (live.sim.spawned) await live.sim.spawned;
     instance.startedAt = live.sim.startedAt;

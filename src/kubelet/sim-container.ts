@@ -1,7 +1,7 @@
 // One simulated container process on the injected clock, driven by its SimBehaviour: it writes
 // its log lines, exits by itself after runFor, is OOM-killed when its working set passes the
 // memory limit, and handles SIGTERM (exit after stopDelay, or ignore) and SIGKILL (exit 137).
-import type { ShellScript, SimBehaviour } from '../api/index.ts';
+import type { CommandHook, ShellScript, SimBehaviour } from '../api/index.ts';
 import { memoryAt, memoryExceedsAt, ShellRun, sigtermExit } from '../api/index.ts';
 import type { Clock, Timer } from '../core/index.ts';
 import type { LogBuffer } from './logs.ts';
@@ -47,6 +47,8 @@ export interface SimContainerOptions {
   memoryLimitBytes?: number;
   logs: LogBuffer;
   onExit: (exit: ContainerExit) => void;
+  /** The script's commands the kubelet answers (cat of the container's files, nslookup). */
+  command?: (argv: readonly string[]) => CommandHook | undefined;
   /**
    * The process has run since then (a restarted kubelet found it running): its log lines up to now are
    * written with their own times and its timeline goes on from there. Absent: it starts now.
@@ -75,7 +77,7 @@ export class SimContainer implements ContainerProcess {
     const elapsed = Math.max(0, clock.now() - this.startedAt);
     if (behaviour.script) {
       // A resumed script is run again from its start: its lines up to now are written with their own times.
-      this.#run = scriptRun(behaviour.script, this.startedAt, options.logs);
+      this.#run = scriptRun(behaviour.script, this.startedAt, options.logs, options.command);
       this.#run.runUntil(elapsed);
       this.#scheduleStep();
     }
@@ -243,7 +245,7 @@ function writeTimedLines(behaviour: SimBehaviour, startedAt: number, elapsed: nu
   for (const line of behaviour.logs) if (line.atMs <= elapsed) logs.write(startedAt + Math.max(0, line.atMs), line.text);
 }
 
-function scriptRun(script: ShellScript, startedAt: number, logs: LogBuffer): ShellRun {
-  const ctx = { env: script.env ?? {}, gpuList: script.gpuList, pid1: script.pid1, startedAt, args: script.args, errexit: script.errexit };
+function scriptRun(script: ShellScript, startedAt: number, logs: LogBuffer, command?: SimContainerOptions['command']): ShellRun {
+  const ctx = { env: script.env ?? {}, gpuList: script.gpuList, pid1: script.pid1, startedAt, args: script.args, errexit: script.errexit, ...(command ? { command } : {}) };
   return new ShellRun(script.program, ctx, { line: (atMs, text) => logs.write(startedAt + atMs, text) });
 }

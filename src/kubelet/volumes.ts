@@ -5,7 +5,7 @@
 // with a FailedMount event; after 2m3s the pod sync itself reports the unmounted volumes.
 // Upstream: pkg/kubelet/volumemanager (volume_manager.go WaitForAttachAndMount, populator,
 // reconciler), pkg/volume/util/operationexecutor/operation_generator.go, pkg/volume/configmap, secret.
-import type { PersistentVolume, PersistentVolumeClaim, Pod, Service } from '../api/index.ts';
+import type { EndpointSlice, Namespace, PersistentVolume, PersistentVolumeClaim, Pod, Service } from '../api/index.ts';
 import { ephemeralClaimName } from '../api/index.ts';
 import type { ServiceEnvironments } from './service-env.ts';
 import type { Informer } from '../client/index.ts';
@@ -20,6 +20,9 @@ export interface VolumeSources {
   /** The Services, for the containers' environment variables (serviceEnv). */
   services: Informer<Service>;
   serviceEnv: ServiceEnvironments;
+  /** EndpointSlices (indexed by endpointSliceServiceIndex) and Namespaces, for what the cluster DNS answers. */
+  endpointSlices?: Informer<EndpointSlice>;
+  namespaces?: Informer<Namespace>;
 }
 
 export type MountResult = { ok: true } | { ok: false; retryMs: number };

@@ -19,7 +19,7 @@ export { deterministicUuid, simulatedGpuUuid } from './gpu-identity.ts';
 export { commandFormBehaviour, isInteractiveShell, runCommandForm } from './command-forms.ts';
 export { ShellRun } from './shell-run.ts';
 export type { CommandHook } from './shell-context.ts';
-export { argvCommand, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
+export { argvCommand, containerCommands, OutsideSubset, parseScript, scriptCommands, usesCommand } from './shell-syntax.ts';
 export type { List as ShellProgram } from './shell-syntax.ts';
 export { fileTestOps } from './shell-commands.ts';
 

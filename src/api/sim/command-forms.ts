@@ -19,7 +19,7 @@ import type { BehaviourFields, ShellScript, SigtermStep, TimedLine } from './beh
 import { ImpureScript } from './shell-context.ts';
 import { ShellRun } from './shell-run.ts';
 import type { ShellProcess } from './shell-context.ts';
-import { argvCommand, basename, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
+import { argvCommand, basename, containerCommands, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 /** Programs a container may run without a shell (`exit` too, as the model always took it). */
@@ -143,7 +143,14 @@ export function runCommandForm(argv: readonly string[], env: Readonly<Record<str
     const stderr = again ? runStreams(again, env, now).stderr : '';
     return { output, stderr, exitCode, durationMs: form.runForMs };
   }
-  const { stdout, stderr, run } = runStreams(script, env, now);
+  let streams: ReturnType<typeof runStreams>;
+  try {
+    streams = runStreams(script, env, now);
+  } catch (e) {
+    if (e instanceof ImpureScript) return undefined;
+    throw e;
+  }
+  const { stdout, stderr, run } = streams;
   const exitCode = run.exit?.code ?? 0;
   return { output: stdout + stderr, stderr: exitCode !== 0 ? stderr : '', exitCode, durationMs: run.exit ? run.exit.atMs : handlerLimitMs };
 }
@@ -154,7 +161,11 @@ function runStreams(script: ShellScript, env: Readonly<Record<string, string>>, 
   const write = (_at: number, stream: 'stdout' | 'stderr', text: string | Buffer): void => {
     out[stream] += text.toString();
   };
-  const run = new ShellRun(script.program, { env, gpuList: undefined, pid1: false, startedAt: now, args: script.args, errexit: script.errexit }, { line: () => {}, write });
+  // A handler reading the container's files or asking the cluster is not a command form here.
+  const command = (argv: readonly string[]): undefined => {
+    if (containerCommands.has(basename(argv[0] ?? ''))) throw new ImpureScript(argv[0]);
+  };
+  const run = new ShellRun(script.program, { env, gpuList: undefined, pid1: false, startedAt: now, args: script.args, errexit: script.errexit, command }, { line: () => {}, write });
   run.runUntil(handlerLimitMs);
   return { ...out, run };
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { commandFormBehaviour } from './command-forms.ts';
+import { commandFormBehaviour, runCommandForm } from './command-forms.ts';
 import { busyCommandCap, ShellRun } from './shell-run.ts';
 import { parseScript } from './shell-syntax.ts';
 import type { BehaviourFields } from './behaviour-types.ts';
@@ -108,4 +108,30 @@ test('scripts that need nothing of their container are evaluated once, ahead, in
   const trapped = form("trap 'exit 0' TERM; for i in 1 2; do sleep 5; done; sleep infinity & wait");
   assert.deepEqual(trapped.sigtermSteps, [{ fromMs: 0, exit: { code: 0, atMs: 5000 } }, { fromMs: 5000, exit: { code: 0, atMs: 10_000 } }, { fromMs: 10_000, exit: { code: 0 } }]);
   assert.equal(form('echo $HOSTNAME').script !== undefined, true, 'the environment is known only when the container starts');
+});
+
+test("the init-container docs' wait loop: cat and nslookup are the kubelet's (the hook), so the script runs on the clock until the lookup succeeds", () => {
+  const script = 'until nslookup myservice.$(cat /var/run/secrets/kubernetes.io/serviceaccount/namespace).svc.cluster.local; do echo waiting for myservice; sleep 2; done';
+  assert.ok(form(script).script, 'not evaluated ahead: it reads the container');
+  const lines: string[] = [];
+  const asked: string[] = [];
+  let now = 0;
+  const command = (argv: readonly string[]) => {
+    if (argv[0] === 'cat') return { writes: [{ stream: 'stdout' as const, text: 'default' }], status: 0 };
+    if (argv[0] !== 'nslookup') return undefined;
+    asked.push(argv[1] ?? '');
+    return now >= 5000 ? { writes: [{ stream: 'stdout' as const, text: 'found\n' }], status: 0 } : { writes: [], status: 1 };
+  };
+  const run = new ShellRun(parseScript(script), { env: {}, gpuList: undefined, pid1: true, startedAt, args: ['sh'], errexit: false, command }, { line: (atMs, text) => lines.push(`${atMs}:${text}`) });
+  for (; now <= 8000 && !run.exit; now += 1000) run.runUntil(now);
+  assert.deepEqual(lines, ['0:waiting for myservice', '2000:waiting for myservice', '4000:waiting for myservice', '6000:found']);
+  assert.deepEqual(run.exit, { code: 0, atMs: 6000 });
+  assert.deepEqual(new Set(asked), new Set(['myservice.default.svc.cluster.local']));
+});
+
+test('cat and nslookup outside a running container: an exec handler using them is no command form (as before), without a hook they say so', () => {
+  assert.equal(runCommandForm(['sh', '-c', 'cat /tmp/healthy'], {}, 0), undefined);
+  assert.equal(commandFormBehaviour(['sh', '-c', 'cat'], true), undefined, 'cat of standard input stays outside the subset');
+  assert.equal(commandFormBehaviour(['sh', '-c', 'nslookup -type=srv x'], true), undefined, 'nslookup options stay outside');
+  assert.deepEqual(play('cat /etc/motd; echo $?', 0).lines, ['0:sh: cat: not simulated here', '0:127']);
 });

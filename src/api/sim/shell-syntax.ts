@@ -2,10 +2,12 @@
 // POSIX quoting (' " \), parameters ($NAME ${NAME} ${NAME:-word} ${#NAME} $? $# $$ $0-$9 $@ $*),
 // $((arithmetic)), $(command) and `command` substitution, `;` `&` `&&` `||` `!` and newlines,
 // NAME=value assignments, while/until/for/if/{ } compound commands, comments, and redirections that
-// only move or drop output (>/dev/null, 2>&1, >&2). Everything else (pipes, case, functions, subshells,
+// only move or drop output (>/dev/null, 2>&1, >&2); `cat FILE` and `nslookup HOST` where the kubelet
+// answers them (containerCommands). Everything else (pipes, case, functions, subshells,
 // globs, other redirections, commands not simulated) is outside the subset: parseScript throws, so
 // the caller falls back to the behaviour model's default as for any other command.
 // Upstream: POSIX.1-2024 XCU 2 (Shell Command Language), checked against dash and busybox ash.
+import { isIP } from 'node:net';
 import { date, fileTestOps, sleepMs } from './shell-commands.ts';
 
 /**
@@ -55,9 +57,14 @@ export type List = readonly Item[];
 /** Thrown for anything outside the subset (and for syntax errors, which a real shell would report). */
 export class OutsideSubset extends Error {}
 
+/**
+ * Commands that read the container's files or ask the cluster (cat, nslookup): the kubelet answers them
+ * (ShellContext.command) for a running container; a script using one is never evaluated ahead.
+ */
+export const containerCommands: ReadonlySet<string> = new Set(['cat', 'nslookup']);
 /** Commands the subset runs; in $(...) only those that print at once. */
-export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', 'test', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec']);
-const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[']);
+export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', 'test', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', ...containerCommands]);
+const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', ...containerCommands]);
 const reserved = new Set(['while', 'until', 'for', 'if', 'then', 'elif', 'else', 'fi', 'do', 'done', '{', '}', '!', 'in', 'case', 'esac', 'function', 'select']);
 const nameRe = /^[A-Za-z_][A-Za-z0-9_]*/;
 
@@ -140,6 +147,13 @@ function checkArgs(name: string, words: readonly Word[]): void {
       return;
     case 'exec':
       checkCommand(words, scriptCommands);
+      return;
+    case 'cat':
+      // Standard input (no operand, `-`) and options are outside, as is anything but reading whole files.
+      if (args.length === 0 || args.some((a) => a !== undefined && a.startsWith('-'))) outside('standard input or an option');
+      return;
+    case 'nslookup':
+      if (args.length === 0 || args.length > 2 || args.some((a) => a !== undefined && (a.startsWith('-') || isIP(a) !== 0))) outside('options, a reverse lookup');
       return;
     default:
   }
@@ -590,4 +604,31 @@ class ArithParser {
     }
     return { k: 'var', name };
   }
+}
+
+/** Whether the script may run one of `names` (a command word, after `exec`, or in a $(...)), to ready what it reads. */
+export function usesCommand(list: List, names: ReadonlySet<string>): boolean {
+  const inWord = (w: Word): boolean => w.some((p) => (p.k === 'subst' && usesCommand(p.body, names)) || (p.k === 'param' && p.arg !== undefined && inWord(p.arg)));
+  const inCommand = (c: Command): boolean => {
+    switch (c.k) {
+      case 'simple': {
+        const [first, second] = c.words.map(literal);
+        const name = first === 'exec' ? second : first;
+        return (name !== undefined && names.has(basename(name))) || c.words.some(inWord) || c.assigns.some((a) => inWord(a.value));
+      }
+      case 'loop':
+        return usesCommand(c.cond, names) || usesCommand(c.body, names);
+      case 'for':
+        return (c.items ?? []).some(inWord) || usesCommand(c.body, names);
+      case 'if':
+        return c.arms.some((a) => usesCommand(a.cond, names) || usesCommand(a.body, names)) || (c.otherwise !== undefined && usesCommand(c.otherwise, names));
+      case 'group':
+        return usesCommand(c.body, names);
+      default: {
+        const never: never = c;
+        return Boolean(never);
+      }
+    }
+  };
+  return list.some(({ andOr }) => inCommand(andOr.first.cmd) || andOr.rest.some((r) => inCommand(r.p.cmd)));
 }
