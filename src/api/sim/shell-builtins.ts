@@ -2,7 +2,7 @@
 // break, wait, exec, ...) and the utilities that only compute output (shell-commands.ts). The caller's
 // own commands (ShellContext.command) are asked first; a name nobody knows is `not found` (127).
 import { date, echo, expr, printf, seq, sleepMs, test } from './shell-commands.ts';
-import { Exit, ImpureScript, LoopControl } from './shell-context.ts';
+import { Exit, ImpureScript, LoopControl, Return } from './shell-context.ts';
 import type { Gen } from './shell-context.ts';
 import type { Sh } from './shell-process.ts';
 import { basename } from './shell-syntax.ts';
@@ -11,6 +11,8 @@ import { setTrap } from './shell-traps.ts';
 export function* builtin(sh: Sh, argv: readonly string[]): Gen {
   const [cmd = '', ...args] = argv;
   const name = basename(cmd);
+  const fn = sh.functions.get(cmd);
+  if (fn) return yield* sh.call(fn, argv);
   const hook = sh.run.ctx.command?.(argv);
   if (hook) return yield* sh.hooked(hook);
   switch (name) {
@@ -55,6 +57,9 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
       return;
     case 'exit':
       return exit(sh, args[0]);
+    case 'return':
+      if (!/^\d+$/.test(args[0] ?? '0')) return sh.done({ out: '', err: `sh: return: Illegal number: ${args[0] ?? ''}\n`, status: 2 });
+      throw new Return((args[0] === undefined ? sh.status : Number(args[0])) & 255);
     case 'break':
     case 'continue': {
       const n = Number(args[0] ?? 1);

@@ -61,6 +61,14 @@ export class Exit {
   }
 }
 
+/** `return N` ending the function that runs it. */
+export class Return {
+  readonly code: number;
+  constructor(code: number) {
+    this.code = code;
+  }
+}
+
 /** `break N` / `continue N` unwinding that many loops. */
 export class LoopControl {
   levels: number;

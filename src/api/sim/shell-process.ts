@@ -2,11 +2,42 @@
 // a generator over the syntax tree that yields only when time must pass (shell-run.ts schedules it),
 // with the control flow (lists, && ||, if, loops, set -e, traps between commands) and word expansion.
 import { builtin } from './shell-builtins.ts';
-import { Exit, ImpureScript, LoopControl } from './shell-context.ts';
+import { Exit, ImpureScript, LoopControl, Return } from './shell-context.ts';
 import type { Block, CommandHook, Gen, ShellContext, ShellProcess, Stream, Trap } from './shell-context.ts';
 import type { CommandOutput } from './shell-commands.ts';
 import { arith, splitFields } from './shell-expand.ts';
-import type { AndOr, Arith, Assignment, Command, List, Part, Word } from './shell-syntax.ts';
+import type { AndOr, Arith, Assignment, Command, List, Part, Redirect, Word } from './shell-syntax.ts';
+
+const escapeRegExp = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+
+/** An unquoted pattern's text as a regular expression: * ? and [...] (with ! or ^ negating) match. */
+function globRegExp(text: string): string {
+  let re = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (ch === '*') re += '.*';
+    else if (ch === '?') re += '.';
+    else if (ch === '[' && text.indexOf(']', i + 2) > i) {
+      const end = text.indexOf(']', i + 2);
+      const body = text.slice(i + 1, end);
+      const negated = body.startsWith('!') || body.startsWith('^');
+      re += `[${negated ? '^' : ''}${(negated ? body.slice(1) : body).replace(/[\\\]^]/g, '\\$&')}]`;
+      i = end;
+    } else re += escapeRegExp(ch);
+  }
+  return re;
+}
+
+/** Where descriptors 1 and 2 go: the process's own stdout and stderr, or nowhere (/dev/null). */
+type Fds = { readonly 1: Stream | null; readonly 2: Stream | null };
+const baseFds: Fds = { 1: 'stdout', 2: 'stderr' };
+
+/** The descriptors after a command's redirections, left to right (`2>&1` copies where 1 goes now). */
+function redirected(fds: Fds, redirects: readonly Redirect[]): Fds {
+  let out = fds;
+  for (const r of redirects) out = { ...out, [r.fd]: r.to === null ? null : out[r.to] };
+  return out;
+}
 
 /** What a process asks of the run it belongs to (ShellRun). */
 export interface ShellHost {
@@ -35,9 +66,12 @@ export class Sh implements ShellProcess {
   exitCalled = false;
   /** How many loops enclose the running command (break and continue are bounded by it). */
   loops = 0;
+  /** Functions the script defined (a child shell starts with copies). */
+  readonly functions = new Map<string, Command>();
   /** Standard output collected by a $(...), instead of written. */
   capture: string | undefined;
-  #quiet = 0;
+  /** Where the process's descriptors 1 and 2 write: its standard output (or capture), its standard error, nowhere. */
+  #fds: Fds = baseFds;
   #substStatus: number | undefined;
 
   constructor(run: ShellHost, vars: Map<string, string | null>, args: readonly string[], errexit: boolean) {
@@ -109,9 +143,22 @@ export class Sh implements ShellProcess {
   *#command(c: Command, cond: boolean): Gen {
     switch (c.k) {
       case 'simple':
-        return yield* this.#simple(c.words, c.assigns, c.quiet);
+        return yield* this.#simple(c.words, c.assigns, c.redirects);
       case 'group':
         return yield* this.list(c.body, cond);
+      case 'subshell':
+        return yield* this.#subshell(c.body, cond);
+      case 'case': {
+        const subject = this.#string(c.subject);
+        const arm = c.arms.find((a) => a.patterns.some((p) => this.#matches(subject, p)));
+        this.status = 0;
+        if (arm) yield* this.list(arm.body, cond);
+        return;
+      }
+      case 'function':
+        this.functions.set(c.name, c.body);
+        this.status = 0;
+        return;
       case 'if':
         for (const arm of c.arms) {
           yield* this.list(arm.cond, true);
@@ -141,6 +188,43 @@ export class Sh implements ShellProcess {
     }
   }
 
+  /** ( LIST ): a child with copies of the variables and functions; its exit ends only it. */
+  *#subshell(body: List, cond: boolean): Gen {
+    const child = new Sh(this.run, new Map(this.vars), this.args, this.errexit);
+    child.capture = this.capture;
+    child.#fds = this.#fds;
+    for (const [name, fn] of this.functions) child.functions.set(name, fn);
+    // Traps are reset in a subshell; an ignored signal stays ignored.
+    if (this.trap === 'ignore') child.trap = 'ignore';
+    yield* child.#guarded(child.list(body, cond));
+    if (this.capture !== undefined) this.capture = child.capture;
+    this.status = child.status;
+  }
+
+  /** Runs function `body` with argv as its positional parameters; `return N` ends it with N. */
+  *call(body: Command, argv: readonly string[]): Gen {
+    const args = this.args;
+    this.args = [args[0] ?? 'sh', ...argv.slice(1)];
+    try {
+      yield* this.#command(body, false);
+    } catch (e) {
+      if (!(e instanceof Return)) throw e;
+      this.status = e.code;
+    } finally {
+      this.args = args;
+    }
+  }
+
+  /** Case pattern matching: unquoted * ? [...] are wildcards, quoted text and backslash-escaped characters literal. */
+  #matches(subject: string, pattern: Word): boolean {
+    let re = '';
+    for (const p of pattern) {
+      const text = this.#part(p);
+      re += p.quoted ? escapeRegExp(text) : globRegExp(text);
+    }
+    return new RegExp(`^${re}$`, 's').test(subject);
+  }
+
   *#loop(body: List, cond: boolean, more: (sh: Sh) => Generator<Block, boolean, boolean>): Gen {
     let last = 0;
     this.loops++;
@@ -165,7 +249,7 @@ export class Sh implements ShellProcess {
     this.status = last;
   }
 
-  *#simple(words: readonly Word[], assigns: readonly Assignment[], quiet: boolean): Gen {
+  *#simple(words: readonly Word[], assigns: readonly Assignment[], redirects: readonly Redirect[]): Gen {
     if (this.run.tick()) yield* this.#spin();
     this.#substStatus = undefined;
     const argv = this.#fields(words);
@@ -174,11 +258,12 @@ export class Sh implements ShellProcess {
       this.status = this.#substStatus ?? 0;
       return;
     }
-    if (quiet) this.#quiet++;
+    const fds = this.#fds;
+    this.#fds = redirected(fds, redirects);
     try {
       yield* builtin(this, argv);
     } finally {
-      if (quiet) this.#quiet--;
+      this.#fds = fds;
     }
     yield* this.#trapCheck();
   }
@@ -201,10 +286,11 @@ export class Sh implements ShellProcess {
   }
 
   write(text: string | Buffer, stream: Stream = 'stdout'): void {
-    if (text.length === 0) return;
-    if (stream === 'stderr') this.run.write(text, stream);
+    const to = this.#fds[stream === 'stdout' ? 1 : 2];
+    if (text.length === 0 || to === null) return;
+    if (to === 'stderr') this.run.write(text, to);
     else if (this.capture !== undefined) this.capture += text.toString();
-    else if (this.#quiet === 0) this.run.write(text);
+    else this.run.write(text);
   }
 
   /** A computed command's output written and its status taken. */
@@ -223,7 +309,7 @@ export class Sh implements ShellProcess {
     }
     const child = new Sh(this.run, new Map(this.vars), hook.args, this.errexit);
     child.capture = this.capture;
-    child.#quiet = this.#quiet;
+    child.#fds = this.#fds;
     yield* child.#guarded(child.list(hook.script, false));
     if (this.capture !== undefined) this.capture = child.capture;
     this.status = child.status;

@@ -135,3 +135,38 @@ test('cat and nslookup outside a running container: an exec handler using them i
   assert.equal(commandFormBehaviour(['sh', '-c', 'nslookup -type=srv x'], true), undefined, 'nslookup options stay outside');
   assert.deepEqual(play('cat /etc/motd; echo $?', 0).lines, ['0:sh: cat: not simulated here', '0:127']);
 });
+
+test('redirections move or drop each stream, left to right: >/dev/null 2>&1 drops both, 2>/dev/null only errors, >&2 keeps the line', () => {
+  const lines = (script: string) => play(script, 0).lines.map((l) => l.slice(2));
+  assert.deepEqual(lines('expr a + 1 >/dev/null 2>&1; echo "status $?"'), ['status 2'], 'both streams dropped, the status kept');
+  assert.deepEqual(lines('expr a + 1 2>/dev/null; expr b + 1 2>&1 >/dev/null'), ['expr: non-numeric argument'], '2>&1 before >/dev/null sends errors where stdout went first');
+  assert.deepEqual(lines('echo to-err >&2; echo gone 1>/dev/null; x=$(expr c + 1 2>&1); echo "[$x]"'), ['to-err', '[expr: non-numeric argument]']);
+});
+
+test('case ... esac: the first arm with a matching pattern runs; * ? [...] and | alternatives; quoted text is literal; no match is status 0', () => {
+  const lines = (script: string, env?: Record<string, string>) => play(script, 0, env ? { env } : {}).lines.map((l) => l.slice(2));
+  const script = 'case "$MODE" in\n  train|finetune) echo training ;;\n  serve-?) echo "serving $MODE" ;;\n  [0-9]*) echo number ;;\n  "*") echo star ;;\n  *) echo "unknown: $MODE" ;;\nesac';
+  assert.deepEqual(lines(script, { MODE: 'finetune' }), ['training']);
+  assert.deepEqual(lines(script, { MODE: 'serve-a' }), ['serving serve-a']);
+  assert.deepEqual(lines(script, { MODE: '42x' }), ['number']);
+  assert.deepEqual(lines(script, { MODE: '*' }), ['star']);
+  assert.deepEqual(lines(script, { MODE: 'x' }), ['unknown: x']);
+  assert.deepEqual(lines('false; case a in b) echo no;; esac; echo "status $?"'), ['status 0']);
+  assert.deepEqual(lines('for i in 1 2 3; do case $i in (2) continue;; esac; echo $i; done'), ['1', '3']);
+});
+
+test('( ... ) subshells and { ...; } groups: a subshell keeps its variables and exit to itself; a group shares the shell', () => {
+  const lines = (script: string) => play(script, 0).lines.map((l) => l.slice(2));
+  assert.deepEqual(lines('x=1; (x=2; echo "in $x"; exit 3); echo "out $x status $?"; { x=4; echo group; }; echo $x'), ['in 2', 'out 1 status 3', 'group', '4']);
+  const timed = play('(sleep 2; echo child) ; echo parent', 5000);
+  assert.deepEqual([timed.lines, timed.exit], [['2000:child', '2000:parent'], { code: 0, atMs: 2000 }]);
+});
+
+test('functions: defined before use, called with their own $1 $#, return N, seen by subshells; the name can be no special built-in', () => {
+  const lines = (script: string) => play(script, 0).lines.map((l) => l.slice(2));
+  assert.deepEqual(lines('greet() { echo "hello $1 ($#)"; return 4; echo never; }; greet world x; echo "status $?"; (greet sub)'), ['hello world (2)', 'status 4', 'hello sub (1)']);
+  const waitFor = 'wait_for() {\n  n=0\n  until [ $n -ge $1 ]; do echo "try $n"; n=$((n+1)); sleep 1; done\n}\nwait_for 2 && echo ready';
+  assert.deepEqual(play(waitFor, 5000).lines, ['0:try 0', '1000:try 1', '2000:ready']);
+  assert.equal(commandFormBehaviour(['sh', '-c', 'exit() { :; }; exit'], true), undefined, 'a special built-in name is no function name');
+  assert.equal(commandFormBehaviour(['sh', '-c', 'f; f() { :; }'], true), undefined, 'a call before the definition is an unknown command');
+});

@@ -2,10 +2,10 @@
 // POSIX quoting (' " \), parameters ($NAME ${NAME} ${NAME:-word} ${#NAME} $? $# $$ $0-$9 $@ $*),
 // $((arithmetic)), $(command) and `command` substitution, `;` `&` `&&` `||` `!` and newlines,
 // NAME=value assignments, while/until/for/if/{ } compound commands, comments, and redirections that
-// only move or drop output (>/dev/null, 2>&1, >&2); `cat FILE` and `nslookup HOST` where the kubelet
-// answers them (containerCommands). Everything else (pipes, case, functions, subshells,
-// globs, other redirections, commands not simulated) is outside the subset: parseScript throws, so
-// the caller falls back to the behaviour model's default as for any other command.
+// only move or drop output (>/dev/null, 2>&1, >&2), case ... esac, ( ... ) subshells, NAME() { ...; }
+// functions; `cat FILE` and `nslookup HOST` where the kubelet answers them (containerCommands).
+// Everything else (pipes, file name globs, other redirections, commands not simulated) is outside the
+// subset: parseScript throws, so the caller falls back to the behaviour model's default as for any other command.
 // Upstream: POSIX.1-2024 XCU 2 (Shell Command Language), checked against dash and busybox ash.
 import { isIP } from 'node:net';
 import { date, fileTestOps, sleepMs } from './shell-commands.ts';
@@ -35,11 +35,19 @@ export interface Assignment {
   readonly value: Word;
 }
 export type Command =
-  | { readonly k: 'simple'; readonly assigns: readonly Assignment[]; readonly words: readonly Word[]; readonly quiet: boolean }
+  | { readonly k: 'simple'; readonly assigns: readonly Assignment[]; readonly words: readonly Word[]; readonly redirects: readonly Redirect[] }
   | { readonly k: 'loop'; readonly until: boolean; readonly cond: List; readonly body: List }
   | { readonly k: 'for'; readonly name: string; readonly items: readonly Word[] | undefined; readonly body: List }
   | { readonly k: 'if'; readonly arms: readonly { readonly cond: List; readonly body: List }[]; readonly otherwise: List | undefined }
-  | { readonly k: 'group'; readonly body: List };
+  | { readonly k: 'group'; readonly body: List }
+  | { readonly k: 'subshell'; readonly body: List }
+  | { readonly k: 'case'; readonly subject: Word; readonly arms: readonly { readonly patterns: readonly Word[]; readonly body: List }[] }
+  | { readonly k: 'function'; readonly name: string; readonly body: Command };
+/** `N>/dev/null` (to: null) or `N>&M`, applied left to right: `>/dev/null 2>&1` drops both streams. */
+export interface Redirect {
+  readonly fd: 1 | 2;
+  readonly to: 1 | 2 | null;
+}
 export interface Pipeline {
   readonly bang: boolean;
   readonly cmd: Command;
@@ -63,8 +71,10 @@ export class OutsideSubset extends Error {}
  */
 export const containerCommands: ReadonlySet<string> = new Set(['cat', 'nslookup']);
 /** Commands the subset runs; in $(...) only those that print at once. */
-export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', 'test', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', ...containerCommands]);
+export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', 'test', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', ...containerCommands]);
 const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', ...containerCommands]);
+/** Special built-ins: found before functions, so no function may take their names. */
+const specialBuiltins = new Set([':', 'break', 'continue', 'exit', 'export', 'return', 'set', 'trap', 'unset', 'exec', 'wait', '.', 'eval', 'readonly', 'shift', 'times']);
 const reserved = new Set(['while', 'until', 'for', 'if', 'then', 'elif', 'else', 'fi', 'do', 'done', '{', '}', '!', 'in', 'case', 'esac', 'function', 'select']);
 const nameRe = /^[A-Za-z_][A-Za-z0-9_]*/;
 
@@ -90,7 +100,7 @@ export function parseScript(text: string, open = false): List {
 export function argvCommand(argv: readonly string[], allowed: ReadonlySet<string> | undefined): List {
   const words = argv.map((a): Word => [{ k: 'lit', text: a, quoted: true }]);
   if (allowed) checkCommand(words, allowed);
-  return [{ andOr: { first: { bang: false, cmd: { k: 'simple', assigns: [], words, quiet: false } }, rest: [] }, background: false }];
+  return [{ andOr: { first: { bang: false, cmd: { k: 'simple', assigns: [], words, redirects: [] } }, rest: [] }, background: false }];
 }
 
 /** The literal text of a word with no expansions, else undefined. */
@@ -163,12 +173,16 @@ class Parser {
   readonly #s: string;
   readonly #inSubst: boolean;
   readonly #open: boolean;
+  /** Functions defined so far: commands the script may run. */
+  readonly #functions: Set<string>;
+  #inPattern = false;
   pos = 0;
-  constructor(s: string, inSubst: boolean, pos = 0, open = false) {
+  constructor(s: string, inSubst: boolean, pos = 0, open = false, functions = new Set<string>()) {
     this.#s = s;
     this.#inSubst = inSubst;
     this.pos = pos;
     this.#open = open;
+    this.#functions = functions;
   }
 
   peek(): Token {
@@ -188,14 +202,14 @@ class Parser {
     for (;;) {
       this.#skipNewlines();
       const tok = this.peek();
-      if (tok.t === 'eof' || (tok.t === 'op' && tok.v === ')') || (tok.t === 'word' && tok.raw !== undefined && stop.has(tok.raw))) return items;
+      if (tok.t === 'eof' || (tok.t === 'op' && (tok.v === ')' || tok.v === ';;')) || (tok.t === 'word' && tok.raw !== undefined && stop.has(tok.raw))) return items;
       const andOr = this.#andOr();
       const sep = this.peek();
       let background = false;
       if (sep.t === 'op' && (sep.v === ';' || sep.v === '&' || sep.v === '\n')) {
         this.next();
         background = sep.v === '&';
-      } else if (!(sep.t === 'eof' || (sep.t === 'op' && sep.v === ')') || (sep.t === 'word' && sep.raw !== undefined && stop.has(sep.raw)))) {
+      } else if (!(sep.t === 'eof' || (sep.t === 'op' && (sep.v === ')' || sep.v === ';;')) || (sep.t === 'word' && sep.raw !== undefined && stop.has(sep.raw)))) {
         throw new OutsideSubset(`unexpected ${sep.t === 'op' ? sep.v : sep.t}`);
       }
       if (background && this.#inSubst) throw new OutsideSubset('a background job in a command substitution');
@@ -237,9 +251,19 @@ class Parser {
 
   #command(): Command {
     const tok = this.peek();
-    if (tok.t === 'op') throw new OutsideSubset(tok.v === '(' ? 'subshells are not simulated' : `unexpected ${tok.v}`);
+    if (tok.t === 'op' && tok.v === '(') {
+      this.next();
+      const body = this.#nonEmpty(this.list(new Set()));
+      this.#expectOp(')');
+      return { k: 'subshell', body };
+    }
+    if (tok.t === 'op') throw new OutsideSubset(`unexpected ${tok.v}`);
     const raw = tok.t === 'word' ? tok.raw : undefined;
+    const fn = raw !== undefined && !reserved.has(raw) ? this.#functionDefinition(raw) : undefined;
+    if (fn) return fn;
     switch (raw) {
+      case 'case':
+        return this.#case();
       case 'while':
       case 'until': {
         this.next();
@@ -262,6 +286,75 @@ class Parser {
       default:
         if (raw !== undefined && reserved.has(raw)) throw new OutsideSubset(`${raw}: not in the subset here`);
         return this.#simple();
+    }
+  }
+
+  #expectOp(op: string): void {
+    const tok = this.next();
+    if (tok.t !== 'op' || tok.v !== op) throw new OutsideSubset(`expected ${op}`);
+  }
+
+  /** `NAME() COMMAND`: the name is then a command the script may run (from its definition on). */
+  #functionDefinition(name: string): Command | undefined {
+    const at = this.pos;
+    this.next();
+    const open = this.peek();
+    if (open.t !== 'op' || open.v !== '(') {
+      this.pos = at;
+      return undefined;
+    }
+    this.next();
+    this.#expectOp(')');
+    if (nameRe.exec(name)?.[0] !== name || specialBuiltins.has(name)) throw new OutsideSubset(`${name}: not a function name`);
+    this.#functions.add(name);
+    this.#skipNewlines();
+    const body = this.#command();
+    if (body.k === 'simple' || body.k === 'function') throw new OutsideSubset('a function body that is not a compound command');
+    return { k: 'function', name, body };
+  }
+
+  /** case WORD in [(]PATTERN[|PATTERN]...) LIST ;; ... esac */
+  #case(): Command {
+    this.next();
+    const subjectTok = this.next();
+    if (subjectTok.t !== 'word') throw new OutsideSubset('case: expected a word');
+    this.#expect('in');
+    const arms: { patterns: Word[]; body: List }[] = [];
+    for (;;) {
+      const patterns = this.#patterns();
+      if (!patterns) return { k: 'case', subject: subjectTok.w, arms };
+      const body = this.list(new Set(['esac']));
+      const end = this.peek();
+      if (end.t === 'op' && end.v === ';;') this.next();
+      else if (!this.#isReserved(end, 'esac')) throw new OutsideSubset('case: expected ;; or esac');
+      arms.push({ patterns, body });
+    }
+  }
+
+  /**
+   * An arm's `[(]PATTERN[|PATTERN]...)`, or undefined at `esac` (consumed). A pattern's unquoted * ? and
+   * [...] match; they are no file name globs here.
+   */
+  #patterns(): Word[] | undefined {
+    this.#inPattern = true;
+    try {
+      this.#skipNewlines();
+      if (this.#isReserved(this.peek(), 'esac')) {
+        this.next();
+        return undefined;
+      }
+      const first = this.peek();
+      if (first.t === 'op' && first.v === '(') this.next();
+      const patterns: Word[] = [];
+      for (let sep: Token = { t: 'op', v: '|' }; !(sep.t === 'op' && sep.v === ')'); sep = this.next()) {
+        if (sep.t !== 'op' || sep.v !== '|') throw new OutsideSubset('case: expected | or )');
+        const tok = this.next();
+        if (tok.t !== 'word') throw new OutsideSubset('case: expected a pattern');
+        patterns.push(tok.w);
+      }
+      return patterns;
+    } finally {
+      this.#inPattern = false;
     }
   }
 
@@ -317,11 +410,12 @@ class Parser {
   #simple(): Command {
     const assigns: Assignment[] = [];
     const words: Word[] = [];
-    let quiet = false;
+    const redirects: Redirect[] = [];
     for (let tok = this.peek(); tok.t === 'word' || tok.t === 'redir'; tok = this.peek()) {
       this.next();
       if (tok.t === 'redir') {
-        quiet = this.#redirect(tok.fd, tok.op) || quiet;
+        const r = this.#redirect(tok.fd, tok.op);
+        if (r) redirects.push(r);
         continue;
       }
       const m = words.length === 0 ? /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(tok.raw ?? rawPrefix(tok.w)) : null;
@@ -329,21 +423,24 @@ class Parser {
       else words.push(tok.w);
     }
     if (assigns.length === 0 && words.length === 0) throw new OutsideSubset('an empty command');
-    if (!this.#open) checkCommand(words, this.#inSubst ? substCommands : scriptCommands);
-    return { k: 'simple', assigns, words, quiet };
+    const name = words[0] && literal(words[0]);
+    if (!this.#open && (name === undefined || !this.#functions.has(name))) checkCommand(words, this.#inSubst ? substCommands : scriptCommands);
+    return { k: 'simple', assigns, words, redirects };
   }
 
   /**
-   * A redirection that moves output between the two streams (both go to the container log) or drops it;
-   * true when standard output is dropped. Writing or reading any real file is outside the subset.
+   * A redirection that moves output between the two streams or drops it; undefined for one that changes
+   * nothing the subset writes (standard input, other descriptors). Writing or reading any real file is
+   * outside the subset.
    */
-  #redirect(fd: number, op: string): boolean {
+  #redirect(fd: number, op: string): Redirect | undefined {
     const target = this.next();
     const to = target.t === 'word' ? literal(target.w) : undefined;
     if (to === undefined) throw new OutsideSubset('a redirection without a target');
-    if ((op === '>&' || op === '<&') && /^[012]$/.test(to)) return false;
+    const out = fd === 1 || fd === 2 ? fd : undefined;
+    if ((op === '>&' || op === '<&') && /^[012]$/.test(to)) return op === '>&' && out && (to === '1' || to === '2') ? { fd: out, to: to === '1' ? 1 : 2 } : undefined;
     if (to !== '/dev/null') throw new OutsideSubset('redirections to files are not simulated');
-    return op !== '<' && fd === 1;
+    return op !== '<' && out ? { fd: out, to: null } : undefined;
   }
 
   /** The next token; words are read here (they need the parser for $(...)). */
@@ -368,7 +465,6 @@ class Parser {
     for (const op of ['&&', '||', ';;', ';', '&', '|', '\n', '(', ')']) {
       if (rest.startsWith(op)) {
         this.pos += op.length;
-        if (op === ';;') throw new OutsideSubset('case is not simulated');
         return { t: 'op', v: op };
       }
     }
@@ -406,7 +502,7 @@ class Parser {
         parts.push(this.#expansion(false) ?? { k: 'lit', text: '$', quoted: false });
         raw = undefined;
       } else {
-        if (ch === '*' || ch === '?') throw new OutsideSubset('globs are not simulated');
+        if ((ch === '*' || ch === '?') && !this.#inPattern) throw new OutsideSubset('globs are not simulated');
         lit(ch, false);
         if (raw !== undefined) raw += ch;
         this.pos++;
@@ -452,7 +548,7 @@ class Parser {
       return { k: 'arith', expr: node, quoted };
     }
     if (next === '(') {
-      const sub = new Parser(s, true, this.pos + 2, this.#open);
+      const sub = new Parser(s, true, this.pos + 2, this.#open, this.#functions);
       const body = sub.list(new Set());
       const close = sub.next();
       if (close.t !== 'op' || close.v !== ')') throw new OutsideSubset('command substitution: expected )');
@@ -480,7 +576,7 @@ class Parser {
     }
     if (i >= s.length) throw new OutsideSubset('unterminated `');
     this.pos = i + 1;
-    const sub = new Parser(inner, true, 0, this.#open);
+    const sub = new Parser(inner, true, 0, this.#open, this.#functions);
     const body = sub.list(new Set());
     if (sub.next().t !== 'eof') throw new OutsideSubset('command substitution: unexpected token');
     return { k: 'subst', body, quoted };
@@ -623,7 +719,12 @@ export function usesCommand(list: List, names: ReadonlySet<string>): boolean {
       case 'if':
         return c.arms.some((a) => usesCommand(a.cond, names) || usesCommand(a.body, names)) || (c.otherwise !== undefined && usesCommand(c.otherwise, names));
       case 'group':
+      case 'subshell':
         return usesCommand(c.body, names);
+      case 'case':
+        return inWord(c.subject) || c.arms.some((a) => usesCommand(a.body, names));
+      case 'function':
+        return inCommand(c.body);
       default: {
         const never: never = c;
         return Boolean(never);
