@@ -30,6 +30,14 @@ export interface ClusterDnsView {
   service(namespace: string, name: string): DeepReadonly<Service> | undefined;
   /** The EndpointSlices of a Service (labelled kubernetes.io/service-name). */
   endpointSlices(namespace: string, service: string): readonly DeepReadonly<EndpointSlice>[];
+  /** The Service that has `ip` among its cluster IPs, for reverse (PTR) answers. */
+  serviceWithIP(ip: string): DeepReadonly<Service> | undefined;
+}
+
+/** The PTR answer for an address: a Service's name for its cluster IP (CoreDNS serviceRecordForIP); undefined: NXDOMAIN. */
+export function reverseName(ip: string, view: ClusterDnsView): string | undefined {
+  const svc = view.serviceWithIP(ip);
+  return svc ? `${svc.metadata.name ?? ''}.${svc.metadata.namespace ?? ''}.svc.${clusterDomain}` : undefined;
 }
 
 const nxdomain: DnsAnswer = { rcode: 'NXDOMAIN', records: [] };
@@ -96,13 +104,14 @@ function addressRecord(ip: string): DnsRecord {
 /** The view over informers' caches: EndpointSlices by their service-name label. */
 export function informerDnsView(sources: {
   namespaces: { getByName(namespace: string | undefined, name: string): unknown };
-  services: { getByName(namespace: string | undefined, name: string): DeepReadonly<Service> | undefined };
+  services: { getByName(namespace: string | undefined, name: string): DeepReadonly<Service> | undefined; list(): readonly DeepReadonly<Service>[] };
   endpointSlices: { byIndex(index: string, value: string): readonly DeepReadonly<EndpointSlice>[] };
 }): ClusterDnsView {
   return {
     namespaceExists: (name) => sources.namespaces.getByName(undefined, name) !== undefined,
     service: (namespace, name) => sources.services.getByName(namespace, name),
     endpointSlices: (namespace, service) => sources.endpointSlices.byIndex(endpointSliceServiceIndex, `${namespace}/${service}`),
+    serviceWithIP: (ip) => sources.services.list().find((s) => s.spec?.type !== 'ExternalName' && (s.spec?.clusterIPs ?? []).includes(ip)),
   };
 }
 

@@ -25,6 +25,8 @@ export interface ExecContext {
   now?: () => number;
   /** What the cluster's DNS answers, for nslookup; absent: nslookup is not simulated. */
   dns?: ClusterDnsView | undefined;
+  /** The container's image (which busybox's nslookup it has). */
+  image?: string | undefined;
 }
 
 /** Output on a stream (a file's bytes as they are), or a pause (null: forever, as `sleep infinity`). */
@@ -192,7 +194,7 @@ function hooked(argv: readonly string[], context: ExecContext, state: SessionSta
     case '[':
       return rest.some((a) => fileTestOps.has(a)) ? testPath(rest, context.files, context.workingDir, name === '[') : undefined;
     case 'nslookup':
-      return context.dns ? nslookup(rest, resolvConf(context), context.dns) : undefined;
+      return context.dns ? nslookup(rest, resolvConf(context), context.dns, context.image) : undefined;
     default:
       if (shells.has(name)) {
         const p = shellProgram(argv);

@@ -13,6 +13,7 @@ function view(services: Service[], slices: EndpointSlice[] = [], namespaces = ['
     namespaceExists: (n) => namespaces.includes(n),
     service: (ns, name) => services.find((s) => s.metadata.namespace === ns && s.metadata.name === name),
     endpointSlices: (ns, svc) => slices.filter((s) => s.metadata.namespace === ns && s.metadata.labels?.['kubernetes.io/service-name'] === svc),
+    serviceWithIP: (ip) => services.find((s) => s.spec?.clusterIPs?.includes(ip)),
   };
 }
 
@@ -76,4 +77,16 @@ test('pod A records (pods insecure), names outside the cluster (no upstream: SER
   assert.deepEqual(run(['example.com'], view([])), { out: `${header}** server can't find example.com: SERVFAIL\n\n** server can't find example.com: SERVFAIL\n\n`, status: 1 });
   assert.deepEqual(run(['myservice', '8.8.8.8'], view([myservice])), { out: '!;; connection timed out; no servers could be reached\n\n', status: 1 });
   assert.deepEqual(run(['-type=srv', 'x'], view([])), { out: '!nslookup: only `nslookup HOST [SERVER]` is simulated\n', status: 1 });
+});
+
+test("busybox:1.28's nslookup asks the C library: search domains and ndots, `Address 1: IP NAME` lines, can't resolve on standard error", () => {
+  const legacy = (args: string[], v: ClusterDnsView) => {
+    const r = nslookup(args, resolvConf, v, 'busybox:1.28');
+    return { out: r.writes.map((w) => `${w.stream === 'stderr' ? '!' : ''}${w.text}`).join(''), status: r.status };
+  };
+  const head = 'Server:    10.96.0.10\nAddress 1: 10.96.0.10\n\n';
+  assert.deepEqual(legacy(['myservice.default.svc.cluster.local'], view([myservice])), { out: `${head}Name:      myservice.default.svc.cluster.local\nAddress 1: 10.96.14.7 myservice.default.svc.cluster.local\n`, status: 0 });
+  assert.deepEqual(legacy(['myservice.default'], view([myservice])).status, 0, 'fewer dots than ndots: tried under the search domains');
+  assert.deepEqual(legacy(['myservice.default.svc.cluster.local'], view([])), { out: `${head}!nslookup: can't resolve 'myservice.default.svc.cluster.local'\n`, status: 1 });
+  assert.equal(nslookup(['myservice'], resolvConf, view([myservice]), 'busybox:1.36').status, 1, 'later busybox: its own resolver');
 });

@@ -322,7 +322,7 @@ export class PodWorker {
     if (!c || !live?.sim || !isRunning(rec?.current)) return { error: `container not found (${JSON.stringify(name)})` };
     const env = this.#imageEnv(live.env ?? {});
     const workingDir = c.workingDir || '/';
-    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir, files: this.#podFiles().files(this.#pod, name, this.podIP, rec.current.id), now: () => this.#d.clock.now(), dns: this.#d.dns };
+    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir, files: this.#podFiles().files(this.#pod, name, this.podIP, rec.current.id), now: () => this.#d.clock.now(), dns: this.#d.dns, image: c.image };
     // A host process (runtime: process) execs for real, with the environment it was started with.
     const sim = live.sim;
     return sim instanceof ProcessContainer ? { context, logs: live.logs, host: { env: sim.env, workingDir } } : { context, logs: live.logs };
@@ -344,6 +344,7 @@ export class PodWorker {
       },
       now: () => this.#d.clock.now(),
       dns: this.#d.dns,
+      image: c.image,
     });
   }
 
