@@ -732,11 +732,15 @@ export class PodWorker {
         continue;
       }
       const limit = resourceAmountOf('memory', instance.actual?.limits?.memory ?? this.resize.startWith(rec.name)?.limits?.memory);
+      // A resumed script asks the kubelet as before (its token is requested again, as a restarted token manager would).
+      const script = behaviour.script;
+      if (script && usesCommand(script.program, fileReaders)) void this.#podFiles().requestTokens(this.#pod);
       live.sim = new SimContainer({
         clock: this.#d.clock,
         behaviour,
         startedAt,
         ...(limit !== undefined ? { memoryLimitBytes: limit } : {}),
+        ...(script ? { command: this.#scriptCommands(c, instance.id, script.env ?? {}) } : {}),
         logs: live.logs,
         onExit: (exit) => this.#onExit(rec, instance, exit),
       });
