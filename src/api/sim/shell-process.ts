@@ -190,15 +190,21 @@ export class Sh implements ShellProcess {
 
   /** ( LIST ): a child with copies of the variables and functions; its exit ends only it. */
   *#subshell(body: List, cond: boolean): Gen {
-    const child = new Sh(this.run, new Map(this.vars), this.args, this.errexit);
+    const child = this.fork();
     child.capture = this.capture;
     child.#fds = this.#fds;
-    for (const [name, fn] of this.functions) child.functions.set(name, fn);
     // Traps are reset in a subshell; an ignored signal stays ignored.
     if (this.trap === 'ignore') child.trap = 'ignore';
     yield* child.#guarded(child.list(body, cond));
     if (this.capture !== undefined) this.capture = child.capture;
     this.status = child.status;
+  }
+
+  /** A subshell environment: copies of the variables and functions (a subshell, $(...), a `&` job). */
+  fork(): Sh {
+    const child = new Sh(this.run, new Map(this.vars), this.args, this.errexit);
+    for (const [name, fn] of this.functions) child.functions.set(name, fn);
+    return child;
   }
 
   /** Runs function `body` with argv as its positional parameters; `return N` ends it with N. */
@@ -395,7 +401,7 @@ export class Sh implements ShellProcess {
   }
 
   #substitute(body: List): string {
-    const sub = new Sh(this.run, new Map(this.vars), this.args, this.errexit);
+    const sub = this.fork();
     sub.status = this.status;
     sub.capture = '';
     const gen = sub.#guarded(sub.list(body, false));

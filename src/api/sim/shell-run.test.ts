@@ -164,7 +164,8 @@ test('( ... ) subshells and { ...; } groups: a subshell keeps its variables and 
 
 test('functions: defined before use, called with their own $1 $#, return N, seen by subshells; the name can be no special built-in', () => {
   const lines = (script: string) => play(script, 0).lines.map((l) => l.slice(2));
-  assert.deepEqual(lines('greet() { echo "hello $1 ($#)"; return 4; echo never; }; greet world x; echo "status $?"; (greet sub)'), ['hello world (2)', 'status 4', 'hello sub (1)']);
+  assert.deepEqual(lines('greet() { echo "hello $1 ($#)"; return 4; echo never; }; greet world x; echo "status $?"; (greet sub); echo "[$(greet subst)]"'), ['hello world (2)', 'status 4', 'hello sub (1)', '[hello subst (1)]']);
+  assert.deepEqual(play('tick() { sleep $1; echo "tick $1"; }; tick 1 & tick 2; wait', 5000).lines, ['1000:tick 1', '2000:tick 2'], 'a background job runs the function too');
   const waitFor = 'wait_for() {\n  n=0\n  until [ $n -ge $1 ]; do echo "try $n"; n=$((n+1)); sleep 1; done\n}\nwait_for 2 && echo ready';
   assert.deepEqual(play(waitFor, 5000).lines, ['0:try 0', '1000:try 1', '2000:ready']);
   assert.equal(commandFormBehaviour(['sh', '-c', 'exit() { :; }; exit'], true), undefined, 'a special built-in name is no function name');

@@ -130,7 +130,7 @@ export class ShellRun implements ShellHost {
   }
 
   spawn(parent: Sh, andOr: AndOr): void {
-    const sh = new Sh(this, new Map(parent.vars), parent.args, parent.errexit);
+    const sh = parent.fork();
     this.#tasks.push({ sh, gen: sh.job(andOr), wakeAt: this.now, block: 'run', parent });
   }
 
