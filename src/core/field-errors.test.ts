@@ -7,6 +7,7 @@ test('FieldPath spells paths as upstream field.Path does, from any root', () => 
   const spec = FieldPath.root('spec');
   assert.equal(String(spec.child('containers').index(0).child('resources', 'limits').key('cpu')), 'spec.containers[0].resources.limits[cpu]');
   assert.equal(String(FieldPath.root('').child('metadata').child('name')), 'metadata.name');
+  assert.equal(String(spec.child('securityContext', 'seLinuxOptions', 'level')), 'spec.securityContext.seLinuxOptions.level');
   assert.equal(String(FieldPath.root('').index(2)), '[2]');
   assert.equal(String(new FieldPath('spec.template').child('spec')), 'spec.template.spec');
   // A path is immutable: children share it, and its own text does not change.
