@@ -194,6 +194,12 @@ const cases: { name: string; pod: () => Pod; want: string[] }[] = [
     want: ['spec.volumes[1].name: Duplicate value: "v"'],
   },
   {
+    // Reported in upstream's order of sources (hostPath before emptyDir), whatever the body's key order.
+    name: 'a volume with three sources',
+    pod: () => pod({ volumes: [{ name: 'one', emptyDir: {} }, { name: 'many', configMap: { name: 'c' }, emptyDir: {}, hostPath: { path: '/x' } }] }),
+    want: ['spec.volumes[1].emptyDir: Forbidden: may not specify more than 1 volume type', 'spec.volumes[1].configMap: Forbidden: may not specify more than 1 volume type'],
+  },
+  {
     name: 'resource claim with both sources',
     pod: () => pod({ resourceClaims: [{ name: 'gpu', resourceClaimName: 'a', resourceClaimTemplateName: 'b' }] }),
     want: ['spec.resourceClaims[0]: Invalid value: {"name":"gpu","resourceClaimName":"a","resourceClaimTemplateName":"b"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified'],
