@@ -35,6 +35,8 @@ const jsonLike = new Set(['application/json', '*/*', 'application/*', 'applicati
  * `protobuf,json` accept either); an Accept with nothing we can produce is a 406.
  */
 export function negotiate(header: string | undefined, query: URLSearchParams, allow: { table: boolean; discovery: boolean }): Representation {
+  // What most clients send, answered without parsing it into media types on every request.
+  if (header === 'application/json' || header === '*/*') return { kind: 'json' };
   const types = parseMediaTypes(header);
   if (types.length === 0) return { kind: 'json' };
   for (const m of types) {
@@ -64,6 +66,7 @@ export function negotiate(header: string | undefined, query: URLSearchParams, al
 export type BodyType = 'json' | 'yaml' | 'protobuf';
 
 export function bodyType(contentType: string | undefined): BodyType | undefined {
+  if (contentType === 'application/json') return 'json';
   const [first] = parseMediaTypes(contentType);
   if (!first) return 'json';
   switch (first.type) {
