@@ -87,6 +87,16 @@ const cases: { name: string; obj: KubeObject; options: FieldManagerOptions }[] =
     options: typedOptions('', 'v1', 'Pod'),
   },
   {
+    name: 'list-map items that are not maps, below a list-map item',
+    obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', ports: [80] }] } } as unknown as KubeObject,
+    options: typedOptions('', 'v1', 'Pod'),
+  },
+  {
+    name: 'a list-map item without its second key',
+    obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', ports: [{ protocol: 'UDP' }] }] } } as KubeObject,
+    options: typedOptions('', 'v1', 'Pod'),
+  },
+  {
     name: 'undefined and null values',
     obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: undefined }, spec: { nodeName: null, containers: [{ name: 'c', image: undefined }] } } as unknown as KubeObject,
     options: typedOptions('', 'v1', 'Pod'),

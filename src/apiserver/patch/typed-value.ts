@@ -11,7 +11,8 @@ import type { FieldSet } from './field-set.ts';
 import { hasOwn, isJsonObject, jsonEqual } from './json-value.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 
-type ListKind = { kind: 'map'; keys: readonly string[] } | { kind: 'set' } | { kind: 'atomic' };
+/** A map list's keys are sorted as item keys spell them; `prefixes[i]` is the text before key i's value. */
+type ListKind = { kind: 'map'; keys: readonly string[]; prefixes: readonly string[] } | { kind: 'set' } | { kind: 'atomic' };
 
 export function fieldMeta(meta: PatchMeta | undefined, key: string): PatchMeta | undefined {
   return meta?.fields?.[key] ?? meta?.values;
@@ -32,7 +33,6 @@ function listKind(meta: PatchMeta | undefined): ListKind {
   let kind = listKinds.get(meta);
   if (kind === undefined) {
     kind = computeListKind(meta);
-    if (kind.kind === 'map') kind = { kind: 'map', keys: [...kind.keys].sort() };
     listKinds.set(meta, kind);
   }
   return kind;
@@ -42,19 +42,24 @@ function computeListKind(meta: PatchMeta | undefined): ListKind {
   const merge = meta?.strategy?.split(',').includes('merge') ?? false;
   switch (meta?.listType) {
     case 'map':
-      return { kind: 'map', keys: meta.listMapKeys ?? (meta.mergeKey ? [meta.mergeKey] : []) };
+      return mapList(meta.listMapKeys ?? (meta.mergeKey ? [meta.mergeKey] : []));
     case 'set':
       return { kind: 'set' };
     case 'atomic':
       return { kind: 'atomic' };
     case undefined:
-      if (merge && meta?.mergeKey) return { kind: 'map', keys: [meta.mergeKey] };
+      if (merge && meta?.mergeKey) return mapList([meta.mergeKey]);
       return merge ? { kind: 'set' } : { kind: 'atomic' };
     default: {
       const never: never = meta?.listType as never;
       return never;
     }
   }
+}
+
+function mapList(keys: readonly string[]): ListKind {
+  const sorted = [...keys].sort();
+  return { kind: 'map', keys: sorted, prefixes: sorted.map((k, i) => `${i > 0 ? ',' : ''}${JSON.stringify(k)}:`) };
 }
 
 /** OpenAPI defaults of list-map key fields, applied where an element omits them (ports). */
@@ -64,20 +69,36 @@ export class TypedValueError extends Error {}
 
 /** The path element of a list item, or undefined for an atomic list. */
 function itemKey(kind: ListKind, item: JsonValue, index: number, path: string): string | undefined {
+  const pe = itemElement(kind, item);
+  if (pe === malformedItem) throw itemError(kind as Extract<ListKind, { kind: 'map' }>, item, index, path);
+  return pe;
+}
+
+const malformedItem = Symbol('malformed list-map item');
+
+/**
+ * itemKey without the path, which only its errors need: a walk keeps its path as a stack and
+ * spells it when an item is malformed. JSON.stringify of {key: value, ...} in kind.keys' (sorted)
+ * order, spelled without building the object.
+ */
+function itemElement(kind: ListKind, item: JsonValue): string | undefined | typeof malformedItem {
   if (kind.kind === 'set') return `v:${JSON.stringify(item)}`;
   if (kind.kind !== 'map') return undefined;
-  if (!isJsonObject(item)) throw new TypedValueError(`${path}: element ${index}: expected map, got ${JSON.stringify(item)}`);
-  // JSON.stringify of {key: value, ...} in kind.keys' (sorted) order, spelled without building the object.
+  if (!isJsonObject(item)) return malformedItem;
   let out = 'k:{';
   for (let i = 0; i < kind.keys.length; i++) {
     const k = kind.keys[i] as string;
     const v = item[k] ?? keyDefaults[k];
-    if (v === undefined) {
-      throw new TypedValueError(`${path}: element ${index}: associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`);
-    }
-    out += `${i > 0 ? ',' : ''}${JSON.stringify(k)}:${JSON.stringify(v)}`;
+    if (v === undefined) return malformedItem;
+    out += `${kind.prefixes[i] as string}${JSON.stringify(v)}`;
   }
   return `${out}}`;
+}
+
+function itemError(kind: Extract<ListKind, { kind: 'map' }>, item: JsonValue, index: number, path: string): TypedValueError {
+  if (!isJsonObject(item)) return new TypedValueError(`${path}: element ${index}: expected map, got ${JSON.stringify(item)}`);
+  const k = kind.keys.find((key) => (item[key] ?? keyDefaults[key]) === undefined) ?? '';
+  return new TypedValueError(`${path}: element ${index}: associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`);
 }
 
 /** List items by path element, first occurrence winning, in list order. */
@@ -95,6 +116,9 @@ function isAtomicMap(meta: PatchMeta | undefined): boolean {
 }
 
 const pathLabel = (path: string, key: string): string => `${path}.${key}`;
+
+/** pathLabel's text for a path kept as a stack of field names. */
+const labelText = (labels: readonly string[]): string => labels.reduce(pathLabel, '');
 
 /** ToFieldSet: leaves, empty maps/lists, atomic values and list items are members. */
 export function toFieldSet(value: JsonObject, meta: PatchMeta | undefined): FieldSet {
@@ -224,7 +248,7 @@ export function addedFieldsV1(
 ): Record<string, unknown> | undefined | false {
   const keys = Object.keys(obj);
   if (isAtomicMap(meta) || keys.length === 0) return false;
-  return addedFields(obj, keys, meta, '', false, strip, zero, skip);
+  return addedFields(obj, keys, meta, [], false, strip, zero, skip);
 }
 
 /** Fields never owned, by name, each with the names below it that are never owned either. */
@@ -238,7 +262,7 @@ function addedFields(
   r: JsonObject,
   keys: string[],
   meta: PatchMeta | undefined,
-  label: string,
+  labels: string[],
   self: boolean,
   strip: StrippedFields | undefined,
   zero: JsonObject | undefined,
@@ -247,7 +271,9 @@ function addedFields(
   let out: Record<string, unknown> | undefined;
   for (const k of sortStrings(keys)) {
     if (skip?.has(k)) continue;
-    const f = addedNode(r[k], fieldMeta(meta, k), pathLabel(label, k), strip?.has(k) ?? false, strip?.get(k), zero !== undefined && Object.hasOwn(zero, k) ? zero[k] : undefined);
+    labels.push(k);
+    const f = addedNode(r[k], fieldMeta(meta, k), labels, strip?.has(k) ?? false, strip?.get(k), zero !== undefined && Object.hasOwn(zero, k) ? zero[k] : undefined);
+    labels.pop();
     if (!f) continue;
     out ??= self ? { '.': emptyFields } : {};
     out[fieldElement(k)] = f;
@@ -258,12 +284,13 @@ function addedFields(
 /**
  * walkCompare with `zero` on the left (the zero value's field here, undefined where it has none, as
  * under every list item), encoded as toFieldsV1 after the prune: a non-leaf the zero value lacks is
- * itself a member; a leaf is owned unless the zero value has it already.
+ * itself a member; a leaf is owned unless the zero value has it already. `labels` is the field names
+ * down to here, one stack for the whole walk, spelled as compare's label only for an error.
  */
 function addedNode(
   r: JsonValue | undefined,
   meta: PatchMeta | undefined,
-  label: string,
+  labels: string[],
   stripped: boolean,
   strip: StrippedFields | undefined,
   zero: JsonValue | undefined,
@@ -278,12 +305,14 @@ function addedNode(
     const seen = r.length > 1 ? new Set<string>() : undefined;
     for (let i = 0; i < r.length; i++) {
       const item = r[i] as JsonValue;
-      const pe = itemKey(kind, item, i, label) as string;
+      const pe = itemElement(kind, item);
+      if (pe === malformedItem) throw itemError(kind as Extract<ListKind, { kind: 'map' }>, item, i, labelText(labels));
+      if (pe === undefined) continue;
       if (seen) {
         if (seen.has(pe)) continue;
         seen.add(pe);
       }
-      const f = addedNode(item, meta?.items, label, false, undefined, undefined);
+      const f = addedNode(item, meta?.items, labels, false, undefined, undefined);
       if (f) kids.push([pe, f]);
     }
     return encodeNode(zero === undefined && !stripped, kids);
@@ -291,7 +320,7 @@ function addedNode(
   if (!isJsonObject(r) || isAtomicMap(meta)) return addedLeaf(r, stripped, zero);
   const keys = Object.keys(r);
   if (keys.length === 0) return addedLeaf(r, stripped, zero);
-  return addedFields(r, keys, meta, label, zero === undefined && !stripped, strip, isJsonObject(zero) ? zero : undefined);
+  return addedFields(r, keys, meta, labels, zero === undefined && !stripped, strip, isJsonObject(zero) ? zero : undefined);
 }
 
 function addedLeaf(r: JsonValue, stripped: boolean, zero: JsonValue | undefined): Record<string, unknown> | undefined {
