@@ -131,21 +131,55 @@ interface PriorityClassObject extends KubeObject {
   preemptionPolicy?: PriorityClassInfo['preemptionPolicy'];
 }
 
-/** The PriorityClasses, and the global default among them (the lowest value, should a race leave two). */
-async function priorityClasses(attrs: AdmissionAttributes): Promise<{ classes: PriorityClassInfo[]; globalDefault: PriorityClassInfo | undefined }> {
+interface PriorityClasses {
+  classes: PriorityClassInfo[];
+  /** The lowest value, should a race leave two; the first in key order among equals. */
+  globalDefault: PriorityClassInfo | undefined;
+}
+
+/** The PriorityClasses every pod create reads, kept by a store watch rather than listed and decoded per pod. */
+const priorityClassPrefix = storagePrefix('scheduling.k8s.io', 'priorityclasses', '');
+const priorityClassesOf = watchedPerStore({ classes: priorityClassPrefix });
+
+/**
+ * The PriorityClasses, and the global default among them: at once from the watched copy (memory and
+ * sqlite deliver a write's event inside the write, so a class written just before is there), after
+ * its first list when it is not synced yet, or listed when the kind is stored under another prefix.
+ */
+function priorityClasses(attrs: AdmissionAttributes): PriorityClasses | Promise<PriorityClasses> {
   const pcDef = attrs.storage.findDefinition('scheduling.k8s.io', 'v1', 'priorityclasses');
+  if (!pcDef) return summarizePriorityClasses([]);
+  const prefix = attrs.storage.prefix(pcDef, '');
+  if (prefix !== priorityClassPrefix) return attrs.storage.store.list(prefix).then((page) => summarizePriorityClasses(page.items.map((kv) => storedObject(kv))));
+  const watched = priorityClassesOf(attrs.storage.store);
+  if (!watched.synced) return watched.ready.then(() => summarizePriorityClasses(inKeyOrder(watched.maps.classes)));
+  return summarizePriorityClasses(inKeyOrder(watched.maps.classes));
+}
+
+/** The objects in key order, as a list returns them: the watched map appends later creations at its end. */
+function inKeyOrder(byKey: ReadonlyMap<string, KubeObject>): KubeObject[] {
+  const keys = [...byKey.keys()];
+  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return keys.sort().map((k) => byKey.get(k) as KubeObject);
+  return [...byKey.values()];
+}
+
+function summarizePriorityClasses(objects: readonly KubeObject[]): PriorityClasses {
   const classes: PriorityClassInfo[] = [];
   let globalDefault: PriorityClassInfo | undefined;
-  if (!pcDef) return { classes, globalDefault };
-  const page = await attrs.storage.store.list(attrs.storage.prefix(pcDef, ''));
-  for (const kv of page.items) {
-    const pc = storedObject(kv) as PriorityClassObject;
+  for (const object of objects) {
+    const pc = object as PriorityClassObject;
     const info: PriorityClassInfo = { name: pc.metadata.name ?? '', value: pc.value ?? 0 };
     if (pc.preemptionPolicy) info.preemptionPolicy = pc.preemptionPolicy;
     classes.push(info);
     if (pc.globalDefault && (!globalDefault || info.value < globalDefault.value)) globalDefault = info;
   }
   return { classes, globalDefault };
+}
+
+function admitPriority(attrs: AdmissionAttributes, { classes, globalDefault }: PriorityClasses): undefined {
+  const refused = admitPodPriority(attrs.object as unknown as Pod, (name) => classes.find((c) => c.name === name), globalDefault);
+  if (refused) throw forbidden({ group: '', resource: 'pods' }, admissionName(attrs.object), refused);
+  return undefined;
 }
 
 const isPriorityClassWrite = (attrs: AdmissionAttributes): boolean =>
@@ -158,11 +192,12 @@ const isPriorityClassWrite = (attrs: AdmissionAttributes): boolean =>
  */
 export const priority: AdmissionPlugin = {
   name: 'Priority',
-  mutate: onlyFor(isPodCreate, async (attrs) => {
-    const { classes, globalDefault } = await priorityClasses(attrs);
-    const refused = admitPodPriority(attrs.object as unknown as Pod, (name) => classes.find((c) => c.name === name), globalDefault);
-    if (refused) throw forbidden({ group: '', resource: 'pods' }, admissionName(attrs.object), refused);
-  }),
+  // No await once the watched copy is synced: a pod create costs no store call and no microtask turn here.
+  mutate(attrs) {
+    if (!isPodCreate(attrs)) return undefined;
+    const found = priorityClasses(attrs);
+    return found instanceof Promise ? found.then((classes) => admitPriority(attrs, classes)) : admitPriority(attrs, found);
+  },
   validate: onlyFor(isPriorityClassWrite, async (attrs) => {
     const { globalDefault } = await priorityClasses(attrs);
     if (!globalDefault || (attrs.operation === 'UPDATE' && globalDefault.name === attrs.object.metadata.name)) return;

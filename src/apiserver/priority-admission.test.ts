@@ -42,3 +42,22 @@ test('only one PriorityClass may be the global default', async () => {
   const normal = await client.get(refs.priorityClasses, '', 'normal');
   await client.update(refs.priorityClasses, { ...normal, description: 'still the default' });
 });
+
+test('a class written or deleted just before a pod decides its priority, the global default too', async () => {
+  await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
+  const client = cluster.client;
+  const plain = await client.create<Pod>(refs.pods, pod('plain', {}));
+  assert.deepEqual([plain.spec.priority, plain.spec.priorityClassName, plain.spec.preemptionPolicy], [0, undefined, 'PreemptLowerPriority']);
+  const early = await rejection(client.create(refs.pods, pod('early', { priorityClassName: 'batch' })));
+  assert.deepEqual([early.message, early.code], ['pods "early" is forbidden: no PriorityClass with name batch was found', 403]);
+  await client.create(refs.priorityClasses, priorityClass('batch', 100));
+  const batch = await client.create<Pod>(refs.pods, pod('batch', { priorityClassName: 'batch' }));
+  assert.deepEqual([batch.spec.priority, batch.spec.preemptionPolicy], [100, 'PreemptLowerPriority']);
+  // A global default written after 'batch' though it sorts before it.
+  await client.create(refs.priorityClasses, priorityClass('aa-default', 10, { globalDefault: true }));
+  const defaulted = await client.create<Pod>(refs.pods, pod('defaulted', {}));
+  assert.deepEqual([defaulted.spec.priority, defaulted.spec.priorityClassName], [10, 'aa-default']);
+  await client.delete(refs.priorityClasses, '', 'aa-default');
+  const after = await client.create<Pod>(refs.pods, pod('after', {}));
+  assert.deepEqual([after.spec.priority, after.spec.priorityClassName], [0, undefined]);
+});
