@@ -75,3 +75,9 @@ test('a written object is what readers of its turn share; one nobody read in tha
   assert.notEqual(decoded, unread.obj);
   assert.deepEqual(decoded, { ...unread.obj, metadata: { ...unread.obj.metadata, resourceVersion: '22' } });
 });
+
+test('a created object is stored with apiVersion, kind and metadata first, its other fields in order, a __proto__ field kept', () => {
+  const obj = JSON.parse('{"spec":{"a":1},"kind":"Widget","__proto__":{"x":1},"metadata":{"name":"w","resourceVersion":"3"},"apiVersion":"example.com/v1","status":{}}') as KubeObject;
+  assert.equal(encodeOwnedForStorage(obj), '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"a":1},"__proto__":{"x":1},"status":{}}');
+  assert.equal(encodeForStorage(JSON.parse('{"kind":"ConfigMap","data":{"k":"v"},"apiVersion":"v1","metadata":{"name":"c"}}') as KubeObject), '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"k":"v"}}');
+});

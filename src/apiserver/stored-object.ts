@@ -5,7 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { KeyValue } from '../storage/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { readAtProcessStart } from '../core/index.ts';
+import { readAtProcessStart, setOwn } from '../core/index.ts';
 import type { ResourceDefinition } from '../api/index.ts';
 
 const metadataMarker = '"metadata":{';
@@ -39,8 +39,11 @@ export function encodeOwnedForStorage(obj: KubeObject, live?: { object: KubeObje
 }
 
 function stringifyStored(obj: KubeObject, metadata: KubeObject['metadata']): string {
-  const { apiVersion, kind, metadata: _replaced, ...rest } = obj;
-  return flattened(JSON.stringify({ apiVersion, kind, metadata, ...rest }));
+  // A loop rather than a rest pattern and a spread, which V8 runs as slower runtime calls (~0.4 us a
+  // pod); setOwn keeps a top-level `__proto__` key an own field, as the spread did.
+  const ordered: Record<string, unknown> = { apiVersion: obj.apiVersion, kind: obj.kind, metadata };
+  for (const key in obj) if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') setOwn(ordered, key, (obj as Record<string, unknown>)[key]);
+  return flattened(JSON.stringify(ordered));
 }
 
 /**
