@@ -80,6 +80,30 @@ test('defaultPod: pod-level limits default pod-level requests from container req
   assert.deepEqual(p.spec.resources, { limits: { cpu: '2', memory: '1Gi' }, requests: { cpu: '500m', memory: '1Gi' } });
 });
 
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+test('defaultPod on a defaulted pod writes nothing below the object, as an update of a stored pod needs', () => {
+  const p: Pod = {
+    metadata: {},
+    spec: {
+      resources: { limits: { cpu: '2', memory: '1Gi' } },
+      containers: [{ name: 'a', image: 'x:1', resources: { limits: { cpu: '1', memory: '512Mi' }, requests: { cpu: '500m' } } }],
+    },
+  };
+  defaultPod(p);
+  const once = structuredClone(p);
+  // What an update keeps of the stored pod is shared, and frozen under test: a write there throws.
+  const again: Pod = { ...p, spec: deepFreeze(structuredClone(p.spec)) };
+  defaultPod(again);
+  assert.deepEqual(again, once);
+});
+
 test('addDefaultTolerations adds not-ready and unreachable NoExecute for 300s', () => {
   const p: Pod = { metadata: {}, spec: { containers: [] } };
   addDefaultTolerations(p);

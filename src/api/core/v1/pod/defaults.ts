@@ -65,9 +65,14 @@ function defaultContainer(c: Container): void {
 function defaultRequestsFromLimits(c: Container): void {
   const limits = c.resources?.limits;
   if (!limits || !c.resources) return;
-  const requests: ResourceList = c.resources.requests ?? {};
+  // Writes only what is missing: a stored pod is defaulted again on every update, and the parts an
+  // update keeps are the stored object's own, which nobody may write to.
+  const requests = c.resources.requests;
+  if (requests === undefined) {
+    c.resources.requests = { ...limits };
+    return;
+  }
   for (const k in limits) if (!(k in requests)) requests[k] = limits[k] as string;
-  c.resources.requests = requests;
 }
 
 function defaultVolume(v: Volume): void {
@@ -143,7 +148,7 @@ function defaultPodLevelResources(pod: Pod): void {
     if (!isHugePages(k) || (res.requests && k in res.requests) || k in podLimits) continue;
     podLimits[k] = formatQuantityLike(k, ctrLimits[k] ?? 0, containerQuantities(pod, k, 'limits'));
   }
-  if (Object.keys(podLimits).length > 0) res.limits = podLimits;
+  if (res.limits === undefined && Object.keys(podLimits).length > 0) res.limits = podLimits;
   if (!res.limits || Object.keys(res.limits).length === 0) return;
   const podReqs: ResourceList = res.requests ?? {};
   const ctrReqs = podResourceRequests(pod, { excludeOverhead: true, skipPodLevelResources: true });
@@ -152,7 +157,7 @@ function defaultPodLevelResources(pod: Pod): void {
     podReqs[k] = formatQuantityLike(k, ctrReqs[k] ?? 0, containerQuantities(pod, k, 'requests'));
   }
   for (const k in res.limits) if (!(k in podReqs) && isSupportedPodLevelResource(k)) podReqs[k] = res.limits[k] as string;
-  if (Object.keys(podReqs).length > 0) res.requests = podReqs;
+  if (res.requests === undefined && Object.keys(podReqs).length > 0) res.requests = podReqs;
 }
 
 function containerQuantities(pod: Pod, name: string, which: 'requests' | 'limits'): string[] {
