@@ -126,17 +126,21 @@ export async function bindPod(server: ApiServer, def: ResourceDefinition, namesp
     throw new ApiError('Invalid', `Binding.meta.k8s.io "${name}" is invalid: target.name: Required value`, { name, kind: 'Binding', causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'target.name' }] });
   }
   const now = formatTime(server.clock.now());
-  await server.storage.update(def, namespace, name, (_live, mutable) => {
-    const pod = mutable() as PodLike;
-    if (pod.metadata.deletionTimestamp) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
-    if (pod.spec?.nodeName) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+  await server.storage.update(def, namespace, name, (stored) => {
+    const live = stored as Readonly<PodLike>;
+    if (live.metadata.deletionTimestamp) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
+    if (live.spec?.nodeName) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is already assigned to node "${live.spec.nodeName}"`);
+    // Built over the live object rather than a decoded copy: the parts a bind leaves alone stay the
+    // live object's own, so the field manager's compare and the encoder skip them (a full copy made
+    // them walk and write the whole pod again). The write path sets fields only on the new object
+    // and its new metadata.
+    const metadata = { ...live.metadata };
     const annotations = binding.metadata?.annotations;
-    if (annotations) pod.metadata.annotations = { ...pod.metadata.annotations, ...annotations };
-    pod.spec = { ...pod.spec, nodeName };
-    const conditions = (pod.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
-    const previous = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    if (annotations) metadata.annotations = { ...live.metadata.annotations, ...annotations };
+    const conditions = (live.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+    const previous = live.status?.conditions?.find((c) => c.type === 'PodScheduled');
     conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: previous?.status === 'True' ? (previous.lastTransitionTime ?? now) : now });
-    pod.status = { ...pod.status, conditions };
+    const pod: PodLike = { ...live, metadata, spec: { ...live.spec, nodeName }, status: { ...live.status, conditions } };
     return pod;
   }, { ...ctx, subresource: 'binding' });
   return { kind: 'dry-run', object: { ...successStatus(), code: 201 } as unknown as KubeObject };
