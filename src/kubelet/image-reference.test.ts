@@ -25,3 +25,13 @@ test("references that do not parse get the image manager's message", () => {
     assert.equal(invalidImageMessage(image), `Failed to apply default image tag ${JSON.stringify(image)}: couldn't parse image name ${JSON.stringify(image)}: ${error}`, image);
   }
 });
+
+test('a reference checked again, or after many others, gets the same answer', () => {
+  const bad = 'Nginx:Latest';
+  const first = invalidImageMessage(bad);
+  assert.equal(invalidImageMessage(bad), first);
+  for (let i = 0; i < 1100; i++) assert.equal(invalidImageMessage(`app-${i}:v1`), undefined);
+  assert.equal(invalidImageMessage('nginx'), undefined);
+  assert.equal(invalidImageMessage(bad), first);
+  assert.match(first ?? '', /must be lowercase$/);
+});

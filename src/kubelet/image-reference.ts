@@ -17,10 +17,19 @@ const referencePattern = new RegExp(`^(${name})(?::(${tag}))?(?:@(${digest}))?$`
 const anchoredIdentifier = /^[a-f0-9]{64}$/;
 const nameTotalLengthMax = 255;
 
+// Checked at every container start with a long pattern; a cluster runs a handful of images, so the
+// answers are kept (a small cache, emptied when full).
+const checked = new Map<string, string | undefined>();
+const maxCachedImages = 1024;
+
 /** The message the image manager reports for an image it cannot parse (its InspectFailed event), or undefined. */
 export function invalidImageMessage(image: string): string | undefined {
+  if (checked.has(image)) return checked.get(image);
   const error = normalizedNameError(image);
-  return error === undefined ? undefined : `Failed to apply default image tag ${JSON.stringify(image)}: couldn't parse image name ${JSON.stringify(image)}: ${error}`;
+  const message = error === undefined ? undefined : `Failed to apply default image tag ${JSON.stringify(image)}: couldn't parse image name ${JSON.stringify(image)}: ${error}`;
+  if (checked.size >= maxCachedImages) checked.clear();
+  checked.set(image, message);
+  return message;
 }
 
 /** ParseNormalizedNamed's error for `s`, or undefined when it parses. */

@@ -19,8 +19,23 @@ export function imageDigest(image: string): string {
   return `sha256:${createHash('sha256').update(normalizeImage(image)).digest('hex')}`;
 }
 
+// Every status write of a running container names its imageID, a SHA-256 of the reference; a
+// cluster runs a handful of images, so the IDs are kept (a small cache, emptied when full).
+const imageIDs = new Map<string, string>();
+const maxCachedImages = 1024;
+
 /** `docker.io/library/nginx@sha256:...`. */
 export function imageID(image: string): string {
+  let id = imageIDs.get(image);
+  if (id === undefined) {
+    id = digestReference(image);
+    if (imageIDs.size >= maxCachedImages) imageIDs.clear();
+    imageIDs.set(image, id);
+  }
+  return id;
+}
+
+function digestReference(image: string): string {
   const normalized = normalizeImage(image);
   const at = normalized.indexOf('@');
   if (at >= 0) return normalized;
