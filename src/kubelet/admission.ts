@@ -8,22 +8,26 @@ import type { DeepReadonlyPod } from './types.ts';
 
 export type AdmitResult = { admit: true } | { admit: false; reason: string; message: string };
 
-// Each admission sums every admitted pod's requests, as upstream's generalFilter does; the pods are
-// the informer's shared objects, which never change, so each one's sum is computed once, and kept
-// through the status writes that leave what it is computed from alone.
-const requestsOf = new WeakMap<DeepReadonlyPod, Record<string, number>>();
-// The last version summed per spec object (a status write keeps the stored spec): gone with the pod.
-const lastSummed = new WeakMap<DeepReadonlyPod['spec'], DeepReadonlyPod>();
+// Each admission sums every admitted pod's requests, as upstream's generalFilter does. A pod's sum is
+// kept per spec object, which a status write leaves in place (the status strategy keeps the stored
+// spec), beside the pod version it was last checked against: a later version whose resources read
+// the same (sameResourceInputs) keeps the sum, and the entry goes with the spec. One entry a spec,
+// not one per version as a map keyed by the pod object would hold: every status write of every pod
+// made a new entry for the collector to sweep.
+interface Summed {
+  pod: DeepReadonlyPod;
+  readonly requests: Record<string, number>;
+}
+const summedBySpec = new WeakMap<DeepReadonlyPod['spec'], Summed>();
 
 function admittedRequests(pod: DeepReadonlyPod): Record<string, number> {
-  let requests = requestsOf.get(pod);
-  if (requests === undefined) {
-    const earlier = lastSummed.get(pod.spec);
-    requests = earlier && sameResourceInputs(earlier, pod) ? requestsOf.get(earlier) : undefined;
-    requests ??= podEffectiveRequests(pod);
-    requestsOf.set(pod, requests);
-    lastSummed.set(pod.spec, pod);
+  const summed = summedBySpec.get(pod.spec);
+  if (summed !== undefined && (summed.pod === pod || sameResourceInputs(summed.pod, pod))) {
+    summed.pod = pod;
+    return summed.requests;
   }
+  const requests = podEffectiveRequests(pod);
+  summedBySpec.set(pod.spec, { pod, requests });
   return requests;
 }
 

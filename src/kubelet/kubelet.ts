@@ -213,7 +213,8 @@ export class Kubelet {
     if (!node) return;
     const underPressure = this.#eviction.admit(pod);
     if (!underPressure.admit) return this.#reject(pod, underPressure.reason, underPressure.message);
-    const admitted = [...this.#workers.values()].filter((w) => w.state.kind === 'syncing' || w.state.kind === 'terminating').map((w) => w.pod);
+    const admitted: DeepReadonlyPod[] = [];
+    for (const w of this.#workers.values()) if (w.state.kind === 'syncing' || w.state.kind === 'terminating') admitted.push(w.pod);
     const verdict = admitPod(pod, node, admitted);
     if (!verdict.admit) return this.#reject(pod, verdict.reason, verdict.message);
     const devices = this.#devices?.allocate(pod);
