@@ -74,15 +74,19 @@ async function addGpuNode(s: Scenario): Promise<void> {
   await s.client.update(refs.configMaps, { ...cm, data: poolStatesData(states) });
 }
 
-test('a gang of 4 on 3 GPUs: nobody binds, the 3 reserved pods time out after 5m0s; a 4th GPU node binds all 4 together', async () => {
-  await using s = await gpuCluster(3);
+/** A gang of 4 on 3 GPUs: one pod cannot fit anywhere; the other three wait at Permit holding their GPU in the cache, none bound. */
+async function gangOfFourOnThree(s: Awaited<ReturnType<typeof gpuCluster>>): Promise<void> {
   await workload(s, 'ddp', 4);
   for (let i = 0; i < 4; i++) await worker(s, i);
-  // One pod cannot fit anywhere; the other three wait at Permit holding their GPU in the cache, none bound.
   await s.until(async () => {
     for (let i = 0; i < 4; i++) if ((await messages(s, `worker-${i}`, 'FailedScheduling')).length > 0) return true;
     return false;
   });
+}
+
+test('a gang of 4 on 3 GPUs: nobody binds, the 3 reserved pods time out after 5m0s; a 4th GPU node binds all 4 together', async () => {
+  await using s = await gpuCluster(3);
+  await gangOfFourOnThree(s);
   await s.clock.advance(1000);
   assert.deepEqual(await nodesOf(s, 4), [undefined, undefined, undefined, undefined]);
   const failed: string[] = [];
@@ -108,12 +112,7 @@ test('a gang of 4 on 3 GPUs: nobody binds, the 3 reserved pods time out after 5m
 
 test('deleting a gang that waits at Permit frees its GPUs at once: a new gang of 3 binds without waiting out the deadline', async () => {
   await using s = await gpuCluster(3);
-  await workload(s, 'ddp', 4);
-  for (let i = 0; i < 4; i++) await worker(s, i);
-  await s.until(async () => {
-    for (let i = 0; i < 4; i++) if ((await messages(s, `worker-${i}`, 'FailedScheduling')).length > 0) return true;
-    return false;
-  });
+  await gangOfFourOnThree(s);
   for (let i = 0; i < 4; i++) await s.client.delete(refs.pods, 'default', `worker-${i}`);
 
   const w: Workload = { metadata: { name: 'retry', namespace: 'default' }, spec: { podGroups: [{ name: 'workers', policy: { gang: { minCount: 3 } } }] } };
