@@ -71,15 +71,20 @@ export const draAdminAccess: AdmissionPlugin = {
   ),
 };
 
-/** Refuses writes into missing or terminating namespaces. */
+/**
+ * Refuses writes into missing or terminating namespaces. Events too, as upstream: a recorder drops
+ * an event refused with the NamespaceTerminating cause without a word (client-go's recordToSink).
+ */
 export const namespaceLifecycle: AdmissionPlugin = {
   name: 'NamespaceLifecycle',
-  async validate(attrs) {
+  // Upstream's Lifecycle is a mutating plugin (Admit), first in order: a missing or terminating
+  // namespace answers before the object is validated.
+  async mutate(attrs) {
     if (!attrs.def.namespaced || attrs.operation !== 'CREATE') return;
     const namespace = attrs.object.metadata.namespace ?? '';
     const ns = await namespaceOf(attrs, namespace);
     if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
-    if (ns.metadata.deletionTimestamp && !(attrs.def.group === 'events.k8s.io' || attrs.def.resource === 'events')) {
+    if (ns.metadata.deletionTimestamp) {
       const error = forbidden({ group: attrs.def.group, resource: attrs.def.resource }, attrs.object.metadata.name ?? '', `unable to create new content in namespace ${namespace} because it is being terminated`);
       // The cause controllers test for (HasStatusCause) to give up on a namespace that is going away.
       const causes = [{ reason: namespaceTerminatingCause, message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }];

@@ -7,7 +7,7 @@
 import { refs } from '../api/index.ts';
 import type { Event } from '../api/index.ts';
 import type { Clock } from '../core/index.ts';
-import { formatTime, isApiError, unixNanos } from '../core/index.ts';
+import { formatTime, hasStatusCause, isApiError, namespaceTerminatingCause, unixNanos } from '../core/index.ts';
 import type { Client } from './client.ts';
 
 const maxLruCacheEntries = 4096;
@@ -236,6 +236,14 @@ export interface CoreEventWriterOptions {
  * recordToSink: correlates each event, then creates it or patches the existing one's count, message and
  * lastTimestamp (a repeat whose event is gone is created again). Fire and forget; a failure is logged.
  */
+
+/**
+ * A refusal an event writer drops without a word, as client-go's recordToSink does: the event exists
+ * already, or its namespace is being deleted (the pods' last events while their namespace goes).
+ */
+export function quietlyDropped(error: unknown): boolean {
+  return (isApiError(error) && error.reason === 'AlreadyExists') || hasStatusCause(error, namespaceTerminatingCause);
+}
 export class CoreEventWriter {
   readonly #o: CoreEventWriterOptions;
   readonly #correlator: EventCorrelator;
@@ -254,6 +262,7 @@ export class CoreEventWriter {
     const { key } = correlated;
     const after = this.#o.inOrder ? this.#chain : (this.#pending.get(key) ?? Promise.resolve());
     const written = after.then(() => this.#send(correlated)).catch((error: unknown) => {
+      if (quietlyDropped(error)) return;
       this.#o.log(`${event.source?.component ?? ''}: event ${event.reason ?? ''} ${what}: ${error instanceof Error ? error.message : String(error)}`);
     });
     if (this.#o.inOrder) this.#chain = written;

@@ -10,7 +10,7 @@ import { refs } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, Timer } from '../core/index.ts';
 import { formatMicroTime } from '../core/index.ts';
-import { eventNanos } from '../client/index.ts';
+import { eventNanos, quietlyDropped } from '../client/index.ts';
 import type { EventRecord, PodRO } from './framework.ts';
 
 export const schedulerComponent = 'default-scheduler';
@@ -131,7 +131,7 @@ export class EventRecorder {
 
   #track(p: Promise<unknown>): Promise<unknown> {
     const guarded = p.catch((error: unknown) => {
-      if (!this.#stopped) this.#o.log(`event write failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!this.#stopped && !quietlyDropped(error)) this.#o.log(`event write failed: ${error instanceof Error ? error.message : String(error)}`);
     });
     this.#pending.add(guarded);
     void guarded.finally(() => this.#pending.delete(guarded));

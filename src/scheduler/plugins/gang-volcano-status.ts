@@ -11,7 +11,7 @@ import type { Event, Pod } from '../../api/index.ts';
 import { refs } from '../../api/index.ts';
 import type { Informer } from '../../client/index.ts';
 import { formatMicroTime, formatTime } from '../../core/index.ts';
-import { eventNanos } from '../../client/index.ts';
+import { eventNanos, quietlyDropped } from '../../client/index.ts';
 import type { Handle, PodRO } from '../framework.ts';
 import type { VolcanoPodGroup } from './gang-groups.ts';
 import { volcanoPodGroups } from './gang-groups.ts';
@@ -116,6 +116,6 @@ export function startPodGroupStatus(o: Options): void {
       reportingComponent: 'volcano',
       reportingInstance: 'volcano-drydock',
     };
-    void o.handle.client.create(refs.events, event, { namespace }).catch((error: unknown) => o.handle.log(`podgroup event: ${error instanceof Error ? error.message : String(error)}`));
+    void o.handle.client.create(refs.events, event, { namespace }).catch((error: unknown) => quietlyDropped(error) || o.handle.log(`podgroup event: ${error instanceof Error ? error.message : String(error)}`));
   }
 }
