@@ -16,9 +16,10 @@ export type FileNode =
   /**
    * `writable`: an emptyDir's directory or the writable layer's, which `tar x` (kubectl cp into the pod)
    * may add to. `image`: a directory of the image's, shown through the writable layer: only what was
-   * written there is known, any other name is not (rather than missing).
+   * written there is known, any other name is not (rather than missing). `removed`: names of an image
+   * directory removed through the layer (overlayfs whiteouts), known to be missing.
    */
-  | { kind: 'dir'; entries: ReadonlyMap<string, FileNode>; mode: number; writable?: true; image?: true }
+  | { kind: 'dir'; entries: ReadonlyMap<string, FileNode>; mode: number; writable?: true; image?: true; removed?: Set<string> }
   | { kind: 'link'; target: string };
 
 export interface ContainerFiles {
@@ -331,7 +332,7 @@ function walk(node: FileNode, parts: readonly string[], links: number): Lookup {
     if (part === '' || part === '.') continue;
     if (here.kind !== 'dir') return { kind: 'not-directory' };
     const next = here.entries.get(part);
-    if (!next) return here.image ? { kind: 'unknown' } : { kind: 'missing' };
+    if (!next) return here.image && !here.removed?.has(part) ? { kind: 'unknown' } : { kind: 'missing' };
     here = next;
     if (here.kind === 'link') {
       if (links >= maxLinks) return { kind: 'loop' };

@@ -1,6 +1,7 @@
 // What `kubectl exec` runs in a simulated container: a few commands a user reaches for to look inside
 // one (env, printenv, echo, hostname, pwd, date, nvidia-smi -L, sleep, true, false, exit; cat, ls, test and
-// tar over the files the kubelet put there and the emptyDirs, so `kubectl cp` works both ways), alone or in
+// tar over the files the kubelet put there and the emptyDirs, so `kubectl cp` works both ways; touch and rm,
+// which the container's own script and its exec probes see), alone or in
 // the shell the container's own command runs in (api/sim/shell-syntax.ts: quotes, $VAR, $?, $((...)),
 // $(...), `;`, `&&`, `||`, loops and `if`), from `sh -c "..."` or from `sh` reading its standard input or a
 // terminal. There is no image to run anything else. Pure: the script is run ahead and the route plays the steps.
@@ -10,6 +11,7 @@ import type { ClusterDnsView } from './cluster-dns.ts';
 import type { ContainerFiles } from './container-files.ts';
 import { lookup } from './container-files.ts';
 import { cat, ls, tar, tarExtracts, testPath } from './file-commands.ts';
+import { isBusyboxImage, rm, touch } from './file-writes.ts';
 import { nslookup } from './nslookup.ts';
 
 /** What a command sees of its container. */
@@ -40,7 +42,7 @@ export interface ExecRun {
 }
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-export const simulatedCommands = 'echo, env, printenv, hostname, pwd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test, tar (cf -, xf -) and nslookup';
+export const simulatedCommands = 'echo, env, printenv, hostname, pwd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test, touch, rm, tar (cf -, xf -) and nslookup';
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -85,7 +87,7 @@ export class ShellSession {
   }
 }
 
-const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[', 'nslookup']);
+const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[', 'nslookup', 'touch', 'rm']);
 /** What kubectl exec runs ahead: output past this many writes, or past an hour, is left unwritten (the command goes on for ever). */
 const maxSteps = 10_000;
 const limitMs = 3_600_000;
@@ -182,7 +184,11 @@ function hooked(argv: readonly string[], context: ExecContext, state: SessionSta
     case 'pwd':
       return written(`${context.workingDir}\n`);
     case 'cat':
-      return cat(rest, context.files, context.workingDir);
+      return cat(rest, context.files, context.workingDir, isBusyboxImage(context.image));
+    case 'touch':
+      return touch(rest, context.files, context.workingDir, isBusyboxImage(context.image));
+    case 'rm':
+      return rm(rest, context.files, context.workingDir, isBusyboxImage(context.image));
     case 'ls':
       return ls(rest, context.files, context.workingDir);
     case 'tar': {

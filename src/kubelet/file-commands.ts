@@ -11,11 +11,13 @@ import type { TarEntry } from './tar-archive.ts';
 export interface FileCommandOutput {
   writes: { stream: 'stdout' | 'stderr'; text: string | Buffer }[];
   status: number;
+  /** A file it read is outside what is known (the image's): its answer is not the container's. */
+  unknown?: true;
 }
 
 export const unknownFiles = "not simulated: a simulated container's files are its volumes', /etc/hosts, /etc/hostname, /etc/resolv.conf and what was copied into it";
 
-function output(): FileCommandOutput {
+export function output(): FileCommandOutput {
   return { writes: [], status: 0 };
 }
 
@@ -23,12 +25,15 @@ function stdout(out: FileCommandOutput, text: string | Buffer): void {
   if (text.length > 0) out.writes.push({ stream: 'stdout', text });
 }
 
-function stderr(out: FileCommandOutput, text: string): void {
+export function stderr(out: FileCommandOutput, text: string): void {
   out.writes.push({ stream: 'stderr', text });
 }
 
-/** cat FILE...: each file's bytes; a directory, a missing or an unknown file is an error and status 1. */
-export function cat(args: readonly string[], files: ContainerFiles | undefined, workingDir: string): FileCommandOutput {
+/**
+ * cat FILE...: each file's bytes; a directory, a missing or an unknown file is an error and status 1, in
+ * busybox's words (coreutils/cat.c: open_or_warn's "can't open '%s'") for a busybox image.
+ */
+export function cat(args: readonly string[], files: ContainerFiles | undefined, workingDir: string, busybox = false): FileCommandOutput {
   const out = output();
   const option = args.find((a) => a.startsWith('-') && a !== '-');
   if (option !== undefined) return failed(out, `cat: option ${option} is not simulated\n`, 1);
@@ -37,14 +42,18 @@ export function cat(args: readonly string[], files: ContainerFiles | undefined, 
     const found = files ? lookup(files, path, workingDir) : { kind: 'unknown' as const };
     if (found.kind === 'found' && found.node.kind === 'file') stdout(out, found.node.data);
     else {
-      stderr(out, `cat: ${path}: ${found.kind === 'found' ? 'Is a directory' : problem(found.kind)}\n`);
+      const why = found.kind === 'found' ? 'Is a directory' : problem(found.kind);
+      // busybox opens a directory and fails to read it (bb_copyfd's "read error").
+      const busyboxWords = found.kind === 'found' ? `cat: read error: ${why}\n` : `cat: can't open '${path}': ${why}\n`;
+      stderr(out, busybox && found.kind !== 'unknown' ? busyboxWords : `cat: ${path}: ${why}\n`);
       out.status = 1;
+      if (found.kind === 'unknown') out.unknown = true;
     }
   }
   return out;
 }
 
-function problem(kind: 'missing' | 'not-directory' | 'unknown' | 'loop' | 'found'): string {
+export function problem(kind: 'missing' | 'not-directory' | 'unknown' | 'loop' | 'found'): string {
   switch (kind) {
     case 'missing':
       return 'No such file or directory';
@@ -57,7 +66,7 @@ function problem(kind: 'missing' | 'not-directory' | 'unknown' | 'loop' | 'found
   }
 }
 
-function failed(out: FileCommandOutput, message: string, status: number): FileCommandOutput {
+export function failed(out: FileCommandOutput, message: string, status: number): FileCommandOutput {
   stderr(out, message);
   out.status = status;
   return out;
@@ -213,7 +222,7 @@ type DirNode = Extract<FileNode, { kind: 'dir' }>;
  * The writable layer's view of an image directory at `path`: its directories are made in the layer as
  * the image's (their other entries unknown) down to it, as the image is taken to have them.
  */
-function imageDirectory(layer: DirNode, path: string, workingDir: string): ReturnType<typeof lookup> {
+export function imageDirectory(layer: DirNode, path: string, workingDir: string): ReturnType<typeof lookup> {
   const parts: string[] = [];
   for (const part of (path.startsWith('/') ? path : `${workingDir}/${path}`).split('/')) {
     if (part === '..') parts.pop();
@@ -229,10 +238,16 @@ function imageDirectory(layer: DirNode, path: string, workingDir: string): Retur
     if (existing) return { kind: 'not-directory' };
     if (!dir.image) return { kind: 'missing' };
     const made: DirNode = { kind: 'dir', entries: new Map(), mode: 0o755, image: true, ...(layer.writable ? { writable: true as const } : {}) };
-    (dir.entries as Map<string, FileNode>).set(part, made);
+    setEntry(dir, part, made);
     dir = made;
   }
   return { kind: 'found', node: dir, path: `/${parts.join('/')}` };
+}
+
+/** Writes `name` into a directory: a name removed from the image's directory is there again. */
+export function setEntry(dir: DirNode, name: string, node: FileNode): void {
+  (dir.entries as Map<string, FileNode>).set(name, node);
+  dir.removed?.delete(name);
 }
 
 /** Puts one member under `root`, making its missing directories; the error GNU tar reports, if any. */
@@ -247,7 +262,7 @@ function place(root: DirNode, entry: TarEntry): string | undefined {
       if (!dir.writable) return 'Cannot open: Read-only file system';
       if (existing?.kind === 'dir') return 'Cannot open: Is a directory';
       const node: FileNode = entry.type === 'link' ? { kind: 'link', target: entry.linkname ?? '' } : { kind: 'file', data: entry.data ?? Buffer.alloc(0), mode: entry.mode & 0o7777 };
-      (dir.entries as Map<string, FileNode>).set(part, node);
+      setEntry(dir, part, node);
       return undefined;
     }
     if (existing?.kind === 'dir') {
@@ -257,7 +272,7 @@ function place(root: DirNode, entry: TarEntry): string | undefined {
     if (existing) return 'Cannot mkdir: File exists';
     if (!dir.writable) return 'Cannot mkdir: Read-only file system';
     const made: DirNode = { kind: 'dir', entries: new Map(), mode: last ? entry.mode & 0o7777 : 0o755, writable: true };
-    (dir.entries as Map<string, FileNode>).set(part, made);
+    setEntry(dir, part, made);
     dir = made;
   }
   return undefined;

@@ -3,7 +3,7 @@
 // $((arithmetic)), $(command) and `command` substitution, `;` `&` `&&` `||` `!` and newlines,
 // NAME=value assignments, while/until/for/if/{ } compound commands, comments, and redirections that
 // only move or drop output (>/dev/null, 2>&1, >&2), case ... esac, ( ... ) subshells, NAME() { ...; }
-// functions; `cat FILE` and `nslookup HOST` where the kubelet answers them (containerCommands).
+// functions; `cat FILE`, `touch FILE`, `rm [-f] FILE` and `nslookup HOST` where the kubelet answers them (containerCommands).
 // Everything else (pipes, file name globs, other redirections, commands not simulated) is outside the
 // subset: parseScript throws, so the caller falls back to the behaviour model's default as for any other command.
 // Upstream: POSIX.1-2024 XCU 2 (Shell Command Language), checked against dash and busybox ash.
@@ -66,10 +66,10 @@ export type List = readonly Item[];
 export class OutsideSubset extends Error {}
 
 /**
- * Commands that read the container's files or ask the cluster (cat, nslookup): the kubelet answers them
+ * Commands that read or write the container's files or ask the cluster (cat, touch, rm, nslookup): the kubelet answers them
  * (ShellContext.command) for a running container; a script using one is never evaluated ahead.
  */
-export const containerCommands: ReadonlySet<string> = new Set(['cat', 'nslookup']);
+export const containerCommands: ReadonlySet<string> = new Set(['cat', 'nslookup', 'touch', 'rm']);
 /** Commands the subset runs; in $(...) only those that print at once. */
 export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', 'test', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', ...containerCommands]);
 const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', ...containerCommands]);

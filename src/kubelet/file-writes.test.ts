@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Pod } from '../api/index.ts';
+import { containerFiles, imageRoot } from './container-files.ts';
+import type { FileNode, VolumeContentSources } from './container-files.ts';
+import { runExec } from './exec-shell.ts';
+import type { ExecContext, ExecRun } from './exec-shell.ts';
+
+const pod: Pod = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'liveness-exec', namespace: 'default', uid: 'uid-1' },
+  spec: {
+    containers: [{ name: 'liveness', image: 'registry.k8s.io/busybox:1.27.2', volumeMounts: [{ name: 'config', mountPath: '/etc/config' }, { name: 'scratch', mountPath: '/scratch' }] }],
+    volumes: [{ name: 'config', configMap: { name: 'app-config' } }, { name: 'scratch', emptyDir: {} }],
+  },
+};
+
+function sources(): VolumeContentSources {
+  const emptyDirs = new Map<string, FileNode>();
+  return {
+    configMap: (_ns, name) => (name === 'app-config' ? { data: { mode: 'fast' } } : undefined),
+    secret: () => undefined,
+    token: () => undefined,
+    dataDirectory: () => '..2026_12_07_09_00_00.1',
+    allocatable: { cpu: '16', memory: '64Gi' },
+    emptyDir: (volume) => {
+      let root = emptyDirs.get(volume);
+      if (!root) emptyDirs.set(volume, (root = { kind: 'dir', entries: new Map(), mode: 0o777, writable: true }));
+      return root;
+    },
+    written: (_volume, content) => content,
+  };
+}
+
+/** A fresh container of `image`, its root filesystem writable unless `readOnly`. */
+function container(image: string, readOnly = false): ExecContext {
+  const c = { ...pod.spec.containers[0]!, image };
+  return { env: {}, gpuList: undefined, workingDir: '/', files: containerFiles(pod, c, ['10.128.0.7'], sources(), 0, imageRoot(!readOnly)), image };
+}
+
+const stream = (run: ExecRun, name: 'stdout' | 'stderr'): string => run.steps.map((s) => ('stream' in s && s.stream === name ? s.text.toString() : '')).join('');
+const sh = (ctx: ExecContext, script: string): [string, string, number] => {
+  const run = runExec(['sh', '-c', script], ctx);
+  return [stream(run, 'stdout'), stream(run, 'stderr'), run.exitCode];
+};
+
+test('the liveness example: touch makes /tmp/healthy, cat reads it, rm -f takes it away and busybox cat says so', () => {
+  const ctx = container('registry.k8s.io/busybox:1.27.2');
+  assert.deepEqual(sh(ctx, 'touch /tmp/healthy; cat /tmp/healthy; echo $?'), ['0\n', '', 0]);
+  assert.deepEqual(sh(ctx, 'rm -f /tmp/healthy'), ['', '', 0]);
+  assert.deepEqual(sh(ctx, 'cat /tmp/healthy'), ['', "cat: can't open '/tmp/healthy': No such file or directory\n", 1]);
+  assert.deepEqual(sh(ctx, 'touch /tmp/healthy && cat /tmp/healthy'), ['', '', 0], 'touched again after the removal');
+});
+
+test('rm of a name of the image\'s: with -f it is gone (a whiteout); without, it is unknown', () => {
+  const ctx = container('registry.k8s.io/busybox:1.27.2');
+  assert.deepEqual(sh(ctx, 'rm -f /tmp/never-there; cat /tmp/never-there'), ['', "cat: can't open '/tmp/never-there': No such file or directory\n", 1]);
+  const [, err, status] = sh(ctx, 'rm /etc/passwd');
+  assert.match(err, /^rm: can't remove '\/etc\/passwd': not simulated/);
+  assert.equal(status, 1);
+  assert.deepEqual(sh(ctx, 'rm -rf /var/tmp; cat /var/tmp/x'), ['', "cat: can't open '/var/tmp/x': No such file or directory\n", 1]);
+});
+
+test('busybox words for touch, rm and cat errors', () => {
+  const ctx = container('busybox:1.36');
+  assert.deepEqual(sh(ctx, 'rm /scratch/nope'), ['', "rm: can't remove '/scratch/nope': No such file or directory\n", 1]);
+  assert.deepEqual(sh(ctx, 'rm /scratch'), ['', "rm: '/scratch' is a directory\n", 1]);
+  assert.deepEqual(sh(ctx, 'touch /etc/config/new'), ['', 'touch: /etc/config/new: Read-only file system\n', 1]);
+  assert.deepEqual(sh(ctx, 'touch /scratch/a/b'), ['', 'touch: /scratch/a/b: No such file or directory\n', 1]);
+  assert.deepEqual(sh(ctx, 'cat /scratch'), ['', 'cat: read error: Is a directory\n', 1]);
+  assert.deepEqual(sh(ctx, 'rm /etc/hosts'), ['', "rm: can't remove '/etc/hosts': Device or resource busy\n", 1]);
+});
+
+test('GNU coreutils words for another image', () => {
+  const ctx = container('ubuntu:24.04');
+  assert.deepEqual(sh(ctx, 'rm /scratch/nope'), ['', "rm: cannot remove '/scratch/nope': No such file or directory\n", 1]);
+  assert.deepEqual(sh(ctx, 'rm /scratch'), ['', "rm: cannot remove '/scratch': Is a directory\n", 1]);
+  assert.deepEqual(sh(ctx, 'touch /etc/config/new'), ['', "touch: cannot touch '/etc/config/new': Read-only file system\n", 1]);
+  assert.deepEqual(sh(ctx, 'touch /tmp/x; rm /tmp/x; rm /tmp/x; cat /tmp/x'), ['', "rm: cannot remove '/tmp/x': No such file or directory\ncat: /tmp/x: No such file or directory\n", 1]);
+});
+
+test('an emptyDir takes files and gives them up; a read-only root filesystem takes none', () => {
+  const ctx = container('busybox:1.36');
+  assert.deepEqual(sh(ctx, 'touch /scratch/ready; ls /scratch; rm /scratch/ready; ls /scratch'), ['ready\n', '', 0]);
+  assert.deepEqual(sh(ctx, 'rm -r /scratch/gone'), ['', "rm: can't remove '/scratch/gone': No such file or directory\n", 1]);
+  const ro = container('busybox:1.36', true);
+  assert.deepEqual(sh(ro, 'touch /tmp/healthy'), ['', 'touch: /tmp/healthy: Read-only file system\n', 1]);
+  assert.deepEqual(sh(ro, 'rm -f /tmp/healthy'), ['', "rm: can't remove '/tmp/healthy': Read-only file system\n", 1]);
+});
+
+test('options outside the subset are said to be', () => {
+  const ctx = container('busybox:1.36');
+  assert.deepEqual(sh(ctx, 'touch -d 2020-01-01 /tmp/x'), ['', 'touch: option -d is not simulated\n', 1]);
+  assert.deepEqual(sh(ctx, 'rm -i /tmp/x'), ['', 'rm: option -i is not simulated (rm runs with -f and -r)\n', 1]);
+});
