@@ -1,10 +1,12 @@
 // Probe and lifecycle-hook handlers evaluated against the behaviour model: exec commands in the simple
-// command forms run as such (`exit 1` fails, `sleep 5` takes 5 s); other exec, httpGet, tcpSocket and
+// command forms run as such (`exit 1` fails, `sleep 5` takes 5 s; `cat FILE` reads the container's live
+// files where the kubelet knows them); other exec, httpGet, tcpSocket and
 // grpc actions succeed once the container is healthy (`ready:` after start) and take its
 // `responseTime`; probes that outlast timeoutSeconds fail as upstream's probers do. A `ready` the
 // behaviour annotation sets outranks an exec probe's command form (DESIGN.md's precedence). Pure.
 // Upstream: pkg/kubelet/prober/prober.go, pkg/probe/{http,tcp,grpc,exec}, pkg/kubelet/lifecycle/handlers.go.
 import { runCommandForm } from '../api/index.ts';
+import type { CommandHook } from '../api/index.ts';
 import type { Probe } from './types.ts';
 
 export interface HandlerResult {
@@ -28,6 +30,8 @@ export interface HandlerTarget {
   /** The container's environment and the time, for an exec command's script ($VAR, date). */
   env?: () => Readonly<Record<string, string>>;
   now?: number;
+  /** What the kubelet answers an exec command (cat, touch, rm over the container's files; nslookup). */
+  command?: (argv: readonly string[]) => CommandHook | undefined;
   /** The container's ports, for handlers that name one. */
   ports?: readonly { name?: string; containerPort: number }[];
   /** The behaviour annotation's `ready` decides probes: `healthy` answers them, exec command forms included. */
@@ -50,7 +54,7 @@ function handle(action: Readonly<Action>, target: HandlerTarget, commandForms: b
   const durationMs = target.responseTimeMs;
   if (action.exec) {
     const argv = [...(action.exec.command ?? [])];
-    const form = argv.length && commandForms ? runCommandForm(argv, target.env?.() ?? {}, target.now ?? 0) : undefined;
+    const form = argv.length && commandForms ? runCommandForm(argv, target.env?.() ?? {}, target.now ?? 0, target.command) : undefined;
     if (form?.exitCode === 0) return { ok: true, output: form.output, durationMs: form.durationMs ?? 0 };
     if (form) return { ok: false, output: form.output, durationMs: form.durationMs ?? 0, error: execSyncError(argv, form.exitCode, form.stderr) };
     if (target.healthy) return { ok: true, output: '', durationMs };

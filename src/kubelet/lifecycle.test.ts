@@ -234,6 +234,43 @@ test('a failing liveness probe restarts the container with the upstream Killing 
   }
 });
 
+test('the kubernetes.io liveness-exec example: the script removes /tmp/healthy at 30 s, cat fails 3 times, the kubelet restarts the container', async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.pods, fixture('exec-liveness.yaml'), { namespace: 'default' });
+    await clock.advance(29_000);
+    assert.deepEqual((await events(c, 'liveness-exec')).filter((e) => e.reason === 'Unhealthy'), [], 'cat finds the file the script touched');
+    // The probe at 30 s and the rm at 30 s come at the same instant: either may go first, as upstream.
+    await clock.advance(17_000);
+    const ev = await events(c, 'liveness-exec');
+    const unhealthy = ev.find((e) => e.reason === 'Unhealthy');
+    assert.equal(unhealthy?.message, "Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory\n");
+    assert.equal(unhealthy?.count, 3);
+    assert.deepEqual(ev.filter((e) => e.reason === 'Killing').map((e) => e.message), ['Container liveness failed liveness probe, will be restarted']);
+    // sh is PID 1 with no trap: it ignores SIGTERM and dies at the end of the 30 s grace period; the new container touches the file again.
+    await clock.advance(50_000);
+    const status = (await pod(c, 'liveness-exec')).status?.containerStatuses?.[0];
+    assert.equal(status?.restartCount, 1);
+    assert.equal(status?.lastState?.terminated?.exitCode, 137);
+    assert.equal((await events(c, 'liveness-exec')).find((e) => e.reason === 'Unhealthy')?.count, 3, 'the restarted container passes again');
+  } finally {
+    await c.stop();
+  }
+});
+
+test("the annotation's ready outranks the file an exec probe reads: the liveness example under ready: 0s is never restarted", async () => {
+  const { c, clock } = await cluster();
+  try {
+    const example = fixture('exec-liveness.yaml');
+    await c.client.create(refs.pods, { ...example, metadata: { ...example.metadata, annotations: { 'sim.drydock.dev/liveness': 'ready: 0s' } } }, { namespace: 'default' });
+    await clock.advance(60_000);
+    assert.equal((await pod(c, 'liveness-exec')).status?.containerStatuses?.[0]?.restartCount, 0);
+    assert.deepEqual((await events(c, 'liveness-exec')).filter((e) => e.reason === 'Unhealthy'), []);
+  } finally {
+    await c.stop();
+  }
+});
+
 test("the annotation's ready outranks an exec probe's command: `true` fails under ready: never, `false` passes from ready: 3s", async () => {
   const { c, clock } = await cluster();
   try {

@@ -348,6 +348,18 @@ export class PodWorker {
     });
   }
 
+  /**
+   * What an exec probe or hook asks the kubelet, as the container's script would; a file outside what
+   * the kubelet knows (the image's) leaves the answer to the behaviour model, as before files were read.
+   */
+  #handlerCommands(c: DeepReadonly<Container>, id: string, live: Live): (argv: readonly string[]) => CommandHook | undefined {
+    const hook = this.#scriptCommands(c, id, this.#imageEnv(live.env ?? {}));
+    return (argv) => {
+      const answer = hook(argv);
+      return answer && 'unknown' in answer ? undefined : answer;
+    };
+  }
+
   /** Readies what exec reads that takes a request: the projected service account tokens. */
   prepareExec(): Promise<void> {
     return this.#podFiles().requestTokens(this.#pod);
@@ -1036,6 +1048,8 @@ export class PodWorker {
   #handlerTarget(live: Live, c: Readonly<Container>): HandlerTarget {
     const now = this.#d.clock.now();
     const target: HandlerTarget = { healthy: live.sim?.isHealthy(now) ?? false, podIP: this.podIP ?? '', responseTimeMs: live.sim?.responseTimeMs ?? 0, env: () => this.#imageEnv(live.env ?? {}), now };
+    const id = this.records.get(c.name)?.current?.id;
+    if (id !== undefined && live.sim instanceof SimContainer) target.command = this.#handlerCommands(c, id, live);
     if (c.ports) target.ports = c.ports;
     if (live.sim?.readyDecidesProbes) target.readyDecidesProbes = true;
     return target;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatFieldError } from '../../core/index.ts';
 import type { Container, Pod } from '../core/v1/pod/types.ts';
-import { expandBehaviourEnv, resolveBehaviour, ShellRun, sigtermExit, validateSimBehaviourAnnotations } from './behaviour.ts';
+import { expandBehaviourEnv, resolveBehaviour, runCommandForm, ShellRun, sigtermExit, validateSimBehaviourAnnotations } from './behaviour.ts';
 import type { ContainerKind } from './behaviour.ts';
 import { memoryAt, memoryExceedsAt } from './values.ts';
 
@@ -172,6 +172,21 @@ test('commands outside the subset fall through to the catalog or the default', (
   assert.deepEqual([annotated.script, annotated.runForMs], [undefined, 5000], 'an annotation saying how it runs takes over from the script');
   const nginx = resolved({ name: 'c', image: 'nginx', command: ['nginx', '-g', 'daemon off;'] });
   assert.equal(nginx.source, 'image');
+});
+
+test('a script writing its files (touch, rm) runs on the clock; a bare cat reading stdin is no command form', () => {
+  const liveness = resolved({ name: 'c', image: 'busybox', args: ['/bin/sh', '-c', 'touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600'] });
+  assert.deepEqual([liveness.source, liveness.script !== undefined], ['command', true]);
+  assert.equal(resolved({ name: 'c', image: 'busybox', command: ['cat'], stdin: true }).source, 'default');
+  assert.equal(resolved({ name: 'c', image: 'busybox', command: ['cat', '/etc/config/app.yaml'] }).source, 'command');
+});
+
+test('an exec handler\'s cat is answered by the kubelet\'s hook; with none, or one that does not know the file, it is no command form', () => {
+  const missing = (argv: readonly string[]) => (argv[0] === 'cat' ? { writes: [{ stream: 'stderr' as const, text: `cat: can't open '${argv[1] ?? ''}': No such file or directory\n` }], status: 1 } : undefined);
+  assert.deepEqual(runCommandForm(['cat', '/tmp/healthy'], {}, 0, missing), { output: "cat: can't open '/tmp/healthy': No such file or directory\n", stderr: "cat: can't open '/tmp/healthy': No such file or directory\n", exitCode: 1, durationMs: 0 });
+  assert.deepEqual(runCommandForm(['sh', '-c', 'cat /tmp/healthy && echo ok'], {}, 0, () => ({ writes: [], status: 0 }))?.output, 'ok\n');
+  assert.equal(runCommandForm(['cat', '/tmp/healthy'], {}, 0), undefined);
+  assert.equal(runCommandForm(['cat', '/tmp/healthy'], {}, 0, () => undefined), undefined);
 });
 
 test('the image catalog: servers run forever, shippers flush on SIGTERM, shells exit at once', () => {

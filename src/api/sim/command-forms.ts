@@ -18,8 +18,10 @@
 import type { BehaviourFields, ShellScript, SigtermStep, TimedLine } from './behaviour-types.ts';
 import { ImpureScript } from './shell-context.ts';
 import { ShellRun } from './shell-run.ts';
-import type { ShellProcess } from './shell-context.ts';
+import type { CommandHook, ShellProcess } from './shell-context.ts';
 import { argvCommand, basename, containerCommands, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
+
+type CommandHookFn = (argv: readonly string[]) => CommandHook | undefined;
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 /** Programs a container may run without a shell (`exit` too, as the model always took it). */
@@ -61,7 +63,9 @@ function shellScript(argv: readonly string[], pid1: boolean): ShellScript | unde
   if (cmd === undefined) return undefined;
   try {
     if (!shells.has(basename(cmd))) {
-      if (!programs.has(basename(cmd))) return undefined;
+      // A bare `cat` reads its standard input (the `command: [cat]` with `stdin: true` idiom): not one of the forms.
+      const fileOperands = rest.length > 0 && rest.every((a) => !a.startsWith('-'));
+      if (!programs.has(basename(cmd)) && !(containerCommands.has(basename(cmd)) && fileOperands)) return undefined;
       return { program: argvCommand(argv, scriptCommands), pid1, args: [cmd], errexit: false };
     }
     const [flag, text, ...args] = rest;
@@ -130,8 +134,11 @@ export interface CommandFormRun {
   durationMs: number | undefined;
 }
 
-/** Runs argv as an exec handler would, against the container's environment. */
-export function runCommandForm(argv: readonly string[], env: Readonly<Record<string, string>>, now: number): CommandFormRun | undefined {
+/**
+ * Runs argv as an exec handler would, against the container's environment; `command` answers what the
+ * kubelet answers (cat, touch, rm, nslookup), and a run it does not answer is no command form.
+ */
+export function runCommandForm(argv: readonly string[], env: Readonly<Record<string, string>>, now: number, command?: CommandHookFn): CommandFormRun | undefined {
   const form = commandFormBehaviour(argv, false);
   if (!form) return undefined;
   const { script } = form;
@@ -145,7 +152,7 @@ export function runCommandForm(argv: readonly string[], env: Readonly<Record<str
   }
   let streams: ReturnType<typeof runStreams>;
   try {
-    streams = runStreams(script, env, now);
+    streams = runStreams(script, env, now, command);
   } catch (e) {
     if (e instanceof ImpureScript) return undefined;
     throw e;
@@ -156,14 +163,17 @@ export function runCommandForm(argv: readonly string[], env: Readonly<Record<str
 }
 
 /** Runs a handler's script by streams: ExecSync returns its standard output, then its standard error. */
-function runStreams(script: ShellScript, env: Readonly<Record<string, string>>, now: number): { stdout: string; stderr: string; run: ShellRun } {
+function runStreams(script: ShellScript, env: Readonly<Record<string, string>>, now: number, hook?: CommandHookFn): { stdout: string; stderr: string; run: ShellRun } {
   const out = { stdout: '', stderr: '' };
   const write = (_at: number, stream: 'stdout' | 'stderr', text: string | Buffer): void => {
     out[stream] += text.toString();
   };
-  // A handler reading the container's files or asking the cluster is not a command form here.
-  const command = (argv: readonly string[]): undefined => {
-    if (containerCommands.has(basename(argv[0] ?? ''))) throw new ImpureScript(argv[0]);
+  // A handler reading the container's files or asking the cluster is a command form only where the kubelet answers.
+  const command = (argv: readonly string[]): CommandHook | undefined => {
+    if (!containerCommands.has(basename(argv[0] ?? ''))) return undefined;
+    const answer = hook?.(argv);
+    if (!answer) throw new ImpureScript(argv[0]);
+    return answer;
   };
   const run = new ShellRun(script.program, { env, gpuList: undefined, pid1: false, startedAt: now, args: script.args, errexit: script.errexit, command }, { line: () => {}, write });
   run.runUntil(handlerLimitMs);
