@@ -136,6 +136,15 @@ describe('server-side apply through the pipeline', () => {
     assert.equal(podErr.message, 'failed to create typed patch object (default/p; /v1, Kind=Pod): errors:\n  .spec.containers[name="app"].image: expected string, got &value.valueUnstructured{Value:5}\n  .spec.containers[name="app"].ports: expected list, got &{http}\n  .spec.terminationGracePeriodSeconds: expected numeric (int or float), got string');
   });
 
+  test('an int-or-string the typed patch takes but Go cannot hold fails the conversion of the merged object, a 500 without a reason, and nothing is stored', async () => {
+    const server = await setup();
+    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: { ports: [{ name: 'a', port: 80, targetPort: false }] } };
+    const err = await rejection(server.patch(refs.services, 'default', 's', 'apply', service, { fieldManager: 'alice' }));
+    assert.deepEqual([err.code, err.toStatus().reason], [500, undefined]);
+    assert.equal(err.message, 'failed to convert new object (default/s; /v1, Kind=Service) to proper version: unable to convert unstructured object to /v1, Kind=Service: json: cannot unmarshal bool into Go value of type int32');
+    await rejection(server.get(refs.services, 'default', 's'));
+  });
+
   test('strict patches report unknown fields without naming the kind; Warn warns', async () => {
     const server = await setup();
     await server.create(refs.configMaps, 'default', cm({ a: '1' }), {});

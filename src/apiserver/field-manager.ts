@@ -157,6 +157,18 @@ export function typedPatchFailure(def: ResourceDefinition, namespace: string, na
   return typedPatchError(def, namespace, name, detail ?? '');
 }
 
+/**
+ * A merged object its Go type cannot hold: the typed patch takes any scalar where the schema says
+ * int-or-string (`targetPort: false`), and the conversion to the versioned object refuses it
+ * (structuredMergeManager.Apply's toVersioned; a custom UnmarshalJSON sees the value alone, so Go
+ * names no struct field). A plain error upstream: 500 without a reason.
+ */
+export function newObjectConversionFailure(def: ResourceDefinition, namespace: string, name: string, typeError: string): ApiError {
+  const gvk = `${def.group}/${def.version}, Kind=${def.kind}`;
+  const detail = typeError.replace(/ into Go struct field \S+ of type /, ' into Go value of type ');
+  return new ApiError(StatusReason.Unknown, `failed to convert new object (${namespace}/${name}; ${gvk}) to proper version: unable to convert unstructured object to ${gvk}: ${detail}`);
+}
+
 function typedPatchError(def: ResourceDefinition, namespace: string, name: string, detail: string): ApiError {
   return new ApiError(StatusReason.Unknown, `failed to create typed patch object (${namespace}/${name}; ${def.group}/${def.version}, Kind=${def.kind}): ${detail}`);
 }

@@ -10,7 +10,7 @@ import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
 import { checkNamespaceDeletion } from './admission-plugins.ts';
 import type { AdmissionPlugin } from './admission.ts';
-import { applyError, fieldManagerOptions, fieldTracker, managerName, typedPatchFailure } from './field-manager.ts';
+import { applyError, fieldManagerOptions, fieldTracker, managerName, newObjectConversionFailure, typedPatchFailure } from './field-manager.ts';
 import { customResourceInfo } from './crd/custom-resource.ts';
 import { applyServerSide } from './patch/index.ts';
 import { patchDecodingFailure, supportedPatchTypes } from './patching.ts';
@@ -405,7 +405,8 @@ export class ApiServer {
       if (!result.ok) throw applyError(result, def, namespace, name);
       // The merged object becomes its Go type upstream: a null it holds (a list item the typed
       // patch allows) is that type's zero value. Fields the live object had unknown stay.
-      this.#decodeCheck?.(def, result.object, true, keep);
+      const typeError = this.#decodeCheck?.(def, result.object, true, keep).typeError;
+      if (typeError !== undefined) throw newObjectConversionFailure(def, namespace, name, typeError);
       return result.object;
     };
     try {
