@@ -72,19 +72,30 @@ export function failed(out: FileCommandOutput, message: string, status: number):
   return out;
 }
 
-/** ls [-a] [-A] [-1] [PATH...]: one name a line (as to a pipe), files before directories, names in byte order. */
-export function ls(args: readonly string[], files: ContainerFiles | undefined, workingDir: string): FileCommandOutput {
-  const out = output();
+/**
+ * Leading short options (`-rf`, `-a -1`) up to the first operand, each one of `allowed`; `refuse`
+ * answers for the first that is not. An option letter the command reads as another is the caller's.
+ */
+export function shortOptions(args: readonly string[], allowed: string, refuse: (option: string) => FileCommandOutput): { flags: Set<string>; operands: string[] } | FileCommandOutput {
   const flags = new Set<string>();
   const operands: string[] = [];
   for (const a of args) {
     if (a.startsWith('-') && a.length > 1 && operands.length === 0) {
       for (const f of a.slice(1)) {
-        if (!'aA1'.includes(f)) return failed(out, `ls: option -${f} is not simulated (ls runs with -a, -A and -1)\n`, 2);
+        if (!allowed.includes(f)) return refuse(f);
         flags.add(f);
       }
     } else operands.push(a);
   }
+  return { flags, operands };
+}
+
+/** ls [-a] [-A] [-1] [PATH...]: one name a line (as to a pipe), files before directories, names in byte order. */
+export function ls(args: readonly string[], files: ContainerFiles | undefined, workingDir: string): FileCommandOutput {
+  const out = output();
+  const parsed = shortOptions(args, 'aA1', (f) => failed(out, `ls: option -${f} is not simulated (ls runs with -a, -A and -1)\n`, 2));
+  if (!('flags' in parsed)) return parsed;
+  const { flags, operands } = parsed;
   if (operands.length === 0) operands.push('.');
   const shown: string[] = [];
   const dirs: { path: string; node: Extract<FileNode, { kind: 'dir' }>; at: string }[] = [];

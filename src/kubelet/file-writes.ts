@@ -5,7 +5,7 @@
 // src/touch.c, src/remove.c.
 import type { ContainerFiles, FileNode } from './container-files.ts';
 import { lookup } from './container-files.ts';
-import { failed, imageDirectory, output, problem, setEntry, stderr, unknownFiles } from './file-commands.ts';
+import { failed, imageDirectory, output, problem, setEntry, shortOptions, stderr, unknownFiles } from './file-commands.ts';
 import type { FileCommandOutput } from './file-commands.ts';
 
 type DirNode = Extract<FileNode, { kind: 'dir' }>;
@@ -57,16 +57,10 @@ function touchOne(files: ContainerFiles | undefined, path: string, workingDir: s
 /** rm [-f] [-r] FILE...: each name taken out of its directory; -f says nothing of a missing one. */
 export function rm(args: readonly string[], files: ContainerFiles | undefined, workingDir: string, busybox: boolean): FileCommandOutput {
   const out = output();
-  const flags = new Set<string>();
-  const operands: string[] = [];
-  for (const a of args) {
-    if (a.startsWith('-') && a.length > 1 && operands.length === 0) {
-      for (const f of a.slice(1)) {
-        if (!'frR'.includes(f)) return failed(out, `rm: option -${f} is not simulated (rm runs with -f and -r)\n`, 1);
-        flags.add(f === 'R' ? 'r' : f);
-      }
-    } else operands.push(a);
-  }
+  const parsed = shortOptions(args, 'frR', (f) => failed(out, `rm: option -${f} is not simulated (rm runs with -f and -r)\n`, 1));
+  if (!('flags' in parsed)) return parsed;
+  const { flags, operands } = parsed;
+  if (flags.delete('R')) flags.add('r');
   if (operands.length === 0 && !flags.has('f')) return failed(out, busybox ? 'rm: a file operand is needed\n' : "rm: missing operand\nTry 'rm --help' for more information.\n", 1);
   for (const path of operands) {
     const why = removeOne(files, path, workingDir, flags);
