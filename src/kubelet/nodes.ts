@@ -45,7 +45,8 @@ export interface SimulatedNodesOptions {
 export class SimulatedNodes {
   readonly #o: SimulatedNodesOptions;
   readonly #pods: Informer<Pod>;
-  readonly #volumeSources: VolumeSources;
+  // The DNS view's informers are optional in VolumeSources (a kubelet built alone has none); here they are always made.
+  readonly #volumeSources: VolumeSources & Required<Pick<VolumeSources, 'endpointSlices' | 'namespaces'>>;
   readonly #slices: Informer<resourceV1.ResourceSlice>;
   readonly #nodes: Informer<Node>;
   readonly #runtimeClasses: Informer<KubeObject & { handler?: string }>;
@@ -139,7 +140,7 @@ export class SimulatedNodes {
   /** The shared informers besides the pods': started before the kubelets take pods, stopped with them. */
   #informers(): { start(): void; stop(): void; waitForSync(): Promise<void> }[] {
     const { configMaps, secrets, claims, volumes, services, endpointSlices, namespaces } = this.#volumeSources;
-    return [configMaps, secrets, claims, volumes, services, ...(endpointSlices ? [endpointSlices] : []), ...(namespaces ? [namespaces] : []), this.#slices, this.#nodes, this.#runtimeClasses];
+    return [configMaps, secrets, claims, volumes, services, endpointSlices, namespaces, this.#slices, this.#nodes, this.#runtimeClasses];
   }
 
   /** Stops a node's kubelet and forgets it (its Node and pods are left to the control plane). */
