@@ -15,6 +15,7 @@ import { rbacEscalation } from './rbac-escalation.ts';
 import { certificateAdmission } from './certificate-admission.ts';
 import { validatingAdmissionPolicy } from './validating-admission-policy.ts';
 import { admissionWebhooks } from './admission-webhooks.ts';
+import { podSecurity } from './pod-security/admission.ts';
 
 const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
@@ -423,7 +424,7 @@ export const persistentVolumeClaimResize: AdmissionPlugin = {
 };
 
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
-  // Mutating webhooks mutate last; ValidatingAdmissionPolicy, the validating webhooks and then ResourceQuota
+  // PodSecurity validates after ServiceAccount and before Priority (AllOrderedPlugins). Mutating webhooks mutate last; ValidatingAdmissionPolicy, the validating webhooks and then ResourceQuota
   // validate last, after every mutation, as upstream orders them.
-  return [namespaceLifecycle, draAdminAccess, limitRangerAdmission, serviceAccount, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, persistentVolumeClaimResize, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
+  return [namespaceLifecycle, draAdminAccess, limitRangerAdmission, serviceAccount, podSecurity, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, persistentVolumeClaimResize, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
 }
