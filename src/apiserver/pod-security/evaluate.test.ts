@@ -45,15 +45,17 @@ test('restricted lists baseline reasons first, then its own, each in check-ID or
 });
 
 const baselineCases: [string, PodSpec, ObjectMeta, string][] = [
-  ['host namespaces, sorted', spec({ hostIPC: true, hostPID: true, hostNetwork: true }), {}, 'host namespaces (hostIPC=true, hostNetwork=true, hostPID=true)'],
+  ['host namespaces, network then PID then IPC', spec({ hostIPC: true, hostPID: true, hostNetwork: true }), {}, 'host namespaces (hostNetwork=true, hostPID=true, hostIPC=true)'],
   ['privileged containers of every kind', spec({ initContainers: [container('i', { securityContext: { privileged: true } })], containers: [container('a', { securityContext: { privileged: true } }), container('b')] }), {}, 'privileged (containers "i", "a" must not set securityContext.privileged=true)'],
   ['capabilities beyond the default set', spec({ containers: [container('c', { securityContext: { capabilities: { add: ['SYS_ADMIN', 'CHOWN', 'NET_RAW'] } } })] }), {}, 'non-default capabilities (container "c" must not include "NET_RAW", "SYS_ADMIN" in securityContext.capabilities.add)'],
   ['hostPath volumes', spec({ volumes: [{ name: 'a', hostPath: { path: '/a' } }, { name: 'e', emptyDir: {} }, { name: 'b', hostPath: { path: '/b' } }] }), {}, 'hostPath volumes (volumes "a", "b")'],
   ['host ports, as strings in order', spec({ containers: [container('a', { ports: [{ containerPort: 80, hostPort: 8080 }] }), container('b', { ports: [{ containerPort: 80, hostPort: 80 }, { containerPort: 443, hostPort: 443 }, { containerPort: 90 }] })] }), {}, 'hostPort (containers "a", "b" use hostPorts 443, 80, 8080)'],
   ['one host port', spec({ containers: [container('a', { ports: [{ containerPort: 80, hostPort: 80 }] })] }), {}, 'hostPort (container "a" uses hostPort 80)'],
   ['AppArmor field and annotation', spec({ securityContext: { appArmorProfile: { type: 'Unconfined' } } }), { annotations: { 'container.apparmor.security.beta.kubernetes.io/c': 'unconfined', 'container.apparmor.security.beta.kubernetes.io/d': 'localhost/x' } }, 'forbidden AppArmor profiles (pod and annotation must not set AppArmor profile type to "Unconfined", "container.apparmor.security.beta.kubernetes.io/c="unconfined"")'],
+  ['AppArmor annotations, as upstream\'s own test has them', spec({}), { annotations: { 'container.apparmor.security.beta.kubernetes.io/': 'bogus', 'container.apparmor.security.beta.kubernetes.io/a': '', 'container.apparmor.security.beta.kubernetes.io/b': 'runtime/default', 'container.apparmor.security.beta.kubernetes.io/c': 'localhost/', 'container.apparmor.security.beta.kubernetes.io/e': 'unconfined', 'container.apparmor.security.beta.kubernetes.io/f': 'unknown' } }, 'forbidden AppArmor profiles (annotations must not set AppArmor profile type to "container.apparmor.security.beta.kubernetes.io/="bogus"", "container.apparmor.security.beta.kubernetes.io/e="unconfined"", "container.apparmor.security.beta.kubernetes.io/f="unknown"")'],
   ['AppArmor on a container', spec({ containers: [container('c', { securityContext: { appArmorProfile: { type: 'Unconfined' } } })] }), {}, 'forbidden AppArmor profile (container "c" must not set AppArmor profile type to "Unconfined")'],
   ['SELinux type, user and role', spec({ securityContext: { seLinuxOptions: { type: 'spc_t' } }, containers: [container('c', { securityContext: { seLinuxOptions: { user: 'u', role: 'r', type: 'container_engine_t' } } })] }), {}, 'seLinuxOptions (pod and container "c" set forbidden securityContext.seLinuxOptions: type "spc_t"; user may not be set; role may not be set)'],
+  ['SELinux, as upstream\'s own test has it', spec({ securityContext: { seLinuxOptions: { type: 'foo', user: 'bar', role: 'baz' } }, containers: ['container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t', 'bar'].map((type, i) => container('abcde'[i] ?? '', { securityContext: { seLinuxOptions: { type } } })).concat([container('f', { securityContext: { seLinuxOptions: { user: 'bar' } } }), container('g', { securityContext: { seLinuxOptions: { role: 'baz' } } })]) }), {}, 'seLinuxOptions (pod and containers "e", "f", "g" set forbidden securityContext.seLinuxOptions: types "bar", "foo"; user may not be set; role may not be set)'],
   ['an unmasked /proc', spec({ containers: [container('c', { securityContext: { procMount: 'Unmasked' } })] }), {}, 'procMount (container "c" must not set securityContext.procMount to "Unmasked")'],
   ['an unmasked /proc in a user namespace', spec({ hostUsers: false, containers: [container('c', { securityContext: { procMount: 'Unmasked' } })] }), {}, ''],
   ['an unconfined seccomp profile', spec({ securityContext: { seccompProfile: { type: 'Unconfined' } }, containers: [container('a', { securityContext: { seccompProfile: { type: 'Unconfined' } } }), container('b')] }), {}, 'seccompProfile (pod and container "a" must not set securityContext.seccompProfile.type to "Unconfined")'],
@@ -79,6 +81,18 @@ const restrictedCases: [string, PodSpec, string][] = [
 for (const [name, s, expected] of restrictedCases) {
   test(`restricted:latest, ${name}`, () => assert.equal(message(restricted, s), expected));
 }
+
+test('restricted volume types: the nine allowed pass, every other one is named, and a volume of no known type is "unknown"', () => {
+  const allowed = ['emptyDir', 'secret', 'persistentVolumeClaim', 'downwardAPI', 'configMap', 'projected', 'csi', 'ephemeral', 'image'].map((type, i) => ({ name: `a${i + 1}`, [type]: {} }));
+  const types = ['hostPath', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'nfs', 'iscsi', 'glusterfs', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'fc', 'azureFile', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'portworxVolume', 'scaleIO', 'storageos'];
+  const restrictedOnes = types.map((type, i) => ({ name: `b${i + 1}`, [type]: {} }));
+  const volumes = [...allowed, ...restrictedOnes, { name: 'c1' }] as NonNullable<PodSpec['volumes']>;
+  const found = evaluatePod(restricted, {}, spec({ containers: [restrictedContainer], volumes })).map((v) => `${v.reason}: ${v.detail}`);
+  assert.deepEqual(found, [
+    'restricted volume types: volumes "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "b10", "b11", "b12", "b13", "b14", "b15", "b16", "b17", "b18", "b19", "b20", "b21", "c1" use restricted volume types ' +
+      '"awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder", "fc", "flexVolume", "flocker", "gcePersistentDisk", "gitRepo", "glusterfs", "hostPath", "iscsi", "nfs", "photonPersistentDisk", "portworxVolume", "quobyte", "rbd", "scaleIO", "storageos", "unknown", "vsphereVolume"',
+  ]);
+});
 
 test('unrestricted capabilities lists the missing drop and the forbidden adds together', () => {
   const s = spec({ containers: [container('a', { securityContext: { capabilities: { add: ['SYS_ADMIN'] } } }), container('b', { securityContext: { capabilities: { drop: ['ALL'], add: ['NET_ADMIN'] } } })] });
