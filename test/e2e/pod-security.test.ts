@@ -1,7 +1,8 @@
 // Pod Security admission as a namespace owner meets it with real kubectl: a namespace enforcing
 // restricted refuses a plain pod in upstream's words and admits a hardened one, `kubectl apply` of a
-// Deployment whose template would be refused prints upstream's Warning line, and `kubectl label ns`
-// tightening the enforce level warns about the pods already there.
+// Deployment whose template would be refused prints upstream's Warning line, a warn-only namespace
+// admits with a Warning, and `kubectl label ns` tightening the enforce level warns about the pods
+// already there.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -38,6 +39,14 @@ describe('Pod Security admission', () => {
     const applied = await dd.kubectl(['apply', '-f', dd.writeFile('web-deployment.yaml', fixture('web-deployment.yaml'))]);
     assert.equal(applied.stdout, 'deployment.apps/web created\n');
     assert.equal(applied.stderr, `Warning: would violate PodSecurity "restricted:latest": ${restrictedReasons('web')}\n`);
+  });
+
+  test('warn alone admits the pod and says what the level would refuse', async () => {
+    await dd.ok(['create', 'namespace', 'watched']);
+    const labelled = await dd.kubectl(['label', 'ns', 'watched', 'pod-security.kubernetes.io/warn=baseline']);
+    assert.deepEqual([labelled.stdout, labelled.stderr], ['namespace/watched labeled\n', '']);
+    const run = await dd.kubectl(['run', 'agent', '-n', 'watched', '--image=busybox:1.36', '--overrides={"spec":{"hostNetwork":true}}', '--', 'sleep', '3600']);
+    assert.deepEqual([run.stdout, run.stderr], ['pod/agent created\n', 'Warning: would violate PodSecurity "baseline:latest": host namespaces (hostNetwork=true)\n']);
   });
 
   test('kubectl label ns to a stricter enforce level warns about the pods already there', async () => {
