@@ -424,7 +424,8 @@ export const persistentVolumeClaimResize: AdmissionPlugin = {
 };
 
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
-  // PodSecurity validates after ServiceAccount and before Priority (AllOrderedPlugins). Mutating webhooks mutate last; ValidatingAdmissionPolicy, the validating webhooks and then ResourceQuota
-  // validate last, after every mutation, as upstream orders them.
+  // PodSecurity validates after ServiceAccount and before Priority (AllOrderedPlugins). Mutating webhooks
+  // mutate last; ValidatingAdmissionPolicy, the validating webhooks and then ResourceQuota validate last,
+  // after every mutation, as upstream orders them.
   return [namespaceLifecycle, draAdminAccess, limitRangerAdmission, serviceAccount, podSecurity, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, persistentVolumeClaimResize, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
 }
