@@ -33,16 +33,30 @@ function namespacePolicy(ns: KubeObject): NamespacePolicy {
 
 type Namespace = KubeObject | undefined;
 
-/** The pod's namespace: at once from the watched copy once it is synced, else after its list or a lookup. */
+// A key built per write is a fresh string the map must hash again (most of this plugin's cost on an
+// unlabelled namespace); a remembered one keeps its hash.
+const namespaceKeys = new Map<string, string>();
+function namespaceKey(name: string): string {
+  let key = namespaceKeys.get(name);
+  if (key === undefined) {
+    if (namespaceKeys.size >= 10_000) namespaceKeys.clear();
+    namespaceKeys.set(name, (key = namespacePrefix + name));
+  }
+  return key;
+}
+
+/** The object's namespace: at once from the watched copy once it is synced, else after its list or a lookup. */
 function namespaceOf(attrs: AdmissionAttributes): Namespace | Promise<Namespace> {
   const name = attrs.object.metadata.namespace ?? '';
   const watched = namespacesOf(attrs.storage.store);
-  const fromStore = (): Promise<Namespace> => attrs.storage.lookup('', 'v1', 'namespaces', '', name);
-  if (!watched.synced) return watched.ready.then(() => watched.maps.namespaces.get(namespacePrefix + name) ?? fromStore());
-  return watched.maps.namespaces.get(namespacePrefix + name) ?? fromStore();
+  const found = watched.synced ? watched.maps.namespaces.get(namespaceKey(name)) : undefined;
+  return found ?? lookupNamespace(attrs, watched, name);
 }
 
-const then = <T>(value: T | Promise<T>, next: (v: T) => void): void | Promise<void> => (value instanceof Promise ? value.then(next) : next(value));
+async function lookupNamespace(attrs: AdmissionAttributes, watched: ReturnType<typeof namespacesOf>, name: string): Promise<Namespace> {
+  if (!watched.synced) await watched.ready;
+  return watched.maps.namespaces.get(namespaceKey(name)) ?? attrs.storage.lookup('', 'v1', 'namespaces', '', name);
+}
 
 /** Subresources that cannot change a pod's spec; any other (ephemeralcontainers, resize) is evaluated. */
 const ignoredPodSubresources = new Set(['exec', 'attach', 'binding', 'eviction', 'log', 'portforward', 'proxy', 'status']);
@@ -79,27 +93,33 @@ function evaluate(attrs: AdmissionAttributes, policy: Policy, meta: Readonly<Obj
 }
 
 function validatePod(attrs: AdmissionAttributes): void | Promise<void> {
-  if (ignoredPodSubresources.has(attrs.ctx.subresource)) return;
-  return then(namespaceOf(attrs), (ns) => {
-    if (!ns) throw internalError(`failed to lookup namespace ${JSON.stringify(attrs.object.metadata.namespace ?? '')}`);
-    const { policy, errors } = namespacePolicy(ns);
-    if (errors.length === 0 && isFullyPrivileged(policy)) return;
-    const pod = attrs.object as unknown as Pod;
-    if (attrs.operation === 'UPDATE' && !isSignificantPodUpdate(pod, attrs.old as unknown as Pod)) return;
-    evaluate(attrs, policy, pod.metadata, pod.spec, true);
-  });
+  if (ignoredPodSubresources.has(attrs.ctx.subresource)) return undefined;
+  const ns = namespaceOf(attrs);
+  return ns instanceof Promise ? ns.then((found) => admitPod(attrs, found)) : admitPod(attrs, ns);
+}
+
+function admitPod(attrs: AdmissionAttributes, ns: Namespace): undefined {
+  if (!ns) throw internalError(`failed to lookup namespace ${JSON.stringify(attrs.object.metadata.namespace ?? '')}`);
+  const { policy, errors } = namespacePolicy(ns);
+  if (errors.length === 0 && isFullyPrivileged(policy)) return undefined;
+  const pod = attrs.object as unknown as Pod;
+  if (attrs.operation === 'UPDATE' && !isSignificantPodUpdate(pod, attrs.old as unknown as Pod)) return undefined;
+  evaluate(attrs, policy, pod.metadata, pod.spec, true);
+  return undefined;
 }
 
 function validatePodController(attrs: AdmissionAttributes, templateOf: TemplateOf): void | Promise<void> {
-  if (attrs.ctx.subresource) return;
-  return then(namespaceOf(attrs), (ns) => {
-    // Upstream admits a template whose namespace it cannot find; only the audit log would hear of it.
-    if (!ns) return;
-    const { policy } = namespacePolicy(ns);
-    if (policy.warn.level === 'privileged') return;
-    const template = templateOf(attrs.object);
-    if (template) evaluate(attrs, policy, template.metadata ?? {}, template.spec ?? { containers: [] }, false);
-  });
+  if (attrs.ctx.subresource) return undefined;
+  const ns = namespaceOf(attrs);
+  return ns instanceof Promise ? ns.then((found) => warnTemplate(attrs, found, templateOf)) : warnTemplate(attrs, ns, templateOf);
+}
+
+function warnTemplate(attrs: AdmissionAttributes, ns: Namespace, templateOf: TemplateOf): undefined {
+  // Upstream admits a template whose namespace it cannot find; only the audit log would hear of it.
+  if (!ns || namespacePolicy(ns).policy.warn.level === 'privileged') return undefined;
+  const template = templateOf(attrs.object);
+  if (template) evaluate(attrs, namespacePolicy(ns).policy, template.metadata ?? {}, template.spec ?? { containers: [] }, false);
+  return undefined;
 }
 
 /** Field errors are plain data: two lists are the same when they print the same. */
