@@ -9,6 +9,7 @@ import { defaultFeatureGates } from '../../../features.ts';
 import type { Container, Pod } from './types.ts';
 import { defaultPod } from './defaults.ts';
 import { computePodQOS } from './qos.ts';
+import { mergeMatchLabelKeys } from './match-label-keys.ts';
 import { validatePodCreate } from './validation.ts';
 import type { SimAnnotationValidator } from './validation.ts';
 import { isSemanticEqual, validatePodResize, validatePodStatusUpdate, validatePodUpdate } from './update-validation.ts';
@@ -33,6 +34,7 @@ function prepareForCreate(pod: Pod): void {
   pod.status = status;
   withConditionTimes(pod);
   pod.metadata.generation = 1;
+  mergeMatchLabelKeys(pod);
 }
 
 /**

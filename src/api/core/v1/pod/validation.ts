@@ -6,10 +6,11 @@ import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notS
 import type { FieldError } from '../../../../core/index.ts';
 import type { LabelSelector } from '../../../../core/index.ts';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../../validation/index.ts';
-import type { Container, Pod, PodSpec, Toleration } from './types.ts';
+import type { Container, Pod, PodAffinityTerm, PodSpec, Toleration } from './types.ts';
 import { validateNodeSelector, validateNodeSelectorTerm } from '../node-selector-validation.ts';
 import { validateContainerCommon, validateLifecycleAndProbes, validateResourceRequirements } from './container-validation.ts';
 import type { ContainerContext } from './container-validation.ts';
+import { validateMatchLabelKeysAndMismatchLabelKeys } from './match-label-keys.ts';
 import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './syntax.ts';
 
 export interface PodSpecValidationOptions {
@@ -207,9 +208,10 @@ function validateAffinity(spec: PodSpec, path: FieldPath): FieldError[] {
   for (const kind of ['podAffinity', 'podAntiAffinity'] as const) {
     const pa = a[kind];
     if (!pa) continue;
-    const termErrs = (t: { labelSelector?: LabelSelector; topologyKey: string; namespaces?: string[] }, p: FieldPath): void => {
+    const termErrs = (t: PodAffinityTerm, p: FieldPath): void => {
       errs.push(...validateLabelSelector(t.labelSelector, p.child('labelSelector')));
       for (const ns of t.namespaces ?? []) for (const m of isDNS1123Label(ns)) errs.push(invalidValue(p.child('namespace'), ns, m));
+      errs.push(...validateMatchLabelKeysAndMismatchLabelKeys(p, t.matchLabelKeys, t.mismatchLabelKeys, t.labelSelector));
       if (!t.topologyKey) errs.push(required(p.child('topologyKey'), 'can not be empty'));
       errs.push(...labelKeyErrors(t.topologyKey ?? '', p.child('topologyKey')));
     };
@@ -247,6 +249,8 @@ function validateTopologySpread(spec: PodSpec, path: FieldPath): FieldError[] {
       const v = c[f];
       if (v !== undefined && v !== 'Honor' && v !== 'Ignore') errs.push(notSupported(p.child(f), v, ['Honor', 'Ignore']));
     }
+    // With MatchLabelKeysInPodTopologySpreadSelectorMerge on, the same check as affinity terms', on the merged selector.
+    errs.push(...validateMatchLabelKeysAndMismatchLabelKeys(p, c.matchLabelKeys, undefined, c.labelSelector));
     errs.push(...validateLabelSelector(c.labelSelector, p.child('labelSelector')));
   });
   return errs;
