@@ -9,6 +9,7 @@ import type { DeepReadonly, LabelSelector, ObjectMeta } from '../core/index.ts';
 import type { PodTemplateSpec } from './core/v1/pod.ts';
 import { defaultPodSpec } from './core/v1/pod/defaults.ts';
 import { validatePodSpec } from './core/v1/pod/validation.ts';
+import { validatePodDeletionCost } from './core/v1/pod/deletion-cost.ts';
 import { isValidLabelValue, nameIsDNSSubdomain, validateAnnotations, validateLabelName, validateLabels } from './validation/names.ts';
 import type { ValidateNameFunc } from './validation/names.ts';
 import { validateObjectMeta, validateObjectMetaUpdate as validateMetaUpdate } from './validation/object-meta.ts';
@@ -105,6 +106,7 @@ export function validatePodTemplate(template: PodTemplateSpec, path: FieldPath):
   const errs = [
     ...validateLabels(meta.labels, path.child('labels')),
     ...validateAnnotations(meta.annotations, path.child('annotations')),
+    ...validatePodDeletionCost(meta.annotations, path.child('annotations')),
     ...validateTemplatePodSpec(template, path.child('spec')),
   ];
   if ((template.spec?.ephemeralContainers ?? []).length > 0) {

@@ -62,6 +62,10 @@ test('podDeletionCost reads an int32 and treats anything else as 0', () => {
   assert.equal(podDeletionCost(pod({ name: 'a', cost: '42' })), 42);
   assert.equal(podDeletionCost(pod({ name: 'a', cost: 'x' })), 0);
   assert.equal(podDeletionCost(pod({ name: 'a', cost: '99999999999' })), 0);
+  // validFirstDigit: a sign of '+' or a leading zero is no cost either.
+  assert.equal(podDeletionCost(pod({ name: 'a', cost: '+10' })), 0);
+  assert.equal(podDeletionCost(pod({ name: 'a', cost: '008' })), 0);
+  assert.equal(podDeletionCost(pod({ name: 'a', cost: '-5' })), -5);
 });
 
 test('podsToDelete picks the unscheduled and pending pods of a mixed set', () => {

@@ -3,22 +3,18 @@
 // Upstream: pkg/controller/controller_utils.go (ActivePodsWithRanks.Less),
 // pkg/controller/replicaset/replica_set.go (getPodsToDelete, getPodsRankedByRelatedPodsOnSameNode).
 import type { Pod } from '../../api/index.ts';
+import { parsePodDeletionCost } from '../../api/index.ts';
 import type { DeepReadonly } from '../../core/index.ts';
 import { isPodActive, isPodReady, podReadySince } from '../pod-state.ts';
 import { lookupTable } from '../../core/index.ts';
 
 type ReadonlyPod = DeepReadonly<Pod>;
 
-export const podDeletionCostAnnotation = 'controller.kubernetes.io/pod-deletion-cost';
-
 const phaseOrdinal: Readonly<Record<string, number>> = lookupTable({ Pending: 0, Unknown: 1, Running: 2 });
 
-/** GetDeletionCostFromPodAnnotations: an int32; anything else counts as 0. */
+/** GetDeletionCostFromPodAnnotations: an int32 as the API server accepts it; anything else counts as 0. */
 export function podDeletionCost(pod: ReadonlyPod): number {
-  const raw = pod.metadata.annotations?.[podDeletionCostAnnotation];
-  if (raw === undefined || !/^[+-]?\d+$/.test(raw)) return 0;
-  const n = Number(raw);
-  return n >= -2147483648 && n <= 2147483647 ? n : 0;
+  return parsePodDeletionCost(pod.metadata.annotations) ?? 0;
 }
 
 function time(ts: string | undefined): number | undefined {

@@ -14,4 +14,5 @@ export { validatePodCreate, validatePodSpec } from './pod/validation.ts';
 export { validatePodUpdate, validatePodStatusUpdate, validatePodResize } from './pod/update-validation.ts';
 export { podStatusCells } from './pod/table.ts';
 export { shouldRestart } from './pod/restart-policy.ts';
+export { parsePodDeletionCost, podDeletionCostAnnotation } from './pod/deletion-cost.ts';
 export { ephemeralClaimName, ephemeralClaimNotForPod } from './pod/ephemeral-volume.ts';

@@ -9,7 +9,7 @@ import { validatePodMetadataAndSpec } from './validation.ts';
 import { describeSpecDiff, isSemanticEqual } from './update-validation.ts';
 
 export function validateEphemeralContainersUpdate(pod: Pod, old: Pod): FieldError[] {
-  const errs = [...validateObjectMetaUpdate(pod.metadata, old.metadata), ...validatePodMetadataAndSpec(pod)];
+  const errs = [...validateObjectMetaUpdate(pod.metadata, old.metadata), ...validatePodMetadataAndSpec(pod, old)];
   if (old.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) {
     return [forbiddenField(new FieldPath(''), 'static pods do not support ephemeral containers')];
   }

@@ -120,7 +120,7 @@ export function describeSpecDiff(prev: unknown, next: unknown, path = ''): strin
 
 /** ValidatePodUpdate. */
 export function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
-  const errs = [...validateObjectMetaUpdate(pod.metadata, old.metadata), ...validatePodMetadataAndSpec(pod)];
+  const errs = [...validateObjectMetaUpdate(pod.metadata, old.metadata), ...validatePodMetadataAndSpec(pod, old)];
   const specPath = new FieldPath('spec');
   const ns = pod.spec;
   const os = old.spec;
@@ -282,7 +282,7 @@ function orderErrors(next: readonly Container[] | undefined, prev: readonly Cont
  * allowed since 1.34 (the kubelet checks usage), and resizePolicy is immutable.
  */
 export function validatePodResize(pod: Pod, old: Pod): FieldError[] {
-  const errs = [...validateObjectMetaUpdate(pod.metadata, old.metadata), ...validatePodMetadataAndSpec(pod)];
+  const errs = [...validateObjectMetaUpdate(pod.metadata, old.metadata), ...validatePodMetadataAndSpec(pod, old)];
   // field.NewPath("") prints as "[]".
   const root = new FieldPath('[]');
   const podLevel = (p: Pod): boolean => Object.keys(p.spec?.resources?.requests ?? {}).length + Object.keys(p.spec?.resources?.limits ?? {}).length > 0;

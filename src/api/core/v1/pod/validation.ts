@@ -11,6 +11,7 @@ import { validateNodeSelector, validateNodeSelectorTerm } from '../node-selector
 import { validateContainerCommon, validateLifecycleAndProbes, validateResourceRequirements } from './container-validation.ts';
 import type { ContainerContext } from './container-validation.ts';
 import { validateMatchLabelKeysAndMismatchLabelKeys } from './match-label-keys.ts';
+import { parsePodDeletionCost, validatePodDeletionCost } from './deletion-cost.ts';
 import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './syntax.ts';
 
 export interface PodSpecValidationOptions {
@@ -394,9 +395,15 @@ export function validatePodCreate(pod: Pod, simValidator?: SimAnnotationValidato
   return errs;
 }
 
-/** validatePodMetadataAndSpec: shared by create and update. */
-export function validatePodMetadataAndSpec(pod: Pod): FieldError[] {
+/**
+ * validatePodMetadataAndSpec: shared by create and update. On update, a pod whose stored
+ * pod-deletion-cost is already invalid may keep it (GetValidationOptionsFromPodSpecAndMeta).
+ */
+export function validatePodMetadataAndSpec(pod: Pod, old?: Pod): FieldError[] {
   const errs = validateObjectMeta(pod.metadata, { namespaced: true, nameValidator: nameIsDNSSubdomain });
+  if (!old || parsePodDeletionCost(old.metadata.annotations) !== undefined) {
+    errs.push(...validatePodDeletionCost(pod.metadata.annotations, new FieldPath('metadata').child('annotations')));
+  }
   const specPath = new FieldPath('spec');
   errs.push(...validatePodSpec(pod.spec, specPath, { resourceIsPod: true }));
   if (pod.spec && !pod.spec.serviceAccountName) {
