@@ -6,7 +6,7 @@
 // atomic_writer.go, pkg/volume/configmap, secret, downwardapi, projected (MakePayload, CollectData).
 import type { Container, DownwardAPIVolumeFile, Pod, Volume } from '../api/index.ts';
 import type { DeepReadonly } from '../core/index.ts';
-import { cleanRootedPath, goQuote, ownValue } from '../core/index.ts';
+import { cleanRootedPath, goQuote, isDNS1123Subdomain, ownValue } from '../core/index.ts';
 import { containerResourceValue, metadataFieldValue } from './downward-api.ts';
 import type { Allocatable } from './downward-api.ts';
 import { clusterDomain, podResolvConf } from './pod-dns.ts';
@@ -90,8 +90,12 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
   return layer ? { mounts, writtenAt, layer } : { mounts, writtenAt };
 }
 
-/** GeneratePodHostNameAndDomain's domain: `<subdomain>.<namespace>.svc.<clusterDomain>`, or none. */
+/**
+ * GeneratePodHostNameAndDomain's domain: `<subdomain>.<namespace>.svc.<clusterDomain>`, or none; none
+ * with hostnameOverride (HostnameOverride, beta and on in 1.35), whose name stands alone.
+ */
 function podDomain(pod: DeepReadonly<Pod>): string {
+  if (pod.spec.hostnameOverride !== undefined) return '';
   return pod.spec.subdomain ? `${pod.spec.subdomain}.${pod.metadata.namespace ?? ''}.svc.${clusterDomain}` : '';
 }
 
@@ -105,10 +109,24 @@ export function podKernelHostname(pod: DeepReadonly<Pod>): string {
   return pod.spec.setHostnameAsFQDN && domain ? `${hostname}.${domain}` : hostname;
 }
 
-/** GeneratePodHostNameAndDomain's hostname: spec.hostname, else the pod's name, cut to 63 characters (and its trailing '-' and '.'). */
+/**
+ * GeneratePodHostNameAndDomain's hostname: spec.hostnameOverride, else spec.hostname, else the pod's
+ * name, cut to 63 characters (and its trailing '-' and '.').
+ */
 function podHostname(pod: DeepReadonly<Pod>): string {
-  const name = pod.spec.hostname || (pod.metadata.name ?? '');
+  const name = pod.spec.hostnameOverride ?? (pod.spec.hostname || (pod.metadata.name ?? ''));
   return name.length <= 63 ? name : name.slice(0, 63).replace(/[-.]+$/, '');
+}
+
+/**
+ * GeneratePodHostNameAndDomain's refusal of a hostnameOverride that is no DNS subdomain (the API
+ * server's validation does not check it here): the container is not created, in upstream's words.
+ */
+export function podHostnameError(pod: DeepReadonly<Pod>): string | undefined {
+  const override = pod.spec.hostnameOverride;
+  if (override === undefined) return undefined;
+  const msgs = isDNS1123Subdomain(override);
+  return msgs.length === 0 ? undefined : `pod HostnameOverride ${goQuote(override)} is not a valid DNS subdomain: ${msgs.join(';')}`;
 }
 
 /** managedHostsFileContent: the boilerplate, the pod's own names on each of its IPs, then hostAliases. */

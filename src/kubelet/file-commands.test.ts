@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Pod } from '../api/index.ts';
-import { containerFiles } from './container-files.ts';
+import { containerFiles, podHostnameError, podKernelHostname } from './container-files.ts';
 import type { FileNode, VolumeContentSources } from './container-files.ts';
 import { runExec } from './exec-shell.ts';
 import type { ExecRun } from './exec-shell.ts';
@@ -73,6 +73,20 @@ test('/etc/hosts is the kubelet\'s managed file: the pod\'s IP and name, then it
   assert.equal(out(runExec(['cat', '/etc/hostname'], { ...context, files: fqdnHost })), 'worker-0.trainers.ml.svc.cluster.local\n', 'setHostnameAsFQDN');
   const fqdn = containerFiles(named, named.spec.containers[0]!, ['10.128.0.7'], sources, 0);
   assert.equal(out(runExec(['cat', '/etc/hosts', '/etc/hostname'], { ...context, files: fqdn })), `${hosts}10.128.0.7\tworker-0.trainers.ml.svc.cluster.local\tworker-0\nworker-0\n`);
+});
+
+test('hostnameOverride (HostnameOverride, on in 1.35) is the pod\'s whole hostname: over hostname and subdomain, with no domain in /etc/hosts', () => {
+  const hosts = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';
+  const overridden: Pod = { ...pod, spec: { ...pod.spec, hostname: 'worker-0', subdomain: 'trainers', hostnameOverride: 'trainer.ml.example.com', hostAliases: [] } };
+  const files = containerFiles(overridden, overridden.spec.containers[0]!, ['10.128.0.7'], sources, 0);
+  assert.equal(out(runExec(['cat', '/etc/hosts', '/etc/hostname'], { ...context, files })), `${hosts}10.128.0.7\ttrainer.ml.example.com\ntrainer.ml.example.com\n`);
+  assert.equal(podKernelHostname(overridden), 'trainer.ml.example.com', 'what HOSTNAME and `hostname` give');
+  assert.equal(podHostnameError(overridden), undefined);
+  // GeneratePodHostNameAndDomain refuses what is no DNS subdomain; the container is not created.
+  assert.equal(
+    podHostnameError({ ...pod, spec: { ...pod.spec, hostnameOverride: 'Trainer_0' } }),
+    `pod HostnameOverride "Trainer_0" is not a valid DNS subdomain: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+  );
 });
 
 test('volumes hold what their plugins write: keys as files, secrets decoded, the downward API formatted, a subPath alone', () => {

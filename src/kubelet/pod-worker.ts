@@ -43,7 +43,7 @@ import { containerCommandHook } from './exec-shell.ts';
 import type { ClusterDnsView } from './cluster-dns.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import { PodFiles } from './pod-files.ts';
-import { podKernelHostname } from './container-files.ts';
+import { podHostnameError, podKernelHostname } from './container-files.ts';
 import type { Allocatable } from './downward-api.ts';
 import type { ImageManager } from './image-manager.ts';
 import type { ContainerStateLabel, ContainerTypeLabel, KubeletMetrics } from './kubelet-metrics.ts';
@@ -887,6 +887,9 @@ export class PodWorker {
       this.#sandboxRelisted = true;
       return this.#startFailed(rec, pulled.reason, pulled.message, pulled.reason, relistMs);
     }
+    // GenerateRunContainerOptions: the hostname before the environment.
+    const hostnameError = podHostnameError(this.#pod);
+    if (hostnameError !== undefined) return this.#startFailed(rec, 'CreateContainerConfigError', hostnameError, hostnameError);
     const environment = this.#environment(c);
     if (!environment.ok) return this.#startFailed(rec, 'CreateContainerConfigError', environment.message, environment.message);
     delete rec.startRetryAt;
