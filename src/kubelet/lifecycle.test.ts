@@ -130,6 +130,28 @@ test("a readiness gate's condition makes the pod Ready; conditions others own co
   }
 });
 
+test('a spec change the kubelet only observes (activeDeadlineSeconds) still moves status.observedGeneration and the conditions\' to the new generation', async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'observed' }, spec: { containers: [{ name: 'main', image: 'nginx' }] } } as Pod, { namespace: 'default' });
+    await clock.advance(2_000);
+    await c.client.patch(refs.pods, 'default', 'observed', 'merge', { spec: { activeDeadlineSeconds: 3600 } });
+    await clock.advance(1_000);
+    const live = await pod(c, 'observed');
+    assert.equal(live.metadata.generation, 2);
+    assert.equal(live.status?.observedGeneration, 2);
+    assert.deepEqual((live.status?.conditions ?? []).map((x) => `${x.type}/${(x as { observedGeneration?: number }).observedGeneration ?? '-'}`), [
+      'PodReadyToStartContainers/2',
+      'Initialized/2',
+      'Ready/2',
+      'ContainersReady/2',
+      'PodScheduled/2',
+    ]);
+  } finally {
+    await c.stop();
+  }
+});
+
 test('a status write that admission refuses is tried again at the next periodic sync, once it is allowed', async () => {
   const { c, clock } = await cluster();
   try {

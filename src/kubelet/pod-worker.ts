@@ -477,12 +477,17 @@ export class PodWorker {
   }
 
   update(pod: DeepReadonlyPod): void {
+    const generationChanged = pod.metadata.generation !== this.#delivered.metadata.generation;
     this.#delivered = pod;
     const rv = (p: DeepReadonlyPod): number => Number(p.metadata.resourceVersion ?? 0);
     if (rv(pod) >= rv(this.#pod)) this.#pod = pod;
     // HandlePodReconcile: a readiness gate's condition is someone else's write, and Ready follows it
     // (NeedToReconcilePodReadiness); the writer skips the write when the status holds.
     if (this.#pod.spec.readinessGates?.length && this.#state.kind === 'syncing') this.#status.markDirty();
+    // A spec change (activeDeadlineSeconds, an image, a toleration) is a SyncPod whose generated status
+    // reports the new generation (PodObservedGenerationTracking), which differs from the cached one
+    // and so is written, even when nothing else in the status moved.
+    if (generationChanged && this.#state.kind !== 'finished') this.#status.markDirty();
     this.#sync();
   }
 

@@ -1,0 +1,34 @@
+// Pod generation with real kubectl (PodObservedGenerationTracking, GA in 1.35): every spec change
+// bumps metadata.generation, and the kubelet reports it back in status.observedGeneration and in its
+// conditions' observedGeneration, even for a change that moves nothing else in the status.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDrydock } from './harness.ts';
+import type { Drydock } from './harness.ts';
+
+const cluster = `apiVersion: drydock.dev/v1alpha1
+kind: Cluster
+nodePools:
+- name: cpu
+  count: 1
+  capacity: {cpu: "8", memory: 32Gi}
+`;
+
+describe('pod observedGeneration with kubectl', () => {
+  let dd: Drydock;
+  before(async () => {
+    dd = await startDrydock({ config: cluster });
+  });
+  after(async () => {
+    await dd?.stop();
+  });
+
+  test('kubectl patch of activeDeadlineSeconds: generation 2, then observedGeneration 2 on the status and the kubelet\'s conditions', async () => {
+    await dd.ok(['run', 'web', '--image=nginx']);
+    await dd.ok(['wait', '--for=condition=Ready', 'pod/web', '--timeout=60s'], { timeoutMs: 90_000 });
+    await dd.ok(['patch', 'pod', 'web', '--type=merge', '-p', '{"spec":{"activeDeadlineSeconds":3600}}']);
+    await dd.ok(['wait', '--for=jsonpath={.status.observedGeneration}=2', 'pod/web', '--timeout=30s'], { timeoutMs: 60_000 });
+    const out = await dd.ok(['get', 'pod', 'web', '-o', 'jsonpath={.metadata.generation} {range .status.conditions[*]}{.type}={.observedGeneration} {end}']);
+    assert.equal(out.trim(), '2 PodReadyToStartContainers=2 Initialized=2 Ready=2 ContainersReady=2 PodScheduled=2');
+  });
+});
