@@ -22,9 +22,21 @@ export type FileNode =
   | { kind: 'dir'; entries: ReadonlyMap<string, FileNode>; mode: number; writable?: true; image?: true; removed?: Set<string> }
   | { kind: 'link'; target: string };
 
+export interface Mount {
+  path: string;
+  node: FileNode;
+  readOnly?: true;
+  generated?: true;
+}
+
 export interface ContainerFiles {
-  /** Mount points, absolute and clean, each with what is there; `/` is the container's writable layer. */
-  mounts: readonly { path: string; node: FileNode }[];
+  /**
+   * Mount points, absolute and clean, each with what is there; `/` is the container's writable layer.
+   * `readOnly`: the volume mount says so, or the volume is one the kubelet writes (configMap, secret,
+   * downwardAPI, projected), which it mounts read-only. `generated`: a file the kubelet makes anew for each
+   * look (/etc/hosts, the termination log), which keeps no write.
+   */
+  mounts: readonly Mount[];
   /** The writable layer over the image (the root filesystem), where files copied in outside volumes go. */
   layer?: Extract<FileNode, { kind: 'dir' }>;
   /** When the kubelet wrote them: every file's modification time. */
@@ -67,25 +79,26 @@ export function imageRoot(writable: boolean): DirNode {
 
 /** The files container `c` of `pod` sees, with the pod's IPs known, over its writable `layer` if it has one. */
 export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, podIPs: readonly string[], sources: VolumeContentSources, writtenAt: number, layer?: Extract<FileNode, { kind: 'dir' }>): ContainerFiles {
-  const mounts: { path: string; node: FileNode }[] = layer ? [{ path: '/', node: layer }] : [];
+  const mounts: Mount[] = layer ? [{ path: '/', node: layer }] : [];
   const mountsOwn = (path: string): boolean => (c.volumeMounts ?? []).some((m) => cleanRootedPath(m.mountPath) === path);
   const hostname = podHostname(pod);
   const domain = podDomain(pod);
   // makeMounts: /etc/hosts when the pod has an IP and the container does not mount its own there.
-  if (podIPs.length > 0 && !pod.spec.hostNetwork && !mountsOwn('/etc/hosts')) mounts.push({ path: '/etc/hosts', node: textFile(managedHosts(pod, hostname, domain, podIPs)) });
-  if (!mountsOwn('/etc/hostname')) mounts.push({ path: '/etc/hostname', node: textFile(`${podKernelHostname(pod)}\n`) });
+  if (podIPs.length > 0 && !pod.spec.hostNetwork && !mountsOwn('/etc/hosts')) mounts.push({ path: '/etc/hosts', node: textFile(managedHosts(pod, hostname, domain, podIPs)), generated: true });
+  if (!mountsOwn('/etc/hostname')) mounts.push({ path: '/etc/hostname', node: textFile(`${podKernelHostname(pod)}\n`), generated: true });
   // The runtime's sandbox file, mounted into each container that does not mount its own there.
   const resolvConf = podResolvConf(pod);
-  if (resolvConf !== undefined && !mountsOwn('/etc/resolv.conf')) mounts.push({ path: '/etc/resolv.conf', node: textFile(resolvConf) });
+  if (resolvConf !== undefined && !mountsOwn('/etc/resolv.conf')) mounts.push({ path: '/etc/resolv.conf', node: textFile(resolvConf), generated: true });
   // kuberuntime makeMounts: an empty file, writable by anyone, at terminationMessagePath (which nothing here writes).
   const terminationLog = c.terminationMessagePath || '/dev/termination-log';
-  if (!mountsOwn(cleanRootedPath(terminationLog))) mounts.push({ path: cleanRootedPath(terminationLog), node: textFile('', 0o666) });
+  if (!mountsOwn(cleanRootedPath(terminationLog))) mounts.push({ path: cleanRootedPath(terminationLog), node: textFile('', 0o666), generated: true });
   for (const m of c.volumeMounts ?? []) {
     const volume = (pod.spec.volumes ?? []).find((v) => v.name === m.name);
     const content = volume ? volumeContent(pod, volume, sources) : undefined;
     if (!content) continue;
     const node = m.subPath ? subPathNode(content, m.subPath) : content;
-    if (node) mounts.push({ path: cleanRootedPath(m.mountPath), node });
+    const readOnly = m.readOnly === true || !volume?.emptyDir;
+    if (node) mounts.push({ path: cleanRootedPath(m.mountPath), node, ...(readOnly ? { readOnly } : {}) });
   }
   return layer ? { mounts, writtenAt, layer } : { mounts, writtenAt };
 }
@@ -330,6 +343,16 @@ export function lookup(files: ContainerFiles, path: string, workingDir: string, 
   }
   const found = nodeAt(files, at);
   return found.kind === 'found' ? { ...found, path: `/${at.join('/')}` } : found;
+}
+
+/** The mount `path` (absolute, clean, resolved) is on: the deepest one over it. */
+export function mountAt(files: ContainerFiles, path: string): Mount | undefined {
+  let best: Mount | undefined;
+  for (const m of files.mounts) {
+    const over = m.path === '/' || path === m.path || path.startsWith(`${m.path}/`);
+    if (over && (!best || m.path.length > best.path.length)) best = m;
+  }
+  return best;
 }
 
 /** The node at a path with no links in it but perhaps the last part. */

@@ -1,10 +1,11 @@
 // What `kubectl exec` runs in a simulated container: a few commands a user reaches for to look inside
 // one (env, printenv, echo, hostname, pwd, date, nvidia-smi -L, sleep, true, false, exit; cat, ls, test and
-// tar over the files the kubelet put there and the emptyDirs, so `kubectl cp` works both ways; touch and rm,
-// which the container's own script and its exec probes see), alone or in
+// tar over the files the kubelet put there and the emptyDirs, so `kubectl cp` works both ways; touch, rm and
+// `> FILE`, which the container's own script and its exec probes see; tail), alone or in
 // the shell the container's own command runs in (api/sim/shell-syntax.ts: quotes, $VAR, $?, $((...)),
 // $(...), `;`, `&&`, `||`, loops and `if`), from `sh -c "..."` or from `sh` reading its standard input or a
-// terminal. There is no image to run anything else. Pure: the script is run ahead and the route plays the steps.
+// terminal. There is no image to run anything else. Pure: the script is run ahead and the route plays the
+// steps; its writes are stamped with the time ahead they are made at (shell-files.ts).
 import { argvCommand, fileTestOps, OutsideSubset, parseScript, scriptCommands, ShellRun } from '../api/index.ts';
 import type { CommandHook, ShellProgram } from '../api/index.ts';
 import type { ClusterDnsView } from './cluster-dns.ts';
@@ -13,6 +14,7 @@ import { lookup } from './container-files.ts';
 import { cat, ls, tar, tarExtracts, testPath } from './file-commands.ts';
 import { isBusyboxImage, rm, touch } from './file-writes.ts';
 import { nslookup } from './nslookup.ts';
+import { shellFiles } from './shell-files.ts';
 
 /** What a command sees of its container. */
 export interface ExecContext {
@@ -42,7 +44,7 @@ export interface ExecRun {
 }
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-export const simulatedCommands = 'echo, env, printenv, hostname, pwd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test, touch, rm, tar (cf -, xf -) and nslookup';
+export const simulatedCommands = 'echo, env, printenv, hostname, pwd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test, touch, rm, tail, tar (cf -, xf -) and nslookup';
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -87,7 +89,7 @@ export class ShellSession {
   }
 }
 
-const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[', 'nslookup', 'touch', 'rm']);
+const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[', 'nslookup', 'touch', 'rm', 'tail']);
 /** What kubectl exec runs ahead: output past this many writes, or past an hour, is left unwritten (the command goes on for ever). */
 const maxSteps = 10_000;
 const limitMs = 3_600_000;
@@ -141,7 +143,8 @@ function execute(program: ShellProgram, context: ExecContext, state: SessionStat
       if (steps.length > maxSteps) throw new StepsFull();
     },
   };
-  const run = new ShellRun(program, { env: context.env, gpuList: context.gpuList, pid1: false, startedAt: context.now?.() ?? 0, args, errexit, vars: state.vars, status: state.status, command: (argv) => hooked(argv, context, state) }, sink);
+  const files = shellFiles(() => context.files, context.workingDir);
+  const run = new ShellRun(program, { env: context.env, gpuList: context.gpuList, pid1: false, startedAt: context.now?.() ?? 0, args, errexit, vars: state.vars, status: state.status, command: (argv) => hooked(argv, context, state), files }, sink);
   try {
     run.runUntil(limitMs);
   } catch (e) {

@@ -94,3 +94,26 @@ test('options outside the subset are said to be', () => {
   assert.deepEqual(sh(ctx, 'touch -d 2020-01-01 /tmp/x'), ['', 'touch: option -d is not simulated\n', 1]);
   assert.deepEqual(sh(ctx, 'rm -i /tmp/x'), ['', 'rm: option -i is not simulated (rm runs with -f and -r)\n', 1]);
 });
+
+test("the shell's > and >> write the same live files cat, tail and ls read; busybox ash's words when they cannot", () => {
+  const ctx = container('alpine:latest');
+  assert.deepEqual(sh(ctx, 'echo "logging" > /scratch/logs.txt; echo more >> /scratch/logs.txt; cat /scratch/logs.txt; tail -n 1 /scratch/logs.txt'), ['logging\nmore\nmore\n', '', 0]);
+  assert.deepEqual(sh(ctx, 'echo one > /scratch/logs.txt; cat /scratch/logs.txt; ls /scratch'), ['one\nlogs.txt\n', '', 0], '> truncates');
+  assert.deepEqual(sh(ctx, 'echo x > /scratch/new/f; echo y > /scratch; echo $?'), ['1\n', "sh: can't create /scratch/new/f: nonexistent directory\nsh: can't create /scratch: Is a directory\n", 0]);
+  assert.deepEqual(sh(ctx, 'echo x > /etc/config/mode'), ['', "sh: can't create /etc/config/mode: Read-only file system\n", 1], 'a configMap is mounted read-only');
+  assert.match(sh(ctx, 'echo x >> /etc/passwd')[1], /^sh: can't create \/etc\/passwd: not simulated/, "appending to an image's file whose bytes are unknown");
+  assert.match(sh(ctx, 'echo bye > /dev/termination-log')[1], /^sh: can't create \/dev\/termination-log: not simulated.*writing \/dev\/termination-log is not simulated\n$/);
+  assert.deepEqual(sh(ctx, 'echo x > /etc/motd; cat /etc/motd'), ['x\n', '', 0], "> replaces an image's file whatever it held");
+  const ro = container('alpine:latest', true);
+  assert.deepEqual(sh(ro, 'echo x > /x; echo "$?"'), ['1\n', "sh: can't create /x: Read-only file system\n", 0]);
+  assert.deepEqual(sh(ro, 'echo x > /scratch/x && cat /scratch/x'), ['x\n', '', 0], 'an emptyDir stays writable under a read-only root');
+});
+
+test('a readOnly volume mount refuses writes there while another mount of the same emptyDir takes them', () => {
+  const c = { ...pod.spec.containers[0]!, image: 'alpine:latest', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }, { name: 'scratch', mountPath: '/view', readOnly: true }] };
+  const ctx: ExecContext = { env: {}, gpuList: undefined, workingDir: '/', files: containerFiles(pod, c, ['10.128.0.7'], sources(), 0, imageRoot(true)), image: c.image };
+  assert.deepEqual(sh(ctx, 'echo x > /view/f'), ['', "sh: can't create /view/f: Read-only file system\n", 1]);
+  assert.deepEqual(sh(ctx, 'touch /view/f'), ['', 'touch: /view/f: Read-only file system\n', 1]);
+  assert.deepEqual(sh(ctx, 'echo x > /scratch/f; cat /view/f; echo y >> /view/f'), ['x\n', "sh: can't create /view/f: Read-only file system\n", 1]);
+  assert.deepEqual(sh(ctx, 'rm /view/f'), ['', "rm: can't remove '/view/f': Read-only file system\n", 1]);
+});

@@ -4,20 +4,21 @@
 // coreutils'. Upstream: busybox coreutils/touch.c, coreutils/rm.c, libbb/remove_file.c; GNU coreutils
 // src/touch.c, src/remove.c.
 import type { ContainerFiles, FileNode } from './container-files.ts';
-import { lookup } from './container-files.ts';
+import { lookup, mountAt } from './container-files.ts';
 import { failed, imageDirectory, output, problem, setEntry, shortOptions, stderr, unknownFiles } from './file-commands.ts';
 import type { FileCommandOutput } from './file-commands.ts';
 
 type DirNode = Extract<FileNode, { kind: 'dir' }>;
-type Parent = { dir: DirNode; name: string } | { error: string };
+/** `writable`: neither the directory (a read-only root filesystem's) nor the mount it is on (readOnly) refuses writes. */
+export type Parent = { dir: DirNode; name: string; writable: boolean } | { error: string };
 
-/** Whether the image is busybox's, whose applets word their errors their own way. */
+/** Whether the image's tools are busybox applets (busybox's, or Alpine's), which word their errors their own way. */
 export function isBusyboxImage(image: string | undefined): boolean {
-  return /(?:^|\/)busybox(?:[:@]|$)/.test(image ?? '');
+  return /(?:^|\/)(?:busybox|alpine)(?:[:@]|$)/.test(image ?? '');
 }
 
 /** The directory that holds `path` (an image's directory made in the layer as it is written through) and the name in it. */
-function parentOf(files: ContainerFiles, path: string, workingDir: string): Parent {
+export function parentOf(files: ContainerFiles, path: string, workingDir: string): Parent {
   const trimmed = path.replace(/\/+$/, '');
   const cut = trimmed.lastIndexOf('/');
   const name = trimmed.slice(cut + 1);
@@ -26,7 +27,7 @@ function parentOf(files: ContainerFiles, path: string, workingDir: string): Pare
   if (found.kind === 'unknown' && files.layer) found = imageDirectory(files.layer, dirPath, workingDir);
   if (found.kind !== 'found') return { error: problem(found.kind) };
   if (found.node.kind !== 'dir') return { error: 'Not a directory' };
-  return { dir: found.node, name };
+  return { dir: found.node, name, writable: found.node.writable === true && mountAt(files, found.path)?.readOnly !== true };
 }
 
 /** touch FILE...: an empty file where there is none; one there stays as it is (times are not kept). */
@@ -49,7 +50,7 @@ function touchOne(files: ContainerFiles | undefined, path: string, workingDir: s
   if (lookup(files, path, workingDir).kind === 'found') return undefined;
   const parent = parentOf(files, path, workingDir);
   if ('error' in parent) return parent.error;
-  if (!parent.dir.writable) return 'Read-only file system';
+  if (!parent.writable) return 'Read-only file system';
   setEntry(parent.dir, parent.name, { kind: 'file', data: Buffer.alloc(0), mode: 0o644 });
   return undefined;
 }
@@ -83,7 +84,7 @@ function removeOne(files: ContainerFiles | undefined, path: string, workingDir: 
   if ('error' in parent) return parent.error;
   // A name of the image's not known to be there: with -f it is gone either way; without, it is unknown.
   if (found.kind === 'unknown' && !flags.has('f')) return unknownFiles;
-  if (!parent.dir.writable) return 'Read-only file system';
+  if (!parent.writable) return 'Read-only file system';
   (parent.dir.entries as Map<string, FileNode>).delete(parent.name);
   if (parent.dir.image) (parent.dir.removed ??= new Set()).add(parent.name);
   return undefined;

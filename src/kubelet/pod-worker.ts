@@ -4,7 +4,7 @@
 // Upstream: pkg/kubelet/pod_workers.go, kuberuntime_manager.go (computePodActions, SyncPod),
 // kuberuntime_container.go (startContainer, killContainer), kuberuntime_termination_order.go.
 import { expandBehaviourEnv, readsShellInput, refs, resolveBehaviour, shouldRestart, usesCommand } from '../api/index.ts';
-import type { CommandHook } from '../api/index.ts';
+import type { CommandHook, ShellFiles } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Container } from '../api/index.ts';
 import type { Clock, DeepReadonly, KubeObject, Random, Timer } from '../core/index.ts';
@@ -40,6 +40,7 @@ import type { DeviceManager } from './device-manager.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
 import type { ExecContext } from './exec-shell.ts';
 import { containerCommandHook } from './exec-shell.ts';
+import { shellFiles } from './shell-files.ts';
 import type { ClusterDnsView } from './cluster-dns.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import { PodFiles } from './pod-files.ts';
@@ -97,7 +98,7 @@ export interface PodWorkerDeps {
 }
 
 /** The commands whose files a script reads: the projected token must be there before it starts. */
-const fileReaders: ReadonlySet<string> = new Set(['cat']);
+const fileReaders: ReadonlySet<string> = new Set(['cat', 'tail']);
 
 interface Live {
   sim?: ContainerProcess;
@@ -346,6 +347,11 @@ export class PodWorker {
       dns: this.#d.dns,
       image: c.image,
     });
+  }
+
+  /** The files of instance `id` as its script's redirections and tail open them, live. */
+  #scriptFiles(c: DeepReadonly<Container>, id: string): ShellFiles {
+    return shellFiles(() => this.#podFiles().files(this.#pod, c.name, this.podIP, id), c.workingDir || '/');
   }
 
   /**
@@ -757,7 +763,7 @@ export class PodWorker {
         behaviour,
         startedAt,
         ...(limit !== undefined ? { memoryLimitBytes: limit } : {}),
-        ...(script ? { command: this.#scriptCommands(c, instance.id, script.env ?? {}) } : {}),
+        ...(script ? { command: this.#scriptCommands(c, instance.id, script.env ?? {}), files: this.#scriptFiles(c, instance.id) } : {}),
         logs: live.logs,
         onExit: (exit) => this.#onExit(rec, instance, exit),
       });
@@ -927,10 +933,10 @@ export class PodWorker {
     }
     const limit = resourceAmountOf('memory', actual.limits?.memory);
     const onExit = (exit: ContainerExit): void => this.#onExit(rec, instance, exit);
-    const command = behaviour.script && !onHost ? this.#scriptCommands(c, instance.id, behaviour.script.env ?? {}) : undefined;
+    const script = behaviour.script && !onHost ? { command: this.#scriptCommands(c, instance.id, behaviour.script.env ?? {}), files: this.#scriptFiles(c, instance.id) } : {};
     live.sim = onHost
       ? new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: podKernelHostname(this.#pod), ...environment.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit })
-      : new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit, ...(command ? { command } : {}) });
+      : new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit, ...script });
     // A host process has started (or failed to) once spawned settles; a simulated one is up already.
     if (live.sim.spawned) await live.sim.spawned;
     instance.startedAt = live.sim.startedAt;

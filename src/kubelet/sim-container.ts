@@ -1,8 +1,8 @@
 // One simulated container process on the injected clock, driven by its SimBehaviour: it writes
 // its log lines, exits by itself after runFor, is OOM-killed when its working set passes the
 // memory limit, and handles SIGTERM (exit after stopDelay, or ignore) and SIGKILL (exit 137).
-import type { CommandHook, ShellScript, SimBehaviour } from '../api/index.ts';
-import { memoryAt, memoryExceedsAt, ShellRun, sigtermExit } from '../api/index.ts';
+import type { CommandHook, ShellFiles, ShellScript, SimBehaviour } from '../api/index.ts';
+import { ImpureScript, memoryAt, memoryExceedsAt, ShellRun, sigtermExit } from '../api/index.ts';
 import type { Clock, Timer } from '../core/index.ts';
 import type { LogBuffer } from './logs.ts';
 
@@ -49,6 +49,8 @@ export interface SimContainerOptions {
   onExit: (exit: ContainerExit) => void;
   /** The script's commands the kubelet answers (cat of the container's files, nslookup). */
   command?: (argv: readonly string[]) => CommandHook | undefined;
+  /** The container's files, live, for the script's redirections and tail. */
+  files?: ShellFiles;
   /**
    * The process has run since then (a restarted kubelet found it running): its log lines up to now are
    * written with their own times and its timeline goes on from there. Absent: it starts now.
@@ -77,7 +79,7 @@ export class SimContainer implements ContainerProcess {
     const elapsed = Math.max(0, clock.now() - this.startedAt);
     if (behaviour.script) {
       // A resumed script is run again from its start: its lines up to now are written with their own times.
-      this.#run = scriptRun(behaviour.script, this.startedAt, options.logs, options.command);
+      this.#run = scriptRun(behaviour.script, this.startedAt, options.logs, options);
       this.#run.runUntil(elapsed);
       this.#scheduleStep();
     }
@@ -237,7 +239,12 @@ export class SimContainer implements ContainerProcess {
 
 /** The behaviour's scripted lines a process started at `startedAt` had written `elapsed` ms later, at their own times. */
 export function writePastLines(behaviour: SimBehaviour, startedAt: number, elapsed: number, logs: LogBuffer): void {
-  if (behaviour.script) scriptRun(behaviour.script, startedAt, logs).runUntil(elapsed);
+  try {
+    if (behaviour.script) scriptRun(behaviour.script, startedAt, logs, {}).runUntil(elapsed);
+  } catch (e) {
+    // Its files are not written again: the lines it wrote before it touched one are what is known.
+    if (!(e instanceof ImpureScript)) throw e;
+  }
   writeTimedLines(behaviour, startedAt, elapsed, logs);
 }
 
@@ -245,7 +252,7 @@ function writeTimedLines(behaviour: SimBehaviour, startedAt: number, elapsed: nu
   for (const line of behaviour.logs) if (line.atMs <= elapsed) logs.write(startedAt + Math.max(0, line.atMs), line.text);
 }
 
-function scriptRun(script: ShellScript, startedAt: number, logs: LogBuffer, command?: SimContainerOptions['command']): ShellRun {
-  const ctx = { env: script.env ?? {}, gpuList: script.gpuList, pid1: script.pid1, startedAt, args: script.args, errexit: script.errexit, ...(command ? { command } : {}) };
+function scriptRun(script: ShellScript, startedAt: number, logs: LogBuffer, { command, files }: Pick<SimContainerOptions, 'command' | 'files'>): ShellRun {
+  const ctx = { env: script.env ?? {}, gpuList: script.gpuList, pid1: script.pid1, startedAt, args: script.args, errexit: script.errexit, ...(command ? { command } : {}), ...(files ? { files } : {}) };
   return new ShellRun(script.program, ctx, { line: (atMs, text) => logs.write(startedAt + atMs, text) });
 }

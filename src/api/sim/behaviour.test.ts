@@ -161,7 +161,7 @@ test('echo expands $VAR and ${VAR} from the container\'s environment, quoted or 
 });
 
 test('commands outside the subset fall through to the catalog or the default', () => {
-  for (const script of ['echo hi | cat', 'cat', 'cat -n /etc/hosts', 'nslookup -type=srv db', 'case x in *) ls;; esac', 'echo *', 'f() { python app.py; }; f', '(python app.py)', 'echo hi > /tmp/x', 'python app.py', 'sleep 1 &; wait $!', '[ -f /x ]', 'set -x; sleep 1']) {
+  for (const script of ['echo hi | cat', 'cat', 'cat -n /etc/hosts', 'nslookup -type=srv db', 'case x in *) ls;; esac', 'echo *', 'f() { python app.py; }; f', '(python app.py)', 'read x < /tmp/x', 'echo hi 3> /tmp/x', 'tail -f /a /b', 'python app.py', 'sleep 1 &; wait $!', '[ -f /x ]', 'set -x; sleep 1']) {
     assert.equal(resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', script] }).source, 'default', script);
   }
   const loop = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'while true; do echo hi; sleep 1; done'] });
@@ -174,9 +174,11 @@ test('commands outside the subset fall through to the catalog or the default', (
   assert.equal(nginx.source, 'image');
 });
 
-test('a script writing its files (touch, rm) runs on the clock; a bare cat reading stdin is no command form', () => {
+test('a script writing its files (touch, rm, > FILE) or following one (tail) runs on the clock; a bare cat reading stdin is no command form', () => {
   const liveness = resolved({ name: 'c', image: 'busybox', args: ['/bin/sh', '-c', 'touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600'] });
   assert.deepEqual([liveness.source, liveness.script !== undefined], ['command', true]);
+  const shipper = resolved({ name: 'c', image: 'alpine', command: ['sh', '-c', 'echo hi >> /opt/logs.txt; tail -F /opt/logs.txt'] });
+  assert.deepEqual([shipper.source, shipper.script !== undefined], ['command', true], 'redirections to files and tail read the live files');
   assert.equal(resolved({ name: 'c', image: 'busybox', command: ['cat'], stdin: true }).source, 'default');
   assert.equal(resolved({ name: 'c', image: 'busybox', command: ['cat', '/etc/config/app.yaml'] }).source, 'command');
 });

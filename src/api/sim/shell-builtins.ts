@@ -1,11 +1,13 @@
 // The commands a simulated shell runs itself: the shell's special built-ins (exit, trap, set, export,
-// break, wait, exec, ...) and the utilities that only compute output (shell-commands.ts). The caller's
-// own commands (ShellContext.command) are asked first; a name nobody knows is `not found` (127).
+// break, wait, exec, ...), the utilities that only compute output (shell-commands.ts) and tail over the
+// container's files (shell-tail.ts). The caller's own commands (ShellContext.command) are asked first;
+// a name nobody knows is `not found` (127).
 import { date, echo, expr, printf, seq, sleepMs, test } from './shell-commands.ts';
 import { Exit, ImpureScript, LoopControl, Return } from './shell-context.ts';
 import type { Gen } from './shell-context.ts';
 import type { Sh } from './shell-process.ts';
 import { basename } from './shell-syntax.ts';
+import { tail } from './shell-tail.ts';
 import { setTrap } from './shell-traps.ts';
 
 export function* builtin(sh: Sh, argv: readonly string[]): Gen {
@@ -87,6 +89,8 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
       sh.exitTrap = undefined;
       yield* builtin(sh, args);
       throw new Exit(sh.status);
+    case 'tail':
+      return yield* tail(sh, args);
     case 'cat':
     case 'touch':
     case 'rm':

@@ -28,6 +28,35 @@ export interface ShellContext {
   status?: number;
   /** Commands of the caller's own (kubectl exec's cat, ls, env, ...), asked before the built-in ones. */
   command?: (argv: readonly string[]) => CommandHook | undefined;
+  /** The container's files, live, for redirections and tail; undefined where the caller does not answer them. */
+  files?: ShellFiles;
+}
+
+/**
+ * The container's files as a process opens them (the kubelet's view of its writable layer and volumes).
+ * Errors are errno's words (`Read-only file system`, `No such file or directory`), or the kubelet's own
+ * for a file it cannot know; the shell and tail put them in their own messages.
+ */
+export interface ShellFiles {
+  /** open(O_WRONLY|O_CREAT, O_TRUNC or O_APPEND): what is written then lands at the file's end. */
+  create(path: string, append: boolean): WritableFile | { error: string };
+  /** open(O_RDONLY): the file as it is whenever it is read, other processes' writes included. */
+  open(path: string): ReadableFile | { error: string };
+}
+/**
+ * The processes of a simulation run in turns, each up to the clock when its timer fires, not in one time
+ * order: a write says when (epoch ms) its process made it, and a read when its process reads, so a reader
+ * does not see what another process appended after the reader's time (a sidecar polling at 12:00:01.000
+ * misses the line its app appends at 12:00:01.004, whichever ran first).
+ */
+export interface WritableFile {
+  write(data: string | Buffer, atMs: number): void;
+}
+export interface ReadableFile {
+  /** The same for as long as the path names the same file (an inode): another means it was replaced. */
+  readonly id: object;
+  /** Its bytes as of `atMs`; `error` when it cannot be read (a directory). */
+  read(atMs: number): Buffer | { error: string };
 }
 
 /** A hooked command's output and status, or a nested `sh -c` script to run in a child shell. */

@@ -3,9 +3,10 @@
 // with the control flow (lists, && ||, if, loops, set -e, traps between commands) and word expansion.
 import { builtin } from './shell-builtins.ts';
 import { Exit, ImpureScript, LoopControl, Return } from './shell-context.ts';
-import type { Block, CommandHook, Gen, ShellContext, ShellProcess, Stream, Trap } from './shell-context.ts';
+import type { Block, CommandHook, Gen, ShellContext, ShellFiles, ShellProcess, Stream, Trap, WritableFile } from './shell-context.ts';
 import type { CommandOutput } from './shell-commands.ts';
 import { arith, splitFields } from './shell-expand.ts';
+import { basename, isSpecialBuiltin } from './shell-syntax.ts';
 import type { AndOr, Arith, Assignment, Command, List, Part, Redirect, Word } from './shell-syntax.ts';
 
 const escapeRegExp = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
@@ -28,15 +29,14 @@ function globRegExp(text: string): string {
   return re;
 }
 
-/** Where descriptors 1 and 2 go: the process's own stdout and stderr, or nowhere (/dev/null). */
-type Fds = { readonly 1: Stream | null; readonly 2: Stream | null };
+/** Where descriptors 1 and 2 go: the process's own stdout and stderr, nowhere (/dev/null), or a file. */
+type Fd = Stream | null | WritableFile;
+type Fds = { readonly 1: Fd; readonly 2: Fd };
 const baseFds: Fds = { 1: 'stdout', 2: 'stderr' };
 
-/** The descriptors after a command's redirections, left to right (`2>&1` copies where 1 goes now). */
-function redirected(fds: Fds, redirects: readonly Redirect[]): Fds {
-  let out = fds;
-  for (const r of redirects) out = { ...out, [r.fd]: r.to === null ? null : out[r.to] };
-  return out;
+/** ash's errmsg(errno, "nonexistent directory"): a missing directory on the way in its own words. */
+function createError(error: string): string {
+  return error === 'No such file or directory' || error === 'Not a directory' ? 'nonexistent directory' : error;
 }
 
 /** What a process asks of the run it belongs to (ShellRun). */
@@ -259,19 +259,54 @@ export class Sh implements ShellProcess {
     if (this.run.tick()) yield* this.#spin();
     this.#substStatus = undefined;
     const argv = this.#fields(words);
+    const fds = this.#fds;
+    const opened = this.#redirected(redirects);
+    if (!opened) {
+      // A redirection that fails fails the command; for a special built-in it ends the shell (ash: status 1).
+      if (argv[0] !== undefined && isSpecialBuiltin(basename(argv[0]))) throw new Exit(1);
+      this.status = 1;
+      return yield* this.#trapCheck();
+    }
     if (argv.length === 0) {
       for (const a of assigns) this.vars.set(a.name, this.#string(a.value));
       this.status = this.#substStatus ?? 0;
       return;
     }
-    const fds = this.#fds;
-    this.#fds = redirected(fds, redirects);
+    this.#fds = opened;
+    // `exec` with no command makes its redirections the shell's own from then on.
+    const permanent = argv.length === 1 && argv[0] === 'exec';
     try {
       yield* builtin(this, argv);
     } finally {
-      this.#fds = fds;
+      if (!permanent) this.#fds = fds;
     }
     yield* this.#trapCheck();
+  }
+
+  /**
+   * The descriptors after a command's redirections, left to right (`2>&1` copies where 1 goes now; a
+   * file is opened, created or truncated, as it is reached); undefined when one cannot be opened, ash's
+   * message written where descriptor 2 goes by then.
+   */
+  #redirected(redirects: readonly Redirect[]): Fds | undefined {
+    const before = this.#fds;
+    let out = before;
+    for (const r of redirects) {
+      if (!('file' in r)) {
+        out = { ...out, [r.fd]: r.to === null ? null : out[r.to] };
+        continue;
+      }
+      const path = this.#string(r.file);
+      const file = path === '/dev/null' ? null : this.files().create(path, r.append);
+      if (file !== null && 'error' in file) {
+        this.#fds = out;
+        this.write(`sh: can't create ${path}: ${createError(file.error)}\n`, 'stderr');
+        this.#fds = before;
+        return undefined;
+      }
+      out = { ...out, [r.fd]: file };
+    }
+    return out;
   }
 
   *#spin(): Generator<Block, never, boolean> {
@@ -294,7 +329,8 @@ export class Sh implements ShellProcess {
   write(text: string | Buffer, stream: Stream = 'stdout'): void {
     const to = this.#fds[stream === 'stdout' ? 1 : 2];
     if (text.length === 0 || to === null) return;
-    if (to === 'stderr') this.run.write(text, to);
+    if (typeof to === 'object') to.write(text, this.clockMs);
+    else if (to === 'stderr') this.run.write(text, to);
     else if (this.capture !== undefined) this.capture += text.toString();
     else this.run.write(text);
   }
@@ -319,6 +355,18 @@ export class Sh implements ShellProcess {
     yield* child.#guarded(child.list(hook.script, false));
     if (this.capture !== undefined) this.capture = child.capture;
     this.status = child.status;
+  }
+
+  /** The process's time on the cluster clock (epoch ms). */
+  get clockMs(): number {
+    return this.run.ctx.startedAt + this.run.now;
+  }
+
+  /** The container's files; a pure evaluation (or a caller that does not answer them) does not know them. */
+  files(): ShellFiles {
+    const files = this.run.ctx.files;
+    if (!files) throw new ImpureScript('files');
+    return files;
   }
 
   /** An environment variable; a pure evaluation does not know the environment. */

@@ -1,14 +1,16 @@
 // The syntax of the `sh -c` subset a simulated container's command is run in (shell-run.ts runs it):
 // POSIX quoting (' " \), parameters ($NAME ${NAME} ${NAME:-word} ${#NAME} $? $# $$ $0-$9 $@ $*),
 // $((arithmetic)), $(command) and `command` substitution, `;` `&` `&&` `||` `!` and newlines,
-// NAME=value assignments, while/until/for/if/{ } compound commands, comments, and redirections that
-// only move or drop output (>/dev/null, 2>&1, >&2), case ... esac, ( ... ) subshells, NAME() { ...; }
-// functions; `cat FILE`, `touch FILE`, `rm [-f] FILE` and `nslookup HOST` where the kubelet answers them (containerCommands).
-// Everything else (pipes, file name globs, other redirections, commands not simulated) is outside the
+// NAME=value assignments, while/until/for/if/{ } compound commands, comments, redirections of a simple
+// command's output (>/dev/null, 2>&1, >&2, > FILE, >> FILE), case ... esac, ( ... ) subshells, NAME() { ...; }
+// functions; `cat FILE`, `touch FILE`, `rm [-f] FILE` and `nslookup HOST` where the kubelet answers them
+// (containerCommands), and `tail [-fF] [-n N] FILE` over the files the kubelet gives the shell.
+// Everything else (pipes, file name globs, reading redirections, commands not simulated) is outside the
 // subset: parseScript throws, so the caller falls back to the behaviour model's default as for any other command.
 // Upstream: POSIX.1-2024 XCU 2 (Shell Command Language), checked against dash and busybox ash.
 import { isIP } from 'node:net';
 import { date, fileTestOps, sleepMs } from './shell-commands.ts';
+import { tailOptions } from './shell-tail.ts';
 
 /**
  * A word is the parts it was written in; `quoted` parts are not field-split. Example: `"$i: $(date)"x`
@@ -43,11 +45,11 @@ export type Command =
   | { readonly k: 'subshell'; readonly body: List }
   | { readonly k: 'case'; readonly subject: Word; readonly arms: readonly { readonly patterns: readonly Word[]; readonly body: List }[] }
   | { readonly k: 'function'; readonly name: string; readonly body: Command };
-/** `N>/dev/null` (to: null) or `N>&M`, applied left to right: `>/dev/null 2>&1` drops both streams. */
-export interface Redirect {
-  readonly fd: 1 | 2;
-  readonly to: 1 | 2 | null;
-}
+/**
+ * `N>/dev/null` (to: null), `N>&M`, or `N> FILE` / `N>> FILE` (file: the word, expanded when the command
+ * runs), applied left to right: `>/dev/null 2>&1` drops both streams, `>>log 2>&1` appends both to log.
+ */
+export type Redirect = { readonly fd: 1 | 2; readonly to: 1 | 2 | null } | { readonly fd: 1 | 2; readonly file: Word; readonly append: boolean };
 export interface Pipeline {
   readonly bang: boolean;
   readonly cmd: Command;
@@ -71,10 +73,14 @@ export class OutsideSubset extends Error {}
  */
 export const containerCommands: ReadonlySet<string> = new Set(['cat', 'nslookup', 'touch', 'rm']);
 /** Commands the subset runs; in $(...) only those that print at once. */
-export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', 'test', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', ...containerCommands]);
+export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', 'test', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', 'tail', ...containerCommands]);
 const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', ...containerCommands]);
 /** Special built-ins: found before functions, so no function may take their names. */
 const specialBuiltins = new Set([':', 'break', 'continue', 'exit', 'export', 'return', 'set', 'trap', 'unset', 'exec', 'wait', '.', 'eval', 'readonly', 'shift', 'times']);
+/** Whether a redirection error ends the shell, as for a special built-in (XCU 2.8.1), rather than failing the command. */
+export function isSpecialBuiltin(name: string): boolean {
+  return specialBuiltins.has(name);
+}
 const reserved = new Set(['while', 'until', 'for', 'if', 'then', 'elif', 'else', 'fi', 'do', 'done', '{', '}', '!', 'in', 'case', 'esac', 'function', 'select']);
 const nameRe = /^[A-Za-z_][A-Za-z0-9_]*/;
 
@@ -161,6 +167,9 @@ function checkArgs(name: string, words: readonly Word[]): void {
     case 'cat':
       // Standard input (no operand, `-`) and options are outside, as is anything but reading whole files.
       if (args.length === 0 || args.some((a) => a !== undefined && a.startsWith('-'))) outside('standard input or an option');
+      return;
+    case 'tail':
+      if (known === undefined || 'error' in tailOptions(known)) outside('options outside -f, -F, -n, -c, -s, or not one file');
       return;
     case 'nslookup':
       if (args.length === 0 || args.length > 2 || args.some((a) => a !== undefined && (a.startsWith('-') || isIP(a) !== 0))) outside('options, a reverse lookup');
@@ -422,7 +431,7 @@ class Parser {
       if (m?.[1]) assigns.push({ name: m[1], value: dropPrefix(tok.w, m[0].length) });
       else words.push(tok.w);
     }
-    if (assigns.length === 0 && words.length === 0) throw new OutsideSubset('an empty command');
+    if (assigns.length === 0 && words.length === 0 && redirects.length === 0) throw new OutsideSubset('an empty command');
     const name = words[0] && literal(words[0]);
     if (!this.#open && (name === undefined || !this.#functions.has(name))) checkCommand(words, this.#inSubst ? substCommands : scriptCommands);
     return { k: 'simple', assigns, words, redirects };
@@ -435,12 +444,13 @@ class Parser {
    */
   #redirect(fd: number, op: string): Redirect | undefined {
     const target = this.next();
-    const to = target.t === 'word' ? literal(target.w) : undefined;
-    if (to === undefined) throw new OutsideSubset('a redirection without a target');
+    if (target.t !== 'word') throw new OutsideSubset('a redirection without a target');
+    const to = literal(target.w);
     const out = fd === 1 || fd === 2 ? fd : undefined;
-    if ((op === '>&' || op === '<&') && /^[012]$/.test(to)) return op === '>&' && out && (to === '1' || to === '2') ? { fd: out, to: to === '1' ? 1 : 2 } : undefined;
-    if (to !== '/dev/null') throw new OutsideSubset('redirections to files are not simulated');
-    return op !== '<' && out ? { fd: out, to: null } : undefined;
+    if ((op === '>&' || op === '<&') && to !== undefined && /^[012]$/.test(to)) return op === '>&' && out && (to === '1' || to === '2') ? { fd: out, to: to === '1' ? 1 : 2 } : undefined;
+    if (to === '/dev/null') return op !== '<' && out ? { fd: out, to: null } : undefined;
+    if (out && (op === '>' || op === '>>' || op === '>|')) return { fd: out, file: target.w, append: op === '>>' };
+    throw new OutsideSubset('reading redirections and other descriptors are not simulated');
   }
 
   /** The next token; words are read here (they need the parser for $(...)). */
