@@ -143,7 +143,7 @@ function execute(program: ShellProgram, context: ExecContext, state: SessionStat
       if (steps.length > maxSteps) throw new StepsFull();
     },
   };
-  const files = shellFiles(() => context.files, context.workingDir);
+  const files = shellFiles(() => context.files, context.workingDir, false);
   const run = new ShellRun(program, { env: context.env, gpuList: context.gpuList, pid1: false, startedAt: context.now?.() ?? 0, args, errexit, vars: state.vars, status: state.status, command: (argv) => hooked(argv, context, state), files }, sink);
   try {
     run.runUntil(limitMs);

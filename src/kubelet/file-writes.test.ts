@@ -104,6 +104,8 @@ test("the shell's > and >> write the same live files cat, tail and ls read; busy
   assert.match(sh(ctx, 'echo x >> /etc/passwd')[1], /^sh: can't create \/etc\/passwd: not simulated/, "appending to an image's file whose bytes are unknown");
   assert.match(sh(ctx, 'echo bye > /dev/termination-log')[1], /^sh: can't create \/dev\/termination-log: not simulated.*writing \/dev\/termination-log is not simulated\n$/);
   assert.deepEqual(sh(ctx, 'echo x > /etc/motd; cat /etc/motd'), ['x\n', '', 0], "> replaces an image's file whatever it held");
+  assert.deepEqual(sh(ctx, 'tail -f /scratch/logs.txt'), ['one\n', "tail: following a file is not simulated in kubectl exec (a container's own tail -f is)\n", 1], 'exec runs ahead of the clock: a poll would never see a new line');
+  assert.deepEqual(runExec(['tail', '-f', '/dev/null'], ctx).steps, [{ sleepMs: null }], 'the keep-alive idiom blocks quietly');
   const ro = container('alpine:latest', true);
   assert.deepEqual(sh(ro, 'echo x > /x; echo "$?"'), ['1\n', "sh: can't create /x: Read-only file system\n", 0]);
   assert.deepEqual(sh(ro, 'echo x > /scratch/x && cat /scratch/x'), ['x\n', '', 0], 'an emptyDir stays writable under a read-only root');

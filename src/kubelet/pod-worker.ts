@@ -351,7 +351,7 @@ export class PodWorker {
 
   /** The files of instance `id` as its script's redirections and tail open them, live. */
   #scriptFiles(c: DeepReadonly<Container>, id: string): ShellFiles {
-    return shellFiles(() => this.#podFiles().files(this.#pod, c.name, this.podIP, id), c.workingDir || '/');
+    return shellFiles(() => this.#podFiles().files(this.#pod, c.name, this.podIP, id), c.workingDir || '/', true);
   }
 
   /**

@@ -13,7 +13,7 @@ const container = (): ContainerFiles => {
 
 test('a reader sees the appends made up to its own time, whichever process ran first; a truncation is seen at once', () => {
   const files = container();
-  const fs = shellFiles(() => files, '/');
+  const fs = shellFiles(() => files, '/', true);
   const out = fs.create('/opt/logs.txt', true);
   assert.ok(!('error' in out));
   out.write('logging\n', 1000);
@@ -34,7 +34,7 @@ test('a reader sees the appends made up to its own time, whichever process ran f
 
 test('appends land in order however many there are, each costing what it adds', () => {
   const files = container();
-  const fs = shellFiles(() => files, '/opt');
+  const fs = shellFiles(() => files, '/opt', true);
   const out = fs.create('counter', true);
   assert.ok(!('error' in out));
   let expected = '';

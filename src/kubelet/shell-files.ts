@@ -60,9 +60,13 @@ function writer(node: FileData): WritableFile {
   return { write: (data, atMs) => append(node, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, atMs) };
 }
 
-/** The shell's view of the files `files()` gives at each open (their nodes live on), relative to `workingDir`. */
-export function shellFiles(files: () => ContainerFiles | undefined, workingDir: string): ShellFiles {
+/**
+ * The shell's view of the files `files()` gives at each open (their nodes live on), relative to
+ * `workingDir`; `live`: the shell runs on the clock (ShellFiles.live).
+ */
+export function shellFiles(files: () => ContainerFiles | undefined, workingDir: string, live: boolean): ShellFiles {
   return {
+    live,
     create: (path, append) => create(files(), path, workingDir, append),
     open: (path) => open(files(), path, workingDir),
   };

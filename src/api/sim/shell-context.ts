@@ -38,6 +38,8 @@ export interface ShellContext {
  * for a file it cannot know; the shell and tail put them in their own messages.
  */
 export interface ShellFiles {
+  /** Reads happen as the process runs on the clock (a container's script), not all at once ahead of it (kubectl exec). */
+  readonly live: boolean;
   /** open(O_WRONLY|O_CREAT, O_TRUNC or O_APPEND): what is written then lands at the file's end. */
   create(path: string, append: boolean): WritableFile | { error: string };
   /** open(O_RDONLY): the file as it is whenever it is read, other processes' writes included. */

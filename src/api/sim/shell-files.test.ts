@@ -8,6 +8,7 @@ import { tailOf, tailOptions } from './shell-tail.ts';
 
 /** Files as the kubelet gives them, at the edge: /opt and /tmp writable, /ro a read-only mount. */
 class Files implements ShellFiles {
+  readonly live = true;
   readonly data = new Map<string, { bytes: Buffer }>();
   readonly dirs = new Set(['/', '/opt', '/tmp', '/ro']);
   create(path: string, append: boolean): WritableFile | { error: string } {

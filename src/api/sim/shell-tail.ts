@@ -132,6 +132,8 @@ export function* tail(sh: Sh, args: readonly string[]): Gen {
   }
   sh.status = 0;
   if (!o.follow) return;
+  // Run ahead of the clock, a poll would only ever see the file as it is now: say so rather than go quiet.
+  if (!files.live) return sh.done({ out: '', err: 'tail: following a file is not simulated in kubectl exec (a container\'s own tail -f is)\n', status: 1 });
   for (;;) {
     yield { sleep: o.sleepMs };
     const replacement = o.retry ? reopened(sh, files, o.file, followed) : undefined;
