@@ -10,7 +10,7 @@ import type { FileCommandOutput } from './file-commands.ts';
 
 type DirNode = Extract<FileNode, { kind: 'dir' }>;
 /** `writable`: neither the directory (a read-only root filesystem's) nor the mount it is on (readOnly) refuses writes. */
-export type Parent = { dir: DirNode; name: string; writable: boolean } | { error: string };
+type Parent = { dir: DirNode; name: string; writable: boolean } | { error: string };
 
 /** Whether the image's tools are busybox applets (busybox's, or Alpine's), which word their errors their own way. */
 export function isBusyboxImage(image: string | undefined): boolean {
