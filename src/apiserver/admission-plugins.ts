@@ -16,6 +16,7 @@ import { certificateAdmission } from './certificate-admission.ts';
 import { validatingAdmissionPolicy } from './validating-admission-policy.ts';
 import { admissionWebhooks } from './admission-webhooks.ts';
 import { podSecurity } from './pod-security/admission.ts';
+import { taintNodesByCondition } from './node-taint-admission.ts';
 
 const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
@@ -427,5 +428,5 @@ export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []):
   // PodSecurity validates after ServiceAccount and before Priority (AllOrderedPlugins). Mutating webhooks
   // mutate last; ValidatingAdmissionPolicy, the validating webhooks and then ResourceQuota validate last,
   // after every mutation, as upstream orders them.
-  return [namespaceLifecycle, draAdminAccess, limitRangerAdmission, serviceAccount, podSecurity, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, persistentVolumeClaimResize, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
+  return [namespaceLifecycle, draAdminAccess, limitRangerAdmission, serviceAccount, taintNodesByCondition, podSecurity, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, persistentVolumeClaimResize, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
 }

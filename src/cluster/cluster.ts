@@ -8,7 +8,7 @@ import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { builtinDefinitions, refs } from '../api/index.ts';
+import { builtinDefinitions, refs, taintNodeNotReady } from '../api/index.ts';
 import type { ResourceDefinition, ResourceRef } from '../api/index.ts';
 import { ApiMetrics, ApiServer, CustomResources, EventTtl, createServiceAccountKey, buildOpenApi, openApiHash, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
 import type { OpenApiSource } from '../apiserver/index.ts';
@@ -288,11 +288,14 @@ function openApiSource(definitions: readonly ResourceDefinition[], custom?: Para
   };
 }
 
-// `drydock up` prints its ready line only once every configured node reports Ready.
+// `drydock up` prints its ready line only once every configured node reports Ready and the node
+// controller has lifted the not-ready taint TaintNodesByCondition gave it at creation: a pod created
+// right after the line then schedules at once, rather than after a retry once the taint goes.
 async function waitForNodesReady(cluster: Cluster): Promise<void> {
   const want = new Set(cluster.config.nodePools.flatMap((p) => Array.from({ length: p.count }, (_, i) => `${p.name}-${i}`)));
   if (want.size === 0) return;
-  const isReady = (n: Node): boolean => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  const isReady = (n: Node): boolean =>
+    (n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false) && !(n.spec?.taints ?? []).some((t) => t.key === taintNodeNotReady && t.effect === 'NoSchedule');
   // Watched rather than polled, so the ready line follows the last node's status write at once.
   await new Promise<void>((resolve, reject) => {
     const ready = new Set<string>();

@@ -1,6 +1,7 @@
 // Scenario tests on the VirtualClock: a node whose lease stops renewing goes Unknown after the
 // grace period, gets the unreachable taints, its pods are marked not ready and evicted at 300 s;
-// healing removes the taints. The kubelet is played by the test through the API.
+// healing removes the taints; the not-ready taint a node is created with (TaintNodesByCondition) goes
+// once it is Ready. The kubelet is played by the test through the API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refs } from '../../api/index.ts';
@@ -205,4 +206,19 @@ test('cordon adds the unschedulable taint and uncordon removes it', async () => 
   await s.client.update(refs.nodes, { ...cordoned, spec: { ...cordoned.spec, unschedulable: false } });
   await s.at(2);
   assert.deepEqual(taintKeys(await s.node('n1')), []);
+});
+
+test('the not-ready taint a node is created with goes once the controller sees it Ready, and not before', async () => {
+  await using s = await setup(['n1']);
+  const t = formatTime(s.clock.now());
+  const notReady = readyConditions(t).conditions?.map((c) => (c.type === 'Ready' ? { ...c, status: 'False' as const, reason: 'KubeletNotReady', message: 'container runtime network not ready' } : c));
+  await s.client.create<Node>(refs.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2', labels: { 'topology.kubernetes.io/zone': 'z1' } }, status: { conditions: notReady ?? [] } });
+  await s.at(1);
+  const noSchedule = (node: Node) => taintKeys(node).filter((k) => k.endsWith(':NoSchedule'));
+  assert.deepEqual(noSchedule(await s.node('n1')), [], 'registered Ready: the taint is lifted');
+  assert.deepEqual(noSchedule(await s.node('n2')), ['node.kubernetes.io/not-ready:NoSchedule']);
+  const n2 = await s.node('n2');
+  await s.client.updateStatus(refs.nodes, { ...n2, status: readyConditions(formatTime(s.clock.now())) });
+  await s.at(2);
+  assert.deepEqual(noSchedule(await s.node('n2')), []);
 });

@@ -8,7 +8,7 @@ export type { Binding, ObjectReference } from './binding.ts';
 export type { Eviction, DeleteOptions, Preconditions } from '../../policy/v1/eviction.ts';
 export { podDefinition, setSimAnnotationValidator } from './pod/definition.ts';
 export { defaultPod, defaultPodSpec, imageTag } from './pod/defaults.ts';
-export { addDefaultTolerations, addDefaultServiceAccount, admitPodPriority } from './pod/admission.ts';
+export { addDefaultTolerations, addDefaultServiceAccount, admitPodPriority, taintNodeNotReady } from './pod/admission.ts';
 export type { PriorityClassInfo } from './pod/admission.ts';
 export { validatePodCreate, validatePodSpec } from './pod/validation.ts';
 export { validatePodUpdate, validatePodStatusUpdate, validatePodResize } from './pod/update-validation.ts';
