@@ -4,12 +4,12 @@
 // the DRA ones to the allocator.
 // Upstream: pkg/features/kube_features.go.
 
-export const featureGateNames = ['AuthorizePodWebsocketUpgradeCreatePermission', 'DRAAdminAccess', 'DRADeviceTaints', 'DRAExtendedResource', 'DRAPartitionableDevices', 'DRAPrioritizedList', 'DRASchedulerFilterTimeout'] as const;
+export const featureGateNames = ['AuthorizePodWebsocketUpgradeCreatePermission', 'DRAAdminAccess', 'DRADeviceTaints', 'DRAExtendedResource', 'DRAPartitionableDevices', 'DRAPrioritizedList', 'DRASchedulerFilterTimeout', 'PodTopologyLabelsAdmission'] as const;
 export type FeatureGate = (typeof featureGateNames)[number];
 export type FeatureGates = Readonly<Record<FeatureGate, boolean>>;
 
 /**
- * 1.35 has AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess, DRAPrioritizedList and DRASchedulerFilterTimeout beta (on). DRAPartitionableDevices,
+ * 1.35 has AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess, DRAPrioritizedList, DRASchedulerFilterTimeout and PodTopologyLabelsAdmission beta (on). DRAPartitionableDevices,
  * DRADeviceTaints and DRAExtendedResource are alpha (off) upstream; Drydock turns them on because
  * dynamic MIG needs partitionable devices and `nvidia.com/gpu` on DRA nodes needs extended resources.
  */
@@ -21,6 +21,7 @@ export const defaultFeatureGates: FeatureGates = {
   DRAPartitionableDevices: true,
   DRAPrioritizedList: true,
   DRASchedulerFilterTimeout: true,
+  PodTopologyLabelsAdmission: true,
 };
 
 /** Upstream's 1.35 defaults: beta gates on, alpha gates off. */
@@ -32,6 +33,7 @@ export const upstreamFeatureGateDefaults: FeatureGates = {
   DRAPartitionableDevices: false,
   DRAPrioritizedList: true,
   DRASchedulerFilterTimeout: true,
+  PodTopologyLabelsAdmission: true,
 };
 
 export function isFeatureGate(name: string): name is FeatureGate {

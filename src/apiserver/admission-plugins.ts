@@ -17,6 +17,7 @@ import { validatingAdmissionPolicy } from './validating-admission-policy.ts';
 import { admissionWebhooks } from './admission-webhooks.ts';
 import { podSecurity } from './pod-security/admission.ts';
 import { taintNodesByCondition } from './node-taint-admission.ts';
+import { podTopologyLabels } from './pod-topology-labels-admission.ts';
 
 const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
@@ -428,5 +429,5 @@ export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []):
   // PodSecurity validates after ServiceAccount and before Priority (AllOrderedPlugins). Mutating webhooks
   // mutate last; ValidatingAdmissionPolicy, the validating webhooks and then ResourceQuota validate last,
   // after every mutation, as upstream orders them.
-  return [namespaceLifecycle, draAdminAccess, limitRangerAdmission, serviceAccount, taintNodesByCondition, podSecurity, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, persistentVolumeClaimResize, priority, runtimeClass, defaultIngressClass, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
+  return [namespaceLifecycle, draAdminAccess, limitRangerAdmission, serviceAccount, taintNodesByCondition, podSecurity, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, persistentVolumeClaimResize, priority, runtimeClass, defaultIngressClass, podTopologyLabels, serviceAllocation, rbacEscalation, certificateAdmission, ...extra, validatingAdmissionPolicy, admissionWebhooks, resourceQuotaAdmission];
 }

@@ -51,6 +51,11 @@ export interface WriteContext {
    */
   requestSubresource?: string | undefined;
   /**
+   * The Binding a pods/binding request carried. The write lands on the pod, but upstream's admission
+   * of a bind sees the Binding (its target's kind decides whether PodTopologyLabels acts).
+   */
+  binding?: KubeObject | undefined;
+  /**
    * Records the write's managedFields on the defaulted object, before admission and the
    * strategy (upstream's fieldManager.UpdateNoErrors); absent for applies, which did so.
    */

@@ -142,7 +142,7 @@ export async function bindPod(server: ApiServer, def: ResourceDefinition, namesp
     conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: previous?.status === 'True' ? (previous.lastTransitionTime ?? now) : now });
     const pod: PodLike = { ...live, metadata, spec: { ...live.spec, nodeName }, status: { ...live.status, conditions } };
     return pod;
-  }, { ...ctx, subresource: 'binding' });
+  }, { ...ctx, subresource: 'binding', binding });
   return { kind: 'dry-run', object: { ...successStatus(), code: 201 } as unknown as KubeObject };
 }
 

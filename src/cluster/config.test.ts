@@ -17,8 +17,8 @@ function configError(text: string): string {
   assert.fail(`accepted: ${text}`);
 }
 
-test('featureGates default to all six DRA gates and the pod connection check on, for the default cluster too', () => {
-  const all = { AuthorizePodWebsocketUpgradeCreatePermission: true, DRAAdminAccess: true, DRADeviceTaints: true, DRAExtendedResource: true, DRAPartitionableDevices: true, DRAPrioritizedList: true, DRASchedulerFilterTimeout: true };
+test('featureGates default to all six DRA gates, the pod connection check and pod topology labels on, for the default cluster too', () => {
+  const all = { AuthorizePodWebsocketUpgradeCreatePermission: true, DRAAdminAccess: true, DRADeviceTaints: true, DRAExtendedResource: true, DRAPartitionableDevices: true, DRAPrioritizedList: true, DRASchedulerFilterTimeout: true, PodTopologyLabelsAdmission: true };
   assert.deepEqual(defaultFeatureGates, all);
   assert.deepEqual(defaultClusterConfig().featureGates, all);
   assert.deepEqual(parseClusterConfig('kind: Cluster\n').featureGates, all);
@@ -31,7 +31,7 @@ test('featureGates set what they name and leave the other gates at their default
 
 test('unknown gates, non-boolean values and a featureGates that is not a map are rejected naming the field path', () => {
   const cases: [string, string][] = [
-    ['featureGates: {DRAPartitionableDevice: false}\n', 'featureGates.DRAPartitionableDevice: unrecognized feature gate (known: AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess, DRADeviceTaints, DRAExtendedResource, DRAPartitionableDevices, DRAPrioritizedList, DRASchedulerFilterTimeout)'],
+    ['featureGates: {DRAPartitionableDevice: false}\n', 'featureGates.DRAPartitionableDevice: unrecognized feature gate (known: AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess, DRADeviceTaints, DRAExtendedResource, DRAPartitionableDevices, DRAPrioritizedList, DRASchedulerFilterTimeout, PodTopologyLabelsAdmission)'],
     ['featureGates: {DRADeviceTaints: "false"}\n', 'featureGates.DRADeviceTaints: must be true or false'],
     ['featureGates: {DRADeviceTaints: 0}\n', 'featureGates.DRADeviceTaints: must be true or false'],
     ['featureGates: [DRADeviceTaints]\n', 'featureGates: must be a map of feature gate names to true or false'],

@@ -1,0 +1,48 @@
+// PodTopologyLabels (KEP-4742, beta and on in 1.35): a pod bound to a node takes the node's zone and
+// region labels, so the downward API can hand them to its containers. Upstream the plugin copies them
+// onto the Binding and the binding store copies the Binding's labels onto the pod, overwriting; here a
+// bind is admitted as the pod's own write, so the plugin writes them onto the pod directly.
+// Upstream: plugin/pkg/admission/podtopologylabels/admission.go,
+// pkg/registry/core/pod/storage/storage.go (setPodNodeAndMetadata, copyLabelsWithOverwriting).
+import type { Pod } from '../api/index.ts';
+import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
+import { onlyFor } from './admission.ts';
+
+/** defaultConfig.Labels: the node labels the kube-apiserver's instance copies. */
+const topologyLabels = ['topology.kubernetes.io/zone', 'topology.kubernetes.io/region'] as const;
+
+/**
+ * The node the write binds the pod to, when the plugin acts on it: a pods/binding whose target is a
+ * Node (the scheduler's; a Binding with no target kind is left alone, as upstream's admitBinding
+ * does), or a pod created with spec.nodeName. Only creates: upstream's handler takes no updates.
+ */
+function boundNode(attrs: AdmissionAttributes): string | undefined {
+  if (attrs.def.group !== '' || attrs.def.resource !== 'pods' || !attrs.storage.featureGates.PodTopologyLabelsAdmission) return undefined;
+  const subresource = attrs.ctx.subresource;
+  if (subresource === 'binding') {
+    const target = (attrs.ctx.binding as { target?: { kind?: string; name?: string } } | undefined)?.target;
+    return target?.kind === 'Node' ? target.name || undefined : undefined;
+  }
+  if (subresource !== '' || attrs.operation !== 'CREATE') return undefined;
+  return (attrs.object as unknown as Pod).spec?.nodeName || undefined;
+}
+
+export const podTopologyLabels: AdmissionPlugin = {
+  name: 'PodTopologyLabels',
+  mutate: onlyFor(
+    (attrs) => boundNode(attrs) !== undefined,
+    async (attrs) => {
+      // A node that does not exist copies nothing (upstream ignores NotFound, not to break binds).
+      const node = await attrs.storage.lookup('', 'v1', 'nodes', '', boundNode(attrs) ?? '');
+      const copied: Record<string, string> = {};
+      let any = false;
+      for (const key of topologyLabels) {
+        const value = node?.metadata.labels?.[key];
+        if (value === undefined) continue;
+        copied[key] = value;
+        any = true;
+      }
+      if (any) attrs.object.metadata.labels = { ...attrs.object.metadata.labels, ...copied };
+    },
+  ),
+};
