@@ -103,7 +103,12 @@ describe('admission webhooks', () => {
     const created = await dd.kubectl(['run', 'infer', '-n', 'ml', '--image=vllm/vllm-openai', '--labels=team=serving']);
     assert.equal(created.stdout, 'pod/infer created\n');
     assert.equal(created.stderr, 'Warning: label injected by mutate.example.com\n');
-    assert.equal(await dd.ok(['get', 'pod', 'infer', '-n', 'ml', '-o', 'jsonpath={.metadata.labels}']), '{"injected":"true","team":"serving"}');
+    // Once bound, the pod also carries its node's zone and region (PodTopologyLabels).
+    await dd.ok(['wait', '--for=condition=PodScheduled', 'pod/infer', '-n', 'ml', '--timeout=20s']);
+    const infer = JSON.parse(await dd.ok(['get', 'pod', 'infer', '-n', 'ml', '-o', 'json'])) as { metadata: { labels?: Record<string, string> }; spec: { nodeName: string } };
+    const nodeLabels = JSON.parse(await dd.ok(['get', 'node', infer.spec.nodeName, '-o', 'jsonpath={.metadata.labels}'])) as Record<string, string>;
+    const topology = { 'topology.kubernetes.io/region': nodeLabels['topology.kubernetes.io/region'], 'topology.kubernetes.io/zone': nodeLabels['topology.kubernetes.io/zone'] };
+    assert.deepEqual(infer.metadata.labels, { injected: 'true', team: 'serving', ...topology });
     // The validating webhook saw the mutated pod, in an admission.k8s.io/v1 review with the caller's name.
     const last = seen.filter((r) => r.request.object.metadata.labels?.team === 'serving').at(-1);
     assert.equal(last?.request.operation, 'CREATE');
