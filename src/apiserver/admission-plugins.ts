@@ -125,11 +125,16 @@ export const serviceAccount: AdmissionPlugin = {
   }),
 };
 
-/** Tolerate the not-ready and unreachable NoExecute taints for 300 s unless already tolerated. */
+/**
+ * Tolerate the not-ready and unreachable NoExecute taints for 300 s unless already tolerated. On
+ * updates too, as upstream's handler takes both: a replace whose body dropped them gets them back
+ * rather than a refusal for removing tolerations.
+ */
 export const defaultTolerationSeconds: AdmissionPlugin = {
   name: 'DefaultTolerationSeconds',
   mutate(attrs) {
-    if (isPodCreate(attrs)) addDefaultTolerations(attrs.object as unknown as Pod);
+    if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
+    if (attrs.def.resource === 'pods' && attrs.def.group === '' && !attrs.ctx.subresource) addDefaultTolerations(attrs.object as unknown as Pod);
   },
 };
 
