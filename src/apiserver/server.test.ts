@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
+import type { Pod } from '../api/index.ts';
 import { ApiError, SeededRandom, VirtualClock } from '../core/index.ts';
 import type { ClientWatchEvent } from '../client/index.ts';
 import { MemoryStore } from '../storage/index.ts';
@@ -484,6 +485,20 @@ describe('binding', () => {
     const again = await rejection(client.create(refs.pods, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'web' }, target: { kind: 'Node', name: 'n2' } }, { namespace: 'default', name: 'web', subresource: 'binding' }));
     assert.equal(again.code, 409);
     assert.equal(again.message, 'Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "n1"');
+  });
+
+  test('a pod with scheduling gates cannot be bound; a bound pod loses its nomination', async () => {
+    const { client } = await setup();
+    const binding = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: 'n1' } }) as KubeObject;
+    await client.create(refs.pods, pod('gated', { schedulingGates: [{ name: 'example.com/quota' }] }));
+    const gated = await rejection(client.create(refs.pods, binding('gated'), { namespace: 'default', name: 'gated', subresource: 'binding' }));
+    assert.deepEqual([gated.code, gated.message], [409, 'Operation cannot be fulfilled on pods/binding "gated": pod gated has non-empty .spec.schedulingGates']);
+    assert.equal((await client.get<Pod>(refs.pods, 'default', 'gated')).spec.nodeName, undefined);
+    const nominated = await client.create<Pod>(refs.pods, pod('preemptor'));
+    await client.updateStatus<Pod>(refs.pods, { ...nominated, status: { ...nominated.status, nominatedNodeName: 'n1' } });
+    await client.create(refs.pods, binding('preemptor'), { namespace: 'default', name: 'preemptor', subresource: 'binding' });
+    const bound = await client.get<Pod>(refs.pods, 'default', 'preemptor');
+    assert.deepEqual([bound.spec.nodeName, bound.status?.nominatedNodeName], ['n1', undefined]);
   });
 
   test('a Binding or Eviction whose name is not the URL\'s is refused, and the pod stays as it was', async () => {

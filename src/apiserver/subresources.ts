@@ -113,8 +113,8 @@ function withUnsetReplicas(scale: KubeObject, unset: boolean | undefined): KubeO
 }
 
 interface PodLike extends KubeObject {
-  spec?: { nodeName?: string };
-  status?: { conditions?: { type: string; status: string; lastProbeTime?: null; lastTransitionTime?: string }[] };
+  spec?: { nodeName?: string; schedulingGates?: readonly unknown[] };
+  status?: { nominatedNodeName?: string; conditions?: { type: string; status: string; lastProbeTime?: null; lastTransitionTime?: string }[] };
 }
 
 export async function bindPod(server: ApiServer, def: ResourceDefinition, namespace: string, name: string, binding: KubeObject, ctx: WriteContext): Promise<ObjectResult> {
@@ -130,6 +130,7 @@ export async function bindPod(server: ApiServer, def: ResourceDefinition, namesp
     const live = stored as Readonly<PodLike>;
     if (live.metadata.deletionTimestamp) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
     if (live.spec?.nodeName) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is already assigned to node "${live.spec.nodeName}"`);
+    if (live.spec?.schedulingGates?.length) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} has non-empty .spec.schedulingGates`);
     // Built over the live object rather than a decoded copy: the parts a bind leaves alone stay the
     // live object's own, so the field manager's compare and the encoder skip them (a full copy made
     // them walk and write the whole pod again). The write path sets fields only on the new object
@@ -140,7 +141,9 @@ export async function bindPod(server: ApiServer, def: ResourceDefinition, namesp
     const conditions = (live.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
     const previous = live.status?.conditions?.find((c) => c.type === 'PodScheduled');
     conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: previous?.status === 'True' ? (previous.lastTransitionTime ?? now) : now });
-    const pod: PodLike = { ...live, metadata, spec: { ...live.spec, nodeName }, status: { ...live.status, conditions } };
+    // ClearingNominatedNodeNameAfterBinding (beta, on in 1.35): a bound pod's nomination is stale.
+    const { nominatedNodeName: _stale, ...status } = live.status ?? {};
+    const pod: PodLike = { ...live, metadata, spec: { ...live.spec, nodeName }, status: { ...status, conditions } };
     return pod;
   }, { ...ctx, subresource: 'binding', binding });
   return { kind: 'dry-run', object: { ...successStatus(), code: 201 } as unknown as KubeObject };
