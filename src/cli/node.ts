@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { refs } from '../api/index.ts';
 import type { Node } from '../api/index.ts';
 import type { Client, ClientWatch } from '../client/index.ts';
-import { addNodes, failAnnotation, nodePoolsConfigMap, nodePoolsNamespace, parsePoolStates, poolOf, poolStatesData } from '../cluster/index.ts';
+import { addNodes, failAnnotation, isNodeUp, nodePoolsConfigMap, nodePoolsNamespace, parsePoolStates, poolOf, poolStatesData } from '../cluster/index.ts';
 import type { PoolsConfigMap, PoolStates } from '../cluster/index.ts';
 import { RealClock, isApiError } from '../core/index.ts';
 import { clientFromKubeconfig } from './kubeconfig-client.ts';
@@ -135,7 +135,7 @@ async function add(client: Client, pool: string, count: number, timeoutMs: numbe
     return next.added;
   });
   for (const name of added) {
-    await waitForNode(client, name, timeoutMs, `node/${name} to become Ready`, (n) => n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false);
+    await waitForNode(client, name, timeoutMs, `node/${name} to become Ready`, (n) => n !== undefined && isNodeUp(n));
     process.stdout.write(`node/${name} added\n`);
   }
 }

@@ -8,7 +8,7 @@ import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { builtinDefinitions, refs, taintNodeNotReady } from '../api/index.ts';
+import { builtinDefinitions, refs } from '../api/index.ts';
 import type { ResourceDefinition, ResourceRef } from '../api/index.ts';
 import { ApiMetrics, ApiServer, CustomResources, EventTtl, createServiceAccountKey, buildOpenApi, openApiHash, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
 import type { OpenApiSource } from '../apiserver/index.ts';
@@ -25,6 +25,7 @@ import { parseVersion } from './config.ts';
 import { startComponents } from './components.ts';
 import { PodLogs, podLogRoute, proxyRoute } from '../kubelet/index.ts';
 import type { Node } from '../api/index.ts';
+import { isNodeUp } from './node-pools.ts';
 import type { RunningComponents } from './components.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createServingCertificate } from './certificate.ts';
@@ -288,14 +289,10 @@ function openApiSource(definitions: readonly ResourceDefinition[], custom?: Para
   };
 }
 
-// `drydock up` prints its ready line only once every configured node reports Ready and the node
-// controller has lifted the not-ready taint TaintNodesByCondition gave it at creation: a pod created
-// right after the line then schedules at once, rather than after a retry once the taint goes.
+// `drydock up` prints its ready line only once every configured node is up (isNodeUp).
 async function waitForNodesReady(cluster: Cluster): Promise<void> {
   const want = new Set(cluster.config.nodePools.flatMap((p) => Array.from({ length: p.count }, (_, i) => `${p.name}-${i}`)));
   if (want.size === 0) return;
-  const isReady = (n: Node): boolean =>
-    (n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false) && !(n.spec?.taints ?? []).some((t) => t.key === taintNodeNotReady && t.effect === 'NoSchedule');
   // Watched rather than polled, so the ready line follows the last node's status write at once.
   await new Promise<void>((resolve, reject) => {
     const ready = new Set<string>();
@@ -306,7 +303,7 @@ async function waitForNodesReady(cluster: Cluster): Promise<void> {
     const watch = cluster.client.watch<Node>(refs.nodes, {}, (event) => {
       const name = event.object.metadata.name ?? '';
       if (!want.has(name)) return;
-      if (event.type !== 'DELETED' && isReady(event.object as Node)) ready.add(name);
+      if (event.type !== 'DELETED' && isNodeUp(event.object as Node)) ready.add(name);
       else ready.delete(name);
       if (ready.size === want.size) {
         timer.cancel();

@@ -2,6 +2,8 @@
 // ConfigMap kube-system/drydock-node-pools holds, per pool, its spec, the names of its nodes and the
 // next index; `drydock node add/remove` edit it and the cluster starts or stops kubelets to match.
 // A Node annotated sim.drydock.dev/fail: "true" has a failed kubelet (no lease, no status).
+import { taintNodeNotReady } from '../api/index.ts';
+import type { Node } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import type { NodePoolConfig } from './config.ts';
 
@@ -71,4 +73,14 @@ export function addNodes(state: PoolState, count: number): { state: PoolState; a
 export function poolOf(states: PoolStates, node: string): string | undefined {
   for (const [pool, state] of states) if (state.nodes.includes(node)) return pool;
   return undefined;
+}
+
+/**
+ * Whether a node takes pods: Ready, and rid of the not-ready taint TaintNodesByCondition gave it at
+ * creation (the node controller lifts it once it sees Ready). What `drydock up`'s ready line and
+ * `drydock node add` wait for, so a pod created next schedules at once.
+ */
+export function isNodeUp(node: Node): boolean {
+  const ready = node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  return ready && !(node.spec?.taints ?? []).some((t) => t.key === taintNodeNotReady && t.effect === 'NoSchedule');
 }
