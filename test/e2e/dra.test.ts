@@ -307,7 +307,7 @@ describe('DRA feature gates off in the cluster config with kubectl', () => {
       };
       let r = up('featureGates: {DRADeviceTaint: false}\n');
       assert.equal(r.status, 2);
-      assert.equal(r.stderr, `drydock: ${config}: featureGates.DRADeviceTaint: unrecognized feature gate (known: AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess, DRADeviceTaints, DRAExtendedResource, DRAPartitionableDevices, DRAPrioritizedList, DRASchedulerFilterTimeout)\n`);
+      assert.equal(r.stderr, `drydock: ${config}: featureGates.DRADeviceTaint: unrecognized feature gate (known: AuthorizePodWebsocketUpgradeCreatePermission, DRAAdminAccess, DRADeviceTaints, DRAExtendedResource, DRAPartitionableDevices, DRAPrioritizedList, DRASchedulerFilterTimeout, PodTopologyLabelsAdmission)\n`);
       r = up('scheduler:\n  profiles:\n  - schedulerName: default-scheduler\n    pluginConfig:\n    - name: DynamicResources\n      args: {filterTimeout: soon}\n');
       assert.equal(r.status, 2);
       assert.equal(r.stderr, `drydock: ${config}: profile "default-scheduler": plugin "DynamicResources" args: filterTimeout: Invalid value: "soon": must be a duration like "10s"\n`);
