@@ -35,7 +35,7 @@ export function allowedFromLastApplied(live: JsonObject, apiVersion: string, met
   if (jsonTooDeep(text) !== undefined) return emptySet();
   if (!isJsonObject(lastApplied) || lastApplied.apiVersion !== apiVersion) return emptySet();
   const c = compare(lastApplied, live, meta);
-  return difference(difference(difference(toFieldSet(lastApplied, meta), c.modified), c.added), c.removed);
+  return difference(difference(toFieldSet(lastApplied, meta), c.changed), c.removed);
 }
 
 /**

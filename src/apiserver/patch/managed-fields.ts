@@ -157,15 +157,14 @@ export function transferOwnership(
   rhs: JsonObject,
   meta: PatchMeta | undefined,
 ): { conflicts: Map<string, FieldSet>; changed: FieldSet; removed: FieldSet } {
-  const c = compare(lhs, rhs, meta);
-  const changed = union(c.modified, c.added);
+  const { changed, removed } = compare(lhs, rhs, meta);
   const conflicts = new Map<string, FieldSet>();
   for (const [key, m] of managers) {
     if (key === writerKey) continue;
     const clash = intersection(m.set, changed);
     if (!isEmptySet(clash)) conflicts.set(key, clash);
   }
-  return { conflicts, changed, removed: c.removed };
+  return { conflicts, changed, removed };
 }
 
 export function takeFrom(managers: Map<string, ManagerFields>, writerKey: string, taken: Map<string, FieldSet>, removed: FieldSet): void {

@@ -68,7 +68,7 @@ const keyDefaults: Readonly<Record<string, JsonValue>> = { protocol: 'TCP' };
 export class TypedValueError extends Error {}
 
 /** The path element of a list item, or undefined for an atomic list. */
-function itemKey(kind: ListKind, item: JsonValue, index: number, path: string): string | undefined {
+function itemKey(kind: ListKind, item: JsonValue, index: number, path: Label): string | undefined {
   const pe = itemElement(kind, item);
   if (pe === malformedItem) throw itemError(kind as Extract<ListKind, { kind: 'map' }>, item, index, path);
   return pe;
@@ -95,14 +95,15 @@ function itemElement(kind: ListKind, item: JsonValue): string | undefined | type
   return `${out}}`;
 }
 
-function itemError(kind: Extract<ListKind, { kind: 'map' }>, item: JsonValue, index: number, path: string): TypedValueError {
+function itemError(kind: Extract<ListKind, { kind: 'map' }>, item: JsonValue, index: number, label: Label): TypedValueError {
+  const path = typeof label === 'string' ? label : fieldsLabel(label);
   if (!isJsonObject(item)) return new TypedValueError(`${path}: element ${index}: expected map, got ${JSON.stringify(item)}`);
   const k = kind.keys.find((key) => (item[key] ?? keyDefaults[key]) === undefined) ?? '';
   return new TypedValueError(`${path}: element ${index}: associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`);
 }
 
 /** List items by path element, first occurrence winning, in list order. */
-function indexItems(kind: ListKind, list: readonly JsonValue[], path: string): Map<string, JsonValue> {
+function indexItems(kind: ListKind, list: readonly JsonValue[], path: Label): Map<string, JsonValue> {
   const out = new Map<string, JsonValue>();
   list.forEach((item, i) => {
     const pe = itemKey(kind, item, i, path) as string;
@@ -116,6 +117,19 @@ function isAtomicMap(meta: PatchMeta | undefined): boolean {
 }
 
 const pathLabel = (path: string, key: string): string => `${path}.${key}`;
+
+/**
+ * Where a walk is, for its errors: a label built on the way down (`.spec.containers`), or the walk's
+ * stack of path elements, whose field names spell the same label only when an error needs it (compare
+ * steps through every field of both objects and almost never fails).
+ */
+type Label = string | readonly string[];
+
+function fieldsLabel(path: readonly string[]): string {
+  let out = '';
+  for (const pe of path) if (pe.startsWith('f:')) out += `.${pe.slice(2)}`;
+  return out;
+}
 
 /** pathLabel's text for a path kept as a stack of field names. */
 const labelText = (labels: readonly string[]): string => labels.reduce(pathLabel, '');
@@ -152,16 +166,19 @@ function walkSet(node: FieldSet, value: JsonValue, meta: PatchMeta | undefined, 
   node.member = true;
 }
 
+/**
+ * `changed` is Comparison's Added and Modified in one set, the only way their users take them
+ * (upstream's compare.go unions them in every caller): built in the walk, it needs no union after.
+ */
 export interface Comparison {
-  added: FieldSet;
-  modified: FieldSet;
+  changed: FieldSet;
   removed: FieldSet;
 }
 
 /** Compare: leaves that changed, and (for non-leaves) paths present on one side only. */
 export function compare(lhs: JsonObject, rhs: JsonObject, meta: PatchMeta | undefined): Comparison {
-  const c: Comparison = { added: emptySet(), modified: emptySet(), removed: emptySet() };
-  walkCompare(c, [], lhs, rhs, meta, '');
+  const c: Comparison = { changed: emptySet(), removed: emptySet() };
+  walkCompare(c, [], lhs, rhs, meta);
   return c;
 }
 
@@ -197,38 +214,37 @@ function walkCompare(
   l: JsonValue | undefined,
   r: JsonValue | undefined,
   meta: PatchMeta | undefined,
-  label: string,
 ): void {
   // One value on both sides (a subtree shared with the live object, or an equal scalar) changed nothing.
   if (l === r) return;
   if (isLeaf(l, r, meta)) {
-    if (l === undefined) insertPath(c.added, path);
+    if (l === undefined) insertPath(c.changed, path);
     else if (r === undefined) insertPath(c.removed, path);
-    else if (!jsonEqual(l, r)) insertPath(c.modified, path);
+    else if (!jsonEqual(l, r)) insertPath(c.changed, path);
     return;
   }
   // Compare's postItemHook: any non-leaf (list item, map, struct, list) absent on one side is itself
   // added or removed; one present as null on that side is not.
-  if (l === undefined) insertPath(c.added, path);
+  if (l === undefined) insertPath(c.changed, path);
   if (r === undefined) insertPath(c.removed, path);
   if (Array.isArray(l) || Array.isArray(r)) {
     const kind = listKind(meta);
-    const li = indexItems(kind, (l as JsonValue[] | undefined) ?? [], label);
-    const ri = indexItems(kind, (r as JsonValue[] | undefined) ?? [], label);
-    for (const [pe, item] of li) step(c, path, pe, item, ri.get(pe), meta?.items, label);
-    for (const [pe, item] of ri) if (!li.has(pe)) step(c, path, pe, undefined, item, meta?.items, label);
+    const li = indexItems(kind, (l as JsonValue[] | undefined) ?? [], path);
+    const ri = indexItems(kind, (r as JsonValue[] | undefined) ?? [], path);
+    for (const [pe, item] of li) step(c, path, pe, item, ri.get(pe), meta?.items);
+    for (const [pe, item] of ri) if (!li.has(pe)) step(c, path, pe, undefined, item, meta?.items);
     return;
   }
   const lo = (l as JsonObject | undefined) ?? {};
   const ro = (r as JsonObject | undefined) ?? {};
   // ro's own keys only: a map key such as `constructor` would otherwise read Object.prototype's.
-  for (const k in lo) if (Object.hasOwn(lo, k)) step(c, path, fieldElement(k), lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldMeta(meta, k), pathLabel(label, k));
-  for (const k in ro) if (!Object.hasOwn(lo, k)) step(c, path, fieldElement(k), undefined, ro[k], fieldMeta(meta, k), pathLabel(label, k));
+  for (const k in lo) if (Object.hasOwn(lo, k)) step(c, path, fieldElement(k), lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldMeta(meta, k));
+  for (const k in ro) if (!Object.hasOwn(lo, k)) step(c, path, fieldElement(k), undefined, ro[k], fieldMeta(meta, k));
 }
 
-function step(c: Comparison, path: string[], pe: string, l: JsonValue | undefined, r: JsonValue | undefined, meta: PatchMeta | undefined, label: string): void {
+function step(c: Comparison, path: string[], pe: string, l: JsonValue | undefined, r: JsonValue | undefined, meta: PatchMeta | undefined): void {
   path.push(pe);
-  walkCompare(c, path, l, r, meta, label);
+  walkCompare(c, path, l, r, meta);
   path.pop();
 }
 
