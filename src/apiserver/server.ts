@@ -4,7 +4,7 @@
 import type { FeatureGates, PatchMeta, ResourceDefinition, ResourceRef, UserInfo, Verb } from '../api/index.ts';
 import { apiVersionOf, apiVersionParts, clusterAdminUser, defaultFeatureGates } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
-import { ApiError, badRequest, copyJson, copyJsonSharing, formatTime, invalid, isApiError, methodNotSupported, notFound, setOwn } from '../core/index.ts';
+import { ApiError, badRequest, copyJson, copyJsonSharing, copyJsonSharingEqual, formatTime, invalid, isApiError, methodNotSupported, notFound, setOwn } from '../core/index.ts';
 import { unsupportedPatchType } from './patching.ts';
 import type { Store } from '../storage/index.ts';
 import { Admission } from './admission.ts';
@@ -495,33 +495,41 @@ export class ApiServer {
  * live object), so only those are copied.
  */
 function attemptCopy(obj: KubeObject, subresource: string, current: Readonly<KubeObject>): KubeObject {
-  const body = subresource === 'status' ? statusWriteBody(obj) : obj;
   // The object and its metadata are always new (the write sets fields on them); below them, what
-  // the body shares with the live object stays shared. managedFields is only read.
-  return fieldsCopy(body, current, 'metadata', metadataCopy) as unknown as KubeObject;
+  // the body shares with the live object stays shared. managedFields is only read. A status write
+  // also shares what it holds equal to the live object: the status strategies build what they change.
+  if (subresource === 'status') return fieldsCopy(statusWriteBody(obj), current, 'metadata', statusMetadataCopy, copyJsonSharingEqual) as unknown as KubeObject;
+  return fieldsCopy(obj, current, 'metadata', metadataCopy, copyJsonSharing) as unknown as KubeObject;
 }
+
+type Copy = (value: unknown, live: unknown) => unknown;
 
 function metadataCopy(sent: unknown, live: unknown): unknown {
   if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return copyJson(sent);
-  return fieldsCopy(sent, live, 'managedFields', sharedAsIs);
+  return fieldsCopy(sent, live, 'managedFields', sharedAsIs, copyJsonSharing);
+}
+
+function statusMetadataCopy(sent: unknown, live: unknown): unknown {
+  if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return copyJson(sent);
+  return fieldsCopy(sent, live, 'managedFields', sharedAsIs, copyJsonSharingEqual);
 }
 
 const sharedAsIs = (value: unknown): unknown => value;
 
 /**
- * A new object with `from`'s defined fields, each a copyJsonSharing of it over `live`'s field of
- * the same name, but the field `own`, which `ownCopy` copies (given `live`'s value of it).
+ * A new object with `from`'s defined fields, each a `copy` of it over `live`'s field of the same
+ * name, but the field `own`, which `ownCopy` copies (given `live`'s value of it).
  */
-function fieldsCopy(from: object, live: unknown, own: string, ownCopy: (value: unknown, live: unknown) => unknown): Record<string, unknown> {
+function fieldsCopy(from: object, live: unknown, own: string, ownCopy: Copy, copy: Copy): Record<string, unknown> {
   const fields = from as Record<string, unknown>;
   const liveFields = (live ?? {}) as Record<string, unknown>;
-  const copy: Record<string, unknown> = {};
+  const out: Record<string, unknown> = {};
   for (const key in fields) {
     const value = fields[key];
     if (value === undefined) continue;
-    setOwn(copy, key, key === own ? ownCopy(value, liveFields[key]) : copyJsonSharing(value, liveFields[key]));
+    setOwn(out, key, key === own ? ownCopy(value, liveFields[key]) : copy(value, Object.hasOwn(liveFields, key) ? liveFields[key] : undefined));
   }
-  return copy;
+  return out;
 }
 
 function statusWriteBody(obj: KubeObject): KubeObject {

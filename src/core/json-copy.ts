@@ -41,3 +41,45 @@ export function copyJsonSharing<T>(value: T, live: unknown): T {
   }
   return out as T;
 }
+
+/**
+ * copyJsonSharing that also shares every part of the value equal to `live`'s at the same place with
+ * its keys in the same order, not only the very same object: a status a controller builds anew each
+ * time, or one an HTTP client sends back, mostly repeats the live one. Such a part encodes to the same
+ * text either way; held as the live object's own, the walks after the copy (the field manager's
+ * compare, the no-op and generation checks) skip it by identity, and the stored revision keeps no
+ * second copy of it. Only for writes whose pipeline never edits what it was given in place.
+ */
+export function copyJsonSharingEqual<T>(value: T, live: unknown): T {
+  if (typeof value !== 'object' || value === null || value === live) return value;
+  if (typeof live !== 'object' || live === null) return copyJson(value);
+  if (Array.isArray(value)) {
+    if (!Array.isArray(live)) return copyJson(value);
+    const out = new Array<unknown>(value.length);
+    let same = value.length === live.length;
+    for (let i = 0; i < value.length; i++) {
+      const copy = copyJsonSharingEqual(value[i] as unknown, live[i]);
+      out[i] = copy;
+      if (copy !== live[i]) same = false;
+    }
+    return (same ? live : out) as T;
+  }
+  if (Array.isArray(live)) return copyJson(value);
+  const liveObject = live as Record<string, unknown>;
+  const liveKeys = Object.keys(liveObject);
+  const out: Record<string, unknown> = {};
+  let same = true;
+  let count = 0;
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v === undefined) continue;
+    // Own keys only: a key such as `__proto__` must not find Object.prototype's.
+    const own = Object.hasOwn(liveObject, key);
+    const at = own ? liveObject[key] : undefined;
+    const copy = copyJsonSharingEqual(v, at);
+    setOwn(out, key, copy);
+    if (same && (!own || copy !== at || liveKeys[count] !== key)) same = false;
+    count++;
+  }
+  return (same && count === liveKeys.length ? live : out) as T;
+}
