@@ -229,6 +229,11 @@ class DecodedSet implements FieldSet {
   }
 }
 
+/** The FieldsV1 object a set was decoded from, or undefined for a set built by the algebra or a walk. */
+export function fieldsV1Source(s: FieldSet): object | undefined {
+  return s instanceof DecodedSet ? s.source : undefined;
+}
+
 export function fromFieldsV1(v: unknown): FieldSet {
   if (typeof v !== 'object' || v === null) return emptySet();
   const source = v as Record<string, unknown>;

@@ -203,3 +203,16 @@ test('a write takes from other managers exactly the fields it changes, however d
   assert.equal(byManager.scaler, scaler?.fieldsV1, 'an entry the write does not reach is the same object');
   assert.equal(JSON.stringify(byManager.retagger), '{"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\\"name\\":\\"c\\"}":{"f:image":{}}}}}}}');
 });
+
+test('entries of managers a write leaves alone pass through as they were, whether the server wrote them or a client sent them back', () => {
+  const meta = patchMetaFor('', 'v1', 'ConfigMap');
+  const opts = (manager: string): FieldManagerOptions => options('v1', meta, { emptyObject: emptyObject('', 'v1', 'ConfigMap') as JsonObject, manager, ignoreFields: [] });
+  const live = updateManagedFields(undefined, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default', labels: { x: 'y' } }, data: { a: '1' } } as KubeObject, opts('creator'));
+  const creatorOf = (obj: KubeObject): unknown => (obj.metadata.managedFields ?? []).find((e) => e.manager === 'creator')?.fieldsV1;
+  const written = updateManagedFields(live, { ...live, data: { a: '1', b: '2' } } as KubeObject, opts('writer'));
+  assert.equal(creatorOf(written), creatorOf(live));
+  const sentBack = JSON.parse(JSON.stringify(written)) as KubeObject;
+  const rewritten = updateManagedFields(written, { ...sentBack, data: { a: '1', b: '3' } } as KubeObject, opts('writer'));
+  assert.equal(JSON.stringify(creatorOf(rewritten)), '{"f:data":{".":{},"f:a":{}},"f:metadata":{"f:labels":{".":{},"f:x":{}}}}');
+  assert.deepEqual((rewritten.metadata.managedFields ?? []).map((e) => e.manager), ['creator', 'writer']);
+});

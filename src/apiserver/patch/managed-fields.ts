@@ -5,7 +5,7 @@
 // managedfieldsupdater.go, stripmeta.go, skipnonapplied.go) and structured-merge-diff merge/update.go.
 import type { PatchMeta } from '../../api/index.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../../core/index.ts';
-import { difference, emptySet, fromFieldsV1, insertPath, intersection, isEmptySet, setEquals, toFieldsV1, union, withoutPath } from './field-set.ts';
+import { difference, emptyFields, emptySet, fieldsV1Source, fromFieldsV1, insertPath, intersection, isEmptySet, setEquals, toFieldsV1, union, withoutPath } from './field-set.ts';
 import type { FieldSet } from './field-set.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 import { jsonEqual } from './json-value.ts';
@@ -100,16 +100,33 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | und
   return out;
 }
 
+/**
+ * FieldsV1 objects encodeManagedFields wrote: each holds a set already stripped (stripMeta) and not
+ * empty. A manager a write leaves alone decodes to one of them (stored objects keep their entries'
+ * objects from one write to the next), and then needs neither stripping nor the emptiness check,
+ * which would each expand the decoded set's first levels.
+ */
+const strippedSources = new WeakSet<object>();
+
+/** Whether `s` is known to be stripped and not empty without looking into it. */
+function isStrippedSet(s: FieldSet): boolean {
+  const source = fieldsV1Source(s);
+  return source !== undefined && strippedSources.has(source);
+}
+
 /** Entries sorted as upstream: Apply before Update, then by time, manager, version, subresource. */
 export function encodeManagedFields(managers: Map<string, ManagerFields>): ManagedFieldsEntry[] {
   const entries: ManagedFieldsEntry[] = [];
   for (const m of managers.values()) {
-    const set = stripMeta(m.set);
-    if (isEmptySet(set)) continue;
+    const stripped = isStrippedSet(m.set);
+    const set = stripped ? m.set : stripMeta(m.set);
+    if (!stripped && isEmptySet(set)) continue;
     const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
     if (m.time !== undefined) e.time = m.time;
     e.fieldsType = 'FieldsV1';
     e.fieldsV1 = toFieldsV1(set);
+    // A set with only its root as member encodes as the shared empty leaf: never marked.
+    if (e.fieldsV1 !== emptyFields) strippedSources.add(e.fieldsV1);
     if (m.subresource) e.subresource = m.subresource;
     entries.push(e);
   }
@@ -171,7 +188,7 @@ export function takeFrom(managers: Map<string, ManagerFields>, writerKey: string
   for (const [key, m] of managers) {
     if (key === writerKey) continue;
     m.set = difference(difference(m.set, taken.get(key) ?? emptySet()), removed);
-    if (isEmptySet(stripMeta(m.set))) managers.delete(key);
+    if (!isStrippedSet(m.set) && isEmptySet(stripMeta(m.set))) managers.delete(key);
   }
 }
 
