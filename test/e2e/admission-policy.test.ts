@@ -3,12 +3,11 @@
 // ConfigMap denies in one namespace and only warns in another, exempts by label, and refuses
 // everything while its param is missing; a scale through deployments/scale is judged as a Scale;
 // a protected namespace is not deleted; a policy with mistakes is refused with upstream's field errors.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures/admission-policy', name), 'utf8');
 
@@ -32,13 +31,7 @@ const deniedBy = (name: string, spec: Record<string, unknown>): string =>
   });
 
 describe('ValidatingAdmissionPolicy', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock();
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite();
 
   test("the documentation's demo: more than 5 replicas in a test namespace is refused, elsewhere allowed", async () => {
     assert.equal(

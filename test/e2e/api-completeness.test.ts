@@ -2,11 +2,11 @@
 // explain, server-side apply (create, conflict, force, the move from client-side apply), strict validation, server dry runs,
 // a CustomResourceDefinition from creation to use to deletion, RBAC objects and `kubectl auth`,
 // api-resources and /metrics.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { startDrydock, kubectlBinary } from './harness.ts';
+import { drydockForSuite, kubectlBinary } from './harness.ts';
 import type { Drydock } from './harness.ts';
 
 const binaries = [
@@ -46,13 +46,7 @@ spec:
 `;
 
 describe('API completeness with real kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n' });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n' });
 
   for (const { version, path: binary } of binaries) {
     const v = version.replace('.', '');

@@ -1,10 +1,9 @@
 // Autoscaling as a kubectl user meets it: `kubectl top` from the resource metrics API, and a
 // VerticalPodAutoscaler in InPlaceOrRecreate raising a pod's CPU in place, then evicting a pod
 // whose recommendation its node cannot fit. The cluster runs 20x faster than the wall clock.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -48,13 +47,7 @@ interface PodJson {
 }
 
 describe('Autoscaling with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   const ok = async (args: string[], input?: string): Promise<string> => {
     const r = await dd.kubectl(args, { timeoutMs: 90_000, ...(input !== undefined ? { input } : {}) });

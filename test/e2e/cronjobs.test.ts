@@ -1,19 +1,12 @@
 // CronJobs as a kubectl user meets them: `kubectl create cronjob` (a protobuf body), the
 // SCHEDULE/TIMEZONE/SUSPEND/ACTIVE columns, `kubectl create job --from=cronjob/...` running the
 // template at once, and an invalid schedule refused in robfig/cron's words.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 describe('CronJobs with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n' });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n' });
 
   test('create cronjob, get, create job --from, and a bad schedule', async () => {
     assert.equal((await dd.ok(['create', 'cronjob', 'nightly-eval', '--image=busybox', '--schedule=0 3 * * *', '--', 'sh', '-c', 'echo evaluating'])).trim(), 'cronjob.batch/nightly-eval created');

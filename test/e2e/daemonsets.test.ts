@@ -1,12 +1,11 @@
 // DaemonSets as a kubectl user meets them: a GPU-node agent applied from a real manifest lands on
 // the GPU nodes only, `rollout status|history|undo` and `set image` work through ControllerRevisions,
 // a cordoned node keeps its daemon pod, and deleting the DaemonSet takes its pods and history along.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -22,13 +21,7 @@ const manifest = readFileSync(join(import.meta.dirname, '../../../test/fixtures/
 const lines = (text: string): string[][] => text.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
 
 describe('DaemonSets with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   const ok = (args: string[]): Promise<string> => dd.ok(args);
   const podNodes = async (): Promise<string[]> => (await ok(['get', 'pods', '-l', 'app.kubernetes.io/name=dcgm-exporter', '-o', 'jsonpath={range .items[*]}{.spec.nodeName}{"\\n"}{end}'])).trim().split('\n').sort();

@@ -1,10 +1,9 @@
 // Deployments as a kubectl user meets them: create, rollout status, scale, set image,
 // rollout history/undo/restart, and delete cascading to ReplicaSets and pods. Pods run on
 // the simulated kubelets of a small cluster.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -20,13 +19,7 @@ interface ReplicaSetJson {
 }
 
 describe('Deployments with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   const ok = async (args: string[]): Promise<string> => {
     const r = await dd.kubectl(args, { timeoutMs: 90_000 });

@@ -1,9 +1,8 @@
 // PodDisruptionBudgets as `kubectl drain` meets them: a budget with no room makes the drain retry
 // with upstream's message; with room for one pod the drain evicts and finishes.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -13,13 +12,7 @@ nodePools:
 `;
 
 describe('PodDisruptionBudgets with kubectl drain', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   test('no room: drain retries with the budget message; room for one: drain evicts and completes', async () => {
     await dd.ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=3']);

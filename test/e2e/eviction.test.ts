@@ -1,23 +1,16 @@
 // Node-pressure eviction as a kubectl user meets it: a Deployment whose server outgrows the node is
 // evicted by the kubelet (describe's Reason, Message and event), the node shows MemoryPressure and
 // its taint, and the replacement waits Pending behind the taint.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
 
 describe('node-pressure eviction with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: fixture('eviction/cluster.yaml') });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: fixture('eviction/cluster.yaml') });
 
   test('a server growing past its node is evicted; the node reports MemoryPressure and is tainted', async () => {
     const r = await dd.kubectl(['apply', '-f', dd.writeFile('leaky-server.yaml', fixture('eviction/leaky-server.yaml'))]);

@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 
 // The shipped executable (the bundle `npm run build` writes), run as users run it: its shell line starts node from the startup snapshot.
 const mainScript = resolve(import.meta.dirname, '../../drydock.mjs');
@@ -41,7 +42,54 @@ export interface Drydock extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-export async function startDrydock(options: { config?: string; args?: readonly string[]; env?: Readonly<Record<string, string>> } = {}): Promise<Drydock> {
+export interface StartOptions {
+  config?: string;
+  args?: readonly string[];
+  env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * One cluster for the enclosing describe: started in its before hook, stopped in its after hook.
+ * The Drydock returned forwards to it, so the suite's tests use it as startDrydock's own.
+ */
+export function drydockForSuite(options: StartOptions = {}): Drydock {
+  let started: Drydock | undefined;
+  before(async () => {
+    started = await startDrydock(options);
+  });
+  after(async () => {
+    await started?.stop();
+  });
+  const live = (): Drydock => {
+    if (!started) throw new Error("the suite's cluster is not running (used outside its tests?)");
+    return started;
+  };
+  const stop = async (): Promise<void> => started?.stop();
+  return {
+    get url() {
+      return live().url;
+    },
+    get kubeconfig() {
+      return live().kubeconfig;
+    },
+    get dir() {
+      return live().dir;
+    },
+    get process() {
+      return live().process;
+    },
+    output: () => live().output(),
+    kubectl: (args, opts) => live().kubectl(args, opts),
+    ok: (args, opts) => live().ok(args, opts),
+    node: (args) => live().node(args),
+    spawnKubectl: (args, opts) => live().spawnKubectl(args, opts),
+    writeFile: (name, text) => live().writeFile(name, text),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+export async function startDrydock(options: StartOptions = {}): Promise<Drydock> {
   const dir = mkdtempSync(join(tmpdir(), 'drydock-e2e-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const cacheDir = join(dir, 'cache');

@@ -1,10 +1,9 @@
 // spec.hostnameOverride with real kubectl (HostnameOverride, beta and on in 1.35): the name a
 // container sees (`hostname`, HOSTNAME, /etc/hostname, the pod's line in /etc/hosts) is the override,
 // over spec.hostname and spec.subdomain.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -25,13 +24,7 @@ spec:
 `;
 
 describe('hostnameOverride with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   test('the container\'s hostname, HOSTNAME and /etc/hosts name the override, with no domain', async () => {
     await dd.ok(['apply', '-f', '-'], { input: pod });

@@ -1,10 +1,9 @@
 // The HorizontalPodAutoscaler as a kubectl user meets it: an autoscaling/v2 HPA over a Deployment
 // whose pods use 400m of 200m requests, `kubectl get hpa` columns, and the Deployment scaled up.
 // The cluster runs 20x faster than the wall clock.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -46,13 +45,7 @@ spec:
 `;
 
 describe('HorizontalPodAutoscaler with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   const ok = async (args: string[], input?: string): Promise<string> => {
     const r = await dd.kubectl(args, { timeoutMs: 90_000, ...(input !== undefined ? { input } : {}) });

@@ -2,12 +2,11 @@
 // `until nslookup <svc>.$(cat .../serviceaccount/namespace).svc.cluster.local; do ...; sleep 2; done`
 // keeps the pod in Init:0/2, logging busybox 1.28's "can't resolve" and "waiting for ..." every 2 s of
 // cluster time, until the Services exist; then both complete and the app container starts.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
 // Ten cluster seconds a second: the 2 s sleeps pass quickly.
@@ -19,13 +18,7 @@ const header = 'Server:    10.96.0.10\nAddress 1: 10.96.0.10\n\n';
 const notFound = (name: string): string => `${header}nslookup: can't resolve '${name}'\n`;
 
 describe('init containers waiting for Services (kubernetes.io example)', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config });
 
   test('the pod waits in Init:0/2 while myservice does not resolve, logging each try 2 s apart', async () => {
     await dd.ok(['apply', '-f', dd.writeFile('myapp.yaml', fixture('init-containers-myapp.yaml'))]);

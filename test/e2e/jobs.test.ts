@@ -1,12 +1,11 @@
 // Jobs as a kubectl user meets them: one that completes (`kubectl wait --for=condition=complete`),
 // one that fails with BackoffLimitExceeded, and the baseline sidecar Job completing with its
 // sidecar stopped last. Pods run on the simulated kubelet (simple command forms).
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
 
@@ -33,13 +32,7 @@ interface PodJson {
 }
 
 describe('Jobs with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   test('a Job that exits 0 completes and kubectl wait --for=condition=complete returns', async () => {
     let r = await dd.kubectl(['create', 'job', 'hello', '--image=busybox', '--', 'sh', '-c', 'sleep 1']);

@@ -1,23 +1,16 @@
 // The API server core as a kubectl user meets it: discovery, CRUD, apply, selectors,
 // patches, watch, deletion and the upstream error texts, with the real kubectl binary.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
 
 describe('kubectl against drydock up', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n' });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools: []\n' });
 
   test('version reports the server as v1.35.0', async () => {
     const r = await dd.kubectl(['version', '-o', 'json']);

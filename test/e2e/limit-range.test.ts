@@ -1,24 +1,17 @@
 // LimitRange as a namespace's user meets it: `kubectl run` gets the defaults (and the annotation that
 // says so), a container above the maximum is refused in upstream's words, and the table and
 // `kubectl describe` show the range.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
 const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n';
 
 describe('LimitRange', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config });
 
   test('defaults are set, the maximum is enforced, and kubectl shows the range', async () => {
     const path = dd.writeFile('limit-range.yaml', fixture('limit-range.yaml'));

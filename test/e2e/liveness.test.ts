@@ -1,12 +1,11 @@
 // The kubernetes.io liveness-exec example (pods/probe/exec-liveness.yaml) as its reader runs it: the
 // container's script touches /tmp/healthy, removes it at 30 s, the exec probe's `cat` fails three times
 // with busybox's message, and the kubelet kills and restarts the container. The cluster runs 10x fast.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
 const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\nclock: scaled:10\n';
@@ -16,13 +15,7 @@ interface EventList {
 }
 
 describe('the kubernetes.io liveness-exec example', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config });
 
   test('cat reads the file the script touched; once removed the probe fails, the container is killed and restarted once', async () => {
     assert.equal(await dd.ok(['apply', '-f', dd.writeFile('exec-liveness.yaml', fixture('exec-liveness.yaml'))]), 'pod/liveness-exec created\n');

@@ -2,10 +2,9 @@
 // `podAntiAffinity` + `matchLabelKeys: [pod-template-hash]` rolls out with a surge pod, because the
 // API server merges each pod's own hash into the stored selector (MatchLabelKeysInPodAffinity,
 // MatchLabelKeysInPodTopologySpreadSelectorMerge); a pod naming a key twice is refused.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -49,13 +48,7 @@ interface PodJson {
 }
 
 describe('matchLabelKeys with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   test('a Deployment with one replica per node rolls out with a surge pod: pods of another revision do not repel it', async () => {
     await dd.ok(['apply', '-f', '-'], { input: deployment('nginx:1.27') });

@@ -2,21 +2,14 @@
 // (service account controller) and the `kube-root-ca.crt` ConfigMap with the CA the kubeconfig
 // trusts (root CA publisher), both put back when deleted; `kubectl create token` for an account, and
 // TokenReview of such a token.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n';
 
 describe('what a namespace holds from the start', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config });
 
   /** Polls `kubectl get` until it prints `want` (the controllers act within milliseconds). */
   const eventually = async (args: readonly string[], want: string): Promise<void> => {

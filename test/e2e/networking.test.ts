@@ -1,24 +1,17 @@
 // networking.k8s.io/v1 as a chart's user meets it: the IngressClass, Ingress and NetworkPolicy of an
 // inference chart apply (strict validation against the served OpenAPI), print upstream's columns,
 // the Ingress takes the default class, and invalid ones get upstream's messages.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
 const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n';
 
 describe('Ingress, IngressClass and NetworkPolicy', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config });
 
   test('an inference chart\'s networking objects apply and print upstream\'s columns', async () => {
     const path = dd.writeFile('vllm-ingress.yaml', fixture('vllm-ingress.yaml'));

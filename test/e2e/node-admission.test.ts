@@ -2,10 +2,10 @@
 // `kubectl create -f node.yaml` not-ready:NoSchedule (lifted by the node controller, before the
 // ready line for Drydock's own nodes), and PodTopologyLabels gives a scheduled pod its node's zone
 // and region labels, which the downward API hands to its container.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { startDrydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 import type { Drydock } from './harness.ts';
 
 const node = `apiVersion: v1
@@ -36,13 +36,7 @@ spec:
 `;
 
 describe('node admission: TaintNodesByCondition and PodTopologyLabels', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock();
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite();
 
   const taintsByNode = (): Promise<string> => dd.ok(['get', 'nodes', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.spec.taints}{"\\n"}{end}']);
 

@@ -2,10 +2,10 @@
 // and `drydock node add|fail|heal|remove` against the running cluster, with the node-lifecycle
 // controller's reaction to a failed kubelet. The cluster runs on a x20 clock so the 50 s grace
 // period passes in a few seconds.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { startDrydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 import type { Drydock, KubectlResult } from './harness.ts';
 
 
@@ -27,13 +27,7 @@ interface NodeJson {
 }
 
 describe('nodes with kubectl and drydock node', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config });
 
   const drydock = (args: readonly string[]): Promise<KubectlResult> => dd.node(args);
 

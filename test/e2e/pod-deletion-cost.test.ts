@@ -1,10 +1,9 @@
 // controller.kubernetes.io/pod-deletion-cost with real kubectl: the API server refuses a value that
 // is no int32 (PodDeletionCost, beta and on in 1.35), and a ReplicaSet scaling down deletes the
 // pod with the lowest cost first.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -17,13 +16,7 @@ nodePools:
 const key = 'controller.kubernetes.io/pod-deletion-cost';
 
 describe('pod-deletion-cost with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   test('kubectl run with a cost that is no int32 is refused with upstream\'s message', async () => {
     const r = await dd.kubectl(['run', 'dc', '--image=nginx', `--annotations=${key}=+10`]);

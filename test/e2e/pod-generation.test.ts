@@ -1,10 +1,9 @@
 // Pod generation with real kubectl (PodObservedGenerationTracking, GA in 1.35): every spec change
 // bumps metadata.generation, and the kubelet reports it back in status.observedGeneration and in its
 // conditions' observedGeneration, even for a change that moves nothing else in the status.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -15,13 +14,7 @@ nodePools:
 `;
 
 describe('pod observedGeneration with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   test('kubectl patch of activeDeadlineSeconds: generation 2, then observedGeneration 2 on the status and the kubelet\'s conditions', async () => {
     await dd.ok(['run', 'web', '--image=nginx']);

@@ -3,12 +3,11 @@
 // Deployment whose template would be refused prints upstream's Warning line, a warn-only namespace
 // admits with a Warning, and `kubectl label ns` tightening the enforce level warns about the pods
 // already there.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures/pod-security', name), 'utf8');
 const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n';
@@ -17,13 +16,7 @@ const restrictedReasons = (c: string): string =>
   `allowPrivilegeEscalation != false (container "${c}" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "${c}" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "${c}" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "${c}" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")`;
 
 describe('Pod Security admission', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config });
 
   test('enforce=restricted refuses a plain pod and admits a hardened one', async () => {
     assert.equal(await dd.ok(['apply', '-f', dd.writeFile('restricted-namespace.yaml', fixture('restricted-namespace.yaml'))]), 'namespace/locked created\n');

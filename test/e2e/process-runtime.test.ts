@@ -1,13 +1,12 @@
 // A node pool with `runtime: process` as a kubectl user drives it: the container's command runs on the
 // host, `kubectl logs` shows what it printed, the pod ends with its exit code, and `kubectl exec` runs
 // on the host too; pods/proxy, services/proxy and kubectl port-forward reach what the process serves.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
-import { readKubeconfigToken, startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite, readKubeconfigToken } from './harness.ts';
 
 /** A loopback port nothing listens on now. */
 const freePort = (): Promise<number> =>
@@ -33,13 +32,7 @@ const post = (port: number, path: string, body: Buffer): Promise<string> =>
 const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: host\n  count: 1\n  runtime: process\n';
 
 describe('process runtime with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config });
 
   test('kubectl run of a command: it runs on the host, logs what it printed, and ends with its exit code', async () => {
     const r = await dd.kubectl(['run', 'hello', '--image=busybox', '--restart=Never', '--env=WHO=drydock', '--', 'sh', '-c', 'echo "hi from $HOSTNAME, $WHO"; exit 7']);

@@ -1,12 +1,11 @@
 // Debian's python3-kubernetes (the system /usr/bin/python3, not the first python3 on PATH)
 // against `drydock up` over HTTPS with the kubeconfig's CA: list (nodes too), create, watch, patch, exec,
 // the node proxy to a kubelet, and port forwarding.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 // Compiled tests run from dist/test/e2e; the script stays in the source tree.
 const script = join(import.meta.dirname, '../../../test/e2e/python/smoke.py');
@@ -14,13 +13,7 @@ const python = '/usr/bin/python3';
 const hasClient = spawnSync(python, ['-c', 'import kubernetes'], { stdio: 'ignore' }).status === 0;
 
 describe('python3-kubernetes smoke test', { skip: hasClient ? false : 'python3-kubernetes is not installed for /usr/bin/python3 (.ci/run installs it)' }, () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n' });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n' });
 
   test('lists namespaces, nodes, an idle ReplicaSet and a new autoscaler, creates and watches a pod, patches a config map, execs', () => {
     const run = spawnSync(python, [script, dd.kubeconfig], { encoding: 'utf8', timeout: 60_000 });

@@ -1,11 +1,11 @@
 // ResourceQuota as a kubectl user meets it: a team's GPU budget from a real manifest, `kubectl get
 // quota` and `describe quota` showing used/hard, and the second trainer refused in upstream's words;
 // a service's change of type and a claim's expansion charged and refused the same way.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 import type { Drydock, KubectlResult } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
@@ -18,13 +18,7 @@ nodePools:
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures/quota', name), 'utf8');
 
 describe('ResourceQuota with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   test('the quota counts the trainer, refuses a second one, and describe shows used/hard', async () => {
     await dd.kubectl(['create', 'namespace', 'team-a']);

@@ -2,10 +2,9 @@
 // pods without end, as upstream's do, and the API server keeps answering meanwhile, so the user can scale
 // them back. Before, the controllers' writes ran as one endless chain of microtasks and kubectl could not
 // even finish its TLS handshake; the StatefulSet controller first made an array of 2,147,483,647 entries.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -16,13 +15,7 @@ nodePools:
 `;
 
 describe('a workload scaled to 2147483647 replicas', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   const run = async (args: string[], options: { timeoutMs?: number; input?: string } = {}): Promise<string> => {
     const r = await dd.kubectl(args, { timeoutMs: 20_000, ...options });

@@ -2,23 +2,16 @@
 // there, a class with overhead and a node selector shapes the pods that name it, an unknown class is
 // refused with upstream's message, and a CPU node, whose containerd has no `nvidia` runtime, cannot
 // make the sandbox of a pod that names it.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
 
 describe('RuntimeClass', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock();
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite();
 
   test('the default GPU cluster has the nvidia RuntimeClass', async () => {
     assert.match(await dd.ok(['get', 'runtimeclasses']), /^NAME\s+HANDLER\s+AGE\nnvidia\s+nvidia\s+\S+\n$/);

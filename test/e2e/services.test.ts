@@ -1,10 +1,9 @@
 // Services as a kubectl user meets them: `kubectl expose` gives a Deployment's pods an
 // EndpointSlice and an Endpoints object (with its 1.33 deprecation warning), `describe svc` lists
 // them, and scaling to zero leaves the placeholder slice.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -14,13 +13,7 @@ nodePools:
 `;
 
 describe('Services with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   const ok = (args: string[]): Promise<string> => dd.ok(args);
   const podIPs = async (): Promise<string[]> => (await ok(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[*].status.podIP}'])).split(' ').filter(Boolean).sort();

@@ -2,12 +2,11 @@
 // sidecar.yaml and application/job/job-sidecar.yaml) and the shared-volume task's two-container pod, as
 // their readers run them with real kubectl: containers of one pod write and follow files of one emptyDir.
 // The cluster runs 10x fast, so a cluster second is 100 ms here.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
 const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\nclock: scaled:10\n';
@@ -16,13 +15,7 @@ const pause = (ms: number): Promise<void> => new Promise((res) => globalThis.set
 const appeared = ["tail: can't open '/opt/logs.txt': No such file or directory", 'tail: /opt/logs.txt has appeared; following end of new file'];
 
 describe("kubernetes.io's sidecar and shared-volume examples", () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config });
 
   test('the Deployment: kubectl logs deploy/myapp -c logshipper shows a logging line a cluster second', async () => {
     assert.equal(await dd.ok(['apply', '-f', dd.writeFile('deployment-sidecar.yaml', fixture('deployment-sidecar.yaml'))]), 'deployment.apps/myapp created\n');

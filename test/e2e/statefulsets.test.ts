@@ -1,12 +1,11 @@
 // StatefulSets as a kubectl user meets them: a vLLM server applied from a real manifest comes up
 // vllm-0, vllm-1, vllm-2 in order with a claim each; `rollout status|history|undo`, `set image` and
 // `scale` work; deleting the StatefulSet keeps the claims (whenDeleted: Retain, the default).
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite } from './harness.ts';
 
 const cluster = `apiVersion: drydock.dev/v1alpha1
 kind: Cluster
@@ -18,13 +17,7 @@ nodePools:
 const manifest = readFileSync(join(import.meta.dirname, '../../../test/fixtures/vllm-statefulset.yaml'), 'utf8');
 
 describe('StatefulSets with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   const ok = (args: string[]): Promise<string> => dd.ok(args);
   const jsonpath = async (what: string[], path: string): Promise<string> => (await ok(['get', ...what, '-o', `jsonpath=${path}`])).trim();

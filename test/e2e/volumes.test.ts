@@ -3,11 +3,10 @@
 // serves one pod even on one node; a missing ConfigMap keeps a pod ContainerCreating, and a missing
 // Secret its environment names keeps the container in CreateContainerConfigError; a generic ephemeral
 // volume's claim is created for its pod, binds, and is garbage-collected with it.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { normalize, startDrydock } from './harness.ts';
-import type { Drydock } from './harness.ts';
+import { drydockForSuite, normalize } from './harness.ts';
 
 const fixture = (name: string): string => join(import.meta.dirname, '../../../test/fixtures/volumes', name);
 
@@ -42,13 +41,7 @@ async function eventually<T>(what: string, check: () => Promise<T | undefined | 
 const rows = (text: string): string[][] => normalize(text).trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
 
 describe('volumes with kubectl', () => {
-  let dd: Drydock;
-  before(async () => {
-    dd = await startDrydock({ config: cluster });
-  });
-  after(async () => {
-    await dd?.stop();
-  });
+  const dd = drydockForSuite({ config: cluster });
 
   const json = async <T>(args: string[]): Promise<T> => {
     const r = await dd.kubectl([...args, '-o', 'json']);
