@@ -22,8 +22,8 @@ import type { ListQuery } from './options.ts';
 import { customResourceInfo } from './crd/custom-resource.ts';
 import { patchContentTypes, supportedPatchTypes, unsupportedPatchType } from './patching.ts';
 import type { PatchType } from './patching.ts';
-import type { ResourceTarget } from './request-info.ts';
-import { parseRequestPath } from './request-info.ts';
+import type { RequestUrl, ResourceTarget } from './request-info.ts';
+import { parseRequestPath, requestUrl } from './request-info.ts';
 import type { ApiServer, ObjectResult } from './server.ts';
 import type { DeleteRequest } from './resource-storage.ts';
 import { storedObject } from './stored-object.ts';
@@ -58,7 +58,7 @@ export interface HttpHandlerOptions {
   clientCA?: string;
 }
 
-export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
+export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: RequestUrl) => boolean | Promise<boolean>;
 
 const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version']);
 const watchBufferLimit = 32 * 1024 * 1024;
@@ -122,8 +122,8 @@ function isAuthorized(tokens: Buffer[], header: string | undefined): boolean {
 }
 
 async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X509Certificate | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://drydock.local');
-  const path = url.pathname.replace(/\/+$/, '') || '/';
+  const url = requestUrl(req.url ?? '/');
+  const path = trimTrailingSlashes(url.pathname);
   const server = options.server;
   const target = parseRequestPath(path);
   if (target.kind === 'malformed') return refuseRequestLine(res);
@@ -148,7 +148,10 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
       }
     }
   }
-  for (const route of options.extraRoutes ?? []) if (await route(req, res, url)) return;
+  for (const route of options.extraRoutes ?? []) {
+    const served = route(req, res, url);
+    if (served === true || (served !== false && (await served))) return;
+  }
   switch (target.kind) {
     case 'version':
       return sendJson(res, 200, JSON.stringify(versionInfo(server)));
@@ -192,6 +195,13 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
       throw internalError(never);
     }
   }
+}
+
+/** The path without its trailing slashes; `/` for the root. */
+function trimTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+  return end === path.length ? path : end === 0 ? '/' : path.slice(0, end);
 }
 
 const dotSegment = /\/(?:\.|%2e){1,2}(?=\/|$|\?)/i;
@@ -243,7 +253,7 @@ function versionInfo(server: ApiServer): Record<string, string> {
   };
 }
 
-async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, method: string, url: URL, req: IncomingMessage, res: ServerResponse, user: UserInfo | undefined): Promise<void> {
+async function handleResource(options: HttpHandlerOptions, t: ResourceTarget, method: string, url: RequestUrl, req: IncomingMessage, res: ServerResponse, user: UserInfo | undefined): Promise<void> {
   const server = options.server;
   const ref = { group: t.group, version: t.version, resource: t.resource };
   const def = server.resolve(ref);

@@ -28,7 +28,49 @@ export interface ResourceTarget {
 
 const healthPaths = new Set(['healthz', 'livez', 'readyz']);
 
+/** What the handlers read of a request's URL: the fields of a WHATWG URL they use. */
+export interface RequestUrl {
+  readonly pathname: string;
+  readonly search: string;
+  readonly searchParams: URLSearchParams;
+}
+
+// A path and query of these characters read the same through the WHATWG URL parser, which a third of a
+// create's request handling went to: nothing to percent-encode (a `'` is, in a query), no `.` or `..`
+// segment to resolve, no backslash to read as a slash, no leading `//` to read as a host, no fragment.
+const plainPath = /^\/(?!\/)[\w\-.~!$&()*+,;=:@/]*$/;
+const plainQuery = /^[\w\-.~!$&()*+,;=:@/?%]*$/;
+const dotSegmentOf = /\/\.\.?(?:\/|$)/;
+
+/** The request-target as `new URL(target, base)` reads it, without the parser for a plain one. */
+export function requestUrl(target: string): RequestUrl {
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const query = q < 0 ? '' : target.slice(q + 1);
+  if (plainPath.test(path) && !dotSegmentOf.test(path) && plainQuery.test(query)) {
+    return { pathname: path, search: query === '' ? '' : `?${query}`, searchParams: new URLSearchParams(query) };
+  }
+  return new URL(target, 'http://drydock.local');
+}
+
+// Every request's path is parsed by the metrics and again by the handler, and most requests name a
+// few collections: the parsed targets are kept, and shared (callers never change them). Bounded,
+// since names and garbage make paths without end.
+const parsedPaths = new Map<string, RequestTarget>();
+const parsedPathsLimit = 512;
+
+/** Upstream's RequestInfoFactory reading of a path; the result is shared and must not be changed. */
 export function parseRequestPath(pathname: string): RequestTarget {
+  let target = parsedPaths.get(pathname);
+  if (target === undefined) {
+    target = parsePath(pathname);
+    if (parsedPaths.size >= parsedPathsLimit) parsedPaths.clear();
+    parsedPaths.set(pathname, target);
+  }
+  return target;
+}
+
+function parsePath(pathname: string): RequestTarget {
   const parts: string[] = [];
   for (const part of pathname.split('/')) {
     if (part === '') continue;

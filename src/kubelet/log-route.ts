@@ -20,7 +20,8 @@ import type { ExecOptions } from './exec-stream.ts';
 import { connectUnreachable, logsUnreachable } from './kubelet-dial.ts';
 import { forwardedPorts, sandboxIdOf, servePortForward, servePortForwardChannels, wantsPortForwardChannels, wantsPortForwardSpdy, wantsPortForwardTunnel } from './port-forward.ts';
 
-export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
+/** The fields of the request's URL a route reads (the API server's RequestUrl). */
+export type Route = (req: IncomingMessage, res: ServerResponse, url: Pick<URL, 'pathname' | 'search' | 'searchParams'>) => boolean | Promise<boolean>;
 
 const podSubresource = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(log|exec|attach|portforward)$/;
 
@@ -252,27 +253,31 @@ async function servePortForwardRoute(o: PodLogRouteOptions, pod: Pod, q: URLSear
 
 /** The pod log/exec route for the HTTP edge's extraRoutes. */
 export function podLogRoute(o: PodLogRouteOptions): Route {
-  return async (req, res, url) => {
+  // Every request passes here: one for another path is passed on at once, not after a turn.
+  return (req, res, url) => {
     const m = podSubresource.exec(url.pathname);
-    if (!m) return false;
-    const [, ns = '', name = '', sub] = m;
-    try {
-      const pod = await o.client.get<Pod>(refs.pods, decodeURIComponent(ns), decodeURIComponent(name));
-      if (sub === 'log') {
-        if (req.method !== 'GET') return false;
-        await serveLog(o, pod, url.searchParams, req, res);
-        return true;
-      }
-      if (sub === 'exec' || sub === 'attach') {
-        await serveConnect(o, pod, sub, url.searchParams, req, res);
-        return true;
-      }
-      await servePortForwardRoute(o, pod, url.searchParams, req, res);
-      return true;
-    } catch (error) {
-      if (!isApiError(error)) throw error;
-      sendStatus(res, error);
+    return m ? servePodSubresource(o, m, req, res, url) : false;
+  };
+}
+
+async function servePodSubresource(o: PodLogRouteOptions, m: RegExpExecArray, req: IncomingMessage, res: ServerResponse, url: Parameters<Route>[2]): Promise<boolean> {
+  const [, ns = '', name = '', sub] = m;
+  try {
+    const pod = await o.client.get<Pod>(refs.pods, decodeURIComponent(ns), decodeURIComponent(name));
+    if (sub === 'log') {
+      if (req.method !== 'GET') return false;
+      await serveLog(o, pod, url.searchParams, req, res);
       return true;
     }
-  };
+    if (sub === 'exec' || sub === 'attach') {
+      await serveConnect(o, pod, sub, url.searchParams, req, res);
+      return true;
+    }
+    await servePortForwardRoute(o, pod, url.searchParams, req, res);
+    return true;
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    sendStatus(res, error);
+    return true;
+  }
 }

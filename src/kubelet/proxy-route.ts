@@ -5,6 +5,7 @@
 // Upstream: pkg/registry/core/{pod,node}/strategy.go (ResourceLocation), pkg/registry/core/service/storage
 // (ResourceLocation, isValidAddress), apimachinery/pkg/util/net/port_split.go (SplitSchemeNamePort),
 // apimachinery/pkg/util/proxy (UpgradeAwareHandler, transport.go's "error trying to reach service").
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { refs } from '../api/index.ts';
 import type { Endpoints, EndpointAddress, Node, Pod, Service } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
@@ -157,30 +158,34 @@ function targetPath(raw: string | undefined): string {
 
 /** The proxy route for the HTTP edge's extraRoutes. */
 export function proxyRoute(o: ProxyRouteOptions): Route {
-  return async (req, res, url) => {
-    // Every request passes here: most are told apart by a substring test before the pattern runs.
+  return (req, res, url) => {
+    // Every request passes here: most are told apart by a substring test before the pattern runs,
+    // and passed on at once, not after a turn.
     const m = url.pathname.includes('/proxy') ? proxyPath.exec(url.pathname) : null;
-    if (!m) return false;
-    const [, namespace = '', kind = 'nodes', , id = '', rest] = m;
-    try {
-      const name = decodeSegment(id);
-      const ns = decodeSegment(namespace);
-      const destination = kind === 'pods' ? await podLocation(o, ns, name) : kind === 'services' ? await serviceLocation(o, ns, name) : await nodeLocation(o, name);
-      const path = targetPath(rest);
-      if (destination.kind === 'unreachable') throw refused(destination.host, destination.port);
-      if (destination.kind === 'loopback') {
-        await forwardToLoopback(destination, `${path}${url.search}`, req, res);
-        return true;
-      }
-      const kubelet = o.podLogs.kubelet(destination.node);
-      if (!kubelet) throw refused(destination.node, String(kubeletPort));
-      const answer = kubeletResponse(kubelet, req.method ?? 'GET', path, o.clock.now());
-      res.writeHead(answer.status, answer.headers);
-      res.end(req.method === 'HEAD' ? undefined : answer.body);
-    } catch (error) {
-      if (!isApiError(error)) throw error;
-      sendStatus(res, error);
-    }
-    return true;
+    return m ? serveProxy(o, m, req, res, url) : false;
   };
+}
+
+async function serveProxy(o: ProxyRouteOptions, m: RegExpExecArray, req: IncomingMessage, res: ServerResponse, url: Parameters<Route>[2]): Promise<boolean> {
+  const [, namespace = '', kind = 'nodes', , id = '', rest] = m;
+  try {
+    const name = decodeSegment(id);
+    const ns = decodeSegment(namespace);
+    const destination = kind === 'pods' ? await podLocation(o, ns, name) : kind === 'services' ? await serviceLocation(o, ns, name) : await nodeLocation(o, name);
+    const path = targetPath(rest);
+    if (destination.kind === 'unreachable') throw refused(destination.host, destination.port);
+    if (destination.kind === 'loopback') {
+      await forwardToLoopback(destination, `${path}${url.search}`, req, res);
+      return true;
+    }
+    const kubelet = o.podLogs.kubelet(destination.node);
+    if (!kubelet) throw refused(destination.node, String(kubeletPort));
+    const answer = kubeletResponse(kubelet, req.method ?? 'GET', path, o.clock.now());
+    res.writeHead(answer.status, answer.headers);
+    res.end(req.method === 'HEAD' ? undefined : answer.body);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    sendStatus(res, error);
+  }
+  return true;
 }
