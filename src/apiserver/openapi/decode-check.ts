@@ -204,9 +204,9 @@ function structField(w: Walk, struct: string): string {
 
 /** Walks a struct's fields; pops the path segments its caller pushed for it. */
 function walkStruct(w: Walk, schema: OpenApiSchema, struct: string, value: Record<string, unknown>): void {
-  const props = schema.properties;
+  const fields = fieldsOf(w.schemas, schema);
   for (const key of Object.keys(value)) {
-    const sub = ownValue(props, key);
+    const sub = fields.get(key);
     // encoding/json leaves a field it reads null at its zero value, which marshals as absent (an
     // omitempty field) or fails validation as a missing one: a stored object never holds a null.
     if (value[key] === null && w.prune && sub) {
@@ -269,12 +269,10 @@ function canonicalTime(text: string): string {
  * text already was one ("0.5" is "500m", "1024Mi" "1Gi"). A string that does not parse fails the
  * decoding, with ParseQuantity's words.
  */
-function decodedScalar(w: Walk, schema: OpenApiSchema, value: unknown): unknown {
+function decodedScalar(w: Walk, node: SchemaNode, value: unknown): unknown {
   // Most fields are plain strings and numbers, named by no reference: they pass at once.
-  if ((typeof value !== 'number' && typeof value !== 'string') || (schema.$ref === undefined && schema.allOf === undefined)) return value;
-  const ref = refName(schema);
-  if (ref === timeRef) return typeof value === 'string' ? canonicalTime(value) : value;
-  if (ref !== quantityRef) return value;
+  if ((typeof value !== 'number' && typeof value !== 'string') || node.scalar === undefined) return value;
+  if (node.scalar === 'time') return typeof value === 'string' ? canonicalTime(value) : value;
   const text = typeof value === 'number' ? String(value) : value.trim();
   const canonical = canonicalizeQuantityText(text);
   if (canonical === undefined && typeof value === 'string') w.result.typeError ??= quantityParseError(text);
@@ -290,7 +288,8 @@ function holdsShape(w: Walk, schema: OpenApiSchema, value: unknown): boolean {
 }
 
 /** The zero value encoding/json leaves in a list item or map value it reads null: `{}` for a struct, `""` for a string. */
-function zeroValue(w: Walk, schema: OpenApiSchema): unknown {
+function zeroValue(w: Walk, node: SchemaNode): unknown {
+  const schema = node.schema;
   const ref = refName(schema);
   if (ref !== undefined && customTypes.has(ref)) return null;
   const s = resolve(w.schemas, schema);
@@ -309,9 +308,9 @@ function zeroValue(w: Walk, schema: OpenApiSchema): unknown {
 }
 
 /** Walks the value at the walk's path (which it leaves as it found it). */
-function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknown): void {
+function walkValue(w: Walk, node: SchemaNode, struct: string, value: unknown): void {
   if (value === null || value === undefined) return;
-  const node = nodeOf(w.schemas, schema);
+  const schema = node.schema;
   if (node.intOrString) return checkIntOrString(w, struct, value);
   const s = node.resolved;
   if (s === undefined) return;
@@ -319,7 +318,7 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
     // A type that unmarshals itself as one of several shapes (JSONSchemaPropsOrArray): the shape the
     // value has is decoded; a value of none of them is left as such a type leaves it.
     const shape = s.anyOf.find((branch) => holdsShape(w, branch, value));
-    if (shape) walkValue(w, shape, struct, value);
+    if (shape) walkValue(w, nodeOf(w.schemas, shape), struct, value);
     return;
   }
   switch (s.type) {
@@ -344,8 +343,8 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
         return;
       }
       if (s.items) {
-        const items = s.items;
-        const itemStruct = nodeOf(w.schemas, items).structName ?? struct;
+        const items = nodeOf(w.schemas, s.items);
+        const itemStruct = items.structName ?? struct;
         for (let i = 0; i < value.length; i++) {
           let v: unknown = value[i];
           if (v === null && w.prune) v = value[i] = zeroValue(w, items);
@@ -367,7 +366,7 @@ function walkValue(w: Walk, schema: OpenApiSchema, struct: string, value: unknow
       if (s.properties) {
         walkStruct(w, s, node.structName ?? struct, obj);
       } else if (s.additionalProperties) {
-        const values = s.additionalProperties;
+        const values = nodeOf(w.schemas, s.additionalProperties);
         // encoding/json names no map keys in a field path.
         for (const k of Object.keys(obj)) {
           const read = obj[k];
@@ -400,6 +399,9 @@ function fitsInteger(value: number, format: string | undefined): boolean {
 
 /** What the walk needs of a schema, worked out once: every body of a kind meets the same schemas. */
 interface SchemaNode {
+  readonly schema: OpenApiSchema;
+  /** A scalar the decoding rewrites: a Time as it marshals, a Quantity in its canonical form. */
+  scalar: 'time' | 'quantity' | undefined;
   /** An IntOrString: a string, else an int32. */
   intOrString: boolean;
   /** The schema to walk the value with; undefined for what decodes itself (a custom type, preserved unknown fields, int-or-string, oneOf). */
@@ -423,8 +425,32 @@ function nodeOf(schemas: SchemaMap, schema: OpenApiSchema): SchemaNode {
 
 function schemaNode(schemas: SchemaMap, schema: OpenApiSchema): SchemaNode {
   const ref = refName(schema);
-  if (ref === intOrStringRef) return { intOrString: true, resolved: undefined, structName: undefined };
+  const scalar = ref === timeRef ? 'time' : ref === quantityRef ? 'quantity' : undefined;
+  if (ref === intOrStringRef) return { schema, scalar, intOrString: true, resolved: undefined, structName: undefined };
   const s = ref !== undefined && customTypes.has(ref) ? undefined : resolve(schemas, schema);
   const walked = s && !s['x-kubernetes-preserve-unknown-fields'] && !s['x-kubernetes-int-or-string'] && !s.oneOf ? s : undefined;
-  return { intOrString: false, resolved: walked, structName: ref !== undefined && s?.properties ? goName(ref) : undefined };
+  return { schema, scalar, intOrString: false, resolved: walked, structName: ref !== undefined && s?.properties ? goName(ref) : undefined };
+}
+
+const structFields = new WeakMap<SchemaMap, WeakMap<OpenApiSchema, Map<string, SchemaNode>>>();
+
+/**
+ * A struct's fields by name with what the walk needs of each, worked out once per struct: a body's
+ * every field was a property lookup and two WeakMap lookups. A Map, so that a key such as
+ * `__proto__` or `constructor` finds no field.
+ */
+function fieldsOf(schemas: SchemaMap, schema: OpenApiSchema): Map<string, SchemaNode> {
+  let byStruct = structFields.get(schemas);
+  if (byStruct === undefined) structFields.set(schemas, (byStruct = new WeakMap()));
+  let fields = byStruct.get(schema);
+  if (fields === undefined) {
+    fields = new Map();
+    const props = schema.properties ?? {};
+    for (const key of Object.keys(props)) {
+      const sub = ownValue(props, key);
+      if (sub) fields.set(key, nodeOf(schemas, sub));
+    }
+    byStruct.set(schema, fields);
+  }
+  return fields;
 }
