@@ -104,6 +104,9 @@ test('a generic ephemeral volume waits for its claim, which must be the pod\'s o
   const pod = await s.pod('eph');
   const owned = { ...claim('eph-scratch', { storageClassName: 'standard' }), metadata: { name: 'eph-scratch', namespace: 'default', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'eph', uid: pod.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }] } };
   await s.client.delete(refs.persistentVolumeClaims, 'default', 'eph-scratch');
+  // The claim carries the pvc-protection finalizer: it is gone once the controller lifts it, not when
+  // the delete answers, and a create before then is refused as AlreadyExists (as upstream).
+  await s.until(async () => (await s.client.list(refs.persistentVolumeClaims, { namespace: 'default' })).items.every((c) => c.metadata.name !== 'eph-scratch'));
   await s.client.create(refs.persistentVolumeClaims, owned);
   await s.until(async () => !!(await s.pod('eph')).spec.nodeName);
 });
