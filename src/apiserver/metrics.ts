@@ -68,10 +68,9 @@ export class ApiMetrics {
         this.#longRunning.inc(watchLabels);
         this.#watchers.inc({ group, version, kind: resource });
       }
-      let done = false;
-      const finish = (): void => {
-        if (done) return;
-        done = true;
+      // A response emits 'close' once, after 'finish' when it completes and alone when the client
+      // went away first: one listener sees both.
+      res.on('close', () => {
         if (watchLabels) {
           this.#longRunning.dec(watchLabels);
           this.#watchers.dec({ group, version, kind: resource });
@@ -80,9 +79,7 @@ export class ApiMetrics {
         }
         labels.push(String(res.statusCode));
         this.#requests.inc(labels);
-      };
-      res.once('finish', finish);
-      res.once('close', finish);
+      });
       handler(req, res);
     };
   }
