@@ -45,6 +45,9 @@ test('Immediate binding: the smallest Available volume of the class that fits, b
   await c.create(refs.persistentVolumes, volume('small', '2Gi'));
   await c.create(refs.persistentVolumes, volume('tiny', '500Mi'));
   await c.create(refs.persistentVolumes, volume('rwx-only', '1Gi', { accessModes: ['ReadWriteMany'] }));
+  // Only Available volumes are candidates (FindMatchingVolume skips the rest): the claim comes once
+  // the controller has made every new volume so, or it could be matched before `small` is.
+  for (const name of ['big', 'small', 'tiny', 'rwx-only']) await eventually(s.clock, async () => (await getVolume(s, name)).status?.phase === 'Available', `volume ${name} Available`);
   await c.create(refs.persistentVolumeClaims, claim('data', { storageClassName: '' }));
   const bound = await waitForPhase(s, 'data', 'Bound');
   assert.equal(bound.spec?.volumeName, 'small');
