@@ -160,7 +160,11 @@ describe('kubectl exec into simulated containers', () => {
     await dd.ok(['apply', '-f', join(fixtures, 'volumes/pod-with-files.yaml')]);
     await waitFor(dd, ['get', 'pod', 'files', '-o', 'jsonpath={.status.phase}'], 'Running');
     assert.equal(await dd.ok(['exec', 'files', '--', 'cat', '/etc/config/app.yaml', '/app/mode.txt', '/secrets/token']), 'model: llama-3-8b\nbatch: 8\nfasthf_abc123');
-    assert.equal(await dd.ok(['exec', 'files', '--', 'cat', '/etc/podinfo/labels', '/etc/podinfo/ns/name']), 'app="serve"\ntier="gpu"default');
+    // PodTopologyLabels gave the pod its node's zone and region labels when it was bound.
+    assert.equal(
+      await dd.ok(['exec', 'files', '--', 'cat', '/etc/podinfo/labels', '/etc/podinfo/ns/name']),
+      'app="serve"\ntier="gpu"\ntopology.kubernetes.io/region="drydock"\ntopology.kubernetes.io/zone="drydock-a"default',
+    );
     const node = await dd.ok(['get', 'pod', 'files', '-o', 'jsonpath={.spec.nodeName}']);
     const allocatable = await dd.ok(['get', 'node', node, '-o', 'jsonpath={.status.allocatable.memory}']);
     assert.equal(`${await dd.ok(['exec', 'files', '--', 'cat', '/etc/podinfo/memory_limit'])}Mi`, allocatable, 'a limit not set is the node\'s allocatable');
