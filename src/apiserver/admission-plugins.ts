@@ -134,7 +134,10 @@ export const defaultTolerationSeconds: AdmissionPlugin = {
   name: 'DefaultTolerationSeconds',
   mutate(attrs) {
     if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
-    if (attrs.def.resource === 'pods' && attrs.def.group === '' && !attrs.ctx.subresource) addDefaultTolerations(attrs.object as unknown as Pod);
+    if (attrs.def.resource !== 'pods' || attrs.def.group !== '' || attrs.ctx.subresource) return;
+    const pod = attrs.object as unknown as Pod;
+    // A patch can leave an update without a spec (`{"spec":null}`); validation refuses it after.
+    if (typeof pod.spec === 'object' && pod.spec !== null) addDefaultTolerations(pod);
   },
 };
 

@@ -32,3 +32,14 @@ test('a replace whose body dropped the default tolerations keeps them and succee
   const replaced = await client.update<Pod>(refs.pods, { ...created, spec: { ...spec, activeDeadlineSeconds: 3600 } });
   assert.deepEqual([replaced.spec.tolerations, replaced.spec.activeDeadlineSeconds], [defaults, 3600]);
 });
+
+test('a patch that leaves the pod no spec is refused by validation, not answered with an internal error', async () => {
+  await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
+  const client = cluster.client;
+  await client.create<Pod>(refs.pods, pod('web'));
+  const refused = await client.patch(refs.pods, 'default', 'web', 'merge', { spec: null }).then(
+    () => undefined,
+    (e: unknown) => e as { code?: number; reason?: string },
+  );
+  assert.deepEqual([refused?.code, refused?.reason], [422, 'Invalid']);
+});
