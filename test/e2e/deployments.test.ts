@@ -3,15 +3,9 @@
 // the simulated kubelets of a small cluster.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drydockForSuite } from './harness.ts';
+import { cpuNodesConfig, drydockForSuite } from './harness.ts';
 
-const cluster = `apiVersion: drydock.dev/v1alpha1
-kind: Cluster
-nodePools:
-- name: cpu
-  count: 2
-  capacity: {cpu: "8", memory: 32Gi}
-`;
+const cluster = cpuNodesConfig(2);
 
 interface ReplicaSetJson {
   metadata: { name: string; annotations?: Record<string, string>; ownerReferences?: { kind: string; name: string }[] };

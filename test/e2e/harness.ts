@@ -42,6 +42,17 @@ export interface Drydock extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
+/** A cluster config of `count` CPU nodes (`cpu-0`, `cpu-1`, ...) of 8 CPUs and 32 GiB each. */
+export function cpuNodesConfig(count: number): string {
+  return `apiVersion: drydock.dev/v1alpha1
+kind: Cluster
+nodePools:
+- name: cpu
+  count: ${count}
+  capacity: {cpu: "8", memory: 32Gi}
+`;
+}
+
 export interface StartOptions {
   config?: string;
   args?: readonly string[];

@@ -3,15 +3,9 @@
 // over spec.hostname and spec.subdomain.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drydockForSuite } from './harness.ts';
+import { cpuNodesConfig, drydockForSuite } from './harness.ts';
 
-const cluster = `apiVersion: drydock.dev/v1alpha1
-kind: Cluster
-nodePools:
-- name: cpu
-  count: 1
-  capacity: {cpu: "8", memory: 32Gi}
-`;
+const cluster = cpuNodesConfig(1);
 
 const pod = `apiVersion: v1
 kind: Pod

@@ -5,17 +5,11 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { drydockForSuite } from './harness.ts';
+import { cpuNodesConfig, drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
 
-const cluster = `apiVersion: drydock.dev/v1alpha1
-kind: Cluster
-nodePools:
-- name: cpu
-  count: 1
-  capacity: {cpu: "8", memory: 32Gi}
-`;
+const cluster = cpuNodesConfig(1);
 
 interface JobJson {
   status?: { succeeded?: number; failed?: number; conditions?: { type: string; status: string; reason?: string; message?: string }[] };

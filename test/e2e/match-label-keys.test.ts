@@ -4,15 +4,9 @@
 // MatchLabelKeysInPodTopologySpreadSelectorMerge); a pod naming a key twice is refused.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drydockForSuite } from './harness.ts';
+import { cpuNodesConfig, drydockForSuite } from './harness.ts';
 
-const cluster = `apiVersion: drydock.dev/v1alpha1
-kind: Cluster
-nodePools:
-- name: cpu
-  count: 2
-  capacity: {cpu: "8", memory: 32Gi}
-`;
+const cluster = cpuNodesConfig(2);
 
 const deployment = (image: string): string => `apiVersion: apps/v1
 kind: Deployment

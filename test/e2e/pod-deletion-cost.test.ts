@@ -3,15 +3,9 @@
 // pod with the lowest cost first.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drydockForSuite } from './harness.ts';
+import { cpuNodesConfig, drydockForSuite } from './harness.ts';
 
-const cluster = `apiVersion: drydock.dev/v1alpha1
-kind: Cluster
-nodePools:
-- name: cpu
-  count: 2
-  capacity: {cpu: "8", memory: 32Gi}
-`;
+const cluster = cpuNodesConfig(2);
 
 const key = 'controller.kubernetes.io/pod-deletion-cost';
 

@@ -3,15 +3,9 @@
 // conditions' observedGeneration, even for a change that moves nothing else in the status.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drydockForSuite } from './harness.ts';
+import { cpuNodesConfig, drydockForSuite } from './harness.ts';
 
-const cluster = `apiVersion: drydock.dev/v1alpha1
-kind: Cluster
-nodePools:
-- name: cpu
-  count: 1
-  capacity: {cpu: "8", memory: 32Gi}
-`;
+const cluster = cpuNodesConfig(1);
 
 describe('pod observedGeneration with kubectl', () => {
   const dd = drydockForSuite({ config: cluster });

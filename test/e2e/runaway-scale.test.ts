@@ -4,15 +4,9 @@
 // even finish its TLS handshake; the StatefulSet controller first made an array of 2,147,483,647 entries.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drydockForSuite } from './harness.ts';
+import { cpuNodesConfig, drydockForSuite } from './harness.ts';
 
-const cluster = `apiVersion: drydock.dev/v1alpha1
-kind: Cluster
-nodePools:
-- name: cpu
-  count: 1
-  capacity: {cpu: "8", memory: 32Gi}
-`;
+const cluster = cpuNodesConfig(1);
 
 describe('a workload scaled to 2147483647 replicas', () => {
   const dd = drydockForSuite({ config: cluster });

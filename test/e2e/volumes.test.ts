@@ -6,17 +6,11 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { drydockForSuite, normalize } from './harness.ts';
+import { cpuNodesConfig, drydockForSuite, normalize } from './harness.ts';
 
 const fixture = (name: string): string => join(import.meta.dirname, '../../../test/fixtures/volumes', name);
 
-const cluster = `apiVersion: drydock.dev/v1alpha1
-kind: Cluster
-nodePools:
-- name: cpu
-  count: 3
-  capacity: {cpu: "8", memory: 32Gi}
-`;
+const cluster = cpuNodesConfig(3);
 
 interface ClaimJson {
   metadata: { uid: string; annotations?: Record<string, string> };
