@@ -149,7 +149,8 @@ function managedHosts(pod: DeepReadonly<Pod>, hostname: string, domain: string, 
   const aliases = pod.spec.hostAliases ?? [];
   if (aliases.length > 0) {
     lines.push('', '# Entries added by HostAliases.');
-    for (const alias of aliases) for (const name of alias.hostnames ?? []) lines.push(`${alias.ip ?? ''}\t${name}`);
+    // One line a HostAlias, its hostnames tab-joined, as upstream's hostsEntriesFromHostAliases writes it.
+    for (const alias of aliases) lines.push(`${alias.ip ?? ''}\t${(alias.hostnames ?? []).join('\t')}`);
   }
   return `${lines.join('\n')}\n`;
 }

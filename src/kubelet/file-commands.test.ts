@@ -64,7 +64,7 @@ const out = (run: ExecRun, stream = 'stdout'): string => run.steps.map((s) => ('
 
 test('/etc/hosts is the kubelet\'s managed file: the pod\'s IP and name, then its hostAliases; /etc/hostname the runtime\'s', () => {
   const hosts = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';
-  assert.equal(out(runExec(['cat', '/etc/hosts'], context)), `${hosts}10.128.0.7\tfiles\n\n# Entries added by HostAliases.\n10.1.2.3\tregistry.local\n10.1.2.3\tmirror.local\n`);
+  assert.equal(out(runExec(['cat', '/etc/hosts'], context)), `${hosts}10.128.0.7\tfiles\n\n# Entries added by HostAliases.\n10.1.2.3\tregistry.local\tmirror.local\n`);
   assert.equal(out(runExec(['cat', 'hostname'], context)), 'files\n', 'relative to the working directory');
   const log = runExec(['cat', '/dev/termination-log'], context);
   assert.deepEqual([out(log), log.exitCode], ['', 0], 'the termination log the kubelet mounts, empty');
@@ -139,7 +139,7 @@ test('tar cf - writes an archive GNU tar reads back: directories, files with the
       'lrwxrwxrwx root/root 0 2026-12-06 19:08 etc/config/blob -> ..data/blob',
       'lrwxrwxrwx root/root 0 2026-12-06 19:08 etc/config/mode -> ..data/mode',
       '-r-------- root/root 6 2026-12-06 19:08 secrets/hf/token',
-      '-rw-r--r-- root/root 279 2026-12-06 19:08 hosts',
+      '-rw-r--r-- root/root 270 2026-12-06 19:08 hosts',
     ],
   );
   const token = spawnSync('tar', ['xOf', '-', 'secrets/hf/token'], { input: archive, encoding: 'utf8' });
