@@ -1,5 +1,6 @@
 // Parses a request path into what it addresses, as upstream's RequestInfoFactory does.
 // Upstream: staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go.
+import { boundedMemo } from '../core/index.ts';
 
 export type RequestTarget =
   | { kind: 'version' }
@@ -56,19 +57,8 @@ export function requestUrl(target: string): RequestUrl {
 // Every request's path is parsed by the metrics and again by the handler, and most requests name a
 // few collections: the parsed targets are kept, and shared (callers never change them). Bounded,
 // since names and garbage make paths without end.
-const parsedPaths = new Map<string, RequestTarget>();
-const parsedPathsLimit = 512;
-
 /** Upstream's RequestInfoFactory reading of a path; the result is shared and must not be changed. */
-export function parseRequestPath(pathname: string): RequestTarget {
-  let target = parsedPaths.get(pathname);
-  if (target === undefined) {
-    target = parsePath(pathname);
-    if (parsedPaths.size >= parsedPathsLimit) parsedPaths.clear();
-    parsedPaths.set(pathname, target);
-  }
-  return target;
-}
+export const parseRequestPath: (pathname: string) => RequestTarget = boundedMemo(512, (pathname) => parsePath(pathname));
 
 function parsePath(pathname: string): RequestTarget {
   const parts: string[] = [];

@@ -24,3 +24,4 @@ export * from './ip.ts';
 export * from './der.ts';
 export * from './build-info.ts';
 export * from './go-float.ts';
+export * from './bounded-memo.ts';

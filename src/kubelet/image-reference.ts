@@ -3,6 +3,7 @@
 // reference that does not parse leaves the container waiting in InvalidImageName. Pure.
 // Upstream: pkg/kubelet/images/image_manager.go (applyDefaultImageTag), pkg/util/parsers,
 // github.com/distribution/reference (normalize.go ParseNormalizedNamed, reference.go Parse, regexp.go).
+import { boundedMemo } from '../core/index.ts';
 
 const alphaNumeric = '[a-z0-9]+';
 const separator = '(?:[._]|__|[-]+)';
@@ -19,18 +20,11 @@ const nameTotalLengthMax = 255;
 
 // Checked at every container start with a long pattern; a cluster runs a handful of images, so the
 // answers are kept (a small cache, emptied when full).
-const checked = new Map<string, string | undefined>();
-const maxCachedImages = 1024;
-
 /** The message the image manager reports for an image it cannot parse (its InspectFailed event), or undefined. */
-export function invalidImageMessage(image: string): string | undefined {
-  if (checked.has(image)) return checked.get(image);
+export const invalidImageMessage: (image: string) => string | undefined = boundedMemo(1024, (image) => {
   const error = normalizedNameError(image);
-  const message = error === undefined ? undefined : `Failed to apply default image tag ${JSON.stringify(image)}: couldn't parse image name ${JSON.stringify(image)}: ${error}`;
-  if (checked.size >= maxCachedImages) checked.clear();
-  checked.set(image, message);
-  return message;
-}
+  return error === undefined ? undefined : `Failed to apply default image tag ${JSON.stringify(image)}: couldn't parse image name ${JSON.stringify(image)}: ${error}`;
+});
 
 /** ParseNormalizedNamed's error for `s`, or undefined when it parses. */
 function normalizedNameError(s: string): string | undefined {

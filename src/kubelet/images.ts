@@ -1,6 +1,7 @@
 // Image references as a containerd-backed kubelet reports them: the fully qualified name in
 // `image` and a digest reference in `imageID`. Simulated digests are a hash of the name.
 import { createHash } from 'node:crypto';
+import { boundedMemo } from '../core/index.ts';
 
 /** `nginx` -> `docker.io/library/nginx:latest`; `ghcr.io/x/y:1` stays. */
 export function normalizeImage(image: string): string {
@@ -21,19 +22,8 @@ export function imageDigest(image: string): string {
 
 // Every status write of a running container names its imageID, a SHA-256 of the reference; a
 // cluster runs a handful of images, so the IDs are kept (a small cache, emptied when full).
-const imageIDs = new Map<string, string>();
-const maxCachedImages = 1024;
-
 /** `docker.io/library/nginx@sha256:...`. */
-export function imageID(image: string): string {
-  let id = imageIDs.get(image);
-  if (id === undefined) {
-    id = digestReference(image);
-    if (imageIDs.size >= maxCachedImages) imageIDs.clear();
-    imageIDs.set(image, id);
-  }
-  return id;
-}
+export const imageID: (image: string) => string = boundedMemo(1024, (image) => digestReference(image));
 
 function digestReference(image: string): string {
   const normalized = normalizeImage(image);

@@ -6,7 +6,7 @@
 // Upstream: staging/src/k8s.io/pod-security-admission/admission/admission.go,
 // plugin/pkg/admission/security/podsecurity/admission.go.
 import type { Container, Pod, PodSpec, PodTemplateSpec } from '../../api/index.ts';
-import { forbidden, internalError, invalid } from '../../core/index.ts';
+import { boundedMemo, forbidden, internalError, invalid } from '../../core/index.ts';
 import type { KubeObject, ObjectMeta } from '../../core/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../admission.ts';
 import { watchedPerStore } from '../admission-request.ts';
@@ -35,15 +35,7 @@ type Namespace = KubeObject | undefined;
 
 // A key built per write is a fresh string the map must hash again (most of this plugin's cost on an
 // unlabelled namespace); a remembered one keeps its hash.
-const namespaceKeys = new Map<string, string>();
-function namespaceKey(name: string): string {
-  let key = namespaceKeys.get(name);
-  if (key === undefined) {
-    if (namespaceKeys.size >= 10_000) namespaceKeys.clear();
-    namespaceKeys.set(name, (key = namespacePrefix + name));
-  }
-  return key;
-}
+const namespaceKey = boundedMemo(10_000, (name: string) => namespacePrefix + name);
 
 /** The object's namespace: at once from the watched copy once it is synced, else after its list or a lookup. */
 function namespaceOf(attrs: AdmissionAttributes): Namespace | Promise<Namespace> {
