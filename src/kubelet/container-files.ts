@@ -34,7 +34,7 @@ export interface ContainerFiles {
    * Mount points, absolute and clean, each with what is there; `/` is the container's writable layer.
    * `readOnly`: the volume mount says so, or the volume is one the kubelet writes (configMap, secret,
    * downwardAPI, projected), which it mounts read-only. `generated`: a file the kubelet makes anew for each
-   * look (/etc/hosts, the termination log), which keeps no write.
+   * look (/etc/hosts, /etc/hostname, /etc/resolv.conf), which keeps no write.
    */
   mounts: readonly Mount[];
   /** The writable layer over the image (the root filesystem), where files copied in outside volumes go. */
@@ -77,8 +77,11 @@ export function imageRoot(writable: boolean): DirNode {
   return dir(0o755, new Map([['tmp', dir(0o1777)], ['var', dir(0o755, new Map([['tmp', dir(0o1777)]]))]]));
 }
 
-/** The files container `c` of `pod` sees, with the pod's IPs known, over its writable `layer` if it has one. */
-export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, podIPs: readonly string[], sources: VolumeContentSources, writtenAt: number, layer?: Extract<FileNode, { kind: 'dir' }>): ContainerFiles {
+/**
+ * The files container `c` of `pod` sees, with the pod's IPs known, over its writable `layer` if it has one;
+ * `terminationLog`: the instance's file at terminationMessagePath, which keeps what the container writes.
+ */
+export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container>, podIPs: readonly string[], sources: VolumeContentSources, writtenAt: number, layer?: Extract<FileNode, { kind: 'dir' }>, terminationLog?: Extract<FileNode, { kind: 'file' }>): ContainerFiles {
   const mounts: Mount[] = layer ? [{ path: '/', node: layer }] : [];
   const mountsOwn = (path: string): boolean => (c.volumeMounts ?? []).some((m) => cleanRootedPath(m.mountPath) === path);
   const hostname = podHostname(pod);
@@ -89,9 +92,10 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
   // The runtime's sandbox file, mounted into each container that does not mount its own there.
   const resolvConf = podResolvConf(pod);
   if (resolvConf !== undefined && !mountsOwn('/etc/resolv.conf')) mounts.push({ path: '/etc/resolv.conf', node: textFile(resolvConf), generated: true });
-  // kuberuntime makeMounts: an empty file, writable by anyone, at terminationMessagePath (which nothing here writes).
-  const terminationLog = c.terminationMessagePath || '/dev/termination-log';
-  if (!mountsOwn(cleanRootedPath(terminationLog))) mounts.push({ path: cleanRootedPath(terminationLog), node: textFile('', 0o666), generated: true });
+  // kuberuntime makeMounts: a file made empty and writable by anyone for each container instance, at
+  // terminationMessagePath; what the container writes there becomes its termination message.
+  const terminationLogPath = cleanRootedPath(c.terminationMessagePath || '/dev/termination-log');
+  if (!mountsOwn(terminationLogPath)) mounts.push(terminationLog ? { path: terminationLogPath, node: terminationLog } : { path: terminationLogPath, node: textFile('', 0o666), generated: true });
   for (const m of c.volumeMounts ?? []) {
     const volume = (pod.spec.volumes ?? []).find((v) => v.name === m.name);
     const content = volume ? volumeContent(pod, volume, sources) : undefined;

@@ -102,7 +102,7 @@ test("the shell's > and >> write the same live files cat, tail and ls read; busy
   assert.deepEqual(sh(ctx, 'echo x > /scratch/new/f; echo y > /scratch; echo $?'), ['1\n', "sh: can't create /scratch/new/f: nonexistent directory\nsh: can't create /scratch: Is a directory\n", 0]);
   assert.deepEqual(sh(ctx, 'echo x > /etc/config/mode'), ['', "sh: can't create /etc/config/mode: Read-only file system\n", 1], 'a configMap is mounted read-only');
   assert.match(sh(ctx, 'echo x >> /etc/passwd')[1], /^sh: can't create \/etc\/passwd: not simulated/, "appending to an image's file whose bytes are unknown");
-  assert.match(sh(ctx, 'echo bye > /dev/termination-log')[1], /^sh: can't create \/dev\/termination-log: not simulated.*writing \/dev\/termination-log is not simulated\n$/);
+  assert.match(sh(ctx, 'echo 10.0.0.9 db >> /etc/hosts')[1], /^sh: can't create \/etc\/hosts: not simulated.*writing \/etc\/hosts is not simulated\n$/, 'a file the kubelet makes anew at each look');
   assert.deepEqual(sh(ctx, 'echo x > /etc/motd; cat /etc/motd'), ['x\n', '', 0], "> replaces an image's file whatever it held");
   assert.deepEqual(sh(ctx, 'tail -f /scratch/logs.txt'), ['one\n', "tail: following a file is not simulated in kubectl exec (a container's own tail -f is)\n", 1], 'exec runs ahead of the clock: a poll would never see a new line');
   assert.deepEqual(runExec(['tail', '-f', '/dev/null'], ctx).steps, [{ sleepMs: null }], 'the keep-alive idiom blocks quietly');

@@ -682,6 +682,55 @@ test('FallbackToLogsOnError: a failed container\'s termination message is the en
   }
 });
 
+test('what a container writes to its terminationMessagePath is its termination message: the last 4 KiB, before the logs, new for each instance', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const container = (name: string, script: string, more: Record<string, string> = {}) => ({ name, image: 'busybox', command: ['sh', '-c', script], ...more });
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'report', namespace: 'default' },
+      spec: {
+        restartPolicy: 'Never',
+        containers: [
+          // kubernetes.io's "Determine the Reason for Pod Failure" example.
+          container('demo', 'sleep 1 && echo Sleep expired > /dev/termination-log'),
+          container('custom', 'echo "epoch 3: loss 0.12" > /tmp/result; exit 1', { terminationMessagePath: '/tmp/result', terminationMessagePolicy: 'FallbackToLogsOnError' }),
+          container('fallback', 'echo from the logs; exit 1', { terminationMessagePolicy: 'FallbackToLogsOnError' }),
+          container('long', `i=0; while [ $i -lt 600 ]; do echo 0123456789 >> /dev/termination-log; i=$((i+1)); done`),
+        ],
+      },
+    });
+    await clock.advance(5_000);
+    const terminated = Object.fromEntries((await pod(c, 'report')).status?.containerStatuses?.map((s) => [s.name, [s.state?.terminated?.exitCode, s.state?.terminated?.message]]) ?? []);
+    assert.deepEqual(terminated.demo, [0, 'Sleep expired\n']);
+    assert.deepEqual(terminated.custom, [1, 'epoch 3: loss 0.12\n']);
+    assert.deepEqual(terminated.fallback, [1, 'from the logs\n']);
+    // 6,600 bytes written: the kubelet reads the last 4,096 (tail.ReadAtMost), cut to the pod's 12 KiB / 4 containers.
+    assert.equal(terminated.long?.[1], '0123456789\n'.repeat(600).slice(-4096).slice(0, 3072));
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a restarted container starts with an empty termination log: the last instance\'s message stays with lastState', async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'again', namespace: 'default' },
+      spec: { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox', command: ['sh', '-c', 'cat /dev/termination-log; echo try >> /dev/termination-log; sleep 1; exit 1'] }] },
+    });
+    await clock.advance(3_000);
+    const status = (await pod(c, 'again')).status?.containerStatuses?.[0];
+    assert.equal(status?.lastState?.terminated?.message, 'try\n');
+    assert.ok((status?.restartCount ?? 0) >= 1);
+  } finally {
+    await c.stop();
+  }
+});
+
 test('a RuntimeClass whose handler the node lacks: no sandbox, host network or not; FailedCreatePodSandBox again at each try', async () => {
   const { c, clock } = await cluster();
   try {

@@ -33,8 +33,11 @@ export class PodFiles {
   readonly #emptyDirs = new Map<string, FileNode>();
   /** Each volume's content as last written. */
   readonly #written = new Map<string, FileNode>();
-  /** Each container's writable layer, for its current instance: a restart starts from the image again. */
-  readonly #layers = new Map<string, { instance: string; root: Extract<FileNode, { kind: 'dir' }> }>();
+  /**
+   * Each container's writable layer and termination log, for its current instance: a restart starts from
+   * the image and an empty log again.
+   */
+  readonly #layers = new Map<string, { instance: string; root: Extract<FileNode, { kind: 'dir' }>; terminationLog: Extract<FileNode, { kind: 'file' }> }>();
 
   constructor(options: { client: Client; clock: Clock; random: Random; sources: EnvSources | undefined; allocatable: () => Allocatable; writtenAt: number }) {
     this.#client = options.client;
@@ -75,7 +78,7 @@ export class PodFiles {
     if (!c) return undefined;
     let layer = this.#layers.get(container);
     if (layer?.instance !== instance) {
-      this.#layers.set(container, (layer = { instance, root: imageRoot(!c.securityContext?.readOnlyRootFilesystem) }));
+      this.#layers.set(container, (layer = { instance, root: imageRoot(!c.securityContext?.readOnlyRootFilesystem), terminationLog: { kind: 'file', data: Buffer.alloc(0), mode: 0o666 } }));
     }
     const sources = this.#sources;
     return containerFiles(pod, c, podIP ? [podIP] : [], {
@@ -89,7 +92,13 @@ export class PodFiles {
         if (content) this.#written.set(volume, content);
         return this.#written.get(volume);
       },
-    }, this.#writtenAt, layer.root);
+    }, this.#writtenAt, layer.root, layer.terminationLog);
+  }
+
+  /** What instance `instance` of `container` wrote to its termination log; none if it never opened a file. */
+  terminationLog(container: string, instance: string): Buffer | undefined {
+    const layer = this.#layers.get(container);
+    return layer?.instance === instance ? layer.terminationLog.data : undefined;
   }
 
   /** The bytes copied into each container's writable layer (its current instance), for those holding any. */

@@ -1104,7 +1104,7 @@ export class PodWorker {
 
   #onExit(rec: ContainerRecord, instance: InstanceState, exit: ContainerExit): void {
     const live = this.#live.get(rec.name);
-    instance.exit = withTerminationMessage(exit, this.#spec(rec.name)?.c, live?.logs);
+    instance.exit = withTerminationMessage(exit, this.#spec(rec.name)?.c, this.#files?.terminationLog(rec.name, instance.id), live?.logs);
     // The failed start's reason (cached as SyncPod ends) shows as the container's waiting state while a
     // restart is due, until a later sync replaces it (convertToAPIContainerStatuses).
     if (instance.startError && rec.current === instance && this.#willRestart(rec, exit.exitCode)) rec.waiting = instance.startError;
@@ -1324,14 +1324,18 @@ export class PodWorker {
 }
 
 /**
- * The termination message the runtime manager adds to an exited container's status: the file at
- * terminationMessagePath, which nothing in a simulated container writes (so empty), or, with
- * FallbackToLogsOnError and a failure, the end of its logs, after the runtime's own message.
+ * The termination message the runtime manager adds to an exited container's status: the end (4 KiB) of the
+ * file at terminationMessagePath, or, with FallbackToLogsOnError, a failure and an empty file, the end of its
+ * logs; after the runtime's own message.
  * Upstream: pkg/kubelet/kuberuntime/kuberuntime_container.go (getTerminationMessage, toKubeContainerStatus).
  */
-function withTerminationMessage(exit: ContainerExit, c: Readonly<Container> | undefined, logs: LogBuffer | undefined): ContainerExit {
-  if (c?.terminationMessagePolicy !== 'FallbackToLogsOnError' || exit.exitCode === 0 || !logs) return exit;
-  const fromLogs = terminationMessageFromLogs(logs.lines());
-  if (fromLogs === '') return exit;
-  return { ...exit, message: exit.message ? `${exit.message}: ${fromLogs}` : fromLogs };
+function withTerminationMessage(exit: ContainerExit, c: Readonly<Container> | undefined, file: Buffer | undefined, logs: LogBuffer | undefined): ContainerExit {
+  const fromFile = file && file.length > 0 ? file.subarray(Math.max(0, file.length - maxContainerTerminationMessageBytes)).toString('utf8') : '';
+  const fallbackToLogs = c?.terminationMessagePolicy === 'FallbackToLogsOnError' && exit.exitCode !== 0;
+  const message = fromFile === '' && fallbackToLogs && logs ? terminationMessageFromLogs(logs.lines()) : fromFile;
+  if (message === '') return exit;
+  return { ...exit, message: exit.message ? `${exit.message}: ${message}` : message };
 }
+
+/** kubecontainer.MaxContainerTerminationMessageLength: what is read of a termination log, from its end. */
+const maxContainerTerminationMessageBytes = 4096;

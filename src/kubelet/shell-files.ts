@@ -93,7 +93,7 @@ function existing(files: ContainerFiles, node: FileNode, at: string, appending: 
   const mount = mountAt(files, at);
   if (mount?.path === at) {
     // A file mounted on its own (a subPath) is as writable as its mount; one the kubelet makes anew for
-    // each look (/etc/hosts, the termination log) would lose the write, so it is not pretended to take it.
+    // each look (/etc/hosts, /etc/hostname) would lose the write, so it is not pretended to take it.
     if (mount.generated) return { error: `${unknownFiles}; writing ${at} is not simulated` };
     if (mount.readOnly) return { error: 'Read-only file system' };
   } else {

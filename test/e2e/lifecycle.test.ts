@@ -222,6 +222,19 @@ describe('pod lifecycle on simulated nodes', () => {
     assert.match(await dd.ok(['describe', 'pod', 'trainer']), /Reason: +Error\n +Message: +loading checkpoint\nRuntimeError: CUDA out of memory\n\n +Exit Code: +1\n/);
   });
 
+  test("kubernetes.io's termination-demo: what the container writes to /dev/termination-log is lastState's message", async () => {
+    // "Determine the Reason for Pod Failure", its sleep shortened.
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: termination-demo\nspec:\n  containers:\n  - name: termination-demo-container\n    image: debian\n    command: ["/bin/sh"]\n    args: ["-c", "sleep 1 && echo Sleep expired > /dev/termination-log"]\n';
+    await dd.ok(['apply', '-f', '-'], { input: pod });
+    const template = '{{range .status.containerStatuses}}{{.lastState.terminated.message}}{{end}}';
+    let message = '';
+    for (let i = 0; i < 100 && !message.startsWith('Sleep'); i++) {
+      message = (await dd.kubectl(['get', 'pod', 'termination-demo', '-o', `go-template=${template}`])).stdout;
+      if (!message.startsWith('Sleep')) await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    assert.equal(message, 'Sleep expired\n');
+  });
+
   test('logs -f streams until the container exits; exec of an unsimulated command is refused and a port-forwarded connection finds no listener', async () => {
     const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: ticker\n  annotations:\n    sim.drydock.dev/app: "{logs: [hello], logEvery: 100ms, runFor: 1s}"\nspec:\n  nodeName: cpu-0\n  restartPolicy: Never\n  containers:\n  - name: app\n    image: busybox\n';
     let r = await dd.kubectl(['create', '-f', '-'], { input: pod });
