@@ -6,12 +6,12 @@
 // $(...), `;`, `&&`, `||`, loops and `if`), from `sh -c "..."` or from `sh` reading its standard input or a
 // terminal. There is no image to run anything else. Pure: the script is run ahead and the route plays the
 // steps; its writes are stamped with the time ahead they are made at (shell-files.ts).
-import { argvCommand, fileTestOps, OutsideSubset, parseScript, scriptCommands, ShellRun } from '../api/index.ts';
+import { argvCommand, OutsideSubset, parseScript, scriptCommands, shellTest, ShellRun, testsFiles } from '../api/index.ts';
 import type { CommandHook, ShellProgram } from '../api/index.ts';
 import type { ClusterDnsView } from './cluster-dns.ts';
 import type { ContainerFiles } from './container-files.ts';
 import { lookup } from './container-files.ts';
-import { cat, ls, tar, tarExtracts, testPath } from './file-commands.ts';
+import { cat, ls, pathStat, tar, tarExtracts } from './file-commands.ts';
 import { isBusyboxImage, rm, touch } from './file-writes.ts';
 import { nslookup } from './nslookup.ts';
 import { shellFiles } from './shell-files.ts';
@@ -89,7 +89,7 @@ export class ShellSession {
   }
 }
 
-const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[', 'nslookup', 'touch', 'rm', 'tail']);
+const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[', '[[', 'nslookup', 'touch', 'rm', 'tail']);
 /** What kubectl exec runs ahead: output past this many writes, or past an hour, is left unwritten (the command goes on for ever). */
 const maxSteps = 10_000;
 const limitMs = 3_600_000;
@@ -201,7 +201,11 @@ function hooked(argv: readonly string[], context: ExecContext, state: SessionSta
     }
     case 'test':
     case '[':
-      return rest.some((a) => fileTestOps.has(a)) ? testPath(rest, context.files, context.workingDir, name === '[') : undefined;
+    case '[[': {
+      if (!testsFiles(rest)) return undefined;
+      const answer = shellTest(rest, name, pathStat(context.files, context.workingDir));
+      return { writes: answer.err ? [{ stream: 'stderr', text: answer.err }] : [], status: answer.status };
+    }
     case 'nslookup':
       return context.dns ? nslookup(rest, resolvConf(context), context.dns, context.image) : undefined;
     default:

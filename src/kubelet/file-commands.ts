@@ -2,6 +2,7 @@
 // (container-files.ts) and what was copied into its emptyDirs and its writable layer, with GNU coreutils'
 // and GNU tar's words. A path outside them (the image's files) is not known, and the command says so
 // rather than claim the file is missing.
+import type { PathStat } from '../api/index.ts';
 import type { ContainerFiles, FileNode } from './container-files.ts';
 import { lookup } from './container-files.ts';
 import { readTarArchive, tarArchive } from './tar-archive.ts';
@@ -299,17 +300,13 @@ function addMembers(entries: TarEntry[], name: string, node: FileNode, mtimeSeco
 }
 
 /**
- * test -d|-f|-e PATH (and `[ ... ]`), as kubectl cp asks whether its destination is a directory: status 0
- * or 1, nothing printed. A path outside the kubelet's files is not known, so not a directory here.
+ * test's view of the files (stat, links followed): kubectl cp asks `test -d` of its destination, scripts wait
+ * with `until [ -f /shared/ready ]`. A path outside the kubelet's files (the image's) is not known, so not there.
  */
-export function testPath(args: readonly string[], files: ContainerFiles | undefined, workingDir: string, bracket: boolean): FileCommandOutput {
-  const out = output();
-  const operands = bracket ? (args.at(-1) === ']' ? args.slice(0, -1) : undefined) : args;
-  if (operands === undefined) return failed(out, "sh: [: missing ']'\n", 2);
-  const [flag, path, ...extra] = operands;
-  if (!['-d', '-f', '-e'].includes(flag ?? '') || path === undefined || extra.length > 0) return failed(out, `test: ${operands.join(' ')}: not simulated (test runs as test -d|-f|-e PATH)\n`, 2);
-  const found = files ? lookup(files, path, workingDir) : { kind: 'unknown' as const };
-  const kind = found.kind === 'found' ? found.node.kind : undefined;
-  out.status = (flag === '-d' ? kind === 'dir' : flag === '-f' ? kind === 'file' : kind !== undefined) ? 0 : 1;
-  return out;
+export function pathStat(files: ContainerFiles | undefined, workingDir: string): PathStat {
+  return (path) => {
+    const found = files ? lookup(files, path, workingDir) : undefined;
+    if (found?.kind !== 'found' || found.node.kind === 'link') return undefined;
+    return { kind: found.node.kind, size: found.node.kind === 'file' ? found.node.data.length : 0 };
+  };
 }

@@ -119,3 +119,12 @@ test('a readOnly volume mount refuses writes there while another mount of the sa
   assert.deepEqual(sh(ctx, 'echo x > /scratch/f; cat /view/f; echo y >> /view/f'), ['x\n', "sh: can't create /view/f: Read-only file system\n", 1]);
   assert.deepEqual(sh(ctx, 'rm /view/f'), ['', "rm: can't remove '/view/f': Read-only file system\n", 1]);
 });
+
+test('test, [ and [[ ask the files: -e, -f, -d, -s and !, as scripts waiting for a file use them', () => {
+  const ctx = container('registry.k8s.io/busybox:1.27.2');
+  assert.deepEqual(sh(ctx, 'touch /scratch/empty; echo data > /scratch/ready; for f in /scratch/empty /scratch/ready /scratch /scratch/none; do [ -e $f ] && echo e; test -f $f && echo f; [[ -d $f ]] && echo d; [ -s $f ] && echo s; [ ! -e $f ] && echo none; done'), ['e\nf\ne\nf\ns\ne\nd\nnone\n', '', 0]);
+  assert.deepEqual(sh(ctx, 'until [ -f /scratch/go ]; do touch /scratch/go; done; echo started'), ['started\n', '', 0]);
+  assert.deepEqual(sh(ctx, '[[ -e /scratch ]'), ['', 'sh: [[: missing ]]\n', 2], "busybox ash's [[ needs its ]]");
+  assert.deepEqual(sh(ctx, '[ -x /scratch/ready ]'), ['', 'sh: -x: files are not simulated (test answers -e, -f, -d and -s)\n', 2]);
+  assert.deepEqual(sh(ctx, 'if [[ -e /etc/config/mode ]]; then cat /etc/config/mode; echo; fi'), ['fast\n', '', 0], 'a configMap volume');
+});

@@ -186,6 +186,17 @@ describe('kubectl exec into simulated containers', () => {
     assert.equal(await dd.ok(['exec', 'files', '--', 'cat', '/etc/config/mode']), 'fast');
   });
 
+  test("kubernetes.io's downward API volume example: its script's [[ -e ]] finds the files and kubectl logs shows the pod's labels and annotations", async () => {
+    await dd.ok(['apply', '-f', join(fixtures, 'dapi-volume.yaml')]);
+    let logs = '';
+    for (let i = 0; i < 100 && !logs.includes('builder'); i++) {
+      logs = (await dd.kubectl(['logs', 'kubernetes-downwardapi-volume-example'])).stdout;
+      if (!logs.includes('builder')) await new Promise((res) => globalThis.setTimeout(res, 100));
+    }
+    const labels = 'cluster="test-cluster1"\nrack="rack-22"\ntopology.kubernetes.io/region="drydock"\ntopology.kubernetes.io/zone="drydock-a"\nzone="us-est-coast"';
+    assert.ok(logs.startsWith(`\n\n${labels}\n\nbuild="two"\nbuilder="john-doe"`), logs);
+  });
+
   test('kubectl cp copies a file and a directory out of a pod; the atomic writer\'s links are skipped, as kubectl skips them', async () => {
     await dd.ok(['apply', '-f', join(fixtures, 'volumes/pod-with-files.yaml')]);
     await waitFor(dd, ['get', 'pod', 'files', '-o', 'jsonpath={.status.phase}'], 'Running');

@@ -22,7 +22,8 @@ export { ImpureScript } from './shell-context.ts';
 export type { CommandHook, ReadableFile, ShellFiles, WritableFile } from './shell-context.ts';
 export { argvCommand, containerCommands, OutsideSubset, parseScript, scriptCommands, usesCommand } from './shell-syntax.ts';
 export type { List as ShellProgram } from './shell-syntax.ts';
-export { fileTestOps } from './shell-commands.ts';
+export { test as shellTest, testsFiles } from './shell-commands.ts';
+export type { PathStat } from './shell-commands.ts';
 
 export const simAnnotationPrefix = 'sim.drydock.dev/';
 /** A regular init container's default run time ("a short delay"). */

@@ -19,13 +19,13 @@ import type { BehaviourFields, ShellScript, SigtermStep, TimedLine } from './beh
 import { ImpureScript } from './shell-context.ts';
 import { ShellRun } from './shell-run.ts';
 import type { CommandHook, ShellProcess } from './shell-context.ts';
-import { argvCommand, basename, containerCommands, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
+import { argvCommand, asksContainer, basename, containerCommands, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
 
 type CommandHookFn = (argv: readonly string[]) => CommandHook | undefined;
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 /** Programs a container may run without a shell (`exit` too, as the model always took it). */
-const programs = new Set(['sleep', 'exit', 'true', 'false', 'echo', 'nvidia-smi', 'date', 'seq', 'printf', 'expr', 'hostname', 'test', '[', 'tail']);
+const programs = new Set(['sleep', 'exit', 'true', 'false', 'echo', 'nvidia-smi', 'date', 'seq', 'printf', 'expr', 'hostname', 'test', '[', '[[', 'tail']);
 /** How many commands a script may run when it is evaluated ahead; a longer one is run on the clock. */
 const staticCommandCap = 1000;
 /** How far ahead (virtual ms) an exec handler's script is run before it counts as never ending. */
@@ -170,7 +170,7 @@ function runStreams(script: ShellScript, env: Readonly<Record<string, string>>, 
   };
   // A handler reading the container's files or asking the cluster is a command form only where the kubelet answers.
   const command = (argv: readonly string[]): CommandHook | undefined => {
-    if (!containerCommands.has(basename(argv[0] ?? ''))) return undefined;
+    if (!asksContainer(argv)) return undefined;
     const answer = hook?.(argv);
     if (!answer) throw new ImpureScript(argv[0]);
     return answer;

@@ -2,7 +2,7 @@
 // break, wait, exec, ...), the utilities that only compute output (shell-commands.ts) and tail over the
 // container's files (shell-tail.ts). The caller's own commands (ShellContext.command) are asked first;
 // a name nobody knows is `not found` (127).
-import { date, echo, expr, printf, seq, sleepMs, test } from './shell-commands.ts';
+import { date, echo, expr, printf, seq, sleepMs, test, testsFiles } from './shell-commands.ts';
 import { Exit, ImpureScript, LoopControl, Return } from './shell-context.ts';
 import type { Gen } from './shell-context.ts';
 import type { Sh } from './shell-process.ts';
@@ -35,7 +35,10 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
       return sh.done(expr(args));
     case 'test':
     case '[':
-      return sh.done(test(args, name === '['));
+    case '[[':
+      // Only the kubelet knows the container's files (it answers through ctx.command): nothing to say ahead of it.
+      if (testsFiles(args) && sh.run.ctx.env === undefined) throw new ImpureScript(name);
+      return sh.done(test(args, name));
     case 'date': {
       if (sh.run.ctx.env === undefined) throw new ImpureScript('date');
       return sh.done(date(args, sh.run.ctx.startedAt + sh.run.now) ?? { out: '', err: `date: invalid option -- '${args.join(' ')}'\n`, status: 1 });

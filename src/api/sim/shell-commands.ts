@@ -194,8 +194,15 @@ export function expr(args: readonly string[]): CommandOutput {
 }
 
 const intOps = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
-/** Operators of test that ask about files: the simulated script knows no files. */
+/** Operators of test that ask about files. */
 export const fileTestOps = new Set(['-e', '-f', '-d', '-r', '-w', '-x', '-s', '-L', '-h', '-p', '-S', '-b', '-c', '-g', '-u', '-k', '-t', '-O', '-G', '-nt', '-ot', '-ef']);
+/** Those the simulated files answer: is it there, a file, a directory, not empty. */
+const answeredFileOps = new Set(['-e', '-f', '-d', '-s']);
+
+/** What test learns of a path (stat, links followed); undefined: no such file. */
+export type PathStat = (path: string) => { kind: 'file' | 'dir'; size: number } | undefined;
+/** The forms test runs in: test EXPR, [ EXPR ] and busybox ash's bash-compatible [[ EXPR ]]. */
+export type TestForm = 'test' | '[' | '[[';
 
 class TestError extends Error {}
 
@@ -205,7 +212,13 @@ function testInt(s: string): number {
   return n;
 }
 
-function test1(args: readonly string[]): boolean {
+function testFile(op: string, path: string, stat: PathStat | undefined): boolean {
+  if (!stat || !answeredFileOps.has(op)) throw new TestError(`${op}: files are not simulated${stat ? ' (test answers -e, -f, -d and -s)' : ''}`);
+  const found = stat(path);
+  return op === '-e' ? found !== undefined : op === '-s' ? (found?.size ?? 0) > 0 : found?.kind === (op === '-f' ? 'file' : 'dir');
+}
+
+function test1(args: readonly string[], stat: PathStat | undefined): boolean {
   switch (args.length) {
     case 0:
       return false;
@@ -213,10 +226,11 @@ function test1(args: readonly string[]): boolean {
       return (args[0] as string) !== '';
     case 2: {
       const [op, a] = args as [string, string];
-      if (op === '!') return !test1([a]);
+      if (op === '!') return !test1([a], stat);
       if (op === '-n') return a !== '';
       if (op === '-z') return a === '';
-      throw new TestError(fileTestOps.has(op) ? `${op}: files are not simulated` : `${op}: unary operator expected`);
+      if (fileTestOps.has(op)) return testFile(op, a, stat);
+      throw new TestError(`${op}: unary operator expected`);
     }
     case 3: {
       const [a, op, b] = args as [string, string, string];
@@ -227,28 +241,37 @@ function test1(args: readonly string[]): boolean {
         const y = testInt(b);
         return op === '-eq' ? x === y : op === '-ne' ? x !== y : op === '-lt' ? x < y : op === '-le' ? x <= y : op === '-gt' ? x > y : x >= y;
       }
-      if (a === '!') return !test1([op, b]);
-      if (a === '(' && b === ')') return test1([op]);
+      if (a === '!') return !test1([op, b], stat);
+      if (a === '(' && b === ')') return test1([op], stat);
       throw new TestError(`${op}: binary operator expected`);
     }
     default:
-      if (args[0] === '!') return !test1(args.slice(1));
+      if (args[0] === '!') return !test1(args.slice(1), stat);
       throw new TestError('-a and -o are not simulated');
   }
 }
 
-/** test EXPR and [ EXPR ]: strings, integers and negation; status 2 and busybox's message for a malformed one. */
-export function test(args: readonly string[], bracket: boolean): CommandOutput {
-  if (bracket) {
-    if (args.at(-1) !== ']') return { out: '', err: 'sh: [: missing ]\n', status: 2 };
+/**
+ * test EXPR, [ EXPR ] and [[ EXPR ]]: strings, integers, negation and, where `stat` answers them, files;
+ * status 2 and busybox's message for a malformed one.
+ */
+export function test(args: readonly string[], form: TestForm, stat?: PathStat): CommandOutput {
+  if (form !== 'test') {
+    const close = form === '[' ? ']' : ']]';
+    if (args.at(-1) !== close) return { out: '', err: `sh: ${form}: missing ${close}\n`, status: 2 };
     args = args.slice(0, -1);
   }
   try {
-    return { out: '', status: test1(args) ? 0 : 1 };
+    return { out: '', status: test1(args, stat) ? 0 : 1 };
   } catch (e) {
     if (e instanceof TestError) return { out: '', err: `sh: ${e.message}\n`, status: 2 };
     throw e;
   }
+}
+
+/** Whether a test command asks about files, which only the kubelet can answer. */
+export function testsFiles(args: readonly string[]): boolean {
+  return args.some((a) => fileTestOps.has(a));
 }
 
 const sleepUnits: Readonly<Record<string, number>> = lookupTable({ '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 });

@@ -9,7 +9,7 @@
 // subset: parseScript throws, so the caller falls back to the behaviour model's default as for any other command.
 // Upstream: POSIX.1-2024 XCU 2 (Shell Command Language), checked against dash and busybox ash.
 import { isIP } from 'node:net';
-import { date, fileTestOps, sleepMs } from './shell-commands.ts';
+import { date, sleepMs, testsFiles } from './shell-commands.ts';
 import { tailOptions } from './shell-tail.ts';
 
 /**
@@ -72,9 +72,15 @@ export class OutsideSubset extends Error {}
  * (ShellContext.command) for a running container; a script using one is never evaluated ahead.
  */
 export const containerCommands: ReadonlySet<string> = new Set(['cat', 'nslookup', 'touch', 'rm']);
+const testCommands = new Set(['test', '[', '[[']);
+/** Whether the kubelet answers `argv`: a container command, or a test that asks about files. */
+export function asksContainer(argv: readonly string[]): boolean {
+  const name = basename(argv[0] ?? '');
+  return containerCommands.has(name) || (testCommands.has(name) && testsFiles(argv.slice(1)));
+}
 /** Commands the subset runs; in $(...) only those that print at once. */
-export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', 'test', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', 'tail', ...containerCommands]);
-const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', ...containerCommands]);
+export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', '[[', 'test', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', 'tail', ...containerCommands]);
+const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', '[[', ...containerCommands]);
 /** Special built-ins: found before functions, so no function may take their names. */
 const specialBuiltins = new Set([':', 'break', 'continue', 'exit', 'export', 'return', 'set', 'trap', 'unset', 'exec', 'wait', '.', 'eval', 'readonly', 'shift', 'times']);
 /** Whether a redirection error ends the shell, as for a special built-in (XCU 2.8.1), rather than failing the command. */
@@ -150,7 +156,8 @@ function checkArgs(name: string, words: readonly Word[]): void {
       return;
     case 'test':
     case '[':
-      if (args.some((a) => a !== undefined && (fileTestOps.has(a) || a === '-a' || a === '-o'))) outside('files, -a and -o');
+    case '[[':
+      if (args.some((a) => a === '-a' || a === '-o')) outside('-a and -o');
       return;
     case 'date':
       if (known && date(known, 0) === undefined) outside('an option outside the subset');
