@@ -174,16 +174,7 @@ const written = (text: string, status = 0, stream: 'stdout' | 'stderr' = 'stdout
 function hooked(argv: readonly string[], context: ExecContext, state: SessionState): CommandHook | undefined {
   const [cmd = '', ...rest] = argv;
   const name = basename(cmd);
-  const env = context.env;
   switch (name) {
-    case 'env':
-      if (rest.length > 0) return written('env: running a command is not simulated\n', 125, 'stderr');
-      return written(Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''));
-    case 'printenv': {
-      if (rest.length === 0) return written(Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''));
-      const found = rest.filter((n) => Object.hasOwn(env, n));
-      return written(found.map((n) => `${env[n] ?? ''}\n`).join(''), found.length === rest.length ? 0 : 1);
-    }
     case 'pwd':
       return written(`${context.workingDir}\n`);
     case 'cat':

@@ -197,6 +197,12 @@ describe('kubectl exec into simulated containers', () => {
     assert.ok(logs.startsWith(`\n\n${labels}\n\nbuild="two"\nbuilder="john-doe"`), logs);
   });
 
+  test("kubernetes.io's command-demo: printenv's output is the container's log, and the pod Completes", async () => {
+    await dd.ok(['apply', '-f', join(fixtures, 'commands.yaml')]);
+    await waitFor(dd, ['get', 'pod', 'command-demo', '-o', 'jsonpath={.status.phase}'], 'Succeeded');
+    assert.equal(await dd.ok(['logs', 'command-demo']), 'command-demo\ntcp://10.96.0.1:443\n');
+  });
+
   test('kubectl cp copies a file and a directory out of a pod; the atomic writer\'s links are skipped, as kubectl skips them', async () => {
     await dd.ok(['apply', '-f', join(fixtures, 'volumes/pod-with-files.yaml')]);
     await waitFor(dd, ['get', 'pod', 'files', '-o', 'jsonpath={.status.phase}'], 'Running');

@@ -25,7 +25,7 @@ type CommandHookFn = (argv: readonly string[]) => CommandHook | undefined;
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 /** Programs a container may run without a shell (`exit` too, as the model always took it). */
-const programs = new Set(['sleep', 'exit', 'true', 'false', 'echo', 'nvidia-smi', 'date', 'seq', 'printf', 'expr', 'hostname', 'test', '[', '[[', 'tail']);
+const programs = new Set(['sleep', 'exit', 'true', 'false', 'echo', 'nvidia-smi', 'date', 'seq', 'printf', 'expr', 'hostname', 'test', '[', '[[', 'env', 'printenv', 'tail']);
 /** How many commands a script may run when it is evaluated ahead; a longer one is run on the clock. */
 const staticCommandCap = 1000;
 /** How far ahead (virtual ms) an exec handler's script is run before it counts as never ending. */

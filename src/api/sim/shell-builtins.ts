@@ -43,6 +43,15 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
       if (sh.run.ctx.env === undefined) throw new ImpureScript('date');
       return sh.done(date(args, sh.run.ctx.startedAt + sh.run.now) ?? { out: '', err: `date: invalid option -- '${args.join(' ')}'\n`, status: 1 });
     }
+    case 'env':
+      if (args.length > 0) return sh.done({ out: '', err: 'env: running a command is not simulated\n', status: 125 });
+      return sh.done({ out: sh.environment().map(([k, v]) => `${k}=${v}\n`).join(''), status: 0 });
+    case 'printenv': {
+      const env = new Map(sh.environment());
+      if (args.length === 0) return sh.done({ out: [...env].map(([k, v]) => `${k}=${v}\n`).join(''), status: 0 });
+      const found = args.filter((n) => env.has(n));
+      return sh.done({ out: found.map((n) => `${env.get(n)}\n`).join(''), status: found.length === args.length ? 0 : 1 });
+    }
     case 'hostname':
       return sh.done({ out: `${sh.env('HOSTNAME') ?? ''}\n`, status: 0 });
     case 'nvidia-smi':
@@ -78,8 +87,13 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
       for (const a of args) {
         if (a.startsWith('-')) continue;
         const eq = a.indexOf('=');
-        if (name === 'unset') sh.vars.set(a, null);
-        else if (eq > 0) sh.vars.set(a.slice(0, eq), a.slice(eq + 1));
+        if (name === 'unset') {
+          sh.vars.set(a, null);
+          sh.exported.delete(a);
+        } else {
+          if (eq > 0) sh.vars.set(a.slice(0, eq), a.slice(eq + 1));
+          sh.exported.add(eq > 0 ? a.slice(0, eq) : a);
+        }
       }
       sh.status = 0;
       return;

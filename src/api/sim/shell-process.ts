@@ -68,6 +68,8 @@ export class Sh implements ShellProcess {
   loops = 0;
   /** Functions the script defined (a child shell starts with copies). */
   readonly functions = new Map<string, Command>();
+  /** Variables `export` put in the environment besides the container's own (a child shell starts with copies). */
+  readonly exported = new Set<string>();
   /** Standard output collected by a $(...), instead of written. */
   capture: string | undefined;
   /** Where the process's descriptors 1 and 2 write: its standard output (or capture), its standard error, nowhere. */
@@ -204,6 +206,7 @@ export class Sh implements ShellProcess {
   fork(): Sh {
     const child = new Sh(this.run, new Map(this.vars), this.args, this.errexit);
     for (const [name, fn] of this.functions) child.functions.set(name, fn);
+    for (const name of this.exported) child.exported.add(name);
     return child;
   }
 
@@ -350,6 +353,7 @@ export class Sh implements ShellProcess {
       return;
     }
     const child = new Sh(this.run, new Map(this.vars), hook.args, this.errexit);
+    for (const name of this.exported) child.exported.add(name);
     child.capture = this.capture;
     child.#fds = this.#fds;
     yield* child.#guarded(child.list(hook.script, false));
@@ -367,6 +371,25 @@ export class Sh implements ShellProcess {
     const files = this.run.ctx.files;
     if (!files) throw new ImpureScript('files');
     return files;
+  }
+
+  /**
+   * The process's environment (what env prints): the container's, as the script changed or unset those
+   * variables, then those it exported; a pure evaluation does not know it.
+   */
+  environment(): [name: string, value: string][] {
+    const env = this.run.ctx.env;
+    if (env === undefined) throw new ImpureScript('env');
+    const out: [string, string][] = [];
+    for (const [name, value] of Object.entries(env)) {
+      const own = this.vars.get(name);
+      if (own !== null) out.push([name, own ?? value]);
+    }
+    for (const name of this.exported) {
+      const own = this.vars.get(name);
+      if (!Object.hasOwn(env, name) && own !== undefined && own !== null) out.push([name, own]);
+    }
+    return out;
   }
 
   /** An environment variable; a pure evaluation does not know the environment. */

@@ -171,3 +171,15 @@ test('functions: defined before use, called with their own $1 $#, return N, seen
   assert.equal(commandFormBehaviour(['sh', '-c', 'exit() { :; }; exit'], true), undefined, 'a special built-in name is no function name');
   assert.equal(commandFormBehaviour(['sh', '-c', 'f; f() { :; }'], true), undefined, 'a call before the definition is an unknown command');
 });
+
+test("env and printenv print the process's environment: the container's, as the script changed, unset or exported it", () => {
+  const env = { PATH: '/usr/bin:/bin', HOSTNAME: 'command-demo', KUBERNETES_PORT: 'tcp://10.96.0.1:443' };
+  // kubernetes.io's "Define a Command and Arguments for a Container", as argv and in a script.
+  const demo = commandFormBehaviour(['printenv', 'HOSTNAME', 'KUBERNETES_PORT'], true);
+  assert.ok(demo?.script, 'it reads the environment, so it runs in the container');
+  assert.deepEqual(play('printenv HOSTNAME KUBERNETES_PORT', 0, { env }).lines, ['0:command-demo', '0:tcp://10.96.0.1:443']);
+  assert.deepEqual(play('env', 0, { env }).lines, ['0:PATH=/usr/bin:/bin', '0:HOSTNAME=command-demo', '0:KUBERNETES_PORT=tcp://10.96.0.1:443']);
+  const changed = play('MODE=fast; PATH=/opt/bin; unset KUBERNETES_PORT; export RANK=0; env; printenv MODE RANK; echo $?', 0, { env });
+  assert.deepEqual(changed.lines, ['0:PATH=/opt/bin', '0:HOSTNAME=command-demo', '0:RANK=0', '0:0', '0:1'], 'a variable not exported stays out; printenv says 1 when one is missing');
+  assert.equal(commandFormBehaviour(['sh', '-c', 'env FOO=1 python train.py'], true), undefined, 'env running a command is outside the subset');
+});

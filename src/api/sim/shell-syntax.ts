@@ -79,8 +79,8 @@ export function asksContainer(argv: readonly string[]): boolean {
   return containerCommands.has(name) || (testCommands.has(name) && testsFiles(argv.slice(1)));
 }
 /** Commands the subset runs; in $(...) only those that print at once. */
-export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', '[[', 'test', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', 'tail', ...containerCommands]);
-const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', '[[', ...containerCommands]);
+export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', '[[', 'test', 'env', 'printenv', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', 'tail', ...containerCommands]);
+const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', '[[', 'env', 'printenv', ...containerCommands]);
 /** Special built-ins: found before functions, so no function may take their names. */
 const specialBuiltins = new Set([':', 'break', 'continue', 'exit', 'export', 'return', 'set', 'trap', 'unset', 'exec', 'wait', '.', 'eval', 'readonly', 'shift', 'times']);
 /** Whether a redirection error ends the shell, as for a special built-in (XCU 2.8.1), rather than failing the command. */
@@ -150,6 +150,9 @@ function checkArgs(name: string, words: readonly Word[]): void {
     }
     case 'wait':
       if (args.length > 0) outside('waiting for one job');
+      return;
+    case 'env':
+      if (args.length > 0) outside('running a command');
       return;
     case 'nvidia-smi':
       if (!known || known.length !== 1 || (known[0] !== '-L' && known[0] !== '--list-gpus')) outside('only -L');
