@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, Pod } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
-import { containerEnvironment } from './container-env.ts';
+import { containerEnvironment, expandCommandAndArgs } from './container-env.ts';
 import type { EnvSources } from './container-env.ts';
 
 const objects = (items: Record<string, Record<string, string>>) => ({
@@ -54,4 +54,15 @@ test('resourceFieldRef: a request or limit over its divisor, rounded up; a limit
   assert.deepEqual(made, { ok: true, env: { CPU_LIMIT: '2', CPU_REQUEST_MILLI: '250', CPU_REQUEST: '1', MEMORY_MI: '100', MEMORY_LIMIT: '30', STORAGE_REQUEST: '0' } });
   const unsupported = containerEnvironment(pod, { name: 'c', env: [{ name: 'GPU', valueFrom: { resourceFieldRef: { resource: 'limits.nvidia.com/gpu' } } }] } as Container, sources, { podIP: '', hostIP: '' });
   assert.deepEqual(unsupported, { ok: false, message: 'unsupported container resource : limits.nvidia.com/gpu' });
+});
+
+test('command and args run with $(VAR) replaced from the environment; an unknown name and $(( )) stay, $$ is $', () => {
+  const environment = { SPECIAL_LEVEL_KEY: 'very', SPECIAL_TYPE_KEY: 'charm', MESSAGE: 'hello world' };
+  // kubernetes.io's "Use ConfigMap-defined environment variables in Pod commands".
+  const docs = { name: 'test-container', command: ['/bin/echo', '$(SPECIAL_LEVEL_KEY) $(SPECIAL_TYPE_KEY)'] };
+  assert.deepEqual(expandCommandAndArgs(docs, environment).command, ['/bin/echo', 'very charm']);
+  const script = { name: 'c', command: ['sh', '-c'], args: ['echo "$(MESSAGE)" $(NOPE) $$HOME; i=$((i+1)); echo $(date)'] };
+  assert.deepEqual(expandCommandAndArgs(script, environment).args, ['echo "hello world" $(NOPE) $HOME; i=$((i+1)); echo $(date)']);
+  const plain = { name: 'c', command: ['python', 'train.py'] };
+  assert.equal(expandCommandAndArgs(plain, environment), plain, 'nothing to replace: the container as it is');
 });

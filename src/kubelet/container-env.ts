@@ -98,6 +98,18 @@ function decodeSecretData(data: Data | undefined): Data {
   return out;
 }
 
+/**
+ * The container with $(VAR) in its command and args replaced from its environment, as the kubelet runs it
+ * (kubecontainer.ExpandContainerCommandAndArgs): `command: [/bin/echo, "$(LEVEL) $(TYPE)"]` prints the
+ * values; a name not defined stays as written, $$ is a literal $. The container itself when none refers.
+ */
+export function expandCommandAndArgs<C extends DeepReadonly<Container>>(c: C, env: Readonly<Record<string, string>>): C {
+  const refers = (list: readonly string[] | undefined): boolean => list?.some((a) => a.includes('$')) ?? false;
+  if (!refers(c.command) && !refers(c.args)) return c;
+  const expand = (list: readonly string[] | undefined) => list?.map((a) => expandReferences(a, env, noVariables));
+  return { ...c, ...(c.command ? { command: expand(c.command) } : {}), ...(c.args ? { args: expand(c.args) } : {}) };
+}
+
 /** $(VAR) is VAR's value when VAR is defined (before this one, or a Service's), else left as written; $$ is a literal $. */
 function expandReferences(text: string, env: Readonly<Record<string, string>>, services: Readonly<Record<string, string>>): string {
   if (!text.includes('$')) return text;

@@ -731,6 +731,25 @@ test('a restarted container starts with an empty termination log: the last insta
   }
 });
 
+test("$(VAR) in command and args is the container's variable when it runs: the docs' ConfigMap echo prints its values", async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'special-config', namespace: 'default' }, data: { SPECIAL_LEVEL: 'very', SPECIAL_TYPE: 'charm' } });
+    const key = (name: string, from: string) => ({ name, valueFrom: { configMapKeyRef: { name: 'special-config', key: from } } });
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'dapi-test-pod', namespace: 'default' },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'test-container', image: 'registry.k8s.io/busybox:1.27.2', command: ['/bin/echo', '$(SPECIAL_LEVEL_KEY) $(SPECIAL_TYPE_KEY)'], env: [key('SPECIAL_LEVEL_KEY', 'SPECIAL_LEVEL'), key('SPECIAL_TYPE_KEY', 'SPECIAL_TYPE')] }] },
+    });
+    await clock.advance(3_000);
+    assert.equal((await pod(c, 'dapi-test-pod')).status?.phase, 'Succeeded');
+    assert.deepEqual(c.podLogs.kubelet('cpu-0')?.worker('default', 'dapi-test-pod')?.logsOf('test-container')?.current?.lines().map((l) => l.text), ['very charm']);
+  } finally {
+    await c.stop();
+  }
+});
+
 test('a RuntimeClass whose handler the node lacks: no sandbox, host network or not; FailedCreatePodSandBox again at each try', async () => {
   const { c, clock } = await cluster();
   try {

@@ -26,7 +26,7 @@ import { runHostProbe } from './host-probe.ts';
 import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import type { VolumeMounter } from './volumes.ts';
-import { containerEnvironment } from './container-env.ts';
+import { containerEnvironment, expandCommandAndArgs } from './container-env.ts';
 import { invalidImageMessage } from './image-reference.ts';
 import type { EnvResult, EnvSources } from './container-env.ts';
 import { PodResize } from './pod-resize.ts';
@@ -745,7 +745,7 @@ export class PodWorker {
       const c = spec.c;
       this.#d.images.markPresent(c.image ?? '');
       const made = this.#environment(c);
-      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, c, rec.kind), this.#imageEnv(made.ok ? made.env : {}), this.#gpuList(c));
+      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, expandCommandAndArgs(c, made.ok ? made.env : {}), rec.kind), this.#imageEnv(made.ok ? made.env : {}), this.#gpuList(c));
       const live: Live = { logs: new LogBuffer(), probes: {}, ...(made.ok ? { env: made.env } : {}) };
       this.#live.set(rec.name, live);
       const startedAt = instance.startedAt ?? instance.createdAt;
@@ -909,7 +909,9 @@ export class PodWorker {
       rec.restartCount++;
     }
     delete rec.waiting;
-    const behaviour = expandBehaviourEnv(planned, this.#imageEnv(environment.env), this.#gpuList(c));
+    // The command and args run with $(VAR) replaced; the behaviour planned for the pull holds unless they change.
+    const run = expandCommandAndArgs(c, environment.env);
+    const behaviour = expandBehaviourEnv(run === c ? planned : resolveBehaviour(this.#pod, run, rec.kind), this.#imageEnv(environment.env), this.#gpuList(c));
     const actual = copyJson(this.resize.startWith(rec.name) ?? resourcesOf(c));
     const instance: InstanceState = { id: this.#d.random.hex(32), image, createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;
@@ -920,7 +922,7 @@ export class PodWorker {
     this.#live.set(rec.name, live);
     this.#event(rec.name, 'Normal', 'Created', 'Container created');
     this.#status.markDirty();
-    const argv = [...(c.command ?? []), ...(c.args ?? [])];
+    const argv = [...(run.command ?? []), ...(run.args ?? [])];
     const onHost = this.#d.runtime === 'process' && argv.length > 0;
     if (behaviour.startupDelayMs > 0 && !onHost) {
       await new Promise<void>((resolve) => (live.creating = clock.after(behaviour.startupDelayMs, resolve)));
