@@ -6,7 +6,7 @@
 // behaviour annotation sets outranks an exec probe's command form (DESIGN.md's precedence). Pure.
 // Upstream: pkg/kubelet/prober/prober.go, pkg/probe/{http,tcp,grpc,exec}, pkg/kubelet/lifecycle/handlers.go.
 import { runCommandForm } from '../api/index.ts';
-import type { CommandHook } from '../api/index.ts';
+import type { CommandHook, ShellFiles } from '../api/index.ts';
 import type { Probe } from './types.ts';
 
 export interface HandlerResult {
@@ -32,6 +32,8 @@ export interface HandlerTarget {
   now?: number;
   /** What the kubelet answers an exec command (cat, touch, rm over the container's files; nslookup). */
   command?: (argv: readonly string[]) => CommandHook | undefined;
+  /** The container's files, for an exec command's redirections (`echo ... > /usr/share/message`). */
+  files?: ShellFiles;
   /** The container's ports, for handlers that name one. */
   ports?: readonly { name?: string; containerPort: number }[];
   /** The behaviour annotation's `ready` decides probes: `healthy` answers them, exec command forms included. */
@@ -54,7 +56,7 @@ function handle(action: Readonly<Action>, target: HandlerTarget, commandForms: b
   const durationMs = target.responseTimeMs;
   if (action.exec) {
     const argv = [...(action.exec.command ?? [])];
-    const form = argv.length && commandForms ? runCommandForm(argv, target.env?.() ?? {}, target.now ?? 0, target.command) : undefined;
+    const form = argv.length && commandForms ? runCommandForm(argv, target.env?.() ?? {}, target.now ?? 0, target.command, target.files) : undefined;
     if (form?.exitCode === 0) return { ok: true, output: form.output, durationMs: form.durationMs ?? 0 };
     if (form) return { ok: false, output: form.output, durationMs: form.durationMs ?? 0, error: execSyncError(argv, form.exitCode, form.stderr) };
     if (target.healthy) return { ok: true, output: '', durationMs };

@@ -750,6 +750,34 @@ test("$(VAR) in command and args is the container's variable when it runs: the d
   }
 });
 
+test("the docs' lifecycle-demo: the postStart handler's file is there for kubectl exec; the ConfigMap page's ls lists the volume", async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'special-config', namespace: 'default' }, data: { SPECIAL_LEVEL: 'very', SPECIAL_TYPE: 'charm' } });
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'lifecycle-demo', namespace: 'default' },
+      spec: { containers: [{ name: 'lifecycle-demo-container', image: 'nginx', lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', 'echo Hello from the postStart handler > /usr/share/message'] } } } }] },
+    });
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'dapi-test-pod', namespace: 'default' },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'test-container', image: 'registry.k8s.io/busybox:1.27.2', command: ['/bin/sh', '-c', 'ls /etc/config/'], volumeMounts: [{ name: 'config-volume', mountPath: '/etc/config' }] }], volumes: [{ name: 'config-volume', configMap: { name: 'special-config' } }] },
+    });
+    await clock.advance(3_000);
+    const context = execContextOf(c, 'lifecycle-demo', 'lifecycle-demo-container');
+    assert.ok(context);
+    const message = runExec(['cat', '/usr/share/message'], context).steps.map((s) => ('text' in s ? s.text.toString() : '')).join('');
+    assert.equal(message, 'Hello from the postStart handler\n');
+    assert.equal((await pod(c, 'dapi-test-pod')).status?.phase, 'Succeeded');
+    assert.deepEqual(c.podLogs.kubelet('cpu-0')?.worker('default', 'dapi-test-pod')?.logsOf('test-container')?.current?.lines().map((l) => l.text), ['SPECIAL_LEVEL', 'SPECIAL_TYPE']);
+  } finally {
+    await c.stop();
+  }
+});
+
 test('a RuntimeClass whose handler the node lacks: no sandbox, host network or not; FailedCreatePodSandBox again at each try', async () => {
   const { c, clock } = await cluster();
   try {

@@ -1065,7 +1065,10 @@ export class PodWorker {
     const now = this.#d.clock.now();
     const target: HandlerTarget = { healthy: live.sim?.isHealthy(now) ?? false, podIP: this.podIP ?? '', responseTimeMs: live.sim?.responseTimeMs ?? 0, env: () => this.#imageEnv(live.env ?? {}), now };
     const id = this.records.get(c.name)?.current?.id;
-    if (id !== undefined && live.sim instanceof SimContainer) target.command = this.#handlerCommands(c, id, live);
+    if (id !== undefined && live.sim instanceof SimContainer) {
+      target.command = this.#handlerCommands(c, id, live);
+      target.files = this.#scriptFiles(c, id);
+    }
     if (c.ports) target.ports = c.ports;
     if (live.sim?.readyDecidesProbes) target.readyDecidesProbes = true;
     return target;

@@ -161,13 +161,15 @@ test('echo expands $VAR and ${VAR} from the container\'s environment, quoted or 
 });
 
 test('commands outside the subset fall through to the catalog or the default', () => {
-  for (const script of ['echo hi | cat', 'cat', 'cat -n /etc/hosts', 'nslookup -type=srv db', 'case x in *) ls;; esac', 'echo *', 'f() { python app.py; }; f', '(python app.py)', 'read x < /tmp/x', 'echo hi 3> /tmp/x', 'tail -f /a /b', 'python app.py', 'sleep 1 &; wait $!', '[ -f /x -a -d /y ]', 'set -x; sleep 1']) {
+  for (const script of ['echo hi | cat', 'cat', 'cat -n /etc/hosts', 'nslookup -type=srv db', 'case x in *) python app.py;; esac', 'echo *', 'f() { python app.py; }; f', '(python app.py)', 'read x < /tmp/x', 'echo hi 3> /tmp/x', 'tail -f /a /b', 'python app.py', 'sleep 1 &; wait $!', '[ -f /x -a -d /y ]', 'set -x; sleep 1']) {
     assert.equal(resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', script] }).source, 'default', script);
   }
   const loop = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'while true; do echo hi; sleep 1; done'] });
   assert.deepEqual([loop.source, loop.runForMs, loop.script !== undefined], ['command', undefined, true], 'an endless loop runs on the clock');
   const reads = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'cat /etc/hosts; nslookup db'] });
   assert.deepEqual([reads.source, reads.script !== undefined], ['command', true], 'cat FILE and nslookup HOST are the kubelet\'s to answer: the script runs on the clock');
+  const lists = resolved({ name: 'c', image: 'busybox', command: ['/bin/sh', '-c', 'ls /etc/config/'] });
+  assert.deepEqual([lists.source, lists.script !== undefined], ['command', true], "the ConfigMap page's ls is the kubelet's to answer");
   const waits = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'until [ -f /shared/ready ]; do sleep 1; done; if [[ -s /shared/ready ]]; then echo go; fi'] });
   assert.deepEqual([waits.source, waits.script !== undefined], ['command', true], 'a test of files is the kubelet\'s to answer: the script runs on the clock');
   const annotated = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'while true; do echo hi; sleep 1; done'] }, 'regular', { 'sim.drydock.dev/c': 'runFor: 5s' });

@@ -18,7 +18,7 @@
 import type { BehaviourFields, ShellScript, SigtermStep, TimedLine } from './behaviour-types.ts';
 import { ImpureScript } from './shell-context.ts';
 import { ShellRun } from './shell-run.ts';
-import type { CommandHook, ShellProcess } from './shell-context.ts';
+import type { CommandHook, ShellFiles, ShellProcess } from './shell-context.ts';
 import { argvCommand, asksContainer, basename, containerCommands, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
 
 type CommandHookFn = (argv: readonly string[]) => CommandHook | undefined;
@@ -136,9 +136,10 @@ export interface CommandFormRun {
 
 /**
  * Runs argv as an exec handler would, against the container's environment; `command` answers what the
- * kubelet answers (cat, touch, rm, nslookup), and a run it does not answer is no command form.
+ * kubelet answers (cat, touch, rm, nslookup) and `files` are the container's for redirections; a run they
+ * do not answer is no command form.
  */
-export function runCommandForm(argv: readonly string[], env: Readonly<Record<string, string>>, now: number, command?: CommandHookFn): CommandFormRun | undefined {
+export function runCommandForm(argv: readonly string[], env: Readonly<Record<string, string>>, now: number, command?: CommandHookFn, files?: ShellFiles): CommandFormRun | undefined {
   const form = commandFormBehaviour(argv, false);
   if (!form) return undefined;
   const { script } = form;
@@ -152,7 +153,7 @@ export function runCommandForm(argv: readonly string[], env: Readonly<Record<str
   }
   let streams: ReturnType<typeof runStreams>;
   try {
-    streams = runStreams(script, env, now, command);
+    streams = runStreams(script, env, now, command, files);
   } catch (e) {
     if (e instanceof ImpureScript) return undefined;
     throw e;
@@ -163,7 +164,7 @@ export function runCommandForm(argv: readonly string[], env: Readonly<Record<str
 }
 
 /** Runs a handler's script by streams: ExecSync returns its standard output, then its standard error. */
-function runStreams(script: ShellScript, env: Readonly<Record<string, string>>, now: number, hook?: CommandHookFn): { stdout: string; stderr: string; run: ShellRun } {
+function runStreams(script: ShellScript, env: Readonly<Record<string, string>>, now: number, hook?: CommandHookFn, files?: ShellFiles): { stdout: string; stderr: string; run: ShellRun } {
   const out = { stdout: '', stderr: '' };
   const write = (_at: number, stream: 'stdout' | 'stderr', text: string | Buffer): void => {
     out[stream] += text.toString();
@@ -175,7 +176,7 @@ function runStreams(script: ShellScript, env: Readonly<Record<string, string>>, 
     if (!answer) throw new ImpureScript(argv[0]);
     return answer;
   };
-  const run = new ShellRun(script.program, { env, gpuList: undefined, pid1: false, startedAt: now, args: script.args, errexit: script.errexit, command }, { line: () => {}, write });
+  const run = new ShellRun(script.program, { env, gpuList: undefined, pid1: false, startedAt: now, args: script.args, errexit: script.errexit, command, ...(files ? { files } : {}) }, { line: () => {}, write });
   run.runUntil(handlerLimitMs);
   return { ...out, run };
 }

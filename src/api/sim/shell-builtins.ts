@@ -109,6 +109,8 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
     case 'tail':
       return yield* tail(sh, args);
     case 'cat':
+    case 'ls':
+    case 'pwd':
     case 'touch':
     case 'rm':
     case 'nslookup':
