@@ -174,6 +174,8 @@ test('commands outside the subset fall through to the catalog or the default', (
   assert.deepEqual([waits.source, waits.script !== undefined], ['command', true], 'a test of files is the kubelet\'s to answer: the script runs on the clock');
   const annotated = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'while true; do echo hi; sleep 1; done'] }, 'regular', { 'sim.drydock.dev/c': 'runFor: 5s' });
   assert.deepEqual([annotated.script, annotated.runForMs], [undefined, 5000], 'an annotation saying how it runs takes over from the script');
+  const pi = resolved({ name: 'pi', image: 'perl:5.34.0', command: ['perl', '-Mbignum=bpi', '-wle', 'print bpi(2000)'] });
+  assert.deepEqual([pi.source, pi.runForMs, pi.exitCode, pi.logs[0]?.text.slice(0, 6)], ['command', 0, 0, '3.1415'], "the docs' pi Job prints π and completes");
   const nginx = resolved({ name: 'c', image: 'nginx', command: ['nginx', '-g', 'daemon off;'] });
   assert.equal(nginx.source, 'image');
 });

@@ -6,6 +6,7 @@ import type { DeepReadonly, FieldError } from '../../core/index.ts';
 import type { Container, Pod } from '../core/v1/pod/types.ts';
 import type { BehaviourFields, ContainerKind, SigtermStep, SimBehaviour, TimedLine } from './behaviour-types.ts';
 import { commandFormBehaviour, isInteractiveShell } from './command-forms.ts';
+import { perlBpiForm } from './perl-bpi.ts';
 import { catalogBehaviour, defaultImageCatalog, isShellImage } from './image-catalog.ts';
 import type { ImageCatalogEntry } from './image-catalog.ts';
 import { parseDurationMs, parseMemoryModel, parseMilliCpu } from './values.ts';
@@ -201,7 +202,7 @@ function baseBehaviour(pod: DeepReadonly<Pod>, container: DeepReadonly<Container
   // A shell waits on the standard input it was given; without one it reads end-of-file and exits 0.
   if (readsShellInput(container, catalog)) return { source: argv.length > 0 ? 'command' : 'image', fields: {} };
   if (isInteractiveShell(argv)) return { source: 'command', fields: { runForMs: 0, exitCode: 0 } };
-  const fromCommand = argv.length > 0 ? commandFormBehaviour(argv, isPidNamespaceInit(pod, container, kind)) : undefined;
+  const fromCommand = argv.length > 0 ? (commandFormBehaviour(argv, isPidNamespaceInit(pod, container, kind)) ?? perlBpiForm(argv)) : undefined;
   if (fromCommand) return { source: 'command', fields: fromCommand };
   const fromImage = catalogBehaviour(catalog, container.image ?? '', argv.length > 0);
   if (fromImage) return { source: 'image', fields: fromImage };
