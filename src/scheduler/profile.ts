@@ -257,7 +257,9 @@ export class Profile {
         s = errorStatus(error);
       }
       if (s.code === 'Skip') continue;
-      return withPlugin(s, p.name);
+      if (s.code === 'Success' || isRejected(s)) return withPlugin(s, p.name);
+      // RunBindPlugins wraps any other failure (a refused POST of pods/binding) with the plugin's name.
+      return withPlugin(errorStatus(new Error(`running Bind plugin ${JSON.stringify(p.name)}: ${statusMessage(s)}`)), p.name);
     }
     return errorStatus(new Error('no bind plugin bound the pod'));
   }
