@@ -70,10 +70,14 @@ export interface Request {
   deleteOptions?: DeleteRequest | undefined;
 }
 
-/** The request's attributes; a `scale` write is seen as upstream's admission sees it, with Scale objects. */
+/**
+ * The request's attributes; a `scale` write is seen as upstream's admission sees it, with Scale objects.
+ * A creating subresource's (binding, eviction, token) and a connecter's attributes arrive as upstream's
+ * do: the request's own object and the URL's name.
+ */
 export function requestOf(a: AdmissionAttributes): Request {
-  const namespace = a.def.namespaced ? (a.object.metadata.namespace ?? '') : '';
-  const common = { operation: a.operation, def: a.def, namespace, name: a.object.metadata.name ?? '', ctx: a.ctx, storage: a.storage };
+  const namespace = a.def.namespaced ? (a.namespace ?? a.object.metadata.namespace ?? '') : '';
+  const common = { operation: a.operation, def: a.def, namespace, name: a.name ?? a.object.metadata.name ?? '', ctx: a.ctx, storage: a.storage };
   if (a.ctx.requestSubresource === 'scale') return { ...common, subresource: 'scale', object: readScale(a.def, a.object), old: a.old && readScale(a.def, a.old) };
   return { ...common, subresource: a.ctx.subresource, object: a.object, old: a.old };
 }
@@ -118,7 +122,8 @@ export async function matches(m: MatchResources, r: Request, namespaceObject: ()
     const labels = isNamespaceRequest(r) ? (r.object ?? r.old)?.metadata.labels : (await namespaceObject())?.metadata.labels;
     if (!selectorMatches(m.namespaceSelector, labels)) return false;
   }
-  if (!isEmptySelector(m.objectSelector) && ![r.object, r.old].some((o) => o && selectorMatches(m.objectSelector, o.metadata.labels))) return false;
+  // An object without metadata (a connecter's options) matches no object selector (matchObject's failed Accessor).
+  if (!isEmptySelector(m.objectSelector) && ![r.object, r.old].some((o) => o?.metadata && selectorMatches(m.objectSelector, o.metadata.labels))) return false;
   if ((m.excludeResourceRules ?? []).some((rule) => ruleMatches(rule, r))) return false;
   const rules = m.resourceRules ?? [];
   return rules.length === 0 ? !requireRules : rules.some((rule) => ruleMatches(rule, r));
@@ -132,7 +137,7 @@ export function namespaceLookup(r: Request): () => Promise<KubeObject | undefine
 
 /** The AdmissionRequest of `r` (admission.k8s.io/v1) without its objects: what webhooks are sent and CEL's `request` reads. */
 export function admissionRequestOf(r: Request): Record<string, unknown> {
-  const kind = r.subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: r.def.group, version: r.def.version, kind: r.def.kind };
+  const kind = requestKind(r);
   const resource = { group: r.def.group, version: r.def.version, resource: r.def.resource };
   const user = r.ctx.user;
   return {
@@ -150,6 +155,16 @@ export function admissionRequestOf(r: Request): Record<string, unknown> {
     dryRun: r.ctx.dryRun,
     ...(r.operation === 'CONNECT' ? {} : { options: operationOptions(r) }),
   };
+}
+
+/**
+ * The kind the endpoint serves (the handlers' scope.Kind): a subresource's own (Scale of autoscaling/v1,
+ * Binding, Eviction of policy/v1, TokenRequest, PodExecOptions ...), else the resource's.
+ */
+function requestKind(r: Request): { group: string; version: string; kind: string } {
+  const sub = r.subresource ? r.def.subresources?.find((s) => s.name === r.subresource) : undefined;
+  if (sub?.kind) return { group: sub.group ?? r.def.group, version: sub.version ?? r.def.version, kind: sub.kind };
+  return { group: r.def.group, version: r.def.version, kind: r.def.kind };
 }
 
 /**

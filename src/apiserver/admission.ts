@@ -9,6 +9,13 @@ import type { DeleteRequest, ResourceStorage, WriteContext } from './resource-st
 export interface AdmissionAttributes {
   operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
   def: ResourceDefinition;
+  /**
+   * The name the URL gives, when the object is a subresource's own kind (a Binding, an Eviction, a
+   * TokenRequest, a PodExecOptions) rather than the object named; otherwise the object's name.
+   */
+  name?: string | undefined;
+  /** The URL's namespace, for an object that has no metadata (a connecter's options). */
+  namespace?: string | undefined;
   /** The object being written; mutating plugins change it in place. */
   object: KubeObject;
   old: KubeObject | undefined;

@@ -200,10 +200,12 @@ async function applyRangeDefaults(attrs: AdmissionAttributes, namespace: string)
 
 export const limitRangerAdmission: AdmissionPlugin = {
   name: 'LimitRanger',
+  // The object is read only once the request is a pod's or a range's: a connecter's options have no metadata.
   mutate(attrs) {
+    if (attrs.def.group === '' && attrs.def.resource === 'limitranges' && attrs.operation === 'CREATE') rangeFree.get(attrs.storage)?.delete(attrs.object.metadata.namespace ?? '');
+    if (target(attrs) !== 'pod') return undefined;
     const namespace = attrs.object.metadata.namespace ?? '';
-    if (attrs.def.group === '' && attrs.def.resource === 'limitranges' && attrs.operation === 'CREATE') rangeFree.get(attrs.storage)?.delete(namespace);
-    return target(attrs) === 'pod' && !knownRangeFree(attrs, namespace) ? applyRangeDefaults(attrs, namespace) : undefined;
+    return knownRangeFree(attrs, namespace) ? undefined : applyRangeDefaults(attrs, namespace);
   },
   validate: onlyFor((attrs) => target(attrs) !== undefined && !knownRangeFree(attrs, attrs.object.metadata.namespace ?? ''), async (attrs) => {
     const kind = target(attrs);

@@ -1,7 +1,7 @@
 // PodTopologyLabels (KEP-4742, beta and on in 1.35): a pod bound to a node takes the node's zone and
-// region labels, so the downward API can hand them to its containers. Upstream the plugin copies them
-// onto the Binding and the binding store copies the Binding's labels onto the pod, overwriting; here a
-// bind is admitted as the pod's own write, so the plugin writes them onto the pod directly.
+// region labels, so the downward API can hand them to its containers. On a bind the plugin copies them
+// onto the Binding, and the binding subresource copies the Binding's labels onto the pod, overwriting;
+// a pod created with spec.nodeName gets them directly.
 // Upstream: plugin/pkg/admission/podtopologylabels/admission.go,
 // pkg/registry/core/pod/storage/storage.go (setPodNodeAndMetadata, copyLabelsWithOverwriting).
 import type { Pod } from '../api/index.ts';
@@ -12,18 +12,19 @@ import { onlyFor } from './admission.ts';
 const topologyLabels = ['topology.kubernetes.io/zone', 'topology.kubernetes.io/region'] as const;
 
 /**
- * The node the write binds the pod to, when the plugin acts on it: a pods/binding whose target is a
- * Node (the scheduler's; a Binding with no target kind is left alone, as upstream's admitBinding
- * does), or a pod created with spec.nodeName. Only creates: upstream's handler takes no updates.
+ * The node the request binds the pod to, when the plugin acts on it: the Binding of a pods/binding
+ * CREATE whose target is a Node (the scheduler's; a Binding with no target kind is left alone, as
+ * upstream's admitBinding does), or a pod created with spec.nodeName. Only creates, as upstream's
+ * handler; the legacy `bindings` resource is not one it takes.
  */
 function boundNode(attrs: AdmissionAttributes): string | undefined {
-  if (attrs.def.group !== '' || attrs.def.resource !== 'pods' || !attrs.storage.featureGates.PodTopologyLabelsAdmission) return undefined;
+  if (attrs.operation !== 'CREATE' || attrs.def.group !== '' || attrs.def.resource !== 'pods' || !attrs.storage.featureGates.PodTopologyLabelsAdmission) return undefined;
   const subresource = attrs.ctx.subresource;
   if (subresource === 'binding') {
-    const target = (attrs.ctx.binding as { target?: { kind?: string; name?: string } } | undefined)?.target;
+    const target = (attrs.object as { target?: { kind?: string; name?: string } }).target;
     return target?.kind === 'Node' ? target.name || undefined : undefined;
   }
-  if (subresource !== '' || attrs.operation !== 'CREATE') return undefined;
+  if (subresource !== '') return undefined;
   return (attrs.object as unknown as Pod).spec?.nodeName || undefined;
 }
 

@@ -51,10 +51,11 @@ export interface WriteContext {
    */
   requestSubresource?: string | undefined;
   /**
-   * The Binding a pods/binding request carried. The write lands on the pod, but upstream's admission
-   * of a bind sees the Binding (its target's kind decides whether PodTopologyLabels acts).
+   * The write is a subresource's own change to the object it names (BindingREST's assignPod, the
+   * eviction's condition and delete): upstream's REST storage writes it with ValidateAllObjectFunc,
+   * so no admission sees it; the request's own object (the Binding, the Eviction) was admitted.
    */
-  binding?: KubeObject | undefined;
+  unadmitted?: boolean | undefined;
   /**
    * Records the write's managedFields on the defaulted object, before admission and the
    * strategy (upstream's fieldManager.UpdateNoErrors); absent for applies, which did so.
@@ -230,6 +231,29 @@ export class ResourceStorage {
   }
 
   /**
+   * Admission of a creating subresource's object (a Binding, an Eviction, a TokenRequest), which is
+   * stored nowhere: `mutate` is the create handler's mutating admission, before the REST storage's
+   * Create; `validate` the createValidation that Create runs after its own checks. `def` is the
+   * resource the request addressed (pods, serviceaccounts, the legacy bindings), `name` the URL's.
+   * Upstream: apiserver/pkg/endpoints/handlers/create.go, pkg/registry/core/pod/storage (BindingREST,
+   * EvictionREST), pkg/registry/core/serviceaccount/storage/token.go.
+   */
+  admitCreate(phase: 'mutate' | 'validate', def: ResourceDefinition, name: string, object: KubeObject, ctx: WriteContext): Promise<void> {
+    const attributes = { operation: 'CREATE', def, name, object, old: undefined, ctx, storage: this } as const;
+    return phase === 'mutate' ? this.#admission.mutate(attributes) : this.#admission.validate(attributes);
+  }
+
+  /**
+   * ConnectResource's admission of a connecter's options (a PodExecOptions ...), mutating then
+   * validating, with the URL's namespace and name. Upstream: apiserver/pkg/endpoints/handlers/rest.go.
+   */
+  async admitConnect(def: ResourceDefinition, namespace: string, name: string, options: KubeObject, ctx: WriteContext): Promise<void> {
+    const attributes = { operation: 'CONNECT', def, namespace, name, object: options, old: undefined, ctx, storage: this } as const;
+    await this.#admission.mutate(attributes);
+    await this.#admission.validate(attributes);
+  }
+
+  /**
    * The custom resource handler's forbidCreateAdmission, which wraps admission while the CRD's
    * Terminating condition is True: a create, by POST or by an apply, is forbidden.
    */
@@ -338,7 +362,7 @@ export class ResourceStorage {
     }
     this.#keepServerMetadata(obj, old);
     ctx.manageFields?.(old, obj);
-    await this.#admission.mutate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
+    if (!ctx.unadmitted) await this.#admission.mutate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
     // patch.go's second try strips them after the patch, the field manager and mutating admission.
     if (withoutManagedFields && obj.metadata.managedFields !== undefined) delete obj.metadata.managedFields;
     def.prepareForUpdate?.(obj, old, strategy);
@@ -349,7 +373,7 @@ export class ResourceStorage {
     if (ctx.subresource === 'status') errors.push(...(def.validateStatusUpdate?.(obj, old, strategy) ?? []));
     else if (ctx.subresource !== 'binding' && ctx.subresource !== 'finalize') errors.push(...(def.validateUpdate?.(obj, old, strategy) ?? []));
     if (errors.length > 0) throw invalid(def, old.metadata.name ?? '', withoutRepeats(errors));
-    await this.#admission.validate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
+    if (!ctx.unadmitted) await this.#admission.validate({ operation: 'UPDATE', def, object: obj, old, ctx, storage: this });
     def.pruneForStorage?.(obj);
     // The storable metadata leaves resourceVersion out.
     return { object: obj, encoded: encodeOwnedForStorage(obj, { object: old, text: oldText }) };
@@ -388,7 +412,7 @@ export class ResourceStorage {
       const currentKv = viewOf(def, storedKv);
       const current = mutableCopy(currentKv);
       checkPreconditions(def, name, current, request);
-      await this.#admission.validateDelete({ def, old: current, ctx, storage: this, options: request });
+      if (!ctx.unadmitted) await this.#admission.validateDelete({ def, old: current, ctx, storage: this, options: request });
       const plan = this.#planDeletion(def, current, request);
       if (plan.kind === 'delete-now') {
         if (request.dryRun) return { kind: 'deleted', last: current };

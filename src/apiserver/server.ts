@@ -253,11 +253,11 @@ export class ApiServer {
     if (ctx.subresource === 'eviction') return evictPod(this, def, namespace, params.name ?? '', this.#checkSubresourceBody(evictionKind, obj, params), ctx);
     if (ctx.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts') {
       this.#checkSubresourceBody(tokenRequestKind, obj, params);
-      return requestServiceAccountToken(this.#tokenDeps(), namespace, params.name ?? '', obj);
+      return requestServiceAccountToken(this.#tokenDeps(), namespace, params.name ?? '', obj, { def, ctx });
     }
     if (ctx.subresource) throw methodNotSupported(def, 'create');
     checkVerb(def, 'create');
-    if (def.group === '' && def.resource === 'bindings') return bindPod(this, this.resolve({ group: '', version: 'v1', resource: 'pods' }), namespace, obj.metadata?.name ?? '', obj, ctx);
+    if (def.group === '' && def.resource === 'bindings') return bindPod(this, this.resolve({ group: '', version: 'v1', resource: 'pods' }), namespace, obj.metadata?.name ?? '', obj, ctx, def);
     this.checkFields(def, obj, params);
     if (def.review) return this.#review(def, namespace, obj, params.user ?? clusterAdminUser);
     return this.#followed(def, undefined, await this.storage.create(def, namespace, obj, this.#tracked(def, ctx, 'all')));

@@ -9,7 +9,7 @@ import type { ResourceDefinition, TokenAuthentication, TokenRequest, UserInfo } 
 import { defaultTokenRequest, serviceAccountUser, serviceAccountUsername, validateTokenRequest } from '../api/index.ts';
 import type { Clock, KubeObject, Random } from '../core/index.ts';
 import { ApiError, badRequest, formatTime, invalid, invalidValue } from '../core/index.ts';
-import type { ResourceStorage, WriteResult } from './resource-storage.ts';
+import type { ResourceStorage, WriteContext, WriteResult } from './resource-storage.ts';
 import { storedObject } from './stored-object.ts';
 
 /** The issuer and default audience of kube-apiserver's tokens (--service-account-issuer, --api-audiences). */
@@ -112,9 +112,17 @@ async function boundClaims(storage: ResourceStorage, namespace: string, account:
 }
 
 /** POST serviceaccounts/<name>/token: a TokenRequest answered with a token; nothing is stored. */
-export async function requestServiceAccountToken(deps: TokenDeps, namespace: string, name: string, body: KubeObject): Promise<WriteResult> {
+/**
+ * TokenREST.Create behind the create handler: the TokenRequest is admitted as a CREATE of
+ * serviceaccounts/token (`def`), mutating admission first, validating once the request is defaulted
+ * and validated, before any bound object is read.
+ */
+export async function requestServiceAccountToken(deps: TokenDeps, namespace: string, name: string, body: KubeObject, admission: { def: ResourceDefinition; ctx: WriteContext }): Promise<WriteResult> {
   const request = body as TokenRequest;
   request.metadata ??= {};
+  // The create handler's EnsureObjectNamespaceMatchesRequestNamespace: admission sees the request's namespace.
+  if (!request.metadata.namespace) request.metadata.namespace = namespace;
+  await deps.storage.admitCreate('mutate', admission.def, name, request, admission.ctx);
   // TokenREST.Create: a name in the body is the service account's.
   if (request.metadata.name && request.metadata.name !== name) {
     throw invalid(tokenRequestKind, name, [invalidValue('metadata.name', request.metadata.name, 'must match the service account name if specified')]);
@@ -124,6 +132,9 @@ export async function requestServiceAccountToken(deps: TokenDeps, namespace: str
   const account = await getObject(deps.storage, 'serviceaccounts', namespace, name);
   const errors = validateTokenRequest(request);
   if (errors.length > 0) throw invalid(tokenRequestKind, '', errors);
+  // TokenREST fills the name before its validation and the validating admission.
+  request.metadata.name = name;
+  await deps.storage.admitCreate('validate', admission.def, name, request, admission.ctx);
   const spec = request.spec ?? {};
   const ref = spec.boundObjectRef;
   const bound = ref ? await boundClaims(deps.storage, namespace, name, ref) : {};

@@ -117,14 +117,33 @@ interface PodLike extends KubeObject {
   status?: { nominatedNodeName?: string; conditions?: { type: string; status: string; lastProbeTime?: null; lastTransitionTime?: string }[] };
 }
 
-export async function bindPod(server: ApiServer, def: ResourceDefinition, namespace: string, name: string, binding: KubeObject, ctx: WriteContext): Promise<ObjectResult> {
+/**
+ * The create handler's EnsureObjectNamespaceMatchesRequestNamespace for a subresource's object: a body
+ * without a namespace takes the request's (its admission sees it there), one that differs was refused.
+ */
+function inRequestNamespace(obj: KubeObject, namespace: string): KubeObject {
+  obj.metadata ??= {};
+  if (namespace && !obj.metadata.namespace) obj.metadata.namespace = namespace;
+  return obj;
+}
+
+/**
+ * BindingREST.Create behind the create handler: the Binding is admitted as a CREATE of pods/binding
+ * (or of the legacy `bindings`, which `admitAs` names), mutating admission first, validating after the
+ * Binding's own checks; the pod's write is BindingREST's, which no admission sees.
+ */
+export async function bindPod(server: ApiServer, def: ResourceDefinition, namespace: string, name: string, binding: KubeObject, ctx: WriteContext, admitAs: ResourceDefinition = def): Promise<ObjectResult> {
   if (def.resource !== 'pods' || def.group !== '') throw notFound({ group: def.group, resource: `${def.resource}/binding` }, name);
+  await server.storage.admitCreate('mutate', admitAs, name, inRequestNamespace(binding, namespace), ctx);
   if (binding.metadata?.name !== name) throw badRequest('name in URL does not match name in Binding object');
   const target = (binding as { target?: { name?: string; kind?: string } }).target;
   const nodeName = target?.name ?? '';
   if (!nodeName) {
     throw new ApiError('Invalid', `Binding.meta.k8s.io "${name}" is invalid: target.name: Required value`, { name, kind: 'Binding', causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'target.name' }] });
   }
+  await server.storage.admitCreate('validate', admitAs, name, binding, ctx);
+  // PodTopologyLabelsAdmission: the Binding's labels (what the plugin copied from the node) go onto the pod.
+  const labels = server.storage.featureGates.PodTopologyLabelsAdmission ? binding.metadata.labels : undefined;
   const now = formatTime(server.clock.now());
   await server.storage.update(def, namespace, name, (stored) => {
     const live = stored as Readonly<PodLike>;
@@ -138,6 +157,7 @@ export async function bindPod(server: ApiServer, def: ResourceDefinition, namesp
     const metadata = { ...live.metadata };
     const annotations = binding.metadata?.annotations;
     if (annotations) metadata.annotations = { ...live.metadata.annotations, ...annotations };
+    if (labels && Object.keys(labels).length > 0) metadata.labels = { ...live.metadata.labels, ...labels };
     const conditions = (live.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
     const previous = live.status?.conditions?.find((c) => c.type === 'PodScheduled');
     conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: previous?.status === 'True' ? (previous.lastTransitionTime ?? now) : now });
@@ -147,7 +167,7 @@ export async function bindPod(server: ApiServer, def: ResourceDefinition, namesp
     if (status.nominatedNodeName !== undefined) delete status.nominatedNodeName;
     const pod: PodLike = { ...live, metadata, spec: { ...live.spec, nodeName }, status };
     return pod;
-  }, { ...ctx, subresource: 'binding', binding });
+  }, { ...ctx, subresource: 'binding', unadmitted: true });
   return { kind: 'dry-run', object: { ...successStatus(), code: 201 } as unknown as KubeObject };
 }
 
@@ -223,7 +243,9 @@ async function spendDisruption(server: ApiServer, pdbDef: ResourceDefinition, na
 
 export async function evictPod(server: ApiServer, def: ResourceDefinition, namespace: string, name: string, eviction: KubeObject, ctx: WriteContext): Promise<ObjectResult> {
   if (def.resource !== 'pods' || def.group !== '') throw notFound({ group: def.group, resource: `${def.resource}/eviction` }, name);
+  await server.storage.admitCreate('mutate', def, name, inRequestNamespace(eviction, namespace), ctx);
   if (eviction.metadata?.name !== name) throw badRequest('name in URL does not match name in Eviction object');
+  await server.storage.admitCreate('validate', def, name, eviction, ctx);
   const podKv = await server.storage.get(def, namespace, name);
   const pod = storedObject(podKv);
   const phase = (pod.status as { phase?: string } | undefined)?.phase;
@@ -244,11 +266,13 @@ export async function evictPod(server: ApiServer, def: ResourceDefinition, names
     if (budget && !evictsWithoutCount(budget, pod)) await spendDisruption(server, pdbDef, namespace, budget.metadata.name ?? '', pod.metadata.name ?? '', ctx);
   }
   const options = ((eviction as { deleteOptions?: { gracePeriodSeconds?: number; preconditions?: { uid?: string; resourceVersion?: string } } }).deleteOptions) ?? {};
-  if (!ctx.dryRun) await markEvicted(server, def, namespace, name, options.preconditions ?? {}, ctx);
+  // The pod's condition and deletion are EvictionREST's own writes (ValidateAllObjectFunc): no admission.
+  const own = { ...ctx, unadmitted: true };
+  if (!ctx.dryRun) await markEvicted(server, def, namespace, name, options.preconditions ?? {}, own);
   await server.storage.delete(def, namespace, name, {
     gracePeriodSeconds: options.gracePeriodSeconds,
     preconditions: options.preconditions,
     dryRun: ctx.dryRun,
-  }, ctx);
+  }, own);
   return { kind: 'dry-run', object: { ...successStatus(), code: 201 } as unknown as KubeObject };
 }

@@ -3,7 +3,7 @@
 // a failure denies (Deny), warns (Warn) or is only counted (Audit), an expression error follows the
 // policy's failurePolicy. Policies and bindings are kept from a store watch, so a write with no
 // policy in the cluster costs one map lookup. A DELETE is judged with no object and the deleted one
-// as oldObject; CONNECT is not admitted here.
+// as oldObject; a CONNECT with the connecter's options (a PodExecOptions) as object.
 // Upstream: staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/validating (dispatcher.go,
 // validator.go), policy/matching/matching.go, webhook/predicates/{namespace,object,rules}.
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../api/index.ts';
@@ -173,7 +173,8 @@ async function dispatch(source: PolicySource, r: Request): Promise<void> {
 
 function denialError(r: Request, d: Denial): ApiError {
   const message = `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`;
-  const refused = forbidden({ group: r.def.group, resource: r.def.resource }, r.object ? admissionName(r.object) : r.name, message);
+  // admission.NewForbidden's name: the request's, else the object's (its generateName before one is made).
+  const refused = forbidden({ group: r.def.group, resource: r.def.resource }, r.name || (r.object ? admissionName(r.object) : ''), message);
   // reasonToCode: the code of the reason (validation allows only Forbidden, Invalid, RequestEntityTooLarge, Unauthorized).
   return new ApiError((d.reason || 'Invalid') as ApiError['reason'], refused.message, { ...refused.details, causes: [{ message }] });
 }
