@@ -111,8 +111,8 @@ async function boundClaims(storage: ResourceStorage, namespace: string, account:
   return claims;
 }
 
-/** POST serviceaccounts/<name>/token: a TokenRequest answered with a token; nothing is stored. */
 /**
+ * POST serviceaccounts/<name>/token: a TokenRequest answered with a token; nothing is stored.
  * TokenREST.Create behind the create handler: the TokenRequest is admitted as a CREATE of
  * serviceaccounts/token (`def`), mutating admission first, validating once the request is defaulted
  * and validated, before any bound object is read.
@@ -130,10 +130,10 @@ export async function requestServiceAccountToken(deps: TokenDeps, namespace: str
   defaultTokenRequest(request);
   // The account is looked up before the request is validated, as TokenREST.Create does.
   const account = await getObject(deps.storage, 'serviceaccounts', namespace, name);
-  const errors = validateTokenRequest(request);
-  if (errors.length > 0) throw invalid(tokenRequestKind, '', errors);
   // TokenREST fills the name before its validation and the validating admission.
   request.metadata.name = name;
+  const errors = validateTokenRequest(request);
+  if (errors.length > 0) throw invalid(tokenRequestKind, '', errors);
   await deps.storage.admitCreate('validate', admission.def, name, request, admission.ctx);
   const spec = request.spec ?? {};
   const ref = spec.boundObjectRef;
