@@ -176,6 +176,10 @@ test('commands outside the subset fall through to the catalog or the default', (
   assert.deepEqual([annotated.script, annotated.runForMs], [undefined, 5000], 'an annotation saying how it runs takes over from the script');
   const pi = resolved({ name: 'pi', image: 'perl:5.34.0', command: ['perl', '-Mbignum=bpi', '-wle', 'print bpi(2000)'] });
   assert.deepEqual([pi.source, pi.runForMs, pi.exitCode, pi.logs[0]?.text.slice(0, 6)], ['command', 0, 0, '3.1415'], "the docs' pi Job prints π and completes");
+  const stress = resolved({ name: 'memory-demo-2-ctr', image: 'polinux/stress', command: ['stress'], args: ['--vm', '1', '--vm-bytes', '250M', '--vm-hang', '1'] });
+  assert.deepEqual([stress.source, stress.memory?.toBytes], ['command', 251 * 1024 * 1024], "the docs' stress pod holds what its vm worker allocates");
+  const spinner = resolved({ name: 'cpu-demo-ctr', image: 'vish/stress', args: ['-cpus', '2'] });
+  assert.deepEqual([spinner.source, spinner.cpuMilli], ['command', 2000]);
   const nginx = resolved({ name: 'c', image: 'nginx', command: ['nginx', '-g', 'daemon off;'] });
   assert.equal(nginx.source, 'image');
 });

@@ -7,6 +7,7 @@ import type { Container, Pod } from '../core/v1/pod/types.ts';
 import type { BehaviourFields, ContainerKind, SigtermStep, SimBehaviour, TimedLine } from './behaviour-types.ts';
 import { commandFormBehaviour, isInteractiveShell } from './command-forms.ts';
 import { perlBpiForm } from './perl-bpi.ts';
+import { stressForm } from './stress.ts';
 import { catalogBehaviour, defaultImageCatalog, isShellImage } from './image-catalog.ts';
 import type { ImageCatalogEntry } from './image-catalog.ts';
 import { parseDurationMs, parseMemoryModel, parseMilliCpu } from './values.ts';
@@ -202,8 +203,10 @@ function baseBehaviour(pod: DeepReadonly<Pod>, container: DeepReadonly<Container
   // A shell waits on the standard input it was given; without one it reads end-of-file and exits 0.
   if (readsShellInput(container, catalog)) return { source: argv.length > 0 ? 'command' : 'image', fields: {} };
   if (isInteractiveShell(argv)) return { source: 'command', fields: { runForMs: 0, exitCode: 0 } };
-  const fromCommand = argv.length > 0 ? (commandFormBehaviour(argv, isPidNamespaceInit(pod, container, kind)) ?? perlBpiForm(argv)) : undefined;
+  const fromCommand = argv.length > 0 ? (commandFormBehaviour(argv, isPidNamespaceInit(pod, container, kind)) ?? perlBpiForm(argv) ?? stressForm(container.image ?? '', argv)) : undefined;
   if (fromCommand) return { source: 'command', fields: fromCommand };
+  const fromStress = argv.length === 0 ? stressForm(container.image ?? '', argv) : undefined;
+  if (fromStress) return { source: 'image', fields: fromStress };
   const fromImage = catalogBehaviour(catalog, container.image ?? '', argv.length > 0);
   if (fromImage) return { source: 'image', fields: fromImage };
   return { source: 'default', fields: kind === 'init' ? { runForMs: defaultInitRunMs, exitCode: 0 } : {} };
