@@ -7,6 +7,10 @@ import type { Deployment, Pod, ReplicaSet } from '../../api/index.ts';
 import { Cluster, defaultClusterConfig } from '../../cluster/index.ts';
 import { SeededRandom, VirtualClock, isApiError } from '../../core/index.ts';
 import type { KubeObject } from '../../core/index.ts';
+import { SharedInformers } from '../../client/index.ts';
+import type { Client } from '../../client/index.ts';
+import { ReplicaSetController } from '../replicaset/controller.ts';
+import { GarbageCollector } from './controller.ts';
 
 async function startCluster(): Promise<{ cluster: Cluster; clock: VirtualClock }> {
   const clock = new VirtualClock();
@@ -117,6 +121,44 @@ test('any resource found through discovery is collected when its owner disappear
     await cluster.client.delete(refs.configMaps, 'default', 'owner');
     await eventually(clock, async () => !(await exists(cluster, refs.configMaps, 'child')) && !(await exists(cluster, refs.configMaps, 'half')), 'children collected');
   } finally {
+    await cluster.stop();
+  }
+});
+
+test('the collector watches through the shared informers: one watch of pods and ReplicaSets for it and the ReplicaSet controller', async () => {
+  const clock = new VirtualClock();
+  const cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock, random: new SeededRandom(3), components: false, log: () => {} });
+  const watches = new Map<string, number>();
+  const client = new Proxy(cluster.client, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (property !== 'watch') return typeof value === 'function' ? value.bind(target) as unknown : value;
+      return (...args: Parameters<Client['watch']>) => {
+        watches.set(args[0].resource, (watches.get(args[0].resource) ?? 0) + 1);
+        return target.watch(...args);
+      };
+    },
+  });
+  const informers = new SharedInformers();
+  const options = { client, clock, log: () => {}, informers };
+  const replicaSets = new ReplicaSetController(options);
+  const collector = new GarbageCollector(options);
+  replicaSets.start();
+  collector.start();
+  try {
+    const rs = await cluster.client.create<ReplicaSet>(refs.replicaSets, {
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'default' },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: deployment.spec?.template ?? {} },
+    } as ReplicaSet, { namespace: 'default' });
+    await eventually(clock, async () => (await list(cluster, refs.pods)).length === 2, 'pods');
+    assert.equal(watches.get('pods'), 1);
+    assert.equal(watches.get('replicasets'), 1);
+    // The collector hears the pods through the ReplicaSet controller's informer: they go with their owner.
+    await cluster.client.delete(refs.replicaSets, 'default', rs.metadata.name ?? '');
+    await eventually(clock, async () => (await list(cluster, refs.pods)).length === 0, 'pods collected');
+  } finally {
+    collector.stop();
+    replicaSets.stop();
     await cluster.stop();
   }
 });

@@ -3,8 +3,8 @@
 // and attemptToOrphan workers that implement background, foreground and orphan propagation.
 // Upstream: pkg/controller/garbagecollector/{garbagecollector.go,graph_builder.go} (monitors, workers).
 import type { Clock, DeepReadonly, KubeObject, Timer } from '../../core/index.ts';
-import type { Client, DiscoveredResource } from '../../client/index.ts';
-import { Informer, WorkQueue, runWorkers } from '../../client/index.ts';
+import type { Client, DiscoveredResource, Informer, SharedInformers } from '../../client/index.ts';
+import { WorkQueue, informerFor, runWorkers } from '../../client/index.ts';
 import { DependencyGraph } from './graph.ts';
 import type { GraphWork } from './graph.ts';
 import { attemptToDeleteItem, attemptToOrphan } from './sync.ts';
@@ -18,6 +18,11 @@ export interface GarbageCollectorOptions {
   workers?: number;
   /** How often discovery is re-read for new resources (upstream 30 s). */
   discoveryPeriodMs?: number;
+  /**
+   * The program's shared informers: each monitor is the informer the other controllers already watch
+   * with (graph_builder.go's controllerFor asks kube-controller-manager's factory), not a second watch.
+   */
+  informers?: SharedInformers;
 }
 
 // Events are never owners or dependents worth collecting, as upstream's ignoredResources.
@@ -29,6 +34,7 @@ export class GarbageCollector {
   readonly #log: (line: string) => void;
   readonly #workers: number;
   readonly #period: number;
+  readonly #informers: SharedInformers | undefined;
   readonly #graph = new DependencyGraph();
   readonly #monitors = new Map<string, Informer>();
   /** group/kind → resource, and apiVersion/kind → resource. */
@@ -47,6 +53,7 @@ export class GarbageCollector {
     this.#log = options.log;
     this.#workers = options.workers ?? 20;
     this.#period = options.discoveryPeriodMs ?? 30_000;
+    this.#informers = options.informers;
     this.#deleteQueue = new WorkQueue<string>({ clock: options.clock });
     this.#orphanQueue = new WorkQueue<string>({ clock: options.clock });
     this.#ctx = {
@@ -108,7 +115,7 @@ export class GarbageCollector {
       if (this.#stopped || !isMonitored(r)) continue;
       const key = `${r.group}/${r.resource}`;
       if (this.#monitors.has(key)) continue;
-      const informer = new Informer({ client: this.#client, ref: res.ref, clock: this.#clock, log: this.#log });
+      const informer = informerFor(this.#informers, { client: this.#client, ref: res.ref, clock: this.#clock, log: this.#log });
       informer.addHandlers({
         onAdd: (obj) => this.#enqueue(this.#graph.observe(obj as DeepReadonly<KubeObject>, apiVersion, r.kind)),
         onUpdate: (_old, obj) => this.#enqueue(this.#graph.observe(obj as DeepReadonly<KubeObject>, apiVersion, r.kind)),
