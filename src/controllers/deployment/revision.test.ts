@@ -14,6 +14,17 @@ test('EqualIgnoreHash ignores pod-template-hash and Go zero values (null, empty 
   assert.equal(isEqualIgnoreHash(rsTemplate, { ...template, spec: { containers: [{ name: 'c', image: 'nginx:2' }] } }), false);
 });
 
+test('EqualIgnoreHash answers each pair of templates on its own, asked again in any order', () => {
+  const rsTemplate = { ...template, metadata: { labels: { app: 'web', 'pod-template-hash': '5d8f7b9c4' } } };
+  const updated = { ...template, spec: { containers: [{ name: 'c', image: 'nginx:2' }] } };
+  for (let i = 0; i < 2; i++) {
+    assert.equal(isEqualIgnoreHash(rsTemplate, template), true);
+    assert.equal(isEqualIgnoreHash(rsTemplate, updated), false);
+    assert.equal(isEqualIgnoreHash(updated, rsTemplate), false);
+    assert.equal(isEqualIgnoreHash(template, rsTemplate), true);
+  }
+});
+
 test('a rolled-back ReplicaSet takes the new revision and remembers the old one in revision-history', () => {
   const d: Deployment = { metadata: { name: 'web', annotations: { 'kubernetes.io/change-cause': 'undo' } }, spec: { replicas: 2, selector: {}, template, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } } };
   const annotations: Record<string, string> = { 'deployment.kubernetes.io/revision': '1' };

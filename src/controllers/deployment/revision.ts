@@ -53,9 +53,23 @@ function withoutHash(t: DeepReadonly<PodTemplateSpec> | undefined): unknown {
   return { ...t, metadata };
 }
 
+/**
+ * Answers of EqualIgnoreHash by the two template objects compared. Each sync of a Deployment compares
+ * its template with its ReplicaSets' ones, and status writes keep both specs (the status strategies
+ * restore the live spec), so a rollout's syncs ask about the same two frozen objects again and again.
+ */
+const equalIgnoringHash = new WeakMap<object, WeakMap<object, boolean>>();
+
 /** EqualIgnoreHash: templates equal apart from the pod-template-hash label. */
 export function isEqualIgnoreHash(a: DeepReadonly<PodTemplateSpec> | undefined, b: DeepReadonly<PodTemplateSpec> | undefined): boolean {
-  return isDeepEqual(withoutHash(a), withoutHash(b));
+  if (!a || !b) return isDeepEqual(withoutHash(a), withoutHash(b));
+  let answers = equalIgnoringHash.get(a);
+  const known = answers?.get(b);
+  if (known !== undefined) return known;
+  const equal = isDeepEqual(withoutHash(a), withoutHash(b));
+  if (!answers) equalIgnoringHash.set(a, (answers = new WeakMap()));
+  answers.set(b, equal);
+  return equal;
 }
 
 /** FindNewReplicaSet: the oldest ReplicaSet whose template matches the Deployment's. */
