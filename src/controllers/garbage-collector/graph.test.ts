@@ -48,3 +48,18 @@ test('the orphan finalizer queues the owner for orphaning once', () => {
   assert.deepEqual(uids(g.observe(deleting, 'apps/v1', 'Deployment').attemptToOrphan), ['d']);
   assert.deepEqual(uids(g.observe(deleting, 'apps/v1', 'Deployment').attemptToOrphan), []);
 });
+
+test('an update keeping the references changes nothing; dropping or replacing them moves the dependent', () => {
+  const g = new DependencyGraph();
+  g.observe(obj('rs'), 'apps/v1', 'ReplicaSet');
+  const owners = [ref('rs')];
+  g.observe(obj('pod', owners), 'v1', 'Pod');
+  // A status write shares the references with the object before it.
+  const again = g.observe(obj('pod', owners, { resourceVersion: '2' }), 'v1', 'Pod');
+  assert.deepEqual(again, { attemptToDelete: [], attemptToOrphan: [] });
+  assert.deepEqual(uids([...(g.get('rs')?.dependents ?? [])]), ['pod']);
+  g.observe(obj('pod', []), 'v1', 'Pod');
+  assert.deepEqual(uids([...(g.get('rs')?.dependents ?? [])]), []);
+  assert.deepEqual(uids(g.observe(obj('pod', [ref('other')]), 'v1', 'Pod').attemptToDelete), ['other']);
+  assert.deepEqual(uids([...(g.get('other')?.dependents ?? [])]), ['pod']);
+});

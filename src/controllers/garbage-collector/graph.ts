@@ -69,19 +69,9 @@ export class DependencyGraph {
     } else {
       node.virtual = false;
       node.identity = identity;
-      const oldByUid = new Map(node.owners.map((o) => [o.uid, o]));
-      const newByUid = new Map(owners.map((o) => [o.uid, o]));
-      const added = owners.filter((o) => !oldByUid.has(o.uid));
-      const removed = node.owners.filter((o) => !newByUid.has(o.uid));
-      // An owner waiting in foreground deletion may proceed once a blocking reference goes away.
-      const unblocked = [...removed.filter((o) => o.blockOwnerDeletion), ...owners.filter((o) => oldByUid.get(o.uid)?.blockOwnerDeletion && !o.blockOwnerDeletion)];
-      for (const ref of unblocked) {
-        const owner = this.#nodes.get(ref.uid);
-        if (owner?.deletingDependents) work.attemptToDelete.push(owner);
-      }
-      node.owners = owners;
-      this.#addToOwners(node, added, work);
-      for (const ref of removed) this.#nodes.get(ref.uid)?.dependents.delete(node);
+      // Most updates keep the references as they were (a status write shares them with the object
+      // before it): no owner is added, removed or unblocked.
+      if (owners !== node.owners && (owners.length > 0 || node.owners.length > 0)) this.#changeOwners(node, owners, work);
     }
     if (obj.metadata.deletionTimestamp) node.beingDeleted = true;
     this.#last.set(uid, obj);
@@ -115,6 +105,23 @@ export class DependencyGraph {
   /** Dependents whose reference to node blocks its foreground deletion. */
   blockingDependents(node: GraphNode): GraphNode[] {
     return [...node.dependents].filter((dep) => dep.owners.some((o) => o.uid === node.identity.uid && o.blockOwnerDeletion === true));
+  }
+
+  /** referencesDiffs: owners added, removed, or no longer blocking the owner's deletion. */
+  #changeOwners(node: GraphNode, owners: readonly DeepReadonly<OwnerReference>[], work: GraphWork): void {
+    const oldByUid = new Map(node.owners.map((o) => [o.uid, o]));
+    const newByUid = new Map(owners.map((o) => [o.uid, o]));
+    const added = owners.filter((o) => !oldByUid.has(o.uid));
+    const removed = node.owners.filter((o) => !newByUid.has(o.uid));
+    // An owner waiting in foreground deletion may proceed once a blocking reference goes away.
+    const unblocked = [...removed.filter((o) => o.blockOwnerDeletion), ...owners.filter((o) => oldByUid.get(o.uid)?.blockOwnerDeletion && !o.blockOwnerDeletion)];
+    for (const ref of unblocked) {
+      const owner = this.#nodes.get(ref.uid);
+      if (owner?.deletingDependents) work.attemptToDelete.push(owner);
+    }
+    node.owners = owners;
+    this.#addToOwners(node, added, work);
+    for (const ref of removed) this.#nodes.get(ref.uid)?.dependents.delete(node);
   }
 
   #addToOwners(node: GraphNode, owners: readonly DeepReadonly<OwnerReference>[], work: GraphWork): void {
