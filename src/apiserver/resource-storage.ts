@@ -178,7 +178,7 @@ export class ResourceStorage {
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     const strategy = this.#strategyContext(ctx);
     const validate = (): FieldError[] => withoutRepeats([...validateObjectMeta(meta, { namespaced: def.namespaced, nameValidator: nameValidatorOf(def) }), ...(def.validateCreate?.(obj, strategy) ?? [])]);
-    await explainFailure(def, meta.name ?? '', validate, async () => {
+    const mutated = explainFailure(def, meta.name ?? '', validate, () => {
       def.defaults?.(obj);
       if (ctx.manageFields) {
         ctx.manageFields(undefined, obj);
@@ -186,15 +186,17 @@ export class ResourceStorage {
         else delete meta.managedFields;
         obj.metadata = meta;
       }
-      await this.#refuseWhileTerminating(def, obj);
-      await this.#admission.mutate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
+      const admit = (): Promise<void> => this.#admission.mutate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
+      return customResourceInfo(def) ? this.#refuseWhileTerminating(def, obj).then(admit) : admit();
     });
+    if (mutated) await mutated;
     const named = !meta.name && meta.generateName;
     let strippedManagedFields = false;
     for (let attempt = 0; ; attempt++) {
       if (named) meta.name = generateName(this.#random, meta.generateName ?? '');
       this.#initializeMeta(def, obj);
-      await explainFailure(def, meta.name ?? '', validate, () => def.prepareForCreate?.(obj, strategy));
+      const prepared = explainFailure(def, meta.name ?? '', validate, () => def.prepareForCreate?.(obj, strategy));
+      if (prepared) await prepared;
       const errors = validate();
       if (errors.length > 0) throw invalid(def, meta.name ?? meta.generateName ?? '', errors);
       await this.#admission.validate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
@@ -499,20 +501,34 @@ function withoutRepeats(errors: FieldError[]): FieldError[] {
  * typed decoding guarantees upstream. When one throws on malformed input, the validation
  * errors are what the user needs to see; an error with no validation failure is a bug.
  */
-async function explainFailure(def: ResourceDefinition, name: string, validate: () => FieldError[], run: () => unknown): Promise<void> {
+function explainFailure(def: ResourceDefinition, name: string, validate: () => FieldError[], run: () => unknown): Promise<void> | undefined {
+  // A step that finishes at once (most prepareForCreate hooks) is explained at once: an async
+  // wrapper cost every create two turns of the microtask queue for nothing.
+  let pending: unknown;
   try {
-    await run();
+    pending = run();
   } catch (error) {
-    if (error instanceof ApiError) throw error;
-    let errors: FieldError[] = [];
-    try {
-      errors = validate();
-    } catch {
-      // Validation itself could not cope with the object: report the original failure.
-    }
-    if (errors.length > 0) throw invalid(def, name, errors);
-    throw error;
+    throw explained(def, name, validate, error);
   }
+  if (!(pending instanceof Promise)) return undefined;
+  return pending.then(
+    () => undefined,
+    (error: unknown) => {
+      throw explained(def, name, validate, error);
+    },
+  );
+}
+
+/** The error a failed step answers with: an ApiError as it is, else validation's errors when it finds any, else the failure itself. */
+function explained(def: ResourceDefinition, name: string, validate: () => FieldError[], error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  let errors: FieldError[] = [];
+  try {
+    errors = validate();
+  } catch {
+    // Validation itself could not cope with the object: report the original failure.
+  }
+  return errors.length > 0 ? invalid(def, name, errors) : error;
 }
 
 /**

@@ -428,9 +428,10 @@ export class ApiServer {
   }
 
   /** A stored write's follow-up by its kind (write-followers.ts), within the request. */
-  async #followed<R extends WriteResult>(def: ResourceDefinition, before: KubeObject | undefined, result: R): Promise<R> {
+  /** The result, once the kind's follower (if any) has followed the write; at once without one. */
+  #followed<R extends WriteResult>(def: ResourceDefinition, before: KubeObject | undefined, result: R): R | Promise<R> {
     const follower = writeFollowerOf(def);
-    if (follower && result.kind === 'stored') await follower.follow(this, before, storedObject(result.kv));
+    if (follower && result.kind === 'stored') return follower.follow(this, before, storedObject(result.kv)).then(() => result);
     return result;
   }
 
