@@ -11,6 +11,7 @@ import { storagePrefix, storedObject } from './stored-object.ts';
 import { watchedPerStore } from './admission-request.ts';
 import { resourceQuotaAdmission } from './resource-quota-admission.ts';
 import { limitRangerAdmission } from './limit-ranger-admission.ts';
+import { namespaceNow, serviceAccountNow } from './watched-lookups.ts';
 import { rbacEscalation } from './rbac-escalation.ts';
 import { certificateAdmission } from './certificate-admission.ts';
 import { validatingAdmissionPolicy } from './validating-admission-policy.ts';
@@ -21,7 +22,7 @@ import { podTopologyLabels } from './pod-topology-labels-admission.ts';
 
 const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
-const namespaceOf = (attrs: AdmissionAttributes, name: string): Promise<KubeObject | undefined> => attrs.storage.lookup('', 'v1', 'namespaces', '', name);
+const namespaceOf = (attrs: AdmissionAttributes, name: string): KubeObject | undefined | Promise<KubeObject | undefined> => namespaceNow(attrs.storage, name);
 
 /** resource.DRAAdminNamespaceLabelKey: the label a namespace needs for its claims to ask for admin access. */
 const draAdminNamespaceLabel = 'resource.kubernetes.io/admin-access';
@@ -81,20 +82,25 @@ export const draAdminAccess: AdmissionPlugin = {
 export const namespaceLifecycle: AdmissionPlugin = {
   name: 'NamespaceLifecycle',
   // Upstream's Lifecycle is a mutating plugin (Admit), first in order: a missing or terminating
-  // namespace answers before the object is validated.
-  async mutate(attrs) {
-    if (!attrs.def.namespaced || attrs.operation !== 'CREATE') return;
+  // namespace answers before the object is validated. No await when the watched copy has the namespace.
+  mutate(attrs) {
+    if (!attrs.def.namespaced || attrs.operation !== 'CREATE') return undefined;
     const namespace = attrs.object.metadata.namespace ?? '';
-    const ns = await namespaceOf(attrs, namespace);
-    if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
-    if (ns.metadata.deletionTimestamp) {
-      const error = forbidden({ group: attrs.def.group, resource: attrs.def.resource }, attrs.object.metadata.name ?? '', `unable to create new content in namespace ${namespace} because it is being terminated`);
-      // The cause controllers test for (HasStatusCause) to give up on a namespace that is going away.
-      const causes = [{ reason: namespaceTerminatingCause, message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }];
-      throw new ApiError(error.reason, error.message, { ...error.details, causes });
-    }
+    const ns = namespaceOf(attrs, namespace);
+    return ns instanceof Promise ? ns.then((found) => admitInNamespace(attrs, namespace, found)) : admitInNamespace(attrs, namespace, ns);
   },
 };
+
+function admitInNamespace(attrs: AdmissionAttributes, namespace: string, ns: KubeObject | undefined): undefined {
+  if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
+  if (ns.metadata.deletionTimestamp) {
+    const error = forbidden({ group: attrs.def.group, resource: attrs.def.resource }, attrs.object.metadata.name ?? '', `unable to create new content in namespace ${namespace} because it is being terminated`);
+    // The cause controllers test for (HasStatusCause) to give up on a namespace that is going away.
+    const causes = [{ reason: namespaceTerminatingCause, message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }];
+    throw new ApiError(error.reason, error.message, { ...error.details, causes });
+  }
+  return undefined;
+}
 
 /** Upstream refuses to delete the system namespaces; checked before deletion. */
 export function checkNamespaceDeletion(name: string): void {
@@ -110,20 +116,26 @@ function isPodCreate(attrs: AdmissionAttributes): boolean {
 /** Pods without a service account get `default` and the projected kube-api-access volume. */
 export const serviceAccount: AdmissionPlugin = {
   name: 'ServiceAccount',
-  mutate: onlyFor(isPodCreate, async (attrs) => {
-    const pod = attrs.object as unknown as Pod;
-    const name = pod.spec.serviceAccountName || 'default';
-    const namespace = attrs.object.metadata.namespace ?? '';
-    const account = await attrs.storage.lookup('', 'v1', 'serviceaccounts', namespace, name);
-    // A named account must exist. Upstream also waits up to ~1.5 s for `default`, which its controller
-    // makes moments after the namespace; here a pod does not wait for it, nor need it (clusters
-    // without the controller, a pod created in the same instant as its namespace).
-    if (!account && name !== 'default') {
-      throw forbidden({ group: '', resource: 'pods' }, admissionName(attrs.object), `error looking up service account ${namespace}/${name}: serviceaccount ${JSON.stringify(name)} not found`);
-    }
-    addDefaultServiceAccount(pod, { tokenVolumeSuffix: randomString(attrs.storage.random, 5), ...(account ? { account: account as { automountServiceAccountToken?: boolean; imagePullSecrets?: { name?: string }[] } } : {}) });
-  }),
+  // No await when the watched copy has the account.
+  mutate(attrs) {
+    if (!isPodCreate(attrs)) return undefined;
+    const name = (attrs.object as unknown as Pod).spec.serviceAccountName || 'default';
+    const account = serviceAccountNow(attrs.storage, attrs.object.metadata.namespace ?? '', name);
+    return account instanceof Promise ? account.then((found) => admitServiceAccount(attrs, name, found)) : admitServiceAccount(attrs, name, account);
+  },
 };
+
+function admitServiceAccount(attrs: AdmissionAttributes, name: string, account: KubeObject | undefined): undefined {
+  const namespace = attrs.object.metadata.namespace ?? '';
+  // A named account must exist. Upstream also waits up to ~1.5 s for `default`, which its controller
+  // makes moments after the namespace; here a pod does not wait for it, nor need it (clusters
+  // without the controller, a pod created in the same instant as its namespace).
+  if (!account && name !== 'default') {
+    throw forbidden({ group: '', resource: 'pods' }, admissionName(attrs.object), `error looking up service account ${namespace}/${name}: serviceaccount ${JSON.stringify(name)} not found`);
+  }
+  addDefaultServiceAccount(attrs.object as unknown as Pod, { tokenVolumeSuffix: randomString(attrs.storage.random, 5), ...(account ? { account: account as { automountServiceAccountToken?: boolean; imagePullSecrets?: { name?: string }[] } } : {}) });
+  return undefined;
+}
 
 /**
  * Tolerate the not-ready and unreachable NoExecute taints for 300 s unless already tolerated. On

@@ -6,19 +6,15 @@
 // Upstream: staging/src/k8s.io/pod-security-admission/admission/admission.go,
 // plugin/pkg/admission/security/podsecurity/admission.go.
 import type { Container, Pod, PodSpec, PodTemplateSpec } from '../../api/index.ts';
-import { boundedMemo, forbidden, internalError, invalid } from '../../core/index.ts';
+import { forbidden, internalError, invalid } from '../../core/index.ts';
 import type { KubeObject, ObjectMeta } from '../../core/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../admission.ts';
-import { watchedPerStore } from '../admission-request.ts';
-import { storagePrefix, storedObject } from '../stored-object.ts';
+import { storedObject } from '../stored-object.ts';
+import { namespaceNow } from '../watched-lookups.ts';
 import { evaluatePod, forbiddenDetail } from './evaluate.ts';
 import { namespacePodWarnings } from './namespace-check.ts';
 import type { NamespacePolicy, Policy } from './policy.ts';
 import { compareLevels, hasPodSecurityLabels, isFullyPrivileged, levelVersionString, policyToEvaluate, sameLevelVersion } from './policy.ts';
-
-const namespacePrefix = storagePrefix('', 'namespaces', '');
-// Upstream reads namespaces from an informer too, and asks the server only for one the cache lacks.
-const namespacesOf = watchedPerStore({ namespaces: namespacePrefix });
 
 const unlabelled = policyToEvaluate(undefined);
 // Stored namespaces are immutable: each one's labels are parsed once.
@@ -33,21 +29,9 @@ function namespacePolicy(ns: KubeObject): NamespacePolicy {
 
 type Namespace = KubeObject | undefined;
 
-// A key built per write is a fresh string the map must hash again (most of this plugin's cost on an
-// unlabelled namespace); a remembered one keeps its hash.
-const namespaceKey = boundedMemo(10_000, (name: string) => namespacePrefix + name);
-
-/** The object's namespace: at once from the watched copy once it is synced, else after its list or a lookup. */
+/** The object's namespace: at once from the watched copy, else after a lookup. */
 function namespaceOf(attrs: AdmissionAttributes): Namespace | Promise<Namespace> {
-  const name = attrs.object.metadata.namespace ?? '';
-  const watched = namespacesOf(attrs.storage.store);
-  const found = watched.synced ? watched.maps.namespaces.get(namespaceKey(name)) : undefined;
-  return found ?? lookupNamespace(attrs, watched, name);
-}
-
-async function lookupNamespace(attrs: AdmissionAttributes, watched: ReturnType<typeof namespacesOf>, name: string): Promise<Namespace> {
-  if (!watched.synced) await watched.ready;
-  return watched.maps.namespaces.get(namespaceKey(name)) ?? attrs.storage.lookup('', 'v1', 'namespaces', '', name);
+  return namespaceNow(attrs.storage, attrs.object.metadata.namespace ?? '');
 }
 
 /** Subresources that cannot change a pod's spec; any other (ephemeralcontainers, resize) is evaluated. */
