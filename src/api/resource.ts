@@ -147,6 +147,11 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /** PrepareForUpdate: keep fields the caller may not change via this endpoint, in place. */
   prepareForUpdate?(obj: T, old: T, ctx: StrategyContext): void;
   validateCreate?(obj: T, ctx: StrategyContext): FieldError[];
+  /**
+   * validateCreate opens with the object meta check the create handler runs (validateObjectMeta with
+   * the kind's scope and name format), so the handler leaves it to validateCreate instead of running it twice.
+   */
+  readonly validateCreateChecksMeta?: true;
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** Validation for writes through the status subresource. */
   validateStatusUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];

@@ -177,7 +177,10 @@ export class ResourceStorage {
     }
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     const strategy = this.#strategyContext(ctx);
-    const validate = (): FieldError[] => withoutRepeats([...validateObjectMeta(meta, { namespaced: def.namespaced, nameValidator: nameValidatorOf(def) }), ...(def.validateCreate?.(obj, strategy) ?? [])]);
+    const validate = (): FieldError[] => {
+      const own = def.validateCreate?.(obj, strategy) ?? [];
+      return withoutRepeats(def.validateCreateChecksMeta ? own : [...validateObjectMeta(meta, { namespaced: def.namespaced, nameValidator: nameValidatorOf(def) }), ...own]);
+    };
     const mutated = explainFailure(def, meta.name ?? '', validate, () => {
       def.defaults?.(obj);
       if (ctx.manageFields) {

@@ -203,6 +203,8 @@ export const podDefinition: ResourceDefinition<Pod> = {
   prepareForCreate,
   prepareForUpdate,
   validateCreate: (pod) => validatePodCreate(pod, simValidator),
+  // ValidatePodCreate's ValidatePodMetadataAndSpec opens with ValidateObjectMeta (namespaced, DNS subdomain names).
+  validateCreateChecksMeta: true,
   validateUpdate,
   validateStatusUpdate: validatePodStatusUpdate,
   table: podTable,
