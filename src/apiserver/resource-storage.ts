@@ -189,7 +189,7 @@ export class ResourceStorage {
         else delete meta.managedFields;
         obj.metadata = meta;
       }
-      const admit = (): Promise<void> => this.#admission.mutate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
+      const admit = (): Promise<void> | undefined => this.#admission.mutate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
       return customResourceInfo(def) ? this.#refuseWhileTerminating(def, obj).then(admit) : admit();
     });
     if (mutated) await mutated;
@@ -202,7 +202,8 @@ export class ResourceStorage {
       if (prepared) await prepared;
       const errors = validate();
       if (errors.length > 0) throw invalid(def, meta.name ?? meta.generateName ?? '', errors);
-      await this.#admission.validate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
+      const admitted = this.#admission.validate({ operation: 'CREATE', def, object: obj, old: undefined, ctx, storage: this });
+      if (admitted) await admitted;
       def.pruneForStorage?.(obj);
       if (ctx.dryRun) {
         if (await this.#store.get(this.key(def, namespace, meta.name ?? ''))) throw alreadyExists(def, meta.name ?? '');
