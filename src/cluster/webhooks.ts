@@ -18,9 +18,14 @@ export class PodWebhooks {
 
   readonly plugin: AdmissionPlugin = {
     name: 'MutatingAdmissionWebhook',
-    mutate: async (attrs) => {
-      if (this.#hooks.size === 0 || attrs.operation !== 'CREATE' || attrs.def.group !== '' || attrs.def.resource !== 'pods' || attrs.ctx.subresource) return;
-      for (const mutate of this.#hooks.values()) await mutate(attrs.object as Pod).catch(() => undefined);
+    // Nothing to call (no mutator registered, or not a pod create) answers at once: no async frame, no turn.
+    mutate: (attrs) => {
+      if (this.#hooks.size === 0 || attrs.operation !== 'CREATE' || attrs.def.group !== '' || attrs.def.resource !== 'pods' || attrs.ctx.subresource) return undefined;
+      return callAll(this.#hooks.values(), attrs.object as Pod);
     },
   };
+}
+
+async function callAll(mutators: Iterable<PodMutator>, pod: Pod): Promise<void> {
+  for (const mutate of mutators) await mutate(pod).catch(() => undefined);
 }
