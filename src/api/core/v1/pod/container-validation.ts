@@ -95,8 +95,48 @@ function validateVolumeMounts(c: Container, path: FieldPath, volumes: ReadonlySe
     if (!m.mountPath) errs.push(required(ip.child('mountPath')));
     if (points.has(m.mountPath)) errs.push(invalidValue(ip.child('mountPath'), m.mountPath, 'must be unique'));
     points.add(m.mountPath);
-    if (m.subPath && m.subPathExpr) errs.push(invalidValue(ip.child('subPathExpr'), m.subPathExpr, 'subPathExpr and subPath are mutually exclusive'));
+    // Upstream reports these at the list's path, not the mount's (`volumeMounts.subPath`): kept as it is.
+    if (m.subPath) errs.push(...validateLocalDescendingPath(m.subPath, path.child('subPath')));
+    if (m.subPathExpr) {
+      if (m.subPath) errs.push(invalidValue(ip.child('subPathExpr'), m.subPathExpr, 'subPathExpr and subPath are mutually exclusive'));
+      errs.push(...validateLocalDescendingPath(m.subPathExpr, path.child('subPathExpr')));
+    }
+    if (m.mountPropagation !== undefined) errs.push(...validateMountPropagation(m.mountPropagation, c, path.child('mountPropagation')));
+    if (m.recursiveReadOnly !== undefined) errs.push(...validateMountRecursiveReadOnly(m, path.child('recursiveReadOnly')));
   });
+  return errs;
+}
+
+const mountPropagations = ['Bidirectional', 'HostToContainer', 'None'] as const; // sets.List: sorted
+const recursiveReadOnlyModes = ['Disabled', 'Enabled', 'IfPossible'] as const; // sets.List: sorted
+
+/** validateLocalDescendingPath: relative, with no `..` element (one error however many there are). */
+function validateLocalDescendingPath(target: string, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (target.startsWith('/')) errs.push(invalidValue(path, target, 'must be a relative path'));
+  if (target.split('/').includes('..')) errs.push(invalidValue(path, target, "must not contain '..'"));
+  return errs;
+}
+
+function validateMountPropagation(mode: string, c: Container, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!(mountPropagations as readonly string[]).includes(mode)) errs.push(notSupported(path, mode, mountPropagations));
+  if (mode === 'Bidirectional' && c.securityContext?.privileged !== true) {
+    errs.push(forbiddenField(path, 'Bidirectional mount propagation is available only to privileged containers'));
+  }
+  return errs;
+}
+
+/** RecursiveReadOnlyMounts (GA in 1.33): Enabled and IfPossible need a read-only mount that propagates nothing. */
+function validateMountRecursiveReadOnly(m: NonNullable<Container['volumeMounts']>[number], path: FieldPath): FieldError[] {
+  const mode = m.recursiveReadOnly;
+  if (mode === 'Disabled') return [];
+  if (mode !== 'Enabled' && mode !== 'IfPossible') return [notSupported(path, mode, recursiveReadOnlyModes)];
+  const errs: FieldError[] = [];
+  if (!m.readOnly) errs.push(forbiddenField(path, 'may only be specified when readOnly is true'));
+  if (m.mountPropagation !== undefined && m.mountPropagation !== 'None') {
+    errs.push(forbiddenField(path, 'may only be specified when mountPropagation is None or not specified'));
+  }
   return errs;
 }
 
