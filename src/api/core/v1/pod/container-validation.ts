@@ -5,6 +5,7 @@ import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notS
 import type { FieldError } from '../../../../core/index.ts';
 import { parseQuantity, quantityErrorMessage, formatQuantity, compareQuantities, quantityMilliValue } from '../../../../core/index.ts';
 import type { Container, LifecycleHandler, Probe, ResourceRequirements, RestartPolicy } from './types.ts';
+import { validateProcMount } from './security-context-validation.ts';
 import { inclusiveRangeError, isDNS1123Label, isQualifiedName, isRelaxedEnvVarName, isValidPortName, isValidPortNum } from './syntax.ts';
 
 export interface ContainerContext {
@@ -12,6 +13,8 @@ export interface ContainerContext {
   claimNames: ReadonlySet<string>;
   gracePeriod: number | undefined;
   podRestartPolicy: RestartPolicy | undefined;
+  /** The pod shares the host's user namespace (hostUsers unset or true). */
+  hostUsers: boolean;
 }
 
 const nonNegative = 'must be greater than or equal to 0';
@@ -38,6 +41,7 @@ export function validateContainerCommon(c: Container, path: FieldPath, ctx: Cont
   else if (pp !== 'Always' && pp !== 'IfNotPresent' && pp !== 'Never') errs.push(notSupported(path.child('imagePullPolicy'), pp, ['Always', 'IfNotPresent', 'Never']));
   errs.push(...validateResourceRequirements(c.resources, path.child('resources'), ctx.claimNames, 'container'));
   errs.push(...validateResizePolicy(c, path.child('resizePolicy'), ctx.podRestartPolicy));
+  errs.push(...validateProcMount(c.securityContext, path.child('securityContext'), ctx.hostUsers));
   return errs;
 }
 

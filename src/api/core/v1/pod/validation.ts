@@ -11,6 +11,7 @@ import { validateNodeSelector, validateNodeSelectorTerm } from '../node-selector
 import { validateContainerCommon, validateLifecycleAndProbes, validateResourceRequirements } from './container-validation.ts';
 import type { ContainerContext } from './container-validation.ts';
 import { validateMatchLabelKeysAndMismatchLabelKeys } from './match-label-keys.ts';
+import { podUsesHostUsers, validateHostUsers, validatePodSecurityContextPolicies } from './security-context-validation.ts';
 import { parsePodDeletionCost, validatePodDeletionCost } from './deletion-cost.ts';
 import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './syntax.ts';
 
@@ -279,6 +280,7 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath, opts
     claimNames: claims.names,
     gracePeriod: spec.terminationGracePeriodSeconds,
     podRestartPolicy: spec.restartPolicy,
+    hostUsers: podUsesHostUsers(spec),
   };
   const containers = spec.containers ?? [];
   const cPath = path.child('containers');
@@ -329,6 +331,7 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath, opts
   errs.push(...enumErr(spec.restartPolicy, path.child('restartPolicy'), ['Always', 'OnFailure', 'Never']));
   errs.push(...enumErr(spec.dnsPolicy, path.child('dnsPolicy'), ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
   errs.push(...validateLabelMap(spec.nodeSelector, path.child('nodeSelector')));
+  errs.push(...validatePodSecurityContextPolicies(spec, path.child('securityContext')));
   errs.push(...validateAffinity(spec, path.child('affinity')));
   if (spec.dnsPolicy === 'None' && !spec.dnsConfig) errs.push(required(path.child('dnsConfig'), 'must provide `dnsConfig` when `dnsPolicy` is None'));
   (spec.readinessGates ?? []).forEach((g, i) => {
@@ -342,6 +345,7 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath, opts
     gates.add(g.name);
   });
   errs.push(...validateTopologySpread(spec, path.child('topologySpreadConstraints')));
+  errs.push(...validateHostUsers(spec, path));
   errs.push(...subdomainErrs(spec.serviceAccountName, path.child('serviceAccountName')));
   errs.push(...subdomainErrs(spec.nodeName, path.child('nodeName')));
   const ads = spec.activeDeadlineSeconds;
