@@ -18,6 +18,13 @@ export interface ContainerContext {
 }
 
 const nonNegative = 'must be greater than or equal to 0';
+const pullPolicies = ['Always', 'IfNotPresent', 'Never'] as const; // sets.List: sorted
+
+/** validatePullPolicy: a container's imagePullPolicy and an image volume's pullPolicy. */
+export function validatePullPolicy(policy: string | undefined, path: FieldPath): FieldError[] {
+  if (!policy) return [required(path)];
+  return (pullPolicies as readonly string[]).includes(policy) ? [] : [notSupported(path, policy, pullPolicies)];
+}
 
 function nonNegativeField(v: number | undefined, path: FieldPath): FieldError[] {
   return v !== undefined && v < 0 ? [invalidValue(path, v, nonNegative)] : [];
@@ -36,9 +43,7 @@ export function validateContainerCommon(c: Container, path: FieldPath, ctx: Cont
   errs.push(...validatePorts(c, path.child('ports')));
   errs.push(...validateEnv(c, path));
   errs.push(...validateVolumeMounts(c, path.child('volumeMounts'), ctx.volumes));
-  const pp = c.imagePullPolicy;
-  if (!pp) errs.push(required(path.child('imagePullPolicy')));
-  else if (pp !== 'Always' && pp !== 'IfNotPresent' && pp !== 'Never') errs.push(notSupported(path.child('imagePullPolicy'), pp, ['Always', 'IfNotPresent', 'Never']));
+  errs.push(...validatePullPolicy(c.imagePullPolicy, path.child('imagePullPolicy')));
   errs.push(...validateResourceRequirements(c.resources, path.child('resources'), ctx.claimNames, 'container'));
   errs.push(...validateResizePolicy(c, path.child('resizePolicy'), ctx.podRestartPolicy));
   errs.push(...validateProcMount(c.securityContext, path.child('securityContext'), ctx.hostUsers));

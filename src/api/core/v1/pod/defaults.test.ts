@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from './types.ts';
 import { defaultPod, imageTag } from './defaults.ts';
+import { pod } from './fixtures.test-helpers.ts';
 import { addDefaultServiceAccount, addDefaultTolerations, admitPodPriority } from './admission.ts';
 import type { PriorityClassInfo } from './admission.ts';
 
@@ -52,6 +53,7 @@ const pullCases: [string, string][] = [
   ['registry:5000/team/app', 'latest'],
   ['registry:5000/team/app:v2', 'v2'],
   ['nginx@sha256:abc', ''],
+  ['', ''],
 ];
 for (const [image, tag] of pullCases) {
   test(`imageTag(${image}) = "${tag}"`, () => assert.equal(imageTag(image), tag));
@@ -146,4 +148,17 @@ test('admitPodPriority: no class -> priority 0, PreemptLowerPriority; an unknown
   assert.equal(admitPodPriority(s, high), 'the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name');
   const t: Pod = { metadata: {}, spec: { containers: [], priorityClassName: 'high', preemptionPolicy: 'PreemptLowerPriority' } };
   assert.equal(admitPodPriority(t, high), 'the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided in pod spec; priority admission controller computed Never from the given PriorityClass name');
+});
+
+test('defaultPod: an image volume pulls Always for :latest or no tag, IfNotPresent for a tag, a digest or no reference', () => {
+  const p = pod({
+    volumes: [
+      { name: 'a', image: { reference: 'quay.io/org/model' } },
+      { name: 'b', image: { reference: 'quay.io/org/model:latest' } },
+      { name: 'c', image: { reference: 'quay.io/org/model:v1' } },
+      { name: 'd', image: { reference: 'quay.io/org/model@sha256:abc' } },
+      { name: 'e', image: {} },
+    ],
+  });
+  assert.deepEqual(p.spec.volumes?.slice(0, 5).map((v) => v.image?.pullPolicy), ['Always', 'Always', 'IfNotPresent', 'IfNotPresent', 'IfNotPresent']);
 });

@@ -12,6 +12,8 @@ const defaultVolumeMode = 0o644;
 
 /** The tag ParseImageName reports: "latest" when neither tag nor digest is given. */
 export function imageTag(image: string): string {
+  // ParseImageName fails on an empty reference (a template's, for a controller to fill in): no tag.
+  if (!image) return '';
   const at = image.indexOf('@');
   const named = at < 0 ? image : image.slice(0, at);
   const lastSlash = named.lastIndexOf('/');

@@ -7,8 +7,9 @@ import type { FieldError } from '../../../../core/index.ts';
 import type { LabelSelector } from '../../../../core/index.ts';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../../validation/index.ts';
 import type { Container, Pod, PodAffinityTerm, PodSpec, Toleration } from './types.ts';
+import type { ImageVolumeSource } from './volume-types.ts';
 import { validateNodeSelector, validateNodeSelectorTerm } from '../node-selector-validation.ts';
-import { validateContainerCommon, validateLifecycleAndProbes, validateResourceRequirements } from './container-validation.ts';
+import { validateContainerCommon, validateLifecycleAndProbes, validatePullPolicy, validateResourceRequirements } from './container-validation.ts';
 import type { ContainerContext } from './container-validation.ts';
 import { validateMatchLabelKeysAndMismatchLabelKeys } from './match-label-keys.ts';
 import { podUsesHostUsers, validateHostUsers, validatePodSecurityContextPolicies } from './security-context-validation.ts';
@@ -98,11 +99,22 @@ export function validateLabelMap(labels: Record<string, string> | undefined, pat
   return errs;
 }
 
-function validateVolumes(spec: PodSpec, path: FieldPath): { names: Set<string>; errs: FieldError[] } {
+/** ImageVolume (beta, on in 1.35): a template may leave the reference for a controller to fill in; a pod may not. */
+function validateImageVolumeSource(source: ImageVolumeSource, path: FieldPath, resourceIsPod: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  if (resourceIsPod && !source.reference) errs.push(required(path.child('reference')));
+  errs.push(...validatePullPolicy(source.pullPolicy, path.child('pullPolicy')));
+  return errs;
+}
+
+function validateVolumes(spec: PodSpec, path: FieldPath, resourceIsPod: boolean): { names: Set<string>; errs: FieldError[] } {
   const names = new Set<string>();
   const errs: FieldError[] = [];
   (spec.volumes ?? []).forEach((v, i) => {
     const ip = path.index(i);
+    // validateVolumeSource checks a source only when it is the volume's one, and before the name.
+    const oneSource = hasOneVolumeSource(v);
+    if (oneSource && v.image) errs.push(...validateImageVolumeSource(v.image, ip.child('image'), resourceIsPod));
     const np = ip.child('name');
     if (!v.name) errs.push(required(np));
     else {
@@ -110,7 +122,7 @@ function validateVolumes(spec: PodSpec, path: FieldPath): { names: Set<string>; 
       if (names.has(v.name)) errs.push(duplicate(np, v.name));
       else names.add(v.name);
     }
-    if (hasOneVolumeSource(v)) return;
+    if (oneSource) return;
     const set = volumeSources.filter((s) => v[s] !== undefined);
     if (set.length === 0) errs.push(required(ip, 'must specify a volume type'));
     for (const s of set.slice(1)) errs.push(forbiddenField(ip.child(s), 'may not specify more than 1 volume type'));
@@ -271,7 +283,7 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath, opts
   if (!spec) return [required(path.child('containers'))];
   const errs: FieldError[] = [];
   if (spec.terminationGracePeriodSeconds === undefined) errs.push(required(path.child('terminationGracePeriodSeconds')));
-  const vols = validateVolumes(spec, path.child('volumes'));
+  const vols = validateVolumes(spec, path.child('volumes'), opts.resourceIsPod);
   errs.push(...vols.errs);
   const claims = validateResourceClaims(spec, path.child('resourceClaims'));
   errs.push(...claims.errs);

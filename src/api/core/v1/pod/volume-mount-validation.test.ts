@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatFieldError } from '../../../../core/index.ts';
 import type { Pod, VolumeMount } from './types.ts';
-import { validatePodCreate } from './validation.ts';
+import { validatePodCreate, validatePodSpec } from './validation.ts';
+import { FieldPath } from '../../../../core/index.ts';
 import { container, pod } from './fixtures.test-helpers.ts';
 
 const messages = (p: Pod): string[] => validatePodCreate(p).map((e) => formatFieldError(e, { withField: true }));
@@ -45,4 +46,26 @@ test('subPath and subPathExpr are relative and never step up', () => {
   assert.deepEqual(messages(withMount({ subPath: '/etc' })), ['spec.containers[0].volumeMounts.subPath: Invalid value: "/etc": must be a relative path']);
   assert.deepEqual(messages(withMount({ subPathExpr: 'a/../../b' })), ["spec.containers[0].volumeMounts.subPathExpr: Invalid value: \"a/../../b\": must not contain '..'"]);
   assert.deepEqual(messages(withMount({ subPath: 'a/b..c' })), []);
+});
+
+const imagePod = (image: { reference?: string; pullPolicy?: string }, mount: Partial<VolumeMount> = {}): Pod => {
+  const p = pod({ containers: [container({ volumeMounts: [{ name: 'model', mountPath: '/model', ...mount }] })] });
+  p.spec.volumes = [{ name: 'model', image: image as { reference: string } }, ...(p.spec.volumes ?? [])];
+  return p;
+};
+
+test('an image volume with a reference and a pull policy is valid, a subPath into it too', () => {
+  assert.deepEqual(messages(imagePod({ reference: 'quay.io/org/model:v1', pullPolicy: 'IfNotPresent' }, { subPath: 'weights' })), []);
+});
+
+test('a pod image volume needs a reference and a known pull policy', () => {
+  assert.deepEqual(messages(imagePod({ pullPolicy: 'Sometimes' })), [
+    'spec.volumes[0].image.reference: Required value',
+    'spec.volumes[0].image.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"',
+  ]);
+});
+
+test('a pod template may leave an image volume reference for a controller to fill in', () => {
+  const spec = imagePod({ pullPolicy: 'Always' }).spec;
+  assert.deepEqual(validatePodSpec(spec, new FieldPath('spec'), { resourceIsPod: false }), []);
 });
