@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { refs, podStatusCells } from '../api/index.ts';
-import type { Event, Pod } from '../api/index.ts';
+import type { Event, Node, Pod } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { runExec } from './exec-shell.ts';
@@ -597,6 +597,35 @@ test('container statuses report their volume mounts: the token volume read-only 
     assert.deepEqual(p.status?.containerStatuses?.[0]?.volumeMounts, [
       { name: 'scratch', mountPath: '/scratch' },
       { name: token, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true, recursiveReadOnly: 'Disabled' },
+    ]);
+  } finally {
+    await c.stop();
+  }
+});
+
+test('a recursiveReadOnly mount reads Enabled in the status when the node runtime handler supports it, as every simulated one does', async () => {
+  const { c, clock } = await cluster();
+  try {
+    const mount = (name: string, mode?: 'Disabled' | 'IfPossible' | 'Enabled') => ({ name: 'scratch', mountPath: `/${name}`, readOnly: true, ...(mode ? { recursiveReadOnly: mode } : {}) });
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'rro' },
+      spec: {
+        volumes: [{ name: 'scratch', emptyDir: {} }],
+        automountServiceAccountToken: false,
+        containers: [{ name: 'app', image: 'nginx', volumeMounts: [mount('plain'), mount('off', 'Disabled'), mount('maybe', 'IfPossible'), mount('on', 'Enabled')] }],
+      },
+    }, { namespace: 'default' });
+    await clock.advance(5_000);
+    const p = await pod(c, 'rro');
+    const node = await c.client.get<Node>(refs.nodes, undefined, p.spec.nodeName ?? '');
+    assert.ok(node.status?.runtimeHandlers?.every((h) => h.features?.recursiveReadOnlyMounts === true));
+    assert.deepEqual(p.status?.containerStatuses?.[0]?.volumeMounts?.map((m) => [m.mountPath, m.recursiveReadOnly]), [
+      ['/plain', 'Disabled'],
+      ['/off', 'Disabled'],
+      ['/maybe', 'Enabled'],
+      ['/on', 'Enabled'],
     ]);
   } finally {
     await c.stop();

@@ -1,7 +1,8 @@
 // PodStatus as the 1.35 kubelet generates it from what it knows of the pod's containers: container
 // statuses, phase (getPhase), and the kubelet-owned conditions. Pure.
 // Upstream: pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, getPhase, convertToAPIContainerStatuses),
-// pkg/kubelet/status/generate.go, pkg/kubelet/status/status_manager.go (updateLastTransitionTime).
+// pkg/kubelet/status/generate.go, pkg/kubelet/status/status_manager.go (updateLastTransitionTime),
+// resolveRecursiveReadOnly in kubelet_pods.go.
 import type { Container, ContainerState, ContainerStatus, DeepReadonlyPod, PodCondition, PodPhase, PodStatus, VolumeMountStatus } from './types.ts';
 import { formatTime } from '../core/index.ts';
 import { shouldRestart } from '../api/index.ts';
@@ -9,6 +10,7 @@ import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { containerIDPrefix, isRunning, isStarted } from './container-record.ts';
 import { imageID, normalizeImage } from './images.ts';
 import type { Resources } from './allocation.ts';
+import { handlerFeatures } from './runtime-handlers.ts';
 
 export interface StatusInput {
   pod: DeepReadonlyPod;
@@ -69,13 +71,22 @@ function resourcesOf(c: DeepReadonlyPod['spec']['containers'][number], resize: R
   return out;
 }
 
+type Mount = NonNullable<Container['volumeMounts']>[number];
+
 /**
- * A mount as the status reports it (RecursiveReadOnlyMounts, on since 1.31): a read-only mount says
- * whether it is recursively read-only, and the simulated runtime, like a runtime handler that does
- * not report the feature, mounts none so (an IfPossible mount reads Disabled).
+ * resolveRecursiveReadOnly: whether the runtime mounts `m` recursively read-only. Every handler here supports
+ * it, so IfPossible resolves as Enabled does; a mount validation lets through only when read-only.
  */
-function volumeMountStatusOf(m: NonNullable<Container['volumeMounts']>[number]): VolumeMountStatus {
-  return { name: m.name, mountPath: m.mountPath, ...(m.readOnly ? { readOnly: true, recursiveReadOnly: 'Disabled' as const } : {}) };
+function isRecursivelyReadOnly(m: Mount): boolean {
+  if (m.recursiveReadOnly !== 'IfPossible' && m.recursiveReadOnly !== 'Enabled') return false;
+  if (!m.readOnly || (m.mountPropagation !== undefined && m.mountPropagation !== 'None')) return false;
+  return handlerFeatures.recursiveReadOnlyMounts;
+}
+
+/** A mount as the status reports it (RecursiveReadOnlyMounts, GA): a read-only one says whether it is recursively so. */
+function volumeMountStatusOf(m: Mount): VolumeMountStatus {
+  if (!m.readOnly) return { name: m.name, mountPath: m.mountPath };
+  return { name: m.name, mountPath: m.mountPath, readOnly: true, recursiveReadOnly: isRecursivelyReadOnly(m) ? 'Enabled' : 'Disabled' };
 }
 
 export function containerStatusOf(c: Readonly<Container> | DeepReadonlyPod['spec']['containers'][number], rec: ContainerRecord | undefined, defaultWaiting: string, withResources: boolean, resize?: ResizeStatus): ContainerStatus {

@@ -14,9 +14,15 @@ export function poolRuntimeHandlers(pool: Pick<NodePoolSpec, 'gpus'>): readonly 
   return ['', 'runc', ...(pool.gpus ? gpuOperatorHandlers : [])];
 }
 
-/** node.status.runtimeHandlers and features: each handler with what a 6.8 kernel and containerd 2 support. */
+/**
+ * What every handler of a simulated node supports, as a 6.8 kernel and containerd 2 do: the node status
+ * says so and the kubelet's mounts and container statuses follow it.
+ */
+export const handlerFeatures = { recursiveReadOnlyMounts: true, userNamespaces: true } as const;
+
+/** node.status.runtimeHandlers and features: each handler with what it supports. */
 export function runtimeStatus(handlers: readonly string[]): Pick<NonNullable<Node['status']>, 'runtimeHandlers' | 'features'> {
-  const runtimeHandlers: NodeRuntimeHandler[] = [...handlers].sort().map((name) => ({ name, features: { recursiveReadOnlyMounts: true, userNamespaces: true } }));
+  const runtimeHandlers: NodeRuntimeHandler[] = [...handlers].sort().map((name) => ({ name, features: { ...handlerFeatures } }));
   return { runtimeHandlers, features: { supplementalGroupsPolicy: true } };
 }
 
