@@ -22,3 +22,19 @@ test("a node without a label named as an Object.prototype member does not have i
   assert.deepEqual(admitPod(pod('constructor'), node({ constructor: 'yes' }), []), { admit: true });
   assert.deepEqual(admitPod(pod('zone'), node({ zone: 'a' }), []), { admit: true });
 });
+
+const strictPod = (policy: 'Merge' | 'Strict'): DeepReadonlyPod =>
+  ({ metadata: { name: 'p', namespace: 'default', uid: 'u2' }, spec: { containers: [{ name: 'c', image: 'x' }], securityContext: { supplementalGroupsPolicy: policy } } }) as DeepReadonlyPod;
+const withGroupsFeature = (supported: boolean | undefined): Node => ({ ...node({}), status: { ...node({}).status, ...(supported === undefined ? {} : { features: { supplementalGroupsPolicy: supported } }) } });
+
+test('a Strict pod is refused on a node whose status does not report supplementalGroupsPolicy support', () => {
+  const refused = { admit: false, reason: 'SupplementalGroupsPolicyNotSupported', message: 'SupplementalGroupsPolicy=Strict is not supported in this node' };
+  assert.deepEqual(admitPod(strictPod('Strict'), withGroupsFeature(false), []), refused);
+  assert.deepEqual(admitPod(strictPod('Strict'), withGroupsFeature(undefined), []), refused);
+  assert.deepEqual(admitPod(strictPod('Strict'), withGroupsFeature(true), []), { admit: true });
+  assert.deepEqual(admitPod(strictPod('Merge'), withGroupsFeature(false), []), { admit: true });
+});
+
+test('a kubelet without the SupplementalGroupsPolicy gate admits a Strict pod anywhere', () => {
+  assert.deepEqual(admitPod(strictPod('Strict'), withGroupsFeature(undefined), [], false), { admit: true });
+});

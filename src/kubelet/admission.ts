@@ -1,6 +1,7 @@
 // Node-side admission: the kubelet re-checks that a pod bound to it fits (resources, node affinity)
 // before running it, and rejects it as phase Failed with upstream's reason and message. Pure.
-// Upstream: pkg/kubelet/lifecycle/predicate.go (generalFilter, OutOf<resource>), scheduler noderesources.Fits.
+// Upstream: pkg/kubelet/lifecycle/predicate.go (generalFilter, OutOf<resource>,
+// rejectPodAdmissionBasedOnSupplementalGroupsPolicy), scheduler noderesources.Fits.
 import { isExtendedResourceName, podEffectiveRequests, podMatchesNodeSelectorAndAffinity, sameResourceInputs } from '../api/index.ts';
 import type { Node } from '../api/index.ts';
 import { resourceAmountOf } from './quantities.ts';
@@ -31,8 +32,22 @@ function admittedRequests(pod: DeepReadonlyPod): Record<string, number> {
   return requests;
 }
 
-/** Admits `pod` onto `node` given the pods already admitted there. */
-export function admitPod(pod: DeepReadonlyPod, node: Node, admitted: readonly DeepReadonlyPod[]): AdmitResult {
+/**
+ * rejectPodAdmissionBasedOnSupplementalGroupsPolicy: since 1.33 a Strict pod is refused where the node's
+ * status does not say its runtime honours the policy (1.31 and 1.32 ran it as Merge).
+ */
+function isStrictGroupsUnsupported(pod: DeepReadonlyPod, node: Node): boolean {
+  return pod.spec.securityContext?.supplementalGroupsPolicy === 'Strict' && node.status?.features?.supplementalGroupsPolicy !== true;
+}
+
+/**
+ * Admits `pod` onto `node` given the pods already admitted there. `supplementalGroupsPolicy`: the kubelet
+ * runs with the gate (see hasSupplementalGroupsPolicy).
+ */
+export function admitPod(pod: DeepReadonlyPod, node: Node, admitted: readonly DeepReadonlyPod[], supplementalGroupsPolicy = true): AdmitResult {
+  if (supplementalGroupsPolicy && isStrictGroupsUnsupported(pod, node)) {
+    return { admit: false, reason: 'SupplementalGroupsPolicyNotSupported', message: 'SupplementalGroupsPolicy=Strict is not supported in this node' };
+  }
   if (!podMatchesNodeSelectorAndAffinity(pod, node)) {
     return { admit: false, reason: 'NodeAffinity', message: "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" };
   }

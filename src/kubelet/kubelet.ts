@@ -27,7 +27,7 @@ import type { VolumeSources } from './volumes.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { poolRuntimeHandlers, sandboxRuntimeFailure } from './runtime-handlers.ts';
 import { nodeImages } from './images.ts';
-import { KubeletVersionSkewError, hasInPlaceResize, kubeletVersionSkewProblem } from './version-skew.ts';
+import { KubeletVersionSkewError, hasInPlaceResize, hasSupplementalGroupsPolicy, kubeletVersionSkewProblem } from './version-skew.ts';
 import { statusSyncPeriodMs } from './status-writer.ts';
 import { survivingPod } from './surviving-containers.ts';
 import { ImageManager } from './image-manager.ts';
@@ -96,6 +96,7 @@ export class Kubelet {
   #resizeAgain = false;
   /** Fixed by the kubelet's version: before 1.33 a spec's new resources are never allocated. */
   readonly #inPlaceResize: boolean;
+  readonly #supplementalGroupsPolicy: boolean;
   readonly #partition: PartitionGate;
   /** What the kubelet counts as it works (its /metrics and /metrics/probes). */
   readonly metrics: KubeletMetrics;
@@ -109,6 +110,7 @@ export class Kubelet {
     const problem = kubeletVersionSkewProblem(options.name, options.pool.kubeletVersion, options.serverVersion);
     if (problem) throw new KubeletVersionSkewError(problem);
     this.#inPlaceResize = hasInPlaceResize(options.pool.kubeletVersion);
+    this.#supplementalGroupsPolicy = hasSupplementalGroupsPolicy(options.pool.kubeletVersion);
     this.hostIP = nodeInternalIP(options.ordinal);
     this.metrics = new KubeletMetrics(options.name, options.pool.kubeletVersion);
     this.startedAt = options.clock.now();
@@ -215,7 +217,7 @@ export class Kubelet {
     if (!underPressure.admit) return this.#reject(pod, underPressure.reason, underPressure.message);
     const admitted: DeepReadonlyPod[] = [];
     for (const w of this.#workers.values()) if (w.state.kind === 'syncing' || w.state.kind === 'terminating') admitted.push(w.pod);
-    const verdict = admitPod(pod, node, admitted);
+    const verdict = admitPod(pod, node, admitted, this.#supplementalGroupsPolicy);
     if (!verdict.admit) return this.#reject(pod, verdict.reason, verdict.message);
     const devices = this.#devices?.allocate(pod);
     if (devices && !devices.ok) return this.#reject(pod, 'UnexpectedAdmissionError', devices.message);
@@ -248,6 +250,7 @@ export class Kubelet {
         ...(this.#devices ? { devices: this.#devices } : {}),
         onResourcesChanged: () => this.#handleResizes('pod_resized'),
         ...(this.#inPlaceResize ? {} : { inPlaceResize: false }),
+        ...(this.#supplementalGroupsPolicy ? {} : { supplementalGroupsPolicy: false }),
         metrics: this.metrics,
         ...(this.#o.pool.runtime ? { runtime: this.#o.pool.runtime } : {}),
         nodeAllocatable: () => (this.agent.node ?? this.#node)?.status?.allocatable,

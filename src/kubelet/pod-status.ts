@@ -11,6 +11,7 @@ import { containerIDPrefix, isRunning, isStarted } from './container-record.ts';
 import { imageID, normalizeImage } from './images.ts';
 import type { Resources } from './allocation.ts';
 import { handlerFeatures } from './runtime-handlers.ts';
+import { containerUser } from './container-user.ts';
 
 export interface StatusInput {
   pod: DeepReadonlyPod;
@@ -28,6 +29,8 @@ export interface StatusInput {
   resize?: ResizeStatus;
   /** False on a kubelet without InPlacePodVerticalScaling: no container reports resources. */
   inPlaceResize?: boolean;
+  /** False on a kubelet without SupplementalGroupsPolicy (before 1.33): no container reports its user. */
+  supplementalGroupsPolicy?: boolean;
   /**
    * A pod sync handler (activeDeadlineSeconds) or the eviction manager evicted the pod: phase Failed
    * with this reason and message; the eviction manager's also brings a DisruptionTarget condition.
@@ -131,6 +134,14 @@ function ephemeralStatusOf(c: DeepReadonlyPod['spec']['containers'][number], rec
   status.ready = false;
   delete status.started;
   return status;
+}
+
+/** convertContainerStatusUser: a container the runtime made reports the user its first process got. */
+function addUsers(pod: DeepReadonlyPod, containers: DeepReadonlyPod['spec']['containers'], statuses: ContainerStatus[], records: ReadonlyMap<string, ContainerRecord>): void {
+  containers.forEach((c, i) => {
+    const s = statuses[i];
+    if (s && records.get(c.name)?.current) s.user = containerUser(pod.spec.securityContext, c.securityContext);
+  });
 }
 
 const hasTerminated = (s: ContainerStatus | undefined): boolean => s?.lastState?.terminated !== undefined;
@@ -335,6 +346,10 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const resizable = input.inPlaceResize !== false;
   const initStatuses = inits.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, resizable && c.restartPolicy === 'Always', input.resize));
   const statuses = pod.spec.containers.map((c) => containerStatusOf(c, records.get(c.name), defaultWaiting, resizable, input.resize));
+  if (input.supplementalGroupsPolicy !== false) {
+    addUsers(pod, inits, initStatuses, records);
+    addUsers(pod, pod.spec.containers, statuses, records);
+  }
   const all = [...initStatuses, ...statuses];
   const oldPhase = pod.status?.phase;
   let phase = getPhase(pod, all, input.podIsTerminal, input.podHasInitialized);
@@ -377,7 +392,11 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const bytesPerStatus = Math.floor(maxPodTerminationMessageBytes / (inits.length + pod.spec.containers.length + (pod.spec.ephemeralContainers?.length ?? 0)));
   if (inits.length) status.initContainerStatuses = initStatuses.map((s) => withMessageCut(s, bytesPerStatus));
   status.containerStatuses = statuses.map((s) => withMessageCut(s, bytesPerStatus)).sort(sortedByName);
-  if (pod.spec.ephemeralContainers?.length) status.ephemeralContainerStatuses = pod.spec.ephemeralContainers.map((c) => ephemeralStatusOf(c, records.get(c.name), defaultWaiting)).sort(sortedByName);
+  if (pod.spec.ephemeralContainers?.length) {
+    const ephemeral = pod.spec.ephemeralContainers.map((c) => ephemeralStatusOf(c, records.get(c.name), defaultWaiting));
+    if (input.supplementalGroupsPolicy !== false) addUsers(pod, pod.spec.ephemeralContainers, ephemeral, records);
+    status.ephemeralContainerStatuses = ephemeral.sort(sortedByName);
+  }
   if (pod.status?.qosClass) status.qosClass = pod.status.qosClass;
   // Owned by the claim controller and the scheduler: carried over, never computed here.
   if (pod.status?.resourceClaimStatuses) status.resourceClaimStatuses = structuredClone(pod.status.resourceClaimStatuses) as NonNullable<PodStatus['resourceClaimStatuses']>;

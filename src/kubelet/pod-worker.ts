@@ -75,6 +75,8 @@ export interface PodWorkerDeps {
   releaseIP: (ip: string) => void;
   /** False on a kubelet older than 1.33, which has no in-place resize (see hasInPlaceResize). */
   inPlaceResize?: boolean;
+  /** False on a kubelet older than 1.33, whose container statuses carry no user (see hasSupplementalGroupsPolicy). */
+  supplementalGroupsPolicy?: boolean;
   /** The pod's allocation, actual resources or resize conditions changed (the node's deferred resizes may now fit). */
   onResourcesChanged?: () => void;
   /** Sets up the pod's volumes before any container starts (absent: nothing to mount). */
@@ -242,6 +244,7 @@ export class PodWorker {
         startTime: this.startTime,
         resize: this.resize.status(),
         ...(deps.inPlaceResize === false ? { inPlaceResize: false } : {}),
+        ...(deps.supplementalGroupsPolicy === false ? { supplementalGroupsPolicy: false } : {}),
         ...(this.#evicted ? { evicted: this.#evicted } : {}),
       }),
     });

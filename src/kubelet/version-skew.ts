@@ -21,6 +21,19 @@ export function minorOf(version: string): { major: number; minor: number } | und
  * does not parse is taken as the newest.
  */
 export function hasInPlaceResize(kubeletVersion: string): boolean {
+  return isAtLeast133(kubeletVersion);
+}
+
+/**
+ * Whether a kubelet at `kubeletVersion` runs with SupplementalGroupsPolicy: alpha (off) in 1.31 and 1.32,
+ * beta (on) from 1.33. With it each created container reports its user, and a Strict pod is refused on a
+ * node whose runtime cannot honour it (before 1.33 it fell back to Merge silently).
+ */
+export function hasSupplementalGroupsPolicy(kubeletVersion: string): boolean {
+  return isAtLeast133(kubeletVersion);
+}
+
+function isAtLeast133(kubeletVersion: string): boolean {
   const v = minorOf(kubeletVersion);
   return !v || v.major > 1 || v.minor >= 33;
 }
