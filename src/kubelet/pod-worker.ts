@@ -28,6 +28,7 @@ import type { DeepReadonlyPod } from './types.ts';
 import type { VolumeMounter } from './volumes.ts';
 import { containerEnvironment, expandCommandAndArgs } from './container-env.ts';
 import { invalidImageMessage } from './image-reference.ts';
+import { ensureImageVolumes, mountedImageVolumes } from './image-volumes.ts';
 import type { EnvResult, EnvSources } from './container-env.ts';
 import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
@@ -46,7 +47,7 @@ import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import { PodFiles } from './pod-files.ts';
 import { podHostnameError, podKernelHostname } from './container-files.ts';
 import type { Allocatable } from './downward-api.ts';
-import type { ImageManager } from './image-manager.ts';
+import type { EnsureResult, ImageManager } from './image-manager.ts';
 import type { ContainerStateLabel, ContainerTypeLabel, KubeletMetrics } from './kubelet-metrics.ts';
 import type { PreparedClaim } from './dynamic-resources.ts';
 
@@ -880,6 +881,12 @@ export class PodWorker {
       this.#event(rec.name, 'Warning', 'InspectFailed', invalidImage);
       return this.#startFailed(rec, 'InvalidImageName', invalidImage, 'InvalidImageName');
     }
+    const imageVolumes = mountedImageVolumes(this.#pod, c);
+    if (imageVolumes.length > 0) {
+      const mounted = await ensureImageVolumes(this.#d.images, this.uid, imageVolumes, (type, reason, message) => this.#event(undefined, type, reason, message));
+      if (this.#state.kind !== 'syncing') return this.#abandonStart();
+      if (!mounted.ok) return this.#pullFailed(rec, mounted);
+    }
     const planned = resolveBehaviour(this.#pod, c, rec.kind);
     // SyncPod fetches the pod's pull secrets on every pass, whatever the image needs.
     const secretsFound = this.#pullSecretsFound();
@@ -895,12 +902,7 @@ export class PodWorker {
     if (this.#state.kind !== 'syncing') {
       return this.#abandonStart();
     }
-    if (!pulled.ok) {
-      // The PLEG's relist (every 1 s) sees the pod's new sandbox and syncs it again, inside the pull's back-off.
-      const relistMs = this.#sandboxRelisted ? undefined : relistPeriodMs;
-      this.#sandboxRelisted = true;
-      return this.#startFailed(rec, pulled.reason, pulled.message, pulled.reason, relistMs);
-    }
+    if (!pulled.ok) return this.#pullFailed(rec, pulled);
     // GenerateRunContainerOptions: the hostname before the environment.
     const hostnameError = podHostnameError(this.#pod);
     if (hostnameError !== undefined) return this.#startFailed(rec, 'CreateContainerConfigError', hostnameError, hostnameError);
@@ -1012,6 +1014,13 @@ export class PodWorker {
    * configuration naming what is missing): the container waits with `reason` until the pod worker's
    * next try, 10-15 s on (backOffPeriod, jittered by half), while the pod's other containers start.
    */
+  #pullFailed(rec: ContainerRecord, pulled: Exclude<EnsureResult, { ok: true }>): void {
+    // The PLEG's relist (every 1 s) sees the pod's new sandbox and syncs it again, inside the pull's back-off.
+    const relistMs = this.#sandboxRelisted ? undefined : relistPeriodMs;
+    this.#sandboxRelisted = true;
+    this.#startFailed(rec, pulled.reason, pulled.message, pulled.reason, relistMs);
+  }
+
   #startFailed(rec: ContainerRecord, reason: string, message: string, error: string, retryMs?: number): void {
     // The start a definition change asked for was tried: from now on the restart policy decides.
     delete rec.definitionRestart;
