@@ -67,3 +67,20 @@ test('an image volume already on the node is not pulled again under IfNotPresent
     await c.stop();
   }
 });
+
+test('one sync starting several containers pulls the image volume once, however many of them mount it', async () => {
+  const { c, clock } = await start();
+  try {
+    const p = modelPod('shared');
+    p.spec.containers[1]!.volumeMounts = [{ name: 'model', mountPath: '/models' }];
+    await c.client.create(refs.pods, p, { namespace: 'default' });
+    await clock.advance(10_000);
+    assert.equal((await c.client.get<Pod>(refs.pods, 'default', 'shared')).status?.phase, 'Running');
+    const podLevel = (await podEvents(c, 'shared')).filter(([, fieldPath]) => fieldPath === '').map(([reason]) => reason);
+    assert.deepEqual(podLevel, ['Pulling', 'Pulled']);
+    await clock.advance(60_000);
+    assert.deepEqual((await podEvents(c, 'shared')).filter(([, fieldPath]) => fieldPath === '').length, 2, 'a running pod pulls nothing more');
+  } finally {
+    await c.stop();
+  }
+});

@@ -28,7 +28,8 @@ import type { DeepReadonlyPod } from './types.ts';
 import type { VolumeMounter } from './volumes.ts';
 import { containerEnvironment, expandCommandAndArgs } from './container-env.ts';
 import { invalidImageMessage } from './image-reference.ts';
-import { ensureImageVolumes, mountedImageVolumes } from './image-volumes.ts';
+import { hasImageVolumes, mountedPullFailure, pullImageVolumes } from './image-volumes.ts';
+import type { ImageVolumePulls } from './image-volumes.ts';
 import type { EnvResult, EnvSources } from './container-env.ts';
 import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
@@ -152,6 +153,8 @@ export class PodWorker {
   #mainPass = false;
   /** A main container's start began in the current sync. */
   #mainStarting = false;
+  /** The image volume pulls of the sync that last started a container (see image-volumes.ts). */
+  #imageVolumePulls: Promise<ImageVolumePulls> | undefined;
   /**
    * The status is held from a definition-change kill until the new instance started: upstream kills,
    * pulls and starts in one SyncPod, so no status shows the killed instance between them.
@@ -857,6 +860,7 @@ export class PodWorker {
     this.#busy = true;
     const main = rec.kind === 'regular';
     if (main) this.#mainStarting = true;
+    const laterInPass = main && this.#mainPass;
     // Like SyncPod, post the status as it stands before starting anything (Init:0/2, PodInitializing);
     // the later main containers of one pass start without a status of their own.
     if (!(main && this.#mainPass)) {
@@ -881,11 +885,12 @@ export class PodWorker {
       this.#event(rec.name, 'Warning', 'InspectFailed', invalidImage);
       return this.#startFailed(rec, 'InvalidImageName', invalidImage, 'InvalidImageName');
     }
-    const imageVolumes = mountedImageVolumes(this.#pod, c);
-    if (imageVolumes.length > 0) {
-      const mounted = await ensureImageVolumes(this.#d.images, this.uid, imageVolumes, (type, reason, message) => this.#event(undefined, type, reason, message));
+    if (hasImageVolumes(this.#pod)) {
+      // The main containers of one pass start in one sync, which pulls the pod's image volumes once.
+      if (!laterInPass || !this.#imageVolumePulls) this.#imageVolumePulls = pullImageVolumes(this.#d.images, this.#pod, this.uid, (type, reason, message) => this.#event(undefined, type, reason, message));
+      const failed = mountedPullFailure(await this.#imageVolumePulls, c);
       if (this.#state.kind !== 'syncing') return this.#abandonStart();
-      if (!mounted.ok) return this.#pullFailed(rec, mounted);
+      if (failed) return this.#pullFailed(rec, failed);
     }
     const planned = resolveBehaviour(this.#pod, c, rec.kind);
     // SyncPod fetches the pod's pull secrets on every pass, whatever the image needs.
