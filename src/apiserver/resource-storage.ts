@@ -244,9 +244,9 @@ export class ResourceStorage {
    * Upstream: apiserver/pkg/endpoints/handlers/create.go, pkg/registry/core/pod/storage (BindingREST,
    * EvictionREST), pkg/registry/core/serviceaccount/storage/token.go.
    */
-  admitCreate(phase: 'mutate' | 'validate', def: ResourceDefinition, name: string, object: KubeObject, ctx: WriteContext): Promise<void> {
+  async admitCreate(phase: 'mutate' | 'validate', def: ResourceDefinition, name: string, object: KubeObject, ctx: WriteContext): Promise<void> {
     const attributes = { operation: 'CREATE', def, name, object, old: undefined, ctx, storage: this } as const;
-    return phase === 'mutate' ? this.#admission.mutate(attributes) : this.#admission.validate(attributes);
+    await (phase === 'mutate' ? this.#admission.mutate(attributes) : this.#admission.validate(attributes));
   }
 
   /**
