@@ -51,15 +51,12 @@ export async function bootstrapCluster(client: Client, gates: FeatureGates, extr
 
 /** Creates each object that does not exist yet, in order. */
 export async function createMissing(client: Client, objects: readonly [ResourceRef, KubeObject][]): Promise<void> {
+  // Looked up first: a re-create on restart would run admission (the kubernetes Service's taken
+  // cluster IP, a user's webhooks) before storage could answer AlreadyExists. One list a kind and
+  // namespace rather than a get an object: on a fresh store each get was a NotFound error built.
+  const existing = await existingNames(client, objects);
   for (const [ref, obj] of objects) {
-    try {
-      // Looked up first: a re-create on restart would run admission (the kubernetes Service's taken
-      // cluster IP, a user's webhooks) before storage could answer AlreadyExists.
-      await client.get(ref, obj.metadata.namespace, obj.metadata.name ?? '');
-      continue;
-    } catch (error) {
-      if (!(isApiError(error) && error.reason === 'NotFound')) throw error;
-    }
+    if (existing.get(collectionKey(ref, obj))?.has(obj.metadata.name ?? '')) continue;
     try {
       await client.create(ref, obj);
     } catch (error) {
@@ -67,4 +64,21 @@ export async function createMissing(client: Client, objects: readonly [ResourceR
       throw error;
     }
   }
+}
+
+function collectionKey(ref: ResourceRef, obj: KubeObject): string {
+  return `${ref.group}/${ref.resource}/${obj.metadata.namespace ?? ''}`;
+}
+
+/** The names already stored in each collection the objects go to. */
+async function existingNames(client: Client, objects: readonly [ResourceRef, KubeObject][]): Promise<Map<string, Set<string>>> {
+  const names = new Map<string, Set<string>>();
+  for (const [ref, obj] of objects) {
+    const key = collectionKey(ref, obj);
+    if (names.has(key)) continue;
+    const namespace = obj.metadata.namespace;
+    const list = await client.list(ref, namespace === undefined ? {} : { namespace });
+    names.set(key, new Set(list.items.map((item) => item.metadata.name ?? '')));
+  }
+  return names;
 }
