@@ -45,8 +45,10 @@ export async function up(args: string[], startedAt: number): Promise<void> {
     port,
     host: values.host ?? '127.0.0.1',
     kubeconfigPath,
-    // The ready line means the API serves and the nodes are Ready; DRA slices follow at once.
+    // The ready line means the API serves and the nodes are Ready; DRA slices and the controllers a
+    // new pod does not need follow at once.
     driversInBackground: true,
+    controllersAfterStart: true,
     ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
   }).catch((error: unknown) => {

@@ -49,6 +49,12 @@ export interface ClusterOptions {
   components?: boolean;
   /** Let node-local drivers (the NVIDIA DRA driver) publish after start rather than before it returns. */
   driversInBackground?: boolean;
+  /**
+   * Start the controllers that neither the nodes' readiness nor a new pod's admission, scheduling and
+   * start need once start has returned, one an event-loop turn (default false: all have started when it
+   * returns, as scenario tests on the VirtualClock expect).
+   */
+  controllersAfterStart?: boolean;
   log?: (line: string) => void;
   /**
    * Real elapsed milliseconds on a monotonic clock, for compute budgets (the DRA filterTimeout), not
@@ -61,6 +67,7 @@ export interface ClusterOptions {
 export class Cluster {
   readonly config: ClusterConfig;
   readonly driversInBackground: boolean;
+  readonly controllersAfterStart: boolean;
   readonly server: ApiServer;
   readonly client: Client;
   readonly clock: Clock;
@@ -89,6 +96,7 @@ export class Cluster {
   private constructor(options: ClusterOptions, store: Store, clock: Clock, random: Random, serviceAccountKey: string) {
     this.config = options.config;
     this.driversInBackground = options.driversInBackground ?? false;
+    this.controllersAfterStart = options.controllersAfterStart ?? false;
     this.clock = clock;
     this.random = random;
     this.elapsedMs = options.elapsedMs ?? monotonicMs;

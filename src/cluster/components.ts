@@ -6,6 +6,7 @@ import { createLocalClient } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import { SharedInformers, kubernetesUserAgent } from '../client/index.ts';
 import type { Clock, Random } from '../core/index.ts';
+import { nextTurn } from '../core/index.ts';
 import type { Cluster } from './cluster.ts';
 import { NamespaceController } from '../controllers/index.ts';
 import { SimulatedNodes, poolLabel } from '../kubelet/index.ts';
@@ -126,9 +127,49 @@ function kcm(ctx: ComponentContext, serviceAccount: string): { client: Client; c
   return { client: clientAs(ctx, programs.controllerManager, controllerUser(serviceAccount)), clock: ctx.clock, log: ctx.log, informers: kcmInformers(ctx) };
 }
 
-function started<T extends { start(): void; stop(): void | Promise<void> }>(name: string, component: T): RunningComponent {
+interface Startable {
+  start(): void;
+  stop(): void | Promise<void>;
+}
+
+function started(name: string, component: Startable): RunningComponent {
   component.start();
   return { name, stop: () => component.stop() };
+}
+
+/** Per cluster, whether the nodes became Ready, settled once the last controller queued so far started. */
+const afterReadyChains = new WeakMap<ComponentContext, Promise<boolean>>();
+
+/**
+ * A controller that neither the ready line's promises (every node Ready; a pod created then is admitted,
+ * scheduled and started) nor a user's first requests wait for. With the cluster's controllersAfterStart
+ * (`drydock up`) it starts once every node is Ready, after the turn that prints the ready line, one such
+ * controller a turn in the registry's order: their informers' first lists then neither delay the line
+ * nor hold the event loop from a request that arrives meanwhile. Named in `running` from the start, as
+ * its process would be.
+ */
+function startedOnceReady(ctx: ComponentContext, name: string, make: () => Startable): RunningComponent {
+  if (!ctx.cluster.controllersAfterStart) return started(name, make());
+  let component: Startable | undefined;
+  let stopped = false;
+  const previous = afterReadyChains.get(ctx) ?? ctx.nodesReady.then(() => true, () => false);
+  afterReadyChains.set(ctx, previous.then(async (ready) => {
+    if (!ready) return false;
+    await nextTurn();
+    try {
+      if (!stopped) (component = make()).start();
+    } catch (error) {
+      ctx.log(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return true;
+  }));
+  return {
+    name,
+    stop: async () => {
+      stopped = true;
+      await component?.stop();
+    },
+  };
 }
 
 const controllerStartDelayMs = 1000;
@@ -142,6 +183,8 @@ const factories: ComponentFactory[] = [
     await pools.start();
     return [{ name: 'kubelets', stop: () => nodes.stop() }, { name: 'node-pools', stop: () => pools.stop() }];
   },
+  // Next to the kubelets: the ready line waits for it to lift TaintNodesByCondition's not-ready taint.
+  async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController(kcm(ctx, 'node-controller'))),
   async (ctx) => { const m = new MetricsServer({ client: clientOf(ctx, 'metrics-server'), clock: ctx.clock, log: ctx.log, kubelets: ctx.cluster.podLogs }); await m.start(); for (const r of m.resources()) ctx.cluster.server.delegate(r); return { name: 'metrics-server', stop: () => m.stop() }; },
   // After the metrics server, so that metrics.k8s.io is served when the built-in APIServices are registered.
   // Its Service and EndpointSlice caches are the controller manager's: one copy of each object in this process.
@@ -175,12 +218,11 @@ const factories: ComponentFactory[] = [
   }),
   async (ctx) => started('ip-address-repair', new IPAddressRepair({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, log: ctx.log, informers: kcmInformers(ctx) })),
   async (ctx) => started('service-cidr-controller', new ServiceCIDRsController(kcm(ctx, 'service-cidrs-controller'))),
-  async (ctx) => started('node-lifecycle-controller', new NodeLifecycleController(kcm(ctx, 'node-controller'))),
-  async (ctx) => started('taint-eviction-controller', new TaintEvictionController(kcm(ctx, 'node-controller'))),
-  async (ctx) => started('pod-garbage-collector', new PodGCController(kcm(ctx, 'pod-garbage-collector'))),
-  async (ctx) => started('namespace-controller', new NamespaceController(kcm(ctx, 'namespace-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'taint-eviction-controller', () => new TaintEvictionController(kcm(ctx, 'node-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'pod-garbage-collector', () => new PodGCController(kcm(ctx, 'pod-garbage-collector'))),
+  async (ctx) => startedOnceReady(ctx, 'namespace-controller', () => new NamespaceController(kcm(ctx, 'namespace-controller'))),
   async (ctx) => started('serviceaccount-controller', new ServiceAccountsController(kcm(ctx, 'service-account-controller'))),
-  async (ctx) => started('clusterrole-aggregation-controller', new ClusterRoleAggregationController(kcm(ctx, 'clusterrole-aggregation-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'clusterrole-aggregation-controller', () => new ClusterRoleAggregationController(kcm(ctx, 'clusterrole-aggregation-controller'))),
   // The CA is the serving certificate's. A cluster that serves no HTTPS (in-process clients only) has
   // none, and publishes an empty bundle: every pod's kube-api-access volume needs the ConfigMap to mount.
   async (ctx) => started('root-ca-certificate-publisher-controller', new RootCaCertPublisher({ ...kcm(ctx, 'root-ca-cert-publisher'), rootCA: ctx.cluster.certificateAuthority })),
@@ -189,35 +231,35 @@ const factories: ComponentFactory[] = [
     return ctx.cluster.driversInBackground ? afterNodesReady(ctx, 'nvidia-dra-driver', start) : start();
   },
   // csrsigning signs with the cluster CA (the serving certificate's key): none without HTTPS.
-  async (ctx) => { const authority = ctx.cluster.signingAuthority; return authority ? started('certificatesigningrequest-signing-controller', new CertificateSigner({ ...kcm(ctx, 'certificate-controller'), random: ctx.random, authority })) : []; },
-  async (ctx) => started('certificatesigningrequest-cleaner-controller', new CsrCleaner(kcm(ctx, 'certificate-controller'))),
-  async (ctx) => started('persistentvolume-controller', new PersistentVolumeController(kcm(ctx, 'persistent-volume-binder'))),
-  async (ctx) => started('local-path-provisioner', new LocalPathProvisioner({ client: clientOf(ctx, 'local-path-provisioner'), clock: ctx.clock, log: ctx.log })),
-  async (ctx) => started('pvc-protection-controller', new PvcProtectionController(kcm(ctx, 'pvc-protection-controller'))),
-  async (ctx) => started('pv-protection-controller', new PvProtectionController(kcm(ctx, 'pv-protection-controller'))),
-  async (ctx) => started('ephemeral-volume-controller', new EphemeralVolumeController(kcm(ctx, 'ephemeral-volume-controller'))),
+  async (ctx) => { const authority = ctx.cluster.signingAuthority; return authority ? startedOnceReady(ctx, 'certificatesigningrequest-signing-controller', () => new CertificateSigner({ ...kcm(ctx, 'certificate-controller'), random: ctx.random, authority })) : []; },
+  async (ctx) => startedOnceReady(ctx, 'certificatesigningrequest-cleaner-controller', () => new CsrCleaner(kcm(ctx, 'certificate-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'persistentvolume-controller', () => new PersistentVolumeController(kcm(ctx, 'persistent-volume-binder'))),
+  async (ctx) => startedOnceReady(ctx, 'local-path-provisioner', () => new LocalPathProvisioner({ client: clientOf(ctx, 'local-path-provisioner'), clock: ctx.clock, log: ctx.log })),
+  async (ctx) => startedOnceReady(ctx, 'pvc-protection-controller', () => new PvcProtectionController(kcm(ctx, 'pvc-protection-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'pv-protection-controller', () => new PvProtectionController(kcm(ctx, 'pv-protection-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'ephemeral-volume-controller', () => new EphemeralVolumeController(kcm(ctx, 'ephemeral-volume-controller'))),
   async (ctx) => { const lease = new ApiServerIdentityLease({ client: clientOf(ctx, 'kube-apiserver'), clock: ctx.clock, random: ctx.random, log: ctx.log }); await lease.start(); return { name: 'apiserver-identity-lease', stop: () => lease.stop() }; },
   async (ctx) => { const e = await startLeaderElection({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, lease: 'kube-scheduler', eventSource: 'default-scheduler' }); return { name: 'kube-scheduler-leader-election', stop: () => e.stop() }; },
   async (ctx) => { const e = await startLeaderElection({ client: controllerManager(ctx), clock: ctx.clock, random: ctx.random, log: ctx.log, lease: 'kube-controller-manager', eventSource: 'kube-controller-manager' }); return { name: 'kube-controller-manager-leader-election', stop: () => e.stop() }; },
   async (ctx) => started('scheduler', new Scheduler({ client: clientAs(ctx, 'kube-scheduler', schedulerUser), clock: ctx.clock, random: ctx.random, log: ctx.log, config: ctx.cluster.config.scheduler, featureGates: ctx.cluster.config.featureGates, registry: { ...inTreeRegistry, DynamicResources: dynamicResourcesFactory({ buildInventory, nodeSelectorMatches, resultDeviceIds, searchClaims }, { elapsedMs: ctx.cluster.elapsedMs }) } })),
-  async (ctx) => started('garbage-collector', new GarbageCollector(kcm(ctx, 'generic-garbage-collector'))),
-  async (ctx) => started('replicaset-controller', new ReplicaSetController(kcm(ctx, 'replicaset-controller'))),
-  async (ctx) => started('replicationcontroller-controller', new ReplicationManager(kcm(ctx, 'replication-controller'))),
-  async (ctx) => started('deployment-controller', new DeploymentController(kcm(ctx, 'deployment-controller'))),
-  async (ctx) => started('daemonset-controller', new DaemonSetController(kcm(ctx, 'daemon-set-controller'))),
-  async (ctx) => started('statefulset-controller', new StatefulSetController(kcm(ctx, 'statefulset-controller'))),
-  async (ctx) => started('endpoints-controller', new EndpointsController(kcm(ctx, 'endpoint-controller'))),
-  async (ctx) => started('endpointslice-controller', new EndpointSliceController(kcm(ctx, 'endpointslice-controller'))),
-  async (ctx) => started('resourcequota-controller', new ResourceQuotaController(kcm(ctx, 'resourcequota-controller'))),
-  async (ctx) => started('disruption-controller', new DisruptionController(kcm(ctx, 'disruption-controller'))),
-  async (ctx) => started('cronjob-controller', new CronJobController(kcm(ctx, 'cronjob-controller'))),
-  async (ctx) => { const a = new VpaAdmission({ client: clientOf(ctx, programs.vpaAdmissionController), clock: ctx.clock, log: ctx.log }); await a.start(); const off = ctx.cluster.podWebhooks.register('vpa', (pod) => a.admit(pod)); return [{ name: 'vpa-admission-controller', stop: () => { off(); a.stop(); } }, started('vpa-recommender', new VpaRecommender({ client: clientOf(ctx, programs.vpaRecommender), clock: ctx.clock, log: ctx.log })), started('vpa-updater', new VpaUpdater({ client: clientOf(ctx, programs.vpaUpdater), clock: ctx.clock, log: ctx.log }))]; },
-  async (ctx) => started('horizontal-pod-autoscaler', new HorizontalController(kcm(ctx, 'horizontal-pod-autoscaler'))),
-  async (ctx) => started('job-controller', new JobController({ ...kcm(ctx, 'job-controller'), random: ctx.random })),
-  async (ctx) => started('resource-claim-controller', new ResourceClaimController(kcm(ctx, 'resource-claim-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'garbage-collector', () => new GarbageCollector(kcm(ctx, 'generic-garbage-collector'))),
+  async (ctx) => startedOnceReady(ctx, 'replicaset-controller', () => new ReplicaSetController(kcm(ctx, 'replicaset-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'replicationcontroller-controller', () => new ReplicationManager(kcm(ctx, 'replication-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'deployment-controller', () => new DeploymentController(kcm(ctx, 'deployment-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'daemonset-controller', () => new DaemonSetController(kcm(ctx, 'daemon-set-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'statefulset-controller', () => new StatefulSetController(kcm(ctx, 'statefulset-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'endpoints-controller', () => new EndpointsController(kcm(ctx, 'endpoint-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'endpointslice-controller', () => new EndpointSliceController(kcm(ctx, 'endpointslice-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'resourcequota-controller', () => new ResourceQuotaController(kcm(ctx, 'resourcequota-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'disruption-controller', () => new DisruptionController(kcm(ctx, 'disruption-controller'))),
+  async (ctx) => startedOnceReady(ctx, 'cronjob-controller', () => new CronJobController(kcm(ctx, 'cronjob-controller'))),
+  async (ctx) => { const a = new VpaAdmission({ client: clientOf(ctx, programs.vpaAdmissionController), clock: ctx.clock, log: ctx.log }); await a.start(); const off = ctx.cluster.podWebhooks.register('vpa', (pod) => a.admit(pod)); return [{ name: 'vpa-admission-controller', stop: () => { off(); a.stop(); } }, startedOnceReady(ctx, 'vpa-recommender', () => new VpaRecommender({ client: clientOf(ctx, programs.vpaRecommender), clock: ctx.clock, log: ctx.log })), startedOnceReady(ctx, 'vpa-updater', () => new VpaUpdater({ client: clientOf(ctx, programs.vpaUpdater), clock: ctx.clock, log: ctx.log }))]; },
+  async (ctx) => startedOnceReady(ctx, 'horizontal-pod-autoscaler', () => new HorizontalController(kcm(ctx, 'horizontal-pod-autoscaler'))),
+  async (ctx) => startedOnceReady(ctx, 'job-controller', () => new JobController({ ...kcm(ctx, 'job-controller'), random: ctx.random })),
+  async (ctx) => startedOnceReady(ctx, 'resource-claim-controller', () => new ResourceClaimController(kcm(ctx, 'resource-claim-controller'))),
   // As kube-controller-manager, only with DRADeviceTaints on: NoExecute device taints evict the pods of allocated claims.
-  async (ctx) => controllerGatesOff('device-taint-eviction-controller', ctx.cluster.config.featureGates).length === 0 ? started('device-taint-eviction-controller', new DeviceTaintEvictionController(kcm(ctx, 'device-taint-eviction-controller'))) : [],
-  async (ctx) => started('ttl-after-finished-controller', new TtlAfterFinishedController(kcm(ctx, 'ttl-after-finished-controller'))),
+  async (ctx) => controllerGatesOff('device-taint-eviction-controller', ctx.cluster.config.featureGates).length === 0 ? startedOnceReady(ctx, 'device-taint-eviction-controller', () => new DeviceTaintEvictionController(kcm(ctx, 'device-taint-eviction-controller'))) : [],
+  async (ctx) => startedOnceReady(ctx, 'ttl-after-finished-controller', () => new TtlAfterFinishedController(kcm(ctx, 'ttl-after-finished-controller'))),
 ];
 
 export async function startComponents(ctx: ComponentContext): Promise<RunningComponents> {
