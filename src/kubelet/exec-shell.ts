@@ -7,7 +7,7 @@
 // terminal. There is no image to run anything else. Pure: the script is run ahead and the route plays the
 // steps; its writes are stamped with the time ahead they are made at (shell-files.ts).
 import { argvCommand, OutsideSubset, parseScript, scriptCommands, shellTest, ShellRun, testsFiles } from '../api/index.ts';
-import type { CommandHook, ShellProgram } from '../api/index.ts';
+import type { CommandHook, ContainerUser, ShellProgram } from '../api/index.ts';
 import type { ClusterDnsView } from './cluster-dns.ts';
 import type { ContainerFiles } from './container-files.ts';
 import { lookup } from './container-files.ts';
@@ -31,6 +31,8 @@ export interface ExecContext {
   dns?: ClusterDnsView | undefined;
   /** The container's image (which busybox's nslookup it has). */
   image?: string | undefined;
+  /** Who its processes run as (status.containerStatuses[].user), for `id`. */
+  user?: ContainerUser | undefined;
 }
 
 /** Output on a stream (a file's bytes as they are), or a pause (null: forever, as `sleep infinity`). */
@@ -89,7 +91,7 @@ export class ShellSession {
   }
 }
 
-const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[', '[[', 'nslookup', 'touch', 'rm', 'tail']);
+const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'id', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[', '[[', 'nslookup', 'touch', 'rm', 'tail']);
 /** What kubectl exec runs ahead: output past this many writes, or past an hour, is left unwritten (the command goes on for ever). */
 const maxSteps = 10_000;
 const limitMs = 3_600_000;
@@ -177,6 +179,8 @@ function hooked(argv: readonly string[], context: ExecContext, state: SessionSta
   switch (name) {
     case 'pwd':
       return written(`${context.workingDir}\n`);
+    case 'id':
+      return context.user ? idCommand(rest, context.user) : undefined;
     case 'cat':
       return cat(rest, context.files, context.workingDir, isBusyboxImage(context.image));
     case 'touch':
@@ -208,4 +212,19 @@ function hooked(argv: readonly string[], context: ExecContext, state: SessionSta
       if (scriptCommands.has(name)) return undefined;
       return written(`sh: ${cmd}: not simulated (a simulated container runs ${simulatedCommands})\n`, 127, 'stderr');
   }
+}
+
+/**
+ * busybox's id: `uid=1000 gid=3000 groups=2000,3000,4000`, or one of -u, -g, -G. A simulated image is a
+ * root-only one (container-user.ts), so only 0 has a name.
+ */
+function idCommand(args: readonly string[], user: ContainerUser): CommandHook {
+  const { uid, gid, supplementalGroups } = user.linux ?? { uid: 0, gid: 0, supplementalGroups: [0] };
+  const named = (n: number): string => (n === 0 ? '0(root)' : String(n));
+  const groups = supplementalGroups ?? [gid];
+  if (args.length === 0) return written(`uid=${named(uid)} gid=${named(gid)} groups=${groups.map(named).join(',')}\n`);
+  if (args.length === 1 && args[0] === '-u') return written(`${uid}\n`);
+  if (args.length === 1 && args[0] === '-g') return written(`${gid}\n`);
+  if (args.length === 1 && args[0] === '-G') return written(`${groups.join(' ')}\n`);
+  return written(`id: ${args.join(' ')}: not simulated (id runs alone or with -u, -g or -G)\n`, 1, 'stderr');
 }

@@ -807,6 +807,35 @@ test("the docs' lifecycle-demo: the postStart handler's file is there for kubect
   }
 });
 
+test("the docs' security-context-demo: id in kubectl exec and in the container's script shows the user status.user reports", async () => {
+  const { c, clock } = await cluster();
+  try {
+    await c.client.create(refs.pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'security-context-demo', namespace: 'default' },
+      spec: {
+        securityContext: { runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000, supplementalGroups: [4000] },
+        volumes: [{ name: 'sec-ctx-vol', emptyDir: {} }],
+        containers: [
+          { name: 'sec-ctx-demo', image: 'busybox:1.28', command: ['sh', '-c', 'sleep 1h'], volumeMounts: [{ name: 'sec-ctx-vol', mountPath: '/data/demo' }], securityContext: { allowPrivilegeEscalation: false } },
+          { name: 'root', image: 'busybox:1.28', command: ['sh', '-c', 'id; id -u; sleep 1h'], securityContext: { runAsUser: 0, runAsGroup: 0 } },
+        ],
+      },
+    });
+    await clock.advance(3_000);
+    const context = execContextOf(c, 'security-context-demo', 'sec-ctx-demo');
+    assert.ok(context);
+    const out = (argv: string[]): string => runExec(argv, context).steps.map((s) => ('text' in s ? s.text.toString() : '')).join('');
+    assert.equal(out(['id']), 'uid=1000 gid=3000 groups=2000,3000,4000\n');
+    assert.equal(out(['sh', '-c', 'id -u; id -G']), '1000\n2000 3000 4000\n');
+    assert.deepEqual((await pod(c, 'security-context-demo')).status?.containerStatuses?.find((s) => s.name === 'sec-ctx-demo')?.user, { linux: { uid: 1000, gid: 3000, supplementalGroups: [2000, 3000, 4000] } });
+    assert.deepEqual(c.podLogs.kubelet('cpu-0')?.worker('default', 'security-context-demo')?.logsOf('root')?.current?.lines().map((l) => l.text), ['uid=0(root) gid=0(root) groups=0(root),2000,4000', '0']);
+  } finally {
+    await c.stop();
+  }
+});
+
 test('a RuntimeClass whose handler the node lacks: no sandbox, host network or not; FailedCreatePodSandBox again at each try', async () => {
   const { c, clock } = await cluster();
   try {

@@ -27,6 +27,7 @@ import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import type { VolumeMounter } from './volumes.ts';
 import { containerEnvironment, expandCommandAndArgs } from './container-env.ts';
+import { containerUser } from './container-user.ts';
 import { invalidImageMessage } from './image-reference.ts';
 import { hasImageVolumes, mountedPullFailure, pullImageVolumes } from './image-volumes.ts';
 import type { ImageVolumePulls } from './image-volumes.ts';
@@ -330,7 +331,7 @@ export class PodWorker {
     if (!c || !live?.sim || !isRunning(rec?.current)) return { error: `container not found (${JSON.stringify(name)})` };
     const env = this.#imageEnv(live.env ?? {});
     const workingDir = c.workingDir || '/';
-    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir, files: this.#podFiles().files(this.#pod, name, this.podIP, rec.current.id), now: () => this.#d.clock.now(), dns: this.#d.dns, image: c.image };
+    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir, files: this.#podFiles().files(this.#pod, name, this.podIP, rec.current.id), now: () => this.#d.clock.now(), dns: this.#d.dns, image: c.image, user: containerUser(this.#pod.spec.securityContext, c.securityContext) };
     // A host process (runtime: process) execs for real, with the environment it was started with.
     const sim = live.sim;
     return sim instanceof ProcessContainer ? { context, logs: live.logs, host: { env: sim.env, workingDir } } : { context, logs: live.logs };
@@ -353,6 +354,7 @@ export class PodWorker {
       now: () => this.#d.clock.now(),
       dns: this.#d.dns,
       image: c.image,
+      user: containerUser(this.#pod.spec.securityContext, c.securityContext),
     });
   }
 

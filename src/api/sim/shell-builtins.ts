@@ -111,6 +111,7 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
     case 'cat':
     case 'ls':
     case 'pwd':
+    case 'id':
     case 'touch':
     case 'rm':
     case 'nslookup':

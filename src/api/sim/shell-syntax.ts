@@ -3,7 +3,7 @@
 // $((arithmetic)), $(command) and `command` substitution, `;` `&` `&&` `||` `!` and newlines,
 // NAME=value assignments, while/until/for/if/{ } compound commands, comments, redirections of a simple
 // command's output (>/dev/null, 2>&1, >&2, > FILE, >> FILE), case ... esac, ( ... ) subshells, NAME() { ...; }
-// functions; `cat FILE`, `ls [-aA1] [PATH]`, `pwd`, `touch FILE`, `rm [-f] FILE` and `nslookup HOST` where the kubelet answers them
+// functions; `cat FILE`, `ls [-aA1] [PATH]`, `pwd`, `id`, `touch FILE`, `rm [-f] FILE` and `nslookup HOST` where the kubelet answers them
 // (containerCommands), and `tail [-fF] [-n N] FILE` over the files the kubelet gives the shell.
 // Everything else (pipes, file name globs, reading redirections, commands not simulated) is outside the
 // subset: parseScript throws, so the caller falls back to the behaviour model's default as for any other command.
@@ -71,7 +71,7 @@ export class OutsideSubset extends Error {}
  * Commands that read or write the container's files or ask the cluster (cat, touch, rm, nslookup): the kubelet answers them
  * (ShellContext.command) for a running container; a script using one is never evaluated ahead.
  */
-export const containerCommands: ReadonlySet<string> = new Set(['cat', 'ls', 'pwd', 'nslookup', 'touch', 'rm']);
+export const containerCommands: ReadonlySet<string> = new Set(['cat', 'ls', 'pwd', 'id', 'nslookup', 'touch', 'rm']);
 const testCommands = new Set(['test', '[', '[[']);
 /** Whether the kubelet answers `argv`: a container command, or a test that asks about files. */
 export function asksContainer(argv: readonly string[]): boolean {
