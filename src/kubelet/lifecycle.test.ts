@@ -52,6 +52,16 @@ function execContextOf(c: Cluster, name: string, container: string): ExecContext
   return target && 'context' in target ? target.context : undefined;
 }
 
+/** The lines the current instance of container `container` of pod `name` on cpu-0 has logged. */
+function logLines(c: Cluster, name: string, container: string): string[] | undefined {
+  return c.podLogs.kubelet('cpu-0')?.worker('default', name)?.logsOf(container)?.current?.lines().map((l) => l.text);
+}
+
+/** What `argv` prints when kubectl exec runs it in `context`, both streams. */
+function execOutput(context: ExecContext, argv: readonly string[]): string {
+  return runExec(argv, context).steps.map((s) => ('text' in s ? s.text.toString() : '')).join('');
+}
+
 async function events(c: Cluster, name: string): Promise<Event[]> {
   const list = await c.client.list<Event>(refs.events, { namespace: 'default' });
   return list.items.filter((e) => e.involvedObject.name === name);
@@ -536,7 +546,7 @@ test('kubectl debug: an ephemeral container starts while the init container stil
     assert.equal(debugger_?.resources, undefined);
     assert.match(debugger_?.containerID ?? '', /^drydock:\/\//);
     assert.deepEqual([once?.state?.terminated?.reason, once?.state?.terminated?.exitCode, once?.restartCount], ['Completed', 0, 0]);
-    const logs = c.podLogs.kubelet('cpu-0')?.worker('default', 'stuck')?.logsOf('debugger')?.current?.lines().map((l) => l.text);
+    const logs = logLines(c, 'stuck', 'debugger');
     assert.deepEqual(logs, ['looking around']);
     const ev = (await events(c, 'stuck')).map((e) => `${e.reason} ${e.involvedObject.fieldPath ?? ''}`);
     for (const reason of ['Pulled', 'Created', 'Started']) assert.ok(ev.includes(`${reason} spec.ephemeralContainers{debugger}`), ev.join('\n'));
@@ -773,7 +783,7 @@ test("$(VAR) in command and args is the container's variable when it runs: the d
     });
     await clock.advance(3_000);
     assert.equal((await pod(c, 'dapi-test-pod')).status?.phase, 'Succeeded');
-    assert.deepEqual(c.podLogs.kubelet('cpu-0')?.worker('default', 'dapi-test-pod')?.logsOf('test-container')?.current?.lines().map((l) => l.text), ['very charm']);
+    assert.deepEqual(logLines(c, 'dapi-test-pod', 'test-container'), ['very charm']);
   } finally {
     await c.stop();
   }
@@ -798,10 +808,9 @@ test("the docs' lifecycle-demo: the postStart handler's file is there for kubect
     await clock.advance(3_000);
     const context = execContextOf(c, 'lifecycle-demo', 'lifecycle-demo-container');
     assert.ok(context);
-    const message = runExec(['cat', '/usr/share/message'], context).steps.map((s) => ('text' in s ? s.text.toString() : '')).join('');
-    assert.equal(message, 'Hello from the postStart handler\n');
+    assert.equal(execOutput(context, ['cat', '/usr/share/message']), 'Hello from the postStart handler\n');
     assert.equal((await pod(c, 'dapi-test-pod')).status?.phase, 'Succeeded');
-    assert.deepEqual(c.podLogs.kubelet('cpu-0')?.worker('default', 'dapi-test-pod')?.logsOf('test-container')?.current?.lines().map((l) => l.text), ['SPECIAL_LEVEL', 'SPECIAL_TYPE']);
+    assert.deepEqual(logLines(c, 'dapi-test-pod', 'test-container'), ['SPECIAL_LEVEL', 'SPECIAL_TYPE']);
   } finally {
     await c.stop();
   }
@@ -826,11 +835,10 @@ test("the docs' security-context-demo: id in kubectl exec and in the container's
     await clock.advance(3_000);
     const context = execContextOf(c, 'security-context-demo', 'sec-ctx-demo');
     assert.ok(context);
-    const out = (argv: string[]): string => runExec(argv, context).steps.map((s) => ('text' in s ? s.text.toString() : '')).join('');
-    assert.equal(out(['id']), 'uid=1000 gid=3000 groups=2000,3000,4000\n');
-    assert.equal(out(['sh', '-c', 'id -u; id -G']), '1000\n2000 3000 4000\n');
+    assert.equal(execOutput(context, ['id']), 'uid=1000 gid=3000 groups=2000,3000,4000\n');
+    assert.equal(execOutput(context, ['sh', '-c', 'id -u; id -G']), '1000\n2000 3000 4000\n');
     assert.deepEqual((await pod(c, 'security-context-demo')).status?.containerStatuses?.find((s) => s.name === 'sec-ctx-demo')?.user, { linux: { uid: 1000, gid: 3000, supplementalGroups: [2000, 3000, 4000] } });
-    assert.deepEqual(c.podLogs.kubelet('cpu-0')?.worker('default', 'security-context-demo')?.logsOf('root')?.current?.lines().map((l) => l.text), ['uid=0(root) gid=0(root) groups=0(root),2000,4000', '0']);
+    assert.deepEqual(logLines(c, 'security-context-demo', 'root'), ['uid=0(root) gid=0(root) groups=0(root),2000,4000', '0']);
   } finally {
     await c.stop();
   }
