@@ -723,125 +723,110 @@ test('FallbackToLogsOnError: a failed container\'s termination message is the en
 
 test('what a container writes to its terminationMessagePath is its termination message: the last 4 KiB, before the logs, new for each instance', async () => {
   const { c, clock } = await cluster();
-  try {
-    const container = (name: string, script: string, more: Record<string, string> = {}) => ({ name, image: 'busybox', command: ['sh', '-c', script], ...more });
-    await c.client.create(refs.pods, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'report', namespace: 'default' },
-      spec: {
-        restartPolicy: 'Never',
-        containers: [
-          // kubernetes.io's "Determine the Reason for Pod Failure" example.
-          container('demo', 'sleep 1 && echo Sleep expired > /dev/termination-log'),
-          container('custom', 'echo "epoch 3: loss 0.12" > /tmp/result; exit 1', { terminationMessagePath: '/tmp/result', terminationMessagePolicy: 'FallbackToLogsOnError' }),
-          container('fallback', 'echo from the logs; exit 1', { terminationMessagePolicy: 'FallbackToLogsOnError' }),
-          container('long', `i=0; while [ $i -lt 600 ]; do echo 0123456789 >> /dev/termination-log; i=$((i+1)); done`),
-        ],
-      },
-    });
-    await clock.advance(5_000);
-    const terminated = Object.fromEntries((await pod(c, 'report')).status?.containerStatuses?.map((s) => [s.name, [s.state?.terminated?.exitCode, s.state?.terminated?.message]]) ?? []);
-    assert.deepEqual(terminated.demo, [0, 'Sleep expired\n']);
-    assert.deepEqual(terminated.custom, [1, 'epoch 3: loss 0.12\n']);
-    assert.deepEqual(terminated.fallback, [1, 'from the logs\n']);
-    // 6,600 bytes written: the kubelet reads the last 4,096 (tail.ReadAtMost), cut to the pod's 12 KiB / 4 containers.
-    assert.equal(terminated.long?.[1], '0123456789\n'.repeat(600).slice(-4096).slice(0, 3072));
-  } finally {
-    await c.stop();
-  }
+  await using _ = c;
+  const container = (name: string, script: string, more: Record<string, string> = {}) => ({ name, image: 'busybox', command: ['sh', '-c', script], ...more });
+  await c.client.create(refs.pods, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'report', namespace: 'default' },
+    spec: {
+      restartPolicy: 'Never',
+      containers: [
+        // kubernetes.io's "Determine the Reason for Pod Failure" example.
+        container('demo', 'sleep 1 && echo Sleep expired > /dev/termination-log'),
+        container('custom', 'echo "epoch 3: loss 0.12" > /tmp/result; exit 1', { terminationMessagePath: '/tmp/result', terminationMessagePolicy: 'FallbackToLogsOnError' }),
+        container('fallback', 'echo from the logs; exit 1', { terminationMessagePolicy: 'FallbackToLogsOnError' }),
+        container('long', `i=0; while [ $i -lt 600 ]; do echo 0123456789 >> /dev/termination-log; i=$((i+1)); done`),
+      ],
+    },
+  });
+  await clock.advance(5_000);
+  const terminated = Object.fromEntries((await pod(c, 'report')).status?.containerStatuses?.map((s) => [s.name, [s.state?.terminated?.exitCode, s.state?.terminated?.message]]) ?? []);
+  assert.deepEqual(terminated.demo, [0, 'Sleep expired\n']);
+  assert.deepEqual(terminated.custom, [1, 'epoch 3: loss 0.12\n']);
+  assert.deepEqual(terminated.fallback, [1, 'from the logs\n']);
+  // 6,600 bytes written: the kubelet reads the last 4,096 (tail.ReadAtMost), cut to the pod's 12 KiB / 4 containers.
+  assert.equal(terminated.long?.[1], '0123456789\n'.repeat(600).slice(-4096).slice(0, 3072));
 });
 
 test('a restarted container starts with an empty termination log: the last instance\'s message stays with lastState', async () => {
   const { c, clock } = await cluster();
-  try {
-    await c.client.create(refs.pods, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'again', namespace: 'default' },
-      spec: { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox', command: ['sh', '-c', 'cat /dev/termination-log; echo try >> /dev/termination-log; sleep 1; exit 1'] }] },
-    });
-    await clock.advance(3_000);
-    const status = (await pod(c, 'again')).status?.containerStatuses?.[0];
-    assert.equal(status?.lastState?.terminated?.message, 'try\n');
-    assert.ok((status?.restartCount ?? 0) >= 1);
-  } finally {
-    await c.stop();
-  }
+  await using _ = c;
+  await c.client.create(refs.pods, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'again', namespace: 'default' },
+    spec: { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox', command: ['sh', '-c', 'cat /dev/termination-log; echo try >> /dev/termination-log; sleep 1; exit 1'] }] },
+  });
+  await clock.advance(3_000);
+  const status = (await pod(c, 'again')).status?.containerStatuses?.[0];
+  assert.equal(status?.lastState?.terminated?.message, 'try\n');
+  assert.ok((status?.restartCount ?? 0) >= 1);
 });
 
 test("$(VAR) in command and args is the container's variable when it runs: the docs' ConfigMap echo prints its values", async () => {
   const { c, clock } = await cluster();
-  try {
-    await c.client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'special-config', namespace: 'default' }, data: { SPECIAL_LEVEL: 'very', SPECIAL_TYPE: 'charm' } });
-    const key = (name: string, from: string) => ({ name, valueFrom: { configMapKeyRef: { name: 'special-config', key: from } } });
-    await c.client.create(refs.pods, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'dapi-test-pod', namespace: 'default' },
-      spec: { restartPolicy: 'Never', containers: [{ name: 'test-container', image: 'registry.k8s.io/busybox:1.27.2', command: ['/bin/echo', '$(SPECIAL_LEVEL_KEY) $(SPECIAL_TYPE_KEY)'], env: [key('SPECIAL_LEVEL_KEY', 'SPECIAL_LEVEL'), key('SPECIAL_TYPE_KEY', 'SPECIAL_TYPE')] }] },
-    });
-    await clock.advance(3_000);
-    assert.equal((await pod(c, 'dapi-test-pod')).status?.phase, 'Succeeded');
-    assert.deepEqual(logLines(c, 'dapi-test-pod', 'test-container'), ['very charm']);
-  } finally {
-    await c.stop();
-  }
+  await using _ = c;
+  await c.client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'special-config', namespace: 'default' }, data: { SPECIAL_LEVEL: 'very', SPECIAL_TYPE: 'charm' } });
+  const key = (name: string, from: string) => ({ name, valueFrom: { configMapKeyRef: { name: 'special-config', key: from } } });
+  await c.client.create(refs.pods, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'dapi-test-pod', namespace: 'default' },
+    spec: { restartPolicy: 'Never', containers: [{ name: 'test-container', image: 'registry.k8s.io/busybox:1.27.2', command: ['/bin/echo', '$(SPECIAL_LEVEL_KEY) $(SPECIAL_TYPE_KEY)'], env: [key('SPECIAL_LEVEL_KEY', 'SPECIAL_LEVEL'), key('SPECIAL_TYPE_KEY', 'SPECIAL_TYPE')] }] },
+  });
+  await clock.advance(3_000);
+  assert.equal((await pod(c, 'dapi-test-pod')).status?.phase, 'Succeeded');
+  assert.deepEqual(logLines(c, 'dapi-test-pod', 'test-container'), ['very charm']);
 });
 
 test("the docs' lifecycle-demo: the postStart handler's file is there for kubectl exec; the ConfigMap page's ls lists the volume", async () => {
   const { c, clock } = await cluster();
-  try {
-    await c.client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'special-config', namespace: 'default' }, data: { SPECIAL_LEVEL: 'very', SPECIAL_TYPE: 'charm' } });
-    await c.client.create(refs.pods, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'lifecycle-demo', namespace: 'default' },
-      spec: { containers: [{ name: 'lifecycle-demo-container', image: 'nginx', lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', 'echo Hello from the postStart handler > /usr/share/message'] } } } }] },
-    });
-    await c.client.create(refs.pods, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'dapi-test-pod', namespace: 'default' },
-      spec: { restartPolicy: 'Never', containers: [{ name: 'test-container', image: 'registry.k8s.io/busybox:1.27.2', command: ['/bin/sh', '-c', 'ls /etc/config/'], volumeMounts: [{ name: 'config-volume', mountPath: '/etc/config' }] }], volumes: [{ name: 'config-volume', configMap: { name: 'special-config' } }] },
-    });
-    await clock.advance(3_000);
-    const context = execContextOf(c, 'lifecycle-demo', 'lifecycle-demo-container');
-    assert.ok(context);
-    assert.equal(execOutput(context, ['cat', '/usr/share/message']), 'Hello from the postStart handler\n');
-    assert.equal((await pod(c, 'dapi-test-pod')).status?.phase, 'Succeeded');
-    assert.deepEqual(logLines(c, 'dapi-test-pod', 'test-container'), ['SPECIAL_LEVEL', 'SPECIAL_TYPE']);
-  } finally {
-    await c.stop();
-  }
+  await using _ = c;
+  await c.client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'special-config', namespace: 'default' }, data: { SPECIAL_LEVEL: 'very', SPECIAL_TYPE: 'charm' } });
+  await c.client.create(refs.pods, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'lifecycle-demo', namespace: 'default' },
+    spec: { containers: [{ name: 'lifecycle-demo-container', image: 'nginx', lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', 'echo Hello from the postStart handler > /usr/share/message'] } } } }] },
+  });
+  await c.client.create(refs.pods, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'dapi-test-pod', namespace: 'default' },
+    spec: { restartPolicy: 'Never', containers: [{ name: 'test-container', image: 'registry.k8s.io/busybox:1.27.2', command: ['/bin/sh', '-c', 'ls /etc/config/'], volumeMounts: [{ name: 'config-volume', mountPath: '/etc/config' }] }], volumes: [{ name: 'config-volume', configMap: { name: 'special-config' } }] },
+  });
+  await clock.advance(3_000);
+  const context = execContextOf(c, 'lifecycle-demo', 'lifecycle-demo-container');
+  assert.ok(context);
+  assert.equal(execOutput(context, ['cat', '/usr/share/message']), 'Hello from the postStart handler\n');
+  assert.equal((await pod(c, 'dapi-test-pod')).status?.phase, 'Succeeded');
+  assert.deepEqual(logLines(c, 'dapi-test-pod', 'test-container'), ['SPECIAL_LEVEL', 'SPECIAL_TYPE']);
 });
 
 test("the docs' security-context-demo: id in kubectl exec and in the container's script shows the user status.user reports", async () => {
   const { c, clock } = await cluster();
-  try {
-    await c.client.create(refs.pods, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'security-context-demo', namespace: 'default' },
-      spec: {
-        securityContext: { runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000, supplementalGroups: [4000] },
-        volumes: [{ name: 'sec-ctx-vol', emptyDir: {} }],
-        containers: [
-          { name: 'sec-ctx-demo', image: 'busybox:1.28', command: ['sh', '-c', 'sleep 1h'], volumeMounts: [{ name: 'sec-ctx-vol', mountPath: '/data/demo' }], securityContext: { allowPrivilegeEscalation: false } },
-          { name: 'root', image: 'busybox:1.28', command: ['sh', '-c', 'id; id -u; sleep 1h'], securityContext: { runAsUser: 0, runAsGroup: 0 } },
-        ],
-      },
-    });
-    await clock.advance(3_000);
-    const context = execContextOf(c, 'security-context-demo', 'sec-ctx-demo');
-    assert.ok(context);
-    assert.equal(execOutput(context, ['id']), 'uid=1000 gid=3000 groups=2000,3000,4000\n');
-    assert.equal(execOutput(context, ['sh', '-c', 'id -u; id -G']), '1000\n2000 3000 4000\n');
-    assert.deepEqual((await pod(c, 'security-context-demo')).status?.containerStatuses?.find((s) => s.name === 'sec-ctx-demo')?.user, { linux: { uid: 1000, gid: 3000, supplementalGroups: [2000, 3000, 4000] } });
-    assert.deepEqual(logLines(c, 'security-context-demo', 'root'), ['uid=0(root) gid=0(root) groups=0(root),2000,4000', '0']);
-  } finally {
-    await c.stop();
-  }
+  await using _ = c;
+  await c.client.create(refs.pods, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'security-context-demo', namespace: 'default' },
+    spec: {
+      securityContext: { runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000, supplementalGroups: [4000] },
+      volumes: [{ name: 'sec-ctx-vol', emptyDir: {} }],
+      containers: [
+        { name: 'sec-ctx-demo', image: 'busybox:1.28', command: ['sh', '-c', 'sleep 1h'], volumeMounts: [{ name: 'sec-ctx-vol', mountPath: '/data/demo' }], securityContext: { allowPrivilegeEscalation: false } },
+        { name: 'root', image: 'busybox:1.28', command: ['sh', '-c', 'id; id -u; sleep 1h'], securityContext: { runAsUser: 0, runAsGroup: 0 } },
+      ],
+    },
+  });
+  await clock.advance(3_000);
+  const context = execContextOf(c, 'security-context-demo', 'sec-ctx-demo');
+  assert.ok(context);
+  assert.equal(execOutput(context, ['id']), 'uid=1000 gid=3000 groups=2000,3000,4000\n');
+  assert.equal(execOutput(context, ['sh', '-c', 'id -u; id -G']), '1000\n2000 3000 4000\n');
+  assert.deepEqual((await pod(c, 'security-context-demo')).status?.containerStatuses?.find((s) => s.name === 'sec-ctx-demo')?.user, { linux: { uid: 1000, gid: 3000, supplementalGroups: [2000, 3000, 4000] } });
+  assert.deepEqual(logLines(c, 'security-context-demo', 'root'), ['uid=0(root) gid=0(root) groups=0(root),2000,4000', '0']);
 });
 
 test('a RuntimeClass whose handler the node lacks: no sandbox, host network or not; FailedCreatePodSandBox again at each try', async () => {
