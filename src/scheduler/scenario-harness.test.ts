@@ -1,7 +1,7 @@
 // Scenario harness for scheduler tests: an in-process cluster on the VirtualClock with no node
 // pools, where tests create Node and Pod objects themselves. (No tests here; imported by others.)
 import type { Event, Node, Pod } from '../api/index.ts';
-import { refs } from '../api/index.ts';
+import { refs, taintNodeNotReady } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import type { Client } from '../client/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
@@ -40,7 +40,12 @@ export async function startScenario(options: { scheduler?: Record<string, unknow
         spec: { ...(extra.taints ? { taints: extra.taints } : {}), ...(extra.unschedulable ? { unschedulable: true } : {}) },
         status: { capacity: { pods: '110', ...allocatable }, allocatable: { pods: '110', ...allocatable }, conditions: [{ type: 'Ready', status: 'True' }] },
       };
-      return client.create<Node>(refs.nodes, node);
+      await client.create<Node>(refs.nodes, node);
+      // TaintNodesByCondition admits every Node with not-ready:NoSchedule; the node lifecycle controller
+      // lifts it on seeing Ready. Tests start from the node a user would see schedulable, not from the race.
+      const admitted = () => client.get<Node>(refs.nodes, '', name);
+      await s.until(async () => !(await admitted()).spec?.taints?.some((t) => t.key === taintNodeNotReady));
+      return admitted();
     },
     async addPod(name, spec, meta = {}) {
       const { requests, ...rest } = spec;
