@@ -7,7 +7,7 @@ import { X509Certificate } from 'node:crypto';
 import { isStaticToken } from './token-review.ts';
 import type { ResourceDefinition, UserInfo, Verb } from '../api/index.ts';
 import { clusterAdminUser, isValidPathSegmentName, privilegedGroup } from '../api/index.ts';
-import { admitPodConnect } from './connect-admission.ts';
+import { admitConnect } from './connect-admission.ts';
 import { authorize, connectCreateAttributes, forbiddenError, impersonatedUser, requestAttributes } from './authorization.ts';
 import type { Clock, KubeObject, Status } from '../core/index.ts';
 import { ApiError, RealClock, simulatedBuild, badRequest, forbidden, goJsonKind, internalError, methodNotAllowed, pathNotFound, queryBool, unauthorized, unsupportedMediaType } from '../core/index.ts';
@@ -150,7 +150,7 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
     }
   }
   // ConnectResource admits a connecter's options before its Connect, which the kubelet's routes serve.
-  const connect = target.kind === 'resource' ? admitPodConnect(server, target.target, url.searchParams, user) : undefined;
+  const connect = target.kind === 'resource' ? admitConnect(server, target.target, url.pathname, url.searchParams, user) : undefined;
   if (connect) await connect;
   for (const route of options.extraRoutes ?? []) {
     const served = route(req, res, url);

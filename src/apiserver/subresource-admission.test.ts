@@ -12,7 +12,7 @@ import type { NamedRuleWithOperations, Pod } from '../api/index.ts';
 import { Cluster, defaultClusterConfig } from '../cluster/index.ts';
 import type { Client } from '../client/index.ts';
 import { VirtualClock, isApiError } from '../core/index.ts';
-import { connectOptions } from './connect-admission.ts';
+import { connectOptions, proxySubpath } from './connect-admission.ts';
 import { createHttpHandler } from './http.ts';
 
 const attributes = [
@@ -27,13 +27,13 @@ const attributes = [
   "has(request.options) ? request.options.kind : 'no options'",
 ].map((part) => `(${part})`).join(" + ' | ' + ");
 
-async function withPolicy(rules: NamedRuleWithOperations[]): Promise<Cluster> {
+async function withPolicy(rules: NamedRuleWithOperations[], messageExpression = attributes): Promise<Cluster> {
   const cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
   await cluster.client.create(refs.validatingAdmissionPolicies, {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicy',
     metadata: { name: 'p' },
-    spec: { matchConstraints: { resourceRules: rules }, validations: [{ expression: 'false', messageExpression: attributes }] },
+    spec: { matchConstraints: { resourceRules: rules }, validations: [{ expression: 'false', messageExpression }] },
   });
   await cluster.client.create(refs.validatingAdmissionPolicyBindings, {
     apiVersion: 'admissionregistration.k8s.io/v1',
@@ -144,4 +144,40 @@ test("a connecter's query decodes to its v1 options as upstream writes them, omi
   assert.deepEqual(connectOptions('portforward', query('ports=8080,9090&ports=53')), { kind: 'PodPortForwardOptions', apiVersion: 'v1', ports: [8080, 9090, 53] });
   assert.deepEqual(connectOptions('portforward', query('')), { kind: 'PodPortForwardOptions', apiVersion: 'v1' });
   assert.equal(connectOptions('portforward', query('ports=http')), undefined);
+});
+
+/** Sends one request to the cluster's API over HTTP, as kubectl would; the Status's code and message. */
+async function overHttp(cluster: Cluster, method: string, path: string): Promise<{ code: number; message: string | undefined }> {
+  const http = createServer(createHttpHandler({ server: cluster.server, tokens: ['t'] }));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  try {
+    const res = await fetch(`http://127.0.0.1:${(http.address() as AddressInfo).port}${path}`, { method, headers: { Authorization: 'Bearer t' } });
+    const status = (await res.json()) as { message?: string };
+    return { code: res.status, message: status.message };
+  } finally {
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  }
+}
+
+test("the pod, service and node proxies are CONNECTs whose options carry the path after proxy", async () => {
+  const seen = "request.operation + ' ' + request.resource.resource + '/' + request.subResource + ' ' + object.kind + ' ' + (has(object.path) ? object.path : '<no path>')";
+  await using cluster = await withPolicy([rule(['CONNECT'], ['pods/proxy', 'services/proxy', 'nodes/proxy'])], seen);
+  assert.deepEqual(await overHttp(cluster, 'GET', '/api/v1/namespaces/default/pods/web:8080/proxy/metrics/v1/'), { code: 422, message: denied('pods', 'web:8080', 'CONNECT pods/proxy PodProxyOptions /metrics/v1/') });
+  assert.deepEqual(await overHttp(cluster, 'POST', '/api/v1/namespaces/default/services/http:web:/proxy/v1%2Fmodels?x=1'), { code: 422, message: denied('services', 'http:web:', 'CONNECT services/proxy ServiceProxyOptions /v1/models') });
+  assert.deepEqual(await overHttp(cluster, 'GET', '/api/v1/nodes/n1/proxy'), { code: 422, message: denied('nodes', 'n1', 'CONNECT nodes/proxy NodeProxyOptions <no path>') });
+});
+
+test('a connecter refuses dryRun before admission, as ConnectResource does', async () => {
+  await using cluster = await withPolicy([rule(['CONNECT'], ['pods/exec'])]);
+  const refused = await overHttp(cluster, 'POST', '/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true&dryRun=All');
+  assert.deepEqual(refused, { code: 400, message: 'dryRun is not supported' });
+  assert.equal((await overHttp(cluster, 'GET', '/api/v1/nodes/n1/proxy/stats/summary?dryRun=All')).message, 'dryRun is not supported');
+});
+
+test("a proxy's path is what follows proxy, decoded, with a leading slash and the request's trailing one", () => {
+  assert.equal(proxySubpath('/api/v1/namespaces/ns/pods/web/proxy'), '');
+  assert.equal(proxySubpath('/api/v1/namespaces/ns/pods/web/proxy/'), '/');
+  assert.equal(proxySubpath('/api/v1/nodes/n1/proxy/stats/summary'), '/stats/summary');
+  assert.equal(proxySubpath('/api/v1/namespaces/ns/services/web/proxy/a%20b/c/'), '/a b/c/');
+  assert.equal(proxySubpath('/api/v1/namespaces/ns/services/web/proxy//a//b'), '/a//b');
 });

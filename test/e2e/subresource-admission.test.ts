@@ -3,7 +3,8 @@
 // it from the node: a pod bound for a closed zone stays Pending, the scheduler's FailedScheduling event
 // carrying the policy's denial. A policy on pods/eviction (CREATE) stops `kubectl drain` in a namespace
 // whose evictions are frozen, in upstream's words, and the pod stays. A policy on pods/exec (CONNECT)
-// reads the PodExecOptions: `kubectl exec -- rm ...` is refused, another command runs.
+// reads the PodExecOptions: `kubectl exec -- rm ...` is refused, another command runs. A policy on
+// nodes/proxy (CONNECT) reads the NodeProxyOptions' path: the kubelet's /configz is refused, /healthz answers.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { drydockForSuite } from './harness.ts';
@@ -32,7 +33,7 @@ const refusing = (name: string, constraints: Record<string, unknown>, message: s
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => globalThis.setTimeout(resolve, ms));
 
-describe('admission policies on pods/binding, pods/eviction and pods/exec', () => {
+describe('admission policies on pods/binding, pods/eviction, pods/exec and nodes/proxy', () => {
   const dd = drydockForSuite({ config: cluster });
 
   test('a bind into a closed zone is refused: the pod stays Pending with the denial in its FailedScheduling event', async () => {
@@ -90,5 +91,22 @@ describe('admission policies on pods/binding, pods/eviction and pods/exec', () =
     const refused = await dd.kubectl(['exec', 'shell', '--', 'rm', '-rf', '/data']);
     assert.deepEqual(refused, { code: 1, stdout: '', stderr: `The pods "shell" is invalid: : ValidatingAdmissionPolicy 'no-rm' with binding 'no-rm' denied request: no rm in shell\n` });
     assert.equal(await dd.ok(['exec', 'shell', '--', 'echo', 'hello']), 'hello\n');
+  });
+
+  test("kubectl get --raw of a node's proxy: the path the policy forbids is refused; another answers", async () => {
+    const proxyRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CONNECT'], resources: ['nodes/proxy'] };
+    const policy = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'no-configz' }, spec: { matchConstraints: { resourceRules: [proxyRule] }, validations: [{ expression: "!has(object.path) || !object.path.startsWith('/configz')", messageExpression: "'kubelet configuration is private: ' + object.path" }] } },
+        { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-configz' }, spec: { policyName: 'no-configz', validationActions: ['Deny'] } },
+      ],
+    });
+    await dd.ok(['create', '-f', '-'], { input: policy });
+    const node = (await dd.ok(['get', 'nodes', '-o', 'jsonpath={.items[0].metadata.name}'])).trim();
+    const refused = await dd.kubectl(['get', '--raw', `/api/v1/nodes/${node}/proxy/configz`]);
+    assert.deepEqual(refused, { code: 1, stdout: '', stderr: `The nodes "${node}" is invalid: : ValidatingAdmissionPolicy 'no-configz' with binding 'no-configz' denied request: kubelet configuration is private: /configz\n` });
+    assert.equal(await dd.ok(['get', '--raw', `/api/v1/nodes/${node}/proxy/healthz`]), 'ok');
   });
 });
