@@ -18,9 +18,11 @@ test('bootstrap APF configuration: levels, schemas, Dangling conditions, recreat
       return names.length === 8 && names;
     }, 'the bootstrap levels');
     assert.deepEqual(levels, ['catch-all', 'exempt', 'global-default', 'leader-election', 'node-high', 'system', 'workload-high', 'workload-low']);
+    // The bootstrap creates the schemas one write at a time: wait for all eleven, not for whichever
+    // have been created and judged so far.
     const schemas = await clock.until(async () => {
       const items = (await c.client.list<FlowSchema>(refs.flowSchemas)).items;
-      return items.every((fs) => fs.status?.conditions?.length) && items;
+      return items.length >= 11 && items.every((fs) => fs.status?.conditions?.length) && items;
     }, 'Dangling conditions');
     assert.equal(schemas.length, 11);
     const probes = schemas.find((fs) => fs.metadata.name === 'probes');
