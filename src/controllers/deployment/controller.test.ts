@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { refs } from '../../api/index.ts';
 import type { Deployment, Event, Pod, ReplicaSet } from '../../api/index.ts';
 import { Cluster, defaultClusterConfig } from '../../cluster/index.ts';
-import { SeededRandom, VirtualClock, formatTime } from '../../core/index.ts';
+import { SeededRandom, VirtualClock, formatTime, isApiError } from '../../core/index.ts';
 
 async function startCluster(): Promise<{ cluster: Cluster; clock: VirtualClock }> {
   const clock = new VirtualClock();
@@ -35,15 +35,22 @@ function deployment(name: string, replicas: number, image = 'nginx:1'): Deployme
   };
 }
 
-/** Marks every live, not-ready pod Ready (what kubelets would do). */
+/**
+ * Marks every live, not-ready pod Ready (what kubelets would do). A pod the scheduler or a controller
+ * wrote since the list is left for the caller's next round, as a kubelet's status manager retries.
+ */
 async function readyAll(cluster: Cluster, now: number): Promise<void> {
   const pods = (await cluster.client.list<Pod>(refs.pods, { namespace: 'default' })).items;
   for (const pod of pods) {
     if (pod.metadata.deletionTimestamp || pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) continue;
-    await cluster.client.updateStatus<Pod>(refs.pods, {
-      ...pod,
-      status: { ...pod.status, phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: formatTime(now) }] },
-    });
+    try {
+      await cluster.client.updateStatus<Pod>(refs.pods, {
+        ...pod,
+        status: { ...pod.status, phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: formatTime(now) }] },
+      });
+    } catch (error) {
+      if (!isApiError(error) || error.reason !== 'Conflict') throw error;
+    }
   }
 }
 
