@@ -17,8 +17,10 @@ test('pods started after others were deleted each get an IP of their own', async
   for (const name of ['a', 'b']) await c.client.delete(refs.pods, 'default', name, { gracePeriodSeconds: 1 });
   await clock.advance(5_000);
   for (const name of ['c', 'd', 'e']) await c.client.create(refs.pods, pod(name));
-  await clock.advance(2_000);
-  const ips = (await c.client.list<Pod>(refs.pods, { namespace: 'default' })).items.map((p) => p.status?.podIP);
+  const ips = await clock.until(async () => {
+    const items = (await c.client.list<Pod>(refs.pods, { namespace: 'default' })).items;
+    return items.every((p) => p.status?.podIP) && items.map((p) => p.status?.podIP);
+  }, 'an IP on every pod');
   assert.equal(ips.length, 3);
   assert.equal(new Set(ips).size, 3, `pod IPs ${ips.join(', ')}`);
 });
@@ -28,8 +30,14 @@ test('with every IP of the node taken, a pod waits in ContainerCreating until on
   const config = clusterConfigFrom({ nodePools: [{ name: 'dense', count: 1, capacity: { cpu: '64', memory: '64Gi', pods: '300' } }] });
   await using c = await Cluster.start({ config, clock, random: new SeededRandom(3), components: true });
   for (let i = 0; i < 254; i++) await c.client.create(refs.pods, pod(`p-${i}`));
-  for (let s = 0; s < 8; s++) await clock.advance(1_000);
-  const pods = (await c.client.list<Pod>(refs.pods, { namespace: 'default' })).items;
+  // The kubelet's event recorder writes after the pod's status: wait until every pod has an IP or its
+  // FailedCreatePodSandBox event, not for a number of clock seconds.
+  const sandboxEvents = async (): Promise<Event[]> => (await c.client.list<Event>(refs.events, { namespace: 'default' })).items.filter((e) => e.reason === 'FailedCreatePodSandBox');
+  const pods = await clock.until(async () => {
+    const items = (await c.client.list<Pod>(refs.pods, { namespace: 'default' })).items;
+    const failed = new Set((await sandboxEvents()).map((e) => e.involvedObject.name));
+    return items.every((p) => p.status?.podIP || failed.has(p.metadata.name)) && items;
+  }, 'an IP or a FailedCreatePodSandBox event on every pod');
   const ips = pods.map((p) => p.status?.podIP).filter((ip) => ip !== undefined);
   assert.equal(ips.length, 253, 'a /24 less the network, gateway and broadcast addresses');
   assert.equal(new Set(ips).size, 253);
@@ -42,9 +50,10 @@ test('with every IP of the node taken, a pod waits in ContainerCreating until on
 
   const freed = pods.find((p) => p.status?.podIP);
   await c.client.delete(refs.pods, 'default', freed?.metadata.name ?? '', { gracePeriodSeconds: 0 });
-  await clock.advance(16_000);
-  const now = await c.client.get<Pod>(refs.pods, 'default', waiting.metadata.name ?? '');
-  assert.equal(now.status?.phase, 'Running');
+  const now = await clock.until(async () => {
+    const p = await c.client.get<Pod>(refs.pods, 'default', waiting.metadata.name ?? '');
+    return p.status?.phase === 'Running' && p;
+  }, `${waiting.metadata.name ?? ''} Running`);
   assert.equal(now.status?.podIP, freed?.status?.podIP);
 });
 
@@ -52,15 +61,15 @@ test('a deleted pod\'s IP is not handed out again until the node\'s range has be
   const clock = new VirtualClock();
   const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: 1, capacity: { cpu: '8', memory: '8Gi' } }] });
   await using c = await Cluster.start({ config, clock, random: new SeededRandom(2), components: true });
-  const ipOf = async (name: string) => (await c.client.get<Pod>(refs.pods, 'default', name)).status?.podIP;
+  const ipOf = (name: string): Promise<string> => clock.until(async () => (await c.client.get<Pod>(refs.pods, 'default', name)).status?.podIP, `an IP on ${name}`);
+  const ips: string[] = [];
   for (const name of ['a', 'b']) {
     await c.client.create(refs.pods, pod(name));
-    await clock.advance(2_000);
+    ips.push(await ipOf(name));
   }
-  assert.deepEqual([await ipOf('a'), await ipOf('b')], ['10.128.0.2', '10.128.0.3']);
+  assert.deepEqual(ips, ['10.128.0.2', '10.128.0.3']);
   await c.client.delete(refs.pods, 'default', 'b', { gracePeriodSeconds: 0 });
   await clock.advance(2_000);
   await c.client.create(refs.pods, pod('c'));
-  await clock.advance(2_000);
   assert.equal(await ipOf('c'), '10.128.0.4');
 });
