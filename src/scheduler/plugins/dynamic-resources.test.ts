@@ -66,8 +66,10 @@ test('4g.40gb and 3g.40gb share one H100; a second 4g.40gb does not fit; a full 
   await c.create(refs.resourceClaims, claim('whole', claimSpec('gpu.nvidia.com')), { namespace: 'default' });
   await c.create(refs.pods, claimPod('whole', { resourceClaimName: 'whole' }), { namespace: 'default' });
   assert.equal(await waitUnschedulable(s, 'whole'), `0/1 nodes are available: 1 cannot allocate all claims.${tail(1)}`);
-  // Freeing the GPU lets the full-GPU claim in.
-  for (const n of ['big', 'mid', 'big2']) await c.delete(refs.pods, 'default', n, { gracePeriodSeconds: 0 });
+  // Freeing the GPU lets the full-GPU claim in. big2 goes first: deleted after big, it could take big's
+  // slice and be deleted while binding, and then (as upstream's Unreserve does) only its reservation is
+  // removed, so its claim would keep the slice allocated.
+  for (const n of ['big2', 'big', 'mid']) await c.delete(refs.pods, 'default', n, { gracePeriodSeconds: 0 });
   await waitRunning(s, 'whole');
   assert.deepEqual((await getClaim(s, 'whole')).status?.allocation?.devices?.results?.map((r) => r.device), ['gpu-0']);
   assert.equal((await getClaim(s, 'big')).status?.allocation, undefined);
