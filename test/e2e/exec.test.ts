@@ -129,12 +129,25 @@ describe('kubectl exec into simulated containers', () => {
   test('what runs in a container is killed when it stops: kubectl exec ends with 137', async () => {
     await dd.ok(['run', 'victim', '--image=nginx:1.27']);
     await waitFor(dd, ['get', 'pod', 'victim', '-o', 'jsonpath={.status.phase}'], 'Running');
-    const running = dd.kubectl(['exec', 'victim', '--', 'sleep', '60'], { timeoutMs: 30_000 });
-    await new Promise((res) => globalThis.setTimeout(res, 1000));
+    // The pod is deleted once the command has said it runs: on a loaded machine kubectl exec alone took
+    // up to a second to connect, and a deletion before that finds no container to kill the command in.
+    const exec = dd.spawnKubectl(['exec', 'victim', '--', 'sh', '-c', 'echo running; sleep 60']);
+    let stdout = '';
+    let stderr = '';
+    exec.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    const running = new Promise<void>((res) => exec.stdout?.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      if (stdout.includes('running\n')) res();
+    }));
+    const code = new Promise<number | null>((res) => exec.once('close', res));
+    await Promise.race([running, code]);
     await dd.ok(['delete', 'pod', 'victim', '--wait=false']);
-    const r = await running;
-    assert.equal(r.code, 137, r.stderr);
-    assert.match(r.stderr, /^command terminated with exit code 137$/m);
+    let timer: ReturnType<typeof globalThis.setTimeout> | undefined;
+    const ended = await Promise.race([code, new Promise<string>((res) => (timer = globalThis.setTimeout(() => res('still running'), 30_000)))]);
+    globalThis.clearTimeout(timer);
+    exec.kill();
+    assert.equal(ended, 137, stderr);
+    assert.match(stderr, /^command terminated with exit code 137$/m);
   });
 
   test('a container that is not running cannot be exec\'d into', async () => {
