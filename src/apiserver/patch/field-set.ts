@@ -175,8 +175,8 @@ export function toFieldsV1(s: FieldSet): Record<string, unknown> {
   // Written in order: when the entry comes back from storage, decoding it finds it canonical
   // unchecked. Only the root is marked (a mark costs more than building the node, and most built
   // nodes are never looked at again); a node below it that a later write reuses on its own is
-  // checked then, once.
-  if (out !== emptyFields) canonicalSources.add(out);
+  // checked then, once. A decoded set encoded as its own source was marked when found canonical.
+  if (out !== emptyFields && !(s instanceof DecodedSet && out === s.source)) canonicalSources.add(out);
   return out;
 }
 
