@@ -231,14 +231,24 @@ function walkCompare(
     const kind = listKind(meta);
     const li = indexItems(kind, (l as JsonValue[] | undefined) ?? [], path);
     const ri = indexItems(kind, (r as JsonValue[] | undefined) ?? [], path);
-    for (const [pe, item] of li) step(c, path, pe, item, ri.get(pe), meta?.items);
+    for (const [pe, item] of li) {
+      const other = ri.get(pe);
+      if (item !== other) step(c, path, pe, item, other, meta?.items);
+    }
     for (const [pe, item] of ri) if (!li.has(pe)) step(c, path, pe, undefined, item, meta?.items);
     return;
   }
   const lo = (l as JsonObject | undefined) ?? {};
   const ro = (r as JsonObject | undefined) ?? {};
-  // ro's own keys only: a map key such as `constructor` would otherwise read Object.prototype's.
-  for (const k in lo) if (Object.hasOwn(lo, k)) step(c, path, fieldElement(k), lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldMeta(meta, k));
+  for (const k in lo) {
+    if (!Object.hasOwn(lo, k)) continue;
+    // ro's own keys only: a map key such as `constructor` would otherwise read Object.prototype's.
+    const lv = lo[k];
+    const rv = Object.hasOwn(ro, k) ? ro[k] : undefined;
+    // The same value on both sides (most fields of a write, shared with the live object) is
+    // passed over before its path element and schema node are looked up.
+    if (lv !== rv) step(c, path, fieldElement(k), lv, rv, fieldMeta(meta, k));
+  }
   for (const k in ro) if (!Object.hasOwn(lo, k)) step(c, path, fieldElement(k), undefined, ro[k], fieldMeta(meta, k));
 }
 
