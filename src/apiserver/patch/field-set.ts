@@ -181,7 +181,7 @@ export function toFieldsV1(s: FieldSet): Record<string, unknown> {
 }
 
 function encodeSet(s: FieldSet): Record<string, unknown> {
-  if (s instanceof DecodedSet && isCanonical(s.source)) return s.source;
+  if (s instanceof DecodedSet && (s.inCanonical || isCanonical(s.source))) return s.source;
   if (s.member && s.children.size === 0) return emptyFields as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   if (s.member && s.children.size > 0) out['.'] = emptyFields;
@@ -219,13 +219,20 @@ export function sortStrings(keys: string[]): string[] {
 class DecodedSet implements FieldSet {
   readonly source: Record<string, unknown>;
   member: boolean;
+  /**
+   * Decoded from within a FieldsV1 object known canonical, so canonical itself (a canonical object
+   * is canonical at every level, and stored ones are never changed): a write that changes part of a
+   * manager's set reuses the rest without checking it again, node by node.
+   */
+  readonly inCanonical: boolean;
   #children: Map<string, FieldSet> | undefined;
-  constructor(source: Record<string, unknown>, member: boolean) {
+  constructor(source: Record<string, unknown>, member: boolean, inCanonical: boolean) {
     this.source = source;
     this.member = member;
+    this.inCanonical = inCanonical;
   }
   get children(): Map<string, FieldSet> {
-    return (this.#children ??= decodeChildren(this.source));
+    return (this.#children ??= decodeChildren(this.source, this.inCanonical || canonicalSources.has(this.source)));
   }
 }
 
@@ -237,15 +244,15 @@ export function fieldsV1Source(s: FieldSet): object | undefined {
 export function fromFieldsV1(v: unknown): FieldSet {
   if (typeof v !== 'object' || v === null) return emptySet();
   const source = v as Record<string, unknown>;
-  return new DecodedSet(source, Object.hasOwn(source, '.'));
+  return new DecodedSet(source, Object.hasOwn(source, '.'), false);
 }
 
-function decodeChildren(v: Record<string, unknown>): Map<string, FieldSet> {
+function decodeChildren(v: Record<string, unknown>, canonical: boolean): Map<string, FieldSet> {
   const children = new Map<string, FieldSet>();
   for (const k in v) {
     if (k === '.' || !Object.hasOwn(v, k)) continue;
     const c = v[k];
-    if (typeof c === 'object' && c !== null) children.set(k, new DecodedSet(c as Record<string, unknown>, isMemberNode(c as Record<string, unknown>)));
+    if (typeof c === 'object' && c !== null) children.set(k, new DecodedSet(c as Record<string, unknown>, isMemberNode(c as Record<string, unknown>), canonical));
     else children.set(k, { member: true, children: noChildren });
   }
   return children;
