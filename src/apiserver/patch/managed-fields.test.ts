@@ -216,3 +216,19 @@ test('entries of managers a write leaves alone pass through as they were, whethe
   assert.equal(JSON.stringify(creatorOf(rewritten)), '{"f:data":{".":{},"f:a":{}},"f:metadata":{"f:labels":{".":{},"f:x":{}}}}');
   assert.deepEqual((rewritten.metadata.managedFields ?? []).map((e) => e.manager), ['creator', 'writer']);
 });
+
+test('a manager\'s entry that a write changes in part is written sorted, whether the part it keeps came from the server or a client sent it out of order', () => {
+  const meta = patchMetaFor('', 'v1', 'ConfigMap');
+  const opts: FieldManagerOptions = options('v1', meta, { emptyObject: emptyObject('', 'v1', 'ConfigMap') as JsonObject, manager: 'writer', ignoreFields: [] });
+  const entryOf = (obj: KubeObject): string => JSON.stringify((obj.metadata.managedFields ?? []).find((e) => e.manager === 'writer')?.fieldsV1);
+  const live = updateManagedFields(undefined, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default', labels: { x: 'y' } }, data: { a: '1', b: '2' } } as KubeObject, opts);
+  const grown = updateManagedFields(live, { ...live, data: { a: '1', b: '2', c: '3' } } as KubeObject, opts);
+  assert.equal(entryOf(grown), '{"f:data":{".":{},"f:a":{},"f:b":{},"f:c":{}},"f:metadata":{"f:labels":{".":{},"f:x":{}}}}');
+  // The same entry sent back by a client with every level out of order, then grown by one field.
+  const sent = JSON.parse(JSON.stringify(grown)) as KubeObject;
+  const entries = sent.metadata.managedFields ?? [];
+  const unsorted = JSON.parse('{"f:metadata":{"f:labels":{"f:x":{},".":{}}},"f:data":{"f:c":{},"f:b":{},"f:a":{},".":{}}}') as Record<string, unknown>;
+  sent.metadata.managedFields = entries.map((e) => (e.manager === 'writer' ? { ...e, fieldsV1: unsorted } : e));
+  const regrown = updateManagedFields(grown, { ...sent, data: { a: '1', b: '2', c: '3', d: '4' } } as KubeObject, opts);
+  assert.equal(entryOf(regrown), '{"f:data":{".":{},"f:a":{},"f:b":{},"f:c":{},"f:d":{}},"f:metadata":{"f:labels":{".":{},"f:x":{}}}}');
+});
