@@ -216,7 +216,8 @@ export class SimContainer implements ContainerProcess {
     this.#step = undefined;
     const at = run.exit ? run.exit.atMs : run.nextAt;
     if (at === null) return;
-    this.#step = clock.after(Math.max(0, this.startedAt + at - clock.now()), () => {
+    // Set for the step's own time, which may have passed: its place among the clock's timers is that time's.
+    this.#step = clock.setTimer(this.startedAt + at, () => {
       this.#step = undefined;
       if (run.exit) return this.#finish(run.exit.code, run.exit.code === 0 ? 'Completed' : 'Error');
       run.runUntil(clock.now() - this.startedAt);
