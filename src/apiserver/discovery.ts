@@ -1,6 +1,7 @@
 // Discovery documents: legacy (/api, /api/v1, /apis, /apis/<g>, /apis/<g>/<v>) and
-// aggregated (apidiscovery.k8s.io/v2), built from the ResourceIndex and cached per generation.
-// Upstream: apiserver/pkg/endpoints/discovery/{legacy.go,aggregated/handler.go}.
+// aggregated (apidiscovery.k8s.io/v2), built from the ResourceIndex and kept encoded per generation.
+// Upstream: apiserver/pkg/endpoints/discovery/{legacy.go,aggregated/handler.go} (the aggregated
+// handler, too, serves a cached serialization until a group-version is added or removed).
 import type { ResourceDefinition, SubresourceDefinition, Verb } from '../api/index.ts';
 import { allVerbs } from '../api/index.ts';
 import type { ResourceIndex } from './resource-index.ts';
@@ -30,7 +31,7 @@ function apiSubresource(def: ResourceDefinition, sub: SubresourceDefinition): Re
   return out;
 }
 
-export function resourceList(index: ResourceIndex, group: string, version: string): Record<string, unknown> | undefined {
+function resourceList(index: ResourceIndex, group: string, version: string): Record<string, unknown> | undefined {
   const defs = index.inGroupVersion(group, version);
   if (defs.length === 0) return undefined;
   const resources: Record<string, unknown>[] = [];
@@ -62,11 +63,11 @@ function apiGroup(name: string, versions: string[]): Record<string, unknown> {
 }
 
 /** /apis: the served groups, and those of APIServices that send to a Service (`remote`). */
-export function apiGroupList(index: ResourceIndex, remote: readonly GroupVersion[] = []): Record<string, unknown> {
+function apiGroupList(index: ResourceIndex, remote: readonly GroupVersion[] = []): Record<string, unknown> {
   return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...groups(index, remote)].map(([name, versions]) => apiGroup(name, versions)) };
 }
 
-export function apiGroupDocument(index: ResourceIndex, group: string, remote: readonly GroupVersion[] = []): Record<string, unknown> | undefined {
+function apiGroupDocument(index: ResourceIndex, group: string, remote: readonly GroupVersion[] = []): Record<string, unknown> | undefined {
   const versions = groups(index, remote).get(group);
   return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group, versions) } : undefined;
 }
@@ -92,7 +93,7 @@ function discoveryResource(def: ResourceDefinition): Record<string, unknown> {
 }
 
 /** apidiscovery.k8s.io/v2 APIGroupDiscoveryList for /api (legacy group) or /apis. */
-export function aggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis', apiVersion: string, remote: readonly GroupVersion[] = []): Record<string, unknown> {
+function aggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis', apiVersion: string, remote: readonly GroupVersion[] = []): Record<string, unknown> {
   const items: Record<string, unknown>[] = [];
   const byGroup = new Map<string, string[]>();
   for (const gv of index.groupVersions()) {
@@ -121,4 +122,45 @@ export function aggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis'
     else items.push({ metadata: gv.group ? { name: gv.group, creationTimestamp: null } : { creationTimestamp: null }, versions: [stale] });
   }
   return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items };
+}
+
+/** Each document's JSON as last encoded, valid while the index keeps the generation it was built at. */
+const encodedDocuments = new WeakMap<ResourceIndex, { generation: number; byKey: Map<string, string> }>();
+
+/**
+ * The JSON of the document `build` makes, encoded once per index generation. `key` names everything
+ * else the document is built from (its kind, version and the remote group-versions): every client's
+ * start asks for the same few documents, and a CRD or an APIService changes them rarely. A path that
+ * names nothing is not kept, so requests for made-up groups cannot grow the cache.
+ */
+function encodedOnce(index: ResourceIndex, key: string, build: () => Record<string, unknown> | undefined): string | undefined {
+  let cache = encodedDocuments.get(index);
+  if (cache?.generation !== index.generation) encodedDocuments.set(index, (cache = { generation: index.generation, byKey: new Map() }));
+  const cached = cache.byKey.get(key);
+  if (cached !== undefined) return cached;
+  const doc = build();
+  if (doc === undefined) return undefined;
+  const json = JSON.stringify(doc);
+  cache.byKey.set(key, json);
+  return json;
+}
+
+function remoteKey(remote: readonly GroupVersion[]): string {
+  return remote.map((gv) => `${gv.group}/${gv.version}`).join(',');
+}
+
+export function encodedResourceList(index: ResourceIndex, group: string, version: string): string | undefined {
+  return encodedOnce(index, `resources ${group}/${version}`, () => resourceList(index, group, version));
+}
+
+export function encodedApiGroupList(index: ResourceIndex, remote: readonly GroupVersion[]): string {
+  return encodedOnce(index, `groups ${remoteKey(remote)}`, () => apiGroupList(index, remote)) ?? '';
+}
+
+export function encodedApiGroupDocument(index: ResourceIndex, group: string, remote: readonly GroupVersion[] = []): string | undefined {
+  return encodedOnce(index, `group ${group} ${remoteKey(remote)}`, () => apiGroupDocument(index, group, remote));
+}
+
+export function encodedAggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis', apiVersion: string, remote: readonly GroupVersion[]): string {
+  return encodedOnce(index, `aggregated ${prefix} ${apiVersion} ${remoteKey(remote)}`, () => aggregatedDiscovery(index, prefix, apiVersion, remote)) ?? '';
 }

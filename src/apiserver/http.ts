@@ -14,7 +14,7 @@ import { ApiError, RealClock, simulatedBuild, badRequest, forbidden, goJsonKind,
 import { BodyDecodeError, decodeObjectBody, decodeOptionsBody, decodeText, parseJsonText, readBody } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
-import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery.ts';
+import { apiVersions, encodedAggregatedDiscovery, encodedApiGroupDocument, encodedApiGroupList, encodedResourceList } from './discovery.ts';
 import { jsonPieces, listJson, listJsonPieces, listMetadata, resultJson, resultObject, toYaml, watchLine } from './encode.ts';
 import { bodyType, negotiate } from './negotiation.ts';
 import type { Representation } from './negotiation.ts';
@@ -169,20 +169,20 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
       const rep = negotiate(req.headers.accept, url.searchParams, { table: false, discovery: true });
       // The legacy group is always served here, so only /apis can list an APIService's group.
       const remote = target.prefix === 'apis' ? await unservedRemoteGroupVersions(server) : [];
-      if (rep.kind === 'discovery') return sendJson(res, 200, JSON.stringify(aggregatedDiscovery(server.index, target.prefix, rep.apiVersion, remote)), rep.contentType, { Vary: 'Accept' });
+      if (rep.kind === 'discovery') return sendJson(res, 200, encodedAggregatedDiscovery(server.index, target.prefix, rep.apiVersion, remote), rep.contentType, { Vary: 'Accept' });
       const host = req.headers.host ?? '127.0.0.1';
-      return sendJson(res, 200, JSON.stringify(target.prefix === 'api' ? apiVersions(host) : apiGroupList(server.index, remote)), undefined, { Vary: 'Accept' });
+      return sendJson(res, 200, target.prefix === 'api' ? JSON.stringify(apiVersions(host)) : encodedApiGroupList(server.index, remote), undefined, { Vary: 'Accept' });
     }
     case 'discovery-group': {
-      const doc = apiGroupDocument(server.index, target.group) ?? apiGroupDocument(server.index, target.group, await unservedRemoteGroupVersions(server));
+      const doc = encodedApiGroupDocument(server.index, target.group) ?? encodedApiGroupDocument(server.index, target.group, await unservedRemoteGroupVersions(server));
       if (!doc) throw pathNotFound();
-      return sendJson(res, 200, JSON.stringify(doc));
+      return sendJson(res, 200, doc);
     }
     case 'discovery-version': {
-      const doc = resourceList(server.index, target.group, target.version);
+      const doc = encodedResourceList(server.index, target.group, target.version);
       if (!doc && (await isUnservedRemote(server, target.group, target.version))) return sendServiceUnavailable(res);
       if (!doc) throw pathNotFound();
-      return sendJson(res, 200, JSON.stringify(doc));
+      return sendJson(res, 200, doc);
     }
     case 'resource': {
       const t = target.target;
