@@ -34,6 +34,7 @@ import { serveUpgrade } from './upgrade.ts';
 import { readIdentity, servingFor, writeIdentity } from './identity.ts';
 import type { ClusterIdentity } from './identity.ts';
 import { PodWebhooks } from './webhooks.ts';
+import { ClientActivity } from './client-activity.ts';
 
 export interface ClusterOptions {
   config: ClusterConfig;
@@ -80,6 +81,8 @@ export class Cluster {
   /** The /metrics registry: requests, watches, stored objects, storage latency. */
   readonly metrics: ApiMetrics;
   #http: Server | undefined;
+  /** Connections and requests over HTTP: `drydock up` starts some controllers in a quiet moment. */
+  readonly clientActivity = new ClientActivity();
   #url = '';
   #caPem = '';
   #signingKeyPem = '';
@@ -194,6 +197,8 @@ export class Cluster {
     const maxHeaderSize = (1 << 20) + 4096;
     const http = createServer({ cert: certificate.certPem, key: certificate.keyPem, ca: [], requestCert: true, rejectUnauthorized: false, keepAlive: true, requestTimeout: 0, maxHeaderSize, ...servingCipherOptions() }, handler);
     http.keepAliveTimeout = 60_000;
+    http.on('connection', this.clientActivity.heard);
+    http.on('request', this.clientActivity.heard);
     http.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => serveUpgrade(handler, req, socket, head));
     this.#http = http;
     await new Promise<void>((resolve, reject) => {

@@ -137,31 +137,52 @@ function started(name: string, component: Startable): RunningComponent {
   return { name, stop: () => component.stop() };
 }
 
-/** Per cluster, whether the nodes became Ready, settled once the last controller queued so far started. */
-const afterReadyChains = new WeakMap<ComponentContext, Promise<boolean>>();
+/**
+ * After the nodes are Ready, how long clients must have been silent before the next deferred controller
+ * starts, and how long at most the controllers wait for that, ms. They start while a user's first
+ * command after the ready line is still starting (kubectl takes ~100 ms), pause from its first
+ * connection until it is done, and a client that never stops (one polling) holds them back a second
+ * at most.
+ */
+const quietBeforeDeferredMs = 100;
+const deferredLatestMs = 1000;
+
+/** Per cluster, when the nodes became Ready (undefined: never). */
+const readyTimes = new WeakMap<ComponentContext, Promise<number | undefined>>();
+
+/** Once the nodes are Ready and clients are quiet (quietBeforeDeferredMs); false when the nodes never were. */
+async function deferredStartDue(ctx: ComponentContext): Promise<boolean> {
+  let readyAt = readyTimes.get(ctx);
+  if (!readyAt) readyTimes.set(ctx, (readyAt = ctx.nodesReady.then(() => ctx.cluster.clientActivity.now(), () => undefined)));
+  const at = await readyAt;
+  if (at === undefined) return false;
+  await ctx.cluster.clientActivity.quiet(quietBeforeDeferredMs, at + deferredLatestMs);
+  return true;
+}
+
+/** Per cluster, settled once the last deferred controller queued so far started. */
+const afterReadyChains = new WeakMap<ComponentContext, Promise<void>>();
 
 /**
  * A controller that neither the ready line's promises (every node Ready; a pod created then is admitted,
  * scheduled and started) nor a user's first requests wait for. With the cluster's controllersAfterStart
- * (`drydock up`) it starts once every node is Ready, after the turn that prints the ready line, one such
- * controller a turn in the registry's order: their informers' first lists then neither delay the line
- * nor hold the event loop from a request that arrives meanwhile. Named in `running` from the start, as
+ * (`drydock up`) it starts once every node is Ready, one such controller a turn in the registry's order,
+ * each when clients are quiet (deferredStartDue): their informers' first lists then neither delay the
+ * line nor hold the event loop from the first requests after it. Named in `running` from the start, as
  * its process would be.
  */
 function startedOnceReady(ctx: ComponentContext, name: string, make: () => Startable): RunningComponent {
   if (!ctx.cluster.controllersAfterStart) return started(name, make());
   let component: Startable | undefined;
   let stopped = false;
-  const previous = afterReadyChains.get(ctx) ?? ctx.nodesReady.then(() => true, () => false);
-  afterReadyChains.set(ctx, previous.then(async (ready) => {
-    if (!ready) return false;
+  afterReadyChains.set(ctx, (afterReadyChains.get(ctx) ?? Promise.resolve()).then(async () => {
+    if (!(await deferredStartDue(ctx))) return;
     await nextTurn();
     try {
       if (!stopped) (component = make()).start();
     } catch (error) {
       ctx.log(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return true;
   }));
   return {
     name,
