@@ -58,3 +58,16 @@ test('no labels are copied for a Binding without a Node target, a node that does
   assert.deepEqual(await bind(gateOff.client, 'web', { kind: 'Node', name: 'n1' }), untouched);
   assert.equal((await gateOff.client.create<Pod>(refs.pods, pod('pinned', undefined, 'n1'))).metadata.labels, undefined);
 });
+
+test('a pod created on a node takes the labels the node has now: after they change, on a node added later, none once it is deleted', async () => {
+  await using cluster = await startCluster();
+  const client = cluster.client;
+  assert.deepEqual((await client.create<Pod>(refs.pods, pod('first', undefined, 'n1'))).metadata.labels, zoneA);
+  const n1 = await client.get<Node>(refs.nodes, '', 'n1');
+  await client.update<Node>(refs.nodes, { ...n1, metadata: { ...n1.metadata, labels: { ...n1.metadata.labels, 'topology.kubernetes.io/zone': 'eu-west-1b' } } });
+  assert.deepEqual((await client.create<Pod>(refs.pods, pod('moved', undefined, 'n1'))).metadata.labels, { ...zoneA, 'topology.kubernetes.io/zone': 'eu-west-1b' });
+  await client.create<Node>(refs.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2', labels: { 'topology.kubernetes.io/zone': 'us-east-1c' } } });
+  assert.deepEqual((await client.create<Pod>(refs.pods, pod('later', undefined, 'n2'))).metadata.labels, { 'topology.kubernetes.io/zone': 'us-east-1c' });
+  await client.delete(refs.nodes, '', 'n2');
+  assert.equal((await client.create<Pod>(refs.pods, pod('orphan', undefined, 'n2'))).metadata.labels, undefined);
+});

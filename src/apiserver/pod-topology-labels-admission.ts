@@ -6,7 +6,8 @@
 // pkg/registry/core/pod/storage/storage.go (setPodNodeAndMetadata, copyLabelsWithOverwriting).
 import type { Pod } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
-import { onlyFor } from './admission.ts';
+import type { KubeObject } from '../core/index.ts';
+import { nodeNow } from './watched-lookups.ts';
 
 /** defaultConfig.Labels: the node labels the kube-apiserver's instance copies. */
 const topologyLabels = ['topology.kubernetes.io/zone', 'topology.kubernetes.io/region'] as const;
@@ -30,20 +31,25 @@ function boundNode(attrs: AdmissionAttributes): string | undefined {
 
 export const podTopologyLabels: AdmissionPlugin = {
   name: 'PodTopologyLabels',
-  mutate: onlyFor(
-    (attrs) => boundNode(attrs) !== undefined,
-    async (attrs) => {
-      // A node that does not exist copies nothing (upstream ignores NotFound, not to break binds).
-      const node = await attrs.storage.lookup('', 'v1', 'nodes', '', boundNode(attrs) ?? '');
-      const copied: Record<string, string> = {};
-      let any = false;
-      for (const key of topologyLabels) {
-        const value = node?.metadata.labels?.[key];
-        if (value === undefined) continue;
-        copied[key] = value;
-        any = true;
-      }
-      if (any) attrs.object.metadata.labels = { ...attrs.object.metadata.labels, ...copied };
-    },
-  ),
+  // No await when the watched copy has the node, as upstream reads its node lister.
+  mutate(attrs) {
+    const name = boundNode(attrs);
+    if (name === undefined) return undefined;
+    const node = nodeNow(attrs.storage, name);
+    return node instanceof Promise ? node.then((found) => copyTopologyLabels(attrs, found)) : copyTopologyLabels(attrs, node);
+  },
 };
+
+/** A node that does not exist copies nothing (upstream ignores NotFound, not to break binds). */
+function copyTopologyLabels(attrs: AdmissionAttributes, node: KubeObject | undefined): undefined {
+  const copied: Record<string, string> = {};
+  let any = false;
+  for (const key of topologyLabels) {
+    const value = node?.metadata.labels?.[key];
+    if (value === undefined) continue;
+    copied[key] = value;
+    any = true;
+  }
+  if (any) attrs.object.metadata.labels = { ...attrs.object.metadata.labels, ...copied };
+  return undefined;
+}
