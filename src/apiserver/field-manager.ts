@@ -8,7 +8,7 @@ import { apiVersionOf, emptyObject } from '../api/index.ts';
 import type { KubeObject } from '../core/index.ts';
 import { ApiError, StatusReason, invalidValue, tooLong } from '../core/index.ts';
 import type { FieldError } from '../core/index.ts';
-import { updateManagedFields } from './patch/index.ts';
+import { updatedManagedFields } from './patch/index.ts';
 import type { ApplyResult, FieldManagerOptions, JsonObject } from './patch/index.ts';
 import { customResourceInfo, scalePathFields } from './crd/custom-resource.ts';
 
@@ -67,17 +67,23 @@ function scaleReplicasField(def: ResourceDefinition): string[] {
 }
 
 /**
- * Records an ordinary write's `Update` entry on `obj` in place (a new metadata object, since
- * metadata may be shared with the live object). As UpdateNoErrors, a failure to track drops
- * the managed fields rather than failing the write.
+ * Records an ordinary write's `Update` entry on `obj` in place: on an update, in a new metadata
+ * object, since metadata may be shared with the live object; a create's metadata is its own (the
+ * create goes on with it). As UpdateNoErrors, a failure to track drops the managed fields rather
+ * than failing the write.
  */
 export function fieldTracker(o: TrackerOptions): (live: KubeObject | undefined, obj: KubeObject) => void {
   return (live, obj) => {
     let entries: KubeObject['metadata']['managedFields'];
     try {
-      entries = updateManagedFields(live, obj, fieldManagerOptions(o)).metadata.managedFields;
+      entries = updatedManagedFields(live, obj, fieldManagerOptions(o));
     } catch {
       entries = undefined;
+    }
+    if (live === undefined) {
+      if (entries) obj.metadata.managedFields = entries;
+      else delete obj.metadata.managedFields;
+      return;
     }
     // rest is this write's own copy: the entries join it in place, where `{ ...rest, managedFields }`
     // would cost ~1 us in Node 20's V8 (a key added after a leading spread takes its slow path).

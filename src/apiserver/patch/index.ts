@@ -7,7 +7,7 @@ export { applyJsonPatch, maxJSONPatchOperations } from './json-patch.ts';
 export type { JsonPatchResult } from './json-patch.ts';
 export { applyServerSide, beforeFirstApplyManager } from './apply.ts';
 export type { ApplyConflict, ApplyOptions, ApplyResult } from './apply.ts';
-export { updateManagedFields } from './managed-fields.ts';
+export { updateManagedFields, updatedManagedFields } from './managed-fields.ts';
 export type { FieldManagerOptions } from './managed-fields.ts';
 export { jsonEqual } from './json-value.ts';
 export type { JsonObject, JsonValue } from './json-value.ts';

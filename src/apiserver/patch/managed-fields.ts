@@ -218,8 +218,8 @@ export function updateManagedFields(live: KubeObject | undefined, updated: KubeO
   if (!live && !base?.length) {
     const created = createdEntry(rhs, options);
     if (created !== false) {
+      // rhs and its metadata are withoutManagedFields' fresh copies: the entry joins them in place.
       const out = rhs as unknown as KubeObject;
-      out.metadata = { ...out.metadata };
       if (created) out.metadata.managedFields = [created];
       else delete out.metadata.managedFields;
       return out;
@@ -231,6 +231,19 @@ export function updateManagedFields(live: KubeObject | undefined, updated: KubeO
   if (options.subresource) writer.subresource = options.subresource;
   const differs = recordUpdate(managers, writer, lhs, rhs, options);
   return finish(live, rhs, managers, lhs, differs);
+}
+
+/**
+ * updateManagedFields' managedFields alone, for a writer that keeps only them. A create that brings
+ * none has nothing to leave out of the walk, so its entry is built from the object as it is, not
+ * from a copy without them.
+ */
+export function updatedManagedFields(live: KubeObject | undefined, updated: KubeObject, options: FieldManagerOptions): KubeObject['metadata']['managedFields'] {
+  if (!live && updated.metadata.managedFields === undefined) {
+    const created = createdEntry(updated as unknown as JsonObject, options);
+    if (created !== false) return created ? [created] : undefined;
+  }
+  return updateManagedFields(live, updated, options).metadata.managedFields;
 }
 
 // strippedPaths as the walk of a create's fields takes them: top-level fields, and metadata's.
