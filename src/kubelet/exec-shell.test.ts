@@ -44,7 +44,15 @@ test('what is not simulated says so on stderr with status 127, as a missing comm
   assert.equal(unsimulatedCommand(['python', 'train.py']), 'python');
   assert.equal(unsimulatedCommand(['/usr/bin/env']), undefined);
   assert.equal(unsimulatedCommand(['bash']), undefined);
-  assert.match(stderr(runExec(['sh', '-c', 'cat /etc/hosts | head'], context)), /pipes are not simulated/);
+  assert.match(stderr(runExec(['sh', '-c', 'head < /etc/hosts'], context)), /^sh: syntax error: reading redirections and other descriptors are not simulated$/m);
+});
+
+test('kubectl exec pipes: filters read the command before them, a nested sh -c reads the pipe too, grep exits 1 on no match; bash has arrays, sh refuses them as ash does', () => {
+  assert.equal(stdout(runExec(['sh', '-c', 'env | grep -c HOME; echo abc | sh -c "rev | tr a-z A-Z"'], context)), '1\nCBA\n');
+  assert.equal(runExec(['sh', '-c', 'env | grep NOPE'], context).exitCode, 1);
+  assert.equal(stdout(runExec(['bash', '-c', 'a=(x y z); echo ${a[2]} ${#a[@]}'], context)), 'z 3\n');
+  const ash = runExec(['sh', '-c', 'a=(x y z)'], context);
+  assert.deepEqual([stderr(ash), ash.exitCode], ['sh: syntax error: unexpected "("\n', 2]);
 });
 
 test('a shell session keeps $? between lines and ends at exit', () => {

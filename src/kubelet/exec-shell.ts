@@ -1,9 +1,9 @@
 // What `kubectl exec` runs in a simulated container: a few commands a user reaches for to look inside
 // one (env, printenv, echo, hostname, pwd, date, nvidia-smi -L, sleep, true, false, exit; cat, ls, test and
 // tar over the files the kubelet put there and the emptyDirs, so `kubectl cp` works both ways; touch, rm and
-// `> FILE`, which the container's own script and its exec probes see; tail), alone or in
-// the shell the container's own command runs in (api/sim/shell-syntax.ts: quotes, $VAR, $?, $((...)),
-// $(...), `;`, `&&`, `||`, loops and `if`), from `sh -c "..."` or from `sh` reading its standard input or a
+// `> FILE`, which the container's own script and its exec probes see; tail; the filters rev, grep, wc,
+// head, sort and tr), alone or in the shell the container's own command runs in (api/sim/shell-syntax.ts:
+// quotes, $VAR, $?, $((...)), $(...), `;`, `&&`, `||`, pipes, loops and `if`; bash's arrays), from `sh -c "..."` or from `sh` reading its standard input or a
 // terminal. There is no image to run anything else. Pure: the script is run ahead and the route plays the
 // steps; its writes are stamped with the time ahead they are made at (shell-files.ts).
 import { argvCommand, OutsideSubset, parseScript, scriptCommands, shellTest, ShellRun, testsFiles } from '../api/index.ts';
@@ -46,7 +46,7 @@ export interface ExecRun {
 }
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-export const simulatedCommands = 'echo, env, printenv, hostname, pwd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test, touch, rm, tail, tar (cf -, xf -) and nslookup';
+export const simulatedCommands = 'echo, env, printenv, hostname, pwd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test, touch, rm, tail, rev, grep, wc, head, sort, tr, tar (cf -, xf -) and nslookup';
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -91,7 +91,7 @@ export class ShellSession {
   }
 }
 
-const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'id', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[', '[[', 'nslookup', 'touch', 'rm', 'tail']);
+const commandNames = new Set(['echo', 'env', 'printenv', 'hostname', 'pwd', 'id', 'date', 'seq', 'printf', 'expr', 'nvidia-smi', 'sleep', 'true', 'false', ':', 'exit', 'cat', 'ls', 'tar', 'test', '[', '[[', 'nslookup', 'touch', 'rm', 'tail', 'rev', 'grep', 'wc', 'head', 'sort', 'tr']);
 /** What kubectl exec runs ahead: output past this many writes, or past an hour, is left unwritten (the command goes on for ever). */
 const maxSteps = 10_000;
 const limitMs = 3_600_000;
@@ -112,9 +112,9 @@ function syntaxError(message: string): ExecRun {
 
 type Parsed = { program: ShellProgram } | { error: ExecRun };
 
-function parsed(script: string): Parsed {
+function parsed(script: string, dialect: 'sh' | 'bash' = 'sh'): Parsed {
   try {
-    return { program: parseScript(script, true) };
+    return { program: parseScript(script, true, dialect) };
   } catch (e) {
     if (e instanceof OutsideSubset) return { error: syntaxError(e.message) };
     throw e;
@@ -126,7 +126,7 @@ function shellProgram(argv: readonly string[]): Parsed {
   if (flag === undefined || !/^-[a-z]*c[a-z]*$/.test(flag)) {
     return { error: { steps: [{ stream: 'stderr', text: `${basename(cmd)}: reading commands from a file is not simulated\n` }], exitCode: 2, exited: false } };
   }
-  return parsed(script ?? '');
+  return parsed(script ?? '', basename(cmd) === 'bash' ? 'bash' : 'sh');
 }
 
 /**

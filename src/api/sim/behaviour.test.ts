@@ -161,7 +161,7 @@ test('echo expands $VAR and ${VAR} from the container\'s environment, quoted or 
 });
 
 test('commands outside the subset fall through to the catalog or the default', () => {
-  for (const script of ['echo hi | cat', 'cat', 'cat -n /etc/hosts', 'nslookup -type=srv db', 'case x in *) python app.py;; esac', 'echo *', 'f() { python app.py; }; f', '(python app.py)', 'read x < /tmp/x', 'echo hi 3> /tmp/x', 'tail -f /a /b', 'python app.py', 'sleep 1 &; wait $!', '[ -f /x -a -d /y ]', 'set -x; sleep 1']) {
+  for (const script of ['echo hi | python app.py', 'cat', 'cat -n /etc/hosts', 'nslookup -type=srv db', 'case x in *) python app.py;; esac', 'echo *', 'f() { python app.py; }; f', '(python app.py)', 'read x < /tmp/x', 'echo hi 3> /tmp/x', 'tail -f /a /b', 'python app.py', 'sleep 1 &; wait $!', '[ -f /x -a -d /y ]', 'set -x; sleep 1']) {
     assert.equal(resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', script] }).source, 'default', script);
   }
   const loop = resolved({ name: 'c', image: 'busybox', command: ['sh', '-c', 'while true; do echo hi; sleep 1; done'] });

@@ -20,12 +20,13 @@ import { ImpureScript } from './shell-context.ts';
 import { ShellRun } from './shell-run.ts';
 import type { CommandHook, ShellFiles, ShellProcess } from './shell-context.ts';
 import { argvCommand, asksContainer, basename, containerCommands, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
+import { textCommands } from './shell-text.ts';
 
 type CommandHookFn = (argv: readonly string[]) => CommandHook | undefined;
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 /** Programs a container may run without a shell (`exit` too, as the model always took it). */
-const programs = new Set(['sleep', 'exit', 'true', 'false', 'echo', 'nvidia-smi', 'date', 'seq', 'printf', 'expr', 'hostname', 'test', '[', '[[', 'env', 'printenv', 'tail']);
+const programs = new Set(['sleep', 'exit', 'true', 'false', 'echo', 'nvidia-smi', 'date', 'seq', 'printf', 'expr', 'hostname', 'test', '[', '[[', 'env', 'printenv', 'tail', ...textCommands]);
 /** How many commands a script may run when it is evaluated ahead; a longer one is run on the clock. */
 const staticCommandCap = 1000;
 /** How far ahead (virtual ms) an exec handler's script is run before it counts as never ending. */
@@ -71,7 +72,7 @@ function shellScript(argv: readonly string[], pid1: boolean): ShellScript | unde
     const [flag, text, ...args] = rest;
     // -x and -v trace the script to standard error, which is outside the subset.
     if (flag === undefined || text === undefined || !/^-[a-z]*c[a-z]*$/.test(flag) || /[xv]/.test(flag)) return undefined;
-    return { program: parseScript(text), pid1, args: args.length > 0 ? args : [cmd], errexit: flag.includes('e') };
+    return { program: parseScript(text, false, basename(cmd) === 'bash' ? 'bash' : 'sh'), pid1, args: args.length > 0 ? args : [cmd], errexit: flag.includes('e') };
   } catch (e) {
     if (e instanceof OutsideSubset) return undefined;
     throw e;

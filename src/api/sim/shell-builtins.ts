@@ -7,7 +7,9 @@ import { Exit, ImpureScript, LoopControl, Return } from './shell-context.ts';
 import type { Gen } from './shell-context.ts';
 import type { Sh } from './shell-process.ts';
 import { basename } from './shell-syntax.ts';
-import { tail } from './shell-tail.ts';
+import { pipedTail, tail, tailOf } from './shell-tail.ts';
+import { runText } from './shell-text.ts';
+import type { CommandOutput } from './shell-commands.ts';
 import { setTrap } from './shell-traps.ts';
 
 export function* builtin(sh: Sh, argv: readonly string[]): Gen {
@@ -15,6 +17,8 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
   const name = basename(cmd);
   const fn = sh.functions.get(cmd);
   if (fn) return yield* sh.call(fn, argv);
+  const piped = readsPipe(sh, name, args);
+  if (piped) return sh.done(piped);
   const hook = sh.run.ctx.command?.(argv);
   if (hook) return yield* sh.hooked(hook);
   switch (name) {
@@ -89,6 +93,7 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
         const eq = a.indexOf('=');
         if (name === 'unset') {
           sh.vars.set(a, null);
+          sh.arrays.delete(a);
           sh.exported.delete(a);
         } else {
           if (eq > 0) sh.vars.set(a.slice(0, eq), a.slice(eq + 1));
@@ -108,6 +113,13 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
       throw new Exit(sh.status);
     case 'tail':
       return yield* tail(sh, args);
+    case 'rev':
+    case 'grep':
+    case 'wc':
+    case 'head':
+    case 'sort':
+    case 'tr':
+      return sh.done(runText(name, args, { stdin: sh.readStdin(), read: (path) => readFile(sh, path) }));
     case 'cat':
     case 'ls':
     case 'pwd':
@@ -123,6 +135,20 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
   }
 }
 
+/** cat and tail reading the pipe before them (no file operand, or `-`); the kubelet answers them for files. */
+function readsPipe(sh: Sh, name: string, args: readonly string[]): CommandOutput | undefined {
+  if (sh.stdin === undefined) return undefined;
+  if (name === 'cat' && args.every((a) => a === '-')) return { out: sh.readStdin() ?? '', status: 0 };
+  const o = name === 'tail' ? pipedTail(args) : undefined;
+  return o && { out: tailOf(Buffer.from(sh.readStdin() ?? ''), o).toString(), status: 0 };
+}
+
+/** A file a filter reads, as the container's process opens it at this moment. */
+function readFile(sh: Sh, path: string): Buffer | { error: string } {
+  const file = sh.files().open(path);
+  return 'error' in file ? file : file.read(sh.clockMs);
+}
+
 function exit(sh: Sh, arg: string | undefined): never {
   if (!/^\d+$/.test(arg ?? '0')) {
     sh.write(`sh: exit: Illegal number: ${arg ?? ''}\n`, 'stderr');
@@ -131,7 +157,7 @@ function exit(sh: Sh, arg: string | undefined): never {
   throw new Exit((arg === undefined ? sh.status : Number(arg)) & 255);
 }
 
-/** set [-e|+e] [-o opt] [--] [ARG...]: errexit and the positional parameters. */
+/** set [-e|+e] [-o errexit|pipefail] [--] [ARG...]: errexit, pipefail and the positional parameters. */
 function set(sh: Sh, args: readonly string[]): void {
   let i = 0;
   for (; i < args.length && /^[-+]/.test(args[i] as string); i++) {
@@ -140,8 +166,13 @@ function set(sh: Sh, args: readonly string[]): void {
       i++;
       break;
     }
-    if (a.includes('e') && a !== '-o' && a !== '+o') sh.errexit = a.startsWith('-');
-    if (a === '-o' || a === '+o') i++;
+    if (a.includes('e')) sh.errexit = a.startsWith('-');
+    // -o NAME, alone or ending a cluster (`set -euo pipefail`).
+    if (a.endsWith('o')) {
+      const option = args[++i];
+      if (option === 'pipefail') sh.pipefail = a.startsWith('-');
+      else if (option === 'errexit') sh.errexit = a.startsWith('-');
+    }
   }
   if (i < args.length || args.includes('--')) sh.args = [sh.args[0] ?? 'sh', ...args.slice(i)];
   sh.status = 0;

@@ -4,14 +4,26 @@
 import { OutsideSubset } from './shell-syntax.ts';
 import type { Arith, Part, Word } from './shell-syntax.ts';
 
-/** Words expanded and field-split: unquoted expansions split on blanks, quoted ones and literals never. */
-export function splitFields(words: readonly Word[], partText: (p: Part) => string): string[] {
+/**
+ * Words expanded and field-split: unquoted expansions split on blanks, quoted ones and literals never. A
+ * part whose text is a list ("$@", "${NAME[@]}") is that many fields, the first and last joined to what
+ * is before and after it in its word; an empty list adds no field.
+ */
+export function splitFields(words: readonly Word[], partText: (p: Part) => string | readonly string[]): string[] {
   const out: string[] = [];
   for (const w of words) {
     let cur = '';
     let have = false;
     for (const p of w) {
       const text = partText(p);
+      if (typeof text !== 'string') {
+        text.forEach((field, i) => {
+          if (i > 0) out.push(cur);
+          cur = i === 0 ? cur + field : field;
+          have = true;
+        });
+        continue;
+      }
       if (p.quoted || p.k === 'lit') {
         cur += text;
         have ||= p.quoted || text !== '';

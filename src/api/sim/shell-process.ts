@@ -5,9 +5,11 @@ import { builtin } from './shell-builtins.ts';
 import { Exit, ImpureScript, LoopControl, Return } from './shell-context.ts';
 import type { Block, CommandHook, Gen, ShellContext, ShellFiles, ShellProcess, Stream, Trap, WritableFile } from './shell-context.ts';
 import type { CommandOutput } from './shell-commands.ts';
+import { arrayElement, arrayOf, arrayValues, copyArrays } from './shell-arrays.ts';
+import type { ShellArray } from './shell-arrays.ts';
 import { arith, splitFields } from './shell-expand.ts';
 import { basename, isSpecialBuiltin } from './shell-syntax.ts';
-import type { AndOr, Arith, Assignment, Command, List, Part, Redirect, Word } from './shell-syntax.ts';
+import type { AndOr, Arith, Assignment, Command, List, Part, Redirect, Subscript, Word } from './shell-syntax.ts';
 
 const escapeRegExp = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
@@ -70,8 +72,14 @@ export class Sh implements ShellProcess {
   readonly functions = new Map<string, Command>();
   /** Variables `export` put in the environment besides the container's own (a child shell starts with copies). */
   readonly exported = new Set<string>();
-  /** Standard output collected by a $(...), instead of written. */
+  /** bash's indexed arrays (a child shell starts with copies). */
+  arrays = new Map<string, ShellArray>();
+  /** Standard output collected by a $(...) or for the next command of a pipeline, instead of written. */
   capture: string | undefined;
+  /** What is left of standard input when it is a pipe (the commands of a subshell read on from one another); undefined: not a pipe. */
+  stdin: { text: string } | undefined;
+  /** set -o pipefail: a pipeline's status is its last failing command's. */
+  pipefail = false;
   /** Where the process's descriptors 1 and 2 write: its standard output (or capture), its standard error, nowhere. */
   #fds: Fds = baseFds;
   #substStatus: number | undefined;
@@ -125,21 +133,69 @@ export class Sh implements ShellProcess {
 
   *andOr(a: AndOr, cond: boolean): Gen {
     const n = a.rest.length;
-    yield* this.#pipeline(a.first.cmd, a.first.bang, cond || n > 0);
+    yield* this.#pipeline(a.first.cmds, a.first.bang, cond || n > 0);
     let last = n === 0 && !a.first.bang;
     for (let i = 0; i < n; i++) {
       const { op, p } = a.rest[i] as (typeof a.rest)[number];
       if ((op === '&&') !== (this.status === 0)) continue;
-      yield* this.#pipeline(p.cmd, p.bang, cond || i < n - 1);
+      yield* this.#pipeline(p.cmds, p.bang, cond || i < n - 1);
       last = i === n - 1 && !p.bang;
     }
     // set -e: a failure exits unless it is tested (a condition, the left of && or ||, negated by !).
     if (this.errexit && !cond && last && this.status !== 0) throw new Exit(this.status);
   }
 
-  *#pipeline(cmd: Command, bang: boolean, cond: boolean): Gen {
-    yield* this.#command(cmd, cond || bang);
+  *#pipeline(cmds: readonly [Command, ...Command[]], bang: boolean, cond: boolean): Gen {
+    if (cmds.length === 1) yield* this.#command(cmds[0], cond || bang);
+    else yield* this.#piped(cmds, cond || bang);
     if (bang) this.status = this.status === 0 ? 1 : 0;
+  }
+
+  /**
+   * A | B | C: each command in a subshell, its standard output the next one's standard input. They run one
+   * after another, not side by side: each reads what the one before wrote once that one ended (the
+   * scripts of the subset write and end; a writer that never ends leaves the next waiting for ever).
+   */
+  *#piped(cmds: readonly Command[], cond: boolean): Gen {
+    let input = this.stdin;
+    let failed = 0;
+    for (const [i, cmd] of cmds.entries()) {
+      const last = i === cmds.length - 1;
+      const child = this.#subshellOf();
+      child.stdin = input;
+      if (!last) {
+        child.capture = '';
+        // Standard error stays where it goes here; `2>&1` around the pipeline sends it to this shell's output, not the pipe.
+        const err = this.#fds[2];
+        child.#fds = { 1: 'stdout', 2: err === 'stdout' ? { write: (text) => this.write(text) } : err };
+      }
+      yield* child.#guarded(child.#command(cmd, cond));
+      if (last && this.capture !== undefined) this.capture = child.capture;
+      input = { text: last ? '' : (child.capture ?? '') };
+      if (child.status !== 0) failed = child.status;
+      this.status = child.status;
+    }
+    if (this.pipefail) this.status = failed;
+  }
+
+  /** A subshell's process: copies of the variables and functions, the same descriptors and output, traps reset. */
+  #subshellOf(): Sh {
+    const child = this.fork();
+    child.capture = this.capture;
+    child.#fds = this.#fds;
+    child.stdin = this.stdin;
+    // Traps are reset in a subshell; an ignored signal stays ignored.
+    if (this.trap === 'ignore') child.trap = 'ignore';
+    return child;
+  }
+
+  /** What is left of a piped standard input, read to its end; undefined when standard input is no pipe. */
+  readStdin(): string | undefined {
+    const stdin = this.stdin;
+    if (!stdin) return undefined;
+    const text = stdin.text;
+    stdin.text = '';
+    return text;
   }
 
   *#command(c: Command, cond: boolean): Gen {
@@ -192,11 +248,7 @@ export class Sh implements ShellProcess {
 
   /** ( LIST ): a child with copies of the variables and functions; its exit ends only it. */
   *#subshell(body: List, cond: boolean): Gen {
-    const child = this.fork();
-    child.capture = this.capture;
-    child.#fds = this.#fds;
-    // Traps are reset in a subshell; an ignored signal stays ignored.
-    if (this.trap === 'ignore') child.trap = 'ignore';
+    const child = this.#subshellOf();
     yield* child.#guarded(child.list(body, cond));
     if (this.capture !== undefined) this.capture = child.capture;
     this.status = child.status;
@@ -207,6 +259,8 @@ export class Sh implements ShellProcess {
     const child = new Sh(this.run, new Map(this.vars), this.args, this.errexit);
     for (const [name, fn] of this.functions) child.functions.set(name, fn);
     for (const name of this.exported) child.exported.add(name);
+    child.arrays = copyArrays(this.arrays);
+    child.pipefail = this.pipefail;
     return child;
   }
 
@@ -271,7 +325,7 @@ export class Sh implements ShellProcess {
       return yield* this.#trapCheck();
     }
     if (argv.length === 0) {
-      for (const a of assigns) this.vars.set(a.name, this.#string(a.value));
+      for (const a of assigns) this.#assign(a);
       this.status = this.#substStatus ?? 0;
       return;
     }
@@ -284,6 +338,14 @@ export class Sh implements ShellProcess {
       if (!permanent) this.#fds = fds;
     }
     yield* this.#trapCheck();
+  }
+
+  /** NAME=value, or bash's NAME=(WORD...); a plain value given to an array is its element 0, as in bash. */
+  #assign(a: Assignment): void {
+    const array = this.arrays.get(a.name);
+    if (a.array) this.arrays.set(a.name, arrayOf(this.#fields(a.array)));
+    else if (array) array.set(0, this.#string(a.value));
+    else this.vars.set(a.name, this.#string(a.value));
   }
 
   /**
@@ -356,6 +418,7 @@ export class Sh implements ShellProcess {
     for (const name of this.exported) child.exported.add(name);
     child.capture = this.capture;
     child.#fds = this.#fds;
+    child.stdin = this.stdin;
     yield* child.#guarded(child.list(hook.script, false));
     if (this.capture !== undefined) this.capture = child.capture;
     this.status = child.status;
@@ -406,13 +469,24 @@ export class Sh implements ShellProcess {
     if (name === '$') return this.run.ctx.pid1 ? '1' : '7';
     if (name === '@' || name === '*') return this.args.slice(1).join(' ');
     if (/^\d$/.test(name)) return this.args[Number(name)];
+    const array = this.arrays.get(name);
+    if (array) return array.get(0);
     const v = this.vars.get(name);
     if (v !== undefined) return v ?? undefined;
     return this.env(name);
   }
 
+  /** ${NAME[i]}'s value (a scalar is an array of one), or ${NAME[@]}'s values. */
+  #indexed(name: string, index: Subscript): string | string[] | undefined {
+    const scalar = this.#param(name);
+    const array = this.arrays.get(name) ?? new Map(scalar === undefined ? [] : [[0, scalar]]);
+    return index === '@' || index === '*' ? arrayValues(array) : arrayElement(array, this.#arith(index));
+  }
+
   #expandParam(p: Extract<Part, { k: 'param' }>): string {
-    const v = this.#param(p.name);
+    const value = p.index === undefined ? this.#param(p.name) : this.#indexed(p.name, p.index);
+    if (p.op === '#' && Array.isArray(value)) return String(value.length);
+    const v = Array.isArray(value) ? (value.length === 0 ? undefined : value.join(' ')) : value;
     const arg = (): string => this.#string(p.arg ?? []);
     switch (p.op) {
       case undefined:
@@ -466,9 +540,13 @@ export class Sh implements ShellProcess {
     return s;
   }
 
-  /** Words expanded and field-split. */
+  /** Words expanded and field-split; "$@" and "${NAME[@]}" are a field each of their values. */
   #fields(words: readonly Word[]): string[] {
-    return splitFields(words, (p) => this.#part(p));
+    return splitFields(words, (p) => {
+      if (p.k !== 'param' || !p.quoted || p.op !== undefined) return this.#part(p);
+      if (p.index === '@') return this.#indexed(p.name, '@') as string[];
+      return p.name === '@' && p.index === undefined ? this.args.slice(1) : this.#part(p);
+    });
   }
 
   #substitute(body: List): string {

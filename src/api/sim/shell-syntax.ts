@@ -4,13 +4,19 @@
 // NAME=value assignments, while/until/for/if/{ } compound commands, comments, redirections of a simple
 // command's output (>/dev/null, 2>&1, >&2, > FILE, >> FILE), case ... esac, ( ... ) subshells, NAME() { ...; }
 // functions; `cat FILE`, `ls [-aA1] [PATH]`, `pwd`, `id`, `touch FILE`, `rm [-f] FILE` and `nslookup HOST` where the kubelet answers them
-// (containerCommands), and `tail [-fF] [-n N] FILE` over the files the kubelet gives the shell.
-// Everything else (pipes, file name globs, reading redirections, commands not simulated) is outside the
-// subset: parseScript throws, so the caller falls back to the behaviour model's default as for any other command.
-// Upstream: POSIX.1-2024 XCU 2 (Shell Command Language), checked against dash and busybox ash.
+// (containerCommands), and `tail [-fF] [-n N] FILE` over the files the kubelet gives the shell; pipelines
+// `A | B` into the filters of shell-text.ts (rev, grep, wc, head, sort, tr), cat and tail; and, when the
+// shell is bash, indexed arrays (NAME=(WORD...), ${NAME[i]}, ${NAME[@]}, ${#NAME[@]}; shell-arrays.ts).
+// Everything else (file name globs, reading redirections, a command reading the container's own standard
+// input, commands not simulated) is outside the subset: parseScript throws, so the caller falls back to
+// the behaviour model's default as for any other command. Its message is ash's where ash has one
+// (`unexpected "("` for an array in sh, `bad substitution`), for kubectl exec to print.
+// Upstream: POSIX.1-2024 XCU 2 (Shell Command Language), checked against dash and busybox ash
+// (shell/ash.c: raise_error_unexpected_syntax, tokname); bash 5.2's manual for arrays.
 import { isIP } from 'node:net';
 import { date, sleepMs, testsFiles } from './shell-commands.ts';
-import { tailOptions } from './shell-tail.ts';
+import { pipedTail, tailOptions } from './shell-tail.ts';
+import { textCommandRefusal, textCommands } from './shell-text.ts';
 
 /**
  * A word is the parts it was written in; `quoted` parts are not field-split. Example: `"$i: $(date)"x`
@@ -19,10 +25,12 @@ import { tailOptions } from './shell-tail.ts';
 export type Word = readonly Part[];
 export type Part =
   | { readonly k: 'lit'; readonly text: string; readonly quoted: boolean }
-  | { readonly k: 'param'; readonly name: string; readonly quoted: boolean; readonly op?: ParamOp; readonly arg?: Word }
+  | { readonly k: 'param'; readonly name: string; readonly quoted: boolean; readonly op?: ParamOp; readonly arg?: Word; readonly index?: Subscript }
   | { readonly k: 'arith'; readonly expr: Arith; readonly quoted: boolean }
   | { readonly k: 'subst'; readonly body: List; readonly quoted: boolean };
 /** ${NAME-word} and friends; `#` is ${#NAME}, the length. */
+/** bash's ${NAME[i]} (i arithmetic; negative counts from the end), ${NAME[@]} and ${NAME[*]}. */
+export type Subscript = Arith | '@' | '*';
 export type ParamOp = '-' | ':-' | '=' | ':=' | '+' | ':+' | '#';
 
 export type Arith =
@@ -35,6 +43,8 @@ export type Arith =
 export interface Assignment {
   readonly name: string;
   readonly value: Word;
+  /** bash's NAME=(WORD...): the words, expanded and split, are the array's elements from 0. */
+  readonly array?: readonly Word[];
 }
 export type Command =
   | { readonly k: 'simple'; readonly assigns: readonly Assignment[]; readonly words: readonly Word[]; readonly redirects: readonly Redirect[] }
@@ -50,9 +60,10 @@ export type Command =
  * runs), applied left to right: `>/dev/null 2>&1` drops both streams, `>>log 2>&1` appends both to log.
  */
 export type Redirect = { readonly fd: 1 | 2; readonly to: 1 | 2 | null } | { readonly fd: 1 | 2; readonly file: Word; readonly append: boolean };
+/** `[!] A | B | C`: each command's standard output is the next one's standard input; the status is the last's. */
 export interface Pipeline {
   readonly bang: boolean;
-  readonly cmd: Command;
+  readonly cmds: readonly [Command, ...Command[]];
 }
 export interface AndOr {
   readonly first: Pipeline;
@@ -79,8 +90,8 @@ export function asksContainer(argv: readonly string[]): boolean {
   return containerCommands.has(name) || (testCommands.has(name) && testsFiles(argv.slice(1)));
 }
 /** Commands the subset runs; in $(...) only those that print at once. */
-export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', '[[', 'test', 'env', 'printenv', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', 'tail', ...containerCommands]);
-const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', '[[', 'env', 'printenv', ...containerCommands]);
+export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', '[[', 'test', 'env', 'printenv', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', 'tail', ...containerCommands, ...textCommands]);
+const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', '[[', 'env', 'printenv', ...containerCommands, ...textCommands]);
 /** Special built-ins: found before functions, so no function may take their names. */
 const specialBuiltins = new Set([':', 'break', 'continue', 'exit', 'export', 'return', 'set', 'trap', 'unset', 'exec', 'wait', '.', 'eval', 'readonly', 'shift', 'times']);
 /** Whether a redirection error ends the shell, as for a special built-in (XCU 2.8.1), rather than failing the command. */
@@ -96,12 +107,15 @@ export function basename(path: string): string {
 
 type Token = { t: 'op'; v: string } | { t: 'word'; w: Word; raw: string | undefined } | { t: 'redir'; fd: number; op: string } | { t: 'eof' };
 
+/** Which shell reads the script: busybox ash (sh, ash, dash) or bash, whose arrays ash refuses. */
+export type Dialect = 'sh' | 'bash';
+
 /**
  * Parses a script; throws OutsideSubset. `open`: any command name passes (kubectl exec runs its own
  * commands and reports the ones it does not simulate when they run).
  */
-export function parseScript(text: string, open = false): List {
-  const p = new Parser(text, false, 0, open);
+export function parseScript(text: string, open = false, dialect: Dialect = 'sh'): List {
+  const p = new Parser(text, false, 0, open, new Set(), dialect);
   const list = p.list(new Set());
   const end = p.next();
   if (end.t !== 'eof') throw new OutsideSubset(`unexpected ${end.t === 'op' ? end.v : 'word'}`);
@@ -112,7 +126,7 @@ export function parseScript(text: string, open = false): List {
 export function argvCommand(argv: readonly string[], allowed: ReadonlySet<string> | undefined): List {
   const words = argv.map((a): Word => [{ k: 'lit', text: a, quoted: true }]);
   if (allowed) checkCommand(words, allowed);
-  return [{ andOr: { first: { bang: false, cmd: { k: 'simple', assigns: [], words, redirects: [] } }, rest: [] }, background: false }];
+  return [{ andOr: { first: { bang: false, cmds: [{ k: 'simple', assigns: [], words, redirects: [] }] }, rest: [] }, background: false }];
 }
 
 /** The literal text of a word with no expansions, else undefined. */
@@ -125,17 +139,20 @@ export function literal(w: Word): string | undefined {
   return s;
 }
 
-function checkCommand(words: readonly Word[], allowed: ReadonlySet<string>): void {
+function checkCommand(words: readonly Word[], allowed: ReadonlySet<string>, piped = false): void {
   const first = words[0];
   if (!first) return;
   const name = literal(first);
   if (name === undefined) throw new OutsideSubset('a command name that is expanded');
   if (!allowed.has(basename(name))) throw new OutsideSubset(`${name}: not simulated`);
-  checkArgs(basename(name), words.slice(1));
+  checkArgs(basename(name), words.slice(1), piped);
 }
 
-/** Literal arguments a command would take outside the subset (it would read files, print its state, trace). */
-function checkArgs(name: string, words: readonly Word[]): void {
+/**
+ * Literal arguments a command would take outside the subset (it would read files, print its state, trace).
+ * `piped`: the command reads a pipe, not the container's standard input, when it reads its standard input.
+ */
+function checkArgs(name: string, words: readonly Word[], piped: boolean): void {
   const args = words.map(literal);
   const known = args.every((a) => a !== undefined) ? (args as string[]) : undefined;
   const outside = (why: string): never => {
@@ -175,12 +192,23 @@ function checkArgs(name: string, words: readonly Word[]): void {
       checkCommand(words, scriptCommands);
       return;
     case 'cat':
-      // Standard input (no operand, `-`) and options are outside, as is anything but reading whole files.
-      if (args.length === 0 || args.some((a) => a !== undefined && a.startsWith('-'))) outside('standard input or an option');
+      // The container's standard input (no operand, `-`) and options are outside, as is anything but reading whole files.
+      if (piped ? args.some((a) => a !== undefined && a.startsWith('-') && a !== '-') : args.length === 0 || args.some((a) => a !== undefined && a.startsWith('-'))) outside('standard input or an option');
       return;
     case 'tail':
+      if (piped && known !== undefined && pipedTail(known)) return;
       if (known === undefined || 'error' in tailOptions(known)) outside('options outside -f, -F, -n, -c, -s, or not one file');
       return;
+    case 'rev':
+    case 'grep':
+    case 'wc':
+    case 'head':
+    case 'sort':
+    case 'tr': {
+      const why = known && textCommandRefusal(name, known, piped);
+      if (why) outside(why);
+      return;
+    }
     case 'ls':
       if (args.some((a) => a !== undefined && /^-.*[^aA1-]/.test(a))) outside('options outside -a, -A and -1');
       return;
@@ -197,14 +225,18 @@ class Parser {
   readonly #open: boolean;
   /** Functions defined so far: commands the script may run. */
   readonly #functions: Set<string>;
+  readonly #dialect: Dialect;
   #inPattern = false;
+  /** Parsing a pipeline's second command or a later one, whose standard input is the pipe. */
+  #piped = false;
   pos = 0;
-  constructor(s: string, inSubst: boolean, pos = 0, open = false, functions = new Set<string>()) {
+  constructor(s: string, inSubst: boolean, pos = 0, open = false, functions = new Set<string>(), dialect: Dialect = 'sh') {
     this.#s = s;
     this.#inSubst = inSubst;
     this.pos = pos;
     this.#open = open;
     this.#functions = functions;
+    this.#dialect = dialect;
   }
 
   peek(): Token {
@@ -232,7 +264,7 @@ class Parser {
         this.next();
         background = sep.v === '&';
       } else if (!(sep.t === 'eof' || (sep.t === 'op' && (sep.v === ')' || sep.v === ';;')) || (sep.t === 'word' && sep.raw !== undefined && stop.has(sep.raw)))) {
-        throw new OutsideSubset(`unexpected ${sep.t === 'op' ? sep.v : sep.t}`);
+        throw new OutsideSubset(`unexpected ${tokenName(sep)}`);
       }
       if (background && this.#inSubst) throw new OutsideSubset('a background job in a command substitution');
       items.push({ andOr, background });
@@ -260,10 +292,19 @@ class Parser {
       this.next();
       bang = true;
     }
-    const cmd = this.#command();
-    const tok = this.peek();
-    if (tok.t === 'op' && tok.v === '|') throw new OutsideSubset('pipes are not simulated');
-    return { bang, cmd };
+    const piped = this.#piped;
+    try {
+      const cmds: [Command, ...Command[]] = [this.#command()];
+      for (let tok = this.peek(); tok.t === 'op' && tok.v === '|'; tok = this.peek()) {
+        this.next();
+        this.#skipNewlines();
+        this.#piped = true;
+        cmds.push(this.#command());
+      }
+      return { bang, cmds };
+    } finally {
+      this.#piped = piped;
+    }
   }
 
   #expect(word: string): void {
@@ -281,7 +322,8 @@ class Parser {
     }
     if (tok.t === 'op') throw new OutsideSubset(`unexpected ${tok.v}`);
     const raw = tok.t === 'word' ? tok.raw : undefined;
-    const fn = raw !== undefined && !reserved.has(raw) ? this.#functionDefinition(raw) : undefined;
+    // `NAME=(` is an assignment, never a function: bash's array, or ash's `unexpected "("`.
+    const fn = raw !== undefined && !reserved.has(raw) && !raw.includes('=') ? this.#functionDefinition(raw) : undefined;
     if (fn) return fn;
     switch (raw) {
       case 'case':
@@ -441,13 +483,25 @@ class Parser {
         continue;
       }
       const m = words.length === 0 ? /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(tok.raw ?? rawPrefix(tok.w)) : null;
-      if (m?.[1]) assigns.push({ name: m[1], value: dropPrefix(tok.w, m[0].length) });
+      if (m?.[1] && this.#dialect === 'bash' && tok.raw === m[0] && this.#s[this.pos] === '(') assigns.push({ name: m[1], value: [], array: this.#arrayWords() });
+      else if (m?.[1]) assigns.push({ name: m[1], value: dropPrefix(tok.w, m[0].length) });
       else words.push(tok.w);
     }
     if (assigns.length === 0 && words.length === 0 && redirects.length === 0) throw new OutsideSubset('an empty command');
     const name = words[0] && literal(words[0]);
-    if (!this.#open && (name === undefined || !this.#functions.has(name))) checkCommand(words, this.#inSubst ? substCommands : scriptCommands);
+    if (!this.#open && (name === undefined || !this.#functions.has(name))) checkCommand(words, this.#inSubst ? substCommands : scriptCommands, this.#piped);
     return { k: 'simple', assigns, words, redirects };
+  }
+
+  /** bash's `NAME=(WORD...)`, at its `(`: words over any number of lines, up to `)`. */
+  #arrayWords(): Word[] {
+    this.pos++;
+    const words: Word[] = [];
+    for (let tok = this.next(); !(tok.t === 'op' && tok.v === ')'); tok = this.next()) {
+      if (tok.t === 'word') words.push(tok.w);
+      else if (!(tok.t === 'op' && tok.v === '\n')) throw new OutsideSubset(`unexpected ${tokenName(tok)}`);
+    }
+    return words;
   }
 
   /**
@@ -571,7 +625,7 @@ class Parser {
       return { k: 'arith', expr: node, quoted };
     }
     if (next === '(') {
-      const sub = new Parser(s, true, this.pos + 2, this.#open, this.#functions);
+      const sub = new Parser(s, true, this.pos + 2, this.#open, this.#functions, this.#dialect);
       const body = sub.list(new Set());
       const close = sub.next();
       if (close.t !== 'op' || close.v !== ')') throw new OutsideSubset('command substitution: expected )');
@@ -599,7 +653,7 @@ class Parser {
     }
     if (i >= s.length) throw new OutsideSubset('unterminated `');
     this.pos = i + 1;
-    const sub = new Parser(inner, true, 0, this.#open, this.#functions);
+    const sub = new Parser(inner, true, 0, this.#open, this.#functions, this.#dialect);
     const body = sub.list(new Set());
     if (sub.next().t !== 'eof') throw new OutsideSubset('command substitution: unexpected token');
     return { k: 'subst', body, quoted };
@@ -613,10 +667,12 @@ class Parser {
     const name = nameRe.exec(s.slice(this.pos))?.[0] ?? (/[?#$0-9]/.test(s[this.pos] ?? '') ? s[this.pos] : undefined);
     if (name === undefined) throw new OutsideSubset('bad substitution');
     this.pos += name.length;
+    const index = this.#subscript(name);
+    const sub = index === undefined ? {} : { index };
     if (length || s[this.pos] === '}') {
       if (s[this.pos] !== '}') throw new OutsideSubset('bad substitution');
       this.pos++;
-      return length ? { k: 'param', name, quoted, op: '#' } : { k: 'param', name, quoted };
+      return length ? { k: 'param', name, quoted, op: '#', ...sub } : { k: 'param', name, quoted, ...sub };
     }
     const op = /^(:?[-=+])/.exec(s.slice(this.pos))?.[1] as ParamOp | undefined;
     if (!op) throw new OutsideSubset('parameter expansion other than ${NAME:-word}');
@@ -640,8 +696,34 @@ class Parser {
       }
     }
     this.pos++;
-    return { k: 'param', name, quoted, op, arg };
+    return { k: 'param', name, quoted, op, arg, ...sub };
   }
+
+  /** bash's `[i]`, `[@]` or `[*]` after a name in ${...}; ash has no arrays: a bad substitution. */
+  #subscript(name: string): Subscript | undefined {
+    const s = this.#s;
+    if (s[this.pos] !== '[') return undefined;
+    if (this.#dialect !== 'bash' || !nameRe.test(name)) throw new OutsideSubset('bad substitution');
+    const all = /^\[([@*])\]/.exec(s.slice(this.pos))?.[1];
+    if (all === '@' || all === '*') {
+      this.pos += 3;
+      return all;
+    }
+    const expr = new ArithParser(s, this.pos + 1);
+    const index = expr.parse();
+    expr.skipBlanks();
+    if (s[expr.pos] !== ']') throw new OutsideSubset('bad array subscript');
+    this.pos = expr.pos + 1;
+    return index;
+  }
+}
+
+/** A token as ash's syntax errors name it (tokname): `unexpected "("`, `unexpected newline`. */
+function tokenName(tok: Token): string {
+  if (tok.t === 'eof') return 'end of file';
+  if (tok.t === 'redir') return 'redirection';
+  if (tok.t === 'word') return 'word';
+  return tok.v === '\n' ? 'newline' : `"${tok.v}"`;
 }
 
 /** The unquoted literal text a word starts with (for NAME=value with a quoted or expanded value). */
@@ -671,6 +753,10 @@ class ArithParser {
 
   parse(): Arith {
     return this.#binary(1);
+  }
+
+  skipBlanks(): void {
+    this.#ws();
   }
 
   #ws(): void {
@@ -733,7 +819,7 @@ export function usesCommand(list: List, names: ReadonlySet<string>): boolean {
       case 'simple': {
         const [first, second] = c.words.map(literal);
         const name = first === 'exec' ? second : first;
-        return (name !== undefined && names.has(basename(name))) || c.words.some(inWord) || c.assigns.some((a) => inWord(a.value));
+        return (name !== undefined && names.has(basename(name))) || c.words.some(inWord) || c.assigns.some((a) => inWord(a.value) || (a.array ?? []).some(inWord));
       }
       case 'loop':
         return usesCommand(c.cond, names) || usesCommand(c.body, names);
@@ -754,5 +840,5 @@ export function usesCommand(list: List, names: ReadonlySet<string>): boolean {
       }
     }
   };
-  return list.some(({ andOr }) => inCommand(andOr.first.cmd) || andOr.rest.some((r) => inCommand(r.p.cmd)));
+  return list.some(({ andOr }) => andOr.first.cmds.some(inCommand) || andOr.rest.some((r) => r.p.cmds.some(inCommand)));
 }

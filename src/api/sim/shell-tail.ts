@@ -31,8 +31,8 @@ function count(text: string, into: { count: number; fromTop: boolean }): string 
   return undefined;
 }
 
-/** tail's options (getopt32's "fc:n:qs:+vF", -F implying -f, and the legacy leading -N/+N); one file operand. */
-export function tailOptions(args: readonly string[]): TailOptions | { error: string } {
+/** tail's options (getopt32's "fc:n:qs:+vF", -F implying -f, and the legacy leading -N/+N); one file operand (`-` where `stdin`). */
+export function tailOptions(args: readonly string[], stdin = false): TailOptions | { error: string } {
   const o = { follow: false, retry: false, count: 10, bytes: false, fromTop: false, sleepMs: 1000 };
   const operands: string[] = [];
   let i = 0;
@@ -72,11 +72,17 @@ export function tailOptions(args: readonly string[]): TailOptions | { error: str
     }
   }
   const [file] = operands;
-  if (operands.length !== 1 || file === undefined || file === '-') return { error: 'reading standard input or several files is not simulated' };
+  if (operands.length !== 1 || file === undefined || (file === '-' && !stdin)) return { error: 'reading standard input or several files is not simulated' };
   return { ...o, file };
 }
 
 const newline = 0x0a;
+
+/** tail's options when it reads only its standard input (no file operand, or `-`) and does not follow it; else undefined. */
+export function pipedTail(args: readonly string[]): TailOptions | undefined {
+  const o = tailOptions(args.includes('-') ? args : [...args, '-'], true);
+  return !('error' in o) && o.file === '-' && !o.follow ? o : undefined;
+}
 
 /** What tail prints of a file at first: its last N lines (a last line without a newline counts) or bytes, or from the Nth on. */
 export function tailOf(data: Buffer, o: Pick<TailOptions, 'count' | 'bytes' | 'fromTop'>): Buffer {

@@ -16,7 +16,8 @@ function parseTrap(text: string): Trap {
   if (cached) return cached;
   const action = parseScript(text);
   const cmd = action.length === 1 && !action[0]?.background && action[0]?.andOr.rest.length === 0 ? action[0].andOr.first : undefined;
-  const words = cmd && !cmd.bang && cmd.cmd.k === 'simple' && cmd.cmd.assigns.length === 0 ? cmd.cmd.words.map(literal) : [];
+  const only = cmd && !cmd.bang && cmd.cmds.length === 1 ? cmd.cmds[0] : undefined;
+  const words = only?.k === 'simple' && only.assigns.length === 0 ? only.words.map(literal) : [];
   const exit = words[0] === 'exit' && words.length <= 2 && (words.length === 1 || /^\d+$/.test(words[1] ?? '')) ? (words.length === 1 ? null : Number(words[1]) & 255) : undefined;
   const trap: Trap = { action, exit };
   if (trapCache.size > 256) trapCache.clear();
