@@ -40,8 +40,10 @@ describe('kubectl exec into simulated containers', () => {
     const r = await dd.kubectl(['exec', 'web', '--', 'sh', '-c', 'echo "mode $MODE on $(hostname)"; echo "mode $MODE" && printenv NOPE || exit 3']);
     assert.deepEqual([r.stdout, r.code], ['mode fast on web\nmode fast\n', 3], r.stderr);
     assert.equal(await dd.ok(['exec', 'web', '--', 'sh', '-c', 'for i in 1 2 3; do echo $i; done']), '1\n2\n3\n');
-    const piped = await dd.kubectl(['exec', 'web', '--', 'sh', '-c', 'env | grep MODE']);
-    assert.match(piped.stderr, /^sh: syntax error: pipes are not simulated$/m);
+    assert.equal(await dd.ok(['exec', 'web', '--', 'sh', '-c', 'env | grep MODE; env | grep -c NOPE || echo "grep exits $?"']), 'MODE=fast\n0\ngrep exits 1\n');
+    assert.equal(await dd.ok(['exec', 'web', '--', 'bash', '-c', 'items=(foo bar); echo ${items[1]} ${#items[@]} | rev']), '2 rab\n');
+    const array = await dd.kubectl(['exec', 'web', '--', 'sh', '-c', 'items=(foo bar)']);
+    assert.deepEqual([array.stderr, array.code], ['sh: syntax error: unexpected "("\ncommand terminated with exit code 2\n', 2], 'sh is busybox ash here, which has no arrays');
     const script = await dd.kubectl(['exec', 'web', '--', 'sh', '-c', 'echo "mode $MODE"; printenv NOPE || exit 3']);
     assert.equal(script.stdout, 'mode fast\n');
     assert.equal(script.code, 3);

@@ -58,6 +58,23 @@ describe('Jobs with kubectl', () => {
     assert.deepEqual(logs.sort(), [['0', 'shard 0 of 3 on shards-0\n'], ['1', 'shard 1 of 3 on shards-1\n'], ['2', 'shard 2 of 3 on shards-2\n']]);
   });
 
+  test("the Indexed Job docs' example: bash's array maps each index to a word in an emptyDir, busybox's rev prints it reversed; the downward-API variant reverses the index file", async () => {
+    const indexedLogs = async (namespace: string): Promise<string[][]> => {
+      const r = await dd.kubectl(['wait', '-n', namespace, '--for=condition=complete', 'job/indexed-job', '--timeout=60s']);
+      assert.equal(r.stdout.trim(), 'job.batch/indexed-job condition met', r.stderr);
+      const pods = (JSON.parse(await dd.ok(['get', 'pods', '-n', namespace, '-l', 'job-name=indexed-job', '-o', 'json'])) as { items: (PodJson & { metadata: { annotations?: Record<string, string> } })[] }).items;
+      const logs = await Promise.all(pods.map(async (p) => [p.metadata.annotations?.['batch.kubernetes.io/job-completion-index'] ?? '', await dd.ok(['logs', '-n', namespace, p.metadata.name, '-c', 'worker'])]));
+      return logs.sort(([a], [b]) => Number(a) - Number(b));
+    };
+    await dd.ok(['create', 'namespace', 'static']);
+    await dd.ok(['apply', '-n', 'static', '-f', join(import.meta.dirname, '../../../test/fixtures/indexed-job-docs.yaml')]);
+    assert.deepEqual(await indexedLogs('static'), [['0', 'oof\n'], ['1', 'rab\n'], ['2', 'zab\n'], ['3', 'xuq\n'], ['4', 'zyx\n']]);
+    await dd.ok(['create', 'namespace', 'vol']);
+    await dd.ok(['apply', '-n', 'vol', '-f', join(import.meta.dirname, '../../../test/fixtures/indexed-job-vol-docs.yaml')]);
+    // The index file has no newline, so rev prints none; Drydock's container logs are whole lines and end each with one.
+    assert.deepEqual(await indexedLogs('vol'), ['0', '1', '2', '3', '4'].map((i) => [i, `${i}\n`]));
+  });
+
   test('a Job whose pods exit 1 fails with BackoffLimitExceeded after backoffLimit + 1 pods', async () => {
     const manifest = `apiVersion: batch/v1
 kind: Job
