@@ -296,6 +296,8 @@ class Parser {
     try {
       const cmds: [Command, ...Command[]] = [this.#command()];
       for (let tok = this.peek(); tok.t === 'op' && tok.v === '|'; tok = this.peek()) {
+        // The commands of a pipe run one after another: a writer that waits would hold its reader back, and one that never ends would starve it.
+        if (usesCommand(asList(cmds.at(-1) as Command), waitingCommands)) throw new OutsideSubset('a pipe from a command that waits (sleep, wait, tail) is not simulated');
         this.next();
         this.#skipNewlines();
         this.#piped = true;
@@ -809,6 +811,12 @@ class ArithParser {
     }
     return { k: 'var', name };
   }
+}
+
+const waitingCommands: ReadonlySet<string> = new Set(['sleep', 'wait', 'tail']);
+
+function asList(cmd: Command): List {
+  return [{ andOr: { first: { bang: false, cmds: [cmd] }, rest: [] }, background: false }];
 }
 
 /** Whether the script may run one of `names` (a command word, after `exec`, or in a $(...)), to ready what it reads. */
