@@ -17,6 +17,7 @@ import { isInteractiveShell } from '../api/index.ts';
 import { readsStdinWhole, runExec, ShellSession, simulatedCommands, unsimulatedCommand } from './exec-shell.ts';
 import type { ExecContext, ExecRun, ExecStep } from './exec-shell.ts';
 import type { LogBuffer } from './logs.ts';
+import { formatLogLine } from './logs.ts';
 import { processExitCode, startFailure } from './process-container.ts';
 import { readTerminal } from './terminal-line.ts';
 import { errorStream, spdyTransport, stderrStream, stdoutStream, wantsExecSpdy, webSocketTransport } from './exec-transport.ts';
@@ -228,7 +229,7 @@ class ExecSession {
     this.#send(stdout ? stdoutStream : stderr ? stderrStream : errorStream, '');
     const ended = new Promise<void>((resolve) => {
       const stop = target.logs.follow((line) => {
-        if (line) return this.#write('stdout', `${line.text}\n`);
+        if (line) return this.#write('stdout', formatLogLine(line, false));
         stop();
         resolve();
       });

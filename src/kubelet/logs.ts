@@ -5,6 +5,8 @@
 export interface LogLine {
   at: number;
   text: string;
+  /** Output the process ended without a newline (CRI's `P` tag): read back with none. */
+  partial?: true;
 }
 
 const maxLines = 10_000;
@@ -18,7 +20,7 @@ const terminationMessageLogBytes = 2048;
  * buffer keeps the end: what FallbackToLogsOnError puts in a failed container's termination message.
  */
 export function terminationMessageFromLogs(lines: readonly LogLine[]): string {
-  const text = Buffer.from(lines.slice(-terminationMessageLogLines).map((l) => `${l.text}\n`).join(''), 'utf8');
+  const text = Buffer.from(lines.slice(-terminationMessageLogLines).map((l) => formatLogLine(l, false)).join(''), 'utf8');
   return text.subarray(Math.max(0, text.length - terminationMessageLogBytes)).toString('utf8');
 }
 
@@ -28,9 +30,9 @@ export class LogBuffer {
   #followers: Set<(line: LogLine | undefined) => void> | undefined;
   #closed = false;
 
-  write(at: number, text: string): void {
+  write(at: number, text: string, partial = false): void {
     if (this.#closed) return;
-    const line = { at, text };
+    const line: LogLine = partial ? { at, text, partial } : { at, text };
     this.#lines.push(line);
     if (this.#lines.length > maxLines) this.#lines.shift();
     if (this.#followers) for (const f of this.#followers) f(line);
@@ -78,7 +80,8 @@ export function formatLogTimestamp(ms: number): string {
 }
 
 export function formatLogLine(line: LogLine, timestamps: boolean): string {
-  return timestamps ? `${formatLogTimestamp(line.at)} ${line.text}\n` : `${line.text}\n`;
+  const end = line.partial ? '' : '\n';
+  return timestamps ? `${formatLogTimestamp(line.at)} ${line.text}${end}` : `${line.text}${end}`;
 }
 
 /** The lines a non-following read returns (tail, since), before limitBytes applies. */

@@ -85,7 +85,7 @@ export class SimContainer implements ContainerProcess {
     }
     writeTimedLines(behaviour, this.startedAt, elapsed, options.logs);
     for (const line of behaviour.logs) {
-      if (line.atMs > elapsed) this.#after(line.atMs - elapsed, () => options.logs.write(clock.now(), line.text));
+      if (line.atMs > elapsed) this.#after(line.atMs - elapsed, () => options.logs.write(clock.now(), line.text, line.partial));
     }
     if (behaviour.runForMs !== undefined) {
       this.#after(Math.max(0, behaviour.runForMs - elapsed), () => this.#finish(behaviour.exitCode, behaviour.exitCode === 0 ? 'Completed' : 'Error'));
@@ -250,10 +250,10 @@ export function writePastLines(behaviour: SimBehaviour, startedAt: number, elaps
 }
 
 function writeTimedLines(behaviour: SimBehaviour, startedAt: number, elapsed: number, logs: LogBuffer): void {
-  for (const line of behaviour.logs) if (line.atMs <= elapsed) logs.write(startedAt + Math.max(0, line.atMs), line.text);
+  for (const line of behaviour.logs) if (line.atMs <= elapsed) logs.write(startedAt + Math.max(0, line.atMs), line.text, line.partial);
 }
 
 function scriptRun(script: ShellScript, startedAt: number, logs: LogBuffer, { command, files }: Pick<SimContainerOptions, 'command' | 'files'>): ShellRun {
   const ctx = { env: script.env ?? {}, gpuList: script.gpuList, pid1: script.pid1, startedAt, args: script.args, errexit: script.errexit, ...(command ? { command } : {}), ...(files ? { files } : {}) };
-  return new ShellRun(script.program, ctx, { line: (atMs, text) => logs.write(startedAt + atMs, text) });
+  return new ShellRun(script.program, ctx, { line: (atMs, text, partial) => logs.write(startedAt + atMs, text, partial) });
 }

@@ -10,6 +10,8 @@ export interface TimedLine {
   text: string;
   /** Stands for `nvidia-smi -L`: the kubelet writes the GPUs the container was given in its place. */
   gpuList?: true;
+  /** The process's last output, with no newline after it (CRI's partial line): the log shows none. */
+  partial?: true;
 }
 
 export interface SimBehaviour {

@@ -308,7 +308,7 @@ export function expandBehaviourEnv(behaviour: SimBehaviour, env: Readonly<Record
     text.includes('$') ? text.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, braced?: string, bare?: string) => (m === '$$' ? '$' : (env[braced ?? bare ?? ''] ?? ''))) : text;
   // nvidia-smi's own words when the container sees no GPU; nothing when which GPUs it sees is not known.
   const listing = gpuList === undefined ? [] : gpuList.length > 0 ? gpuList : ['No devices were found'];
-  const logs = behaviour.logs.flatMap((l) => (l.gpuList ? listing.map((text) => ({ atMs: l.atMs, text })) : [{ atMs: l.atMs, text: expand(l.text) }]));
+  const logs = behaviour.logs.flatMap((l) => (l.gpuList ? listing.map((text) => ({ atMs: l.atMs, text })) : [{ ...l, text: expand(l.text) }]));
   const script = behaviour.script && { ...behaviour.script, env, gpuList };
   return { ...behaviour, logs, stopLogs: behaviour.stopLogs.map(expand), ...(script ? { script } : {}) };
 }

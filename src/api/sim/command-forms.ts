@@ -101,7 +101,7 @@ function evaluateAhead(script: ShellScript): BehaviourFields | undefined {
   let impure = false;
   const run = new ShellRun(script.program, { env: undefined, gpuList: undefined, pid1: script.pid1, startedAt: 0, args: script.args, errexit: script.errexit, maxOps: staticCommandCap }, {
     // expandBehaviourEnv expands $VAR in lines (the annotation's); a script's own `$` is literal.
-    line: (atMs, text) => logs.push({ atMs, text: text.replaceAll('$', '$$$$') }),
+    line: (atMs, text, partial) => logs.push({ atMs, text: text.replaceAll('$', '$$$$'), ...(partial ? { partial: true as const } : {}) }),
     gpuList: (atMs) => logs.push({ atMs, text: '', gpuList: true }),
   });
   run.onBlock = (block, ms, sh) => {
@@ -145,7 +145,7 @@ export function runCommandForm(argv: readonly string[], env: Readonly<Record<str
   if (!form) return undefined;
   const { script } = form;
   if (!script) {
-    const output = (form.logs ?? []).map((l) => `${l.text.replaceAll('$$', '$')}\n`).join('');
+    const output = (form.logs ?? []).map((l) => `${l.text.replaceAll('$$', '$')}${l.partial ? '' : '\n'}`).join('');
     const exitCode = form.exitCode ?? 0;
     // The lines evaluated ahead no longer tell the streams apart; a failure is run again for its standard error.
     const again = exitCode !== 0 ? shellScript(argv, false) : undefined;

@@ -67,7 +67,7 @@ export type Stream = 'stdout' | 'stderr';
 
 export interface ShellSink {
   /** A whole line of output, either stream (a container's log). */
-  line(atMs: number, text: string): void;
+  line(atMs: number, text: string, partial?: boolean): void;
   /** Raw output by stream instead of lines (kubectl exec). */
   write?(atMs: number, stream: Stream, text: string | Buffer): void;
   /** A pure evaluation's `nvidia-smi -L`: the kubelet puts the container's GPUs in its place. */

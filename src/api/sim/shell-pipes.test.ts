@@ -48,3 +48,11 @@ test("a command reading standard input outside a pipe reads the container's own,
   assert.equal(commandFormBehaviour(['sh', '-c', 'grep x']), undefined);
   assert.deepEqual(commandFormBehaviour(['sh', '-c', 'echo a b | wc -w'])?.logs?.map((l) => l.text), ['2']);
 });
+
+test('output a script ends without a newline is a partial line of the log, as the runtime logs it; evaluated ahead it stays so', () => {
+  const lines: string[] = [];
+  const r = new ShellRun(parseScript('echo a; printf b; sleep 1; printf c'), { env: {}, gpuList: undefined, pid1: true, startedAt: 0, args: ['sh'], errexit: false }, { line: (at, text, partial) => lines.push(`${at}:${text}${partial ? ' (partial)' : ''}`) });
+  r.runUntil(5000);
+  assert.deepEqual(lines, ['0:a', '1000:bc (partial)']);
+  assert.deepEqual(commandFormBehaviour(['sh', '-c', 'echo 3 | tr -d "\\n"'])?.logs, [{ atMs: 0, text: '3', partial: true }]);
+});

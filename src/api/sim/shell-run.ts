@@ -167,7 +167,9 @@ export class ShellRun implements ShellHost {
   }
 
   #exited(code: number): void {
-    if (this.#partial !== '') this.write('\n');
+    // Output not ended by a newline stays so: the runtime logs it as a partial line.
+    if (this.#partial !== '') this.#out.line(this.now, this.#partial, true);
+    this.#partial = '';
     this.exit = { code: code & 255, atMs: this.now };
     this.#tasks.length = 1;
     const main = this.#tasks[0];
