@@ -20,16 +20,19 @@ nodePools:
   labels: {topology.kubernetes.io/zone: zone-b}
 `;
 
-/** A policy named `name` refusing what `constraints` select with `message`, and its Deny binding. */
-const refusing = (name: string, constraints: Record<string, unknown>, message: string): string =>
+/** A policy named `name` checking `validation` on what `constraints` select, and its Deny binding. */
+const denying = (name: string, constraints: Record<string, unknown>, validation: Record<string, string>): string =>
   JSON.stringify({
     apiVersion: 'v1',
     kind: 'List',
     items: [
-      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: constraints, validations: [{ expression: 'false', messageExpression: message, reason: 'Forbidden' }] } },
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: constraints, validations: [validation] } },
       { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } },
     ],
   });
+
+/** A policy refusing everything `constraints` select with `message`, as Forbidden. */
+const refusing = (name: string, constraints: Record<string, unknown>, message: string): string => denying(name, constraints, { expression: 'false', messageExpression: message, reason: 'Forbidden' });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => globalThis.setTimeout(resolve, ms));
 
@@ -77,14 +80,7 @@ describe('admission policies on pods/binding, pods/eviction, pods/exec and nodes
 
   test('kubectl exec of a command the policy forbids is refused; another runs', async () => {
     const execRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CONNECT'], resources: ['pods/exec'] };
-    const policy = JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'List',
-      items: [
-        { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'no-rm' }, spec: { matchConstraints: { resourceRules: [execRule] }, validations: [{ expression: "object.command[0] != 'rm'", messageExpression: "'no rm in ' + object.container" }] } },
-        { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-rm' }, spec: { policyName: 'no-rm', validationActions: ['Deny'] } },
-      ],
-    });
+    const policy = denying('no-rm', { resourceRules: [execRule] }, { expression: "object.command[0] != 'rm'", messageExpression: "'no rm in ' + object.container" });
     await dd.ok(['create', '-f', '-'], { input: policy });
     await dd.ok(['run', 'shell', '--image=busybox', '--', 'sleep', '3600']);
     await dd.ok(['wait', '--for=condition=Ready', 'pod/shell', '--timeout=30s']);
@@ -95,14 +91,7 @@ describe('admission policies on pods/binding, pods/eviction, pods/exec and nodes
 
   test("kubectl get --raw of a node's proxy: the path the policy forbids is refused; another answers", async () => {
     const proxyRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CONNECT'], resources: ['nodes/proxy'] };
-    const policy = JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'List',
-      items: [
-        { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'no-configz' }, spec: { matchConstraints: { resourceRules: [proxyRule] }, validations: [{ expression: "!has(object.path) || !object.path.startsWith('/configz')", messageExpression: "'kubelet configuration is private: ' + object.path" }] } },
-        { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-configz' }, spec: { policyName: 'no-configz', validationActions: ['Deny'] } },
-      ],
-    });
+    const policy = denying('no-configz', { resourceRules: [proxyRule] }, { expression: "!has(object.path) || !object.path.startsWith('/configz')", messageExpression: "'kubelet configuration is private: ' + object.path" });
     await dd.ok(['create', '-f', '-'], { input: policy });
     const node = (await dd.ok(['get', 'nodes', '-o', 'jsonpath={.items[0].metadata.name}'])).trim();
     const refused = await dd.kubectl(['get', '--raw', `/api/v1/nodes/${node}/proxy/configz`]);
