@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runExec, ShellSession, unsimulatedCommand } from './exec-shell.ts';
 import type { ExecContext, ExecRun } from './exec-shell.ts';
+import { execText } from './exec-text.test-helpers.ts';
 
 const context: ExecContext = {
   env: { PATH: '/usr/bin:/bin', HOSTNAME: 'mig-pod', NVIDIA_VISIBLE_DEVICES: 'MIG-1234', HOME: '/root' },
@@ -9,8 +10,8 @@ const context: ExecContext = {
   workingDir: '/',
 };
 
-const stdout = (run: ExecRun): string => run.steps.map((s) => ('stream' in s && s.stream === 'stdout' ? s.text : '')).join('');
-const stderr = (run: ExecRun): string => run.steps.map((s) => ('stream' in s && s.stream === 'stderr' ? s.text : '')).join('');
+const stdout = (run: ExecRun): string => execText(run, 'stdout');
+const stderr = (run: ExecRun): string => execText(run, 'stderr');
 
 test('env, printenv, hostname and pwd show the container environment', () => {
   assert.equal(stdout(runExec(['env'], context)), 'PATH=/usr/bin:/bin\nHOSTNAME=mig-pod\nNVIDIA_VISIBLE_DEVICES=MIG-1234\nHOME=/root\n');

@@ -9,6 +9,7 @@ import { containerFiles, podHostnameError, podKernelHostname } from './container
 import type { FileNode, VolumeContentSources } from './container-files.ts';
 import { runExec } from './exec-shell.ts';
 import type { ExecRun } from './exec-shell.ts';
+import { execText } from './exec-text.test-helpers.ts';
 
 const pod: Pod = {
   apiVersion: 'v1',
@@ -60,7 +61,7 @@ const sources: VolumeContentSources = {
 
 const files = containerFiles(pod, pod.spec.containers[0]!, ['10.128.0.7'], sources, Date.UTC(2026, 11, 6, 19, 8, 52));
 const context = { env: {}, gpuList: undefined, workingDir: '/etc', files };
-const out = (run: ExecRun, stream = 'stdout'): string => run.steps.map((s) => ('stream' in s && s.stream === stream ? s.text.toString() : '')).join('');
+const out = (run: ExecRun, stream: 'stdout' | 'stderr' = 'stdout'): string => execText(run, stream);
 
 test('/etc/hosts is the kubelet\'s managed file: the pod\'s IP and name, then its hostAliases; /etc/hostname the runtime\'s', () => {
   const hosts = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';

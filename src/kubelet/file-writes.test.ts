@@ -5,6 +5,7 @@ import { containerFiles, imageRoot } from './container-files.ts';
 import type { FileNode, VolumeContentSources } from './container-files.ts';
 import { runExec } from './exec-shell.ts';
 import type { ExecContext, ExecRun } from './exec-shell.ts';
+import { execText } from './exec-text.test-helpers.ts';
 
 const pod: Pod = {
   apiVersion: 'v1',
@@ -39,7 +40,7 @@ function container(image: string, readOnly = false): ExecContext {
   return { env: {}, gpuList: undefined, workingDir: '/', files: containerFiles(pod, c, ['10.128.0.7'], sources(), 0, imageRoot(!readOnly)), image };
 }
 
-const stream = (run: ExecRun, name: 'stdout' | 'stderr'): string => run.steps.map((s) => ('stream' in s && s.stream === name ? s.text.toString() : '')).join('');
+const stream = (run: ExecRun, name: 'stdout' | 'stderr'): string => execText(run, name);
 const sh = (ctx: ExecContext, script: string): [string, string, number] => {
   const run = runExec(['sh', '-c', script], ctx);
   return [stream(run, 'stdout'), stream(run, 'stderr'), run.exitCode];

@@ -10,6 +10,7 @@ import type { Event, Node, Pod } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { runExec } from './exec-shell.ts';
+import { execText } from './exec-text.test-helpers.ts';
 import type { ExecContext } from './exec-shell.ts';
 import { tarArchive } from './tar-archive.ts';
 
@@ -59,7 +60,7 @@ function logLines(c: Cluster, name: string, container: string): string[] | undef
 
 /** What `argv` prints when kubectl exec runs it in `context`, both streams. */
 function execOutput(context: ExecContext, argv: readonly string[]): string {
-  return runExec(argv, context).steps.map((s) => ('text' in s ? s.text.toString() : '')).join('');
+  return execText(runExec(argv, context));
 }
 
 async function events(c: Cluster, name: string): Promise<Event[]> {

@@ -10,9 +10,10 @@ import type { Pod } from '../api/index.ts';
 import type { Client } from '../client/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { runExec } from './exec-shell.ts';
+import { execText } from './exec-text.test-helpers.ts';
 import { PodFiles } from './pod-files.ts';
 
-const out = (run: ReturnType<typeof runExec>): string => run.steps.map((s) => ('stream' in s && s.stream === 'stdout' ? s.text.toString() : '')).join('');
+const out = (run: ReturnType<typeof runExec>): string => execText(run, 'stdout');
 
 const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u' }, spec: { containers: [{ name: 'app', image: 'vllm' }] } };
 

@@ -10,6 +10,7 @@ import type { Job, Pod } from '../api/index.ts';
 import { Cluster, clusterConfigFrom } from '../cluster/index.ts';
 import { SeededRandom, VirtualClock } from '../core/index.ts';
 import { runExec } from './exec-shell.ts';
+import { execText } from './exec-text.test-helpers.ts';
 
 const fixture = <T>(name: string): T => parse(readFileSync(join(import.meta.dirname, '../../test/fixtures', name), 'utf8')) as T;
 
@@ -51,7 +52,7 @@ test('the sidecar Deployment: the logshipper prints each line the app appends, o
     assert.deepEqual(logs(c, p, 'myapp', 0), []);
     const target = c.podLogs.kubelet('cpu-0')?.worker('default', p.metadata.name ?? '')?.execTarget('myapp');
     assert.ok(target && 'context' in target);
-    const text = runExec(['cat', '/opt/logs.txt'], target.context).steps.map((s) => ('text' in s ? s.text.toString() : '')).join('');
+    const text = execText(runExec(['cat', '/opt/logs.txt'], target.context));
     assert.equal(text, 'logging\n'.repeat(text.length / 8));
     assert.ok(text.length / 8 >= shipped.length, 'kubectl exec reads the same live file');
   } finally {
