@@ -21,10 +21,17 @@ describe('pod lifecycle on simulated nodes', () => {
   });
 
   test('get -w shows Init:0/2 -> Init:1/2 -> PodInitializing -> Running -> Completed for the sidecar Job pod', async () => {
-    const watch = dd.spawnKubectl(['get', 'pods', '-w']);
+    // -v=6 logs the watch request once it is answered: the pod is created only then, so its first line is Pending.
+    const watch = dd.spawnKubectl(['get', 'pods', '-w', '-v=6']);
     let out = '';
+    let log = '';
     watch.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-    await new Promise((res) => globalThis.setTimeout(res, 500));
+    watch.stderr?.on('data', (c: Buffer) => (log += c.toString()));
+    const until = async (done: () => boolean, what: string): Promise<void> => {
+      for (let i = 0; i < 150 && !done(); i++) await new Promise((res) => globalThis.setTimeout(res, 100));
+      assert.ok(done(), `${what}:\n${out}\n${log}`);
+    };
+    await until(() => /"Response" verb="GET" url="[^"]*watch=true/.test(log), 'the watch is open');
     const path = dd.writeFile('sidecar-job-pod.yaml', fixture('sidecar-job-pod.yaml'));
     const r = await dd.kubectl(['create', '-f', path]);
     assert.equal(r.stdout.trim(), 'pod/batch-worker created', r.stderr);
@@ -35,7 +42,7 @@ describe('pod lifecycle on simulated nodes', () => {
       if (phase !== 'Succeeded') await new Promise((res) => globalThis.setTimeout(res, 200));
     }
     assert.equal(phase, 'Succeeded');
-    await new Promise((res) => globalThis.setTimeout(res, 300));
+    await until(() => /^batch-worker\s+\S+\s+Completed/m.test(out), 'the watch shows Completed');
     watch.kill();
     const statuses = out.split('\n').filter((l) => l.startsWith('batch-worker')).map((l) => l.split(/\s+/)[2]);
     assert.deepEqual(statuses.filter((x, i) => x !== statuses[i - 1]), ['Pending', 'Init:0/2', 'Init:1/2', 'PodInitializing', 'Running', 'Completed'], out);
