@@ -23,6 +23,16 @@ async function cluster(extra: Record<string, unknown> = {}): Promise<{ c: Cluste
   return { c, clock };
 }
 
+/** Creates pod `name` in default with `body`'s spec. */
+async function createPod(c: Cluster, name: string, body: { spec: Pod['spec'] }): Promise<void> {
+  await c.client.create(refs.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, ...body });
+}
+
+/** The docs' special-config ConfigMap (SPECIAL_LEVEL=very, SPECIAL_TYPE=charm). */
+async function createSpecialConfig(c: Cluster): Promise<void> {
+  await c.client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'special-config', namespace: 'default' }, data: { SPECIAL_LEVEL: 'very', SPECIAL_TYPE: 'charm' } });
+}
+
 async function pod(c: Cluster, name: string): Promise<Pod> {
   return c.client.get<Pod>(refs.pods, 'default', name);
 }
@@ -693,11 +703,8 @@ test('FallbackToLogsOnError: a failed container\'s termination message is the en
   const { c, clock } = await cluster();
   try {
     const lines = Array.from({ length: 100 }, (_, i) => `echo step-${i}`).join('; ');
-    const container = (name: string, script: string, policy: string) => ({ name, image: 'busybox', terminationMessagePolicy: policy, command: ['sh', '-c', script] });
-    await c.client.create(refs.pods, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'train', namespace: 'default' },
+    const container = (name: string, script: string, policy: 'File' | 'FallbackToLogsOnError') => ({ name, image: 'busybox', terminationMessagePolicy: policy, command: ['sh', '-c', script] });
+    await createPod(c, 'train', {
       spec: {
         restartPolicy: 'Never',
         containers: [
@@ -726,10 +733,7 @@ test('what a container writes to its terminationMessagePath is its termination m
   const { c, clock } = await cluster();
   await using _ = c;
   const container = (name: string, script: string, more: Record<string, string> = {}) => ({ name, image: 'busybox', command: ['sh', '-c', script], ...more });
-  await c.client.create(refs.pods, {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'report', namespace: 'default' },
+  await createPod(c, 'report', {
     spec: {
       restartPolicy: 'Never',
       containers: [
@@ -753,10 +757,7 @@ test('what a container writes to its terminationMessagePath is its termination m
 test('a restarted container starts with an empty termination log: the last instance\'s message stays with lastState', async () => {
   const { c, clock } = await cluster();
   await using _ = c;
-  await c.client.create(refs.pods, {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'again', namespace: 'default' },
+  await createPod(c, 'again', {
     spec: { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox', command: ['sh', '-c', 'cat /dev/termination-log; echo try >> /dev/termination-log; sleep 1; exit 1'] }] },
   });
   await clock.advance(3_000);
@@ -768,12 +769,9 @@ test('a restarted container starts with an empty termination log: the last insta
 test("$(VAR) in command and args is the container's variable when it runs: the docs' ConfigMap echo prints its values", async () => {
   const { c, clock } = await cluster();
   await using _ = c;
-  await c.client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'special-config', namespace: 'default' }, data: { SPECIAL_LEVEL: 'very', SPECIAL_TYPE: 'charm' } });
+  await createSpecialConfig(c);
   const key = (name: string, from: string) => ({ name, valueFrom: { configMapKeyRef: { name: 'special-config', key: from } } });
-  await c.client.create(refs.pods, {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'dapi-test-pod', namespace: 'default' },
+  await createPod(c, 'dapi-test-pod', {
     spec: { restartPolicy: 'Never', containers: [{ name: 'test-container', image: 'registry.k8s.io/busybox:1.27.2', command: ['/bin/echo', '$(SPECIAL_LEVEL_KEY) $(SPECIAL_TYPE_KEY)'], env: [key('SPECIAL_LEVEL_KEY', 'SPECIAL_LEVEL'), key('SPECIAL_TYPE_KEY', 'SPECIAL_TYPE')] }] },
   });
   await clock.advance(3_000);
@@ -784,17 +782,11 @@ test("$(VAR) in command and args is the container's variable when it runs: the d
 test("the docs' lifecycle-demo: the postStart handler's file is there for kubectl exec; the ConfigMap page's ls lists the volume", async () => {
   const { c, clock } = await cluster();
   await using _ = c;
-  await c.client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'special-config', namespace: 'default' }, data: { SPECIAL_LEVEL: 'very', SPECIAL_TYPE: 'charm' } });
-  await c.client.create(refs.pods, {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'lifecycle-demo', namespace: 'default' },
+  await createSpecialConfig(c);
+  await createPod(c, 'lifecycle-demo', {
     spec: { containers: [{ name: 'lifecycle-demo-container', image: 'nginx', lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', 'echo Hello from the postStart handler > /usr/share/message'] } } } }] },
   });
-  await c.client.create(refs.pods, {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'dapi-test-pod', namespace: 'default' },
+  await createPod(c, 'dapi-test-pod', {
     spec: { restartPolicy: 'Never', containers: [{ name: 'test-container', image: 'registry.k8s.io/busybox:1.27.2', command: ['/bin/sh', '-c', 'ls /etc/config/'], volumeMounts: [{ name: 'config-volume', mountPath: '/etc/config' }] }], volumes: [{ name: 'config-volume', configMap: { name: 'special-config' } }] },
   });
   await clock.advance(3_000);
@@ -808,10 +800,7 @@ test("the docs' lifecycle-demo: the postStart handler's file is there for kubect
 test("the docs' security-context-demo: id in kubectl exec and in the container's script shows the user status.user reports", async () => {
   const { c, clock } = await cluster();
   await using _ = c;
-  await c.client.create(refs.pods, {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'security-context-demo', namespace: 'default' },
+  await createPod(c, 'security-context-demo', {
     spec: {
       securityContext: { runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000, supplementalGroups: [4000] },
       volumes: [{ name: 'sec-ctx-vol', emptyDir: {} }],
@@ -876,10 +865,7 @@ test('HOSTNAME and /etc/hostname are the sandbox\'s hostname: spec.hostname, the
 test('what kubectl cp puts in an emptyDir counts as its usage: past its sizeLimit the pod is evicted with the kubelet\'s message', async () => {
   const { c, clock } = await cluster();
   try {
-    await c.client.create(refs.pods, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'cache', namespace: 'default' },
+    await createPod(c, 'cache', {
       spec: { containers: [{ name: 'c', image: 'nginx:1.27', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }] }], volumes: [{ name: 'scratch', emptyDir: { sizeLimit: '100Ki' } }] },
     });
     await clock.advance(5_000);
@@ -902,10 +888,7 @@ test("a deleted ConfigMap's volume keeps the files written last (its remount fai
     const map = (name: string, value: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { 'app.yaml': value } });
     await c.client.create(refs.configMaps, map('app', 'model: llama\n'));
     await c.client.create(refs.configMaps, map('extra', 'debug: true\n'));
-    await c.client.create(refs.pods, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'server', namespace: 'default' },
+    await createPod(c, 'server', {
       spec: {
         containers: [{ name: 'c', image: 'nginx:1.27', volumeMounts: [{ name: 'config', mountPath: '/etc/app' }, { name: 'extra', mountPath: '/etc/extra' }] }],
         volumes: [{ name: 'config', configMap: { name: 'app' } }, { name: 'extra', configMap: { name: 'extra', optional: true } }],
