@@ -33,13 +33,17 @@ import type { ServerWatchEvent } from './watch.ts';
 import { shortTurns } from './short-turns.ts';
 import { sendServiceUnavailable, unservedRemoteGroupVersions } from './aggregated-apis.ts';
 import { acceptsOpenApiV2Protobuf, openApiV2ProtobufType } from './openapi/swagger2-protobuf.ts';
+import { serveContent } from './conditional-get.ts';
+import type { ServedDocument } from './conditional-get.ts';
 
 /** Documents as bytes: a string of megabytes would be copied into fresh memory at every write. */
 export interface OpenApiSource {
-  root(): { body: Uint8Array; etag: string };
-  groupVersion(path: string): { body: Uint8Array; etag: string; hash: string } | undefined;
-  v2(): { body: Uint8Array; etag: string };
-  v2Protobuf(): { body: Uint8Array; etag: string };
+  root(): ServedDocument;
+  /** `hash` is the bare hash of the root's `?hash=`. */
+  groupVersion(path: string): (ServedDocument & { hash: string }) | undefined;
+  /** The swagger document in JSON and in protobuf, under the JSON's tag for both as upstream. */
+  v2(): ServedDocument;
+  v2Protobuf(): ServedDocument;
 }
 
 export interface HttpHandlerOptions {
@@ -566,9 +570,9 @@ function serveOpenApi(source: OpenApiSource | undefined, path: string, query: UR
   if (!source) throw pathNotFound();
   if (path === 'v2') {
     const protobuf = acceptsOpenApiV2Protobuf(req.headers.accept ?? '');
-    return sendDocument(req, res, protobuf ? source.v2Protobuf() : source.v2(), protobuf ? openApiV2ProtobufType : 'application/json');
+    return serveContent(req, res, protobuf ? source.v2Protobuf() : source.v2(), protobuf ? openApiV2ProtobufType : 'application/json', { Vary: 'Accept' });
   }
-  if (path === 'v3') return sendDocument(req, res, source.root(), 'application/json');
+  if (path === 'v3') return serveContent(req, res, source.root(), 'application/json');
   if (path.startsWith('v3/')) {
     const groupVersion = path.slice(3);
     const doc = source.groupVersion(groupVersion);
@@ -586,9 +590,9 @@ const wallClock = new RealClock();
  * ETag; a URL with that hash may be cached as immutable for a year, one with another hash (a copy of
  * the root from before a CRD changed the group) is redirected to the current one.
  */
-function sendGroupVersionDocument(req: IncomingMessage, res: ServerResponse, groupVersion: string, doc: { body: Uint8Array; etag: string; hash: string }, hash: string | null): void {
+function sendGroupVersionDocument(req: IncomingMessage, res: ServerResponse, groupVersion: string, doc: ServedDocument & { hash: string }, hash: string | null): void {
   const current = doc.hash;
-  if (!hash) return sendDocument(req, res, doc, 'application/json', { Vary: 'Accept' });
+  if (!hash) return serveContent(req, res, doc, 'application/json', { Vary: 'Accept' });
   if (hash !== current) {
     res.writeHead(301, { 'Content-Type': 'application/json', ETag: doc.etag, Vary: 'Accept', Location: `/openapi/v3/${groupVersion}?hash=${current}`, 'Content-Length': 0 });
     res.end();
@@ -597,19 +601,7 @@ function sendGroupVersionDocument(req: IncomingMessage, res: ServerResponse, gro
   const expires = new Date(wallClock.now());
   expires.setUTCFullYear(expires.getUTCFullYear() + 1);
   // Go's time.RFC1123 in UTC, as upstream writes it.
-  sendDocument(req, res, doc, 'application/json', { Vary: 'Accept', 'Cache-Control': 'public, immutable', Expires: expires.toUTCString().replace(/GMT$/, 'UTC') });
-}
-
-/** An OpenAPI document with its ETag; 304 when the client's cached copy (If-None-Match) is current. */
-function sendDocument(req: IncomingMessage, res: ServerResponse, doc: { body: Uint8Array; etag: string }, contentType: string, extra: Record<string, string> = {}): void {
-  if (req.headers['if-none-match'] === doc.etag) {
-    // As Go's ServeContent: the caching headers stay, the content's go.
-    res.writeHead(304, { ETag: doc.etag, ...extra });
-    res.end();
-    return;
-  }
-  res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': doc.body.byteLength, ETag: doc.etag, ...extra });
-  res.end(doc.body);
+  serveContent(req, res, doc, 'application/json', { Vary: 'Accept', 'Cache-Control': 'public, immutable', Expires: expires.toUTCString().replace(/GMT$/, 'UTC') });
 }
 
 async function serveWatch(

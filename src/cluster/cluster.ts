@@ -10,8 +10,8 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { ResourceDefinition, ResourceRef } from '../api/index.ts';
-import { ApiMetrics, ApiServer, CustomResources, EventTtl, createServiceAccountKey, buildOpenApi, openApiHash, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
-import type { OpenApiSource } from '../apiserver/index.ts';
+import { ApiMetrics, ApiServer, CustomResources, EventTtl, createServiceAccountKey, buildOpenApi, contentHash, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
+import type { OpenApiSource, ServedDocument } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, KubeObject, Random, Timer } from '../core/index.ts';
 import { CryptoRandom, RealClock, ScaledClock, VirtualClock, enableLinearRegExpFallback, monotonicMs } from '../core/index.ts';
@@ -287,18 +287,29 @@ function dynamicOpenApi(index: ApiServer['index'], crds: CustomResources): OpenA
   return { root: () => source().root(), groupVersion: (path) => source().groupVersion(path), v2: () => source().v2(), v2Protobuf: () => source().v2Protobuf() };
 }
 
+const wallClock = new RealClock();
+
 function openApiSource(definitions: readonly ResourceDefinition[], custom?: Parameters<typeof buildOpenApi>[1]): OpenApiSource {
   const docs = buildOpenApi(definitions, custom);
+  // Last-Modified: when the served resources last changed, by the wall clock HTTP caches go by.
+  const lastModified = wallClock.now();
   // kube-openapi's ETag: the body's SHA-512 in upper-case hex, quoted.
-  const tagged = (body: Uint8Array): { body: Uint8Array; etag: string } => ({ body, etag: `"${openApiHash(body)}"` });
-  let root: { body: Uint8Array; etag: string } | undefined;
-  let v2: { body: Uint8Array; etag: string } | undefined;
-  let v2Protobuf: { body: Uint8Array; etag: string } | undefined;
+  const tagged = (body: Uint8Array, etag = `"${contentHash(body)}"`): ServedDocument => ({ body, etag, lastModified });
+  let root: ServedDocument | undefined;
+  let v2: ServedDocument | undefined;
+  let v2Protobuf: ServedDocument | undefined;
+  const groupVersions = new Map<string, ServedDocument & { hash: string }>();
   return {
     root: () => (root ??= tagged(Buffer.from(JSON.stringify(docs.root())))),
-    groupVersion: (path) => docs.groupVersion(path),
+    groupVersion: (path) => {
+      let served = groupVersions.get(path);
+      const doc = served ? undefined : docs.groupVersion(path);
+      if (doc) groupVersions.set(path, (served = { ...doc, lastModified }));
+      return served;
+    },
     v2: () => (v2 ??= tagged(docs.v2())),
-    v2Protobuf: () => (v2Protobuf ??= tagged(docs.v2Protobuf())),
+    // The protobuf goes out under the JSON's tag, as upstream's (its Vary: Accept keeps them apart).
+    v2Protobuf: () => (v2Protobuf ??= tagged(docs.v2Protobuf(), (v2 ??= tagged(docs.v2())).etag)),
   };
 }
 

@@ -1,8 +1,9 @@
 // /openapi/v2 and /openapi/v3 as clients fetch them over HTTPS: the swagger document in JSON or in the
-// protobuf kubectl asks for, each with its ETag, and 304 Not Modified for a copy that is current.
+// protobuf kubectl asks for, under one ETag, and 304 Not Modified for a copy that is current.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
+import { createHash } from 'node:crypto';
 import { VirtualClock } from '../core/index.ts';
 import { Cluster, defaultClusterConfig } from './index.ts';
 
@@ -20,7 +21,7 @@ function get(cluster: Cluster, path: string, headers: Record<string, string>): P
   });
 }
 
-test('/openapi/v2 answers protobuf or JSON with an ETag, and 304 to a current If-None-Match', async () => {
+test('/openapi/v2 answers protobuf or JSON under the JSON\'s ETag, and 304 to a current If-None-Match', async () => {
   await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false, port: 0 });
   const kubectlAccept = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
   const pb = await get(cluster, '/openapi/v2', { Accept: kubectlAccept });
@@ -33,13 +34,23 @@ test('/openapi/v2 answers protobuf or JSON with an ETag, and 304 to a current If
   assert.equal(again.status, 304);
   assert.equal(again.body.length, 0);
 
-  const json = await get(cluster, '/openapi/v2', { Accept: 'application/json', 'If-None-Match': etag });
-  assert.equal(json.status, 200, 'the JSON document has an ETag of its own');
+  assert.equal(pb.headers.vary, 'Accept');
+  assert.equal(again.headers.vary, 'Accept');
+  assert.equal(typeof pb.headers['last-modified'], 'string');
+  assert.equal(again.headers['last-modified'], undefined, 'a 304 with an ETag carries no Last-Modified (ServeContent)');
+
+  // kube-openapi tags the protobuf with the JSON's hash: one tag for both, told apart by Vary: Accept.
+  const json = await get(cluster, '/openapi/v2', { Accept: 'application/json' });
+  assert.equal(json.status, 200);
   assert.equal((JSON.parse(json.body.toString('utf8')) as { swagger: string }).swagger, '2.0');
-  assert.notEqual(json.headers.etag, etag);
+  assert.equal(json.headers.etag, `"${createHash('sha512').update(json.body).digest('hex').toUpperCase()}"`);
+  assert.equal(json.headers.etag, etag);
+  assert.equal((await get(cluster, '/openapi/v2', { Accept: 'application/json', 'If-None-Match': etag })).status, 304);
 
   const v3 = await get(cluster, '/openapi/v3', {});
+  assert.equal(v3.headers.vary, undefined, "handler3's root sets no Vary");
   assert.equal((await get(cluster, '/openapi/v3', { 'If-None-Match': String(v3.headers.etag) })).status, 304);
+  assert.equal((await get(cluster, '/openapi/v3', { 'If-Modified-Since': String(v3.headers['last-modified']) })).status, 304);
 });
 
 test("a v3 group-version document: cached as immutable at the root's hash, redirected from another hash, as upstream's handler3", async () => {
@@ -64,6 +75,8 @@ test("a v3 group-version document: cached as immutable at the root's hash, redir
   const unhashed = await get(cluster, '/openapi/v3/apis/apps/v1', {});
   assert.equal(unhashed.status, 200);
   assert.equal(unhashed.headers['cache-control'], undefined, 'only a hashed URL is immutable');
+  assert.equal(unhashed.headers.vary, 'Accept');
+  assert.equal((await get(cluster, '/openapi/v3/apis/apps/v1', { 'If-None-Match': String(current.headers.etag) })).status, 304);
   assert.deepEqual(unhashed.body, current.body);
   const notModified = await get(cluster, url, { 'If-None-Match': String(current.headers.etag) });
   assert.equal(notModified.status, 304);

@@ -2,13 +2,13 @@
 // rendering for /openapi/v2 in JSON and in the protobuf kubectl asks for. Documents are built and serialized once, on first request; the hash is
 // sha512 of the serialized body in upper-case hex, as kube-openapi's handler3 computes it.
 // Upstream: k8s.io/kube-openapi/pkg/handler3/handler.go, apiserver/pkg/server/routes/openapi.go.
-import { createHash } from 'node:crypto';
 import type { ResourceDefinition } from '../../api/index.ts';
 import { definitionNameFor, documentedSchemas } from './definitions.ts';
 import { resourcePaths, type KindSchemas, type PathItem } from './paths.ts';
 import { closure, type OpenApiSchema, type SchemaMap } from './schema.ts';
 import { toSwagger2 } from './swagger2.ts';
 import { swagger2Protobuf } from './swagger2-protobuf.ts';
+import { contentHash } from '../conditional-get.ts';
 
 export interface GroupVersionDocument {
   /** The serialized document as UTF-8, written as is: a string this size would be copied into fresh memory at every write. */
@@ -40,11 +40,6 @@ const operationSchemas = [
   'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList',
 ];
 
-/** kube-openapi's document hash (its ETag, quoted, and the v3 root's `?hash=`): SHA-512, upper-case hex. */
-export function openApiHash(body: string | Uint8Array): string {
-  return createHash('sha512').update(body).digest('hex').toUpperCase();
-}
-
 const gvPath = (group: string, version: string): string => (group === '' ? `api/${version}` : `apis/${group}/${version}`);
 
 /** The component schema of a kind with no shipped schema (a custom resource), by its upstream name; `v2` asks for the swagger 2.0 variant. */
@@ -70,7 +65,7 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?
     const defs = byGroupVersion.get(path);
     if (!defs) return undefined;
     const body = Buffer.from(JSON.stringify(openApiV3(defs, documentedSchemas(), custom)));
-    const hash = openApiHash(body);
+    const hash = contentHash(body);
     const doc = { body, hash, etag: `"${hash}"` };
     built.set(path, doc);
     return doc;
