@@ -6,6 +6,7 @@ import type { ResourceDefinition, SubresourceDefinition, Verb } from '../api/ind
 import { allVerbs } from '../api/index.ts';
 import type { ResourceIndex } from './resource-index.ts';
 import type { GroupVersion } from './aggregated-apis.ts';
+import { contentHash } from './conditional-get.ts';
 
 function verbsOf(def: ResourceDefinition): Verb[] {
   return [...(def.verbs ?? allVerbs)].sort();
@@ -92,8 +93,8 @@ function discoveryResource(def: ResourceDefinition): Record<string, unknown> {
   return out;
 }
 
-/** apidiscovery.k8s.io/v2 APIGroupDiscoveryList for /api (legacy group) or /apis. */
-function aggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis', apiVersion: string, remote: readonly GroupVersion[] = []): Record<string, unknown> {
+/** The items of the APIGroupDiscoveryList for /api (legacy group) or /apis; the same in v2 and v2beta1. */
+function aggregatedItems(index: ResourceIndex, prefix: 'api' | 'apis', remote: readonly GroupVersion[]): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   const byGroup = new Map<string, string[]>();
   for (const gv of index.groupVersions()) {
@@ -121,28 +122,32 @@ function aggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis', apiVe
     if (existing) existing.versions.push(stale);
     else items.push({ metadata: gv.group ? { name: gv.group, creationTimestamp: null } : { creationTimestamp: null }, versions: [stale] });
   }
-  return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items };
+  return items;
 }
 
-/** Each document's JSON as last encoded, valid while the index keeps the generation it was built at. */
-const encodedDocuments = new WeakMap<ResourceIndex, { generation: number; byKey: Map<string, string> }>();
+/** What each document was built into, valid while the index keeps the generation it was built at. */
+const builtDocuments = new WeakMap<ResourceIndex, { generation: number; byKey: Map<string, unknown> }>();
 
 /**
- * The JSON of the document `build` makes, encoded once per index generation. `key` names everything
- * else the document is built from (its kind, version and the remote group-versions): every client's
- * start asks for the same few documents, and a CRD or an APIService changes them rarely. A path that
- * names nothing is not kept, so requests for made-up groups cannot grow the cache.
+ * What `build` makes, built once per index generation. `key` names everything else it is built from
+ * (its kind, version and the remote group-versions): every client's start asks for the same few
+ * documents, and a CRD or an APIService changes them rarely. A path that names nothing is not kept,
+ * so requests for made-up groups cannot grow the cache.
  */
+function builtOnce<T>(index: ResourceIndex, key: string, build: () => T | undefined): T | undefined {
+  let cache = builtDocuments.get(index);
+  if (cache?.generation !== index.generation) builtDocuments.set(index, (cache = { generation: index.generation, byKey: new Map() }));
+  if (cache.byKey.has(key)) return cache.byKey.get(key) as T;
+  const built = build();
+  if (built !== undefined) cache.byKey.set(key, built);
+  return built;
+}
+
 function encodedOnce(index: ResourceIndex, key: string, build: () => Record<string, unknown> | undefined): string | undefined {
-  let cache = encodedDocuments.get(index);
-  if (cache?.generation !== index.generation) encodedDocuments.set(index, (cache = { generation: index.generation, byKey: new Map() }));
-  const cached = cache.byKey.get(key);
-  if (cached !== undefined) return cached;
-  const doc = build();
-  if (doc === undefined) return undefined;
-  const json = JSON.stringify(doc);
-  cache.byKey.set(key, json);
-  return json;
+  return builtOnce(index, key, () => {
+    const doc = build();
+    return doc === undefined ? undefined : JSON.stringify(doc);
+  });
 }
 
 function remoteKey(remote: readonly GroupVersion[]): string {
@@ -161,6 +166,25 @@ export function encodedApiGroupDocument(index: ResourceIndex, group: string, rem
   return encodedOnce(index, `group ${group} ${remoteKey(remote)}`, () => apiGroupDocument(index, group, remote));
 }
 
-export function encodedAggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis', apiVersion: string, remote: readonly GroupVersion[]): string {
-  return encodedOnce(index, `aggregated ${prefix} ${apiVersion} ${remoteKey(remote)}`, () => aggregatedDiscovery(index, prefix, apiVersion, remote)) ?? '';
+/** An aggregated discovery document and its entity tag, quoted for the ETag header. */
+export interface TaggedDiscovery {
+  readonly json: string;
+  readonly etag: string;
+}
+
+/**
+ * The APIGroupDiscoveryList of /api or /apis in `apiVersion` (v2 or v2beta1). Its tag, as upstream's
+ * calculateETag, hashes the list without its kind and apiVersion, so both versions (and any
+ * encoding) share one: Vary: Accept keeps caches from mixing them. It changes whenever the items do
+ * (a CRD or an APIService added or removed).
+ */
+export function encodedAggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis', apiVersion: string, remote: readonly GroupVersion[]): TaggedDiscovery {
+  const rk = remoteKey(remote);
+  return builtOnce(index, `aggregated ${prefix} ${apiVersion} ${rk}`, () => {
+    const { items, etag } = builtOnce(index, `aggregated ${prefix} ${rk}`, () => {
+      const built = aggregatedItems(index, prefix, remote);
+      return { items: built, etag: `"${contentHash(JSON.stringify({ metadata: {}, items: built }))}"` };
+    })!;
+    return { json: JSON.stringify({ kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items }), etag };
+  })!;
 }

@@ -14,6 +14,7 @@ import { ApiError, RealClock, simulatedBuild, badRequest, forbidden, goJsonKind,
 import { BodyDecodeError, decodeObjectBody, decodeOptionsBody, decodeText, parseJsonText, readBody } from './body.ts';
 import type { ApiMetrics } from './metrics.ts';
 import { duplicateFields } from './duplicate-fields.ts';
+import type { TaggedDiscovery } from './discovery.ts';
 import { apiVersions, encodedAggregatedDiscovery, encodedApiGroupDocument, encodedApiGroupList, encodedResourceList } from './discovery.ts';
 import { jsonPieces, listJson, listJsonPieces, listMetadata, resultJson, resultObject, toYaml, watchLine } from './encode.ts';
 import { bodyType, negotiate } from './negotiation.ts';
@@ -173,7 +174,7 @@ async function handle(options: HttpHandlerOptions, tokens: Buffer[], clientCA: X
       const rep = negotiate(req.headers.accept, url.searchParams, { table: false, discovery: true });
       // The legacy group is always served here, so only /apis can list an APIService's group.
       const remote = target.prefix === 'apis' ? await unservedRemoteGroupVersions(server) : [];
-      if (rep.kind === 'discovery') return sendJson(res, 200, encodedAggregatedDiscovery(server.index, target.prefix, rep.apiVersion, remote), rep.contentType, { Vary: 'Accept' });
+      if (rep.kind === 'discovery') return sendAggregatedDiscovery(req, res, encodedAggregatedDiscovery(server.index, target.prefix, rep.apiVersion, remote), rep.contentType);
       const host = req.headers.host ?? '127.0.0.1';
       return sendJson(res, 200, target.prefix === 'api' ? JSON.stringify(apiVersions(host)) : encodedApiGroupList(server.index, remote), undefined, { Vary: 'Accept' });
     }
@@ -564,6 +565,18 @@ export function sendError(res: ServerResponse, error: unknown, log?: (line: stri
   const retryAfter = apiError.details?.retryAfterSeconds;
   if (retryAfter !== undefined && retryAfter > 0) res.setHeader('Retry-After', String(retryAfter));
   sendJson(res, apiError.code, JSON.stringify(apiError.toStatus()));
+}
+
+/**
+ * As upstream's ServeHTTPWithETag: the tag, Vary and Cache-Control on every answer, and 304 with no
+ * body when If-None-Match is exactly the current tag (the discovery handler compares the header
+ * whole, not as ServeContent does).
+ */
+function sendAggregatedDiscovery(req: IncomingMessage, res: ServerResponse, doc: TaggedDiscovery, contentType: string): void {
+  const headers = { ETag: doc.etag, Vary: 'Accept', 'Cache-Control': 'public' };
+  if (req.headers['if-none-match'] !== doc.etag) return sendJson(res, 200, doc.json, contentType, headers);
+  res.writeHead(304, headers);
+  res.end();
 }
 
 function serveOpenApi(source: OpenApiSource | undefined, path: string, query: URLSearchParams, req: IncomingMessage, res: ServerResponse): void {
