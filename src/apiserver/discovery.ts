@@ -1,7 +1,9 @@
 // Discovery documents: legacy (/api, /api/v1, /apis, /apis/<g>, /apis/<g>/<v>) and
-// aggregated (apidiscovery.k8s.io/v2), built from the ResourceIndex and kept encoded per generation.
-// Upstream: apiserver/pkg/endpoints/discovery/{legacy.go,aggregated/handler.go} (the aggregated
-// handler, too, serves a cached serialization until a group-version is added or removed).
+// aggregated (apidiscovery.k8s.io/v2), built from the ResourceIndex and kept encoded per generation,
+// the aggregated ones with their ETag.
+// Upstream: apiserver/pkg/endpoints/discovery/{legacy.go,aggregated/handler.go,aggregated/etag.go}
+// (the aggregated handler, too, serves a cached serialization and its tag until a group-version is
+// added or removed).
 import type { ResourceDefinition, SubresourceDefinition, Verb } from '../api/index.ts';
 import { allVerbs } from '../api/index.ts';
 import type { ResourceIndex } from './resource-index.ts';
