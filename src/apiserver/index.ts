@@ -11,7 +11,7 @@ export { createLocalClient } from './local-client.ts';
 export { builtinAdmissionPlugins, checkNamespaceDeletion } from './admission-plugins.ts';
 export type { AdmissionPlugin, AdmissionAttributes } from './admission.ts';
 export { allSchemas, buildOpenApi, checkDecoded, patchMetaFor, schemaFor, unknownFields } from './openapi/index.ts';
-export type { OpenApiDocuments, OpenApiSchema } from './openapi/index.ts';
+export type { GroupVersionDocument, GroupVersionDocumentCache, OpenApiDocuments, OpenApiSchema } from './openapi/index.ts';
 export { CustomResources } from './crd/controller.ts';
 export type { CustomResourceDefinition } from './crd/types.ts';
 export { ApiMetrics, instrumentStore } from './metrics.ts';

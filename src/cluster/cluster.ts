@@ -11,7 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { ResourceDefinition, ResourceRef } from '../api/index.ts';
 import { ApiMetrics, ApiServer, CustomResources, EventTtl, createServiceAccountKey, buildOpenApi, contentHash, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
-import type { OpenApiSource, ServedDocument } from '../apiserver/index.ts';
+import type { GroupVersionDocument, GroupVersionDocumentCache, OpenApiDocuments, OpenApiSource, ServedDocument } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, KubeObject, Random, Timer } from '../core/index.ts';
 import { CryptoRandom, RealClock, ScaledClock, VirtualClock, enableLinearRegExpFallback, monotonicMs } from '../core/index.ts';
@@ -273,14 +273,19 @@ export class Cluster {
   }
 }
 
-/** The served OpenAPI, rebuilt when the served resources change (a CRD is created or deleted). */
+/**
+ * The served OpenAPI, rebuilt when the served resources change (a CRD is created or deleted); a
+ * group-version whose definitions did not change keeps its document, ETag and Last-Modified.
+ */
 function dynamicOpenApi(index: ApiServer['index'], crds: CustomResources): OpenApiSource {
   let generation = -1;
   let current: OpenApiSource | undefined;
+  const built: GroupVersionDocumentCache = new Map();
+  const served = new WeakMap<GroupVersionDocument, ServedDocument & { hash: string }>();
   const source = (): OpenApiSource => {
     if (!current || generation !== index.generation) {
       generation = index.generation;
-      current = openApiSource(index.all(), (def, v2) => crds.openApiSchema(def, v2));
+      current = openApiSource(buildOpenApi(index.all(), (def, v2) => crds.openApiSchema(def, v2), built), served);
     }
     return current;
   };
@@ -289,23 +294,22 @@ function dynamicOpenApi(index: ApiServer['index'], crds: CustomResources): OpenA
 
 const wallClock = new RealClock();
 
-function openApiSource(definitions: readonly ResourceDefinition[], custom?: Parameters<typeof buildOpenApi>[1]): OpenApiSource {
-  const docs = buildOpenApi(definitions, custom);
-  // Last-Modified: when the served resources last changed, by the wall clock HTTP caches go by.
+function openApiSource(docs: OpenApiDocuments, served: WeakMap<GroupVersionDocument, ServedDocument & { hash: string }>): OpenApiSource {
+  // Last-Modified: when a document was built, by the wall clock HTTP caches go by (kube-openapi's timedSpec).
   const lastModified = wallClock.now();
   // kube-openapi's ETag: the body's SHA-512 in upper-case hex, quoted.
   const tagged = (body: Uint8Array, etag = `"${contentHash(body)}"`): ServedDocument => ({ body, etag, lastModified });
   let root: ServedDocument | undefined;
   let v2: ServedDocument | undefined;
   let v2Protobuf: ServedDocument | undefined;
-  const groupVersions = new Map<string, ServedDocument & { hash: string }>();
   return {
     root: () => (root ??= tagged(Buffer.from(JSON.stringify(docs.root())))),
     groupVersion: (path) => {
-      let served = groupVersions.get(path);
-      const doc = served ? undefined : docs.groupVersion(path);
-      if (doc) groupVersions.set(path, (served = { ...doc, lastModified }));
-      return served;
+      const doc = docs.groupVersion(path);
+      if (!doc) return undefined;
+      let document = served.get(doc);
+      if (!document) served.set(doc, (document = { ...doc, lastModified: wallClock.now() }));
+      return document;
     },
     v2: () => (v2 ??= tagged(docs.v2())),
     // The protobuf goes out under the JSON's tag, as upstream's (its Vary: Accept keeps them apart).

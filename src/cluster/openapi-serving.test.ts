@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:https';
 import { createHash } from 'node:crypto';
 import { VirtualClock } from '../core/index.ts';
+import { refs } from '../api/index.ts';
 import { Cluster, defaultClusterConfig } from './index.ts';
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
@@ -81,4 +82,38 @@ test("a v3 group-version document: cached as immutable at the root's hash, redir
   const notModified = await get(cluster, url, { 'If-None-Match': String(current.headers.etag) });
   assert.equal(notModified.status, 304);
   assert.equal(notModified.headers['cache-control'], 'public, immutable');
+});
+
+test('a CRD in a new group leaves the other group-versions\' v3 documents as they were: same hash, ETag and Last-Modified', async () => {
+  const clock = new VirtualClock();
+  await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock, components: false, port: 0 });
+  const rootPaths = async () => (JSON.parse((await get(cluster, '/openapi/v3', {})).body.toString('utf8')) as { paths: Record<string, { serverRelativeURL: string }> }).paths;
+  const before = await rootPaths();
+  const core = await get(cluster, before['api/v1']!.serverRelativeURL, {});
+  // Last-Modified counts whole seconds: after one, a rebuilt document would carry a later one.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  await cluster.client.create(refs.customResourceDefinitions, {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  });
+  const after = await clock.until(async () => {
+    const paths = await rootPaths();
+    return paths['apis/example.com/v1'] ? paths : undefined;
+  }, 'the CRD group-version in /openapi/v3');
+  assert.equal(after['api/v1']!.serverRelativeURL, before['api/v1']!.serverRelativeURL);
+  assert.equal(after['apis/apps/v1']!.serverRelativeURL, before['apis/apps/v1']!.serverRelativeURL);
+  const coreAgain = await get(cluster, '/openapi/v3/api/v1', {});
+  assert.equal(coreAgain.headers.etag, core.headers.etag);
+  assert.equal(coreAgain.headers['last-modified'], core.headers['last-modified']);
+  assert.equal((await get(cluster, '/openapi/v3/api/v1', { 'If-None-Match': String(core.headers.etag) })).status, 304);
+  const widgets = await get(cluster, after['apis/example.com/v1']!.serverRelativeURL, {});
+  assert.equal(widgets.status, 200);
+  assert.ok(Date.parse(String(widgets.headers['last-modified'])) > Date.parse(String(core.headers['last-modified'])), 'the new group-version was built after');
 });

@@ -1,6 +1,7 @@
 // Builds the /openapi/v3 root and one OpenAPI 3.0 document per served group-version, plus a swagger 2.0
 // rendering for /openapi/v2 in JSON and in the protobuf kubectl asks for. Documents are built and serialized once, on first request; the hash is
-// sha512 of the serialized body in upper-case hex, as kube-openapi's handler3 computes it.
+// sha512 of the serialized body in upper-case hex, as kube-openapi's handler3 computes it. A group-version's
+// document outlives a change elsewhere (a CRD added in another group), as upstream updates one group-version.
 // Upstream: k8s.io/kube-openapi/pkg/handler3/handler.go, apiserver/pkg/server/routes/openapi.go.
 import type { ResourceDefinition } from '../../api/index.ts';
 import { definitionNameFor, documentedSchemas } from './definitions.ts';
@@ -42,16 +43,25 @@ const operationSchemas = [
 
 const gvPath = (group: string, version: string): string => (group === '' ? `api/${version}` : `apis/${group}/${version}`);
 
+/**
+ * Group-version documents built by earlier builds, by path, with the definitions they were built from.
+ * A custom resource's definition is a new object whenever its CRD changes, so the same objects mean the same document.
+ */
+export type GroupVersionDocumentCache = Map<string, { defs: readonly ResourceDefinition[]; doc: GroupVersionDocument }>;
+
+const sameDefinitions = (a: readonly ResourceDefinition[], b: readonly ResourceDefinition[]): boolean =>
+  a.length === b.length && a.every((def, i) => def === b[i]);
+
 /** The component schema of a kind with no shipped schema (a custom resource), by its upstream name; `v2` asks for the swagger 2.0 variant. */
 export type CustomSchemaSource = (def: ResourceDefinition, v2?: boolean) => { name: string; schema: OpenApiSchema } | undefined;
 
-export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?: CustomSchemaSource): OpenApiDocuments {
+export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?: CustomSchemaSource, built: GroupVersionDocumentCache = new Map()): OpenApiDocuments {
   const byGroupVersion = new Map<string, ResourceDefinition[]>();
   for (const def of definitions) {
     const key = gvPath(def.group, def.version);
     byGroupVersion.set(key, [...(byGroupVersion.get(key) ?? []), def]);
   }
-  const built = new Map<string, GroupVersionDocument>();
+  for (const path of built.keys()) if (!byGroupVersion.has(path)) built.delete(path);
   let rootCache: ReturnType<OpenApiDocuments['root']> | undefined;
   let swagger2: ReturnType<typeof toSwagger2> | undefined;
   let v2Cache: Buffer | undefined;
@@ -60,14 +70,14 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?
   const v2Document = (): ReturnType<typeof toSwagger2> => (swagger2 ??= toSwagger2(openApiV3(definitions, documentedSchemas(), customV2)));
 
   const document = (path: string): GroupVersionDocument | undefined => {
-    const cached = built.get(path);
-    if (cached) return cached;
     const defs = byGroupVersion.get(path);
     if (!defs) return undefined;
+    const cached = built.get(path);
+    if (cached && sameDefinitions(cached.defs, defs)) return cached.doc;
     const body = Buffer.from(JSON.stringify(openApiV3(defs, documentedSchemas(), custom)));
     const hash = contentHash(body);
     const doc = { body, hash, etag: `"${hash}"` };
-    built.set(path, doc);
+    built.set(path, { defs, doc });
     return doc;
   };
 

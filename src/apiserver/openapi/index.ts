@@ -1,6 +1,6 @@
 // Public surface of the OpenAPI folder: the served documents, per-kind schemas, patch metadata and
 // unknown-field detection, all derived from the same generated upstream definitions.
-export { buildOpenApi, type CustomSchemaSource, type OpenApiDocuments, type GroupVersionDocument } from './documents.ts';
+export { buildOpenApi, type CustomSchemaSource, type OpenApiDocuments, type GroupVersionDocument, type GroupVersionDocumentCache } from './documents.ts';
 export { allSchemas, schemaFor, definitionNameFor } from './definitions.ts';
 export { patchMetaFor } from './patch-meta.ts';
 export { unknownFields } from './unknown-fields.ts';
