@@ -1,7 +1,7 @@
 // The behaviour model's types: what a simulated container does from start to exit.
 // Each source (annotation, command form, image catalog, default) yields BehaviourFields;
 // resolveBehaviour layers them into one SimBehaviour.
-import type { List } from './shell-syntax.ts';
+import type { List } from './shell-ast.ts';
 import type { MemoryModel } from './values.ts';
 
 /** A log line written `atMs` after the process is up. */

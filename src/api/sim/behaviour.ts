@@ -22,8 +22,10 @@ export { commandFormBehaviour, isInteractiveShell, runCommandForm } from './comm
 export { ShellRun } from './shell-run.ts';
 export { ImpureScript } from './shell-context.ts';
 export type { CommandHook, ReadableFile, ShellFiles, WritableFile } from './shell-context.ts';
-export { argvCommand, containerCommands, OutsideSubset, parseScript, scriptCommands, usesCommand } from './shell-syntax.ts';
-export type { List as ShellProgram } from './shell-syntax.ts';
+export { containerCommands, scriptCommands } from './shell-allowed.ts';
+export { OutsideSubset, usesCommand } from './shell-ast.ts';
+export type { List as ShellProgram } from './shell-ast.ts';
+export { argvCommand, parseScript } from './shell-syntax.ts';
 export { test as shellTest, testsFiles } from './shell-commands.ts';
 export type { PathStat } from './shell-commands.ts';
 

@@ -19,7 +19,9 @@ import type { BehaviourFields, ShellScript, SigtermStep, TimedLine } from './beh
 import { ImpureScript } from './shell-context.ts';
 import { ShellRun } from './shell-run.ts';
 import type { CommandHook, ShellFiles, ShellProcess } from './shell-context.ts';
-import { argvCommand, asksContainer, basename, containerCommands, OutsideSubset, parseScript, scriptCommands } from './shell-syntax.ts';
+import { asksContainer, containerCommands, scriptCommands } from './shell-allowed.ts';
+import { basename, OutsideSubset } from './shell-ast.ts';
+import { argvCommand, parseScript } from './shell-syntax.ts';
 import { textCommands } from './shell-text.ts';
 
 type CommandHookFn = (argv: readonly string[]) => CommandHook | undefined;

@@ -3,7 +3,7 @@
 // programs are not simulated.
 import { boundedMemo } from '../../core/index.ts';
 import type { BehaviourFields } from './behaviour-types.ts';
-import { basename } from './shell-syntax.ts';
+import { basename } from './shell-ast.ts';
 
 /** More digits take long enough to compute (~50 ms for 10,000) that they are left unsimulated. */
 const maxDigits = 10_000;

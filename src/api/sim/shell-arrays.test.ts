@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { commandFormBehaviour } from './command-forms.ts';
 import { ShellRun } from './shell-run.ts';
-import { OutsideSubset, parseScript } from './shell-syntax.ts';
-import type { Dialect } from './shell-syntax.ts';
+import { OutsideSubset } from './shell-ast.ts';
+import type { Dialect } from './shell-ast.ts';
+import { parseScript } from './shell-syntax.ts';
 
 /** Runs a script to its end; what it wrote on each stream and its exit code. */
 function run(script: string, dialect: Dialect = 'bash', env: Record<string, string> = {}) {

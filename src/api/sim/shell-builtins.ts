@@ -6,7 +6,7 @@ import { date, echo, expr, printf, seq, sleepMs, test, testsFiles } from './shel
 import { Exit, ImpureScript, LoopControl, Return } from './shell-context.ts';
 import type { Gen } from './shell-context.ts';
 import type { Sh } from './shell-process.ts';
-import { basename } from './shell-syntax.ts';
+import { basename } from './shell-ast.ts';
 import { pipedTail, tail, tailOf } from './shell-tail.ts';
 import { runText } from './shell-text.ts';
 import type { CommandOutput } from './shell-commands.ts';

@@ -2,7 +2,7 @@
 // (ShellContext), where its output goes (ShellSink), how a process blocks (Block), and the throws
 // that unwind it (Exit, LoopControl, ImpureScript). shell-run.ts schedules processes,
 // shell-process.ts runs one, shell-builtins.ts holds its commands.
-import type { List } from './shell-syntax.ts';
+import type { List } from './shell-ast.ts';
 
 export type Block = { readonly sleep: number | null } | 'wait' | 'spin';
 /** Resumed with true when SIGTERM interrupts the block (wait, spin). */

@@ -1,8 +1,8 @@
 // Word expansion helpers of the `sh -c` subset (shell-run.ts runs them): field splitting and $((...)).
 // Upstream: POSIX.1-2024 XCU 2.6.5 (Field Splitting, IFS unset: space, tab, newline) and 2.6.4 (Arithmetic
 // Expansion: C's signed integer rules, so / and % truncate toward zero).
-import { OutsideSubset } from './shell-syntax.ts';
-import type { Arith, Part, Word } from './shell-syntax.ts';
+import { OutsideSubset } from './shell-ast.ts';
+import type { Arith, Part, Word } from './shell-ast.ts';
 
 /**
  * Words expanded and field-split: unquoted expansions split on blanks, quoted ones and literals never. A

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { commandFormBehaviour } from './command-forms.ts';
 import { ShellRun } from './shell-run.ts';
-import { OutsideSubset, parseScript } from './shell-syntax.ts';
+import { OutsideSubset } from './shell-ast.ts';
+import { parseScript } from './shell-syntax.ts';
 
 /** Runs a script up to `untilMs`; what it wrote on each stream (stamped with the time when `timed`) and its exit. */
 function run(script: string, untilMs = 60_000) {

@@ -8,8 +8,9 @@ import type { CommandOutput } from './shell-commands.ts';
 import { arrayElement, arrayOf, arrayValues, copyArrays } from './shell-arrays.ts';
 import type { ShellArray } from './shell-arrays.ts';
 import { arith, splitFields } from './shell-expand.ts';
-import { basename, isSpecialBuiltin } from './shell-syntax.ts';
-import type { AndOr, Arith, Assignment, Command, List, Part, Redirect, Subscript, Word } from './shell-syntax.ts';
+import { isSpecialBuiltin } from './shell-allowed.ts';
+import { basename } from './shell-ast.ts';
+import type { AndOr, Arith, Assignment, Command, List, Part, Redirect, Subscript, Word } from './shell-ast.ts';
 
 const escapeRegExp = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 

@@ -13,7 +13,7 @@ import { ImpureScript } from './shell-context.ts';
 import type { Gen, ShellContext, ShellProcess, ShellSink, Stream } from './shell-context.ts';
 import { Sh } from './shell-process.ts';
 import type { ShellHost } from './shell-process.ts';
-import type { AndOr, List } from './shell-syntax.ts';
+import type { AndOr, List } from './shell-ast.ts';
 
 /** Commands one instant may run before the script counts as spinning. */
 export const busyCommandCap = 10_000;

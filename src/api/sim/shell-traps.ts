@@ -3,8 +3,9 @@
 // Upstream: POSIX.1-2024 XCU 2.15 (trap), checked against dash and busybox ash.
 import type { CommandOutput } from './shell-commands.ts';
 import type { Trap } from './shell-context.ts';
-import type { List } from './shell-syntax.ts';
-import { literal, parseScript } from './shell-syntax.ts';
+import type { List } from './shell-ast.ts';
+import { literal } from './shell-ast.ts';
+import { parseScript } from './shell-syntax.ts';
 
 const trapCache = new Map<string, Trap>();
 const termNames = new Set(['TERM', 'SIGTERM', '15']);

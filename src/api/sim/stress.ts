@@ -4,7 +4,7 @@
 // usage, so a limit below it OOM-kills the container and `kubectl top` shows it. Other programs: undefined.
 import type { BehaviourFields } from './behaviour-types.ts';
 import { imageRepositoryName } from './image-catalog.ts';
-import { basename } from './shell-syntax.ts';
+import { basename } from './shell-ast.ts';
 
 /** stress's own memory besides its workers' (its binary and libc). */
 const baseBytes = 1 << 20;
