@@ -46,7 +46,7 @@ export interface ExecRun {
 }
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-export const simulatedCommands = 'echo, env, printenv, hostname, pwd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test, touch, rm, tail, rev, grep, wc, head, sort, tr, tar (cf -, xf -) and nslookup';
+export const simulatedCommands = 'echo, env, printenv, hostname, pwd, cd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test, touch, rm, tail, rev, grep, wc, head, sort, tr, tar (cf -, xf -) and nslookup';
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -101,6 +101,8 @@ interface SessionState {
   stdin: Buffer | undefined;
   vars: Map<string, string | null>;
   status: number;
+  /** Where `cd` left the session's shell; undefined: the container's working directory. */
+  cwd?: string | undefined;
 }
 
 class StepsFull extends Error {}
@@ -146,7 +148,7 @@ function execute(program: ShellProgram, context: ExecContext, state: SessionStat
     },
   };
   const files = shellFiles(() => context.files, context.workingDir, false);
-  const run = new ShellRun(program, { env: context.env, gpuList: context.gpuList, pid1: false, startedAt: context.now?.() ?? 0, args, errexit, vars: state.vars, status: state.status, command: (argv) => hooked(argv, context, state), files }, sink);
+  const run = new ShellRun(program, { env: context.env, gpuList: context.gpuList, pid1: false, startedAt: context.now?.() ?? 0, args, errexit, vars: state.vars, status: state.status, cwd: state.cwd, command: (argv, cwd) => hooked(argv, context, state, cwd), files }, sink);
   try {
     run.runUntil(limitMs);
   } catch (e) {
@@ -155,6 +157,7 @@ function execute(program: ShellProgram, context: ExecContext, state: SessionStat
   if (!run.exit) steps.push({ sleepMs: null });
   else if (run.exit.atMs > at) steps.push({ sleepMs: run.exit.atMs - at });
   state.status = run.status;
+  state.cwd = run.cwd;
   return { steps, exitCode: run.status, exited: run.exitCalled };
 }
 
@@ -165,40 +168,41 @@ function resolvConf(context: ExecContext): string | undefined {
 }
 
 /** The commands a container's own script asks the kubelet (cat, nslookup), as kubectl exec runs them. */
-export function containerCommandHook(context: ExecContext): (argv: readonly string[]) => CommandHook | undefined {
+export function containerCommandHook(context: ExecContext): (argv: readonly string[], cwd?: string) => CommandHook | undefined {
   const state: SessionState = { stdin: undefined, vars: new Map(), status: 0 };
-  return (argv) => hooked(argv, context, state);
+  return (argv, cwd) => hooked(argv, context, state, cwd);
 }
 
 const written = (text: string, status = 0, stream: 'stdout' | 'stderr' = 'stdout'): CommandHook => ({ writes: text === '' ? [] : [{ stream, text }], status });
 
 /** kubectl exec's own commands (files, the environment); the shell's built-in ones answer the rest. */
-function hooked(argv: readonly string[], context: ExecContext, state: SessionState): CommandHook | undefined {
+function hooked(argv: readonly string[], context: ExecContext, state: SessionState, cwd: string | undefined): CommandHook | undefined {
   const [cmd = '', ...rest] = argv;
   const name = basename(cmd);
+  const dir = cwd ?? context.workingDir;
   switch (name) {
     case 'pwd':
-      return written(`${context.workingDir}\n`);
+      return written(`${dir}\n`);
     case 'id':
       return context.user ? idCommand(rest, context.user) : undefined;
     case 'cat':
-      return cat(rest, context.files, context.workingDir, isBusyboxImage(context.image));
+      return cat(rest, context.files, dir, isBusyboxImage(context.image));
     case 'touch':
-      return touch(rest, context.files, context.workingDir, isBusyboxImage(context.image));
+      return touch(rest, context.files, dir, isBusyboxImage(context.image));
     case 'rm':
-      return rm(rest, context.files, context.workingDir, isBusyboxImage(context.image));
+      return rm(rest, context.files, dir, isBusyboxImage(context.image));
     case 'ls':
-      return ls(rest, context.files, context.workingDir);
+      return ls(rest, context.files, dir);
     case 'tar': {
       const stdin = state.stdin;
       state.stdin = undefined;
-      return tar(rest, context.files, context.workingDir, stdin);
+      return tar(rest, context.files, dir, stdin);
     }
     case 'test':
     case '[':
     case '[[': {
       if (!testsFiles(rest)) return undefined;
-      const answer = shellTest(rest, name, pathStat(context.files, context.workingDir));
+      const answer = shellTest(rest, name, pathStat(context.files, dir));
       return { writes: answer.err ? [{ stream: 'stderr', text: answer.err }] : [], status: answer.status };
     }
     case 'nslookup':

@@ -69,7 +69,26 @@ export function shellFiles(files: () => ContainerFiles | undefined, workingDir: 
     live,
     create: (path, append) => create(files(), path, workingDir, append),
     open: (path) => open(files(), path, workingDir),
+    directory: (path) => directory(files(), path, workingDir),
   };
+}
+
+/** cd's chdir: a directory the kubelet knows, or one of the image's, which a simulated container is taken to have. */
+function directory(files: ContainerFiles | undefined, path: string, workingDir: string): { path: string } | { error: string } {
+  const found = files ? lookup(files, path, workingDir) : { kind: 'unknown' as const };
+  if (found.kind === 'found') return found.node.kind === 'dir' ? { path: found.path } : { error: 'Not a directory' };
+  if (found.kind !== 'unknown') return { error: problem(found.kind) };
+  return { path: cleanPath(path.startsWith('/') ? path : `${workingDir}/${path}`) };
+}
+
+/** An absolute path with no `.`, `..` or repeated slashes. */
+function cleanPath(path: string): string {
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '' && part !== '.') parts.push(part);
+  }
+  return `/${parts.join('/')}`;
 }
 
 function create(files: ContainerFiles | undefined, path: string, workingDir: string, appending: boolean): WritableFile | { error: string } {

@@ -47,8 +47,8 @@ export interface SimContainerOptions {
   memoryLimitBytes?: number;
   logs: LogBuffer;
   onExit: (exit: ContainerExit) => void;
-  /** The script's commands the kubelet answers (cat of the container's files, nslookup). */
-  command?: (argv: readonly string[]) => CommandHook | undefined;
+  /** The script's commands the kubelet answers (cat of the container's files, nslookup), from `cwd` once the script ran `cd`. */
+  command?: (argv: readonly string[], cwd?: string) => CommandHook | undefined;
   /** The container's files, live, for the script's redirections and tail. */
   files?: ShellFiles;
   /**

@@ -19,8 +19,8 @@ export function asksContainer(argv: readonly string[]): boolean {
   return containerCommands.has(name) || (testCommands.has(name) && testsFiles(argv.slice(1)));
 }
 /** Commands the subset runs; in $(...) only those that print at once. */
-export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', '[[', 'test', 'env', 'printenv', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', 'tail', ...containerCommands, ...textCommands]);
-export const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', '[[', 'env', 'printenv', ...containerCommands, ...textCommands]);
+export const scriptCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'sleep', 'exit', 'trap', 'wait', 'nvidia-smi', '[', '[[', 'test', 'env', 'printenv', 'break', 'continue', 'export', 'unset', 'date', 'hostname', 'seq', 'expr', 'set', 'exec', 'return', 'tail', 'cd', ...containerCommands, ...textCommands]);
+export const substCommands = new Set([':', 'true', 'false', 'echo', 'printf', 'date', 'hostname', 'seq', 'expr', 'test', '[', '[[', 'env', 'printenv', 'cd', ...containerCommands, ...textCommands]);
 /** Special built-ins: found before functions, so no function may take their names. */
 export const specialBuiltins = new Set([':', 'break', 'continue', 'exit', 'export', 'return', 'set', 'trap', 'unset', 'exec', 'wait', '.', 'eval', 'readonly', 'shift', 'times']);
 /** Whether a redirection error ends the shell, as for a special built-in (XCU 2.8.1), rather than failing the command. */

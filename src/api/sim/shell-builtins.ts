@@ -11,6 +11,7 @@ import { pipedTail, tail, tailOf } from './shell-tail.ts';
 import { runText } from './shell-text.ts';
 import type { CommandOutput } from './shell-commands.ts';
 import { setTrap } from './shell-traps.ts';
+import { cd } from './shell-cd.ts';
 
 export function* builtin(sh: Sh, argv: readonly string[]): Gen {
   const [cmd = '', ...args] = argv;
@@ -19,7 +20,7 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
   if (fn) return yield* sh.call(fn, argv);
   const piped = readsPipe(sh, name, args);
   if (piped) return sh.done(piped);
-  const hook = sh.run.ctx.command?.(argv);
+  const hook = sh.run.ctx.command?.(argv, sh.cwd);
   if (hook) return yield* sh.hooked(hook);
   switch (name) {
     case ':':
@@ -58,6 +59,8 @@ export function* builtin(sh: Sh, argv: readonly string[]): Gen {
     }
     case 'hostname':
       return sh.done({ out: `${sh.env('HOSTNAME') ?? ''}\n`, status: 0 });
+    case 'cd':
+      return sh.done(cd(sh, args));
     case 'nvidia-smi':
       if (args.length !== 1 || (args[0] !== '-L' && args[0] !== '--list-gpus')) return sh.done({ out: '', err: 'nvidia-smi: only `nvidia-smi -L` is simulated\n', status: 127 });
       if (sh.capture !== undefined) return;

@@ -26,8 +26,10 @@ export interface ShellContext {
   /** A session's variables and $? (kubectl exec -i sh): the run reads and updates them. */
   vars?: Map<string, string | null>;
   status?: number;
-  /** Commands of the caller's own (kubectl exec's cat, ls, env, ...), asked before the built-in ones. */
-  command?: (argv: readonly string[]) => CommandHook | undefined;
+  /** Commands of the caller's own (kubectl exec's cat, ls, env, ...), asked before the built-in ones; `cwd`: where `cd` took the shell. */
+  command?: (argv: readonly string[], cwd: string | undefined) => CommandHook | undefined;
+  /** A session's working directory (kubectl exec -i sh) after an earlier `cd`; undefined: the container's own. */
+  cwd?: string | undefined;
   /** The container's files, live, for redirections and tail; undefined where the caller does not answer them. */
   files?: ShellFiles;
 }
@@ -44,6 +46,8 @@ export interface ShellFiles {
   create(path: string, append: boolean): WritableFile | { error: string };
   /** open(O_RDONLY): the file as it is whenever it is read, other processes' writes included. */
   open(path: string): ReadableFile | { error: string };
+  /** chdir(2): the directory's absolute path, or errno's words; a directory of the image's is taken to be there. */
+  directory(path: string): { path: string } | { error: string };
 }
 /**
  * The processes of a simulation run in turns, each up to the clock when its timer fires, not in one time

@@ -27,6 +27,12 @@ class Files implements ShellFiles {
     if (this.dirs.has(path)) return { id: this, read: () => ({ error: 'Is a directory' }) };
     return f ? { id: f, read: () => f.bytes } : { error: 'No such file or directory' };
   }
+  directory(path: string): { path: string } | { error: string } {
+    const at = path.startsWith('/') ? path : `/${path}`;
+    const clean = at.replace(/\/\.$/, '').replace(/\/+$/, '') || '/';
+    if (this.dirs.has(clean)) return { path: clean };
+    return { error: this.data.has(clean) ? 'Not a directory' : 'No such file or directory' };
+  }
   text(path: string): string | undefined {
     return this.data.get(path)?.bytes.toString();
   }
@@ -144,4 +150,11 @@ test('tail fails as busybox does: a missing file without -F, a directory, an opt
   assert.deepEqual(tailOptions(['-fn5', '-s', '2', '/f']), { file: '/f', follow: true, retry: false, count: 5, bytes: false, fromTop: false, sleepMs: 2000 });
   assert.equal(tailOf(Buffer.from('a\nb\nc'), { count: 2, bytes: false, fromTop: false }).toString(), 'b\nc', 'a last line without a newline counts');
   assert.equal(tailOf(Buffer.from('a\nb\n'), { count: 5, bytes: false, fromTop: true }).toString(), '');
+});
+
+test('a container script\'s cd: its redirections then start from there; a failed cd leaves it where it was, status 2', () => {
+  const r = play('cd /opt && echo logged > app.log; cd missing; echo "$? $PWD"; cd /; echo again >> opt/app.log');
+  assert.deepEqual(r.lines, ["0:sh: cd: can't cd to missing: No such file or directory", '0:2 /opt']);
+  assert.equal(r.files.text('/opt/app.log'), 'logged\nagain\n');
+  assert.ok(commandFormBehaviour(['sh', '-c', 'cd /opt; echo hi'])?.script, 'where cd goes is the kubelet\'s to say: the script runs on the clock, not ahead');
 });

@@ -81,6 +81,8 @@ export class Sh implements ShellProcess {
   stdin: { text: string } | undefined;
   /** set -o pipefail: a pipeline's status is its last failing command's. */
   pipefail = false;
+  /** The working directory `cd` changed to (absolute); undefined: the container's own, which the caller knows. */
+  cwd: string | undefined;
   /** Where the process's descriptors 1 and 2 write: its standard output (or capture), its standard error, nowhere. */
   #fds: Fds = baseFds;
   #substStatus: number | undefined;
@@ -262,6 +264,7 @@ export class Sh implements ShellProcess {
     for (const name of this.exported) child.exported.add(name);
     child.arrays = copyArrays(this.arrays);
     child.pipefail = this.pipefail;
+    child.cwd = this.cwd;
     return child;
   }
 
@@ -416,6 +419,7 @@ export class Sh implements ShellProcess {
       return;
     }
     const child = new Sh(this.run, new Map(this.vars), hook.args, this.errexit);
+    child.cwd = this.cwd;
     for (const name of this.exported) child.exported.add(name);
     child.capture = this.capture;
     child.#fds = this.#fds;
@@ -430,11 +434,14 @@ export class Sh implements ShellProcess {
     return this.run.ctx.startedAt + this.run.now;
   }
 
-  /** The container's files; a pure evaluation (or a caller that does not answer them) does not know them. */
+  /** The container's files, a relative path taken from where `cd` went; a pure evaluation (or a caller that does not answer them) does not know them. */
   files(): ShellFiles {
     const files = this.run.ctx.files;
     if (!files) throw new ImpureScript('files');
-    return files;
+    const cwd = this.cwd;
+    if (cwd === undefined) return files;
+    const at = (path: string): string => (path.startsWith('/') ? path : `${cwd === '/' ? '' : cwd}/${path}`);
+    return { live: files.live, create: (path, append) => files.create(at(path), append), open: (path) => files.open(at(path)), directory: (path) => files.directory(at(path)) };
   }
 
   /**

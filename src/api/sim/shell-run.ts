@@ -46,6 +46,7 @@ export class ShellRun implements ShellHost {
     this.#out = out;
     const sh = new Sh(this, ctx.vars ?? new Map(), ctx.args, ctx.errexit);
     sh.status = ctx.status ?? 0;
+    sh.cwd = ctx.cwd;
     this.#tasks.push({ sh, gen: sh.main(program), wakeAt: 0, block: 'run', parent: undefined });
   }
 
@@ -96,6 +97,11 @@ export class ShellRun implements ShellHost {
   /** The main shell's $? (its exit code once it exited). */
   get status(): number {
     return this.exit?.code ?? this.#tasks[0]?.sh.status ?? 0;
+  }
+
+  /** Where `cd` left the main shell; undefined: it did not move. */
+  get cwd(): string | undefined {
+    return this.#tasks[0]?.sh.cwd;
   }
 
   /** Whether the main shell ended by running `exit` (an interactive session ends). */
