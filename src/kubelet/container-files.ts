@@ -9,17 +9,22 @@ import type { DeepReadonly } from '../core/index.ts';
 import { cleanRootedPath, goQuote, isDNS1123Subdomain, ownValue } from '../core/index.ts';
 import { containerResourceValue, metadataFieldValue } from './downward-api.ts';
 import type { Allocatable } from './downward-api.ts';
+import { containerUser } from './container-user.ts';
 import { clusterDomain, podResolvConf } from './pod-dns.ts';
 
+/**
+ * `uid`/`gid`: the owner (0, root, when not said: what the kubelet and the image make is root's); `mtimeMs`:
+ * when a process last wrote the file (ContainerFiles.writtenAt when not said).
+ */
 export type FileNode =
-  | { kind: 'file'; data: Buffer; mode: number }
+  | { kind: 'file'; data: Buffer; mode: number; uid?: number; gid?: number; mtimeMs?: number }
   /**
    * `writable`: an emptyDir's directory or the writable layer's, which `tar x` (kubectl cp into the pod)
    * may add to. `image`: a directory of the image's, shown through the writable layer: only what was
    * written there is known, any other name is not (rather than missing). `removed`: names of an image
    * directory removed through the layer (overlayfs whiteouts), known to be missing.
    */
-  | { kind: 'dir'; entries: ReadonlyMap<string, FileNode>; mode: number; writable?: true; image?: true; removed?: Set<string> }
+  | { kind: 'dir'; entries: ReadonlyMap<string, FileNode>; mode: number; writable?: true; image?: true; removed?: Set<string>; uid?: number; gid?: number }
   | { kind: 'link'; target: string };
 
 export interface Mount {
@@ -41,6 +46,8 @@ export interface ContainerFiles {
   layer?: Extract<FileNode, { kind: 'dir' }>;
   /** When the kubelet wrote them: every file's modification time. */
   writtenAt: number;
+  /** Who the container's processes run as: the owner of the files they make. */
+  user?: { uid: number; gid: number };
 }
 
 /** What a volume's content comes from: the kubelet's informers and its token manager. */
@@ -102,9 +109,29 @@ export function containerFiles(pod: DeepReadonly<Pod>, c: DeepReadonly<Container
     if (!content) continue;
     const node = m.subPath ? subPathNode(content, m.subPath) : content;
     const readOnly = m.readOnly === true || !volume?.emptyDir;
+    const fsGroup = pod.spec.securityContext?.fsGroup;
+    if (volume?.emptyDir && fsGroup !== undefined) setVolumeOwnership(content, fsGroup);
     if (node) mounts.push({ path: cleanRootedPath(m.mountPath), node, ...(readOnly ? { readOnly } : {}) });
   }
-  return layer ? { mounts, writtenAt, layer } : { mounts, writtenAt };
+  const { uid, gid } = containerUser(pod.spec.securityContext, c.securityContext).linux ?? { uid: 0, gid: 0 };
+  return { mounts, writtenAt, user: { uid, gid }, ...(layer ? { layer } : {}) };
+}
+
+/**
+ * SetVolumeOwnership on an emptyDir's root as SetUp leaves it: group fsGroup, group read and write, and
+ * setgid, so what the pod's processes make there is the fsGroup's too (drwxrwsrwx root 2000).
+ * Upstream: pkg/volume/volume_linux.go (changeFilePermission: rwMask, execMask and ModeSetgid for a directory).
+ */
+function setVolumeOwnership(root: FileNode, fsGroup: number): void {
+  if (root.kind !== 'dir' || root.gid !== undefined) return;
+  root.gid = fsGroup;
+  root.mode |= 0o2000 | 0o660 | 0o110;
+}
+
+/** Who owns a file a container's process makes in `dir`: the process's user, and the directory's group when it is setgid. */
+export function newFileOwner(files: ContainerFiles, dir: Extract<FileNode, { kind: 'dir' }>): { uid: number; gid: number } {
+  const user = files.user ?? { uid: 0, gid: 0 };
+  return { uid: user.uid, gid: dir.mode & 0o2000 ? (dir.gid ?? 0) : user.gid };
 }
 
 /**

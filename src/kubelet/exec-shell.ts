@@ -46,7 +46,7 @@ export interface ExecRun {
 }
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-export const simulatedCommands = 'echo, env, printenv, hostname, pwd, cd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls, test, touch, rm, tail, rev, grep, wc, head, sort, tr, tar (cf -, xf -) and nslookup';
+export const simulatedCommands = 'echo, env, printenv, hostname, pwd, cd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls (-l), test, touch, rm, tail, rev, grep, wc, head, sort, tr, tar (cf -, xf -) and nslookup';
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -188,11 +188,11 @@ function hooked(argv: readonly string[], context: ExecContext, state: SessionSta
     case 'cat':
       return cat(rest, context.files, dir, isBusyboxImage(context.image));
     case 'touch':
-      return touch(rest, context.files, dir, isBusyboxImage(context.image));
+      return touch(rest, context.files, dir, isBusyboxImage(context.image), context.now?.());
     case 'rm':
       return rm(rest, context.files, dir, isBusyboxImage(context.image));
     case 'ls':
-      return ls(rest, context.files, dir);
+      return ls(rest, context.files, dir, { busybox: isBusyboxImage(context.image), nowMs: context.now?.() ?? 0 });
     case 'tar': {
       const stdin = state.stdin;
       state.stdin = undefined;

@@ -5,6 +5,8 @@
 import type { PathStat } from '../api/index.ts';
 import type { ContainerFiles, FileNode } from './container-files.ts';
 import { lookup } from './container-files.ts';
+import { longListing } from './ls-long.ts';
+import type { LongEntry } from './ls-long.ts';
 import { readTarArchive, tarArchive } from './tar-archive.ts';
 import type { TarEntry } from './tar-archive.ts';
 
@@ -91,24 +93,36 @@ export function shortOptions(args: readonly string[], allowed: string, refuse: (
   return { flags, operands };
 }
 
-/** ls [-a] [-A] [-1] [PATH...]: one name a line (as to a pipe), files before directories, names in byte order. */
-export function ls(args: readonly string[], files: ContainerFiles | undefined, workingDir: string): FileCommandOutput {
+/** What `ls -l` needs besides the files: the image's ls (busybox's columns) and the time, for recent dates. */
+export interface LongOptions {
+  busybox: boolean;
+  nowMs: number;
+}
+
+/**
+ * ls [-a] [-A] [-1] [-l] [PATH...]: one name a line (as to a pipe), or with -l a long listing (ls-long.ts);
+ * files before directories, names in byte order.
+ */
+export function ls(args: readonly string[], files: ContainerFiles | undefined, workingDir: string, long: LongOptions = { busybox: false, nowMs: 0 }): FileCommandOutput {
   const out = output();
-  const parsed = shortOptions(args, 'aA1', (f) => failed(out, `ls: option -${f} is not simulated (ls runs with -a, -A and -1)\n`, 2));
+  const parsed = shortOptions(args, 'aA1l', (f) => failed(out, `ls: option -${f} is not simulated (ls runs with -a, -A, -1 and -l)\n`, 2));
   if (!('flags' in parsed)) return parsed;
   const { flags, operands } = parsed;
   if (operands.length === 0) operands.push('.');
-  const shown: string[] = [];
-  const dirs: { path: string; node: Extract<FileNode, { kind: 'dir' }>; at: string }[] = [];
+  const shown: LongEntry[] = [];
+  const dirs: { path: string; node: DirNode; at: string }[] = [];
   for (const path of operands) {
-    const found = files ? lookup(files, path, workingDir) : { kind: 'unknown' as const };
+    // -l shows a link named on the command line as itself, as GNU and busybox ls do.
+    const found = !files ? { kind: 'unknown' as const } : flags.has('l') ? lstat(files, path, workingDir) : lookup(files, path, workingDir);
     if (found.kind !== 'found') {
       stderr(out, `ls: cannot access ${shellQuote(path)}: ${problem(found.kind)}\n`);
       out.status = 2;
     } else if (found.node.kind === 'dir') dirs.push({ path, node: found.node, at: found.path });
-    else shown.push(path);
+    else shown.push({ name: path, node: found.node });
   }
-  const listing: string[] = shown.sort().map((p) => `${p}\n`);
+  const print = (entries: readonly LongEntry[], total: boolean): string =>
+    flags.has('l') && files ? longListing(entries, files, long.nowMs, long.busybox, total) : entries.map((e) => `${e.name}\n`).join('');
+  const listing = [print(shown.sort((a, b) => compare(a.name, b.name)), false)];
   const headed = operands.length > 1;
   for (const [i, { path, node, at }] of dirs.sort((a, b) => compare(a.path, b.path)).entries()) {
     if (i > 0 || shown.length > 0) listing.push('\n');
@@ -116,10 +130,29 @@ export function ls(args: readonly string[], files: ContainerFiles | undefined, w
     const entries = new Set([...node.entries.keys(), ...mountPointsIn(files, at)]);
     const names = [...entries].filter((n) => flags.has('a') || flags.has('A') || !n.startsWith('.'));
     if (flags.has('a')) names.push('.', '..');
-    for (const name of names.sort(compare)) listing.push(`${name}\n`);
+    listing.push(print(names.sort(compare).map((n) => dirEntry(files, n, node, at)), true));
   }
   stdout(out, listing.join(''));
   return out;
+}
+
+/**
+ * An entry of directory `dir` (at `at`) as lstat sees it: a link is itself, a mount point what is mounted
+ * there; `..` above a volume is the image's directory, taken to be root's 0755 as the image's are.
+ */
+function dirEntry(files: ContainerFiles | undefined, name: string, dir: DirNode, at: string): LongEntry {
+  const own = name === '.' ? dir : name === '..' ? undefined : dir.entries.get(name);
+  const found = own || !files ? undefined : lookup(files, `${at}/${name}`, '/', false);
+  return { name, node: own ?? (found?.kind === 'found' ? found.node : { kind: 'dir', entries: new Map(), mode: 0o755 }) };
+}
+
+/** lstat(2): a link at the end of `path` is itself, inside a volume too (where lookup's walk follows the atomic writer's links). */
+function lstat(files: ContainerFiles, path: string, workingDir: string): ReturnType<typeof lookup> {
+  const slash = path.replace(/\/+$/, '').lastIndexOf('/');
+  const name = path.slice(slash + 1).replace(/\/+$/, '');
+  const parent = lookup(files, slash < 0 ? '.' : path.slice(0, slash) || '/', workingDir);
+  const own = parent.kind === 'found' && parent.node.kind === 'dir' && name !== '.' && name !== '..' ? parent.node.entries.get(name) : undefined;
+  return own?.kind === 'link' && parent.kind === 'found' ? { kind: 'found', node: own, path: `${parent.path === '/' ? '' : parent.path}/${name}` } : lookup(files, path, workingDir, false);
 }
 
 /** The names in directory `at` that something is mounted on (or under): entries of it, as the runtime made them. */

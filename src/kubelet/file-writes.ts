@@ -4,7 +4,7 @@
 // coreutils'. Upstream: busybox coreutils/touch.c, coreutils/rm.c, libbb/remove_file.c; GNU coreutils
 // src/touch.c, src/remove.c.
 import type { ContainerFiles, FileNode } from './container-files.ts';
-import { lookup, mountAt } from './container-files.ts';
+import { lookup, mountAt, newFileOwner } from './container-files.ts';
 import { failed, imageDirectory, output, problem, setEntry, shortOptions, stderr, unknownFiles } from './file-commands.ts';
 import type { FileCommandOutput } from './file-commands.ts';
 
@@ -30,14 +30,14 @@ export function parentOf(files: ContainerFiles, path: string, workingDir: string
   return { dir: found.node, name, writable: found.node.writable === true && mountAt(files, found.path)?.readOnly !== true };
 }
 
-/** touch FILE...: an empty file where there is none; one there stays as it is (times are not kept). */
-export function touch(args: readonly string[], files: ContainerFiles | undefined, workingDir: string, busybox: boolean): FileCommandOutput {
+/** touch FILE...: an empty file where there is none; a file there gets `nowMs` as its time (a directory's is not kept). */
+export function touch(args: readonly string[], files: ContainerFiles | undefined, workingDir: string, busybox: boolean, nowMs?: number): FileCommandOutput {
   const out = output();
   const option = args.find((a) => a.startsWith('-'));
   if (option !== undefined) return failed(out, `touch: option ${option} is not simulated\n`, 1);
   if (args.length === 0) return failed(out, busybox ? 'touch: a file operand is needed\n' : "touch: missing file operand\nTry 'touch --help' for more information.\n", 1);
   for (const path of args) {
-    const why = touchOne(files, path, workingDir);
+    const why = touchOne(files, path, workingDir, nowMs);
     if (why === undefined) continue;
     stderr(out, busybox ? `touch: ${path}: ${why}\n` : `touch: cannot touch '${path}': ${why}\n`);
     out.status = 1;
@@ -45,13 +45,16 @@ export function touch(args: readonly string[], files: ContainerFiles | undefined
   return out;
 }
 
-function touchOne(files: ContainerFiles | undefined, path: string, workingDir: string): string | undefined {
+function touchOne(files: ContainerFiles | undefined, path: string, workingDir: string, nowMs: number | undefined): string | undefined {
   if (!files) return unknownFiles;
-  if (lookup(files, path, workingDir).kind === 'found') return undefined;
+  const found = lookup(files, path, workingDir);
+  const stamp = nowMs === undefined ? {} : { mtimeMs: nowMs };
+  if (found.kind === 'found' && found.node.kind === 'file') Object.assign(found.node, stamp);
+  if (found.kind === 'found') return undefined;
   const parent = parentOf(files, path, workingDir);
   if ('error' in parent) return parent.error;
   if (!parent.writable) return 'Read-only file system';
-  setEntry(parent.dir, parent.name, { kind: 'file', data: Buffer.alloc(0), mode: 0o644 });
+  setEntry(parent.dir, parent.name, { kind: 'file', data: Buffer.alloc(0), mode: 0o644, ...newFileOwner(files, parent.dir), ...stamp });
   return undefined;
 }
 

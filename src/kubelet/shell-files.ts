@@ -4,7 +4,7 @@
 // words; a file outside what the kubelet knows (the image's) is not pretended to be missing or empty.
 import type { ReadableFile, ShellFiles, WritableFile } from '../api/index.ts';
 import type { ContainerFiles, FileNode } from './container-files.ts';
-import { lookup, mountAt } from './container-files.ts';
+import { lookup, mountAt, newFileOwner } from './container-files.ts';
 import { problem, setEntry, unknownFiles } from './file-commands.ts';
 import { parentOf } from './file-writes.ts';
 
@@ -57,7 +57,12 @@ function append(node: FileData, bytes: Buffer, atMs: number): void {
 }
 
 function writer(node: FileData): WritableFile {
-  return { write: (data, atMs) => append(node, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, atMs) };
+  return {
+    write: (data, atMs) => {
+      append(node, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, atMs);
+      node.mtimeMs = atMs;
+    },
+  };
 }
 
 /**
@@ -101,7 +106,7 @@ function create(files: ContainerFiles | undefined, path: string, workingDir: str
   const parent = parentOf(files, path, workingDir);
   if ('error' in parent) return parent;
   if (!parent.writable) return { error: 'Read-only file system' };
-  const node: FileData = { kind: 'file', data: Buffer.alloc(0), mode: 0o644 };
+  const node: FileData = { kind: 'file', data: Buffer.alloc(0), mode: 0o644, ...newFileOwner(files, parent.dir) };
   setEntry(parent.dir, parent.name, node);
   return writer(node);
 }
