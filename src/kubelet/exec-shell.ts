@@ -46,7 +46,7 @@ export interface ExecRun {
 }
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
-export const simulatedCommands = 'echo, env, printenv, hostname, pwd, cd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls (-l), test, touch, rm, tail, rev, grep, wc, head, sort, tr, tar (cf -, xf -) and nslookup';
+export const simulatedCommands = 'echo, env, printenv, hostname, pwd, cd, date, seq, printf, expr, nvidia-smi -L, sleep, true, false, exit, cat, ls (-l, -R), test, touch, rm, tail, rev, grep, wc, head, sort, tr, tar (cf -, xf -) and nslookup';
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 

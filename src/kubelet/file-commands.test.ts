@@ -106,7 +106,7 @@ test('ls shows the atomic writer\'s layout with -a, files before directories, an
   const missing = runExec(['ls', '/etc/config/nope', '/etc/config/mode/x'], context);
   assert.equal(out(missing, 'stderr'), "ls: cannot access '/etc/config/nope': No such file or directory\nls: cannot access '/etc/config/mode/x': Not a directory\n");
   assert.equal(missing.exitCode, 2);
-  assert.match(out(runExec(['ls', '-R', '/etc/config'], context), 'stderr'), /^ls: option -R is not simulated/);
+  assert.match(out(runExec(['ls', '-d', '/etc/config'], context), 'stderr'), /^ls: option -d is not simulated/);
 });
 
 test('what the kubelet did not write is unknown, not missing: the image\'s files, a disk\'s', () => {

@@ -100,12 +100,12 @@ export interface LongOptions {
 }
 
 /**
- * ls [-a] [-A] [-1] [-l] [PATH...]: one name a line (as to a pipe), or with -l a long listing (ls-long.ts);
- * files before directories, names in byte order.
+ * ls [-a] [-A] [-1] [-l] [-R] [PATH...]: one name a line (as to a pipe), or with -l a long listing (ls-long.ts);
+ * files before directories, names in byte order; -R goes down into each directory after listing it.
  */
 export function ls(args: readonly string[], files: ContainerFiles | undefined, workingDir: string, long: LongOptions = { busybox: false, nowMs: 0 }): FileCommandOutput {
   const out = output();
-  const parsed = shortOptions(args, 'aA1l', (f) => failed(out, `ls: option -${f} is not simulated (ls runs with -a, -A, -1 and -l)\n`, 2));
+  const parsed = shortOptions(args, 'aA1lR', (f) => failed(out, `ls: option -${f} is not simulated (ls runs with -a, -A, -1, -l and -R)\n`, 2));
   if (!('flags' in parsed)) return parsed;
   const { flags, operands } = parsed;
   if (operands.length === 0) operands.push('.');
@@ -123,15 +123,20 @@ export function ls(args: readonly string[], files: ContainerFiles | undefined, w
   const print = (entries: readonly LongEntry[], total: boolean): string =>
     flags.has('l') && files ? longListing(entries, files, long.nowMs, long.busybox, total) : entries.map((e) => `${e.name}\n`).join('');
   const listing = [print(shown.sort((a, b) => compare(a.name, b.name)), false)];
-  const headed = operands.length > 1;
-  for (const [i, { path, node, at }] of dirs.sort((a, b) => compare(a.path, b.path)).entries()) {
-    if (i > 0 || shown.length > 0) listing.push('\n');
+  const headed = operands.length > 1 || flags.has('R');
+  // -R: each directory's own listing, then its subdirectories' (not . and .., nor a link to one), depth first.
+  const list = (path: string, node: DirNode, at: string): void => {
+    if (listing.length > 1 || shown.length > 0) listing.push('\n');
     if (headed) listing.push(`${path}:\n`);
     const entries = new Set([...node.entries.keys(), ...mountPointsIn(files, at)]);
     const names = [...entries].filter((n) => flags.has('a') || flags.has('A') || !n.startsWith('.'));
     if (flags.has('a')) names.push('.', '..');
-    listing.push(print(names.sort(compare).map((n) => dirEntry(files, n, node, at)), true));
-  }
+    const listed = names.sort(compare).map((n) => dirEntry(files, n, node, at));
+    listing.push(print(listed, true));
+    if (!flags.has('R')) return;
+    for (const e of listed) if (e.node.kind === 'dir' && e.name !== '.' && e.name !== '..') list(`${path.replace(/\/+$/, '')}/${e.name}`, e.node, `${at === '/' ? '' : at}/${e.name}`);
+  };
+  for (const { path, node, at } of dirs.sort((a, b) => compare(a.path, b.path))) list(path, node, at);
   stdout(out, listing.join(''));
   return out;
 }

@@ -79,3 +79,27 @@ test('ls -l times: hours and minutes within half a year, else the year', () => {
   const now = Date.UTC(2026, 11, 7, 20, 0);
   assert.deepEqual([lsTime(Date.UTC(2026, 11, 1, 9, 5), now), lsTime(Date.UTC(2025, 11, 17, 9, 5), now), lsTime(now + 3_600_000, now)], ['Dec  1 09:05', 'Dec 17  2025', 'Dec  7  2026']);
 });
+
+test('ls -laR goes down into the atomic writer\'s directory after listing the volume, not through its links', () => {
+  const ctx = context('busybox:1.28');
+  assert.equal(
+    stdout(ctx, 'ls -laR /etc/config'),
+    [
+      '/etc/config:',
+      'total 12',
+      'drwxrwxrwt    3 root     root          4096 Jun  6 20:08 .',
+      'drwxr-xr-x    2 root     root          4096 Jun  6 20:08 ..',
+      'drwxr-xr-x    2 root     root          4096 Jun  6 20:08 ..2026_06_06_20_08_30.1',
+      'lrwxrwxrwx    1 root     root            23 Jun  6 20:08 ..data -> ..2026_06_06_20_08_30.1',
+      'lrwxrwxrwx    1 root     root            15 Jun  6 20:08 app.yaml -> ..data/app.yaml',
+      '',
+      '/etc/config/..2026_06_06_20_08_30.1:',
+      'total 12',
+      'drwxr-xr-x    2 root     root          4096 Jun  6 20:08 .',
+      'drwxrwxrwt    3 root     root          4096 Jun  6 20:08 ..',
+      '-rw-r--r--    1 root     root            13 Jun  6 20:08 app.yaml',
+      '',
+    ].join('\n'),
+  );
+  assert.equal(stdout(ctx, 'ls -R /etc/config /data/demo'), '/data/demo:\n\n/etc/config:\napp.yaml\n', 'hidden directories are not gone into without -a');
+});

@@ -103,7 +103,7 @@ function checkArgs(name: string, words: readonly Word[], parse: (script: string)
       return;
     }
     case 'ls':
-      if (args.some((a) => a !== undefined && /^-.*[^aA1l-]/.test(a))) outside('options outside -a, -A, -1 and -l');
+      if (args.some((a) => a !== undefined && /^-.*[^aA1lR-]/.test(a))) outside('options outside -a, -A, -1, -l and -R');
       return;
     case 'nslookup':
       if (args.length === 0 || args.length > 2 || args.some((a) => a !== undefined && (a.startsWith('-') || isIP(a) !== 0))) outside('options, a reverse lookup');
