@@ -1,5 +1,5 @@
 // What `kubectl exec` runs in a simulated container: a few commands a user reaches for to look inside
-// one (env, printenv, echo, hostname, pwd, date, nvidia-smi -L, sleep, true, false, exit; cat, ls, test and
+// one (env, printenv, echo, hostname, pwd, cd, date, nvidia-smi -L, sleep, true, false, exit; cat, ls (-l, -R), test and
 // tar over the files the kubelet put there and the emptyDirs, so `kubectl cp` works both ways; touch, rm and
 // `> FILE`, which the container's own script and its exec probes see; tail; the filters rev, grep, wc,
 // head, sort and tr), alone or in the shell the container's own command runs in (api/sim/shell-syntax.ts:

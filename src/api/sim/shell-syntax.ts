@@ -3,7 +3,7 @@
 // $((arithmetic)), $(command) and `command` substitution, `;` `&` `&&` `||` `!` and newlines,
 // NAME=value assignments, while/until/for/if/{ } compound commands, comments, redirections of a simple
 // command's output (>/dev/null, 2>&1, >&2, > FILE, >> FILE), case ... esac, ( ... ) subshells, NAME() { ...; }
-// functions; `cat FILE`, `ls [-aA1] [PATH]`, `pwd`, `id`, `touch FILE`, `rm [-f] FILE` and `nslookup HOST` where the kubelet answers them
+// functions; `cat FILE`, `ls [-aA1lR] [PATH]`, `pwd`, `cd [DIR]` (shell-cd.ts), `id`, `touch FILE`, `rm [-f] FILE` and `nslookup HOST` where the kubelet answers them
 // (containerCommands), and `tail [-fF] [-n N] FILE` over the files the kubelet gives the shell; pipelines
 // `A | B` into the filters of shell-text.ts (rev, grep, wc, head, sort, tr), cat and tail; and, when the
 // shell is bash, indexed arrays (NAME=(WORD...), ${NAME[i]}, ${NAME[@]}, ${#NAME[@]}; shell-arrays.ts).
