@@ -38,16 +38,27 @@ export interface InformerOptions {
 
 export type IndexFunc<T> = (obj: T) => readonly string[];
 
+/**
+ * A cached object, shared by the item map and every index bucket that holds it: an update that
+ * keeps the object's indexed values (a status write keeps its node, namespace and owner) replaces
+ * `obj` once instead of writing the new object into each bucket, a map write that missed the CPU
+ * caches for every index (ten on the controller manager's pods). client-go's indexer keeps keys
+ * in its buckets for the same reason (thread_safe_store.go updateIndices).
+ */
+interface Cell<T> {
+  obj: T;
+}
+
 export class Informer<T extends KubeObject = KubeObject> {
   readonly #options: InformerOptions;
-  readonly #items = new Map<string, T>();
+  readonly #items = new Map<string, Cell<T>>();
   // Each handler's callbacks, looked up once: every cache change calls them, and reading the
   // method off a dozen differently shaped handler objects at each call costs more than the call.
   readonly #onAdd: ((obj: T) => void)[] = [];
   readonly #onUpdate: ((oldObj: T, newObj: T) => void)[] = [];
   readonly #onDelete: ((obj: T) => void)[] = [];
-  /** The indexes in the order added: a name, its function and its buckets (value -> key -> object). */
-  readonly #indexList: { name: string; fn: IndexFunc<T>; buckets: Map<string, Map<string, T>> }[] = [];
+  /** The indexes in the order added: a name, its function and its buckets (value -> key -> cell). */
+  readonly #indexList: { name: string; fn: IndexFunc<T>; buckets: Map<string, Map<string, Cell<T>>> }[] = [];
   #synced = false;
   #syncWaiters: (() => void)[] = [];
   #watch: ClientWatch | undefined;
@@ -63,7 +74,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (handlers.onAdd) this.#onAdd.push(handlers.onAdd.bind(handlers));
     if (handlers.onUpdate) this.#onUpdate.push(handlers.onUpdate.bind(handlers));
     if (handlers.onDelete) this.#onDelete.push(handlers.onDelete.bind(handlers));
-    if (this.#synced) for (const obj of this.#items.values()) handlers.onAdd?.(obj);
+    if (this.#synced) for (const cell of this.#items.values()) handlers.onAdd?.(cell.obj);
   }
 
   /**
@@ -71,11 +82,11 @@ export class Informer<T extends KubeObject = KubeObject> {
    * late. On a shared informer a name means one index for every user: the same name, the same function.
    */
   addIndex(name: string, fn: IndexFunc<T>): void {
-    const buckets = new Map<string, Map<string, T>>();
+    const buckets = new Map<string, Map<string, Cell<T>>>();
     const at = this.#indexList.findIndex((i) => i.name === name);
     if (at >= 0) this.#indexList[at] = { name, fn, buckets };
     else this.#indexList.push({ name, fn, buckets });
-    for (const [key, obj] of this.#items) indexInsert(buckets, fn(obj), key, obj);
+    for (const [key, cell] of this.#items) indexInsert(buckets, fn(cell.obj), key, cell);
   }
 
   start(): void {
@@ -102,15 +113,15 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   get(key: string): T | undefined {
-    return this.#items.get(key);
+    return this.#items.get(key)?.obj;
   }
 
   getByName(namespace: string | undefined, name: string): T | undefined {
-    return this.#items.get(namespace ? `${namespace}/${name}` : name);
+    return this.#items.get(namespace ? `${namespace}/${name}` : name)?.obj;
   }
 
   list(): T[] {
-    return [...this.#items.values()];
+    return Array.from(this.#items.values(), objectOf);
   }
 
   get size(): number {
@@ -119,7 +130,7 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   byIndex(name: string, value: string): T[] {
     const bucket = this.#indexList.find((index) => index.name === name)?.buckets.get(value);
-    return bucket ? [...bucket.values()] : [];
+    return bucket ? Array.from(bucket.values(), objectOf) : [];
   }
 
   get resourceVersion(): string {
@@ -196,22 +207,20 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   #upsert(obj: T): void {
     const key = keyOf(obj);
-    const old = this.#items.get(key);
+    let cell = this.#items.get(key);
+    const old = cell?.obj;
     if (old === obj) return;
-    this.#items.set(key, obj);
+    if (cell === undefined) this.#items.set(key, (cell = { obj }));
+    else cell.obj = obj;
     for (const { fn, buckets } of this.#indexList) {
       const values = fn(obj);
       if (old) {
         const before = fn(old);
-        // Most updates leave the indexed values alone (a status write keeps nodeName and owner):
-        // the buckets then only take the new object.
-        if (jsonEqual(before, values)) {
-          for (const value of values) buckets.get(value)?.set(key, obj);
-          continue;
-        }
+        // The buckets hold the cell, which already holds the new object.
+        if (jsonEqual(before, values)) continue;
         indexRemove(buckets, before, key);
       }
-      indexInsert(buckets, values, key, obj);
+      indexInsert(buckets, values, key, cell);
     }
     if (old) {
       for (const onUpdate of this.#onUpdate) {
@@ -243,7 +252,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   #remove(key: string): void {
-    const old = this.#items.get(key);
+    const old = this.#items.get(key)?.obj;
     if (!old) return;
     this.#items.delete(key);
     for (const { fn, buckets } of this.#indexList) indexRemove(buckets, fn(old), key);
@@ -263,15 +272,19 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 }
 
-function indexInsert<T>(buckets: Map<string, Map<string, T>>, values: readonly string[], key: string, obj: T): void {
+function objectOf<T>(cell: Cell<T>): T {
+  return cell.obj;
+}
+
+function indexInsert<T>(buckets: Map<string, Map<string, Cell<T>>>, values: readonly string[], key: string, cell: Cell<T>): void {
   for (const value of values) {
     let bucket = buckets.get(value);
     if (!bucket) buckets.set(value, (bucket = new Map()));
-    bucket.set(key, obj);
+    bucket.set(key, cell);
   }
 }
 
-function indexRemove<T>(buckets: Map<string, Map<string, T>>, values: readonly string[], key: string): void {
+function indexRemove<T>(buckets: Map<string, Map<string, Cell<T>>>, values: readonly string[], key: string): void {
   for (const value of values) {
     const bucket = buckets.get(value);
     bucket?.delete(key);
