@@ -24,6 +24,7 @@ import type { CommitHook, KeyValue, ListOptions, ListResult, Store, Watch, Watch
 import { SortedKeys, prefixEnd } from './sorted-keys.ts';
 
 const DEFAULT_HISTORY_LIMIT = 10_000;
+const maxRoutes = 4096;
 
 /** A number is a tombstone: the key was deleted at that revision. */
 type Entry = KeyValue | number;
@@ -88,6 +89,10 @@ export class MemoryStore implements Store {
   // Watched prefixes that do not end at a '/' (and are not ''): delivery tests these one by one and
   // looks the others up by the key's own '/'-ended prefixes, a few per key however many are watched.
   readonly #unalignedPrefixes: string[] = [];
+  // Per directory written to (a key up to its last '/'), the watcher sets of its '/'-ended prefixes in
+  // delivery order, '' first: a write looks up one string rather than slicing out and looking up each
+  // of its prefixes (five for a pod). Emptied whenever a watched prefix gains or loses its set.
+  readonly #routes = new Map<string, Set<Watcher>[]>();
   readonly #pending: WatchEvent[] = [];
   #delivering = false;
   #closed = false;
@@ -180,6 +185,7 @@ export class MemoryStore implements Store {
       let set = this.#watchers.get(prefix);
       if (set === undefined) {
         this.#watchers.set(prefix, (set = new Set()));
+        this.#routes.clear();
         if (prefix !== '' && !prefix.endsWith('/')) this.#unalignedPrefixes.push(prefix);
       }
       set.add(watcher);
@@ -205,6 +211,7 @@ export class MemoryStore implements Store {
     this.#closed = true;
     for (const set of this.#watchers.values()) for (const w of set) w.stopped = true;
     this.#watchers.clear();
+    this.#routes.clear();
     this.#unalignedPrefixes.length = 0;
     this.#journal?.close();
   }
@@ -356,14 +363,30 @@ export class MemoryStore implements Store {
       for (let i = 0; i < this.#pending.length; i++) {
         const next = this.#pending[i] as WatchEvent;
         const key = next.kv.key;
-        this.#offerAll(this.#watchers.get(''), next);
-        for (let at = key.indexOf('/'); at >= 0; at = key.indexOf('/', at + 1)) this.#offerAll(this.#watchers.get(key.slice(0, at + 1)), next);
+        for (const set of this.#routeOf(key)) this.#offerAll(set, next);
         for (const prefix of this.#unalignedPrefixes) if (key.startsWith(prefix)) this.#offerAll(this.#watchers.get(prefix), next);
       }
     } finally {
       this.#pending.length = 0;
       this.#delivering = false;
     }
+  }
+
+  #routeOf(key: string): Set<Watcher>[] {
+    const directory = key.slice(0, key.lastIndexOf('/') + 1);
+    let route = this.#routes.get(directory);
+    if (route !== undefined) return route;
+    route = [];
+    const everything = this.#watchers.get('');
+    if (everything !== undefined) route.push(everything);
+    for (let at = directory.indexOf('/'); at >= 0; at = directory.indexOf('/', at + 1)) {
+      const set = this.#watchers.get(directory.slice(0, at + 1));
+      if (set !== undefined) route.push(set);
+    }
+    // Directories come and go with namespaces; a long-lived store keeps only those written lately.
+    if (this.#routes.size >= maxRoutes) this.#routes.clear();
+    this.#routes.set(directory, route);
+    return route;
   }
 
   #offerAll(set: Set<Watcher> | undefined, event: WatchEvent): void {
@@ -411,6 +434,7 @@ export class MemoryStore implements Store {
     set.delete(w);
     if (set.size > 0) return;
     this.#watchers.delete(w.prefix);
+    this.#routes.clear();
     const unaligned = this.#unalignedPrefixes.indexOf(w.prefix);
     if (unaligned >= 0) this.#unalignedPrefixes.splice(unaligned, 1);
   }
