@@ -112,3 +112,28 @@ test('a handler that throws is logged; the cache and the other handlers go on', 
   assert.match(logged[1] ?? '', /handler failed on default\/odd: Error: update handler bug/);
   informer.stop();
 });
+
+test('get, list and every index hand out the same newest object after updates that keep the indexed values, an index added late too', async () => {
+  const clock = new VirtualClock();
+  const server = new ApiServer({ store: new MemoryStore(), clock, random: new SeededRandom(1), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
+  const client = createLocalClient(server);
+  await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+  await client.create(refs.configMaps, configMap('a', 'web', '1'));
+  const informer = new Informer<ConfigMap>({ client, ref: refs.configMaps, clock });
+  informer.addIndex('tier', (cm) => [cm.metadata.labels?.tier ?? '']);
+  informer.addIndex('namespace', (cm) => [cm.metadata.namespace ?? '']);
+  informer.start();
+  await informer.waitForSync();
+  for (const value of ['2', '3']) {
+    const a = await client.get<ConfigMap>(refs.configMaps, 'default', 'a');
+    await client.update(refs.configMaps, { ...a, data: { value } });
+    for (let i = 0; i < 100 && informer.getByName('default', 'a')?.data?.value !== value; i++) await new Promise((resolve) => setImmediate(resolve));
+  }
+  informer.addIndex('value', (cm) => [cm.data?.value ?? '']);
+  const newest = informer.getByName('default', 'a');
+  assert.equal(newest?.data?.value, '3');
+  const handedOut = [informer.list()[0], informer.byIndex('tier', 'web')[0], informer.byIndex('namespace', 'default')[0], informer.byIndex('value', '3')[0]];
+  assert.deepEqual(handedOut.map((cm) => cm === newest), [true, true, true, true]);
+  assert.deepEqual(informer.byIndex('value', '1'), []);
+  informer.stop();
+});

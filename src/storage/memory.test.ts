@@ -145,3 +145,30 @@ test('MemoryStore lists, pages and counts one namespace among 150,000 keys', asy
   assert.deepEqual([first.items.length, first.more, first.remaining], [500, true, 149_500]);
   await store.close();
 });
+
+test('MemoryStore reaches watchers of a prefix started, stopped and started again after writes to the same directory', async () => {
+  const store = new MemoryStore();
+  const seen: string[] = [];
+  const watch = (name: string, prefix: string) => store.watch(prefix, store.revision(), { onEvent: (e) => seen.push(`${name} ${e.kv.value}`), onError: assert.fail });
+  const all = watch('all', '');
+  await store.create('/r/pods/ns/a', '1');
+  const pods = watch('pods', '/r/pods/');
+  await Promise.resolve();
+  await store.create('/r/pods/ns/b', '2');
+  const ns = watch('ns', '/r/pods/ns/');
+  const named = watch('named', '/r/pods/ns/c');
+  await Promise.resolve();
+  await store.create('/r/pods/ns/c', '3');
+  pods.stop();
+  await store.create('/r/pods/ns/d', '4');
+  ns.stop();
+  named.stop();
+  const again = watch('again', '/r/pods/');
+  await Promise.resolve();
+  await store.create('/r/pods/ns/e', '5');
+  await store.create('/r/pods/other/f', '6');
+  again.stop();
+  all.stop();
+  assert.deepEqual(seen, ['all 1', 'all 2', 'pods 2', 'all 3', 'pods 3', 'ns 3', 'named 3', 'all 4', 'ns 4', 'all 5', 'again 5', 'all 6', 'again 6']);
+  await store.close();
+});
