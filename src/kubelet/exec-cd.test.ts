@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Pod } from '../api/index.ts';
 import { containerFiles, imageRoot } from './container-files.ts';
-import type { FileNode, VolumeContentSources } from './container-files.ts';
+import type { VolumeContentSources } from './container-files.ts';
+import { volumeSources } from './volume-sources.test-helpers.ts';
 import { runExec, ShellSession, unsimulatedCommand } from './exec-shell.ts';
 import type { ExecContext, ExecRun } from './exec-shell.ts';
 import { execText } from './exec-text.test-helpers.ts';
@@ -17,26 +18,11 @@ const pod: Pod = {
   },
 };
 
-function sources(): VolumeContentSources {
-  const emptyDirs = new Map<string, FileNode>();
-  return {
-    configMap: (_ns, name) => (name === 'app-config' ? { data: { mode: 'fast' } } : undefined),
-    secret: () => undefined,
-    token: () => undefined,
-    dataDirectory: () => '..2026_12_07_09_00_00.1',
-    allocatable: { cpu: '16', memory: '64Gi' },
-    emptyDir: (volume) => {
-      let root = emptyDirs.get(volume);
-      if (!root) emptyDirs.set(volume, (root = { kind: 'dir', entries: new Map(), mode: 0o777, writable: true }));
-      return root;
-    },
-    written: (_volume, content) => content,
-  };
-}
+const appConfig: VolumeContentSources['configMap'] = (_ns, name) => (name === 'app-config' ? { data: { mode: 'fast' } } : undefined);
 
 function container(): ExecContext {
   const c = pod.spec.containers[0]!;
-  return { env: { HOME: '/root' }, gpuList: undefined, workingDir: '/', files: containerFiles(pod, c, ['10.128.0.7'], sources(), 0, imageRoot(true)), image: c.image };
+  return { env: { HOME: '/root' }, gpuList: undefined, workingDir: '/', files: containerFiles(pod, c, ['10.128.0.7'], volumeSources({ configMap: appConfig }), 0, imageRoot(true)), image: c.image };
 }
 
 const streams = (run: ExecRun): [string, string, number] => [execText(run, 'stdout'), execText(run, 'stderr'), run.exitCode];

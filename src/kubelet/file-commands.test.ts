@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Pod } from '../api/index.ts';
 import { containerFiles, podHostnameError, podKernelHostname } from './container-files.ts';
-import type { FileNode, VolumeContentSources } from './container-files.ts';
+import type { FileNode } from './container-files.ts';
+import { volumeSources } from './volume-sources.test-helpers.ts';
 import { runExec } from './exec-shell.ts';
 import type { ExecRun } from './exec-shell.ts';
 import { execText } from './exec-text.test-helpers.ts';
@@ -43,21 +44,14 @@ const pod: Pod = {
   },
 };
 
-const emptyDirs = new Map<string, FileNode>();
-const sources: VolumeContentSources = {
+const sources = volumeSources({
   configMap: (namespace, name) =>
     namespace !== 'ml' ? undefined : name === 'app-config' ? { data: { 'app.yaml': 'model: llama\n', mode: 'fast' }, binaryData: { blob: 'AAEC/w==' } } : name === 'kube-root-ca.crt' ? { data: { 'ca.crt': 'PEM\n' } } : undefined,
   secret: (namespace, name) => (namespace === 'ml' && name === 'hf-token' ? { data: { token: Buffer.from('hf_abc').toString('base64') } } : undefined),
   token: (volume, path) => (volume === 'api' && path === 'token' ? 'eyJ.token' : undefined),
   dataDirectory: () => '..2026_12_06_19_08_52.123',
   allocatable: { cpu: '7800m', memory: '30Gi' },
-  emptyDir: (volume) => {
-    let root = emptyDirs.get(volume);
-    if (!root) emptyDirs.set(volume, (root = { kind: 'dir', entries: new Map(), mode: 0o777, writable: true }));
-    return root;
-  },
-  written: (_volume, content) => content,
-};
+});
 
 const files = containerFiles(pod, pod.spec.containers[0]!, ['10.128.0.7'], sources, Date.UTC(2026, 11, 6, 19, 8, 52));
 const context = { env: {}, gpuList: undefined, workingDir: '/etc', files };

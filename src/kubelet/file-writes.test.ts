@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Pod } from '../api/index.ts';
 import { containerFiles, imageRoot } from './container-files.ts';
-import type { FileNode, VolumeContentSources } from './container-files.ts';
+import type { VolumeContentSources } from './container-files.ts';
+import { volumeSources } from './volume-sources.test-helpers.ts';
 import { runExec } from './exec-shell.ts';
 import type { ExecContext, ExecRun } from './exec-shell.ts';
 import { execText } from './exec-text.test-helpers.ts';
@@ -17,27 +18,12 @@ const pod: Pod = {
   },
 };
 
-function sources(): VolumeContentSources {
-  const emptyDirs = new Map<string, FileNode>();
-  return {
-    configMap: (_ns, name) => (name === 'app-config' ? { data: { mode: 'fast' } } : undefined),
-    secret: () => undefined,
-    token: () => undefined,
-    dataDirectory: () => '..2026_12_07_09_00_00.1',
-    allocatable: { cpu: '16', memory: '64Gi' },
-    emptyDir: (volume) => {
-      let root = emptyDirs.get(volume);
-      if (!root) emptyDirs.set(volume, (root = { kind: 'dir', entries: new Map(), mode: 0o777, writable: true }));
-      return root;
-    },
-    written: (_volume, content) => content,
-  };
-}
+const appConfig: VolumeContentSources['configMap'] = (_ns, name) => (name === 'app-config' ? { data: { mode: 'fast' } } : undefined);
 
 /** A fresh container of `image`, its root filesystem writable unless `readOnly`. */
 function container(image: string, readOnly = false): ExecContext {
   const c = { ...pod.spec.containers[0]!, image };
-  return { env: {}, gpuList: undefined, workingDir: '/', files: containerFiles(pod, c, ['10.128.0.7'], sources(), 0, imageRoot(!readOnly)), image };
+  return { env: {}, gpuList: undefined, workingDir: '/', files: containerFiles(pod, c, ['10.128.0.7'], volumeSources({ configMap: appConfig }), 0, imageRoot(!readOnly)), image };
 }
 
 const stream = (run: ExecRun, name: 'stdout' | 'stderr'): string => execText(run, name);
@@ -114,7 +100,7 @@ test("the shell's > and >> write the same live files cat, tail and ls read; busy
 
 test('a readOnly volume mount refuses writes there while another mount of the same emptyDir takes them', () => {
   const c = { ...pod.spec.containers[0]!, image: 'alpine:latest', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }, { name: 'scratch', mountPath: '/view', readOnly: true }] };
-  const ctx: ExecContext = { env: {}, gpuList: undefined, workingDir: '/', files: containerFiles(pod, c, ['10.128.0.7'], sources(), 0, imageRoot(true)), image: c.image };
+  const ctx: ExecContext = { env: {}, gpuList: undefined, workingDir: '/', files: containerFiles(pod, c, ['10.128.0.7'], volumeSources({ configMap: appConfig }), 0, imageRoot(true)), image: c.image };
   assert.deepEqual(sh(ctx, 'echo x > /view/f'), ['', "sh: can't create /view/f: Read-only file system\n", 1]);
   assert.deepEqual(sh(ctx, 'touch /view/f'), ['', 'touch: /view/f: Read-only file system\n', 1]);
   assert.deepEqual(sh(ctx, 'echo x > /scratch/f; cat /view/f; echo y >> /view/f'), ['x\n', "sh: can't create /view/f: Read-only file system\n", 1]);

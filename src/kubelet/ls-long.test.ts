@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Pod } from '../api/index.ts';
 import { containerFiles, imageRoot } from './container-files.ts';
-import type { FileNode, VolumeContentSources } from './container-files.ts';
+import { volumeSources } from './volume-sources.test-helpers.ts';
 import { runExec } from './exec-shell.ts';
 import type { ExecContext } from './exec-shell.ts';
 import { execText } from './exec-text.test-helpers.ts';
@@ -25,16 +25,11 @@ function securityContextDemo(image: string, fsGroup: number | null): Pod {
 const started = Date.UTC(2026, 5, 6, 20, 8, 30);
 
 function context(image: string, fsGroup: number | null = 2000): ExecContext {
-  const roots = new Map<string, FileNode>();
-  const sources: VolumeContentSources = {
+  const sources = volumeSources({
     configMap: () => ({ data: { 'app.yaml': 'model: llama\n' } }),
-    secret: () => undefined,
-    token: () => undefined,
     dataDirectory: () => '..2026_06_06_20_08_30.1',
     allocatable: { cpu: '1', memory: '1Gi' },
-    emptyDir: (volume) => roots.get(volume) ?? (roots.set(volume, { kind: 'dir', entries: new Map(), mode: 0o777, writable: true }), roots.get(volume) as FileNode),
-    written: (_volume, content) => content,
-  };
+  });
   const pod = securityContextDemo(image, fsGroup);
   const c = pod.spec.containers[0]!;
   return { env: {}, gpuList: undefined, workingDir: '/', files: containerFiles(pod, c, ['10.0.0.7'], sources, started, imageRoot(true)), image, now: () => started + 90_000 };
