@@ -14,7 +14,8 @@ type ConfigMap = KubeObject & { data?: Record<string, string> };
 
 const configMap = (name: string, tier: string, value: string): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { tier } }, data: { value } });
 
-test('an index holds the newest object under each value, moves it when its value changes, and drops it when deleted', async () => {
+/** A server holding ConfigMap default/a (tier web, value 1) and an informer of ConfigMaps indexed by tier, not started. */
+async function tieredConfigMaps() {
   const clock = new VirtualClock();
   const server = new ApiServer({ store: new MemoryStore(), clock, random: new SeededRandom(1), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
   const client = createLocalClient(server);
@@ -22,12 +23,19 @@ test('an index holds the newest object under each value, moves it when its value
   await client.create(refs.configMaps, configMap('a', 'web', '1'));
   const informer = new Informer<ConfigMap>({ client, ref: refs.configMaps, clock });
   informer.addIndex('tier', (cm) => [cm.metadata.labels?.tier ?? '']);
+  return { client, informer };
+}
+
+/** Turns until `done`, as an informer's deliveries take a few; fails if they never catch up. */
+async function settle(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.ok(done(), 'the informer caught up');
+}
+
+test('an index holds the newest object under each value, moves it when its value changes, and drops it when deleted', async () => {
+  const { client, informer } = await tieredConfigMaps();
   informer.start();
   await informer.waitForSync();
-  const settle = async (done: () => boolean): Promise<void> => {
-    for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
-    assert.ok(done(), 'the informer caught up');
-  };
   const values = (tier: string): string[] => informer.byIndex('tier', tier).map((cm) => `${cm.metadata.name}=${cm.data?.value}`).sort();
 
   const a = await client.get<ConfigMap>(refs.configMaps, 'default', 'a');
@@ -114,20 +122,14 @@ test('a handler that throws is logged; the cache and the other handlers go on', 
 });
 
 test('get, list and every index hand out the same newest object after updates that keep the indexed values, an index added late too', async () => {
-  const clock = new VirtualClock();
-  const server = new ApiServer({ store: new MemoryStore(), clock, random: new SeededRandom(1), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
-  const client = createLocalClient(server);
-  await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
-  await client.create(refs.configMaps, configMap('a', 'web', '1'));
-  const informer = new Informer<ConfigMap>({ client, ref: refs.configMaps, clock });
-  informer.addIndex('tier', (cm) => [cm.metadata.labels?.tier ?? '']);
+  const { client, informer } = await tieredConfigMaps();
   informer.addIndex('namespace', (cm) => [cm.metadata.namespace ?? '']);
   informer.start();
   await informer.waitForSync();
   for (const value of ['2', '3']) {
     const a = await client.get<ConfigMap>(refs.configMaps, 'default', 'a');
     await client.update(refs.configMaps, { ...a, data: { value } });
-    for (let i = 0; i < 100 && informer.getByName('default', 'a')?.data?.value !== value; i++) await new Promise((resolve) => setImmediate(resolve));
+    await settle(() => informer.getByName('default', 'a')?.data?.value === value);
   }
   informer.addIndex('value', (cm) => [cm.data?.value ?? '']);
   const newest = informer.getByName('default', 'a');
