@@ -2,7 +2,8 @@
 // admission chain calls these on pod create (not on subresources).
 // Upstream: plugin/pkg/admission/defaulttolerationseconds, plugin/pkg/admission/serviceaccount,
 // plugin/pkg/admission/priority.
-import type { Pod, PreemptionPolicy, Toleration } from './types.ts';
+import type { Container, Pod, PreemptionPolicy, Toleration } from './types.ts';
+import type { ProjectedVolumeSource, Volume } from './volume-types.ts';
 
 export const taintNodeNotReady = 'node.kubernetes.io/not-ready';
 export const taintNodeUnreachable = 'node.kubernetes.io/unreachable';
@@ -40,29 +41,40 @@ export function addDefaultServiceAccount(pod: Pod, opts: { tokenVolumeSuffix?: s
   const automount = spec.automountServiceAccountToken ?? opts.account?.automountServiceAccountToken ?? true;
   if (opts.tokenVolumeSuffix === undefined || !automount) return;
   const name = `kube-api-access-${opts.tokenVolumeSuffix}`;
-  const all = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
-  if (all.some((c) => (c.volumeMounts ?? []).some((m) => m.mountPath === serviceAccountTokenMountPath))) return;
-  spec.volumes = [
-    ...(spec.volumes ?? []),
-    {
-      name,
-      projected: {
-        defaultMode: 0o644,
-        sources: [
-          { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
-          { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-          {
-            downwardAPI: {
-              items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
-            },
-          },
-        ],
-      },
-    },
-  ];
-  for (const c of all) {
-    c.volumeMounts = [...(c.volumeMounts ?? []), { name, readOnly: true, mountPath: serviceAccountTokenMountPath }];
+  const init = spec.initContainers ?? [];
+  const containers = spec.containers ?? [];
+  if (mountsToken(init) || mountsToken(containers)) return;
+  const volume: Volume = { name, projected: kubeApiAccessSource() };
+  spec.volumes = spec.volumes === undefined ? [volume] : [...spec.volumes, volume];
+  addTokenMount(init, name);
+  addTokenMount(containers, name);
+}
+
+function mountsToken(containers: readonly Container[]): boolean {
+  for (const c of containers) for (const m of c.volumeMounts ?? []) if (m.mountPath === serviceAccountTokenMountPath) return true;
+  return false;
+}
+
+function addTokenMount(containers: readonly Container[], name: string): void {
+  for (const c of containers) {
+    const mount = { name, readOnly: true, mountPath: serviceAccountTokenMountPath };
+    c.volumeMounts = c.volumeMounts === undefined ? [mount] : [...c.volumeMounts, mount];
   }
+}
+
+/**
+ * The projected source of kube-api-access-<suffix>: the token, the cluster CA and the namespace. Built
+ * from one-level literals: V8 copies a nested literal's boilerplate in a runtime call (~0.8 us a
+ * pod create, most of the plugin's time), a flat one inline.
+ */
+function kubeApiAccessSource(): ProjectedVolumeSource {
+  const token = { expirationSeconds: 3607, path: 'token' };
+  const caItem = { key: 'ca.crt', path: 'ca.crt' };
+  const ca = { name: 'kube-root-ca.crt', items: [caItem] };
+  const fieldRef = { apiVersion: 'v1', fieldPath: 'metadata.namespace' };
+  const namespaceItem = { path: 'namespace', fieldRef };
+  const namespace = { items: [namespaceItem] };
+  return { defaultMode: 0o644, sources: [{ serviceAccountToken: token }, { configMap: ca }, { downwardAPI: namespace }] };
 }
 
 /** What Priority admission needs of a PriorityClass. */

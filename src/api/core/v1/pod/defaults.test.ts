@@ -133,6 +133,30 @@ test('addDefaultServiceAccount names "default" and mounts the token volume', () 
   assert.deepEqual(p.spec.containers[0]?.volumeMounts, [{ name: 'kube-api-access-abcde', readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }]);
 });
 
+test('addDefaultServiceAccount: the projected volume as upstream writes it, after the pod\'s own volumes; every container and init container mounts it, each its own mount', () => {
+  const p: Pod = { metadata: {}, spec: { initContainers: [{ name: 'i' }], containers: [{ name: 'a', volumeMounts: [{ name: 'data', mountPath: '/data' }] }, { name: 'b' }], volumes: [{ name: 'data', emptyDir: {} }] } };
+  addDefaultServiceAccount(p, { tokenVolumeSuffix: 'abcde' });
+  assert.equal(JSON.stringify(p.spec.volumes), JSON.stringify([
+    { name: 'data', emptyDir: {} },
+    {
+      name: 'kube-api-access-abcde',
+      projected: {
+        defaultMode: 420,
+        sources: [
+          { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+          { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+          { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+        ],
+      },
+    },
+  ]));
+  const mount = { name: 'kube-api-access-abcde', readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' };
+  assert.deepEqual(p.spec.initContainers?.[0]?.volumeMounts, [mount]);
+  assert.deepEqual(p.spec.containers[0]?.volumeMounts, [{ name: 'data', mountPath: '/data' }, mount]);
+  assert.deepEqual(p.spec.containers[1]?.volumeMounts, [mount]);
+  assert.notEqual(p.spec.containers[0]?.volumeMounts?.[1], p.spec.containers[1]?.volumeMounts?.[0]);
+});
+
 test('admitPodPriority: no class -> priority 0, PreemptLowerPriority; an unknown class, or a priority or policy the class does not give, is refused', () => {
   const p: Pod = { metadata: {}, spec: { containers: [] } };
   assert.equal(admitPodPriority(p, () => undefined), undefined);
