@@ -166,16 +166,16 @@ export class ApiServer {
       const wrongType = checkBodyTypeMeta(def, obj as KubeObject, this.index);
       if (wrongType) throw wrongType;
     }
-    const cannot = `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: `;
     let unknown: string[];
     if (this.#decodeCheck) {
       const check = this.#decodeCheck(def, obj, true);
-      if (check.typeError !== undefined) throw badRequest(cannot + check.typeError);
+      if (check.typeError !== undefined) throw badRequest(cannotHandle(def) + check.typeError);
       unknown = check.unknown;
     } else {
       unknown = mode === 'Ignore' ? [] : this.#unknownFields(def, obj);
     }
-    reportStrict(mode, unknown, params, cannot);
+    // The prefix is made only for a body with something to report.
+    if (unknown.length > 0 || params.duplicateFields?.length) reportStrict(mode, unknown, params, cannotHandle(def));
   }
 
   resolve(ref: ResourceRef): ResourceDefinition {
@@ -555,7 +555,14 @@ function writeContext(params: WriteParams): WriteContext {
 
 /** Strict fails with every strict error at once; Warn turns each into a warning; Ignore drops them. */
 /** The body's duplicate fields and the unknown ones at `unknown` (their paths), refused or warned of as `mode` says. */
+/** The decoding error's prefix for a body of `def`'s kind. */
+function cannotHandle(def: ResourceDefinition): string {
+  return `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: `;
+}
+
 function reportStrict(mode: WriteParams['fieldValidation'], unknown: readonly string[], params: WriteParams, prefix: string): void {
+  // Most bodies have nothing to report: no arrays built for them.
+  if (unknown.length === 0 && !params.duplicateFields?.length) return;
   const errors = [...(params.duplicateFields ?? []).map((f) => `duplicate field ${JSON.stringify(f)}`), ...unknown.map((f) => `unknown field ${JSON.stringify(f)}`)];
   if (errors.length === 0 || mode === undefined || mode === 'Ignore') return;
   if (mode === 'Strict') throw badRequest(`${prefix}strict decoding error: ${errors.join(', ')}`);
