@@ -180,8 +180,29 @@ function priorityClasses(attrs: AdmissionAttributes): PriorityClasses | Promise<
   const prefix = attrs.storage.prefix(pcDef, '');
   if (prefix !== priorityClassPrefix) return attrs.storage.store.list(prefix).then((page) => summarizePriorityClasses(page.items.map((kv) => storedObject(kv))));
   const watched = priorityClassesOf(attrs.storage.store);
-  if (!watched.synced) return watched.ready.then(() => summarizePriorityClasses(inKeyOrder(watched.maps.classes)));
-  return summarizePriorityClasses(inKeyOrder(watched.maps.classes));
+  if (!watched.synced) return watched.ready.then(() => summaryOf(watched.maps.classes));
+  return summaryOf(watched.maps.classes);
+}
+
+// Per watched copy, the summary last made and the objects it was made from. The copy replaces an
+// object when it changes, so the same objects in the same order mean the same summary: a pod create
+// reuses it instead of copying the keys, the objects and a class record each.
+const summaries = new WeakMap<ReadonlyMap<string, KubeObject>, { objects: readonly KubeObject[]; summary: PriorityClasses }>();
+
+function summaryOf(byKey: ReadonlyMap<string, KubeObject>): PriorityClasses {
+  const last = summaries.get(byKey);
+  if (last !== undefined && holdsInOrder(byKey, last.objects)) return last.summary;
+  const objects = inKeyOrder(byKey);
+  const summary = summarizePriorityClasses(objects);
+  summaries.set(byKey, { objects, summary });
+  return summary;
+}
+
+function holdsInOrder(byKey: ReadonlyMap<string, KubeObject>, objects: readonly KubeObject[]): boolean {
+  if (byKey.size !== objects.length) return false;
+  let i = 0;
+  for (const object of byKey.values()) if (object !== objects[i++]) return false;
+  return true;
 }
 
 /** The objects in key order, as a list returns them: the watched map appends later creations at its end. */

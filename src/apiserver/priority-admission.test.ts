@@ -61,3 +61,14 @@ test('a class written or deleted just before a pod decides its priority, the glo
   const after = await client.create<Pod>(refs.pods, pod('after', {}));
   assert.deepEqual([after.spec.priority, after.spec.priorityClassName], [0, undefined]);
 });
+
+test('a class updated between two pods (made the global default) decides the second pod', async () => {
+  await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false });
+  const client = cluster.client;
+  const batch = await client.create(refs.priorityClasses, priorityClass('batch', 100));
+  const first = await client.create<Pod>(refs.pods, pod('first', {}));
+  assert.deepEqual([first.spec.priority, first.spec.priorityClassName], [0, undefined]);
+  await client.update(refs.priorityClasses, { ...batch, globalDefault: true });
+  const second = await client.create<Pod>(refs.pods, pod('second', {}));
+  assert.deepEqual([second.spec.priority, second.spec.priorityClassName], [100, 'batch']);
+});
