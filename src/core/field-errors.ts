@@ -85,6 +85,14 @@ export class FieldPath {
 
 type Path = FieldPath | string;
 
+/**
+ * Appends a nested validator's errors. A spread push (`errs.push(...more)`) is a runtime call even
+ * for the empty list most validators return, ~70 of them a pod create.
+ */
+export function pushErrors(errs: FieldError[], more: readonly FieldError[]): void {
+  for (let i = 0; i < more.length; i++) errs.push(more[i] as FieldError);
+}
+
 export function required(path: Path, detail = ''): FieldError {
   return { type: 'FieldValueRequired', field: String(path), detail, omitValue: true };
 }

@@ -1,7 +1,7 @@
 // Validation of one container and its parts (ports, env, mounts, resources, probes, handlers, resizePolicy)
 // for regular, init (incl. native sidecars) and ephemeral containers, with upstream's paths and messages.
 // Upstream: pkg/apis/core/validation/validation.go (validateContainerCommon, validateResourceRequirements, ...).
-import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, required } from '../../../../core/index.ts';
+import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, pushErrors, required } from '../../../../core/index.ts';
 import type { FieldError } from '../../../../core/index.ts';
 import { parseQuantity, quantityErrorMessage, formatQuantity, compareQuantities, quantityMilliValue } from '../../../../core/index.ts';
 import type { Container, LifecycleHandler, Probe, ResourceRequirements, RestartPolicy } from './types.ts';
@@ -40,13 +40,13 @@ export function validateContainerCommon(c: Container, path: FieldPath, ctx: Cont
   const tmp = c.terminationMessagePolicy;
   if (!tmp) errs.push(required(path.child('terminationMessagePolicy')));
   else if (tmp !== 'File' && tmp !== 'FallbackToLogsOnError') errs.push(notSupported(path.child('terminationMessagePolicy'), tmp, ['File', 'FallbackToLogsOnError']));
-  errs.push(...validatePorts(c, path.child('ports')));
-  errs.push(...validateEnv(c, path));
-  errs.push(...validateVolumeMounts(c, path.child('volumeMounts'), ctx.volumes));
-  errs.push(...validatePullPolicy(c.imagePullPolicy, path.child('imagePullPolicy')));
-  errs.push(...validateResourceRequirements(c.resources, path.child('resources'), ctx.claimNames, 'container'));
-  errs.push(...validateResizePolicy(c, path.child('resizePolicy'), ctx.podRestartPolicy));
-  errs.push(...validateProcMount(c.securityContext, path.child('securityContext'), ctx.hostUsers));
+  pushErrors(errs, validatePorts(c, path.child('ports')));
+  pushErrors(errs, validateEnv(c, path));
+  pushErrors(errs, validateVolumeMounts(c, path.child('volumeMounts'), ctx.volumes));
+  pushErrors(errs, validatePullPolicy(c.imagePullPolicy, path.child('imagePullPolicy')));
+  pushErrors(errs, validateResourceRequirements(c.resources, path.child('resources'), ctx.claimNames, 'container'));
+  pushErrors(errs, validateResizePolicy(c, path.child('resizePolicy'), ctx.podRestartPolicy));
+  pushErrors(errs, validateProcMount(c.securityContext, path.child('securityContext'), ctx.hostUsers));
   return errs;
 }
 
@@ -105,13 +105,13 @@ function validateVolumeMounts(c: Container, path: FieldPath, volumes: ReadonlySe
     if (points.has(m.mountPath)) errs.push(invalidValue(ip.child('mountPath'), m.mountPath, 'must be unique'));
     points.add(m.mountPath);
     // Upstream reports these at the list's path, not the mount's (`volumeMounts.subPath`): kept as it is.
-    if (m.subPath) errs.push(...validateLocalDescendingPath(m.subPath, path.child('subPath')));
+    if (m.subPath) pushErrors(errs, validateLocalDescendingPath(m.subPath, path.child('subPath')));
     if (m.subPathExpr) {
       if (m.subPath) errs.push(invalidValue(ip.child('subPathExpr'), m.subPathExpr, 'subPathExpr and subPath are mutually exclusive'));
-      errs.push(...validateLocalDescendingPath(m.subPathExpr, path.child('subPathExpr')));
+      pushErrors(errs, validateLocalDescendingPath(m.subPathExpr, path.child('subPathExpr')));
     }
-    if (m.mountPropagation !== undefined) errs.push(...validateMountPropagation(m.mountPropagation, c, path.child('mountPropagation')));
-    if (m.recursiveReadOnly !== undefined) errs.push(...validateMountRecursiveReadOnly(m, path.child('recursiveReadOnly')));
+    if (m.mountPropagation !== undefined) pushErrors(errs, validateMountPropagation(m.mountPropagation, c, path.child('mountPropagation')));
+    if (m.recursiveReadOnly !== undefined) pushErrors(errs, validateMountRecursiveReadOnly(m, path.child('recursiveReadOnly')));
   });
   return errs;
 }
@@ -201,7 +201,7 @@ export function validateResourceRequirements(
     for (const name of Object.keys(list)) {
       const text = list[name] as string;
       const p = base.key(name);
-      errs.push(...validateResourceName(name, p, scope));
+      pushErrors(errs, validateResourceName(name, p, scope));
       const q = parseQuantity(text);
       if (!q) {
         errs.push(invalidValue(p, text, quantityErrorMessage));
@@ -238,7 +238,7 @@ export function validateResourceRequirements(
   check(r.limits ?? {}, limPath, false);
   check(r.requests ?? {}, reqPath, true);
   if (!cpuMem && huge) errs.push(forbiddenField(path, 'HugePages require cpu or memory'));
-  errs.push(...validateClaimRefs(r, path.child('claims'), claimNames));
+  pushErrors(errs, validateClaimRefs(r, path.child('claims'), claimNames));
   return errs;
 }
 
@@ -312,12 +312,12 @@ function validateHandler(h: Probe | LifecycleHandler, path: FieldPath, gracePeri
     if (kind === 'exec' && !(all.exec?.command?.length)) errs.push(required(p.child('command')));
     if (kind === 'httpGet' && all.httpGet) {
       if (!all.httpGet.path) errs.push(required(p.child('path')));
-      errs.push(...validatePortNumOrName(all.httpGet.port, p.child('port')));
+      pushErrors(errs, validatePortNumOrName(all.httpGet.port, p.child('port')));
       const s = all.httpGet.scheme ?? '';
       if (s !== 'HTTP' && s !== 'HTTPS') errs.push(notSupported(p.child('scheme'), s, ['HTTP', 'HTTPS']));
     }
-    if (kind === 'tcpSocket' && all.tcpSocket) errs.push(...validatePortNumOrName(all.tcpSocket.port, p.child('port')));
-    if (kind === 'grpc' && all.grpc) errs.push(...validatePortNumOrName(all.grpc.port, p.child('port')));
+    if (kind === 'tcpSocket' && all.tcpSocket) pushErrors(errs, validatePortNumOrName(all.tcpSocket.port, p.child('port')));
+    if (kind === 'grpc' && all.grpc) pushErrors(errs, validatePortNumOrName(all.grpc.port, p.child('port')));
     if (kind === 'sleep' && all.sleep && gracePeriod !== undefined && (all.sleep.seconds < 0 || all.sleep.seconds > gracePeriod)) {
       errs.push(invalidValue(p, all.sleep.seconds, `must be non-negative and less than terminationGracePeriodSeconds (${gracePeriod})`));
     }
@@ -329,11 +329,11 @@ function validateHandler(h: Probe | LifecycleHandler, path: FieldPath, gracePeri
 export function validateProbe(kind: 'liveness' | 'readiness' | 'startup', p: Probe | undefined, path: FieldPath, gracePeriod: number | undefined): FieldError[] {
   if (!p) return [];
   const errs = validateHandler(p, path, gracePeriod);
-  errs.push(...nonNegativeField(p.initialDelaySeconds, path.child('initialDelaySeconds')));
-  errs.push(...nonNegativeField(p.timeoutSeconds, path.child('timeoutSeconds')));
-  errs.push(...nonNegativeField(p.periodSeconds, path.child('periodSeconds')));
-  errs.push(...nonNegativeField(p.successThreshold, path.child('successThreshold')));
-  errs.push(...nonNegativeField(p.failureThreshold, path.child('failureThreshold')));
+  pushErrors(errs, nonNegativeField(p.initialDelaySeconds, path.child('initialDelaySeconds')));
+  pushErrors(errs, nonNegativeField(p.timeoutSeconds, path.child('timeoutSeconds')));
+  pushErrors(errs, nonNegativeField(p.periodSeconds, path.child('periodSeconds')));
+  pushErrors(errs, nonNegativeField(p.successThreshold, path.child('successThreshold')));
+  pushErrors(errs, nonNegativeField(p.failureThreshold, path.child('failureThreshold')));
   if (p.terminationGracePeriodSeconds !== undefined && p.terminationGracePeriodSeconds <= 0) {
     errs.push(invalidValue(path.child('terminationGracePeriodSeconds'), p.terminationGracePeriodSeconds, 'must be greater than 0'));
   }
@@ -347,11 +347,11 @@ export function validateProbe(kind: 'liveness' | 'readiness' | 'startup', p: Pro
 /** Lifecycle and probes, allowed for regular containers and native sidecars. */
 export function validateLifecycleAndProbes(c: Container, path: FieldPath, gracePeriod: number | undefined): FieldError[] {
   const errs: FieldError[] = [];
-  if (c.lifecycle?.postStart) errs.push(...validateHandler(c.lifecycle.postStart, path.child('lifecycle', 'postStart'), gracePeriod));
-  if (c.lifecycle?.preStop) errs.push(...validateHandler(c.lifecycle.preStop, path.child('lifecycle', 'preStop'), gracePeriod));
-  errs.push(...validateProbe('liveness', c.livenessProbe, path.child('livenessProbe'), gracePeriod));
-  errs.push(...validateProbe('readiness', c.readinessProbe, path.child('readinessProbe'), gracePeriod));
-  errs.push(...validateProbe('startup', c.startupProbe, path.child('startupProbe'), gracePeriod));
+  if (c.lifecycle?.postStart) pushErrors(errs, validateHandler(c.lifecycle.postStart, path.child('lifecycle', 'postStart'), gracePeriod));
+  if (c.lifecycle?.preStop) pushErrors(errs, validateHandler(c.lifecycle.preStop, path.child('lifecycle', 'preStop'), gracePeriod));
+  pushErrors(errs, validateProbe('liveness', c.livenessProbe, path.child('livenessProbe'), gracePeriod));
+  pushErrors(errs, validateProbe('readiness', c.readinessProbe, path.child('readinessProbe'), gracePeriod));
+  pushErrors(errs, validateProbe('startup', c.startupProbe, path.child('startupProbe'), gracePeriod));
   return errs;
 }
 

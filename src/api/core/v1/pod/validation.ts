@@ -2,7 +2,7 @@
 // scheduling fields) plus the pod-only checks. validatePodSpec is shared with pod templates.
 // Upstream: pkg/apis/core/validation/validation.go (ValidatePodCreate, ValidatePodSpec, validateContainers,
 // validateInitContainers, ValidateTolerations, validateAffinity, validateTopologySpreadConstraints).
-import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, required, tooLong } from '../../../../core/index.ts';
+import { duplicate, FieldPath, forbiddenField, invalidValue, notFoundField, notSupported, pushErrors, required, tooLong } from '../../../../core/index.ts';
 import type { FieldError } from '../../../../core/index.ts';
 import type { LabelSelector } from '../../../../core/index.ts';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../../validation/index.ts';
@@ -93,7 +93,7 @@ function labelKeyErrors(key: string, path: FieldPath): FieldError[] {
 export function validateLabelMap(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   for (const [k, v] of Object.entries(labels ?? {})) {
-    errs.push(...labelKeyErrors(k, path));
+    pushErrors(errs, labelKeyErrors(k, path));
     for (const m of isValidLabelValue(v)) errs.push(invalidValue(path, v, m));
   }
   return errs;
@@ -103,7 +103,7 @@ export function validateLabelMap(labels: Record<string, string> | undefined, pat
 function validateImageVolumeSource(source: ImageVolumeSource, path: FieldPath, resourceIsPod: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (resourceIsPod && !source.reference) errs.push(required(path.child('reference')));
-  errs.push(...validatePullPolicy(source.pullPolicy, path.child('pullPolicy')));
+  pushErrors(errs, validatePullPolicy(source.pullPolicy, path.child('pullPolicy')));
   return errs;
 }
 
@@ -114,7 +114,7 @@ function validateVolumes(spec: PodSpec, path: FieldPath, resourceIsPod: boolean)
     const ip = path.index(i);
     // validateVolumeSource checks a source only when it is the volume's one, and before the name.
     const oneSource = hasOneVolumeSource(v);
-    if (oneSource && v.image) errs.push(...validateImageVolumeSource(v.image, ip.child('image'), resourceIsPod));
+    if (oneSource && v.image) pushErrors(errs, validateImageVolumeSource(v.image, ip.child('image'), resourceIsPod));
     const np = ip.child('name');
     if (!v.name) errs.push(required(np));
     else {
@@ -171,7 +171,7 @@ export function validateTolerations(tolerations: readonly Toleration[] | undefin
   const errs: FieldError[] = [];
   (tolerations ?? []).forEach((t, i) => {
     const ip = path.index(i);
-    if (t.key) errs.push(...labelKeyErrors(t.key, ip.child('key')));
+    if (t.key) pushErrors(errs, labelKeyErrors(t.key, ip.child('key')));
     if (!t.key && t.operator !== 'Exists') {
       errs.push(invalidValue(ip.child('operator'), t.operator ?? '', 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
     }
@@ -201,7 +201,7 @@ function validateLabelSelector(sel: LabelSelector | undefined, path: FieldPath):
     if ((r.operator === 'In' || r.operator === 'NotIn') && n === 0) errs.push(required(p.child('values'), 'must be specified when `operator` is \'In\' or \'NotIn\''));
     else if ((r.operator === 'Exists' || r.operator === 'DoesNotExist') && n > 0) errs.push(forbiddenField(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
     else if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(r.operator)) errs.push(invalidValue(p.child('operator'), r.operator, 'not a valid selector operator'));
-    errs.push(...labelKeyErrors(r.key, p.child('key')));
+    pushErrors(errs, labelKeyErrors(r.key, p.child('key')));
   });
   return errs;
 }
@@ -212,22 +212,22 @@ function validateAffinity(spec: PodSpec, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const na = a.nodeAffinity;
   if (na?.requiredDuringSchedulingIgnoredDuringExecution) {
-    errs.push(...validateNodeSelector(na.requiredDuringSchedulingIgnoredDuringExecution, path.child('nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution')));
+    pushErrors(errs, validateNodeSelector(na.requiredDuringSchedulingIgnoredDuringExecution, path.child('nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution')));
   }
   (na?.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => {
     const p = path.child('nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution').index(i);
     if (t.weight <= 0 || t.weight > 100) errs.push(invalidValue(p.child('weight'), t.weight, 'must be in the range 1-100'));
-    errs.push(...validateNodeSelectorTerm(t.preference, p.child('preference'), false));
+    pushErrors(errs, validateNodeSelectorTerm(t.preference, p.child('preference'), false));
   });
   for (const kind of ['podAffinity', 'podAntiAffinity'] as const) {
     const pa = a[kind];
     if (!pa) continue;
     const termErrs = (t: PodAffinityTerm, p: FieldPath): void => {
-      errs.push(...validateLabelSelector(t.labelSelector, p.child('labelSelector')));
+      pushErrors(errs, validateLabelSelector(t.labelSelector, p.child('labelSelector')));
       for (const ns of t.namespaces ?? []) for (const m of isDNS1123Label(ns)) errs.push(invalidValue(p.child('namespace'), ns, m));
-      errs.push(...validateMatchLabelKeysAndMismatchLabelKeys(p, t.matchLabelKeys, t.mismatchLabelKeys, t.labelSelector));
+      pushErrors(errs, validateMatchLabelKeysAndMismatchLabelKeys(p, t.matchLabelKeys, t.mismatchLabelKeys, t.labelSelector));
       if (!t.topologyKey) errs.push(required(p.child('topologyKey'), 'can not be empty'));
-      errs.push(...labelKeyErrors(t.topologyKey ?? '', p.child('topologyKey')));
+      pushErrors(errs, labelKeyErrors(t.topologyKey ?? '', p.child('topologyKey')));
     };
     (pa.requiredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => termErrs(t, path.child(kind, 'requiredDuringSchedulingIgnoredDuringExecution').index(i)));
     (pa.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => {
@@ -246,7 +246,7 @@ function validateTopologySpread(spec: PodSpec, path: FieldPath): FieldError[] {
     const p = path.index(i);
     if (!(c.maxSkew > 0)) errs.push(invalidValue(p.child('maxSkew'), c.maxSkew, 'must be greater than zero'));
     if (!c.topologyKey) errs.push(required(p.child('topologyKey'), 'can not be empty'));
-    else errs.push(...labelKeyErrors(c.topologyKey, p.child('topologyKey')));
+    else pushErrors(errs, labelKeyErrors(c.topologyKey, p.child('topologyKey')));
     if (c.whenUnsatisfiable !== 'DoNotSchedule' && c.whenUnsatisfiable !== 'ScheduleAnyway') {
       errs.push(notSupported(p.child('whenUnsatisfiable'), c.whenUnsatisfiable, ['DoNotSchedule', 'ScheduleAnyway']));
     }
@@ -264,8 +264,8 @@ function validateTopologySpread(spec: PodSpec, path: FieldPath): FieldError[] {
       if (v !== undefined && v !== 'Honor' && v !== 'Ignore') errs.push(notSupported(p.child(f), v, ['Honor', 'Ignore']));
     }
     // With MatchLabelKeysInPodTopologySpreadSelectorMerge on, the same check as affinity terms', on the merged selector.
-    errs.push(...validateMatchLabelKeysAndMismatchLabelKeys(p, c.matchLabelKeys, undefined, c.labelSelector));
-    errs.push(...validateLabelSelector(c.labelSelector, p.child('labelSelector')));
+    pushErrors(errs, validateMatchLabelKeysAndMismatchLabelKeys(p, c.matchLabelKeys, undefined, c.labelSelector));
+    pushErrors(errs, validateLabelSelector(c.labelSelector, p.child('labelSelector')));
   });
   return errs;
 }
@@ -284,9 +284,9 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath, opts
   const errs: FieldError[] = [];
   if (spec.terminationGracePeriodSeconds === undefined) errs.push(required(path.child('terminationGracePeriodSeconds')));
   const vols = validateVolumes(spec, path.child('volumes'), opts.resourceIsPod);
-  errs.push(...vols.errs);
+  pushErrors(errs, vols.errs);
   const claims = validateResourceClaims(spec, path.child('resourceClaims'));
-  errs.push(...claims.errs);
+  pushErrors(errs, claims.errs);
   const ctx: ContainerContext = {
     volumes: vols.names,
     claimNames: claims.names,
@@ -300,22 +300,22 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath, opts
   const names = new Set<string>();
   containers.forEach((c, i) => {
     const p = cPath.index(i);
-    errs.push(...validateContainerCommon(c, p, ctx));
+    pushErrors(errs, validateContainerCommon(c, p, ctx));
     if (names.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
     else names.add(c.name);
-    errs.push(...validateLifecycleAndProbes(c, p, ctx.gracePeriod));
-    errs.push(...validateContainerRestartPolicy(c, p));
+    pushErrors(errs, validateLifecycleAndProbes(c, p, ctx.gracePeriod));
+    pushErrors(errs, validateContainerRestartPolicy(c, p));
   });
-  errs.push(...hostPortConflicts(containers, cPath));
+  pushErrors(errs, hostPortConflicts(containers, cPath));
   const iPath = path.child('initContainers');
   (spec.initContainers ?? []).forEach((c, i) => {
     const p = iPath.index(i);
-    errs.push(...validateContainerCommon(c, p, ctx));
-    errs.push(...validateInitContainerRestartPolicy(c, p));
+    pushErrors(errs, validateContainerCommon(c, p, ctx));
+    pushErrors(errs, validateInitContainerRestartPolicy(c, p));
     if (names.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
     else if (c.name) names.add(c.name);
-    errs.push(...hostPortConflicts([c], iPath));
-    if (c.restartPolicy === 'Always') errs.push(...validateLifecycleAndProbes(c, p, ctx.gracePeriod));
+    pushErrors(errs, hostPortConflicts([c], iPath));
+    if (c.restartPolicy === 'Always') pushErrors(errs, validateLifecycleAndProbes(c, p, ctx.gracePeriod));
     else {
       for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
         if (c[f] !== undefined) errs.push(forbiddenField(p.child(f), initOnlyDetail));
@@ -324,11 +324,11 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath, opts
       if (c.resizePolicy?.length) errs.push(invalidValue(p.child('resizePolicy'), c.resizePolicy, 'must not be set for init containers'));
     }
   });
-  errs.push(...validateEphemeralContainers(spec, path.child('ephemeralContainers'), ctx, names));
+  pushErrors(errs, validateEphemeralContainers(spec, path.child('ephemeralContainers'), ctx, names));
   if (spec.resources) {
     const rp = path.child('resources');
     if (spec.resources.claims !== undefined) errs.push(forbiddenField(rp.child('claims'), 'claims cannot be set for Resources at pod-level'));
-    errs.push(...validateResourceRequirements({ ...spec.resources, claims: [] }, rp, claims.names, 'pod'));
+    pushErrors(errs, validateResourceRequirements({ ...spec.resources, claims: [] }, rp, claims.names, 'pod'));
   }
   if (spec.hostNetwork) {
     containers.forEach((c, i) =>
@@ -340,11 +340,11 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath, opts
       }),
     );
   }
-  errs.push(...enumErr(spec.restartPolicy, path.child('restartPolicy'), ['Always', 'OnFailure', 'Never']));
-  errs.push(...enumErr(spec.dnsPolicy, path.child('dnsPolicy'), ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
-  errs.push(...validateLabelMap(spec.nodeSelector, path.child('nodeSelector')));
-  errs.push(...validatePodSecurityContextPolicies(spec, path.child('securityContext')));
-  errs.push(...validateAffinity(spec, path.child('affinity')));
+  pushErrors(errs, enumErr(spec.restartPolicy, path.child('restartPolicy'), ['Always', 'OnFailure', 'Never']));
+  pushErrors(errs, enumErr(spec.dnsPolicy, path.child('dnsPolicy'), ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
+  pushErrors(errs, validateLabelMap(spec.nodeSelector, path.child('nodeSelector')));
+  pushErrors(errs, validatePodSecurityContextPolicies(spec, path.child('securityContext')));
+  pushErrors(errs, validateAffinity(spec, path.child('affinity')));
   if (spec.dnsPolicy === 'None' && !spec.dnsConfig) errs.push(required(path.child('dnsConfig'), 'must provide `dnsConfig` when `dnsPolicy` is None'));
   (spec.readinessGates ?? []).forEach((g, i) => {
     for (const m of isQualifiedName(g.conditionType)) errs.push(invalidValue(path.child('readinessGates').index(i).child('conditionType'), g.conditionType, m));
@@ -356,19 +356,19 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath, opts
     if (gates.has(g.name)) errs.push(duplicate(p, g.name));
     gates.add(g.name);
   });
-  errs.push(...validateTopologySpread(spec, path.child('topologySpreadConstraints')));
-  errs.push(...validateHostUsers(spec, path));
-  errs.push(...subdomainErrs(spec.serviceAccountName, path.child('serviceAccountName')));
-  errs.push(...subdomainErrs(spec.nodeName, path.child('nodeName')));
+  pushErrors(errs, validateTopologySpread(spec, path.child('topologySpreadConstraints')));
+  pushErrors(errs, validateHostUsers(spec, path));
+  pushErrors(errs, subdomainErrs(spec.serviceAccountName, path.child('serviceAccountName')));
+  pushErrors(errs, subdomainErrs(spec.nodeName, path.child('nodeName')));
   const ads = spec.activeDeadlineSeconds;
   if (ads !== undefined && (ads < 1 || ads > maxInt32)) errs.push(invalidValue(path.child('activeDeadlineSeconds'), ads, inclusiveRangeError(1, maxInt32)));
   if (spec.hostname) for (const m of isDNS1123Label(spec.hostname)) errs.push(invalidValue(path.child('hostname'), spec.hostname, m));
   if (spec.subdomain) for (const m of isDNS1123Label(spec.subdomain)) errs.push(invalidValue(path.child('subdomain'), spec.subdomain, m));
-  errs.push(...validateTolerations(spec.tolerations, path.child('tolerations')));
-  errs.push(...subdomainErrs(spec.priorityClassName, path.child('priorityClassName')));
-  if (spec.runtimeClassName !== undefined) errs.push(...isDNS1123Subdomain(spec.runtimeClassName).map((m) => invalidValue(path.child('runtimeClassName'), spec.runtimeClassName, m)));
-  if (spec.preemptionPolicy !== undefined) errs.push(...enumErr(spec.preemptionPolicy, path.child('preemptionPolicy'), ['PreemptLowerPriority', 'Never']));
-  if (spec.overhead) errs.push(...validateResourceRequirements({ limits: spec.overhead }, path.child('overhead'), claims.names, 'container'));
+  pushErrors(errs, validateTolerations(spec.tolerations, path.child('tolerations')));
+  pushErrors(errs, subdomainErrs(spec.priorityClassName, path.child('priorityClassName')));
+  if (spec.runtimeClassName !== undefined) pushErrors(errs, isDNS1123Subdomain(spec.runtimeClassName).map((m) => invalidValue(path.child('runtimeClassName'), spec.runtimeClassName, m)));
+  if (spec.preemptionPolicy !== undefined) pushErrors(errs, enumErr(spec.preemptionPolicy, path.child('preemptionPolicy'), ['PreemptLowerPriority', 'Never']));
+  if (spec.overhead) pushErrors(errs, validateResourceRequirements({ limits: spec.overhead }, path.child('overhead'), claims.names, 'container'));
   if (spec.os && spec.os.name !== 'linux' && spec.os.name !== 'windows') errs.push(notSupported(path.child('os', 'name'), spec.os.name, ['linux', 'windows']));
   return errs;
 }
@@ -378,7 +378,7 @@ function validateEphemeralContainers(spec: PodSpec, path: FieldPath, ctx: Contai
   const others = new Set(taken);
   (spec.ephemeralContainers ?? []).forEach((c, i) => {
     const p = path.index(i);
-    errs.push(...validateContainerCommon(c, p, ctx));
+    pushErrors(errs, validateContainerCommon(c, p, ctx));
     if (taken.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
     else taken.add(c.name);
     if (c.targetContainerName && !others.has(c.targetContainerName)) errs.push(notFoundField(p.child('targetContainerName'), c.targetContainerName));
@@ -407,7 +407,7 @@ export function validatePodCreate(pod: Pod, simValidator?: SimAnnotationValidato
   if (pod.spec?.nodeName && pod.spec.schedulingGates?.length) {
     errs.push(forbiddenField(spec.child('nodeName'), 'cannot be set until all schedulingGates have been cleared'));
   }
-  if (simValidator) errs.push(...simValidator(pod));
+  if (simValidator) pushErrors(errs, simValidator(pod));
   return errs;
 }
 
@@ -418,10 +418,10 @@ export function validatePodCreate(pod: Pod, simValidator?: SimAnnotationValidato
 export function validatePodMetadataAndSpec(pod: Pod, old?: Pod): FieldError[] {
   const errs = validateObjectMeta(pod.metadata, { namespaced: true, nameValidator: nameIsDNSSubdomain });
   if (!old || parsePodDeletionCost(old.metadata.annotations) !== undefined) {
-    errs.push(...validatePodDeletionCost(pod.metadata.annotations, new FieldPath('metadata').child('annotations')));
+    pushErrors(errs, validatePodDeletionCost(pod.metadata.annotations, new FieldPath('metadata').child('annotations')));
   }
   const specPath = new FieldPath('spec');
-  errs.push(...validatePodSpec(pod.spec, specPath, { resourceIsPod: true }));
+  pushErrors(errs, validatePodSpec(pod.spec, specPath, { resourceIsPod: true }));
   if (pod.spec && !pod.spec.serviceAccountName) {
     (pod.spec.volumes ?? []).forEach((v, vi) =>
       (v.projected?.sources ?? []).forEach((s, si) => {
