@@ -28,7 +28,7 @@ export const serviceAccountTokenMountPath = '/var/run/secrets/kubernetes.io/serv
 /**
  * ServiceAccount admission: serviceAccountName defaults to "default". With a `tokenVolumeSuffix` (5 random
  * characters from the caller's Random) it also adds the projected `kube-api-access-<suffix>` volume and
- * mounts it in every container, unless automountServiceAccountToken is false or a mount already sits there.
+ * mounts it in every container that has no mount at the token path, unless automountServiceAccountToken is false.
  */
 export function addDefaultServiceAccount(pod: Pod, opts: { tokenVolumeSuffix?: string; account?: { automountServiceAccountToken?: boolean; imagePullSecrets?: { name?: string }[] } } = {}): void {
   const spec = pod.spec;
@@ -40,26 +40,27 @@ export function addDefaultServiceAccount(pod: Pod, opts: { tokenVolumeSuffix?: s
   // shouldAutomount: the pod's own setting wins, then the account's.
   const automount = spec.automountServiceAccountToken ?? opts.account?.automountServiceAccountToken ?? true;
   if (opts.tokenVolumeSuffix === undefined || !automount) return;
-  const name = `kube-api-access-${opts.tokenVolumeSuffix}`;
-  const init = spec.initContainers ?? [];
-  const containers = spec.containers ?? [];
-  if (mountsToken(init) || mountsToken(containers)) return;
+  // mountServiceAccountToken: a kube-api-access-* volume the pod has is the one mounted; each container
+  // that mounts nothing at the token path gets the mount; the volume is added when one needed it.
+  const existing = spec.volumes?.find((v) => v.name.startsWith('kube-api-access-'));
+  const name = existing?.name ?? `kube-api-access-${opts.tokenVolumeSuffix}`;
+  const initMounted = addTokenMount(spec.initContainers ?? [], name);
+  const mounted = addTokenMount(spec.containers ?? [], name);
+  if (existing || !(initMounted || mounted)) return;
   const volume: Volume = { name, projected: kubeApiAccessSource() };
   spec.volumes = spec.volumes === undefined ? [volume] : [...spec.volumes, volume];
-  addTokenMount(init, name);
-  addTokenMount(containers, name);
 }
 
-function mountsToken(containers: readonly Container[]): boolean {
-  for (const c of containers) for (const m of c.volumeMounts ?? []) if (m.mountPath === serviceAccountTokenMountPath) return true;
-  return false;
-}
-
-function addTokenMount(containers: readonly Container[], name: string): void {
+/** Mounts volume `name` at the token path in each container that mounts nothing there; whether any did. */
+function addTokenMount(containers: readonly Container[], name: string): boolean {
+  let added = false;
   for (const c of containers) {
+    if (c.volumeMounts?.some((m) => m.mountPath === serviceAccountTokenMountPath)) continue;
     const mount = { name, readOnly: true, mountPath: serviceAccountTokenMountPath };
     c.volumeMounts = c.volumeMounts === undefined ? [mount] : [...c.volumeMounts, mount];
+    added = true;
   }
+  return added;
 }
 
 /**

@@ -157,6 +157,25 @@ test('addDefaultServiceAccount: the projected volume as upstream writes it, afte
   assert.notEqual(p.spec.containers[0]?.volumeMounts?.[1], p.spec.containers[1]?.volumeMounts?.[0]);
 });
 
+test('addDefaultServiceAccount per container, as mountServiceAccountToken: a container mounting its own token path is left alone, an existing kube-api-access volume is reused, no volume when none needs one', () => {
+  const tokenPath = '/var/run/secrets/kubernetes.io/serviceaccount';
+  const own = { name: 'my-token', mountPath: tokenPath };
+  const p: Pod = { metadata: {}, spec: { containers: [{ name: 'a', volumeMounts: [own] }, { name: 'b' }], volumes: [{ name: 'my-token', secret: { secretName: 't' } }] } };
+  addDefaultServiceAccount(p, { tokenVolumeSuffix: 'abcde' });
+  assert.deepEqual(p.spec.containers[0]?.volumeMounts, [own]);
+  assert.deepEqual(p.spec.containers[1]?.volumeMounts, [{ name: 'kube-api-access-abcde', readOnly: true, mountPath: tokenPath }]);
+  assert.deepEqual(p.spec.volumes?.map((v) => v.name), ['my-token', 'kube-api-access-abcde']);
+
+  const copied: Pod = { metadata: {}, spec: { containers: [{ name: 'a' }], volumes: [{ name: 'kube-api-access-old12', projected: { sources: [] } }] } };
+  addDefaultServiceAccount(copied, { tokenVolumeSuffix: 'abcde' });
+  assert.deepEqual(copied.spec.containers[0]?.volumeMounts, [{ name: 'kube-api-access-old12', readOnly: true, mountPath: tokenPath }]);
+  assert.deepEqual(copied.spec.volumes?.map((v) => v.name), ['kube-api-access-old12']);
+
+  const mine: Pod = { metadata: {}, spec: { containers: [{ name: 'a', volumeMounts: [own] }], volumes: [{ name: 'my-token', secret: { secretName: 't' } }] } };
+  addDefaultServiceAccount(mine, { tokenVolumeSuffix: 'abcde' });
+  assert.deepEqual(mine.spec.volumes?.map((v) => v.name), ['my-token']);
+});
+
 test('admitPodPriority: no class -> priority 0, PreemptLowerPriority; an unknown class, or a priority or policy the class does not give, is refused', () => {
   const p: Pod = { metadata: {}, spec: { containers: [] } };
   assert.equal(admitPodPriority(p, () => undefined), undefined);
