@@ -3,118 +3,47 @@
 // blocks), restarts per policy with crash-loop back-off, runs probes, and stops containers in order.
 // Upstream: pkg/kubelet/pod_workers.go, kuberuntime_manager.go (computePodActions, SyncPod),
 // kuberuntime_container.go (startContainer, killContainer), kuberuntime_termination_order.go.
-import { expandBehaviourEnv, readsShellInput, refs, resolveBehaviour, shouldRestart, usesCommand } from '../api/index.ts';
-import type { CommandHook, ShellFiles } from '../api/index.ts';
-import type { Client } from '../client/index.ts';
+import { expandBehaviourEnv, refs, resolveBehaviour, shouldRestart, usesCommand } from '../api/index.ts';
 import type { Container } from '../api/index.ts';
-import type { Clock, DeepReadonly, KubeObject, Random, Timer } from '../core/index.ts';
-import { componentTurnOver, copyJson, isApiError, setOwn } from '../core/index.ts';
-import { Backoff, formatGoDurationMs } from './backoff.ts';
+import type { KubeObject, Timer } from '../core/index.ts';
+import { componentTurnOver, copyJson, isApiError } from '../core/index.ts';
+import { formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { isRunning, isStarted } from './container-record.ts';
-import type { EventRecorder } from './events.ts';
 import { hookFailureMessage, runHandler, runProbe } from './handlers.ts';
-import type { HandlerTarget } from './handlers.ts';
 import { LogBuffer } from './logs.ts';
 import { withTerminationMessage } from './termination-message.ts';
 import { ProbeWorker, probeKindName } from './prober.ts';
 import type { ProbeKind } from './prober.ts';
 import { resourceAmountOf } from './quantities.ts';
 import { SimContainer, writePastLines } from './sim-container.ts';
-import type { ContainerExit, ContainerProcess } from './sim-container.ts';
+import type { ContainerExit } from './sim-container.ts';
 import { ProcessContainer } from './process-container.ts';
 import { runHostProbe } from './host-probe.ts';
 import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
-import type { VolumeMounter } from './volumes.ts';
-import { containerEnvironment, expandCommandAndArgs } from './container-env.ts';
-import { containerUser } from './container-user.ts';
+import { expandCommandAndArgs } from './container-env.ts';
 import { invalidImageMessage } from './image-reference.ts';
 import { hasImageVolumes, mountedPullFailure, pullImageVolumes } from './image-volumes.ts';
 import type { ImageVolumePulls } from './image-volumes.ts';
-import type { EnvResult, EnvSources } from './container-env.ts';
+import type { EnvSources } from './container-env.ts';
 import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
 import { idleMemoryBytes } from './usage.ts';
 import { failedPrepareDynamicResources, prepareRetryMs, usesResourceClaims } from './dynamic-resources.ts';
-import type { ClaimPreparer, ContainerDevices, PreparedDevices } from './dynamic-resources.ts';
-import { nvidiaSmiList, nvidiaVisibleDevices } from './dynamic-resources.ts';
-import { nvidiaGpuResource } from './device-manager.ts';
-import type { DeviceManager } from './device-manager.ts';
+import type { PreparedDevices } from './dynamic-resources.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
-import type { ExecContext } from './exec-shell.ts';
-import { containerCommandHook } from './exec-shell.ts';
-import { shellFiles } from './shell-files.ts';
-import type { ClusterDnsView } from './cluster-dns.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
-import { PodFiles } from './pod-files.ts';
+import { ContainerContext, containerSpec } from './container-context.ts';
+import type { LiveContainer } from './container-context.ts';
+import type { PodWorkerDeps, WorkerState } from './pod-worker-deps.ts';
 import { podHostnameError, podKernelHostname } from './container-files.ts';
-import type { Allocatable } from './downward-api.ts';
-import type { EnsureResult, ImageManager } from './image-manager.ts';
-import type { ContainerStateLabel, ContainerTypeLabel, KubeletMetrics } from './kubelet-metrics.ts';
+import type { EnsureResult } from './image-manager.ts';
+import type { ContainerStateLabel, ContainerTypeLabel } from './kubelet-metrics.ts';
 import type { PreparedClaim } from './dynamic-resources.ts';
-
-export type WorkerState =
-  | { kind: 'syncing' }
-  | { kind: 'terminating'; since: number; graceSeconds: number; cause: 'deleted' | 'completed' }
-  | { kind: 'terminated'; cause: 'deleted' | 'completed' }
-  | { kind: 'finished' };
-
-export interface PodWorkerDeps {
-  client: Client;
-  clock: Clock;
-  random: Random;
-  node: string;
-  hostIP: string;
-  events: EventRecorder;
-  backoff: Backoff;
-  /** The node's images: pulled once (one pull at a time), then "already present". */
-  images: ImageManager;
-  log: (line: string) => void;
-  onFinished: (uid: string) => void;
-  /** What the node's IPAM hands out, as host-local names its range set (`10.128.0.1-10.128.0.254`). */
-  podIPRange: string;
-  /** An IP from the node's pod CIDR, or undefined when every one is taken. */
-  allocateIP: () => string | undefined;
-  releaseIP: (ip: string) => void;
-  /** False on a kubelet older than 1.33, which has no in-place resize (see hasInPlaceResize). */
-  inPlaceResize?: boolean;
-  /** False on a kubelet older than 1.33, whose container statuses carry no user (see hasSupplementalGroupsPolicy). */
-  supplementalGroupsPolicy?: boolean;
-  /** The pod's allocation, actual resources or resize conditions changed (the node's deferred resizes may now fit). */
-  onResourcesChanged?: () => void;
-  /** Sets up the pod's volumes before any container starts (absent: nothing to mount). */
-  volumes?: VolumeMounter;
-  /** The config maps and secrets env and envFrom name (absent: only literal values are known). */
-  envSources?: EnvSources;
-  /** Prepares the pod's ResourceClaims before any container starts (absent: claims are not checked). */
-  claims?: ClaimPreparer;
-  /** The GPUs a device plugin gave the pod's containers at admission (absent: none are assigned). */
-  devices?: DeviceManager;
-  /** Why the pod's sandbox cannot be made on this node for its RuntimeClass (absent: every class runs). */
-  sandboxRuntimeFailure?: (pod: DeepReadonlyPod) => string | undefined;
-  /** The Node's allocatable: the downward API's value of a limit a container does not set. */
-  nodeAllocatable?: () => Allocatable;
-  /** The node pool's runtime: `process` runs a container that has a command as a host process. */
-  runtime?: 'sim' | 'process';
-  /** The kubelet's counters (absent: nothing is counted). */
-  metrics?: KubeletMetrics;
-  /** What the cluster DNS answers the pod (absent: nslookup is not simulated). */
-  dns?: ClusterDnsView;
-}
 
 /** The commands whose files a script reads: the projected token must be there before it starts. */
 const fileReaders: ReadonlySet<string> = new Set(['cat', 'tail']);
-
-interface Live {
-  sim?: ContainerProcess;
-  /** The environment the process started with (what exec sees too). */
-  env?: Readonly<Record<string, string>>;
-  logs: LogBuffer;
-  previousLogs?: LogBuffer;
-  probes: Partial<Record<ProbeKind, ProbeWorker>>;
-  creating?: Timer;
-}
 
 export const minimumGracePeriodSeconds = 2;
 
@@ -123,8 +52,6 @@ const noDevices: PreparedDevices = new Map();
 const noClaims: readonly PreparedClaim[] = [];
 /** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */
 const startRetryMs = 10_000;
-/** The PATH of a simulated container's processes: a Debian-based image's. */
-const simulatedPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** The PLEG's relist period. */
 const relistPeriodMs = 1_000;
 /** syncFrequency: how often the kubelet syncs every pod (its volumes remounted). */
@@ -141,7 +68,7 @@ export class PodWorker {
   #delivered: DeepReadonlyPod;
   #state: WorkerState = { kind: 'syncing' };
   readonly records = new Map<string, ContainerRecord>();
-  readonly #live = new Map<string, Live>();
+  readonly #live = new Map<string, LiveContainer>();
   readonly #timers = new Set<Timer>();
   readonly #exitWaiters: (() => void)[] = [];
   /** When a delete shortened the grace period while terminating: every container is killed by then. */
@@ -195,7 +122,7 @@ export class PodWorker {
   /** Containers a restarted kubelet found running, waiting for their processes to be resumed. */
   #survivors: boolean;
   readonly startTime: number;
-  #files: PodFiles | undefined;
+  readonly #ctx: ContainerContext;
   /** Set once the sandbox has its network (a host-network pod has the node's IP from the start). */
   podIP: string | undefined;
   readonly resize: PodResize;
@@ -217,6 +144,19 @@ export class PodWorker {
     this.#podHasInitialized = survivor?.initialized ?? false;
     this.#survivors = survivor !== undefined;
     this.#runtimeFound = survivor !== undefined;
+    this.#ctx = new ContainerContext({
+      deps,
+      startTime: this.startTime,
+      pod: () => this.#pod,
+      podIP: () => this.podIP,
+      records: this.records,
+      live: this.#live,
+      prepared: (c) => {
+        const devices = this.#devices;
+        return devices && devices !== 'pending' ? devices.get(c.name) : undefined;
+      },
+      contentSources: () => this.#volumeContentSources(),
+    });
     this.resize = new PodResize({
       clock: deps.clock,
       pod: () => this.#pod,
@@ -310,80 +250,24 @@ export class PodWorker {
     return { current: live.logs, ...(live.previousLogs ? { previous: live.previousLogs } : {}) };
   }
 
-  /**
-   * What `kubectl exec` into container `name` runs against, or the kubelet's refusal when it is not
-   * running (findContainer's words). A host process's exec runs on the host.
-   */
-  /**
-   * A simulated process's environment, as an image's: PATH and HOSTNAME first, then what the container
-   * started with (its own, the Services', what the drivers injected), HOME last unless set.
-   */
-  #imageEnv(own: Readonly<Record<string, string>>): Record<string, string> {
-    const env: Record<string, string> = { PATH: simulatedPath, HOSTNAME: podKernelHostname(this.#pod) };
-    for (const [k, v] of Object.entries(own)) setOwn(env, k, v);
-    if (env.HOME === undefined) env.HOME = '/root';
-    return env;
-  }
-
+  /** What `kubectl exec` into container `name` runs against, or why it cannot. */
   execTarget(name: string): ExecTarget | { error: string } {
-    const rec = this.records.get(name);
-    const c = this.#spec(name)?.c;
-    const live = this.#live.get(name);
-    if (!c || !live?.sim || !isRunning(rec?.current)) return { error: `container not found (${JSON.stringify(name)})` };
-    const env = this.#imageEnv(live.env ?? {});
-    const workingDir = c.workingDir || '/';
-    const context: ExecContext = { env, gpuList: this.#gpuList(c), workingDir, files: this.#podFiles().files(this.#pod, name, this.podIP, rec.current.id), now: () => this.#d.clock.now(), dns: this.#d.dns, image: c.image, user: containerUser(this.#pod.spec.securityContext, c.securityContext) };
-    // A host process (runtime: process) execs for real, with the environment it was started with.
-    const sim = live.sim;
-    return sim instanceof ProcessContainer ? { context, logs: live.logs, host: { env: sim.env, workingDir } } : { context, logs: live.logs };
+    return this.#ctx.execTarget(name);
   }
 
-  /**
-   * What a container's script asks the kubelet (cat, nslookup), as exec would answer it: the files of
-   * instance `id` and the cluster DNS as they are when the command runs.
-   */
-  #scriptCommands(c: DeepReadonly<Container>, id: string, env: Readonly<Record<string, string>>): (argv: readonly string[]) => CommandHook | undefined {
-    const worker = this;
-    const name = c.name;
-    return containerCommandHook({
-      env,
-      gpuList: undefined,
-      workingDir: c.workingDir || '/',
-      get files() {
-        return worker.#podFiles().files(worker.#pod, name, worker.podIP, id);
-      },
-      now: () => this.#d.clock.now(),
-      dns: this.#d.dns,
-      image: c.image,
-      user: containerUser(this.#pod.spec.securityContext, c.securityContext),
-    });
+  /** What `kubectl attach` to container `name` joins, or why it cannot. */
+  attachTarget(name: string): AttachTarget | { error: string } {
+    return this.#ctx.attachTarget(name);
   }
 
-  /** The files of instance `id` as its script's redirections and tail open them, live. */
-  #scriptFiles(c: DeepReadonly<Container>, id: string): ShellFiles {
-    return shellFiles(() => this.#podFiles().files(this.#pod, c.name, this.podIP, id), c.workingDir || '/', true);
+  #spec(name: string): { c: Readonly<Container>; path: string } | undefined {
+    return containerSpec(this.#pod, name);
   }
 
-  /**
-   * What an exec probe or hook asks the kubelet, as the container's script would; a file outside what
-   * the kubelet knows (the image's) leaves the answer to the behaviour model, as before files were read.
-   */
-  #handlerCommands(c: DeepReadonly<Container>, id: string, live: Live): (argv: readonly string[]) => CommandHook | undefined {
-    const hook = this.#scriptCommands(c, id, this.#imageEnv(live.env ?? {}));
-    return (argv) => {
-      const answer = hook(argv);
-      return answer && 'unknown' in answer ? undefined : answer;
-    };
-  }
 
   /** Readies what exec reads that takes a request: the projected service account tokens. */
   prepareExec(): Promise<void> {
-    return this.#podFiles().requestTokens(this.#pod);
-  }
-
-  /** Made at the first exec: most pods are never exec'd into. */
-  #podFiles(): PodFiles {
-    return (this.#files ??= new PodFiles({ client: this.#d.client, clock: this.#d.clock, random: this.#d.random, sources: this.#volumeContentSources(), allocatable: this.#d.nodeAllocatable ?? (() => undefined), writtenAt: this.startTime }));
+    return this.#ctx.podFiles().requestTokens(this.#pod);
   }
 
   /** The config maps and secrets as the pod's volumes were last written: those changed since held as they were. */
@@ -395,21 +279,6 @@ export class PodWorker {
       configMaps: { getByName: (namespace, name) => held(`configMap/${name}`) ?? live.configMaps.getByName(namespace, name) },
       secrets: { getByName: (namespace, name) => held(`secret/${name}`) ?? live.secrets.getByName(namespace, name) },
     };
-  }
-
-  /**
-   * What `kubectl attach` to container `name` joins: its output from now on and, when its process is a
-   * shell reading the standard input the spec gives it (`stdin: true`, as `kubectl run -it` makes),
-   * that shell, whose `exit` ends the container.
-   */
-  attachTarget(name: string): AttachTarget | { error: string } {
-    const exec = this.execTarget(name);
-    const live = this.#live.get(name);
-    const c = this.#spec(name)?.c;
-    if ('error' in exec || !live || !c) return 'error' in exec ? exec : { error: `container not found (${JSON.stringify(name)})` };
-    const sim = live.sim;
-    const shell = sim instanceof SimContainer && readsShellInput(c);
-    return { logs: live.logs, context: exec.context, ...(shell ? { shell: { exit: (code: number) => sim.exitWith(code), stdinOnce: c.stdinOnce === true } } : {}) };
   }
 
   /**
@@ -428,12 +297,12 @@ export class PodWorker {
 
   /** What was copied into the pod's emptyDirs (kubectl cp), by volume; empty for a pod nobody exec'd into. */
   emptyDirBytes(): Map<string, number> {
-    return this.#files?.emptyDirBytes() ?? new Map();
+    return this.#ctx.madeFiles?.emptyDirBytes() ?? new Map();
   }
 
   /** The bytes copied into each container's writable layer (kubectl cp outside its volumes). */
   layerBytes(): Map<string, number> {
-    return this.#files?.layerBytes() ?? new Map();
+    return this.#ctx.madeFiles?.layerBytes() ?? new Map();
   }
 
   /** What each running container has written to local disk by now, and where (absent: its writable layer). */
@@ -518,15 +387,6 @@ export class PodWorker {
     this.#deleteRetry?.cancel();
     this.#state = { kind: 'finished' };
     this.#teardown();
-  }
-
-  #spec(name: string): { c: Readonly<Container>; path: string } | undefined {
-    const init = this.#pod.spec.initContainers?.find((c) => c.name === name);
-    if (init) return { c: init as Container, path: `spec.initContainers{${name}}` };
-    const c = this.#pod.spec.containers.find((x) => x.name === name);
-    if (c) return { c: c as Container, path: `spec.containers{${name}}` };
-    const debug = this.#pod.spec.ephemeralContainers?.find((x) => x.name === name);
-    return debug ? { c: debug as Container, path: `spec.ephemeralContainers{${name}}` } : undefined;
   }
 
   #event(name: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string): void {
@@ -754,9 +614,9 @@ export class PodWorker {
       if (!instance || !spec || this.#live.has(rec.name)) continue;
       const c = spec.c;
       this.#d.images.markPresent(c.image ?? '');
-      const made = this.#environment(c);
-      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, expandCommandAndArgs(c, made.ok ? made.env : {}), rec.kind), this.#imageEnv(made.ok ? made.env : {}), this.#gpuList(c));
-      const live: Live = { logs: new LogBuffer(), probes: {}, ...(made.ok ? { env: made.env } : {}) };
+      const made = this.#ctx.environment(c);
+      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, expandCommandAndArgs(c, made.ok ? made.env : {}), rec.kind), this.#ctx.imageEnv(made.ok ? made.env : {}), this.#ctx.gpuList(c));
+      const live: LiveContainer = { logs: new LogBuffer(), probes: {}, ...(made.ok ? { env: made.env } : {}) };
       this.#live.set(rec.name, live);
       const startedAt = instance.startedAt ?? instance.createdAt;
       if (instance.exit) {
@@ -767,13 +627,13 @@ export class PodWorker {
       const limit = resourceAmountOf('memory', instance.actual?.limits?.memory ?? this.resize.startWith(rec.name)?.limits?.memory);
       // A resumed script asks the kubelet as before (its token is requested again, as a restarted token manager would).
       const script = behaviour.script;
-      if (script && usesCommand(script.program, fileReaders)) void this.#podFiles().requestTokens(this.#pod);
+      if (script && usesCommand(script.program, fileReaders)) void this.#ctx.podFiles().requestTokens(this.#pod);
       live.sim = new SimContainer({
         clock: this.#d.clock,
         behaviour,
         startedAt,
         ...(limit !== undefined ? { memoryLimitBytes: limit } : {}),
-        ...(script ? { command: this.#scriptCommands(c, instance.id, script.env ?? {}), files: this.#scriptFiles(c, instance.id) } : {}),
+        ...(script ? { command: this.#ctx.scriptCommands(c, instance.id, script.env ?? {}), files: this.#ctx.scriptFiles(c, instance.id) } : {}),
         logs: live.logs,
         onExit: (exit) => this.#onExit(rec, instance, exit),
       });
@@ -914,7 +774,7 @@ export class PodWorker {
     // GenerateRunContainerOptions: the hostname before the environment.
     const hostnameError = podHostnameError(this.#pod);
     if (hostnameError !== undefined) return this.#startFailed(rec, 'CreateContainerConfigError', hostnameError, hostnameError);
-    const environment = this.#environment(c);
+    const environment = this.#ctx.environment(c);
     if (!environment.ok) return this.#startFailed(rec, 'CreateContainerConfigError', environment.message, environment.message);
     delete rec.startRetryAt;
     if (rec.current) {
@@ -924,14 +784,14 @@ export class PodWorker {
     delete rec.waiting;
     // The command and args run with $(VAR) replaced; the behaviour planned for the pull holds unless they change.
     const run = expandCommandAndArgs(c, environment.env);
-    const behaviour = expandBehaviourEnv(run === c ? planned : resolveBehaviour(this.#pod, run, rec.kind), this.#imageEnv(environment.env), this.#gpuList(c));
+    const behaviour = expandBehaviourEnv(run === c ? planned : resolveBehaviour(this.#pod, run, rec.kind), this.#ctx.imageEnv(environment.env), this.#ctx.gpuList(c));
     const actual = copyJson(this.resize.startWith(rec.name) ?? resourcesOf(c));
     const instance: InstanceState = { id: this.#d.random.hex(32), image, createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
     rec.current = instance;
     delete rec.resizeRestart;
     delete rec.definitionRestart;
     const old = this.#live.get(rec.name);
-    const live: Live = { logs: new LogBuffer(), probes: {}, env: environment.env, ...(old ? { previousLogs: old.logs } : {}) };
+    const live: LiveContainer = { logs: new LogBuffer(), probes: {}, env: environment.env, ...(old ? { previousLogs: old.logs } : {}) };
     this.#live.set(rec.name, live);
     this.#event(rec.name, 'Normal', 'Created', 'Container created');
     this.#status.markDirty();
@@ -942,13 +802,13 @@ export class PodWorker {
       delete live.creating;
     }
     // The projected token is in the volume before the process starts: a script's `cat` finds it there.
-    if (behaviour.script && !onHost && usesCommand(behaviour.script.program, fileReaders)) await this.#podFiles().requestTokens(this.#pod);
+    if (behaviour.script && !onHost && usesCommand(behaviour.script.program, fileReaders)) await this.#ctx.podFiles().requestTokens(this.#pod);
     if (this.#state.kind !== 'syncing' || rec.current !== instance) {
       return this.#abandonStart();
     }
     const limit = resourceAmountOf('memory', actual.limits?.memory);
     const onExit = (exit: ContainerExit): void => this.#onExit(rec, instance, exit);
-    const script = behaviour.script && !onHost ? { command: this.#scriptCommands(c, instance.id, behaviour.script.env ?? {}), files: this.#scriptFiles(c, instance.id) } : {};
+    const script = behaviour.script && !onHost ? { command: this.#ctx.scriptCommands(c, instance.id, behaviour.script.env ?? {}), files: this.#ctx.scriptFiles(c, instance.id) } : {};
     live.sim = onHost
       ? new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: podKernelHostname(this.#pod), ...environment.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit })
       : new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit, ...script });
@@ -968,7 +828,7 @@ export class PodWorker {
     this.#status.markDirty();
     const postStart = c.lifecycle?.postStart;
     if (postStart) {
-      const res = runHandler(postStart, this.#handlerTarget(live, c));
+      const res = runHandler(postStart, this.#ctx.handlerTarget(live, c));
       if (res.durationMs > 0) await clock.sleep(res.durationMs);
       if (!res.ok && !instance.exit) {
         this.#event(rec.name, 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
@@ -983,26 +843,6 @@ export class PodWorker {
     }
     this.#busy = false;
     this.#sync();
-  }
-
-  /**
-   * The container's env and envFrom (config maps and secrets from the kubelet's caches), then what the
-   * drivers inject (CDI edits win over the pod spec); an error when a reference is missing.
-   */
-  #environment(c: Readonly<Container>): EnvResult {
-    let env: Record<string, string> = {};
-    if (this.#d.envSources) {
-      const made = containerEnvironment(this.#pod, c, this.#d.envSources, { podIP: this.podIP ?? '', hostIP: this.#d.hostIP }, this.#d.nodeAllocatable?.());
-      if (!made.ok) return made;
-      env = made.env;
-    } else {
-      for (const e of c.env ?? []) if (e.value !== undefined) setOwn(env, e.name, e.value);
-    }
-    const plugin = this.#d.devices?.gpusOf(this.uid, c.name);
-    const pluginEnv = plugin ? { [nvidiaVisibleDevices]: plugin.map((g) => g.uuid).join(',') } : undefined;
-    const injected = this.#prepared(c)?.env;
-    // Unchanged, it stays the (possibly shared) object containerEnvironment made.
-    return { ok: true, env: pluginEnv || injected ? { ...env, ...pluginEnv, ...injected } : env };
   }
 
   /**
@@ -1063,38 +903,7 @@ export class PodWorker {
     return startRetryMs + Math.floor(this.#d.random.float() * startRetryMs * 0.5);
   }
 
-  /**
-   * What `nvidia-smi -L` lists in the container: its DRA devices, else its device plugin's GPUs;
-   * undefined for MIG resources a device plugin counts but this kubelet does not assign.
-   */
-  #gpuList(c: Readonly<Container>): readonly string[] | undefined {
-    const prepared = this.#prepared(c);
-    if (prepared) return prepared.gpuList;
-    const plugin = this.#d.devices?.gpusOf(this.uid, c.name);
-    if (plugin) return nvidiaSmiList(plugin.map((g) => ({ gpuUuid: g.uuid, productName: g.productName })));
-    const limits = Object.keys(c.resources?.limits ?? {});
-    return limits.some((r) => r === nvidiaGpuResource || r.startsWith('nvidia.com/mig-')) ? undefined : [];
-  }
-
-  #prepared(c: Readonly<Container>): ContainerDevices | undefined {
-    const devices = this.#devices;
-    return devices && devices !== 'pending' ? devices.get(c.name) : undefined;
-  }
-
-  #handlerTarget(live: Live, c: Readonly<Container>): HandlerTarget {
-    const now = this.#d.clock.now();
-    const target: HandlerTarget = { healthy: live.sim?.isHealthy(now) ?? false, podIP: this.podIP ?? '', responseTimeMs: live.sim?.responseTimeMs ?? 0, env: () => this.#imageEnv(live.env ?? {}), now };
-    const id = this.records.get(c.name)?.current?.id;
-    if (id !== undefined && live.sim instanceof SimContainer) {
-      target.command = this.#handlerCommands(c, id, live);
-      target.files = this.#scriptFiles(c, id);
-    }
-    if (c.ports) target.ports = c.ports;
-    if (live.sim?.readyDecidesProbes) target.readyDecidesProbes = true;
-    return target;
-  }
-
-  #startProbes(rec: ContainerRecord, instance: InstanceState, live: Live, c: Readonly<Container>): void {
+  #startProbes(rec: ContainerRecord, instance: InstanceState, live: LiveContainer, c: Readonly<Container>): void {
     const kinds: [ProbeKind, Container['startupProbe']][] = [['startup', c.startupProbe], ['liveness', c.livenessProbe], ['readiness', c.readinessProbe]];
     for (const [kind, probe] of kinds) {
       if (!probe) continue;
@@ -1104,7 +913,7 @@ export class PodWorker {
         probe,
         startedAt: instance.startedAt ?? this.#d.clock.now(),
         isStarted: () => instance.startupPassed,
-        run: () => (live.sim instanceof ProcessContainer ? runHostProbe(probe, this.#handlerTarget(live, c), live.sim.env, this.#d.clock) : runProbe(probe, this.#handlerTarget(live, c))),
+        run: () => (live.sim instanceof ProcessContainer ? runHostProbe(probe, this.#ctx.handlerTarget(live, c), live.sim.env, this.#d.clock) : runProbe(probe, this.#ctx.handlerTarget(live, c))),
         onFailedAttempt: (output) => this.#event(rec.name, 'Warning', 'Unhealthy', `${probeKindName[kind]} probe failed: ${output}`),
         onAttempt: (ok, durationMs) => this.#d.metrics?.probed({ probeType: probeKindName[kind], container: rec.name, pod: this.#pod.metadata.name ?? '', namespace: this.#pod.metadata.namespace ?? '', podUID: this.uid }, ok, durationMs / 1000),
         onResult: (ok) => this.#onProbeResult(rec, instance, kind, ok),
@@ -1129,7 +938,7 @@ export class PodWorker {
 
   #onExit(rec: ContainerRecord, instance: InstanceState, exit: ContainerExit): void {
     const live = this.#live.get(rec.name);
-    instance.exit = withTerminationMessage(exit, this.#spec(rec.name)?.c, this.#files?.terminationLog(rec.name, instance.id), live?.logs);
+    instance.exit = withTerminationMessage(exit, this.#spec(rec.name)?.c, this.#ctx.madeFiles?.terminationLog(rec.name, instance.id), live?.logs);
     // The failed start's reason (cached as SyncPod ends) shows as the container's waiting state while a
     // restart is due, until a later sync replaces it (convertToAPIContainerStatuses).
     if (instance.startError && rec.current === instance && this.#willRestart(rec, exit.exitCode)) rec.waiting = instance.startError;
@@ -1211,7 +1020,7 @@ export class PodWorker {
     let grace = graceOverride ?? this.#gracePeriod();
     const preStop = spec.c.lifecycle?.preStop;
     if (preStop && grace > 0) {
-      const res = runHandler(preStop, this.#handlerTarget(live, spec.c));
+      const res = runHandler(preStop, this.#ctx.handlerTarget(live, spec.c));
       const ms = Math.min(res.durationMs, grace * 1000);
       const ran = ms > 0 ? await this.#waitUntil(() => this.#killDue(), ms) : 0;
       if (!res.ok) this.#event(rec.name, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
