@@ -26,7 +26,6 @@ import { expandCommandAndArgs } from './container-env.ts';
 import { invalidImageMessage } from './image-reference.ts';
 import { hasImageVolumes, mountedPullFailure, pullImageVolumes } from './image-volumes.ts';
 import type { ImageVolumePulls } from './image-volumes.ts';
-import type { EnvSources } from './container-env.ts';
 import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
 import { idleMemoryBytes } from './usage.ts';
@@ -35,6 +34,7 @@ import type { PreparedDevices } from './dynamic-resources.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import { ContainerContext, containerSpec } from './container-context.ts';
+import { PodVolumes } from './pod-volumes.ts';
 import type { LiveContainer } from './container-context.ts';
 import type { PodWorkerDeps, WorkerState } from './pod-worker-deps.ts';
 import { podHostnameError, podKernelHostname } from './container-files.ts';
@@ -54,11 +54,6 @@ const noClaims: readonly PreparedClaim[] = [];
 const startRetryMs = 10_000;
 /** The PLEG's relist period. */
 const relistPeriodMs = 1_000;
-/** syncFrequency: how often the kubelet syncs every pod (its volumes remounted). */
-const podSyncPeriodMs = 60_000;
-/** The volume operations' exponential backoff (nestedpendingoperations). */
-const remountInitialDelayMs = 500;
-const remountMaxDelayMs = 122_000;
 const containerTypeLabel: Record<ContainerRecord['kind'], ContainerTypeLabel> = { regular: 'container', init: 'init_container', sidecar: 'init_container', ephemeral: 'ephemeral_container' };
 
 export class PodWorker {
@@ -90,8 +85,6 @@ export class PodWorker {
    */
   #restartHold = false;
   #podHasInitialized = false;
-  #mountDone = false;
-  #mountRetry = false;
   #sandboxRetry = false;
   /** containerd found the runtime handler for the pod's sandbox (a surviving pod's sandbox was made before). */
   #runtimeFound: boolean;
@@ -103,13 +96,6 @@ export class PodWorker {
   #preparedClaims: readonly PreparedClaim[] = noClaims;
   /** The kubelet first saw the pod (its config.seen time). */
   readonly #firstSeen: number;
-  /** A remount of the pod's volumes is failing (a config map or secret it mounts is gone). */
-  #remounting = false;
-  /**
-   * Config maps and secrets changed since the pod's last sync, as its volumes still show them
-   * (`configMap/<name>`, `secret/<name>`): the kubelet rewrites a volume only when it syncs the pod.
-   */
-  #heldSources: Map<string, KubeObject> | undefined;
   /** The phase of the status last written, for the start-duration observation. */
   #phaseSeen: string | undefined;
   /** The active-deadline handler or the eviction manager evicted the pod. */
@@ -123,6 +109,7 @@ export class PodWorker {
   #survivors: boolean;
   readonly startTime: number;
   readonly #ctx: ContainerContext;
+  readonly #volumes: PodVolumes;
   /** Set once the sandbox has its network (a host-network pod has the node's IP from the start). */
   podIP: string | undefined;
   readonly resize: PodResize;
@@ -144,6 +131,7 @@ export class PodWorker {
     this.#podHasInitialized = survivor?.initialized ?? false;
     this.#survivors = survivor !== undefined;
     this.#runtimeFound = survivor !== undefined;
+    this.#volumes = new PodVolumes({ deps, startTime: this.startTime, pod: () => this.#pod, isSyncing: () => this.#state.kind === 'syncing', after: (ms, fn) => this.#after(ms, fn), sync: () => this.#sync() });
     this.#ctx = new ContainerContext({
       deps,
       startTime: this.startTime,
@@ -155,7 +143,7 @@ export class PodWorker {
         const devices = this.#devices;
         return devices && devices !== 'pending' ? devices.get(c.name) : undefined;
       },
-      contentSources: () => this.#volumeContentSources(),
+      contentSources: () => this.#volumes.contentSources(),
     });
     this.resize = new PodResize({
       clock: deps.clock,
@@ -270,17 +258,6 @@ export class PodWorker {
     return this.#ctx.podFiles().requestTokens(this.#pod);
   }
 
-  /** The config maps and secrets as the pod's volumes were last written: those changed since held as they were. */
-  #volumeContentSources(): EnvSources | undefined {
-    const live = this.#d.envSources;
-    if (!live) return undefined;
-    const held = (key: string) => this.#heldSources?.get(key);
-    return {
-      configMaps: { getByName: (namespace, name) => held(`configMap/${name}`) ?? live.configMaps.getByName(namespace, name) },
-      secrets: { getByName: (namespace, name) => held(`secret/${name}`) ?? live.secrets.getByName(namespace, name) },
-    };
-  }
-
   /**
    * The working set of each running container from its process's memory model (the idle default
    * without one), cheaper than resolving the behaviours again: the eviction manager asks every 10 s.
@@ -318,42 +295,14 @@ export class PodWorker {
     return out;
   }
 
-  /**
-   * A config map or secret the pod mounts was deleted: its next sync (every syncFrequency, a minute, from
-   * the pod's start) remounts the volumes and fails, and the volume manager tries again with its operation
-   * backoff (500 ms doubling to 2m2s) until the object is back.
-   */
+  /** A config map or secret the pod mounts was deleted: its volumes are remounted at the pod's next sync. */
   volumeSourceDeleted(): void {
-    if (this.#remounting || this.#state.kind !== 'syncing' || !this.#d.volumes) return;
-    this.#remounting = true;
-    this.#after(this.#untilNextSync(), () => this.#remount(remountInitialDelayMs));
+    this.#volumes.sourceDeleted();
   }
 
-  /** The time to the pod's next periodic sync: every syncFrequency from its start. */
-  #untilNextSync(): number {
-    return podSyncPeriodMs - ((this.#d.clock.now() - this.startTime) % podSyncPeriodMs);
-  }
-
-  /**
-   * A config map or secret the pod mounts changed: its volumes keep the content they were written with
-   * until the pod's next sync (every syncFrequency, a minute, from its start), which writes the new one.
-   */
+  /** A config map or secret the pod mounts changed: its volumes show the old content until the pod's next sync. */
   volumeSourceChanged(kind: 'configMap' | 'secret', old: KubeObject): void {
-    if (this.#state.kind !== 'syncing') return;
-    const key = `${kind}/${old.metadata.name ?? ''}`;
-    if (!this.#heldSources) {
-      this.#heldSources = new Map();
-      this.#after(this.#untilNextSync(), () => (this.#heldSources = undefined));
-    }
-    if (!this.#heldSources.has(key)) this.#heldSources.set(key, old);
-  }
-
-  #remount(delayMs: number): void {
-    if (this.#state.kind !== 'syncing' || !this.#d.volumes?.remount(this.#pod)) {
-      this.#remounting = false;
-      return;
-    }
-    this.#after(delayMs, () => this.#remount(Math.min(delayMs * 2, remountMaxDelayMs)));
+    this.#volumes.sourceChanged(kind, old);
   }
 
   /** The pod as its last update from the API delivered it (the pod manager's copy). */
@@ -455,20 +404,6 @@ export class PodWorker {
     return true;
   }
 
-  /** WaitForAttachAndMount: containers wait (ContainerCreating) until every volume is set up. */
-  #volumesMounted(): boolean {
-    if (this.#mountDone || !this.#d.volumes) return true;
-    if (this.#mountRetry) return false;
-    const r = this.#d.volumes.setUp(this.#pod);
-    if (r.ok) return (this.#mountDone = true);
-    this.#mountRetry = true;
-    this.#after(r.retryMs, () => {
-      this.#mountRetry = false;
-      this.#sync();
-    });
-    return false;
-  }
-
   /** PrepareDynamicResources: no sandbox (ContainerCreating) until every claim is reserved for the pod. */
   #claimsPrepared(): boolean {
     if (this.#devices !== undefined) return this.#devices !== 'pending';
@@ -526,7 +461,7 @@ export class PodWorker {
 
   #syncRunning(): void {
     if (this.#busy) return;
-    if (!this.#volumesMounted() || !this.#claimsPrepared() || !this.#sandboxMade()) return;
+    if (!this.#volumes.mounted() || !this.#claimsPrepared() || !this.#sandboxMade()) return;
     if (this.#survivors) this.#resumeSurvivors();
     this.resize.reconcile();
     if (this.#startEphemeral()) return;
