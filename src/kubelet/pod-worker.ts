@@ -29,12 +29,11 @@ import type { ImageVolumePulls } from './image-volumes.ts';
 import { PodResize } from './pod-resize.ts';
 import { resourcesOf } from './allocation.ts';
 import { idleMemoryBytes } from './usage.ts';
-import { failedPrepareDynamicResources, prepareRetryMs, usesResourceClaims } from './dynamic-resources.ts';
-import type { PreparedDevices } from './dynamic-resources.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import { ContainerContext, containerSpec } from './container-context.ts';
 import { PodVolumes } from './pod-volumes.ts';
+import { PodSandbox } from './pod-sandbox.ts';
 import type { LiveContainer } from './container-context.ts';
 import type { PodWorkerDeps, WorkerState } from './pod-worker-deps.ts';
 import { podHostnameError, podKernelHostname } from './container-files.ts';
@@ -47,9 +46,6 @@ const fileReaders: ReadonlySet<string> = new Set(['cat', 'tail']);
 
 export const minimumGracePeriodSeconds = 2;
 
-/** What a pod without claims gets injected: one shared empty map, never written. */
-const noDevices: PreparedDevices = new Map();
-const noClaims: readonly PreparedClaim[] = [];
 /** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */
 const startRetryMs = 10_000;
 /** The PLEG's relist period. */
@@ -85,15 +81,6 @@ export class PodWorker {
    */
   #restartHold = false;
   #podHasInitialized = false;
-  #sandboxRetry = false;
-  /** containerd found the runtime handler for the pod's sandbox (a surviving pod's sandbox was made before). */
-  #runtimeFound: boolean;
-  /** The PLEG has relisted since the sandbox was made (an early failure is synced again 1 s on). */
-  #sandboxRelisted = false;
-  #sandboxReady = true;
-  /** Set once PrepareResources succeeded; 'pending' while a pass or its retry wait is running. */
-  #devices: PreparedDevices | 'pending' | undefined;
-  #preparedClaims: readonly PreparedClaim[] = noClaims;
   /** The kubelet first saw the pod (its config.seen time). */
   readonly #firstSeen: number;
   /** The phase of the status last written, for the start-duration observation. */
@@ -110,15 +97,13 @@ export class PodWorker {
   readonly startTime: number;
   readonly #ctx: ContainerContext;
   readonly #volumes: PodVolumes;
-  /** Set once the sandbox has its network (a host-network pod has the node's IP from the start). */
-  podIP: string | undefined;
+  readonly #sandbox: PodSandbox;
   readonly resize: PodResize;
 
   constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string | undefined, survivor?: SurvivingPod) {
     this.#d = deps;
     this.#pod = pod;
     this.#delivered = pod;
-    this.podIP = podIP;
     this.startTime = survivor?.startTime ?? deps.clock.now();
     this.#firstSeen = deps.clock.now();
     for (const c of pod.spec.initContainers ?? []) this.records.set(c.name, { name: c.name, kind: c.restartPolicy === 'Always' ? 'sidecar' : 'init', restartCount: 0 });
@@ -130,7 +115,18 @@ export class PodWorker {
     }
     this.#podHasInitialized = survivor?.initialized ?? false;
     this.#survivors = survivor !== undefined;
-    this.#runtimeFound = survivor !== undefined;
+    this.#sandbox = new PodSandbox({
+      deps,
+      pod: () => this.#pod,
+      podIP,
+      survived: survivor !== undefined,
+      isSyncing: () => this.#state.kind === 'syncing',
+      after: (ms, fn) => this.#after(ms, fn),
+      sync: () => this.#sync(),
+      retryDelay: () => this.#retryDelay(),
+      event: (type, reason, message) => this.#event(undefined, type, reason, message),
+      gotIP: () => this.#status.markDirty(),
+    });
     this.#volumes = new PodVolumes({ deps, startTime: this.startTime, pod: () => this.#pod, isSyncing: () => this.#state.kind === 'syncing', after: (ms, fn) => this.#after(ms, fn), sync: () => this.#sync() });
     this.#ctx = new ContainerContext({
       deps,
@@ -139,10 +135,7 @@ export class PodWorker {
       podIP: () => this.podIP,
       records: this.records,
       live: this.#live,
-      prepared: (c) => {
-        const devices = this.#devices;
-        return devices && devices !== 'pending' ? devices.get(c.name) : undefined;
-      },
+      prepared: (c) => this.#sandbox.prepared(c),
       contentSources: () => this.#volumes.contentSources(),
     });
     this.resize = new PodResize({
@@ -172,7 +165,7 @@ export class PodWorker {
         records: this.records,
         hostIP: deps.hostIP,
         ...(this.podIP ? { podIP: this.podIP } : {}),
-        sandboxReady: this.#sandboxReady && this.podIP !== undefined,
+        sandboxReady: this.#sandbox.ready,
         podIsTerminal: this.#state.kind !== 'syncing',
         podHasInitialized: this.#podHasInitialized,
         startTime: this.startTime,
@@ -190,18 +183,23 @@ export class PodWorker {
   get state(): WorkerState {
     return this.#state;
   }
+  /** The pod's IP, once its sandbox has its network (a host-network pod has the node's IP from the start). */
+  get podIP(): string | undefined {
+    return this.#sandbox.podIP;
+  }
+
   get uid(): string {
     return this.#pod.metadata.uid ?? '';
   }
 
   /** The pod's sandbox runs: made, with its network, and not yet stopped. */
   get sandboxRunning(): boolean {
-    return this.#runtimeFound && this.podIP !== undefined && this.#sandboxReady && (this.#state.kind === 'syncing' || this.#state.kind === 'terminating');
+    return this.#sandbox.running && (this.#state.kind === 'syncing' || this.#state.kind === 'terminating');
   }
 
   /** The claims prepared for the pod and not yet unprepared (its containers all stopped). */
   preparedClaims(): readonly PreparedClaim[] {
-    return this.#state.kind === 'syncing' || this.#state.kind === 'terminating' ? this.#preparedClaims : [];
+    return this.#state.kind === 'syncing' || this.#state.kind === 'terminating' ? this.#sandbox.claims : [];
   }
 
   /** The runtime's containers of the pod by state: each current instance, and the dead one the container GC keeps. */
@@ -404,64 +402,9 @@ export class PodWorker {
     return true;
   }
 
-  /** PrepareDynamicResources: no sandbox (ContainerCreating) until every claim is reserved for the pod. */
-  #claimsPrepared(): boolean {
-    if (this.#devices !== undefined) return this.#devices !== 'pending';
-    if (!this.#d.claims || !usesResourceClaims(this.#pod)) return (this.#devices = noDevices), true;
-    this.#devices = 'pending';
-    void this.#d.claims.prepare(this.#pod).then((r) => {
-      if (this.#state.kind !== 'syncing') return;
-      if (r.ok) {
-        this.#devices = r.devices;
-        this.#preparedClaims = r.claims;
-        return this.#sync();
-      }
-      this.#event(undefined, 'Warning', failedPrepareDynamicResources, r.message);
-      this.#after(prepareRetryMs, () => {
-        this.#devices = undefined;
-        this.#sync();
-      });
-    });
-    return false;
-  }
-
-  /**
-   * RunPodSandbox: containerd finds the runtime handler the pod's RuntimeClass names, then the network
-   * setup takes an IP from the node's pod CIDR (host-local IPAM). Either failing as containerd and the
-   * CNI plugin do, the pod waits in ContainerCreating until the pod worker's next try.
-   */
-  #sandboxMade(): boolean {
-    if (this.#runtimeFound && this.podIP !== undefined) return true;
-    if (this.#sandboxRetry) return false;
-    let failure = this.#runtimeFound ? undefined : this.#d.sandboxRuntimeFailure?.(this.#pod);
-    this.#runtimeFound = failure === undefined;
-    // A host-network pod has the node's IP from the start.
-    if (failure === undefined && this.podIP === undefined) failure = this.#takePodIP();
-    this.#d.metrics?.sandboxCreated(failure !== undefined);
-    if (failure === undefined) return true;
-    this.#event(undefined, 'Warning', 'FailedCreatePodSandBox', failure);
-    this.#sandboxRetry = true;
-    this.#after(this.#retryDelay(), () => {
-      this.#sandboxRetry = false;
-      this.#sync();
-    });
-    return false;
-  }
-
-  /** The pod's IP taken; with none left, why not. */
-  #takePodIP(): string | undefined {
-    const ip = this.#d.allocateIP();
-    if (ip !== undefined) {
-      this.podIP = ip;
-      this.#status.markDirty();
-      return undefined;
-    }
-    return `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${this.#d.random.hex(32)}": plugin type="bridge" failed (add): failed to allocate for range 0: no IP addresses available in range set: ${this.#d.podIPRange}`;
-  }
-
   #syncRunning(): void {
     if (this.#busy) return;
-    if (!this.#volumes.mounted() || !this.#claimsPrepared() || !this.#sandboxMade()) return;
+    if (!this.#volumes.mounted() || !this.#sandbox.claimsPrepared() || !this.#sandbox.made()) return;
     if (this.#survivors) this.#resumeSurvivors();
     this.resize.reconcile();
     if (this.#startEphemeral()) return;
@@ -799,8 +742,7 @@ export class PodWorker {
    */
   #pullFailed(rec: ContainerRecord, pulled: Exclude<EnsureResult, { ok: true }>): void {
     // The PLEG's relist (every 1 s) sees the pod's new sandbox and syncs it again, inside the pull's back-off.
-    const relistMs = this.#sandboxRelisted ? undefined : relistPeriodMs;
-    this.#sandboxRelisted = true;
+    const relistMs = this.#sandbox.firstRelist() ? relistPeriodMs : undefined;
     this.#startFailed(rec, pulled.reason, pulled.message, pulled.reason, relistMs);
   }
 
@@ -1036,7 +978,7 @@ export class PodWorker {
     this.#state = { kind: 'terminated', cause };
     this.#d.metrics?.podProbesStopped(this.uid);
     this.#d.volumes?.tearDown(this.uid);
-    this.#sandboxReady = false;
+    this.#sandbox.stop();
     this.#status.markDirty();
     await this.#status.flush();
     if (cause === 'deleted' || this.#pod.metadata.deletionTimestamp) await this.#deleteFromApi();
