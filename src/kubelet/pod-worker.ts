@@ -34,6 +34,7 @@ import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import { ContainerContext, containerSpec } from './container-context.ts';
 import { PodVolumes } from './pod-volumes.ts';
 import { PodSandbox } from './pod-sandbox.ts';
+import { ContainerKiller } from './kill-container.ts';
 import type { LiveContainer } from './container-context.ts';
 import type { PodWorkerDeps, WorkerState } from './pod-worker-deps.ts';
 import { podHostnameError, podKernelHostname } from './container-files.ts';
@@ -43,8 +44,6 @@ import type { PreparedClaim } from './dynamic-resources.ts';
 
 /** The commands whose files a script reads: the projected token must be there before it starts. */
 const fileReaders: ReadonlySet<string> = new Set(['cat', 'tail']);
-
-export const minimumGracePeriodSeconds = 2;
 
 /** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */
 const startRetryMs = 10_000;
@@ -61,9 +60,6 @@ export class PodWorker {
   readonly records = new Map<string, ContainerRecord>();
   readonly #live = new Map<string, LiveContainer>();
   readonly #timers = new Set<Timer>();
-  readonly #exitWaiters: (() => void)[] = [];
-  /** When a delete shortened the grace period while terminating: every container is killed by then. */
-  #killBy: number | undefined;
   readonly #status: PodStatusWriter;
   #busy = false;
   /**
@@ -98,6 +94,7 @@ export class PodWorker {
   readonly #ctx: ContainerContext;
   readonly #volumes: PodVolumes;
   readonly #sandbox: PodSandbox;
+  readonly #killer: ContainerKiller;
   readonly resize: PodResize;
 
   constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string | undefined, survivor?: SurvivingPod) {
@@ -138,6 +135,15 @@ export class PodWorker {
       prepared: (c) => this.#sandbox.prepared(c),
       contentSources: () => this.#volumes.contentSources(),
     });
+    this.#killer = new ContainerKiller({
+      deps,
+      pod: () => this.#pod,
+      records: this.records,
+      live: this.#live,
+      after: (ms, fn) => this.#after(ms, fn),
+      event: (name, type, reason, message) => this.#event(name, type, reason, message),
+      handlerTarget: (live, c) => this.#ctx.handlerTarget(live, c),
+    });
     this.resize = new PodResize({
       clock: deps.clock,
       pod: () => this.#pod,
@@ -145,7 +151,7 @@ export class PodWorker {
       sim: (name) => this.#live.get(name)?.sim,
       event: (e, detail) => deps.events.record(this.#pod, e.type, e.reason, e.prefix + detail),
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
-      restart: (rec, message) => void this.#kill(rec, message, undefined),
+      restart: (rec, message) => void this.#killer.kill(rec, message, undefined),
       changed: () => {
         this.#status.markDirty();
         deps.onResourcesChanged?.();
@@ -533,7 +539,7 @@ export class PodWorker {
       this.#status.hold();
     }
     const message = rec.kind === 'regular' ? `Container ${rec.name} definition changed, will be restarted` : `Init container ${rec.name} definition changed`;
-    void this.#kill(rec, message, undefined);
+    void this.#killer.kill(rec, message, undefined);
   }
 
   /** GetStableKey: the back-off is the container's as its spec names it now, so a new image starts afresh. */
@@ -713,7 +719,7 @@ export class PodWorker {
         this.#d.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'PostStartHookError');
         instance.startError = { reason: 'PostStartHookError', message: hookFailureMessage(postStart, res, rec.name, this.#podRef()) };
         this.#busy = false;
-        void this.#kill(rec, 'FailedPostStartHook', undefined);
+        void this.#killer.kill(rec, 'FailedPostStartHook', undefined);
         return;
       }
       instance.postStartDone = true;
@@ -807,7 +813,7 @@ export class PodWorker {
       const restart = rec.kind !== 'regular' || shouldRestart(this.#spec(rec.name)?.c ?? { name: rec.name }, this.#pod.spec.restartPolicy ?? 'Always', 137);
       const message = `${what} ${rec.name} failed ${kind} probe${rec.kind === 'regular' && restart ? ', will be restarted' : ''}`;
       const grace = this.#spec(rec.name)?.c[kind === 'liveness' ? 'livenessProbe' : 'startupProbe']?.terminationGracePeriodSeconds;
-      void this.#kill(rec, message, grace);
+      void this.#killer.kill(rec, message, grace);
     }
     this.#status.markDirty();
     this.#sync();
@@ -821,7 +827,7 @@ export class PodWorker {
     if (instance.startError && rec.current === instance && this.#willRestart(rec, exit.exitCode)) rec.waiting = instance.startError;
     live?.logs.close();
     for (const p of Object.values(live?.probes ?? {})) p.stop();
-    for (const w of [...this.#exitWaiters]) w();
+    this.#killer.wake();
     this.#status.markDirty();
     this.#sync();
   }
@@ -836,11 +842,6 @@ export class PodWorker {
 
   // ---- stopping (killContainer, termination ordering) ----
 
-  #gracePeriod(): number {
-    const pod = this.#pod;
-    return pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
-  }
-
   /**
    * A second delete with a shorter grace period (the API server moved deletionTimestamp closer)
    * cuts the running kills short, as the pod worker restarts termination with the smaller grace.
@@ -850,79 +851,7 @@ export class PodWorker {
     const grace = this.#pod.metadata.deletionGracePeriodSeconds;
     if (grace === undefined || grace >= state.graceSeconds) return;
     this.#state = { ...state, graceSeconds: grace };
-    const now = this.#d.clock.now();
-    const by = now + Math.max(grace, minimumGracePeriodSeconds) * 1000;
-    if (this.#killBy !== undefined && this.#killBy <= by) return;
-    this.#killBy = by;
-    this.#after(by - now, () => {
-      for (const w of [...this.#exitWaiters]) w();
-    });
-  }
-
-  #killDue(): boolean {
-    return this.#killBy !== undefined && this.#d.clock.now() >= this.#killBy;
-  }
-
-  /** Resolves once `cond` holds (re-checked on every container exit) or `maxMs` passed; returns ms waited. */
-  #waitUntil(cond: () => boolean, maxMs: number): Promise<number> {
-    const start = this.#d.clock.now();
-    if (cond() || maxMs <= 0) return Promise.resolve(0);
-    return new Promise((resolve) => {
-      const done = (): void => {
-        const i = this.#exitWaiters.indexOf(check);
-        if (i >= 0) this.#exitWaiters.splice(i, 1);
-        timer.cancel();
-        resolve(this.#d.clock.now() - start);
-      };
-      const check = (): void => {
-        if (cond()) done();
-      };
-      const timer = this.#d.clock.after(maxMs, done);
-      this.#exitWaiters.push(check);
-    });
-  }
-
-  async #kill(rec: ContainerRecord, message: string | undefined, graceOverride: number | undefined, ordered = false): Promise<void> {
-    const spec = this.#spec(rec.name);
-    const live = this.#live.get(rec.name);
-    const instance = rec.current;
-    if (!spec || !live || !instance || instance.exit) return;
-    this.#event(rec.name, 'Normal', 'Killing', message ?? `Stopping container ${rec.name}`);
-    if (live.creating) {
-      live.creating.cancel();
-      delete rec.current;
-      if (rec.previous) rec.current = rec.previous;
-      return;
-    }
-    let grace = graceOverride ?? this.#gracePeriod();
-    const preStop = spec.c.lifecycle?.preStop;
-    if (preStop && grace > 0) {
-      const res = runHandler(preStop, this.#ctx.handlerTarget(live, spec.c));
-      const ms = Math.min(res.durationMs, grace * 1000);
-      const ran = ms > 0 ? await this.#waitUntil(() => this.#killDue(), ms) : 0;
-      if (!res.ok) this.#event(rec.name, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
-      grace -= Math.floor(ran / 1000);
-    }
-    if (ordered && rec.kind === 'sidecar' && grace > 0) {
-      const waited = await this.#waitUntil(() => this.#mayStop(rec.name) || this.#killDue(), grace * 1000);
-      grace -= Math.floor(waited / 1000);
-    }
-    grace = Math.max(grace, minimumGracePeriodSeconds);
-    const sim = live.sim;
-    if (!sim || instance.exit) return;
-    sim.sigterm();
-    if (instance.exit) return;
-    await this.#waitUntil(() => instance.exit !== undefined || this.#killDue(), grace * 1000);
-    if (!instance.exit) sim.sigkill();
-  }
-
-  /** Termination order: a sidecar stops after every main container and every later sidecar. */
-  #mayStop(name: string): boolean {
-    const pod = this.#pod;
-    const stopped = (n: string): boolean => !isRunning(this.records.get(n)?.current);
-    if (!pod.spec.containers.every((c) => stopped(c.name))) return false;
-    const sidecars = (pod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name);
-    return sidecars.slice(sidecars.indexOf(name) + 1).every(stopped);
+    this.#killer.killBy(grace);
   }
 
   /**
@@ -941,13 +870,13 @@ export class PodWorker {
     this.#endMainPass(true);
     // Found running after a restart and stopped before their devices were prepared: still stopped in order.
     if (this.#survivors) this.#resumeSurvivors();
-    const graceSeconds = graceOverride ?? this.#gracePeriod();
+    const graceSeconds = graceOverride ?? this.#killer.gracePeriod();
     this.#state = { kind: 'terminating', since: this.#d.clock.now(), graceSeconds, cause };
     this.#stopLivenessAndStartup();
     for (const t of this.#timers) t.cancel();
     this.#timers.clear();
     const hasSidecars = (this.#pod.spec.initContainers ?? []).some((c) => c.restartPolicy === 'Always');
-    const kills = [...this.records.values()].filter((r) => r.current && !r.current.exit).map((r) => this.#kill(r, undefined, graceOverride, hasSidecars));
+    const kills = [...this.records.values()].filter((r) => r.current && !r.current.exit).map((r) => this.#killer.kill(r, undefined, graceOverride, hasSidecars));
     this.#status.markDirty();
     void Promise.all(kills).then(() => this.#terminated(cause));
   }
