@@ -3,31 +3,24 @@
 // blocks), restarts per policy with crash-loop back-off, runs probes, and stops containers in order.
 // Upstream: pkg/kubelet/pod_workers.go, kuberuntime_manager.go (computePodActions, SyncPod),
 // kuberuntime_container.go (startContainer, killContainer), kuberuntime_termination_order.go.
-import { expandBehaviourEnv, refs, resolveBehaviour, shouldRestart, usesCommand } from '../api/index.ts';
+import { refs, shouldRestart } from '../api/index.ts';
 import type { Container } from '../api/index.ts';
 import type { KubeObject, Timer } from '../core/index.ts';
-import { componentTurnOver, copyJson, isApiError } from '../core/index.ts';
+import { isApiError } from '../core/index.ts';
 import { formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { isRunning, isStarted } from './container-record.ts';
-import { hookFailureMessage, runHandler, runProbe } from './handlers.ts';
+import { runProbe } from './handlers.ts';
 import { LogBuffer } from './logs.ts';
 import { withTerminationMessage } from './termination-message.ts';
 import { ProbeWorker, probeKindName } from './prober.ts';
 import type { ProbeKind } from './prober.ts';
-import { resourceAmountOf } from './quantities.ts';
-import { SimContainer, writePastLines } from './sim-container.ts';
 import type { ContainerExit } from './sim-container.ts';
 import { ProcessContainer } from './process-container.ts';
 import { runHostProbe } from './host-probe.ts';
 import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
-import { expandCommandAndArgs } from './container-env.ts';
-import { invalidImageMessage } from './image-reference.ts';
-import { hasImageVolumes, mountedPullFailure, pullImageVolumes } from './image-volumes.ts';
-import type { ImageVolumePulls } from './image-volumes.ts';
 import { PodResize } from './pod-resize.ts';
-import { resourcesOf } from './allocation.ts';
 import { idleMemoryBytes } from './usage.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
@@ -35,21 +28,14 @@ import { ContainerContext, containerSpec } from './container-context.ts';
 import { PodVolumes } from './pod-volumes.ts';
 import { PodSandbox } from './pod-sandbox.ts';
 import { ContainerKiller } from './kill-container.ts';
+import { ContainerStarter } from './start-container.ts';
 import type { LiveContainer } from './container-context.ts';
 import type { PodWorkerDeps, WorkerState } from './pod-worker-deps.ts';
-import { podHostnameError, podKernelHostname } from './container-files.ts';
-import type { EnsureResult } from './image-manager.ts';
-import type { ContainerStateLabel, ContainerTypeLabel } from './kubelet-metrics.ts';
+import type { ContainerStateLabel } from './kubelet-metrics.ts';
 import type { PreparedClaim } from './dynamic-resources.ts';
-
-/** The commands whose files a script reads: the projected token must be there before it starts. */
-const fileReaders: ReadonlySet<string> = new Set(['cat', 'tail']);
 
 /** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */
 const startRetryMs = 10_000;
-/** The PLEG's relist period. */
-const relistPeriodMs = 1_000;
-const containerTypeLabel: Record<ContainerRecord['kind'], ContainerTypeLabel> = { regular: 'container', init: 'init_container', sidecar: 'init_container', ephemeral: 'ephemeral_container' };
 
 export class PodWorker {
   readonly #d: PodWorkerDeps;
@@ -61,21 +47,6 @@ export class PodWorker {
   readonly #live = new Map<string, LiveContainer>();
   readonly #timers = new Set<Timer>();
   readonly #status: PodStatusWriter;
-  #busy = false;
-  /**
-   * The main containers started in one pass, as SyncPod starts them all: the status is posted before the
-   * first and held until the pass has started the last (the PLEG's next relist reports them together).
-   */
-  #mainPass = false;
-  /** A main container's start began in the current sync. */
-  #mainStarting = false;
-  /** The image volume pulls of the sync that last started a container (see image-volumes.ts). */
-  #imageVolumePulls: Promise<ImageVolumePulls> | undefined;
-  /**
-   * The status is held from a definition-change kill until the new instance started: upstream kills,
-   * pulls and starts in one SyncPod, so no status shows the killed instance between them.
-   */
-  #restartHold = false;
   #podHasInitialized = false;
   /** The kubelet first saw the pod (its config.seen time). */
   readonly #firstSeen: number;
@@ -88,13 +59,12 @@ export class PodWorker {
   #forgotten = false;
   #tornDown = false;
   #deleteRetry: Timer | undefined;
-  /** Containers a restarted kubelet found running, waiting for their processes to be resumed. */
-  #survivors: boolean;
   readonly startTime: number;
   readonly #ctx: ContainerContext;
   readonly #volumes: PodVolumes;
   readonly #sandbox: PodSandbox;
   readonly #killer: ContainerKiller;
+  readonly #starter: ContainerStarter;
   readonly resize: PodResize;
 
   constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string | undefined, survivor?: SurvivingPod) {
@@ -111,7 +81,6 @@ export class PodWorker {
       if (rec) Object.assign(rec, found);
     }
     this.#podHasInitialized = survivor?.initialized ?? false;
-    this.#survivors = survivor !== undefined;
     this.#sandbox = new PodSandbox({
       deps,
       pod: () => this.#pod,
@@ -180,6 +149,27 @@ export class PodWorker {
         ...(deps.supplementalGroupsPolicy === false ? { supplementalGroupsPolicy: false } : {}),
         ...(this.#evicted ? { evicted: this.#evicted } : {}),
       }),
+    });
+    this.#starter = new ContainerStarter({
+      deps,
+      pod: () => this.#pod,
+      podIP: () => this.podIP,
+      records: this.records,
+      live: this.#live,
+      ctx: this.#ctx,
+      status: this.#status,
+      resize: this.resize,
+      survivors: survivor !== undefined,
+      isSyncing: () => this.#state.kind === 'syncing',
+      sync: () => this.#sync(),
+      after: (ms, fn) => this.#after(ms, fn),
+      retryDelay: () => this.#retryDelay(),
+      firstRelist: () => this.#sandbox.firstRelist(),
+      event: (name, type, reason, message) => this.#event(name, type, reason, message),
+      kill: (rec, message) => void this.#killer.kill(rec, message, undefined),
+      startProbes: (rec, instance, live, c) => this.#startProbes(rec, instance, live, c),
+      onExit: (rec, instance, exit) => this.#onExit(rec, instance, exit),
+      podRef: () => this.#podRef(),
     });
   }
 
@@ -362,10 +352,8 @@ export class PodWorker {
       case 'syncing':
         if (this.#pod.metadata.deletionTimestamp) return this.#terminate('deleted');
         if (this.#pastActiveDeadline()) return;
-        this.#mainStarting = false;
-        this.#syncRunning();
         // A sync that started no main container while nothing was busy ends the pass: its status is posted.
-        if (!this.#mainStarting && !this.#busy) this.#endMainPass();
+        this.#starter.syncPass(() => this.#syncRunning());
         return;
       case 'terminating':
         return this.#shortenGrace(state);
@@ -409,9 +397,9 @@ export class PodWorker {
   }
 
   #syncRunning(): void {
-    if (this.#busy) return;
+    if (this.#starter.busy) return;
     if (!this.#volumes.mounted() || !this.#sandbox.claimsPrepared() || !this.#sandbox.made()) return;
-    if (this.#survivors) this.#resumeSurvivors();
+    this.#starter.resumeSurvivors();
     this.resize.reconcile();
     if (this.#startEphemeral()) return;
     const pod = this.#pod;
@@ -479,50 +467,10 @@ export class PodWorker {
       let rec = this.records.get(c.name);
       if (rec?.current || (rec?.startRetryAt !== undefined && this.#d.clock.now() < rec.startRetryAt)) continue;
       if (!rec) this.records.set(c.name, (rec = { name: c.name, kind: 'ephemeral', restartCount: 0 }));
-      void this.#startContainer(rec);
+      void this.#starter.start(rec);
       return true;
     }
     return false;
-  }
-
-  /**
-   * The containers a restarted kubelet found go on as they were: no pull, create or start (no events),
-   * their processes resumed where their behaviour has them by now, their probes running again, and a
-   * terminated one's scripted log lines there for `kubectl logs`.
-   */
-  #resumeSurvivors(): void {
-    this.#survivors = false;
-    for (const rec of this.records.values()) {
-      const instance = rec.current;
-      const spec = this.#spec(rec.name);
-      if (!instance || !spec || this.#live.has(rec.name)) continue;
-      const c = spec.c;
-      this.#d.images.markPresent(c.image ?? '');
-      const made = this.#ctx.environment(c);
-      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#pod, expandCommandAndArgs(c, made.ok ? made.env : {}), rec.kind), this.#ctx.imageEnv(made.ok ? made.env : {}), this.#ctx.gpuList(c));
-      const live: LiveContainer = { logs: new LogBuffer(), probes: {}, ...(made.ok ? { env: made.env } : {}) };
-      this.#live.set(rec.name, live);
-      const startedAt = instance.startedAt ?? instance.createdAt;
-      if (instance.exit) {
-        writePastLines(behaviour, startedAt, instance.exit.finishedAt - startedAt, live.logs);
-        live.logs.close();
-        continue;
-      }
-      const limit = resourceAmountOf('memory', instance.actual?.limits?.memory ?? this.resize.startWith(rec.name)?.limits?.memory);
-      // A resumed script asks the kubelet as before (its token is requested again, as a restarted token manager would).
-      const script = behaviour.script;
-      if (script && usesCommand(script.program, fileReaders)) void this.#ctx.podFiles().requestTokens(this.#pod);
-      live.sim = new SimContainer({
-        clock: this.#d.clock,
-        behaviour,
-        startedAt,
-        ...(limit !== undefined ? { memoryLimitBytes: limit } : {}),
-        ...(script ? { command: this.#ctx.scriptCommands(c, instance.id, script.env ?? {}), files: this.#ctx.scriptFiles(c, instance.id) } : {}),
-        logs: live.logs,
-        onExit: (exit) => this.#onExit(rec, instance, exit),
-      });
-      this.#startProbes(rec, instance, live, c);
-    }
   }
 
   /**
@@ -534,10 +482,7 @@ export class PodWorker {
     const cur = rec.current;
     if (!cur || cur.exit || rec.definitionRestart || cur.image === (c.image ?? '')) return;
     rec.definitionRestart = true;
-    if (!this.#restartHold) {
-      this.#restartHold = true;
-      this.#status.hold();
-    }
+    this.#starter.holdForRestart();
     const message = rec.kind === 'regular' ? `Container ${rec.name} definition changed, will be restarted` : `Init container ${rec.name} definition changed`;
     void this.#killer.kill(rec, message, undefined);
   }
@@ -563,7 +508,7 @@ export class PodWorker {
     }
     delete rec.backOff;
     delete rec.backOffSyncAt;
-    void this.#startContainer(rec);
+    void this.#starter.start(rec);
     return true;
   }
 
@@ -598,188 +543,6 @@ export class PodWorker {
   }
 
   // ---- starting (startContainer) ----
-
-  async #startContainer(rec: ContainerRecord): Promise<void> {
-    const spec = this.#spec(rec.name);
-    if (!spec) return;
-    const { clock } = this.#d;
-    this.#d.metrics?.containerStarted(containerTypeLabel[rec.kind]);
-    this.#busy = true;
-    const main = rec.kind === 'regular';
-    if (main) this.#mainStarting = true;
-    const laterInPass = main && this.#mainPass;
-    // Like SyncPod, post the status as it stands before starting anything (Init:0/2, PodInitializing);
-    // the later main containers of one pass start without a status of their own.
-    if (!(main && this.#mainPass)) {
-      this.#status.markDirty();
-      await this.#status.flush();
-      if (main) {
-        this.#mainPass = true;
-        this.#status.hold();
-      }
-    } else {
-      // A pass of thousands of containers leaves the thread to the API server between starts once it has held it long.
-      const turn = componentTurnOver();
-      if (turn) await turn;
-    }
-    if (this.#state.kind !== 'syncing') {
-      return this.#abandonStart();
-    }
-    const c = spec.c;
-    const image = c.image ?? '';
-    const invalidImage = invalidImageMessage(image);
-    if (invalidImage !== undefined) {
-      this.#event(rec.name, 'Warning', 'InspectFailed', invalidImage);
-      return this.#startFailed(rec, 'InvalidImageName', invalidImage, 'InvalidImageName');
-    }
-    if (hasImageVolumes(this.#pod)) {
-      // The main containers of one pass start in one sync, which pulls the pod's image volumes once.
-      if (!laterInPass || !this.#imageVolumePulls) this.#imageVolumePulls = pullImageVolumes(this.#d.images, this.#pod, this.uid, (type, reason, message) => this.#event(undefined, type, reason, message));
-      const failed = mountedPullFailure(await this.#imageVolumePulls, c);
-      if (this.#state.kind !== 'syncing') return this.#abandonStart();
-      if (failed) return this.#pullFailed(rec, failed);
-    }
-    const planned = resolveBehaviour(this.#pod, c, rec.kind);
-    // SyncPod fetches the pod's pull secrets on every pass, whatever the image needs.
-    const secretsFound = this.#pullSecretsFound();
-    const pulled = await this.#d.images.ensure({
-      podUID: this.uid,
-      image,
-      policy: c.imagePullPolicy ?? 'IfNotPresent',
-      pullMs: planned.pullMs,
-      notFound: planned.pullNotFound,
-      unauthorized: planned.pullUnauthorized && !secretsFound,
-      event: (type, reason, message) => this.#event(rec.name, type, reason, message),
-    });
-    if (this.#state.kind !== 'syncing') {
-      return this.#abandonStart();
-    }
-    if (!pulled.ok) return this.#pullFailed(rec, pulled);
-    // GenerateRunContainerOptions: the hostname before the environment.
-    const hostnameError = podHostnameError(this.#pod);
-    if (hostnameError !== undefined) return this.#startFailed(rec, 'CreateContainerConfigError', hostnameError, hostnameError);
-    const environment = this.#ctx.environment(c);
-    if (!environment.ok) return this.#startFailed(rec, 'CreateContainerConfigError', environment.message, environment.message);
-    delete rec.startRetryAt;
-    if (rec.current) {
-      rec.previous = rec.current;
-      rec.restartCount++;
-    }
-    delete rec.waiting;
-    // The command and args run with $(VAR) replaced; the behaviour planned for the pull holds unless they change.
-    const run = expandCommandAndArgs(c, environment.env);
-    const behaviour = expandBehaviourEnv(run === c ? planned : resolveBehaviour(this.#pod, run, rec.kind), this.#ctx.imageEnv(environment.env), this.#ctx.gpuList(c));
-    const actual = copyJson(this.resize.startWith(rec.name) ?? resourcesOf(c));
-    const instance: InstanceState = { id: this.#d.random.hex(32), image, createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
-    rec.current = instance;
-    delete rec.resizeRestart;
-    delete rec.definitionRestart;
-    const old = this.#live.get(rec.name);
-    const live: LiveContainer = { logs: new LogBuffer(), probes: {}, env: environment.env, ...(old ? { previousLogs: old.logs } : {}) };
-    this.#live.set(rec.name, live);
-    this.#event(rec.name, 'Normal', 'Created', 'Container created');
-    this.#status.markDirty();
-    const argv = [...(run.command ?? []), ...(run.args ?? [])];
-    const onHost = this.#d.runtime === 'process' && argv.length > 0;
-    if (behaviour.startupDelayMs > 0 && !onHost) {
-      await new Promise<void>((resolve) => (live.creating = clock.after(behaviour.startupDelayMs, resolve)));
-      delete live.creating;
-    }
-    // The projected token is in the volume before the process starts: a script's `cat` finds it there.
-    if (behaviour.script && !onHost && usesCommand(behaviour.script.program, fileReaders)) await this.#ctx.podFiles().requestTokens(this.#pod);
-    if (this.#state.kind !== 'syncing' || rec.current !== instance) {
-      return this.#abandonStart();
-    }
-    const limit = resourceAmountOf('memory', actual.limits?.memory);
-    const onExit = (exit: ContainerExit): void => this.#onExit(rec, instance, exit);
-    const script = behaviour.script && !onHost ? { command: this.#ctx.scriptCommands(c, instance.id, behaviour.script.env ?? {}), files: this.#ctx.scriptFiles(c, instance.id) } : {};
-    live.sim = onHost
-      ? new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: podKernelHostname(this.#pod), ...environment.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit })
-      : new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit, ...script });
-    // A host process has started (or failed to) once spawned settles; a simulated one is up already.
-    if (live.sim.spawned) await live.sim.spawned;
-    instance.startedAt = live.sim.startedAt;
-    if (instance.exit?.reason === 'StartError') {
-      // The runtime could not start it: no Started event; it restarts as its policy says.
-      this.#event(rec.name, 'Warning', 'Failed', `Error: ${instance.exit.message ?? ''}`);
-      this.#d.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'RunContainerError');
-      this.#busy = false;
-      this.#sync();
-      return;
-    }
-    this.#event(rec.name, 'Normal', 'Started', 'Container started');
-    this.#startProbes(rec, instance, live, c);
-    this.#status.markDirty();
-    const postStart = c.lifecycle?.postStart;
-    if (postStart) {
-      const res = runHandler(postStart, this.#ctx.handlerTarget(live, c));
-      if (res.durationMs > 0) await clock.sleep(res.durationMs);
-      if (!res.ok && !instance.exit) {
-        this.#event(rec.name, 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
-        this.#d.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'PostStartHookError');
-        instance.startError = { reason: 'PostStartHookError', message: hookFailureMessage(postStart, res, rec.name, this.#podRef()) };
-        this.#busy = false;
-        void this.#killer.kill(rec, 'FailedPostStartHook', undefined);
-        return;
-      }
-      instance.postStartDone = true;
-      this.#status.markDirty();
-    }
-    this.#busy = false;
-    this.#sync();
-  }
-
-  /**
-   * getPullSecretsForPod: the pod's image pull secrets that exist; a named one missing is a Warning
-   * FailedToRetrieveImagePullSecret event, and the pull goes on without it. True when one was found.
-   */
-  #pullSecretsFound(): boolean {
-    const names = (this.#pod.spec.imagePullSecrets ?? []).map((s) => s.name ?? '').filter((n) => n !== '');
-    const secrets = this.#d.envSources?.secrets;
-    const missing = names.filter((n) => !secrets?.getByName(this.#pod.metadata.namespace, n));
-    if (missing.length > 0) this.#event(undefined, 'Warning', 'FailedToRetrieveImagePullSecret', `Unable to retrieve some image pull secrets (${missing.join(', ')}); attempting to pull the image may not succeed.`);
-    return missing.length < names.length;
-  }
-
-  /**
-   * startContainer failed before creating anything (an image reference that does not parse, a
-   * configuration naming what is missing): the container waits with `reason` until the pod worker's
-   * next try, 10-15 s on (backOffPeriod, jittered by half), while the pod's other containers start.
-   */
-  #pullFailed(rec: ContainerRecord, pulled: Exclude<EnsureResult, { ok: true }>): void {
-    // The PLEG's relist (every 1 s) sees the pod's new sandbox and syncs it again, inside the pull's back-off.
-    const relistMs = this.#sandbox.firstRelist() ? relistPeriodMs : undefined;
-    this.#startFailed(rec, pulled.reason, pulled.message, pulled.reason, relistMs);
-  }
-
-  #startFailed(rec: ContainerRecord, reason: string, message: string, error: string, retryMs?: number): void {
-    // The start a definition change asked for was tried: from now on the restart policy decides.
-    delete rec.definitionRestart;
-    this.#event(rec.name, 'Warning', 'Failed', `Error: ${error}`);
-    this.#d.metrics?.containerStartFailed(containerTypeLabel[rec.kind], reason);
-    rec.waiting = { reason, message };
-    const delay = retryMs ?? this.#retryDelay();
-    rec.startRetryAt = this.#d.clock.now() + delay;
-    this.#status.markDirty();
-    this.#busy = false;
-    this.#after(delay, () => this.#sync());
-    this.#sync();
-  }
-
-  /** A start the pod's state overtook (it terminates, or the container was replaced): nothing waits on it. */
-  #abandonStart(): void {
-    this.#busy = false;
-    this.#endMainPass();
-  }
-
-  /** Ends the held pass; a definition-change restart keeps its hold until its start was tried (unless `force`). */
-  #endMainPass(force = false): void {
-    if (this.#restartHold && !force && this.#state.kind === 'syncing' && [...this.records.values()].some((r) => r.definitionRestart)) return;
-    if (!this.#mainPass && !this.#restartHold) return;
-    this.#mainPass = false;
-    this.#restartHold = false;
-    this.#status.release();
-  }
 
   /** The pod worker's next try after a failed sync: backOffPeriod, jittered by half. */
   #retryDelay(): number {
@@ -867,9 +630,9 @@ export class PodWorker {
   }
 
   #terminate(cause: 'deleted' | 'completed', graceOverride?: number): void {
-    this.#endMainPass(true);
+    this.#starter.endMainPass(true);
     // Found running after a restart and stopped before their devices were prepared: still stopped in order.
-    if (this.#survivors) this.#resumeSurvivors();
+    this.#starter.resumeSurvivors();
     const graceSeconds = graceOverride ?? this.#killer.gracePeriod();
     this.#state = { kind: 'terminating', since: this.#d.clock.now(), graceSeconds, cause };
     this.#stopLivenessAndStartup();
