@@ -29,6 +29,8 @@ import { PodVolumes } from './pod-volumes.ts';
 import { PodSandbox } from './pod-sandbox.ts';
 import { ContainerKiller } from './kill-container.ts';
 import { ContainerStarter } from './start-container.ts';
+import { syncInitContainers, syncInitializedPod } from './compute-pod-actions.ts';
+import type { PodActions } from './compute-pod-actions.ts';
 import type { LiveContainer } from './container-context.ts';
 import type { PodWorkerDeps, WorkerState } from './pod-worker-deps.ts';
 import type { ContainerStateLabel } from './kubelet-metrics.ts';
@@ -402,60 +404,16 @@ export class PodWorker {
     this.#starter.resumeSurvivors();
     this.resize.reconcile();
     if (this.#startEphemeral()) return;
-    const pod = this.#pod;
-    const inits = pod.spec.initContainers ?? [];
+    const actions: PodActions = {
+      startOrBackOff: (rec) => this.#startOrBackOff(rec),
+      restartIfChanged: (rec, c) => this.#restartIfChanged(rec, c),
+      complete: () => this.#terminate('completed'),
+    };
     if (!this.#podHasInitialized) {
-      for (const c of inits) {
-        const rec = this.records.get(c.name) as ContainerRecord;
-        const cur = rec.current;
-        if (!cur || (cur.exit && rec.kind === 'sidecar')) {
-          this.#startOrBackOff(rec);
-          return;
-        }
-        if (!cur.exit) {
-          if (rec.kind === 'sidecar' && isStarted(cur)) {
-            this.#restartIfChanged(rec, c);
-            continue;
-          }
-          return;
-        }
-        if (cur.exit.exitCode === 0) continue;
-        // A failed regular init container is retried as its own restartPolicy and rules (else the pod's) say.
-        if (!shouldRestart(c, pod.spec.restartPolicy ?? 'Always', cur.exit.exitCode)) return this.#terminate('completed');
-        this.#startOrBackOff(rec);
-        return;
-      }
+      if (!syncInitContainers(this.#pod, this.records, actions)) return;
       this.#podHasInitialized = true;
     }
-    // Initialized: keep sidecars running, start/restart main containers one at a time.
-    for (const c of inits) {
-      const rec = this.records.get(c.name) as ContainerRecord;
-      if (rec.kind !== 'sidecar') continue;
-      if (!rec.current || rec.current.exit) {
-        if (this.#startOrBackOff(rec)) return;
-      } else if (isStarted(rec.current)) this.#restartIfChanged(rec, c);
-    }
-    let active = false;
-    for (const c of pod.spec.containers) {
-      const rec = this.records.get(c.name) as ContainerRecord;
-      const cur = rec.current;
-      if (!cur) {
-        if (this.#startOrBackOff(rec)) return;
-        // Its start failed before creating it (CreateContainerConfigError, InvalidImageName): the others start meanwhile.
-        active = true;
-        continue;
-      }
-      if (!cur.exit) {
-        active = true;
-        this.#restartIfChanged(rec, c);
-        continue;
-      }
-      if (rec.resizeRestart || rec.definitionRestart || shouldRestart(c, pod.spec.restartPolicy ?? 'Always', cur.exit.exitCode)) {
-        active = true;
-        if (this.#startOrBackOff(rec)) return;
-      }
-    }
-    if (!active) this.#terminate('completed');
+    syncInitializedPod(this.#pod, this.records, actions);
   }
 
   /**
