@@ -7,7 +7,6 @@ import { refs, shouldRestart } from '../api/index.ts';
 import type { Container } from '../api/index.ts';
 import type { KubeObject, Timer } from '../core/index.ts';
 import { isApiError } from '../core/index.ts';
-import { formatGoDurationMs } from './backoff.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { isRunning, isStarted } from './container-record.ts';
 import { runProbe } from './handlers.ts';
@@ -29,6 +28,7 @@ import { PodVolumes } from './pod-volumes.ts';
 import { PodSandbox } from './pod-sandbox.ts';
 import { ContainerKiller } from './kill-container.ts';
 import { ContainerStarter } from './start-container.ts';
+import { ContainerBackOff } from './container-backoff.ts';
 import { syncInitContainers, syncInitializedPod } from './compute-pod-actions.ts';
 import type { PodActions } from './compute-pod-actions.ts';
 import type { LiveContainer } from './container-context.ts';
@@ -67,6 +67,7 @@ export class PodWorker {
   readonly #sandbox: PodSandbox;
   readonly #killer: ContainerKiller;
   readonly #starter: ContainerStarter;
+  readonly #backOff: ContainerBackOff;
   readonly resize: PodResize;
 
   constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string | undefined, survivor?: SurvivingPod) {
@@ -172,6 +173,17 @@ export class PodWorker {
       startProbes: (rec, instance, live, c) => this.#startProbes(rec, instance, live, c),
       onExit: (rec, instance, exit) => this.#onExit(rec, instance, exit),
       podRef: () => this.#podRef(),
+    });
+    this.#backOff = new ContainerBackOff({
+      deps,
+      pod: () => this.#pod,
+      podRef: () => this.#podRef(),
+      start: (rec) => void this.#starter.start(rec),
+      after: (ms, fn) => this.#after(ms, fn),
+      sync: () => this.#sync(),
+      retryDelay: () => this.#retryDelay(),
+      markDirty: () => this.#status.markDirty(),
+      event: (name, type, reason, message) => this.#event(name, type, reason, message),
     });
   }
 
@@ -405,7 +417,7 @@ export class PodWorker {
     this.resize.reconcile();
     if (this.#startEphemeral()) return;
     const actions: PodActions = {
-      startOrBackOff: (rec) => this.#startOrBackOff(rec),
+      startOrBackOff: (rec) => this.#backOff.startOrBackOff(rec),
       restartIfChanged: (rec, c) => this.#restartIfChanged(rec, c),
       complete: () => this.#terminate('completed'),
     };
@@ -443,56 +455,6 @@ export class PodWorker {
     this.#starter.holdForRestart();
     const message = rec.kind === 'regular' ? `Container ${rec.name} definition changed, will be restarted` : `Init container ${rec.name} definition changed`;
     void this.#killer.kill(rec, message, undefined);
-  }
-
-  /** GetStableKey: the back-off is the container's as its spec names it now, so a new image starts afresh. */
-  #key(rec: ContainerRecord): string {
-    return `${this.uid}/${rec.name}/${this.#spec(rec.name)?.c.image ?? ''}`;
-  }
-
-  /** Starts (or restarts) the container unless it is backing off; true if a start began. */
-  #startOrBackOff(rec: ContainerRecord): boolean {
-    const now = this.#d.clock.now();
-    if (rec.startRetryAt !== undefined && now < rec.startRetryAt) return false;
-    const cur = rec.current;
-    // A resize or definition-change restart is not a crash: no back-off.
-    if (cur?.exit && !rec.resizeRestart && !rec.definitionRestart) {
-      const key = this.#key(rec);
-      if (this.#d.backoff.isInBackOffSince(key, cur.exit.finishedAt, now)) {
-        this.#refuseStart(rec, key, cur.exit.finishedAt, now);
-        return false;
-      }
-      this.#d.backoff.next(key, now, cur.exit.finishedAt);
-    }
-    delete rec.backOff;
-    delete rec.backOffSyncAt;
-    void this.#starter.start(rec);
-    return true;
-  }
-
-  /**
-   * doBackOff refused the start: a BackOff event on each refused sync, and the reason cache's entry,
-   * which the status shows only from the next sync (the exit stays in view until then). The pod
-   * worker syncs again after its backOffPeriod (10-15 s), or when the back-off ends if sooner, and
-   * starts the container then. Passes between those syncs (an informer's update) refuse silently.
-   * Upstream: kuberuntime_manager.go (doBackOff), kubelet.go (SyncPod, reasonCache.Update),
-   * kubelet_pods.go (convertToAPIContainerStatuses), pod_workers.go (completeWork).
-   */
-  #refuseStart(rec: ContainerRecord, key: string, finishedAt: number, now: number): void {
-    if (rec.backOffSyncAt !== undefined && now < rec.backOffSyncAt) return;
-    const podRef = this.#podRef();
-    rec.backOff = { reason: 'CrashLoopBackOff', message: `back-off ${formatGoDurationMs(this.#d.backoff.get(key))} restarting failed container=${rec.name} pod=${podRef}` };
-    this.#event(rec.name, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.name} in pod ${podRef}`);
-    const at = Math.min(now + this.#retryDelay(), this.#d.backoff.releaseAt(key, finishedAt));
-    rec.backOffSyncAt = at;
-    this.#after(Math.max(0, at - now), () => {
-      // generateAPIPodStatus at the start of this sync reads the reason cache.
-      if (rec.backOff && rec.current?.exit?.finishedAt === finishedAt) {
-        rec.waiting = rec.backOff;
-        this.#status.markDirty();
-      }
-      this.#sync();
-    });
   }
 
   /** format.Pod: how the kubelet names the pod in its messages. */
