@@ -8,15 +8,12 @@ import type { Container } from '../api/index.ts';
 import type { KubeObject, Timer } from '../core/index.ts';
 import { isApiError } from '../core/index.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
-import { isRunning, isStarted } from './container-record.ts';
-import { runProbe } from './handlers.ts';
+import { isRunning } from './container-record.ts';
 import { LogBuffer } from './logs.ts';
 import { withTerminationMessage } from './termination-message.ts';
-import { ProbeWorker, probeKindName } from './prober.ts';
 import type { ProbeKind } from './prober.ts';
 import type { ContainerExit } from './sim-container.ts';
 import { ProcessContainer } from './process-container.ts';
-import { runHostProbe } from './host-probe.ts';
 import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { PodResize } from './pod-resize.ts';
@@ -29,6 +26,7 @@ import { PodSandbox } from './pod-sandbox.ts';
 import { ContainerKiller } from './kill-container.ts';
 import { ContainerStarter } from './start-container.ts';
 import { ContainerBackOff } from './container-backoff.ts';
+import { ContainerProbes } from './container-probes.ts';
 import { syncInitContainers, syncInitializedPod } from './compute-pod-actions.ts';
 import type { PodActions } from './compute-pod-actions.ts';
 import type { LiveContainer } from './container-context.ts';
@@ -68,6 +66,7 @@ export class PodWorker {
   readonly #killer: ContainerKiller;
   readonly #starter: ContainerStarter;
   readonly #backOff: ContainerBackOff;
+  readonly #probes: ContainerProbes;
   readonly resize: PodResize;
 
   constructor(deps: PodWorkerDeps, pod: DeepReadonlyPod, podIP: string | undefined, survivor?: SurvivingPod) {
@@ -106,6 +105,16 @@ export class PodWorker {
       live: this.#live,
       prepared: (c) => this.#sandbox.prepared(c),
       contentSources: () => this.#volumes.contentSources(),
+    });
+    this.#probes = new ContainerProbes({
+      deps,
+      pod: () => this.#pod,
+      records: this.records,
+      live: this.#live,
+      handlerTarget: (live, c) => this.#ctx.handlerTarget(live, c),
+      event: (name, type, reason, message) => this.#event(name, type, reason, message),
+      onResult: (rec, instance, kind, ok) => this.#onProbeResult(rec, instance, kind, ok),
+      markDirty: () => this.#status.markDirty(),
     });
     this.#killer = new ContainerKiller({
       deps,
@@ -170,7 +179,7 @@ export class PodWorker {
       firstRelist: () => this.#sandbox.firstRelist(),
       event: (name, type, reason, message) => this.#event(name, type, reason, message),
       kill: (rec, message) => void this.#killer.kill(rec, message, undefined),
-      startProbes: (rec, instance, live, c) => this.#startProbes(rec, instance, live, c),
+      startProbes: (rec, instance, live, c) => this.#probes.start(rec, instance, live, c),
       onExit: (rec, instance, exit) => this.#onExit(rec, instance, exit),
       podRef: () => this.#podRef(),
     });
@@ -469,33 +478,12 @@ export class PodWorker {
     return startRetryMs + Math.floor(this.#d.random.float() * startRetryMs * 0.5);
   }
 
-  #startProbes(rec: ContainerRecord, instance: InstanceState, live: LiveContainer, c: Readonly<Container>): void {
-    const kinds: [ProbeKind, Container['startupProbe']][] = [['startup', c.startupProbe], ['liveness', c.livenessProbe], ['readiness', c.readinessProbe]];
-    for (const [kind, probe] of kinds) {
-      if (!probe) continue;
-      live.probes[kind] = new ProbeWorker({
-        clock: this.#d.clock,
-        kind,
-        probe,
-        startedAt: instance.startedAt ?? this.#d.clock.now(),
-        isStarted: () => instance.startupPassed,
-        run: () => (live.sim instanceof ProcessContainer ? runHostProbe(probe, this.#ctx.handlerTarget(live, c), live.sim.env, this.#d.clock) : runProbe(probe, this.#ctx.handlerTarget(live, c))),
-        onFailedAttempt: (output) => this.#event(rec.name, 'Warning', 'Unhealthy', `${probeKindName[kind]} probe failed: ${output}`),
-        onAttempt: (ok, durationMs) => this.#d.metrics?.probed({ probeType: probeKindName[kind], container: rec.name, pod: this.#pod.metadata.name ?? '', namespace: this.#pod.metadata.namespace ?? '', podUID: this.uid }, ok, durationMs / 1000),
-        onResult: (ok) => this.#onProbeResult(rec, instance, kind, ok),
-      });
-    }
-  }
-
   #onProbeResult(rec: ContainerRecord, instance: InstanceState, kind: ProbeKind, ok: boolean): void {
     if (rec.current !== instance || instance.exit) return;
     if (kind === 'readiness') instance.readinessPassed = ok;
     else if (kind === 'startup' && ok) instance.startupPassed = true;
     else if (!ok && this.#state.kind === 'syncing') {
-      const what = rec.kind === 'regular' ? 'Container' : 'Init container';
-      const restart = rec.kind !== 'regular' || shouldRestart(this.#spec(rec.name)?.c ?? { name: rec.name }, this.#pod.spec.restartPolicy ?? 'Always', 137);
-      const message = `${what} ${rec.name} failed ${kind} probe${rec.kind === 'regular' && restart ? ', will be restarted' : ''}`;
-      const grace = this.#spec(rec.name)?.c[kind === 'liveness' ? 'livenessProbe' : 'startupProbe']?.terminationGracePeriodSeconds;
+      const { message, grace } = this.#probes.failureKill(rec, kind);
       void this.#killer.kill(rec, message, grace);
     }
     this.#status.markDirty();
@@ -555,35 +543,13 @@ export class PodWorker {
     this.#starter.resumeSurvivors();
     const graceSeconds = graceOverride ?? this.#killer.gracePeriod();
     this.#state = { kind: 'terminating', since: this.#d.clock.now(), graceSeconds, cause };
-    this.#stopLivenessAndStartup();
+    this.#probes.stopLivenessAndStartup();
     for (const t of this.#timers) t.cancel();
     this.#timers.clear();
     const hasSidecars = (this.#pod.spec.initContainers ?? []).some((c) => c.restartPolicy === 'Always');
     const kills = [...this.records.values()].filter((r) => r.current && !r.current.exit).map((r) => this.#killer.kill(r, undefined, graceOverride, hasSidecars));
     this.#status.markDirty();
     void Promise.all(kills).then(() => this.#terminated(cause));
-  }
-
-  /**
-   * SyncTerminatingPod stops the liveness and startup probes of the pod's regular containers before it
-   * kills them: no restart and no Unhealthy event while they stop; readiness goes on. With its startup
-   * worker gone, the prober manager counts a running container as started (isContainerStarted).
-   * Upstream: pkg/kubelet/kubelet.go (SyncTerminatingPod), prober/prober_manager.go (StopLivenessAndStartup).
-   */
-  #stopLivenessAndStartup(): void {
-    for (const c of this.#pod.spec.containers) {
-      const live = this.#live.get(c.name);
-      if (!live) continue;
-      for (const kind of ['liveness', 'startup'] as const) {
-        live.probes[kind]?.stop();
-        delete live.probes[kind];
-      }
-      const cur = this.records.get(c.name)?.current;
-      if (cur && !cur.exit && !cur.startupPassed) {
-        cur.startupPassed = true;
-        this.#status.markDirty();
-      }
-    }
   }
 
   async #terminated(cause: 'deleted' | 'completed'): Promise<void> {
