@@ -8,16 +8,13 @@ import type { Container } from '../api/index.ts';
 import type { KubeObject, Timer } from '../core/index.ts';
 import { isApiError } from '../core/index.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
-import { isRunning } from './container-record.ts';
 import { LogBuffer } from './logs.ts';
 import { withTerminationMessage } from './termination-message.ts';
 import type { ProbeKind } from './prober.ts';
 import type { ContainerExit } from './sim-container.ts';
-import { ProcessContainer } from './process-container.ts';
 import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { PodResize } from './pod-resize.ts';
-import { idleMemoryBytes } from './usage.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
 import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import { ContainerContext, containerSpec } from './container-context.ts';
@@ -27,6 +24,8 @@ import { ContainerKiller } from './kill-container.ts';
 import { ContainerStarter } from './start-container.ts';
 import { ContainerBackOff } from './container-backoff.ts';
 import { ContainerProbes } from './container-probes.ts';
+import { ActiveDeadline } from './active-deadline.ts';
+import { countContainerStates, diskWrites, runsHostProcesses, workingSets } from './container-stats.ts';
 import { syncInitContainers, syncInitializedPod } from './compute-pod-actions.ts';
 import type { PodActions } from './compute-pod-actions.ts';
 import type { LiveContainer } from './container-context.ts';
@@ -54,7 +53,7 @@ export class PodWorker {
   #phaseSeen: string | undefined;
   /** The active-deadline handler or the eviction manager evicted the pod. */
   #evicted: { reason: string; message: string; disruptionTarget?: boolean } | undefined;
-  #deadline: { at: number; timer: Timer } | undefined;
+  readonly #activeDeadline: ActiveDeadline;
   /** The API no longer has the pod, or the kubelet stopped: no final delete is retried. */
   #forgotten = false;
   #tornDown = false;
@@ -95,6 +94,7 @@ export class PodWorker {
       event: (type, reason, message) => this.#event(undefined, type, reason, message),
       gotIP: () => this.#status.markDirty(),
     });
+    this.#activeDeadline = new ActiveDeadline({ clock: deps.clock, startTime: this.startTime, sync: () => this.#sync() });
     this.#volumes = new PodVolumes({ deps, startTime: this.startTime, pod: () => this.#pod, isSyncing: () => this.#state.kind === 'syncing', after: (ms, fn) => this.#after(ms, fn), sync: () => this.#sync() });
     this.#ctx = new ContainerContext({
       deps,
@@ -223,12 +223,7 @@ export class PodWorker {
 
   /** The runtime's containers of the pod by state: each current instance, and the dead one the container GC keeps. */
   countContainerStates(into: Map<ContainerStateLabel, number>): void {
-    const add = (state: ContainerStateLabel): void => void into.set(state, (into.get(state) ?? 0) + 1);
-    for (const rec of this.records.values()) {
-      const cur = rec.current;
-      if (cur) add(cur.exit ? 'exited' : cur.startedAt !== undefined ? 'running' : 'created');
-      if (rec.previous) add('exited');
-    }
+    countContainerStates(this.records, into);
   }
 
   /**
@@ -244,8 +239,7 @@ export class PodWorker {
 
   /** Whether a running container of the pod is a host process (runtime: process): it listens on the host's loopback. */
   runsHostProcesses(): boolean {
-    for (const [name, live] of this.#live) if (live.sim instanceof ProcessContainer && isRunning(this.records.get(name)?.current)) return true;
-    return false;
+    return runsHostProcesses(this.#live, this.records);
   }
 
   /** Log buffers of a container's current and previous instances. */
@@ -269,24 +263,14 @@ export class PodWorker {
     return containerSpec(this.#pod, name);
   }
 
-
   /** Readies what exec reads that takes a request: the projected service account tokens. */
   prepareExec(): Promise<void> {
     return this.#ctx.podFiles().requestTokens(this.#pod);
   }
 
-  /**
-   * The working set of each running container from its process's memory model (the idle default
-   * without one), cheaper than resolving the behaviours again: the eviction manager asks every 10 s.
-   */
+  /** The working set of each running container (the eviction manager asks every 10 s). */
   workingSets(now: number): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const [name, live] of this.#live) {
-      const sim = live.sim;
-      if (!sim || !isRunning(this.records.get(name)?.current)) continue;
-      out.set(name, sim.hasMemoryModel ? sim.workingSetBytes(now) : idleMemoryBytes);
-    }
-    return out;
+    return workingSets(this.#live, this.records, now);
   }
 
   /** What was copied into the pod's emptyDirs (kubectl cp), by volume; empty for a pod nobody exec'd into. */
@@ -301,15 +285,7 @@ export class PodWorker {
 
   /** What each running container has written to local disk by now, and where (absent: its writable layer). */
   diskWrites(now: number): Map<string, { bytes: number; path?: string }> {
-    const out = new Map<string, { bytes: number; path?: string }>();
-    for (const [name, live] of this.#live) {
-      const sim = live.sim;
-      if (!sim || !isRunning(this.records.get(name)?.current)) continue;
-      const bytes = sim.diskBytes(now);
-      const path = sim.diskPath;
-      if (bytes > 0) out.set(name, path === undefined ? { bytes } : { bytes, path });
-    }
-    return out;
+    return diskWrites(this.#live, this.records, now);
   }
 
   /** A config map or secret the pod mounts was deleted: its volumes are remounted at the pod's next sync. */
@@ -394,24 +370,11 @@ export class PodWorker {
 
   /**
    * The active-deadline pod sync handler: once the pod has run activeDeadlineSeconds since its start
-   * it is evicted (event and status reason DeadlineExceeded) and its containers are stopped. A lowered
-   * deadline (the one spec change a running pod allows here) moves the timer.
+   * it is evicted (event and status reason DeadlineExceeded) and its containers are stopped.
    * Upstream: pkg/kubelet/active_deadline.go, kubelet_pods.go (generateAPIPodStatus).
    */
   #pastActiveDeadline(): boolean {
-    const seconds = this.#pod.spec.activeDeadlineSeconds;
-    const at = seconds === undefined ? undefined : this.startTime + seconds * 1000;
-    // Every sync passes here: the timer is re-armed only when the deadline moved.
-    if (this.#deadline?.at !== at) {
-      this.#deadline?.timer.cancel();
-      this.#deadline = undefined;
-    }
-    if (at === undefined) return false;
-    const left = at - this.#d.clock.now();
-    if (left > 0) {
-      this.#deadline ??= { at, timer: this.#d.clock.after(left, () => this.#sync()) };
-      return false;
-    }
+    if (!this.#activeDeadline.passed(this.#pod.spec.activeDeadlineSeconds)) return false;
     const evicted = { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' };
     this.#evicted = evicted;
     this.#d.events.record(this.#pod, 'Normal', evicted.reason, evicted.message);
@@ -592,7 +555,7 @@ export class PodWorker {
   #teardown(): void {
     if (this.#tornDown) return;
     this.#tornDown = true;
-    this.#deadline?.timer.cancel();
+    this.#activeDeadline.stop();
     this.#d.volumes?.tearDown(this.uid);
     for (const t of this.#timers) t.cancel();
     this.#timers.clear();
