@@ -3,16 +3,15 @@
 // blocks), restarts per policy with crash-loop back-off, runs probes, and stops containers in order.
 // Upstream: pkg/kubelet/pod_workers.go, kuberuntime_manager.go (computePodActions, SyncPod),
 // kuberuntime_container.go (startContainer, killContainer), kuberuntime_termination_order.go.
-import { refs, shouldRestart } from '../api/index.ts';
+import { shouldRestart } from '../api/index.ts';
 import type { Container } from '../api/index.ts';
 import type { KubeObject, Timer } from '../core/index.ts';
-import { isApiError } from '../core/index.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { LogBuffer } from './logs.ts';
 import { withTerminationMessage } from './termination-message.ts';
 import type { ProbeKind } from './prober.ts';
 import type { ContainerExit } from './sim-container.ts';
-import { PodStatusWriter, statusSyncPeriodMs } from './status-writer.ts';
+import { PodStatusWriter } from './status-writer.ts';
 import type { DeepReadonlyPod } from './types.ts';
 import { PodResize } from './pod-resize.ts';
 import type { SurvivingPod } from './surviving-containers.ts';
@@ -25,6 +24,7 @@ import { ContainerStarter } from './start-container.ts';
 import { ContainerBackOff } from './container-backoff.ts';
 import { ContainerProbes } from './container-probes.ts';
 import { ActiveDeadline } from './active-deadline.ts';
+import { FinalDelete } from './final-delete.ts';
 import { countContainerStates, diskWrites, runsHostProcesses, workingSets } from './container-stats.ts';
 import { syncInitContainers, syncInitializedPod } from './compute-pod-actions.ts';
 import type { PodActions } from './compute-pod-actions.ts';
@@ -54,10 +54,8 @@ export class PodWorker {
   /** The active-deadline handler or the eviction manager evicted the pod. */
   #evicted: { reason: string; message: string; disruptionTarget?: boolean } | undefined;
   readonly #activeDeadline: ActiveDeadline;
-  /** The API no longer has the pod, or the kubelet stopped: no final delete is retried. */
-  #forgotten = false;
   #tornDown = false;
-  #deleteRetry: Timer | undefined;
+  readonly #finalDelete: FinalDelete;
   readonly startTime: number;
   readonly #ctx: ContainerContext;
   readonly #volumes: PodVolumes;
@@ -94,6 +92,7 @@ export class PodWorker {
       event: (type, reason, message) => this.#event(undefined, type, reason, message),
       gotIP: () => this.#status.markDirty(),
     });
+    this.#finalDelete = new FinalDelete(deps, () => this.#pod);
     this.#activeDeadline = new ActiveDeadline({ clock: deps.clock, startTime: this.startTime, sync: () => this.#sync() });
     this.#volumes = new PodVolumes({ deps, startTime: this.startTime, pod: () => this.#pod, isSyncing: () => this.#state.kind === 'syncing', after: (ms, fn) => this.#after(ms, fn), sync: () => this.#sync() });
     this.#ctx = new ContainerContext({
@@ -325,8 +324,7 @@ export class PodWorker {
 
   /** The pod is gone from the API: drop everything without writing. */
   forget(): void {
-    this.#forgotten = true;
-    this.#deleteRetry?.cancel();
+    this.#finalDelete.forget();
     this.#state = { kind: 'finished' };
     this.#teardown();
   }
@@ -528,24 +526,8 @@ export class PodWorker {
   async #deleteFromApi(): Promise<void> {
     if (this.#state.kind === 'finished') return;
     this.#state = { kind: 'finished' };
-    await this.#finalDelete();
+    await this.#finalDelete.run();
     this.#teardown();
-  }
-
-  /**
-   * The status manager's final delete (grace 0, this pod's uid). One that fails (a webhook on DELETE
-   * that is down, a timeout) is tried again at the next 10 s sync, as syncBatch does for a pod that
-   * can be deleted; gone or replaced (NotFound, uid Conflict) ends it.
-   */
-  async #finalDelete(): Promise<void> {
-    const pod = this.#pod;
-    try {
-      await this.#d.client.delete(refs.pods, pod.metadata.namespace, pod.metadata.name ?? '', { gracePeriodSeconds: 0, ...(pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {}) });
-    } catch (error) {
-      if (isApiError(error) && (error.reason === 'NotFound' || error.reason === 'Conflict')) return;
-      this.#d.log(`kubelet ${this.#d.node}: deleting pod ${pod.metadata.namespace}/${pod.metadata.name}: ${error instanceof Error ? error.message : String(error)}`);
-      if (!this.#forgotten) this.#deleteRetry = this.#d.clock.after(statusSyncPeriodMs, () => void this.#finalDelete());
-    }
   }
 
   /**
