@@ -6,22 +6,13 @@
 import { formatGoDurationMs } from './backoff.ts';
 import { containerSpec } from './container-context.ts';
 import type { ContainerRecord } from './container-record.ts';
-import type { PodWorkerDeps } from './pod-worker-deps.ts';
-import type { DeepReadonlyPod } from './types.ts';
+import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 
-export interface ContainerBackOffOptions {
+export interface ContainerBackOffOptions extends Pick<PodWorkerView, 'pod' | 'after' | 'sync' | 'retryDelay' | 'markDirty' | 'event'> {
   deps: Pick<PodWorkerDeps, 'clock' | 'backoff'>;
-  pod: () => DeepReadonlyPod;
   /** format.Pod: how the kubelet names the pod in its messages. */
   podRef: () => string;
   start: (rec: ContainerRecord) => void;
-  /** A timer of the pod worker's, cancelled when the pod terminates. */
-  after: (ms: number, fn: () => void) => void;
-  sync: () => void;
-  /** The pod worker's next try after a failed sync. */
-  retryDelay: () => number;
-  markDirty: () => void;
-  event: (container: string, type: 'Normal' | 'Warning', reason: string, message: string) => void;
 }
 
 export class ContainerBackOff {

@@ -7,7 +7,6 @@ import type { CommandHook, Container, ShellFiles } from '../api/index.ts';
 import type { DeepReadonly, Timer } from '../core/index.ts';
 import { setOwn } from '../core/index.ts';
 import { isRunning } from './container-record.ts';
-import type { ContainerRecord } from './container-record.ts';
 import { containerEnvironment } from './container-env.ts';
 import type { EnvResult, EnvSources } from './container-env.ts';
 import { podKernelHostname } from './container-files.ts';
@@ -21,7 +20,7 @@ import type { AttachTarget, ExecTarget } from './exec-stream.ts';
 import type { HandlerTarget } from './handlers.ts';
 import type { LogBuffer } from './logs.ts';
 import { PodFiles } from './pod-files.ts';
-import type { PodWorkerDeps } from './pod-worker-deps.ts';
+import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 import type { ProbeKind, ProbeWorker } from './prober.ts';
 import { ProcessContainer } from './process-container.ts';
 import { shellFiles } from './shell-files.ts';
@@ -40,13 +39,11 @@ export interface LiveContainer {
   creating?: Timer;
 }
 
-export interface ContainerContextOptions {
+export interface ContainerContextOptions extends Pick<PodWorkerView, 'pod' | 'records'> {
   deps: Pick<PodWorkerDeps, 'client' | 'clock' | 'random' | 'hostIP' | 'envSources' | 'devices' | 'nodeAllocatable' | 'dns'>;
   /** When the pod started: its projected files were written then. */
   startTime: number;
-  pod: () => DeepReadonlyPod;
   podIP: () => string | undefined;
-  records: ReadonlyMap<string, ContainerRecord>;
   live: ReadonlyMap<string, LiveContainer>;
   /** What the DRA drivers prepared for a container (absent until its claims are prepared). */
   prepared: (c: Readonly<Container>) => ContainerDevices | undefined;

@@ -11,21 +11,16 @@ import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { runProbe } from './handlers.ts';
 import type { HandlerTarget } from './handlers.ts';
 import { runHostProbe } from './host-probe.ts';
-import type { PodWorkerDeps } from './pod-worker-deps.ts';
+import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 import { ProbeWorker, probeKindName } from './prober.ts';
 import type { ProbeKind } from './prober.ts';
 import { ProcessContainer } from './process-container.ts';
-import type { DeepReadonlyPod } from './types.ts';
 
-export interface ContainerProbesOptions {
+export interface ContainerProbesOptions extends Pick<PodWorkerView, 'pod' | 'records' | 'event' | 'markDirty'> {
   deps: Pick<PodWorkerDeps, 'clock' | 'metrics'>;
-  pod: () => DeepReadonlyPod;
-  records: ReadonlyMap<string, ContainerRecord>;
   live: ReadonlyMap<string, LiveContainer>;
   handlerTarget: (live: LiveContainer, c: Readonly<Container>) => HandlerTarget;
-  event: (container: string, type: 'Normal' | 'Warning', reason: string, message: string) => void;
   onResult: (rec: ContainerRecord, instance: InstanceState, kind: ProbeKind, ok: boolean) => void;
-  markDirty: () => void;
 }
 
 export class ContainerProbes {

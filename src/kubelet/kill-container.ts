@@ -10,17 +10,11 @@ import { isRunning } from './container-record.ts';
 import type { ContainerRecord } from './container-record.ts';
 import { runHandler } from './handlers.ts';
 import type { HandlerTarget } from './handlers.ts';
-import type { PodWorkerDeps } from './pod-worker-deps.ts';
-import type { DeepReadonlyPod } from './types.ts';
+import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 
-export interface ContainerKillerOptions {
+export interface ContainerKillerOptions extends Pick<PodWorkerView, 'pod' | 'records' | 'after' | 'event'> {
   deps: Pick<PodWorkerDeps, 'clock'>;
-  pod: () => DeepReadonlyPod;
-  records: ReadonlyMap<string, ContainerRecord>;
   live: ReadonlyMap<string, LiveContainer>;
-  /** A timer of the pod worker's, cancelled when the pod is torn down. */
-  after: (ms: number, fn: () => void) => void;
-  event: (container: string, type: 'Normal' | 'Warning', reason: string, message: string) => void;
   handlerTarget: (live: LiveContainer, c: Readonly<Container>) => HandlerTarget;
 }
 

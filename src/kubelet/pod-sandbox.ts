@@ -6,25 +6,14 @@
 import type { Container } from '../api/index.ts';
 import { failedPrepareDynamicResources, prepareRetryMs, usesResourceClaims } from './dynamic-resources.ts';
 import type { ContainerDevices, PreparedClaim, PreparedDevices } from './dynamic-resources.ts';
-import type { PodWorkerDeps } from './pod-worker-deps.ts';
-import type { DeepReadonlyPod } from './types.ts';
+import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 
-export interface PodSandboxOptions {
+export interface PodSandboxOptions extends Pick<PodWorkerView, 'pod' | 'isSyncing' | 'after' | 'sync' | 'retryDelay' | 'event' | 'markDirty'> {
   deps: Pick<PodWorkerDeps, 'claims' | 'sandboxRuntimeFailure' | 'allocateIP' | 'podIPRange' | 'random' | 'metrics'>;
-  pod: () => DeepReadonlyPod;
   /** The IP the pod has from the start: a host-network pod's node IP, or a surviving pod's. */
   podIP: string | undefined;
   /** A restarted kubelet found the pod's sandbox: containerd found its runtime handler before. */
   survived: boolean;
-  isSyncing: () => boolean;
-  /** A timer of the pod worker's, cancelled when the pod terminates. */
-  after: (ms: number, fn: () => void) => void;
-  sync: () => void;
-  /** The pod worker's next try after a failed sync. */
-  retryDelay: () => number;
-  event: (type: 'Normal' | 'Warning', reason: string, message: string) => void;
-  /** The pod's IP was taken: the status shows it. */
-  gotIP: () => void;
 }
 
 /** What a pod without claims gets injected: one shared empty map, never written. */
@@ -97,7 +86,7 @@ export class PodSandbox {
         this.#claims = r.claims;
         return this.#o.sync();
       }
-      this.#o.event('Warning', failedPrepareDynamicResources, r.message);
+      this.#o.event(undefined, 'Warning', failedPrepareDynamicResources, r.message);
       this.#o.after(prepareRetryMs, () => {
         this.#devices = undefined;
         this.#o.sync();
@@ -120,7 +109,7 @@ export class PodSandbox {
     if (failure === undefined && this.podIP === undefined) failure = this.#takePodIP();
     this.#o.deps.metrics?.sandboxCreated(failure !== undefined);
     if (failure === undefined) return true;
-    this.#o.event('Warning', 'FailedCreatePodSandBox', failure);
+    this.#o.event(undefined, 'Warning', 'FailedCreatePodSandBox', failure);
     this.#retry = true;
     this.#o.after(this.#o.retryDelay(), () => {
       this.#retry = false;
@@ -135,7 +124,7 @@ export class PodSandbox {
     const ip = allocateIP();
     if (ip !== undefined) {
       this.podIP = ip;
-      this.#o.gotIP();
+      this.#o.markDirty();
       return undefined;
     }
     return `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${random.hex(32)}": plugin type="bridge" failed (add): failed to allocate for range 0: no IP addresses available in range set: ${podIPRange}`;

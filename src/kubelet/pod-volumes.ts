@@ -5,18 +5,12 @@
 // kubelet.go (syncFrequency), nestedpendingoperations (the operation backoff).
 import type { KubeObject } from '../core/index.ts';
 import type { EnvSources } from './container-env.ts';
-import type { PodWorkerDeps } from './pod-worker-deps.ts';
-import type { DeepReadonlyPod } from './types.ts';
+import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 
-export interface PodVolumesOptions {
+/** Volumes are remounted or held only while the pod worker syncs the pod (not once it terminates). */
+export interface PodVolumesOptions extends Pick<PodWorkerView, 'pod' | 'isSyncing' | 'after' | 'sync'> {
   deps: Pick<PodWorkerDeps, 'clock' | 'volumes' | 'envSources'>;
   startTime: number;
-  pod: () => DeepReadonlyPod;
-  /** The pod worker is syncing the pod (not terminating): only then are volumes remounted or held. */
-  isSyncing: () => boolean;
-  /** A timer of the pod worker's, cancelled when the pod terminates. */
-  after: (ms: number, fn: () => void) => void;
-  sync: () => void;
 }
 
 /** syncFrequency: how often the kubelet syncs every pod (its volumes remounted). */

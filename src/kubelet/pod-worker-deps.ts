@@ -2,6 +2,7 @@
 // volumes, container context) take the parts of PodWorkerDeps they use.
 // Upstream: pkg/kubelet/pod_workers.go (podSyncStatus, PodWorkerState).
 import type { Client } from '../client/index.ts';
+import type { ContainerRecord } from './container-record.ts';
 import type { Clock, Random } from '../core/index.ts';
 import type { Backoff } from './backoff.ts';
 import type { ClusterDnsView } from './cluster-dns.ts';
@@ -62,4 +63,21 @@ export interface PodWorkerDeps {
   metrics?: KubeletMetrics;
   /** What the cluster DNS answers the pod (absent: nslookup is not simulated). */
   dns?: ClusterDnsView;
+}
+
+/** What the pod worker lends its collaborators: the pod as it is now, its containers, its timers, sync and events. */
+export interface PodWorkerView {
+  pod: () => DeepReadonlyPod;
+  records: ReadonlyMap<string, ContainerRecord>;
+  /** The worker is syncing the pod (not terminating or done). */
+  isSyncing: () => boolean;
+  /** A timer of the pod worker's, cancelled when the pod terminates. */
+  after: (ms: number, fn: () => void) => void;
+  sync: () => void;
+  /** The pod worker's next try after a failed sync: backOffPeriod, jittered by half. */
+  retryDelay: () => number;
+  /** An event on the pod; about a container (its field path) when one is named. */
+  event: (container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string) => void;
+  /** The pod's status changed: the status writer writes it. */
+  markDirty: () => void;
 }

@@ -29,7 +29,8 @@ import { countContainerStates, diskWrites, runsHostProcesses, workingSets } from
 import { syncInitContainers, syncInitializedPod } from './compute-pod-actions.ts';
 import type { PodActions } from './compute-pod-actions.ts';
 import type { LiveContainer } from './container-context.ts';
-import type { PodWorkerDeps, WorkerState } from './pod-worker-deps.ts';
+import type { PodWorkerDeps, PodWorkerView, WorkerState } from './pod-worker-deps.ts';
+import type { HandlerTarget } from './handlers.ts';
 import type { ContainerStateLabel } from './kubelet-metrics.ts';
 import type { PreparedClaim } from './dynamic-resources.ts';
 
@@ -80,64 +81,61 @@ export class PodWorker {
       if (rec) Object.assign(rec, found);
     }
     this.#podHasInitialized = survivor?.initialized ?? false;
-    this.#sandbox = new PodSandbox({
-      deps,
+    const view: PodWorkerView = {
       pod: () => this.#pod,
-      podIP,
-      survived: survivor !== undefined,
+      records: this.records,
       isSyncing: () => this.#state.kind === 'syncing',
       after: (ms, fn) => this.#after(ms, fn),
       sync: () => this.#sync(),
       retryDelay: () => this.#retryDelay(),
-      event: (type, reason, message) => this.#event(undefined, type, reason, message),
-      gotIP: () => this.#status.markDirty(),
-    });
-    this.#finalDelete = new FinalDelete(deps, () => this.#pod);
-    this.#activeDeadline = new ActiveDeadline({ clock: deps.clock, startTime: this.startTime, sync: () => this.#sync() });
-    this.#volumes = new PodVolumes({ deps, startTime: this.startTime, pod: () => this.#pod, isSyncing: () => this.#state.kind === 'syncing', after: (ms, fn) => this.#after(ms, fn), sync: () => this.#sync() });
-    this.#ctx = new ContainerContext({
-      deps,
-      startTime: this.startTime,
-      pod: () => this.#pod,
-      podIP: () => this.podIP,
-      records: this.records,
-      live: this.#live,
-      prepared: (c) => this.#sandbox.prepared(c),
-      contentSources: () => this.#volumes.contentSources(),
-    });
-    this.#probes = new ContainerProbes({
-      deps,
-      pod: () => this.#pod,
-      records: this.records,
-      live: this.#live,
-      handlerTarget: (live, c) => this.#ctx.handlerTarget(live, c),
       event: (name, type, reason, message) => this.#event(name, type, reason, message),
-      onResult: (rec, instance, kind, ok) => this.#onProbeResult(rec, instance, kind, ok),
       markDirty: () => this.#status.markDirty(),
-    });
-    this.#killer = new ContainerKiller({
-      deps,
-      pod: () => this.#pod,
-      records: this.records,
-      live: this.#live,
-      after: (ms, fn) => this.#after(ms, fn),
-      event: (name, type, reason, message) => this.#event(name, type, reason, message),
-      handlerTarget: (live, c) => this.#ctx.handlerTarget(live, c),
-    });
+    };
+    const live = this.#live;
+    this.#sandbox = new PodSandbox({ ...view, deps, podIP, survived: survivor !== undefined });
+    this.#finalDelete = new FinalDelete(deps, view.pod);
+    this.#activeDeadline = new ActiveDeadline({ clock: deps.clock, startTime: this.startTime, sync: view.sync });
+    this.#volumes = new PodVolumes({ ...view, deps, startTime: this.startTime });
+    this.#ctx = new ContainerContext({ ...view, deps, startTime: this.startTime, podIP: () => this.podIP, live, prepared: (c) => this.#sandbox.prepared(c), contentSources: () => this.#volumes.contentSources() });
+    const handlerTarget = (l: LiveContainer, c: Readonly<Container>): HandlerTarget => this.#ctx.handlerTarget(l, c);
+    this.#probes = new ContainerProbes({ ...view, deps, live, handlerTarget, onResult: (rec, instance, kind, ok) => this.#onProbeResult(rec, instance, kind, ok) });
+    this.#killer = new ContainerKiller({ ...view, deps, live, handlerTarget });
+    const kill = (rec: ContainerRecord, message: string): void => void this.#killer.kill(rec, message, undefined);
     this.resize = new PodResize({
       clock: deps.clock,
-      pod: () => this.#pod,
+      pod: view.pod,
       records: this.records,
-      sim: (name) => this.#live.get(name)?.sim,
+      sim: (name) => live.get(name)?.sim,
       event: (e, detail) => deps.events.record(this.#pod, e.type, e.reason, e.prefix + detail),
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
-      restart: (rec, message) => void this.#killer.kill(rec, message, undefined),
+      restart: kill,
       changed: () => {
         this.#status.markDirty();
         deps.onResourcesChanged?.();
       },
     });
-    this.#status = new PodStatusWriter({
+    this.#status = this.#statusWriter();
+    const podRef = (): string => this.#podRef();
+    this.#starter = new ContainerStarter({
+      ...view,
+      deps,
+      live,
+      ctx: this.#ctx,
+      status: this.#status,
+      resize: this.resize,
+      survivors: survivor !== undefined,
+      firstRelist: () => this.#sandbox.firstRelist(),
+      kill,
+      startProbes: (rec, instance, l, c) => this.#probes.start(rec, instance, l, c),
+      onExit: (rec, instance, exit) => this.#onExit(rec, instance, exit),
+      podRef,
+    });
+    this.#backOff = new ContainerBackOff({ ...view, deps, podRef, start: (rec) => void this.#starter.start(rec) });
+  }
+
+  #statusWriter(): PodStatusWriter {
+    const deps = this.#d;
+    return new PodStatusWriter({
       client: deps.client,
       clock: deps.clock,
       log: deps.log,
@@ -160,38 +158,6 @@ export class PodWorker {
         ...(deps.supplementalGroupsPolicy === false ? { supplementalGroupsPolicy: false } : {}),
         ...(this.#evicted ? { evicted: this.#evicted } : {}),
       }),
-    });
-    this.#starter = new ContainerStarter({
-      deps,
-      pod: () => this.#pod,
-      podIP: () => this.podIP,
-      records: this.records,
-      live: this.#live,
-      ctx: this.#ctx,
-      status: this.#status,
-      resize: this.resize,
-      survivors: survivor !== undefined,
-      isSyncing: () => this.#state.kind === 'syncing',
-      sync: () => this.#sync(),
-      after: (ms, fn) => this.#after(ms, fn),
-      retryDelay: () => this.#retryDelay(),
-      firstRelist: () => this.#sandbox.firstRelist(),
-      event: (name, type, reason, message) => this.#event(name, type, reason, message),
-      kill: (rec, message) => void this.#killer.kill(rec, message, undefined),
-      startProbes: (rec, instance, live, c) => this.#probes.start(rec, instance, live, c),
-      onExit: (rec, instance, exit) => this.#onExit(rec, instance, exit),
-      podRef: () => this.#podRef(),
-    });
-    this.#backOff = new ContainerBackOff({
-      deps,
-      pod: () => this.#pod,
-      podRef: () => this.#podRef(),
-      start: (rec) => void this.#starter.start(rec),
-      after: (ms, fn) => this.#after(ms, fn),
-      sync: () => this.#sync(),
-      retryDelay: () => this.#retryDelay(),
-      markDirty: () => this.#status.markDirty(),
-      event: (name, type, reason, message) => this.#event(name, type, reason, message),
     });
   }
 

@@ -21,19 +21,15 @@ import type { ImageVolumePulls } from './image-volumes.ts';
 import type { ContainerTypeLabel } from './kubelet-metrics.ts';
 import { LogBuffer } from './logs.ts';
 import type { PodResize } from './pod-resize.ts';
-import type { PodWorkerDeps } from './pod-worker-deps.ts';
+import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 import { ProcessContainer } from './process-container.ts';
 import { resourceAmountOf } from './quantities.ts';
 import { SimContainer, writePastLines } from './sim-container.ts';
 import type { ContainerExit } from './sim-container.ts';
 import type { PodStatusWriter } from './status-writer.ts';
-import type { DeepReadonlyPod } from './types.ts';
 
-export interface ContainerStarterOptions {
+export interface ContainerStarterOptions extends Pick<PodWorkerView, 'pod' | 'records' | 'isSyncing' | 'sync' | 'after' | 'retryDelay' | 'event'> {
   deps: Pick<PodWorkerDeps, 'clock' | 'random' | 'images' | 'metrics' | 'runtime' | 'envSources'>;
-  pod: () => DeepReadonlyPod;
-  podIP: () => string | undefined;
-  records: ReadonlyMap<string, ContainerRecord>;
   /** The runtime's containers: a start puts the new one here. */
   live: Map<string, LiveContainer>;
   ctx: ContainerContext;
@@ -41,15 +37,8 @@ export interface ContainerStarterOptions {
   resize: PodResize;
   /** A restarted kubelet found some of the pod's containers running. */
   survivors: boolean;
-  isSyncing: () => boolean;
-  sync: () => void;
-  /** A timer of the pod worker's, cancelled when the pod terminates. */
-  after: (ms: number, fn: () => void) => void;
-  /** The pod worker's next try after a failed sync. */
-  retryDelay: () => number;
   /** True the first time: the PLEG's relist after the sandbox was made syncs the pod again. */
   firstRelist: () => boolean;
-  event: (container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string) => void;
   kill: (rec: ContainerRecord, message: string) => void;
   startProbes: (rec: ContainerRecord, instance: InstanceState, live: LiveContainer, c: Readonly<Container>) => void;
   onExit: (rec: ContainerRecord, instance: InstanceState, exit: ContainerExit) => void;
