@@ -4,6 +4,7 @@
 // Upstream: pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions, computeInitContainerActions),
 // pkg/api/v1/pod (ContainerShouldRestart via shouldRestart).
 import { shouldRestart } from '../api/index.ts';
+import { containerSpec } from './container-context.ts';
 import { isStarted } from './container-record.ts';
 import type { ContainerRecord } from './container-record.ts';
 import type { DeepReadonlyPod } from './types.ts';
@@ -76,4 +77,11 @@ export function syncInitializedPod(pod: DeepReadonlyPod, records: ReadonlyMap<st
     }
   }
   if (!active) act.complete();
+}
+
+/** ShouldContainerBeRestarted while the pod runs: a sidecar always is; a regular container as its restart policy says. */
+export function shouldContainerBeRestarted(pod: DeepReadonlyPod, rec: ContainerRecord, exitCode: number): boolean {
+  if (rec.kind === 'sidecar') return true;
+  const c = containerSpec(pod, rec.name)?.c;
+  return rec.kind === 'regular' && c !== undefined && shouldRestart(c, pod.spec.restartPolicy ?? 'Always', exitCode);
 }

@@ -4,6 +4,8 @@
 import type { ContainerKind } from '../api/index.ts';
 import type { ContainerExit } from './sim-container.ts';
 import type { Resources } from './allocation.ts';
+import type { SurvivingPod } from './surviving-containers.ts';
+import type { DeepReadonlyPod } from './types.ts';
 
 export interface InstanceState {
   /** 64 hex digits; the status shows `drydock://<id>`. */
@@ -64,4 +66,20 @@ export function isRunning(i: InstanceState | undefined): i is InstanceState & { 
 /** `started` in the status: running and past its startup probe (postStart included). */
 export function isStarted(i: InstanceState | undefined): boolean {
   return isRunning(i) && i.startupPassed && i.postStartDone;
+}
+
+/**
+ * The records of a pod's init, regular and (found running) ephemeral containers; a restarted kubelet's
+ * carry what it found of each (ids, restart counts, exits).
+ */
+export function containerRecords(pod: DeepReadonlyPod, survivor: SurvivingPod | undefined): Map<string, ContainerRecord> {
+  const records = new Map<string, ContainerRecord>();
+  for (const c of pod.spec.initContainers ?? []) records.set(c.name, { name: c.name, kind: c.restartPolicy === 'Always' ? 'sidecar' : 'init', restartCount: 0 });
+  for (const c of pod.spec.containers) records.set(c.name, { name: c.name, kind: 'regular', restartCount: 0 });
+  for (const c of pod.spec.ephemeralContainers ?? []) if (survivor?.containers.has(c.name)) records.set(c.name, { name: c.name, kind: 'ephemeral', restartCount: 0 });
+  for (const [name, found] of survivor?.containers ?? []) {
+    const rec = records.get(name);
+    if (rec) Object.assign(rec, found);
+  }
+  return records;
 }

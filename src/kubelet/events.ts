@@ -77,3 +77,8 @@ export class EventRecorder {
     };
   }
 }
+
+/** format.Pod: how the kubelet names a pod in its messages. Upstream: pkg/kubelet/util/format/pod.go. */
+export function formatPod(pod: DeepReadonlyPod): string {
+  return `${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid ?? ''})`;
+}

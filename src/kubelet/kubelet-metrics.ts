@@ -4,6 +4,7 @@
 // Upstream: pkg/kubelet/metrics/metrics.go, pkg/kubelet/prober/prober_manager.go (ProberResults,
 // ProberDuration), pkg/kubelet/cm/dra/claiminfo.go (claimsInUse), component-base/metrics/prometheus/version.
 import { simulatedBuild } from '../core/index.ts';
+import type { Clock } from '../core/index.ts';
 import { CounterVec, HistogramVec, expositionText } from './metrics-exposition.ts';
 import type { Family, Sample } from './metrics-exposition.ts';
 import type { ProbeTypeName } from './prober.ts';
@@ -216,4 +217,19 @@ export class KubeletMetrics {
       }]),
     ]);
   }
+}
+
+/**
+ * SyncPod's kubelet_pod_start_duration_seconds for one pod, from when the kubelet first saw it (now):
+ * observed at its first sync (the status manager has no status for it yet) and again when its phase
+ * turns from Pending to Running. Call it with the phase of each status written.
+ */
+export function podStartObserver(metrics: KubeletMetrics | undefined, clock: Clock): (phase: string | undefined) => void {
+  const firstSeen = clock.now();
+  let seen: string | undefined;
+  return (phase) => {
+    const before = seen;
+    seen = phase ?? '';
+    if (before === undefined || (before === 'Pending' && phase === 'Running')) metrics?.podStartObserved((clock.now() - firstSeen) / 1000);
+  };
 }

@@ -81,3 +81,11 @@ export interface PodWorkerView {
   /** The pod's status changed: the status writer writes it. */
   markDirty: () => void;
 }
+
+/** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */
+const backOffPeriodMs = 10_000;
+
+/** The pod worker's next try after a failed sync: backOffPeriod, jittered by half. */
+export function retryDelayMs(random: Random): number {
+  return backOffPeriodMs + Math.floor(random.float() * backOffPeriodMs * 0.5);
+}

@@ -1,11 +1,12 @@
-// The per-pod worker: a state machine (syncing -> terminating -> terminated -> finished) that starts
-// init containers in order (sidecars once started), then the main containers one by one (postStart
-// blocks), restarts per policy with crash-loop back-off, runs probes, and stops containers in order.
-// Upstream: pkg/kubelet/pod_workers.go, kuberuntime_manager.go (computePodActions, SyncPod),
-// kuberuntime_container.go (startContainer, killContainer), kuberuntime_termination_order.go.
-import { shouldRestart } from '../api/index.ts';
+// The per-pod worker: a state machine (syncing -> terminating -> terminated -> finished) that syncs the
+// pod on every change: its volumes, claims and sandbox first (pod-volumes.ts, pod-sandbox.ts), then the
+// containers compute-pod-actions.ts picks, started by start-container.ts behind the crash-loop back-off
+// (container-backoff.ts), probed (container-probes.ts) and stopped in order (kill-container.ts). It owns
+// the pod's status writer and tears everything down once the pod is gone.
+// Upstream: pkg/kubelet/pod_workers.go, kubelet.go (SyncPod, SyncTerminatingPod, SyncTerminatedPod).
 import type { Container } from '../api/index.ts';
 import type { KubeObject, Timer } from '../core/index.ts';
+import { containerRecords } from './container-record.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { LogBuffer } from './logs.ts';
 import { withTerminationMessage } from './termination-message.ts';
@@ -26,16 +27,16 @@ import { ContainerProbes } from './container-probes.ts';
 import { ActiveDeadline } from './active-deadline.ts';
 import { FinalDelete } from './final-delete.ts';
 import { countContainerStates, diskWrites, runsHostProcesses, workingSets } from './container-stats.ts';
-import { syncInitContainers, syncInitializedPod } from './compute-pod-actions.ts';
+import { shouldContainerBeRestarted, syncInitContainers, syncInitializedPod } from './compute-pod-actions.ts';
+import { formatPod } from './events.ts';
 import type { PodActions } from './compute-pod-actions.ts';
 import type { LiveContainer } from './container-context.ts';
+import { retryDelayMs } from './pod-worker-deps.ts';
 import type { PodWorkerDeps, PodWorkerView, WorkerState } from './pod-worker-deps.ts';
 import type { HandlerTarget } from './handlers.ts';
+import { podStartObserver } from './kubelet-metrics.ts';
 import type { ContainerStateLabel } from './kubelet-metrics.ts';
 import type { PreparedClaim } from './dynamic-resources.ts';
-
-/** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */
-const startRetryMs = 10_000;
 
 export class PodWorker {
   readonly #d: PodWorkerDeps;
@@ -43,15 +44,11 @@ export class PodWorker {
   /** The pod as the informer last delivered it (the status writer's answers move #pod on, not this). */
   #delivered: DeepReadonlyPod;
   #state: WorkerState = { kind: 'syncing' };
-  readonly records = new Map<string, ContainerRecord>();
+  readonly records: Map<string, ContainerRecord>;
   readonly #live = new Map<string, LiveContainer>();
   readonly #timers = new Set<Timer>();
   readonly #status: PodStatusWriter;
   #podHasInitialized = false;
-  /** The kubelet first saw the pod (its config.seen time). */
-  readonly #firstSeen: number;
-  /** The phase of the status last written, for the start-duration observation. */
-  #phaseSeen: string | undefined;
   /** The active-deadline handler or the eviction manager evicted the pod. */
   #evicted: { reason: string; message: string; disruptionTarget?: boolean } | undefined;
   readonly #activeDeadline: ActiveDeadline;
@@ -72,14 +69,7 @@ export class PodWorker {
     this.#pod = pod;
     this.#delivered = pod;
     this.startTime = survivor?.startTime ?? deps.clock.now();
-    this.#firstSeen = deps.clock.now();
-    for (const c of pod.spec.initContainers ?? []) this.records.set(c.name, { name: c.name, kind: c.restartPolicy === 'Always' ? 'sidecar' : 'init', restartCount: 0 });
-    for (const c of pod.spec.containers) this.records.set(c.name, { name: c.name, kind: 'regular', restartCount: 0 });
-    for (const c of pod.spec.ephemeralContainers ?? []) if (survivor?.containers.has(c.name)) this.records.set(c.name, { name: c.name, kind: 'ephemeral', restartCount: 0 });
-    for (const [name, found] of survivor?.containers ?? []) {
-      const rec = this.records.get(name);
-      if (rec) Object.assign(rec, found);
-    }
+    this.records = containerRecords(pod, survivor);
     this.#podHasInitialized = survivor?.initialized ?? false;
     const view: PodWorkerView = {
       pod: () => this.#pod,
@@ -87,7 +77,7 @@ export class PodWorker {
       isSyncing: () => this.#state.kind === 'syncing',
       after: (ms, fn) => this.#after(ms, fn),
       sync: () => this.#sync(),
-      retryDelay: () => this.#retryDelay(),
+      retryDelay: () => retryDelayMs(deps.random),
       event: (name, type, reason, message) => this.#event(name, type, reason, message),
       markDirty: () => this.#status.markDirty(),
     };
@@ -115,7 +105,7 @@ export class PodWorker {
       },
     });
     this.#status = this.#statusWriter();
-    const podRef = (): string => this.#podRef();
+    const podRef = (): string => formatPod(this.#pod);
     this.#starter = new ContainerStarter({
       ...view,
       deps,
@@ -135,6 +125,7 @@ export class PodWorker {
 
   #statusWriter(): PodStatusWriter {
     const deps = this.#d;
+    const observePhase = podStartObserver(deps.metrics, deps.clock);
     return new PodStatusWriter({
       client: deps.client,
       clock: deps.clock,
@@ -143,7 +134,7 @@ export class PodWorker {
       // Each status written (or re-read on a conflict) is one SyncPod's for the start-duration observation.
       setPod: (p: DeepReadonlyPod) => {
         if (Number(p.metadata.resourceVersion ?? 0) >= Number(this.#pod.metadata.resourceVersion ?? 0)) this.#pod = p;
-        this.#observePhase(p.status?.phase);
+        observePhase(p.status?.phase);
       },
       input: () => ({
         records: this.records,
@@ -189,17 +180,6 @@ export class PodWorker {
   /** The runtime's containers of the pod by state: each current instance, and the dead one the container GC keeps. */
   countContainerStates(into: Map<ContainerStateLabel, number>): void {
     countContainerStates(this.records, into);
-  }
-
-  /**
-   * SyncPod's kubelet_pod_start_duration_seconds: observed at the pod's first sync (the status manager has
-   * no status for it yet) and again when its phase turns from Pending to Running, from when the kubelet
-   * first saw the pod.
-   */
-  #observePhase(phase: string | undefined): void {
-    const before = this.#phaseSeen;
-    this.#phaseSeen = phase ?? '';
-    if (before === undefined || (before === 'Pending' && phase === 'Running')) this.#d.metrics?.podStartObserved((this.#d.clock.now() - this.#firstSeen) / 1000);
   }
 
   /** Whether a running container of the pod is a host process (runtime: process): it listens on the host's loopback. */
@@ -307,7 +287,7 @@ export class PodWorker {
     this.#timers.add(t);
   }
 
-  // ---- the sync loop (computePodActions) ----
+  // ---- the sync loop (SyncPod) ----
 
   #sync(): void {
     const state = this.#state;
@@ -393,17 +373,7 @@ export class PodWorker {
     void this.#killer.kill(rec, message, undefined);
   }
 
-  /** format.Pod: how the kubelet names the pod in its messages. */
-  #podRef(): string {
-    return `${this.#pod.metadata.name}_${this.#pod.metadata.namespace}(${this.uid})`;
-  }
-
-  // ---- starting (startContainer) ----
-
-  /** The pod worker's next try after a failed sync: backOffPeriod, jittered by half. */
-  #retryDelay(): number {
-    return startRetryMs + Math.floor(this.#d.random.float() * startRetryMs * 0.5);
-  }
+  // ---- what the running containers report (probe results, exits) ----
 
   #onProbeResult(rec: ContainerRecord, instance: InstanceState, kind: ProbeKind, ok: boolean): void {
     if (rec.current !== instance || instance.exit) return;
@@ -422,7 +392,8 @@ export class PodWorker {
     instance.exit = withTerminationMessage(exit, this.#spec(rec.name)?.c, this.#ctx.madeFiles?.terminationLog(rec.name, instance.id), live?.logs);
     // The failed start's reason (cached as SyncPod ends) shows as the container's waiting state while a
     // restart is due, until a later sync replaces it (convertToAPIContainerStatuses).
-    if (instance.startError && rec.current === instance && this.#willRestart(rec, exit.exitCode)) rec.waiting = instance.startError;
+    const willRestart = this.#state.kind === 'syncing' && shouldContainerBeRestarted(this.#pod, rec, exit.exitCode);
+    if (instance.startError && rec.current === instance && willRestart) rec.waiting = instance.startError;
     live?.logs.close();
     for (const p of Object.values(live?.probes ?? {})) p.stop();
     this.#killer.wake();
@@ -430,15 +401,7 @@ export class PodWorker {
     this.#sync();
   }
 
-  /** ShouldContainerBeRestarted: a sidecar always is while the pod runs; a regular container as its restart policy says. */
-  #willRestart(rec: ContainerRecord, exitCode: number): boolean {
-    if (this.#state.kind !== 'syncing') return false;
-    if (rec.kind === 'sidecar') return true;
-    const c = this.#spec(rec.name)?.c;
-    return rec.kind === 'regular' && c !== undefined && shouldRestart(c, this.#pod.spec.restartPolicy ?? 'Always', exitCode);
-  }
-
-  // ---- stopping (killContainer, termination ordering) ----
+  // ---- terminating (SyncTerminatingPod, SyncTerminatedPod) ----
 
   /**
    * A second delete with a shorter grace period (the API server moved deletionTimestamp closer)
