@@ -5,7 +5,7 @@
 // Upstream: pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer), kuberuntime_manager.go
 // (SyncPod), kubelet_pods.go (getPullSecretsForPod), kubelet.go (SyncPod's status before the pass).
 import { expandBehaviourEnv, resolveBehaviour, usesCommand } from '../api/index.ts';
-import type { Container } from '../api/index.ts';
+import type { Container, SimBehaviour } from '../api/index.ts';
 import { componentTurnOver, copyJson } from '../core/index.ts';
 import { resourcesOf } from './allocation.ts';
 import { containerSpec } from './container-context.ts';
@@ -25,7 +25,7 @@ import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 import { ProcessContainer } from './process-container.ts';
 import { resourceAmountOf } from './quantities.ts';
 import { SimContainer, writePastLines } from './sim-container.ts';
-import type { ContainerExit } from './sim-container.ts';
+import type { ContainerExit, ContainerProcess } from './sim-container.ts';
 import type { PodStatusWriter } from './status-writer.ts';
 
 export interface ContainerStarterOptions extends Pick<PodWorkerView, 'pod' | 'records' | 'isSyncing' | 'sync' | 'after' | 'retryDelay' | 'event'> {
@@ -202,25 +202,10 @@ export class ContainerStarter {
     if (hostnameError !== undefined) return this.#startFailed(rec, 'CreateContainerConfigError', hostnameError, hostnameError);
     const environment = this.#o.ctx.environment(c);
     if (!environment.ok) return this.#startFailed(rec, 'CreateContainerConfigError', environment.message, environment.message);
-    delete rec.startRetryAt;
-    if (rec.current) {
-      rec.previous = rec.current;
-      rec.restartCount++;
-    }
-    delete rec.waiting;
     // The command and args run with $(VAR) replaced; the behaviour planned for the pull holds unless they change.
     const run = expandCommandAndArgs(c, environment.env);
     const behaviour = expandBehaviourEnv(run === c ? planned : resolveBehaviour(this.#o.pod(), run, rec.kind), this.#o.ctx.imageEnv(environment.env), this.#o.ctx.gpuList(c));
-    const actual = copyJson(this.#o.resize.startWith(rec.name) ?? resourcesOf(c));
-    const instance: InstanceState = { id: this.#o.deps.random.hex(32), image, createdAt: clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
-    rec.current = instance;
-    delete rec.resizeRestart;
-    delete rec.definitionRestart;
-    const old = this.#o.live.get(rec.name);
-    const live: LiveContainer = { logs: new LogBuffer(), probes: {}, env: environment.env, ...(old ? { previousLogs: old.logs } : {}) };
-    this.#o.live.set(rec.name, live);
-    this.#o.event(rec.name, 'Normal', 'Created', 'Container created');
-    this.#o.status.markDirty();
+    const { instance, live } = this.#create(rec, c, image, environment.env);
     const argv = [...(run.command ?? []), ...(run.args ?? [])];
     const onHost = this.#o.deps.runtime === 'process' && argv.length > 0;
     if (behaviour.startupDelayMs > 0 && !onHost) {
@@ -232,23 +217,11 @@ export class ContainerStarter {
     if (!this.#o.isSyncing() || rec.current !== instance) {
       return this.#abandonStart();
     }
-    const limit = resourceAmountOf('memory', actual.limits?.memory);
-    const onExit = (exit: ContainerExit): void => this.#o.onExit(rec, instance, exit);
-    const script = behaviour.script && !onHost ? { command: this.#o.ctx.scriptCommands(c, instance.id, behaviour.script.env ?? {}), files: this.#o.ctx.scriptFiles(c, instance.id) } : {};
-    live.sim = onHost
-      ? new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: podKernelHostname(this.#o.pod()), ...environment.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit })
-      : new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit, ...script });
+    live.sim = this.#process(rec, c, instance, live, onHost ? argv : undefined, behaviour);
     // A host process has started (or failed to) once spawned settles; a simulated one is up already.
     if (live.sim.spawned) await live.sim.spawned;
     instance.startedAt = live.sim.startedAt;
-    if (instance.exit?.reason === 'StartError') {
-      // The runtime could not start it: no Started event; it restarts as its policy says.
-      this.#o.event(rec.name, 'Warning', 'Failed', `Error: ${instance.exit.message ?? ''}`);
-      this.#o.deps.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'RunContainerError');
-      this.#busy = false;
-      this.#o.sync();
-      return;
-    }
+    if (instance.exit?.reason === 'StartError') return this.#runFailed(rec, instance.exit);
     this.#o.event(rec.name, 'Normal', 'Started', 'Container started');
     this.#o.startProbes(rec, instance, live, c);
     this.#o.status.markDirty();
@@ -256,19 +229,60 @@ export class ContainerStarter {
     if (postStart) {
       const res = runHandler(postStart, this.#o.ctx.handlerTarget(live, c));
       if (res.durationMs > 0) await clock.sleep(res.durationMs);
-      if (!res.ok && !instance.exit) {
-        this.#o.event(rec.name, 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
-        this.#o.deps.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'PostStartHookError');
-        instance.startError = { reason: 'PostStartHookError', message: hookFailureMessage(postStart, res, rec.name, this.#o.podRef()) };
-        this.#busy = false;
-        this.#o.kill(rec, 'FailedPostStartHook');
-        return;
-      }
+      if (!res.ok && !instance.exit) return this.#postStartFailed(rec, instance, hookFailureMessage(postStart, res, rec.name, this.#o.podRef()));
       instance.postStartDone = true;
       this.#o.status.markDirty();
     }
     this.#busy = false;
     this.#o.sync();
+  }
+
+  /** CreateContainer: the new instance (the current one becomes the previous) and its log, a Created event. */
+  #create(rec: ContainerRecord, c: Readonly<Container>, image: string, env: Readonly<Record<string, string>>): { instance: InstanceState; live: LiveContainer } {
+    delete rec.startRetryAt;
+    if (rec.current) {
+      rec.previous = rec.current;
+      rec.restartCount++;
+    }
+    delete rec.waiting;
+    const actual = copyJson(this.#o.resize.startWith(rec.name) ?? resourcesOf(c));
+    const instance: InstanceState = { id: this.#o.deps.random.hex(32), image, createdAt: this.#o.deps.clock.now(), postStartDone: !c.lifecycle?.postStart, startupPassed: !c.startupProbe, readinessPassed: !c.readinessProbe, actual };
+    rec.current = instance;
+    delete rec.resizeRestart;
+    delete rec.definitionRestart;
+    const old = this.#o.live.get(rec.name);
+    const live: LiveContainer = { logs: new LogBuffer(), probes: {}, env, ...(old ? { previousLogs: old.logs } : {}) };
+    this.#o.live.set(rec.name, live);
+    this.#o.event(rec.name, 'Normal', 'Created', 'Container created');
+    this.#o.status.markDirty();
+    return { instance, live };
+  }
+
+  /** StartContainer: a host process for `argv` (runtime: process), else the simulated one its behaviour models. */
+  #process(rec: ContainerRecord, c: Readonly<Container>, instance: InstanceState, live: LiveContainer, argv: string[] | undefined, behaviour: SimBehaviour): ContainerProcess {
+    const { clock } = this.#o.deps;
+    const onExit = (exit: ContainerExit): void => this.#o.onExit(rec, instance, exit);
+    if (argv) return new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: podKernelHostname(this.#o.pod()), ...live.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit });
+    const limit = resourceAmountOf('memory', instance.actual?.limits?.memory);
+    const script = behaviour.script ? { command: this.#o.ctx.scriptCommands(c, instance.id, behaviour.script.env ?? {}), files: this.#o.ctx.scriptFiles(c, instance.id) } : {};
+    return new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit, ...script });
+  }
+
+  /** The runtime could not start it: no Started event; it restarts as its policy says. */
+  #runFailed(rec: ContainerRecord, exit: ContainerExit): void {
+    this.#o.event(rec.name, 'Warning', 'Failed', `Error: ${exit.message ?? ''}`);
+    this.#o.deps.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'RunContainerError');
+    this.#busy = false;
+    this.#o.sync();
+  }
+
+  /** The postStart hook failed: the container is killed and waits in PostStartHookError while its restart is due. */
+  #postStartFailed(rec: ContainerRecord, instance: InstanceState, message: string): void {
+    this.#o.event(rec.name, 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
+    this.#o.deps.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'PostStartHookError');
+    instance.startError = { reason: 'PostStartHookError', message };
+    this.#busy = false;
+    this.#o.kill(rec, 'FailedPostStartHook');
   }
 
   /**
