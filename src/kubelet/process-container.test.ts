@@ -24,6 +24,11 @@ async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** The events about pod `name` in default, as `kubectl get events --field-selector involvedObject.name=` lists them. */
+async function eventsOf(c: Cluster, name: string): Promise<Event[]> {
+  return (await c.client.list<Event>(refs.events, { namespace: 'default' })).items.filter((e) => e.involvedObject.name === name);
+}
+
 test('runtime: process runs the command on the host: its output, exit code, SIGTERM, and a missing command', async () => {
   await using c = await Cluster.start({ config, clock: new RealClock(), random: new CryptoRandom(), components: true });
   await c.client.create(refs.pods, pod('echo', ['sh', '-c', 'echo "$GREETING on $HOSTNAME"; echo to-stderr >&2; exit 3']));
@@ -43,7 +48,7 @@ test('runtime: process runs the command on the host: its output, exit code, SIGT
   assert.deepEqual([missing.exitCode, missing.reason], [128, 'StartError']);
   assert.equal(missing.message, 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "no-such-command-drydock": executable file not found in $PATH: unknown');
   // The recorder writes events after the status: wait for the Failed one, then no Started beside it.
-  const reasons = async (): Promise<string[]> => (await c.client.list<Event>(refs.events, { namespace: 'default' })).items.filter((e) => e.involvedObject.name === 'missing').map((e) => e.reason ?? '');
+  const reasons = async (): Promise<string[]> => (await eventsOf(c, 'missing')).map((e) => e.reason ?? '');
   const events = await until('the Failed event', async () => ((await reasons()).includes('Failed') ? reasons() : undefined));
   assert.ok(!events.includes('Started'), events.join(','));
 
@@ -57,7 +62,7 @@ test('runtime: process runs the command on the host: its output, exit code, SIGT
 });
 
 test('runtime: process probes for real: an exec readiness probe on the host, an httpGet one on loopback', async () => {
-  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const { createServer } = await import('node:net');
@@ -71,11 +76,13 @@ test('runtime: process probes for real: an exec readiness probe on the host, an 
   try {
     await using c = await Cluster.start({ config, clock: new RealClock(), random: new CryptoRandom(), components: true });
     const ready = join(dir, 'ready');
+    // The container makes its ready file once the test says so: Ready cannot come before that, however slow the machine.
+    const go = join(dir, 'go');
     await c.client.create(refs.pods, {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'warming', namespace: 'default' },
-      spec: { containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', `sleep 1; touch ${ready}; sleep 30`], readinessProbe: { exec: { command: ['test', '-f', ready] }, periodSeconds: 1 } }] },
+      spec: { containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', `until [ -f ${go} ]; do sleep 0.1; done; touch ${ready}; sleep 30`], readinessProbe: { exec: { command: ['test', '-f', ready] }, periodSeconds: 1 } }] },
     });
     const server = `require("http").createServer((q, s) => { s.statusCode = q.url === "/healthz" ? 200 : 404; s.end(); }).listen(${port}, "127.0.0.1")`;
     await c.client.create(refs.pods, {
@@ -85,8 +92,12 @@ test('runtime: process probes for real: an exec readiness probe on the host, an 
       spec: { containers: [{ name: 'c', image: 'node', command: [process.execPath, '-e', server], ports: [{ name: 'http', containerPort: port }], readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1 } }] },
     });
     const isReady = async (name: string): Promise<boolean> => (await c.client.get<Pod>(refs.pods, 'default', name)).status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True';
-    await new Promise((r) => setTimeout(r, 500));
+    // A failed probe, then not Ready: what `kubectl describe` and `get` show before the file is made (a loaded
+    // machine's probe may time out rather than exit 1, so the event's words are not compared).
+    const failedProbe = (e: Event): boolean => e.reason === 'Unhealthy' && (e.message ?? '').startsWith('Readiness probe failed:');
+    await until('a failed readiness probe on warming', async () => (await eventsOf(c, 'warming')).find(failedProbe));
     assert.equal(await isReady('warming'), false, 'the file is not there yet');
+    writeFileSync(go, '');
     await until('warming to be Ready', async () => ((await isReady('warming')) ? true : undefined));
     await until('server to be Ready', async () => ((await isReady('server')) ? true : undefined));
   } finally {
