@@ -8,9 +8,28 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { drydockForSuite } from './harness.ts';
+import type { Drydock } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
 const config = 'apiVersion: drydock.dev/v1alpha1\nkind: Cluster\nnodePools:\n- name: cpu\n  count: 1\n';
+
+/**
+ * `kubectl get <args> -w -v=6` running: what it printed, a wait (100 ms steps) that fails showing its output
+ * and log, and `opened`: -v=6 logs the watch request once it is answered, so what is made after it shows whole.
+ */
+function watchGet(dd: Drydock, args: readonly string[]): { out: () => string; until: (done: (out: string) => boolean, what: string, ms?: number) => Promise<void>; opened: () => Promise<void>; kill: () => void } {
+  const watch = dd.spawnKubectl(['get', ...args, '-w', '-v=6']);
+  let out = '';
+  let log = '';
+  watch.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  watch.stderr?.on('data', (c: Buffer) => (log += c.toString()));
+  const until = async (done: (text: string) => boolean, what: string, ms = 15_000): Promise<void> => {
+    for (let i = 0; i < ms / 100 && !done(out); i++) await new Promise((res) => globalThis.setTimeout(res, 100));
+    assert.ok(done(out), `${what}:\n${out}\n${log}`);
+  };
+  const opened = (): Promise<void> => until(() => /"Response" verb="GET" url="[^"]*watch=true/.test(log), 'the watch is open');
+  return { out: () => out, until, opened, kill: () => watch.kill() };
+}
 
 describe('pod lifecycle on simulated nodes', () => {
   const dd = drydockForSuite({ config });
@@ -21,17 +40,9 @@ describe('pod lifecycle on simulated nodes', () => {
   });
 
   test('get -w shows Init:0/2 -> Init:1/2 -> PodInitializing -> Running -> Completed for the sidecar Job pod', async () => {
-    // -v=6 logs the watch request once it is answered: the pod is created only then, so its first line is Pending.
-    const watch = dd.spawnKubectl(['get', 'pods', '-w', '-v=6']);
-    let out = '';
-    let log = '';
-    watch.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-    watch.stderr?.on('data', (c: Buffer) => (log += c.toString()));
-    const until = async (done: () => boolean, what: string): Promise<void> => {
-      for (let i = 0; i < 150 && !done(); i++) await new Promise((res) => globalThis.setTimeout(res, 100));
-      assert.ok(done(), `${what}:\n${out}\n${log}`);
-    };
-    await until(() => /"Response" verb="GET" url="[^"]*watch=true/.test(log), 'the watch is open');
+    // The pod is created once the watch is open, so its first line is Pending.
+    const watch = watchGet(dd, ['pods']);
+    await watch.opened();
     const path = dd.writeFile('sidecar-job-pod.yaml', fixture('sidecar-job-pod.yaml'));
     const r = await dd.kubectl(['create', '-f', path]);
     assert.equal(r.stdout.trim(), 'pod/batch-worker created', r.stderr);
@@ -42,8 +53,9 @@ describe('pod lifecycle on simulated nodes', () => {
       if (phase !== 'Succeeded') await new Promise((res) => globalThis.setTimeout(res, 200));
     }
     assert.equal(phase, 'Succeeded');
-    await until(() => /^batch-worker\s+\S+\s+Completed/m.test(out), 'the watch shows Completed');
+    await watch.until((out) => /^batch-worker\s+\S+\s+Completed/m.test(out), 'the watch shows Completed');
     watch.kill();
+    const out = watch.out();
     const statuses = out.split('\n').filter((l) => l.startsWith('batch-worker')).map((l) => l.split(/\s+/)[2]);
     assert.deepEqual(statuses.filter((x, i) => x !== statuses[i - 1]), ['Pending', 'Init:0/2', 'Init:1/2', 'PodInitializing', 'Running', 'Completed'], out);
     const g = await dd.kubectl(['get', 'pod', 'batch-worker', '-o', 'json']);
@@ -158,18 +170,22 @@ describe('pod lifecycle on simulated nodes', () => {
       metadata: { name: 'hooked' },
       spec: { containers: [{ name: 'web', image: 'nginx:1.27', lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo warming; exit 7'] } } } }] },
     };
+    // Every status the kubelet writes, as `get -w` shows it: a short-lived reason cannot slip between two polls.
+    const waiting = '{.status.containerStatuses[0].state.waiting.reason}|{.status.containerStatuses[0].state.waiting.message}{"\\n"}';
+    const watch = watchGet(dd, ['pods', '--field-selector', 'metadata.name=hooked', '-o', `jsonpath=${waiting}`]);
+    await watch.opened();
     await dd.ok(['apply', '-f', '-'], { input: JSON.stringify(pod) });
     const uid = (await dd.ok(['get', 'pod', 'hooked', '-o', 'jsonpath={.metadata.uid}'])).trim();
+    await watch.until((out) => out.includes('\nCrashLoopBackOff|'), 'the watch shows CrashLoopBackOff', 60_000);
+    watch.kill();
     const seen: string[] = [];
     const messages = new Map<string, string>();
-    for (let i = 0; i < 300 && !seen.includes('CrashLoopBackOff'); i++) {
-      const waiting = await dd.ok(['get', 'pod', 'hooked', '-o', 'jsonpath={.status.containerStatuses[0].state.waiting.reason}|{.status.containerStatuses[0].state.waiting.message}']);
-      const [reason = '', message = ''] = waiting.split('|');
+    for (const line of watch.out().split('\n')) {
+      const [reason = '', message = ''] = line.split('|');
       if (reason && seen.at(-1) !== reason) seen.push(reason);
       if (reason && !messages.has(reason)) messages.set(reason, message);
-      await new Promise((res) => globalThis.setTimeout(res, 100));
     }
-    assert.deepEqual(seen.slice(0, 2), ['PostStartHookError', 'CrashLoopBackOff']);
+    assert.deepEqual(seen.slice(0, 3), ['ContainerCreating', 'PostStartHookError', 'CrashLoopBackOff'], watch.out());
     assert.equal(messages.get('PostStartHookError'), `Exec lifecycle hook ([sh -c echo warming; exit 7]) for Container "web" in Pod "hooked_default(${uid})" failed - error: command 'sh -c echo warming; exit 7' exited with 7: , message: "warming\\n"`);
     const events = await dd.ok(['get', 'events', '--field-selector', 'involvedObject.name=hooked,reason=FailedPostStartHook', '-o', 'jsonpath={.items[0].message}']);
     assert.equal(events, 'PostStartHook failed');
