@@ -37,11 +37,11 @@ export function serveContent(req: IncomingMessage, res: ServerResponse, doc: Ser
 }
 
 function isNotModified(req: IncomingMessage, etag: string, lastModified: number): boolean {
-  const inm = req.headers['if-none-match'];
-  if (inm !== undefined && inm !== '') return noneMatchHits(inm, etag);
-  const ims = req.headers['if-modified-since'];
-  if (ims === undefined || ims === '') return false;
-  const since = Date.parse(ims);
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && ifNoneMatch !== '') return noneMatchHits(ifNoneMatch, etag);
+  const ifModifiedSince = req.headers['if-modified-since'];
+  if (ifModifiedSince === undefined || ifModifiedSince === '') return false;
+  const since = Date.parse(ifModifiedSince);
   // HTTP dates have whole seconds; Go truncates the modification time to compare.
   return !Number.isNaN(since) && Math.floor(lastModified / 1000) * 1000 <= since;
 }

@@ -181,9 +181,9 @@ export interface TaggedDiscovery {
  * (a CRD or an APIService added or removed).
  */
 export function encodedAggregatedDiscovery(index: ResourceIndex, prefix: 'api' | 'apis', apiVersion: string, remote: readonly GroupVersion[]): TaggedDiscovery {
-  const rk = remoteKey(remote);
-  return builtOnce(index, `aggregated ${prefix} ${apiVersion} ${rk}`, () => {
-    const { items, etag } = builtOnce(index, `aggregated ${prefix} ${rk}`, () => {
+  const remoteNames = remoteKey(remote);
+  return builtOnce(index, `aggregated ${prefix} ${apiVersion} ${remoteNames}`, () => {
+    const { items, etag } = builtOnce(index, `aggregated ${prefix} ${remoteNames}`, () => {
       const built = aggregatedItems(index, prefix, remote);
       return { items: built, etag: `"${contentHash(JSON.stringify({ metadata: {}, items: built }))}"` };
     })!;
