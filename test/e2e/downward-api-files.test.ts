@@ -9,8 +9,15 @@ import { join } from 'node:path';
 import { drydockForSuite } from './harness.ts';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../../test/fixtures', name), 'utf8');
-/** What changes from run to run: an ls -l date (the cluster's time of day) and the atomic writer's directory named after it. */
-const masked = (text: string): string => text.replace(/[A-Z][a-z]{2} [ \d]\d \d\d:\d\d/g, 'MMM DD HH:MM').replace(/\.\.\d{4}(_\d\d){5}\.\d+/g, '..TIMESTAMP');
+/**
+ * What changes from run to run: an ls -l date (the cluster's time of day), the atomic writer's directory
+ * named after it with a random number of 1-10 digits (os.MkdirTemp), and so the ..data link's size.
+ */
+const masked = (text: string): string =>
+  text
+    .replace(/[A-Z][a-z]{2} [ \d]\d \d\d:\d\d/g, 'MMM DD HH:MM')
+    .replace(/\d\d( MMM DD HH:MM \.\.data -> )/, 'NN$1')
+    .replace(/\.\.\d{4}(_\d\d){5}\.\d+/g, '..TIMESTAMP');
 
 describe('the downward API files task page', () => {
   const dd = drydockForSuite();
@@ -22,6 +29,8 @@ describe('the downward API files task page', () => {
     const steps = 'cat /etc/podinfo/labels; echo\ncat /etc/podinfo/annotations; echo\nls -laR /etc/podinfo\nexit\n';
     const r = await dd.kubectl(['exec', '-i', 'kubernetes-downwardapi-volume-example', '--', 'sh'], { input: steps });
     assert.equal(r.code, 0, r.stderr);
+    const dataLink = / (\d+) \S+ [ \d]\d \d\d:\d\d \.\.data -> (\S+)$/m.exec(r.stdout);
+    assert.equal(Number(dataLink?.[1]), dataLink?.[2]?.length, "a link's size is its target's length");
     assert.equal(
       masked(r.stdout),
       [
@@ -38,7 +47,7 @@ describe('the downward API files task page', () => {
         'drwxrwxrwt    3 root     root          4096 MMM DD HH:MM .',
         'drwxr-xr-x    2 root     root          4096 MMM DD HH:MM ..',
         'drwxr-xr-x    2 root     root          4096 MMM DD HH:MM ..TIMESTAMP',
-        'lrwxrwxrwx    1 root     root            31 MMM DD HH:MM ..data -> ..TIMESTAMP',
+        'lrwxrwxrwx    1 root     root            NN MMM DD HH:MM ..data -> ..TIMESTAMP',
         'lrwxrwxrwx    1 root     root            18 MMM DD HH:MM annotations -> ..data/annotations',
         'lrwxrwxrwx    1 root     root            13 MMM DD HH:MM labels -> ..data/labels',
         '',
