@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { refs } from '../api/index.ts';
 import type { APIService, Service } from '../api/index.ts';
 import { SeededRandom, VirtualClock, isApiError } from '../core/index.ts';
-import type { KubeObject } from '../core/index.ts';
 import { automanagedLabel } from './aggregator.ts';
+import { widgetCrd } from './widget-crd.test-helpers.ts';
 import { Cluster, clusterConfigFrom } from './index.ts';
 
 
@@ -50,21 +50,7 @@ test('every served built-in group-version, and metrics.k8s.io, has a Local APISe
 test('a CRD group-version gets an APIService while a CRD serves it, and loses it after', async () => {
   const { c, clock } = await start();
   try {
-    const crd: KubeObject = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-        versions: [
-          { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
-          { name: 'v1alpha1', served: false, storage: false, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
-        ],
-      },
-    };
-    await c.client.create(refs.customResourceDefinitions, crd);
+    await c.client.create(refs.customResourceDefinitions, widgetCrd(['v1alpha1']));
     const registered = await clock.until(() => apiService(c, 'v1.example.com'), 'the CRD APIService');
     assert.deepEqual(registered.spec, { group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 100 });
     assert.equal(registered.metadata.labels?.[automanagedLabel], 'true');

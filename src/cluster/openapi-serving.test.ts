@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { VirtualClock } from '../core/index.ts';
 import { refs } from '../api/index.ts';
 import { Cluster, defaultClusterConfig } from './index.ts';
+import { widgetCrd } from './widget-crd.test-helpers.ts';
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
 
@@ -92,17 +93,7 @@ test('a CRD in a new group leaves the other group-versions\' v3 documents as the
   const core = await get(cluster, before['api/v1']!.serverRelativeURL, {});
   // Last-Modified counts whole seconds: after one, a rebuilt document would carry a later one.
   await new Promise((resolve) => setTimeout(resolve, 1100));
-  await cluster.client.create(refs.customResourceDefinitions, {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  });
+  await cluster.client.create(refs.customResourceDefinitions, widgetCrd());
   const after = await clock.until(async () => {
     const paths = await rootPaths();
     return paths['apis/example.com/v1'] ? paths : undefined;
