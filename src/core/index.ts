@@ -25,3 +25,4 @@ export * from './der.ts';
 export * from './build-info.ts';
 export * from './go-float.ts';
 export * from './bounded-memo.ts';
+export { KeyedHeap } from './keyed-heap.ts';

@@ -4,13 +4,14 @@
 // reach them: a sidecar's `tail -F` poll never runs before the write its app made a cluster second earlier.
 
 import type { Timer } from './clock.ts';
+import { KeyedHeap } from './keyed-heap.ts';
 
 interface Entry {
   at: number;
   seq: number;
+  /** The heap's key: the creation order, unique. */
+  key: string;
   fn: () => void;
-  /** The entry's place in the heap; -1 once it fired or was cancelled. */
-  index: number;
 }
 
 /** setTimeout's largest delay; a longer one would fire at once (TimeoutOverflowWarning): it is re-armed. */
@@ -21,7 +22,7 @@ const before = (a: Entry, b: Entry): boolean => a.at < b.at || (a.at === b.at &&
 export class TimerQueue {
   readonly #now: () => number;
   readonly #hostDelay: (clockMs: number) => number;
-  readonly #heap: Entry[] = [];
+  readonly #heap = new KeyedHeap<Entry>((e) => e.key, before);
   #seq = 0;
   /** What is armed: a host timer for the earliest entry's time, or the next turn for a due one. */
   #host: { at: number; cancel: () => void } | undefined;
@@ -35,35 +36,26 @@ export class TimerQueue {
 
   /** Calls fn once the clock reaches `at`, after every live timer set for an earlier time. */
   add(at: number, fn: () => void): Timer {
-    const entry: Entry = { at, seq: this.#seq++, fn, index: this.#heap.length };
+    const seq = this.#seq++;
+    const entry: Entry = { at, seq, key: String(seq), fn };
     this.#heap.push(entry);
-    this.#up(entry.index);
-    if (this.#heap[0] === entry) this.#arm();
-    return { cancel: () => this.#remove(entry) };
+    if (this.#heap.peek() === entry) this.#arm();
+    return { cancel: () => this.#cancel(entry) };
   }
 
   get size(): number {
-    return this.#heap.length;
+    return this.#heap.size;
   }
 
-  #remove(entry: Entry): void {
-    const i = entry.index;
-    if (i < 0) return;
-    entry.index = -1;
-    const last = this.#heap.pop() as Entry;
-    if (i < this.#heap.length) {
-      this.#heap[i] = last;
-      last.index = i;
-      this.#down(i);
-      this.#up(last.index);
-    }
-    if (i === 0) this.#arm();
+  #cancel(entry: Entry): void {
+    const wasHead = this.#heap.peek() === entry;
+    if (this.#heap.remove(entry.key) !== undefined && wasHead) this.#arm();
   }
 
   /** One host timer for the earliest entry's time (a due one runs on the next turn). */
   #arm(): void {
     if (this.#firing) return;
-    const head = this.#heap[0];
+    const head = this.#heap.peek();
     if (this.#host && (!head || this.#host.at !== head.at)) {
       this.#host.cancel();
       this.#host = undefined;
@@ -86,10 +78,10 @@ export class TimerQueue {
 
   #fire(): void {
     this.#host = undefined;
-    const head = this.#heap[0];
+    const head = this.#heap.peek();
     if (!head) return;
     if (head.at > this.#now()) return this.#arm();
-    this.#remove(head);
+    this.#heap.pop();
     this.#firing = true;
     try {
       head.fn();
@@ -99,36 +91,4 @@ export class TimerQueue {
     }
   }
 
-  #up(i: number): void {
-    const heap = this.#heap;
-    const entry = heap[i] as Entry;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const p = heap[parent] as Entry;
-      if (!before(entry, p)) break;
-      heap[i] = p;
-      p.index = i;
-      i = parent;
-    }
-    heap[i] = entry;
-    entry.index = i;
-  }
-
-  #down(i: number): void {
-    const heap = this.#heap;
-    const entry = heap[i] as Entry;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= heap.length) break;
-      const right = left + 1;
-      const child = right < heap.length && before(heap[right] as Entry, heap[left] as Entry) ? right : left;
-      const c = heap[child] as Entry;
-      if (!before(c, entry)) break;
-      heap[i] = c;
-      c.index = i;
-      i = child;
-    }
-    heap[i] = entry;
-    entry.index = i;
-  }
 }

@@ -12,7 +12,7 @@ import type { Clock, Timer } from '../core/index.ts';
 import { jsonEqual } from '../core/index.ts';
 import type { ClusterEvent, ClusterEventWithHint, EventObject, PodRO, QueuedPodInfo, Status } from './framework.ts';
 import { ActionType } from './framework.ts';
-import { KeyedHeap } from './heap.ts';
+import { KeyedHeap } from '../core/index.ts';
 import { PodInfo } from './node-info.ts';
 import { WaitingPods, listeningOf } from './waiting-pods.ts';
 

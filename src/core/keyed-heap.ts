@@ -1,5 +1,5 @@
-// A binary heap keyed by id, with removal and in-place update: activeQ and backoffQ.
-// Upstream: pkg/scheduler/backend/heap/heap.go.
+// A binary heap keyed by id, with removal and in-place update: the scheduler's activeQ and backoffQ, a
+// scaled clock's timers (timer-queue.ts). Upstream: pkg/scheduler/backend/heap/heap.go.
 
 export class KeyedHeap<T> {
   readonly #items: T[] = [];
