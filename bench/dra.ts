@@ -74,7 +74,9 @@ async function inBatches(n: number, size: number, fn: (i: number) => Promise<unk
 
 async function run(shape: Shape): Promise<Record<string, string | number>> {
   const clock = new RealClock();
-  const cluster = await Cluster.start({ config: clusterConfigFrom({ nodePools: [] }), clock, random: new SeededRandom(1), components: false });
+  // As upstream's scheduler_perf: no node lifecycle controller runs to lift TaintNodesByCondition's
+  // not-ready taint from these nodes, so that plugin is disabled, as scheduler_perf's API server has it.
+  const cluster = await Cluster.start({ config: clusterConfigFrom({ nodePools: [] }), clock, random: new SeededRandom(1), components: false, disableAdmissionPlugins: ['TaintNodesByCondition'] });
   const client = cluster.client;
   const log = (): void => {};
   for (const c of [...nvidiaDeviceClasses(), migClass]) await client.create(refs.deviceClasses, c);

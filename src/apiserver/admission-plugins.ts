@@ -466,6 +466,13 @@ export const persistentVolumeClaimResize: AdmissionPlugin = {
   ),
 };
 
+/** `plugins` without those named, as kube-apiserver's --disable-admission-plugins; an unknown name is an error, as upstream's. */
+export function withoutPlugins(plugins: readonly AdmissionPlugin[], disabled: readonly string[]): AdmissionPlugin[] {
+  const unknown = disabled.filter((name) => !plugins.some((p) => p.name === name));
+  if (unknown.length > 0) throw new Error(unknown.map((name) => `disable-admission-plugins plugin "${name}" is unknown`).join('; '));
+  return plugins.filter((p) => !disabled.includes(p.name));
+}
+
 export function builtinAdmissionPlugins(extra: readonly AdmissionPlugin[] = []): AdmissionPlugin[] {
   // PodSecurity validates after ServiceAccount and before Priority (AllOrderedPlugins). Mutating webhooks
   // mutate last; ValidatingAdmissionPolicy, the validating webhooks and then ResourceQuota validate last,

@@ -8,7 +8,7 @@ export type { HttpHandlerOptions, OpenApiSource, ExtraRoute } from './http.ts';
 export { contentHash } from './conditional-get.ts';
 export type { ServedDocument } from './conditional-get.ts';
 export { createLocalClient } from './local-client.ts';
-export { builtinAdmissionPlugins, checkNamespaceDeletion } from './admission-plugins.ts';
+export { builtinAdmissionPlugins, checkNamespaceDeletion, withoutPlugins } from './admission-plugins.ts';
 export type { AdmissionPlugin, AdmissionAttributes } from './admission.ts';
 export { allSchemas, buildOpenApi, checkDecoded, patchMetaFor, schemaFor, unknownFields } from './openapi/index.ts';
 export type { GroupVersionDocument, GroupVersionDocumentCache, OpenApiDocuments, OpenApiSchema } from './openapi/index.ts';

@@ -36,3 +36,16 @@ test('updates leave a node untainted: the taint is the creation\'s only', async 
   const status = await client.updateStatus<Node>(refs.nodes, { ...relabelled, status: { conditions: [{ type: 'Ready', status: 'False' }] } });
   assert.deepEqual(status.spec?.taints ?? [], []);
 });
+
+test('disabled by name, as kube-apiserver --disable-admission-plugins=TaintNodesByCondition: nodes are created as sent', async () => {
+  await using cluster = await Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false, disableAdmissionPlugins: ['TaintNodesByCondition'] });
+  const created = await cluster.client.create<Node>(refs.nodes, node('plain'));
+  assert.equal(created.spec?.taints, undefined);
+});
+
+test('an unknown plugin name stops the start with upstream\'s message', async () => {
+  await assert.rejects(
+    Cluster.start({ config: { ...defaultClusterConfig(), nodePools: [] }, clock: new VirtualClock(), components: false, disableAdmissionPlugins: ['TaintNodesByConditions'] }),
+    { message: 'disable-admission-plugins plugin "TaintNodesByConditions" is unknown' },
+  );
+});

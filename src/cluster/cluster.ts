@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { builtinDefinitions, refs } from '../api/index.ts';
 import type { ResourceDefinition, ResourceRef } from '../api/index.ts';
-import { ApiMetrics, ApiServer, CustomResources, EventTtl, createServiceAccountKey, buildOpenApi, contentHash, instrumentStore, builtinAdmissionPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
+import { ApiMetrics, ApiServer, CustomResources, EventTtl, createServiceAccountKey, buildOpenApi, contentHash, instrumentStore, builtinAdmissionPlugins, withoutPlugins, checkDecoded, createHttpHandler, createLocalClient, patchMetaFor, unknownFields } from '../apiserver/index.ts';
 import type { GroupVersionDocument, GroupVersionDocumentCache, OpenApiDocuments, OpenApiSource, ServedDocument } from '../apiserver/index.ts';
 import type { Client } from '../client/index.ts';
 import type { Clock, KubeObject, Random, Timer } from '../core/index.ts';
@@ -57,6 +57,11 @@ export interface ClusterOptions {
    */
   controllersAfterStart?: boolean;
   log?: (line: string) => void;
+  /**
+   * Admission plugins left out by name, as kube-apiserver's --disable-admission-plugins: upstream's
+   * scheduler_perf disables TaintNodesByCondition so that its nodes, made ready by no controller, take pods.
+   */
+  disableAdmissionPlugins?: readonly string[];
   /**
    * Real elapsed milliseconds on a monotonic clock, for compute budgets (the DRA filterTimeout), not
    * the cluster's time: default core's monotonicMs; a test gives a fake to run out a budget step by step.
@@ -113,7 +118,7 @@ export class Cluster {
       clock,
       random,
       definitions: builtinDefinitions(),
-      admissionPlugins: builtinAdmissionPlugins([this.podWebhooks.plugin]),
+      admissionPlugins: withoutPlugins(builtinAdmissionPlugins([this.podWebhooks.plugin]), options.disableAdmissionPlugins ?? []),
       serviceAccountKey,
       staticTokens: [this.token],
       version: { major: String(version.major), minor: String(version.minor), gitVersion: options.config.kubernetesVersion },
