@@ -168,8 +168,12 @@ export class NodeLifecycleController {
     if (!result) return;
     const { observed, current } = result;
     if (!(target.metadata.labels && excludeDisruptionLabel in target.metadata.labels)) {
+      // Appended in place, as upstream's append: a copy per node made each pass quadratic in a
+      // zone's nodes (100 MB of garbage a pass at 5,000 nodes, which P10's hold paid every 5 s).
       const zone = zoneKey(target.metadata.labels);
-      zoneReady.set(zone, [...(zoneReady.get(zone) ?? []), current?.status]);
+      const statuses = zoneReady.get(zone);
+      if (statuses) statuses.push(current?.status);
+      else zoneReady.set(zone, [current?.status]);
     }
     if (!current) return;
     await this.#processTaintBasedEviction(target, observed);
