@@ -38,6 +38,9 @@ import { podStartObserver } from './kubelet-metrics.ts';
 import type { ContainerStateLabel } from './kubelet-metrics.ts';
 import type { PreparedClaim } from './dynamic-resources.ts';
 
+/** What a pod nobody copied files into reports: one shared empty map, asked for every pod each 10 s. */
+const noFiles: ReadonlyMap<string, number> = new Map();
+
 export class PodWorker {
   readonly #d: PodWorkerDeps;
   #pod: DeepReadonlyPod;
@@ -219,17 +222,17 @@ export class PodWorker {
   }
 
   /** What was copied into the pod's emptyDirs (kubectl cp), by volume; empty for a pod nobody exec'd into. */
-  emptyDirBytes(): Map<string, number> {
-    return this.#ctx.madeFiles?.emptyDirBytes() ?? new Map();
+  emptyDirBytes(): ReadonlyMap<string, number> {
+    return this.#ctx.madeFiles?.emptyDirBytes() ?? noFiles;
   }
 
   /** The bytes copied into each container's writable layer (kubectl cp outside its volumes). */
-  layerBytes(): Map<string, number> {
-    return this.#ctx.madeFiles?.layerBytes() ?? new Map();
+  layerBytes(): ReadonlyMap<string, number> {
+    return this.#ctx.madeFiles?.layerBytes() ?? noFiles;
   }
 
   /** What each running container has written to local disk by now, and where (absent: its writable layer). */
-  diskWrites(now: number): Map<string, { bytes: number; path?: string }> {
+  diskWrites(now: number): ReadonlyMap<string, { bytes: number; path?: string }> {
     return diskWrites(this.#live, this.records, now);
   }
 
