@@ -10,9 +10,9 @@ import { CryptoRandom, RealClock } from '../src/core/index.ts';
 import { MemoryStore } from '../src/storage/index.ts';
 import { bounded, pausePod, runs } from './harness.ts';
 import { median, percentile, printTable } from './table.ts';
+import { env } from './env.ts';
 
 const token = 'bench';
-const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -12,6 +12,9 @@ import { ResourceClaimController } from '../src/controllers/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
 import { buildInventory, findGpuModel, findMigProfile, nodeSelectorMatches, nvidiaDeviceClasses, nvidiaResourceSlices, resultDeviceIds, searchClaims } from '../src/dra/index.ts';
 import { Scheduler, dynamicResourcesFactory, inTreeRegistry } from '../src/scheduler/index.ts';
+import { count, envShape } from './env.ts';
+import type { Shape as EnvShape } from './env.ts';
+import { countTo } from './harness.ts';
 import { percentile, printTable } from './table.ts';
 
 interface Shape {
@@ -23,14 +26,23 @@ interface Shape {
   plain?: boolean;
 }
 
-const shapes: Shape[] = [
-  { id: 'a', title: '500 nodes x 8 H100 (dynamic MIG), 5,000 pods x 1g.10gb via template', nodes: 500, pods: 5000 },
-  { id: 'p', title: 'same 500 nodes, 5,000 plain pods (no claims): the scheduler without DRA', nodes: 500, pods: 5000, plain: true },
-  { id: 'b', title: '50 nodes x 8 H100 (dynamic MIG), 3,000 pods x 1g.10gb (demand > supply)', nodes: 50, pods: 3000 },
-];
-
 const gpus = { model: 'H100-80GB', count: 8, mig: 'dynamic' } as const;
 const profile = '1g.10gb';
+const model = findGpuModel(gpus.model);
+const maxPerGpu = (model && findMigProfile(model, profile)?.maxInstances) ?? 7;
+/** The 1g.10gb slices `nodes` nodes offer. */
+const supplyOf = (nodes: number): number => nodes * gpus.count * maxPerGpu;
+
+// BENCH_P6_A (the plain row's too) and BENCH_P6_B: nodes/pods.
+const a = envShape('BENCH_P6_A', { nodes: 500, pods: 5000 });
+const b = envShape('BENCH_P6_B', { nodes: 50, pods: 3000 });
+const demand = (s: EnvShape): string => (s.pods > supplyOf(s.nodes) ? 'demand > supply' : 'demand <= supply');
+
+const shapes: Shape[] = [
+  { id: 'a', title: `${count(a.nodes)} nodes x 8 H100 (dynamic MIG), ${count(a.pods)} pods x 1g.10gb via template`, ...a },
+  { id: 'p', title: `same ${count(a.nodes)} nodes, ${count(a.pods)} plain pods (no claims): the scheduler without DRA`, ...a, plain: true },
+  { id: 'b', title: `${count(b.nodes)} nodes x 8 H100 (dynamic MIG), ${count(b.pods)} pods x 1g.10gb (${demand(b)})`, ...b },
+];
 
 const migClass: resourceV1.DeviceClass = {
   apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: 'mig-1g-10gb' },
@@ -88,15 +100,12 @@ async function run(shape: Shape): Promise<Record<string, string | number>> {
     await client.create(refs.nodes, node);
     for (const s of nvidiaResourceSlices(name, gpus)) await client.create(refs.resourceSlices, s);
   });
-  const model = findGpuModel(gpus.model);
-  const maxPerGpu = (model && findMigProfile(model, profile)?.maxInstances) ?? 7;
-  const supply = shape.nodes * gpus.count * maxPerGpu;
+  const supply = supplyOf(shape.nodes);
   const expected = Math.min(shape.pods, supply);
   const created = new Map<string, number>();
   const latencies: number[] = [];
   let bound = 0;
-  let done!: () => void;
-  const finished = new Promise<void>((r) => (done = r));
+  const progress = countTo(expected, 'pods bound');
   const allocation = new Map<string, number>();
   const controller = new ResourceClaimController({ client, clock, log, workers: 8 });
   const scheduler = new Scheduler({
@@ -105,7 +114,8 @@ async function run(shape: Shape): Promise<Record<string, string | number>> {
     onBound: (pi) => {
       const t = created.get(pi.key);
       if (t !== undefined) latencies.push(performance.now() - t);
-      if (++bound === expected) done();
+      bound++;
+      progress.step();
     },
   });
   controller.start();
@@ -117,7 +127,7 @@ async function run(shape: Shape): Promise<Record<string, string | number>> {
     created.set(`default/${p.metadata.name ?? ''}`, performance.now());
     await client.create(refs.pods, p, { namespace: 'default' });
   });
-  await finished;
+  await progress.finished;
   const seconds = (performance.now() - t0) / 1000;
   const claims = (await client.list<resourceV1.ResourceClaim>(refs.resourceClaims, { namespace: 'default' })).items;
   const used = new Set(claims.flatMap((c) => (c.status?.allocation?.devices?.results ?? []).map((r) => `${r.pool}/${r.device}`)));

@@ -12,6 +12,7 @@ import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
 import type { Clock, KubeObject } from '../src/core/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
 import type { ResourceRef } from '../src/api/index.ts';
+import { env } from './env.ts';
 
 export interface Served {
   cluster: Cluster;
@@ -102,6 +103,29 @@ export function watchUntil<T extends KubeObject>(client: Client, ref: ResourceRe
   return { ready, finished };
 }
 
+/**
+ * Counts to `want`, when `finished` resolves. It rejects, saying how far the count got, when a whole
+ * BENCH_STALL_SECONDS (60) pass without a step: a pod that never binds then fails the run instead of
+ * hanging it, or of ending the process with an unsettled top-level await (exit 13) once no timer is left.
+ */
+export function countTo(want: number, what: string): { step(): void; finished: Promise<void> } {
+  const stallMs = env('BENCH_STALL_SECONDS', 60) * 1000;
+  let count = 0;
+  let seen = 0;
+  let settle!: (error?: Error) => void;
+  const finished = new Promise<void>((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
+  const check = setInterval(() => {
+    if (count === seen) stop(new Error(`${count} of ${want} ${what}, none in the last ${stallMs / 1000} s`));
+    seen = count;
+  }, stallMs);
+  const stop = (error?: Error): void => {
+    clearInterval(check);
+    settle(error);
+  };
+  if (want <= 0) stop();
+  return { step: () => void (++count === want && stop()), finished };
+}
+
 export const isRunning = (p: Pod): boolean => p.status?.phase === 'Running';
 
 export function pausePod(name: string, extra: Partial<Pod['metadata']> = {}): Pod {
@@ -148,7 +172,7 @@ export function machine(): string {
 }
 
 /** Number of runs for medians (BENCH_RUNS, default 3). */
-export const runs = Number(process.env.BENCH_RUNS ?? 3);
+export const runs = env('BENCH_RUNS', 3);
 
 export const ms = (t: number): string => `${Math.round(t)} ms`;
 

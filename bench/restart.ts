@@ -11,8 +11,8 @@ import { checkRestart, loadPatch, PatchLoad, ResumingWatcher, within } from '../
 import { spawnDrydockUntil, stopChild } from './child.ts';
 import { bounded, pausePod, refs } from './harness.ts';
 import { percentile, printTable } from './table.ts';
+import { env } from './env.ts';
 
-const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function runRestartBenchmark(): Promise<void> {

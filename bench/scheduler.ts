@@ -8,12 +8,16 @@ import { refs } from '../src/api/index.ts';
 import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
 import { Scheduler } from '../src/scheduler/index.ts';
+import { count, envShape } from './env.ts';
+import { countTo } from './harness.ts';
 
 interface Shape {
   id: string;
   title: string;
   nodes: number;
   pods: number;
+  /** The most pods one node takes (its cpu, GPUs, or the anti-affinity groups): more never all bind. */
+  perNode: number;
   node: (i: number) => Record<string, string>;
   pod: (i: number) => Pod;
   /** Upstream reference (scheduler_perf performance-config.yaml thresholds: CI minimums). */
@@ -27,16 +31,21 @@ const plainPod = (i: number): Pod => ({
   spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '500Mi' } } }] },
 });
 
+// BENCH_P5_A, _B, _C: each shape's nodes/pods.
+const a = envShape('BENCH_P5_A', { nodes: 5000, pods: 10_000 });
+const b = envShape('BENCH_P5_B', { nodes: 1000, pods: 5000 });
+const c = envShape('BENCH_P5_C', { nodes: 500, pods: 4000 });
+
 const shapes: Shape[] = [
   {
-    id: 'a', title: '5,000 nodes, 10,000 plain pods', nodes: 5000, pods: 10_000,
+    id: 'a', title: `${count(a.nodes)} nodes, ${count(a.pods)} plain pods`, ...a, perNode: 40,
     node: () => ({ cpu: '4', memory: '32Gi', pods: '110' }),
     pod: plainPod,
     upstream: 'SchedulingBasic/5000Nodes_10000Pods: threshold 680 pods/s',
     floorRequest: { cpu: 100, memory: 500 * 2 ** 20, gpu: 0 },
   },
   {
-    id: 'b', title: '1,000 nodes, 5,000 pods with required anti-affinity', nodes: 1000, pods: 5000,
+    id: 'b', title: `${count(b.nodes)} nodes, ${count(b.pods)} pods with required anti-affinity`, ...b, perNode: 5,
     node: () => ({ cpu: '4', memory: '32Gi', pods: '110' }),
     pod: (i) => {
       const p = plainPod(i);
@@ -49,7 +58,7 @@ const shapes: Shape[] = [
     floorRequest: { cpu: 100, memory: 500 * 2 ** 20, gpu: 0 },
   },
   {
-    id: 'c', title: '500 nodes x 8 GPUs, 4,000 pods asking nvidia.com/gpu: 1', nodes: 500, pods: 4000,
+    id: 'c', title: `${count(c.nodes)} nodes x 8 GPUs, ${count(c.pods)} pods asking nvidia.com/gpu: 1`, ...c, perNode: 8,
     node: () => ({ cpu: '96', memory: '1Ti', pods: '110', 'nvidia.com/gpu': '8' }),
     pod: (i) => {
       const p = plainPod(i);
@@ -108,6 +117,7 @@ interface Result {
 }
 
 async function run(shape: Shape): Promise<Result> {
+  if (shape.pods > shape.nodes * shape.perNode) throw new Error(`scheduler shape ${shape.id}: ${count(shape.pods)} pods do not fit on ${count(shape.nodes)} nodes (${shape.perNode} a node at most), and the run waits for every pod to bind`);
   const clock = new RealClock();
   // As upstream's scheduler_perf: no node lifecycle controller runs to lift TaintNodesByCondition's
   // not-ready taint from these nodes, so that plugin is disabled, as scheduler_perf's API server has it.
@@ -123,15 +133,13 @@ async function run(shape: Shape): Promise<Result> {
   }
   const created = new Map<string, number>();
   const latencies: number[] = [];
-  let bound = 0;
-  let done!: () => void;
-  const finished = new Promise<void>((r) => (done = r));
+  const bound = countTo(shape.pods, 'pods bound');
   const scheduler = new Scheduler({
     client, clock, random: new SeededRandom(2),
     onBound: (pi) => {
       const t = created.get(pi.key);
       if (t !== undefined) latencies.push(performance.now() - t);
-      if (++bound === shape.pods) done();
+      bound.step();
     },
   });
   scheduler.start();
@@ -144,7 +152,7 @@ async function run(shape: Shape): Promise<Result> {
       await client.create(refs.pods, pod, { namespace: 'default' });
     }));
   }
-  await finished;
+  await bound.finished;
   const seconds = (performance.now() - t0) / 1000;
   const rssMb = process.memoryUsage().rss / 2 ** 20;
   await scheduler.stop();
