@@ -17,14 +17,23 @@ import { CryptoRandom, RealClock } from '../src/core/index.ts';
 import type { KubeObject } from '../src/core/index.ts';
 import { MemoryStore } from '../src/storage/index.ts';
 import { bareServerArgs, spawnDrydockUntil, spawnNodeUntil, startEnvironments, stopChild } from './child.ts';
+import { count, env } from './env.ts';
 import { median, printTable } from './table.ts';
 import type { Row } from './table.ts';
 
 const token = 'bench';
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const seconds = env('BENCH_SECONDS', 5);
 // Each side's seconds are split into this many alternating runs (bare, drydock, bare, ...): this
 // machine's speed drifts by half within a minute, and one run of each side apart measured the drift.
-const pairs = Math.max(1, Number(process.env.BENCH_API_PAIRS ?? 5));
+const pairs = Math.max(1, env('BENCH_API_PAIRS', 5));
+/** Each side's unmeasured run before an operation's pairs. */
+const warmupSeconds = env('BENCH_API_WARMUP_SECONDS', 1);
+/** The pods stored for GET and LIST (the LIST row lists them all). */
+const listPods = env('BENCH_API_LIST_PODS', 1000);
+const fanOut = { watchers: env('BENCH_API_WATCHERS', 100), events: env('BENCH_API_EVENTS', 10_000) };
+const memoryPods = env('BENCH_API_MEMORY_PODS', 20_000);
+/** `drydock up` starts per environment, each beside a bare server's. */
+const starts = env('BENCH_API_STARTS', 7);
 
 function podManifest(name: string): KubeObject {
   // About 2 KB stored, like a typical small workload pod.
@@ -71,7 +80,7 @@ async function startDrydockHttp(): Promise<{ url: string; cluster: Cluster; http
   const client = cluster.client;
   // The service account the ServiceAccount admission plugin looks up (its controller is a component).
   await client.create(refs.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
-  for (let i = 0; i < 1000; i++) await client.create(refs.pods, podManifest(`pod-${i}`));
+  for (let i = 0; i < listPods; i++) await client.create(refs.pods, podManifest(`pod-${i}`));
   const http = createServer({ keepAlive: true }, cluster.httpHandler());
   return { url: await listen(http), cluster, http };
 }
@@ -89,8 +98,10 @@ interface Rates {
  * the pairs' ratios.
  */
 async function rates(drydockUrl: string, bareUrl: string, options: CannonOptions = {}): Promise<Rates> {
-  await cannon(bareUrl, options, 1);
-  await cannon(drydockUrl, options, 1);
+  if (warmupSeconds > 0) {
+    await cannon(bareUrl, options, warmupSeconds);
+    await cannon(drydockUrl, options, warmupSeconds);
+  }
   const runs: { bare: { rps: number; p99: number }; drydock: { rps: number; p99: number } }[] = [];
   for (let i = 0; i < pairs; i++) {
     const bare = await cannon(bareUrl, options, seconds / pairs);
@@ -113,7 +124,7 @@ async function requestRates(): Promise<Row[]> {
     rows.push({ operation: what, 'drydock req/s': Math.round(r.drydock.rps), 'bare node:http req/s': Math.round(r.bare.rps), ratio: r.ratio, 'drydock p99 ms': r.drydock.p99, goal });
   };
   add('GET pod', '>= 0.5x bare', await rates(`${dd.url}/api/v1/namespaces/default/pods/pod-0`, bareUrl));
-  add('LIST 1,000 pods', '(reported)', await rates(`${dd.url}/api/v1/namespaces/default/pods`, bareUrl));
+  add(`LIST ${count(listPods)} pods`, '(reported)', await rates(`${dd.url}/api/v1/namespaces/default/pods`, bareUrl));
   const body = JSON.stringify({ ...podManifest(''), metadata: { generateName: 'created-', namespace: 'default', labels: { app: 'bench' } } });
   add('CREATE pod', '>= 0.25x bare', await rates(`${dd.url}/api/v1/namespaces/default/pods`, bareUrl, { method: 'POST', body }));
   await new Promise<void>((r) => bare.close(() => r()));
@@ -127,8 +138,7 @@ async function watchFanOut(): Promise<Row[]> {
   const dd = await startDrydockHttp();
   const client = dd.cluster.client;
   await client.create(refs.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ticker', namespace: 'default' }, data: { n: '0' } });
-  const watchers = 100;
-  const events = 10_000;
+  const { watchers, events } = fanOut;
   const start = await client.get(refs.configMaps, 'default', 'ticker');
   const received: number[][] = Array.from({ length: watchers }, () => []);
   const controllers: AbortController[] = [];
@@ -171,7 +181,7 @@ async function watchFanOut(): Promise<Row[]> {
 }
 
 async function memoryPerPod(): Promise<Row[]> {
-  const count = 20_000;
+  const pods = memoryPods;
   const server = new ApiServer({ store: new MemoryStore(), clock: new RealClock(), random: new CryptoRandom(), definitions: builtinDefinitions(), admissionPlugins: builtinAdmissionPlugins() });
   const client = createLocalClient(server);
   await client.create(refs.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
@@ -179,7 +189,7 @@ async function memoryPerPod(): Promise<Row[]> {
   gc?.();
   const before = process.memoryUsage().heapUsed;
   // Through the pipeline without the in-process client, which would keep a decoded copy.
-  for (let i = 0; i < count; i++) await server.create(refs.pods, 'default', podManifest(`mem-${i}`), {});
+  for (let i = 0; i < pods; i++) await server.create(refs.pods, 'default', podManifest(`mem-${i}`), {});
   // Each write leaves its decoded object weakly held for readers (stored-object.ts); V8 keeps a
   // WeakRef's target until the job that made it ends, so the figure is taken after one turn of the loop.
   await new Promise((resolve) => setImmediate(resolve));
@@ -187,7 +197,7 @@ async function memoryPerPod(): Promise<Row[]> {
   const after = process.memoryUsage().heapUsed;
   const sample = await client.get(refs.pods, 'default', 'mem-0');
   const size = JSON.stringify(sample).length;
-  return [{ pods: count, 'stored JSON bytes/pod': size, 'heap bytes/pod': Math.round((after - before) / count), goal: '<= 4 KB per 2 KB pod', 'gc exposed': gc ? 'yes' : 'no (run with --expose-gc)' }];
+  return [{ pods, 'stored JSON bytes/pod': size, 'heap bytes/pod': Math.round((after - before) / pods), goal: '<= 4 KB per 2 KB pod', 'gc exposed': gc ? 'yes' : 'no (run with --expose-gc)' }];
 }
 
 /** Spawn to ready line, interleaved with a bare node:http server's spawn to listening, per environment. */
@@ -196,7 +206,7 @@ async function startupTime(): Promise<Row[]> {
   for (const { name, env } of startEnvironments()) {
     const up: number[] = [];
     const bare: number[] = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < starts; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'drydock-bench-'));
       const started = await spawnDrydockUntil(['up', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')], /ready/, env);
       up.push(started.ms);
@@ -212,7 +222,7 @@ async function startupTime(): Promise<Row[]> {
 }
 
 export async function runApiBenchmarks(): Promise<void> {
-  printTable(`API requests over HTTP (16 connections; after 1 s unmeasured, ${seconds} s a side in ${pairs} alternating runs; medians, ratio of the pairs)`, await requestRates());
+  printTable(`API requests over HTTP (16 connections; after ${warmupSeconds} s unmeasured, ${seconds} s a side in ${pairs} alternating runs; medians, ratio of the pairs)`, await requestRates());
   printTable('Watch fan-out over HTTP', await watchFanOut());
   printTable('Memory per stored pod (in process)', await memoryPerPod());
   printTable('drydock up, default cluster, process start to ready', await startupTime());

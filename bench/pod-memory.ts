@@ -9,13 +9,16 @@ import type { Pod } from '../src/api/index.ts';
 import type { Client } from '../src/client/index.ts';
 import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
+import { env, parseShape } from './env.ts';
 import { bounded, gc, heapMb, isRunning, pausePod, watchUntil } from './harness.ts';
 import { perPodKb, storedFootprint } from './stored-footprint.ts';
 import { printTable } from './table.ts';
 import type { Row } from './table.ts';
 
-const historyWindow = 10_000;
-const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 3000));
+// The store's window. BENCH_POD_MEMORY_HISTORY writes fewer, for runs whose figures do not matter
+// (bench/run.test.ts): the rest of the window then counts in the per-pod figure.
+const historyWindow = env('BENCH_POD_MEMORY_HISTORY', 10_000);
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, env('BENCH_POD_MEMORY_SETTLE_SECONDS', 3) * 1000));
 
 async function fillHistory(client: Client): Promise<void> {
   for (let k = 0; k < historyWindow; k++) {
@@ -61,8 +64,8 @@ async function podMemory(nodes: number, pods: number): Promise<Row> {
 
 /** BENCH_POD_MEMORY: `nodes/pods` pairs, comma-separated (default 100/5000,1000/10000). */
 export async function runPodMemoryBenchmark(): Promise<void> {
-  const shapes = (process.env.BENCH_POD_MEMORY ?? '100/5000,1000/10000').split(',').map((s) => s.split('/').map(Number) as [number, number]);
+  const shapes = (process.env.BENCH_POD_MEMORY || '100/5000,1000/10000').split(',').map((text) => parseShape('BENCH_POD_MEMORY', text));
   const rows: Row[] = [];
-  for (const [nodes, pods] of shapes) rows.push(await podMemory(nodes, pods));
+  for (const { nodes, pods } of shapes) rows.push(await podMemory(nodes, pods));
   printTable('issue 4: heap per running pod (after GC), in process, history window excluded', rows);
 }

@@ -8,8 +8,8 @@ import { accessOf, ClientWorker, runClientJob } from './client-worker.ts';
 import type { Until } from './pod-latency.ts';
 import { median, percentile, printTable } from './table.ts';
 import type { Row } from './table.ts';
+import { env } from './env.ts';
 
-const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const cpuMs = (since: NodeJS.CpuUsage): number => {
   const u = process.cpuUsage(since);
   return (u.user + u.system) / 1000;
@@ -70,10 +70,11 @@ async function p8(): Promise<Row[]> {
   const nodes = env('BENCH_P8_NODES', 1000);
   const seconds = env('BENCH_P8_SECONDS', 5);
   const rates = (process.env.BENCH_P8_RATES ?? '20,100,200,1000').split(',').map(Number);
+  const warmupSeconds = env('BENCH_P8_WARMUP_SECONDS', 2);
   const { cluster } = await serveCluster({ nodes });
   // Each node's start-up Event is written just after the cluster is ready (~0.5 s of work at 1,000
   // nodes); a cluster being measured has long been up.
-  await new Promise((r) => setTimeout(r, 3000));
+  await new Promise((r) => setTimeout(r, env('BENCH_P8_SETTLE_SECONDS', 3) * 1000));
   const floor = await serveCluster({ nodes: 0, components: false });
   // One client per cluster for every run, as the client of a cluster under measure has been running:
   // a client started for each run compiled its code and opened its TLS connections inside the 5 s
@@ -94,10 +95,12 @@ async function p8(): Promise<Row[]> {
       const dd: number[][] = [];
       const fl: number[][] = [];
       try {
-        // Each rate is first run unmeasured for 2 s, as any load test warms up at the load it measures:
+        // Each rate is first run unmeasured (BENCH_P8_WARMUP_SECONDS, 2 s), as any load test warms up at the load it measures:
         // the client's pool then holds the connections that rate needs.
-        await latency(cluster, `w${rate}`, rate, 2, 'Running');
-        await latency(floor.cluster, `w${rate}`, rate, 2, 'ADDED');
+        if (warmupSeconds > 0) {
+          await latency(cluster, `w${rate}`, rate, warmupSeconds, 'Running');
+          await latency(floor.cluster, `w${rate}`, rate, warmupSeconds, 'ADDED');
+        }
         for (let r = 0; r < runs; r++) {
           dd.push(await latency(cluster, `r${rate}x${r}`, rate, seconds, 'Running'));
           fl.push(await latency(floor.cluster, `r${rate}x${r}`, rate, seconds, 'ADDED'));

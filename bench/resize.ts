@@ -11,11 +11,13 @@ import { refs } from '../src/api/index.ts';
 import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
 import { accessOf, runClientJob } from './client-worker.ts';
+import { env } from './env.ts';
 import { percentile, printTable } from './table.ts';
 import type { Row } from './table.ts';
 
-const pods = 1000;
-const nodes = 10;
+const pods = env('BENCH_RESIZE_PODS', 1000);
+const nodes = env('BENCH_RESIZE_NODES', 10);
+const settleMs = env('BENCH_RESIZE_SETTLE_SECONDS', 15) * 1000;
 
 const pod = (i: number): Pod => ({
   apiVersion: 'v1',
@@ -32,7 +34,7 @@ async function waitFor(done: () => boolean, what: string, ms = 120_000): Promise
   }
 }
 
-/** One cluster, 1,000 running pods, one burst of resizes from a client with `connections` connections. */
+/** One cluster, BENCH_RESIZE_PODS (1,000) running pods, one burst of resizes from a client with `connections` connections. */
 async function resizeBurst(connections: number): Promise<Row> {
   const config = clusterConfigFrom({ nodePools: [{ name: 'cpu', count: nodes, capacity: { cpu: '64', memory: '256Gi', pods: '200' } }] });
   const cluster = await Cluster.start({ config, clock: new RealClock(), random: new SeededRandom(7), port: 0, components: true });
@@ -47,7 +49,7 @@ async function resizeBurst(connections: number): Promise<Row> {
     await waitFor(() => running.size >= pods, 'pods to run');
     watch.stop();
     // Let the start-up backlog (status writes, Pulled/Created/Started events) drain first.
-    await new Promise((res) => globalThis.setTimeout(res, 15000));
+    await new Promise((res) => globalThis.setTimeout(res, settleMs));
     const names = Array.from({ length: pods }, (_, i) => `r-${i}`);
     // The watch takes one of the client's connections, as it would in a real client's pool.
     const t = await runClientJob(accessOf(cluster), 'resize', { names, namespace: 'default', cpu: '150m', connections });

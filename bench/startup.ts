@@ -10,12 +10,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { env } from './env.ts';
 import { median, printTable } from './table.ts';
 import { processRssMb, runs } from './harness.ts';
 import { bareServerArgs, spawnDrydockUntil, spawnNodeUntil, stopChild } from './child.ts';
 
 const kubectl = process.env.KUBECTL ?? 'kubectl';
 const profiling = process.env.DRYDOCK_PROF === '1';
+const idleSeconds = env('BENCH_STARTUP_IDLE_SECONDS', 5);
 
 function run(cmd: string, args: string[]): Promise<number> {
   return new Promise((res) => spawn(cmd, args, { stdio: 'ignore' }).once('exit', (code) => res(code ?? 1)));
@@ -58,8 +60,8 @@ async function drydockUp(): Promise<UpRun> {
   const warmGetNsMs = await timedKubectl(getNs);
   ageDiscoveryCache(join(dir, 'cache'));
   const expiredGetNsMs = await timedKubectl(getNs);
-  // Idle: controllers and kubelets settled, leases ticking; read after 5 s.
-  await new Promise((r) => setTimeout(r, 5000));
+  // Idle: controllers and kubelets settled, leases ticking; read after BENCH_STARTUP_IDLE_SECONDS.
+  await new Promise((r) => setTimeout(r, idleSeconds * 1000));
   const idleRssMb = processRssMb(child.pid ?? 0);
   await stopChild(child);
   rmSync(dir, { recursive: true, force: true });
@@ -88,7 +90,7 @@ export async function runStartupBenchmarks(): Promise<void> {
   const up: UpRun[] = [];
   const bare: { answerMs: number; rssMb: number }[] = [];
   const kc: number[] = [];
-  const n = Math.max(runs, 5);
+  const n = env('BENCH_STARTUP_RUNS', Math.max(runs, 5));
   // Interleaved, so a burst of load from elsewhere hits both sides alike.
   for (let i = 0; i < n; i++) {
     up.push(await drydockUp());
@@ -102,6 +104,6 @@ export async function runStartupBenchmarks(): Promise<void> {
     { '#': 'P1', what: 'kubectl get ns again, its cache dir warm (within the 6 h TTL)', drydock: `${Math.round(median(up.map((u) => u.warmGetNsMs)))} ms`, floor: `${Math.round(median(kc))} ms (kubectl version --client)`, ratio: median(up.map((u) => u.warmGetNsMs)) / median(kc), goal: '', anchor: '' },
     { '#': 'P1', what: 'kubectl get ns, discovery cache past its TTL (revalidates /api, /apis)', drydock: `${Math.round(median(up.map((u) => u.expiredGetNsMs)))} ms`, floor: `${Math.round(median(kc))} ms (kubectl version --client)`, ratio: median(up.map((u) => u.expiredGetNsMs)) / median(kc), goal: '', anchor: '' },
     { '#': 'P1', what: 'spawn -> ready line', drydock: `${Math.round(median(up.map((u) => u.readyMs)))} ms`, floor: `${Math.round(median(bare.map((b) => b.answerMs)))} ms (bare node:http answers)`, ratio: median(up.map((u) => u.readyMs)) / median(bare.map((b) => b.answerMs)), goal: '', anchor: '' },
-    { '#': 'P2', what: 'idle RSS (5 s after ready)', drydock: `${Math.round(median(up.map((u) => u.idleRssMb)))} MB`, floor: `${Math.round(median(bare.map((b) => b.rssMb)))} MB (bare node:http)`, ratio: median(up.map((u) => u.idleRssMb)) / median(bare.map((b) => b.rssMb)), goal: '<= 100 MB', anchor: 'KWOK ~300 MB, k3s 1.4-1.6 GB' },
+    { '#': 'P2', what: `idle RSS (${idleSeconds} s after ready)`, drydock: `${Math.round(median(up.map((u) => u.idleRssMb)))} MB`, floor: `${Math.round(median(bare.map((b) => b.rssMb)))} MB (bare node:http)`, ratio: median(up.map((u) => u.idleRssMb)) / median(bare.map((b) => b.rssMb)), goal: '<= 100 MB', anchor: 'KWOK ~300 MB, k3s 1.4-1.6 GB' },
   ]);
 }

@@ -7,9 +7,10 @@ import type { Pod } from '../src/api/index.ts';
 import { refs } from '../src/api/index.ts';
 import { Cluster, clusterConfigFrom } from '../src/cluster/index.ts';
 import { RealClock, SeededRandom } from '../src/core/index.ts';
+import { env } from './env.ts';
 import { printTable } from './table.ts';
 
-const count = Number(process.env.BENCH_WRITES ?? 5000);
+const count = env('BENCH_WRITES', 5000);
 
 const pod = (i: number): Pod => ({
   apiVersion: 'v1',
