@@ -1,6 +1,6 @@
 // Runs every compiled *.test.js under dist/ with node's test runner.
 // Node 20's --test takes no globs, so the files are collected here.
-// `node scripts/run-tests.mjs unit` skips test/e2e; `e2e` runs only it.
+// `node scripts/run-tests.mjs unit` skips the end-to-end tests; `e2e` runs only them.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -14,8 +14,11 @@ function collect(dir, out) {
   }
   return out;
 }
-const files = [...collect('dist/src', []), ...collect('dist/test', [])]
-  .filter((f) => (which === 'unit' ? !f.includes('/e2e/') : which === 'e2e' ? f.includes('/e2e/') : true))
+// End to end: test/e2e, and bench/run.test.js, which runs every benchmark (spawned servers, the
+// real kubectl) for a minute.
+const isE2e = (f) => f.includes('/e2e/') || f === join('dist', 'bench', 'run.test.js');
+const files = [...collect('dist/src', []), ...collect('dist/test', []), ...collect('dist/bench', [])]
+  .filter((f) => (which === 'unit' ? !isE2e(f) : which === 'e2e' ? isE2e(f) : true))
   .sort();
 // Shared decoded objects are deep-frozen under test, so a component that mutates one fails loudly.
 const env = { ...process.env, DRYDOCK_FREEZE_OBJECTS: '1' };
