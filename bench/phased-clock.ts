@@ -61,9 +61,12 @@ export class PhasedClock implements Clock {
 
   #arm(pending: Pending): void {
     pending.handle = setTimeout(() => {
+      // Node's timers and Date.now() count whole milliseconds, and one real millisecond is `factor`
+      // of cluster time: a timer that woke before its cluster time sleeps the rest, never fires early.
+      if (this.now() < pending.at) return this.#arm(pending);
       this.#pending.delete(pending);
       pending.fn();
-    }, Math.max(0, (pending.at - this.now()) / this.#factor));
+    }, Math.max(0, Math.ceil((pending.at - this.now()) / this.#factor)));
     // As RealClock: timers never keep the process alive on their own.
     pending.handle.unref?.();
   }
