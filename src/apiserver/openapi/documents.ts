@@ -59,7 +59,9 @@ export function buildOpenApi(definitions: readonly ResourceDefinition[], custom?
   const byGroupVersion = new Map<string, ResourceDefinition[]>();
   for (const def of definitions) {
     const key = gvPath(def.group, def.version);
-    byGroupVersion.set(key, [...(byGroupVersion.get(key) ?? []), def]);
+    const defs = byGroupVersion.get(key);
+    if (defs) defs.push(def);
+    else byGroupVersion.set(key, [def]);
   }
   for (const path of built.keys()) if (!byGroupVersion.has(path)) built.delete(path);
   let rootCache: ReturnType<OpenApiDocuments['root']> | undefined;

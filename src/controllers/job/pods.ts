@@ -111,7 +111,11 @@ export function activePodsForRemoval(job: ReadonlyJob, pods: readonly ReadonlyPo
     for (const p of pods) {
       const ix = getCompletionIndex(p.metadata.annotations);
       if (ix === unknownCompletionIndex || ix >= completions) rm.push(p);
-      else byIndex.set(ix, [...(byIndex.get(ix) ?? []), p]);
+      else {
+        const same = byIndex.get(ix);
+        if (same) same.push(p);
+        else byIndex.set(ix, [p]);
+      }
     }
     for (const ix of [...byIndex.keys()].sort((a, b) => a - b)) {
       const same = (byIndex.get(ix) ?? []).sort(compareForDeletion);

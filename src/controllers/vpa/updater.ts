@@ -136,7 +136,10 @@ export class Updater {
     for (const p of pods) {
       const owner = p.metadata.ownerReferences?.find((o) => o.controller)?.uid;
       if (!owner) continue;
-      groups.set(owner, [...(groups.get(owner) ?? []), p]);
+      // Appended in place: a copy per pod was quadratic in a workload's replicas, every pass.
+      const group = groups.get(owner);
+      if (group) group.push(p);
+      else groups.set(owner, [p]);
     }
     const minReplicas = vpa.spec.updatePolicy?.minReplicas ?? defaultMinReplicas;
     for (const group of groups.values()) {
