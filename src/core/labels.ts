@@ -205,9 +205,25 @@ export function formatRequirement(r: LabelRequirement): string {
   return set ? `${s})` : s;
 }
 
+/**
+ * `requirements` sorted by key in place, stably. Selectors have a handful of requirements: an
+ * insertion sort makes none of the work array Array.prototype.sort allocates on every call.
+ */
+function sortByKey(requirements: LabelRequirement[]): LabelRequirement[] {
+  for (let i = 1; i < requirements.length; i++) {
+    const r = requirements[i] as LabelRequirement;
+    let j = i - 1;
+    for (; j >= 0 && (requirements[j] as LabelRequirement).key > r.key; j--) requirements[j + 1] = requirements[j] as LabelRequirement;
+    requirements[j + 1] = r;
+  }
+  return requirements;
+}
+
+/** The matcher of `requirements`, an array of the caller's own, which it sorts in place. */
 function selectorOf(requirements: LabelRequirement[]): LabelSelectorMatcher {
-  // Stable sort by key; upstream's sort.Sort may order equal keys either way.
-  const sorted = [...requirements].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  // Stable sort by key; upstream's sort.Sort may order equal keys either way. Every caller builds the
+  // array for this call (controllers parse a selector on every sync), so it is not copied first.
+  const sorted = sortByKey(requirements);
   return {
     matches: (ls) => {
       for (const r of sorted) if (!requirementMatches(r, ls)) return false;
@@ -262,6 +278,7 @@ export function checkRequirement(key: string, op: LabelOperator, values: readonl
 
 /** utilerrors.NewAggregate(...).Error(): one message bare, several deduplicated in brackets. */
 export function aggregate(errs: readonly string[]): string | undefined {
+  if (errs.length === 0) return undefined;
   const unique = [...new Set(errs)];
   if (unique.length === 0) return undefined;
   return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
