@@ -8,7 +8,7 @@ import { containerSpec } from './container-context.ts';
 import type { ContainerRecord } from './container-record.ts';
 import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 
-export interface ContainerBackOffOptions extends Pick<PodWorkerView, 'pod' | 'after' | 'sync' | 'retryDelay' | 'markDirty' | 'event'> {
+export interface ContainerBackOffOptions {
   deps: Pick<PodWorkerDeps, 'clock' | 'backoff'>;
   /** format.Pod: how the kubelet names the pod in its messages. */
   podRef: () => string;
@@ -16,9 +16,11 @@ export interface ContainerBackOffOptions extends Pick<PodWorkerView, 'pod' | 'af
 }
 
 export class ContainerBackOff {
+  readonly #v: PodWorkerView;
   readonly #o: ContainerBackOffOptions;
 
-  constructor(options: ContainerBackOffOptions) {
+  constructor(view: PodWorkerView, options: ContainerBackOffOptions) {
+    this.#v = view;
     this.#o = options;
   }
 
@@ -45,7 +47,7 @@ export class ContainerBackOff {
 
   /** GetStableKey: the back-off is the container's as its spec names it now, so a new image starts afresh. */
   #key(rec: ContainerRecord): string {
-    const pod = this.#o.pod();
+    const pod = this.#v.pod();
     return `${pod.metadata.uid ?? ''}/${rec.name}/${containerSpec(pod, rec.name)?.c.image ?? ''}`;
   }
 
@@ -60,16 +62,16 @@ export class ContainerBackOff {
     const { backoff } = this.#o.deps;
     const podRef = this.#o.podRef();
     rec.backOff = { reason: 'CrashLoopBackOff', message: `back-off ${formatGoDurationMs(backoff.get(key))} restarting failed container=${rec.name} pod=${podRef}` };
-    this.#o.event(rec.name, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.name} in pod ${podRef}`);
-    const at = Math.min(now + this.#o.retryDelay(), backoff.releaseAt(key, finishedAt));
+    this.#v.event(rec.name, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.name} in pod ${podRef}`);
+    const at = Math.min(now + this.#v.retryDelay(), backoff.releaseAt(key, finishedAt));
     rec.backOffSyncAt = at;
-    this.#o.after(Math.max(0, at - now), () => {
+    this.#v.after(Math.max(0, at - now), () => {
       // generateAPIPodStatus at the start of this sync reads the reason cache.
       if (rec.backOff && rec.current?.exit?.finishedAt === finishedAt) {
         rec.waiting = rec.backOff;
-        this.#o.markDirty();
+        this.#v.markDirty();
       }
-      this.#o.sync();
+      this.#v.sync();
     });
   }
 }

@@ -39,7 +39,7 @@ export interface LiveContainer {
   creating?: Timer;
 }
 
-export interface ContainerContextOptions extends Pick<PodWorkerView, 'pod' | 'records'> {
+export interface ContainerContextOptions {
   deps: Pick<PodWorkerDeps, 'client' | 'clock' | 'random' | 'hostIP' | 'envSources' | 'devices' | 'nodeAllocatable' | 'dns'>;
   /** When the pod started: its projected files were written then. */
   startTime: number;
@@ -65,10 +65,12 @@ export function containerSpec(pod: DeepReadonlyPod, name: string): { c: Readonly
 }
 
 export class ContainerContext {
+  readonly #v: PodWorkerView;
   readonly #o: ContainerContextOptions;
   #files: PodFiles | undefined;
 
-  constructor(options: ContainerContextOptions) {
+  constructor(view: PodWorkerView, options: ContainerContextOptions) {
+    this.#v = view;
     this.#o = options;
   }
 
@@ -77,7 +79,7 @@ export class ContainerContext {
    * started with (its own, the Services', what the drivers injected), HOME last unless set.
    */
   imageEnv(own: Readonly<Record<string, string>>): Record<string, string> {
-    const env: Record<string, string> = { PATH: simulatedPath, HOSTNAME: podKernelHostname(this.#o.pod()) };
+    const env: Record<string, string> = { PATH: simulatedPath, HOSTNAME: podKernelHostname(this.#v.pod()) };
     for (const [k, v] of Object.entries(own)) setOwn(env, k, v);
     if (env.HOME === undefined) env.HOME = '/root';
     return env;
@@ -88,8 +90,8 @@ export class ContainerContext {
    * running (findContainer's words). A host process's exec runs on the host.
    */
   execTarget(name: string): ExecTarget | { error: string } {
-    const pod = this.#o.pod();
-    const rec = this.#o.records.get(name);
+    const pod = this.#v.pod();
+    const rec = this.#v.records.get(name);
     const c = containerSpec(pod, name)?.c;
     const live = this.#o.live.get(name);
     if (!c || !live?.sim || !isRunning(rec?.current)) return { error: `container not found (${JSON.stringify(name)})` };
@@ -110,7 +112,7 @@ export class ContainerContext {
   attachTarget(name: string): AttachTarget | { error: string } {
     const exec = this.execTarget(name);
     const live = this.#o.live.get(name);
-    const c = containerSpec(this.#o.pod(), name)?.c;
+    const c = containerSpec(this.#v.pod(), name)?.c;
     if ('error' in exec || !live || !c) return 'error' in exec ? exec : { error: `container not found (${JSON.stringify(name)})` };
     const sim = live.sim;
     const shell = sim instanceof SimContainer && readsShellInput(c);
@@ -124,7 +126,7 @@ export class ContainerContext {
   scriptCommands(c: DeepReadonly<Container>, id: string, env: Readonly<Record<string, string>>): (argv: readonly string[]) => CommandHook | undefined {
     const context = this;
     const { clock, dns } = this.#o.deps;
-    const pod = this.#o.pod;
+    const pod = this.#v.pod;
     const podIP = this.#o.podIP;
     return containerCommandHook({
       env,
@@ -142,7 +144,7 @@ export class ContainerContext {
 
   /** The files of instance `id` as its script's redirections and tail open them, live. */
   scriptFiles(c: DeepReadonly<Container>, id: string): ShellFiles {
-    return shellFiles(() => this.podFiles().files(this.#o.pod(), c.name, this.#o.podIP(), id), c.workingDir || '/', true);
+    return shellFiles(() => this.podFiles().files(this.#v.pod(), c.name, this.#o.podIP(), id), c.workingDir || '/', true);
   }
 
   /**
@@ -160,7 +162,7 @@ export class ContainerContext {
   handlerTarget(live: LiveContainer, c: Readonly<Container>): HandlerTarget {
     const now = this.#o.deps.clock.now();
     const target: HandlerTarget = { healthy: live.sim?.isHealthy(now) ?? false, podIP: this.#o.podIP() ?? '', responseTimeMs: live.sim?.responseTimeMs ?? 0, env: () => this.imageEnv(live.env ?? {}), now };
-    const id = this.#o.records.get(c.name)?.current?.id;
+    const id = this.#v.records.get(c.name)?.current?.id;
     if (id !== undefined && live.sim instanceof SimContainer) {
       target.command = this.#handlerCommands(c, id, live);
       target.files = this.scriptFiles(c, id);
@@ -187,7 +189,7 @@ export class ContainerContext {
    */
   environment(c: Readonly<Container>): EnvResult {
     const { envSources, hostIP, nodeAllocatable, devices } = this.#o.deps;
-    const pod = this.#o.pod();
+    const pod = this.#v.pod();
     let env: Record<string, string> = {};
     if (envSources) {
       const made = containerEnvironment(pod, c, envSources, { podIP: this.#o.podIP() ?? '', hostIP }, nodeAllocatable?.());
@@ -210,7 +212,7 @@ export class ContainerContext {
   gpuList(c: Readonly<Container>): readonly string[] | undefined {
     const prepared = this.#o.prepared(c);
     if (prepared) return prepared.gpuList;
-    const plugin = this.#o.deps.devices?.gpusOf(this.#o.pod().metadata.uid ?? '', c.name);
+    const plugin = this.#o.deps.devices?.gpusOf(this.#v.pod().metadata.uid ?? '', c.name);
     if (plugin) return nvidiaSmiList(plugin.map((g) => ({ gpuUuid: g.uuid, productName: g.productName })));
     const limits = Object.keys(c.resources?.limits ?? {});
     return limits.some((r) => r === nvidiaGpuResource || r.startsWith('nvidia.com/mig-')) ? undefined : [];

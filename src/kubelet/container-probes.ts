@@ -16,7 +16,7 @@ import { ProbeWorker, probeKindName } from './prober.ts';
 import type { ProbeKind } from './prober.ts';
 import { ProcessContainer } from './process-container.ts';
 
-export interface ContainerProbesOptions extends Pick<PodWorkerView, 'pod' | 'records' | 'event' | 'markDirty'> {
+export interface ContainerProbesOptions {
   deps: Pick<PodWorkerDeps, 'clock' | 'metrics'>;
   live: ReadonlyMap<string, LiveContainer>;
   handlerTarget: (live: LiveContainer, c: Readonly<Container>) => HandlerTarget;
@@ -24,9 +24,11 @@ export interface ContainerProbesOptions extends Pick<PodWorkerView, 'pod' | 'rec
 }
 
 export class ContainerProbes {
+  readonly #v: PodWorkerView;
   readonly #o: ContainerProbesOptions;
 
-  constructor(options: ContainerProbesOptions) {
+  constructor(view: PodWorkerView, options: ContainerProbesOptions) {
+    this.#v = view;
     this.#o = options;
   }
 
@@ -42,7 +44,7 @@ export class ContainerProbes {
         startedAt: instance.startedAt ?? clock.now(),
         isStarted: () => instance.startupPassed,
         run: () => (live.sim instanceof ProcessContainer ? runHostProbe(probe, this.#o.handlerTarget(live, c), live.sim.env, clock) : runProbe(probe, this.#o.handlerTarget(live, c))),
-        onFailedAttempt: (output) => this.#o.event(rec.name, 'Warning', 'Unhealthy', `${probeKindName[kind]} probe failed: ${output}`),
+        onFailedAttempt: (output) => this.#v.event(rec.name, 'Warning', 'Unhealthy', `${probeKindName[kind]} probe failed: ${output}`),
         onAttempt: (ok, durationMs) => this.#probed(rec, kind, ok, durationMs),
         onResult: (ok) => this.#o.onResult(rec, instance, kind, ok),
       });
@@ -50,13 +52,13 @@ export class ContainerProbes {
   }
 
   #probed(rec: ContainerRecord, kind: ProbeKind, ok: boolean, durationMs: number): void {
-    const pod = this.#o.pod();
+    const pod = this.#v.pod();
     this.#o.deps.metrics?.probed({ probeType: probeKindName[kind], container: rec.name, pod: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? '', podUID: pod.metadata.uid ?? '' }, ok, durationMs / 1000);
   }
 
   /** The Killing message and grace period of a container whose liveness or startup probe failed. */
   failureKill(rec: ContainerRecord, kind: ProbeKind): { message: string; grace: number | undefined } {
-    const pod = this.#o.pod();
+    const pod = this.#v.pod();
     const c = containerSpec(pod, rec.name)?.c;
     const what = rec.kind === 'regular' ? 'Container' : 'Init container';
     const restart = rec.kind !== 'regular' || shouldRestart(c ?? { name: rec.name }, pod.spec.restartPolicy ?? 'Always', 137);
@@ -72,17 +74,17 @@ export class ContainerProbes {
    * Upstream: pkg/kubelet/kubelet.go (SyncTerminatingPod), prober/prober_manager.go (StopLivenessAndStartup).
    */
   stopLivenessAndStartup(): void {
-    for (const c of this.#o.pod().spec.containers) {
+    for (const c of this.#v.pod().spec.containers) {
       const live = this.#o.live.get(c.name);
       if (!live) continue;
       for (const kind of ['liveness', 'startup'] as const) {
         live.probes[kind]?.stop();
         delete live.probes[kind];
       }
-      const cur = this.#o.records.get(c.name)?.current;
+      const cur = this.#v.records.get(c.name)?.current;
       if (cur && !cur.exit && !cur.startupPassed) {
         cur.startupPassed = true;
-        this.#o.markDirty();
+        this.#v.markDirty();
       }
     }
   }

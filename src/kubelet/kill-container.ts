@@ -12,7 +12,7 @@ import { runHandler } from './handlers.ts';
 import type { HandlerTarget } from './handlers.ts';
 import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 
-export interface ContainerKillerOptions extends Pick<PodWorkerView, 'pod' | 'records' | 'after' | 'event'> {
+export interface ContainerKillerOptions {
   deps: Pick<PodWorkerDeps, 'clock'>;
   live: ReadonlyMap<string, LiveContainer>;
   handlerTarget: (live: LiveContainer, c: Readonly<Container>) => HandlerTarget;
@@ -22,18 +22,20 @@ export interface ContainerKillerOptions extends Pick<PodWorkerView, 'pod' | 'rec
 export const minimumGracePeriodSeconds = 2;
 
 export class ContainerKiller {
+  readonly #v: PodWorkerView;
   readonly #o: ContainerKillerOptions;
   readonly #exitWaiters: (() => void)[] = [];
   /** When a delete shortened the grace period while terminating: every container is killed by then. */
   #killBy: number | undefined;
 
-  constructor(options: ContainerKillerOptions) {
+  constructor(view: PodWorkerView, options: ContainerKillerOptions) {
+    this.#v = view;
     this.#o = options;
   }
 
   /** The pod's grace period: the delete's, else the spec's, else 30 s. */
   gracePeriod(): number {
-    const pod = this.#o.pod();
+    const pod = this.#v.pod();
     return pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
   }
 
@@ -48,7 +50,7 @@ export class ContainerKiller {
     const by = now + Math.max(grace, minimumGracePeriodSeconds) * 1000;
     if (this.#killBy !== undefined && this.#killBy <= by) return;
     this.#killBy = by;
-    this.#o.after(by - now, () => this.wake());
+    this.#v.after(by - now, () => this.wake());
   }
 
   /**
@@ -57,11 +59,11 @@ export class ContainerKiller {
    * termination order. A container still being created is dropped at once.
    */
   async kill(rec: ContainerRecord, message: string | undefined, graceOverride: number | undefined, ordered = false): Promise<void> {
-    const spec = containerSpec(this.#o.pod(), rec.name);
+    const spec = containerSpec(this.#v.pod(), rec.name);
     const live = this.#o.live.get(rec.name);
     const instance = rec.current;
     if (!spec || !live || !instance || instance.exit) return;
-    this.#o.event(rec.name, 'Normal', 'Killing', message ?? `Stopping container ${rec.name}`);
+    this.#v.event(rec.name, 'Normal', 'Killing', message ?? `Stopping container ${rec.name}`);
     if (live.creating) {
       live.creating.cancel();
       delete rec.current;
@@ -75,7 +77,7 @@ export class ContainerKiller {
       const ms = Math.min(res.durationMs, grace * 1000);
       // No await when the hook took no time: SIGTERM follows in the same turn.
       const ran = ms > 0 ? await this.#waitUntil(() => this.#killDue(), ms) : 0;
-      if (!res.ok) this.#o.event(rec.name, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
+      if (!res.ok) this.#v.event(rec.name, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
       grace -= Math.floor(ran / 1000);
     }
     if (ordered && rec.kind === 'sidecar' && grace > 0) {
@@ -117,8 +119,8 @@ export class ContainerKiller {
 
   /** Termination order: a sidecar stops after every main container and every later sidecar. */
   #mayStop(name: string): boolean {
-    const pod = this.#o.pod();
-    const stopped = (n: string): boolean => !isRunning(this.#o.records.get(n)?.current);
+    const pod = this.#v.pod();
+    const stopped = (n: string): boolean => !isRunning(this.#v.records.get(n)?.current);
     if (!pod.spec.containers.every((c) => stopped(c.name))) return false;
     const sidecars = (pod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name);
     return sidecars.slice(sidecars.indexOf(name) + 1).every(stopped);

@@ -8,7 +8,7 @@ import { failedPrepareDynamicResources, prepareRetryMs, usesResourceClaims } fro
 import type { ContainerDevices, PreparedClaim, PreparedDevices } from './dynamic-resources.ts';
 import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 
-export interface PodSandboxOptions extends Pick<PodWorkerView, 'pod' | 'isSyncing' | 'after' | 'sync' | 'retryDelay' | 'event' | 'markDirty'> {
+export interface PodSandboxOptions {
   deps: Pick<PodWorkerDeps, 'claims' | 'sandboxRuntimeFailure' | 'allocateIP' | 'podIPRange' | 'random' | 'metrics'>;
   /** The IP the pod has from the start: a host-network pod's node IP, or a surviving pod's. */
   podIP: string | undefined;
@@ -21,6 +21,7 @@ const noDevices: PreparedDevices = new Map();
 const noClaims: readonly PreparedClaim[] = [];
 
 export class PodSandbox {
+  readonly #v: PodWorkerView;
   readonly #o: PodSandboxOptions;
   /** Set once the sandbox has its network (a host-network pod has the node's IP from the start). */
   podIP: string | undefined;
@@ -34,7 +35,8 @@ export class PodSandbox {
   #devices: PreparedDevices | 'pending' | undefined;
   #claims: readonly PreparedClaim[] = noClaims;
 
-  constructor(options: PodSandboxOptions) {
+  constructor(view: PodWorkerView, options: PodSandboxOptions) {
+    this.#v = view;
     this.#o = options;
     this.podIP = options.podIP;
     this.#runtimeFound = options.survived;
@@ -76,20 +78,20 @@ export class PodSandbox {
   claimsPrepared(): boolean {
     if (this.#devices !== undefined) return this.#devices !== 'pending';
     const { claims } = this.#o.deps;
-    const pod = this.#o.pod();
+    const pod = this.#v.pod();
     if (!claims || !usesResourceClaims(pod)) return (this.#devices = noDevices), true;
     this.#devices = 'pending';
     void claims.prepare(pod).then((r) => {
-      if (!this.#o.isSyncing()) return;
+      if (!this.#v.isSyncing()) return;
       if (r.ok) {
         this.#devices = r.devices;
         this.#claims = r.claims;
-        return this.#o.sync();
+        return this.#v.sync();
       }
-      this.#o.event(undefined, 'Warning', failedPrepareDynamicResources, r.message);
-      this.#o.after(prepareRetryMs, () => {
+      this.#v.event(undefined, 'Warning', failedPrepareDynamicResources, r.message);
+      this.#v.after(prepareRetryMs, () => {
         this.#devices = undefined;
-        this.#o.sync();
+        this.#v.sync();
       });
     });
     return false;
@@ -103,17 +105,17 @@ export class PodSandbox {
   made(): boolean {
     if (this.#runtimeFound && this.podIP !== undefined) return true;
     if (this.#retry) return false;
-    let failure = this.#runtimeFound ? undefined : this.#o.deps.sandboxRuntimeFailure?.(this.#o.pod());
+    let failure = this.#runtimeFound ? undefined : this.#o.deps.sandboxRuntimeFailure?.(this.#v.pod());
     this.#runtimeFound = failure === undefined;
     // A host-network pod has the node's IP from the start.
     if (failure === undefined && this.podIP === undefined) failure = this.#takePodIP();
     this.#o.deps.metrics?.sandboxCreated(failure !== undefined);
     if (failure === undefined) return true;
-    this.#o.event(undefined, 'Warning', 'FailedCreatePodSandBox', failure);
+    this.#v.event(undefined, 'Warning', 'FailedCreatePodSandBox', failure);
     this.#retry = true;
-    this.#o.after(this.#o.retryDelay(), () => {
+    this.#v.after(this.#v.retryDelay(), () => {
       this.#retry = false;
-      this.#o.sync();
+      this.#v.sync();
     });
     return false;
   }
@@ -124,7 +126,7 @@ export class PodSandbox {
     const ip = allocateIP();
     if (ip !== undefined) {
       this.podIP = ip;
-      this.#o.markDirty();
+      this.#v.markDirty();
       return undefined;
     }
     return `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${random.hex(32)}": plugin type="bridge" failed (add): failed to allocate for range 0: no IP addresses available in range set: ${podIPRange}`;

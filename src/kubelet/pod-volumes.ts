@@ -8,7 +8,7 @@ import type { EnvSources } from './container-env.ts';
 import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 
 /** Volumes are remounted or held only while the pod worker syncs the pod (not once it terminates). */
-export interface PodVolumesOptions extends Pick<PodWorkerView, 'pod' | 'isSyncing' | 'after' | 'sync'> {
+export interface PodVolumesOptions {
   deps: Pick<PodWorkerDeps, 'clock' | 'volumes' | 'envSources'>;
   startTime: number;
 }
@@ -20,6 +20,7 @@ const remountInitialDelayMs = 500;
 const remountMaxDelayMs = 122_000;
 
 export class PodVolumes {
+  readonly #v: PodWorkerView;
   readonly #o: PodVolumesOptions;
   #mountDone = false;
   #mountRetry = false;
@@ -31,7 +32,8 @@ export class PodVolumes {
    */
   #heldSources: Map<string, KubeObject> | undefined;
 
-  constructor(options: PodVolumesOptions) {
+  constructor(view: PodWorkerView, options: PodVolumesOptions) {
+    this.#v = view;
     this.#o = options;
   }
 
@@ -40,12 +42,12 @@ export class PodVolumes {
     const volumes = this.#o.deps.volumes;
     if (this.#mountDone || !volumes) return true;
     if (this.#mountRetry) return false;
-    const r = volumes.setUp(this.#o.pod());
+    const r = volumes.setUp(this.#v.pod());
     if (r.ok) return (this.#mountDone = true);
     this.#mountRetry = true;
-    this.#o.after(r.retryMs, () => {
+    this.#v.after(r.retryMs, () => {
       this.#mountRetry = false;
-      this.#o.sync();
+      this.#v.sync();
     });
     return false;
   }
@@ -56,9 +58,9 @@ export class PodVolumes {
    * backoff (500 ms doubling to 2m2s) until the object is back.
    */
   sourceDeleted(): void {
-    if (this.#remounting || !this.#o.isSyncing() || !this.#o.deps.volumes) return;
+    if (this.#remounting || !this.#v.isSyncing() || !this.#o.deps.volumes) return;
     this.#remounting = true;
-    this.#o.after(this.#untilNextSync(), () => this.#remount(remountInitialDelayMs));
+    this.#v.after(this.#untilNextSync(), () => this.#remount(remountInitialDelayMs));
   }
 
   /**
@@ -66,11 +68,11 @@ export class PodVolumes {
    * until the pod's next sync (every syncFrequency, a minute, from its start), which writes the new one.
    */
   sourceChanged(kind: 'configMap' | 'secret', old: KubeObject): void {
-    if (!this.#o.isSyncing()) return;
+    if (!this.#v.isSyncing()) return;
     const key = `${kind}/${old.metadata.name ?? ''}`;
     if (!this.#heldSources) {
       this.#heldSources = new Map();
-      this.#o.after(this.#untilNextSync(), () => (this.#heldSources = undefined));
+      this.#v.after(this.#untilNextSync(), () => (this.#heldSources = undefined));
     }
     if (!this.#heldSources.has(key)) this.#heldSources.set(key, old);
   }
@@ -92,10 +94,10 @@ export class PodVolumes {
   }
 
   #remount(delayMs: number): void {
-    if (!this.#o.isSyncing() || !this.#o.deps.volumes?.remount(this.#o.pod())) {
+    if (!this.#v.isSyncing() || !this.#o.deps.volumes?.remount(this.#v.pod())) {
       this.#remounting = false;
       return;
     }
-    this.#o.after(delayMs, () => this.#remount(Math.min(delayMs * 2, remountMaxDelayMs)));
+    this.#v.after(delayMs, () => this.#remount(Math.min(delayMs * 2, remountMaxDelayMs)));
   }
 }

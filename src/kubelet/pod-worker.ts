@@ -85,14 +85,14 @@ export class PodWorker {
       markDirty: () => this.#status.markDirty(),
     };
     const live = this.#live;
-    this.#sandbox = new PodSandbox({ ...view, deps, podIP, survived: survivor !== undefined });
+    this.#sandbox = new PodSandbox(view, { deps, podIP, survived: survivor !== undefined });
     this.#finalDelete = new FinalDelete(deps, view.pod);
     this.#activeDeadline = new ActiveDeadline({ clock: deps.clock, startTime: this.startTime, sync: view.sync });
-    this.#volumes = new PodVolumes({ ...view, deps, startTime: this.startTime });
-    this.#ctx = new ContainerContext({ ...view, deps, startTime: this.startTime, podIP: () => this.podIP, live, prepared: (c) => this.#sandbox.prepared(c), contentSources: () => this.#volumes.contentSources() });
+    this.#volumes = new PodVolumes(view, { deps, startTime: this.startTime });
+    this.#ctx = new ContainerContext(view, { deps, startTime: this.startTime, podIP: () => this.podIP, live, prepared: (c) => this.#sandbox.prepared(c), contentSources: () => this.#volumes.contentSources() });
     const handlerTarget = (l: LiveContainer, c: Readonly<Container>): HandlerTarget => this.#ctx.handlerTarget(l, c);
-    this.#probes = new ContainerProbes({ ...view, deps, live, handlerTarget, onResult: (rec, instance, kind, ok) => this.#onProbeResult(rec, instance, kind, ok) });
-    this.#killer = new ContainerKiller({ ...view, deps, live, handlerTarget });
+    this.#probes = new ContainerProbes(view, { deps, live, handlerTarget, onResult: (rec, instance, kind, ok) => this.#onProbeResult(rec, instance, kind, ok) });
+    this.#killer = new ContainerKiller(view, { deps, live, handlerTarget });
     const kill = (rec: ContainerRecord, message: string): void => void this.#killer.kill(rec, message, undefined);
     this.resize = new PodResize({
       clock: deps.clock,
@@ -109,8 +109,7 @@ export class PodWorker {
     });
     this.#status = this.#statusWriter();
     const podRef = (): string => formatPod(this.#pod);
-    this.#starter = new ContainerStarter({
-      ...view,
+    this.#starter = new ContainerStarter(view, {
       deps,
       live,
       ctx: this.#ctx,
@@ -123,7 +122,7 @@ export class PodWorker {
       onExit: (rec, instance, exit) => this.#onExit(rec, instance, exit),
       podRef,
     });
-    this.#backOff = new ContainerBackOff({ ...view, deps, podRef, start: (rec) => void this.#starter.start(rec) });
+    this.#backOff = new ContainerBackOff(view, { deps, podRef, start: (rec) => void this.#starter.start(rec) });
   }
 
   #statusWriter(): PodStatusWriter {

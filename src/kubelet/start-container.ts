@@ -28,7 +28,7 @@ import { SimContainer, writePastLines } from './sim-container.ts';
 import type { ContainerExit, ContainerProcess } from './sim-container.ts';
 import type { PodStatusWriter } from './status-writer.ts';
 
-export interface ContainerStarterOptions extends Pick<PodWorkerView, 'pod' | 'records' | 'isSyncing' | 'sync' | 'after' | 'retryDelay' | 'event'> {
+export interface ContainerStarterOptions {
   deps: Pick<PodWorkerDeps, 'clock' | 'random' | 'images' | 'metrics' | 'runtime' | 'envSources'>;
   /** The runtime's containers: a start puts the new one here. */
   live: Map<string, LiveContainer>;
@@ -53,6 +53,7 @@ const relistPeriodMs = 1_000;
 const containerTypeLabel: Record<ContainerRecord['kind'], ContainerTypeLabel> = { regular: 'container', init: 'init_container', sidecar: 'init_container', ephemeral: 'ephemeral_container' };
 
 export class ContainerStarter {
+  readonly #v: PodWorkerView;
   readonly #o: ContainerStarterOptions;
   #busy = false;
   /**
@@ -72,7 +73,8 @@ export class ContainerStarter {
   /** Containers a restarted kubelet found running, waiting for their processes to be resumed. */
   #survivors: boolean;
 
-  constructor(options: ContainerStarterOptions) {
+  constructor(view: PodWorkerView, options: ContainerStarterOptions) {
+    this.#v = view;
     this.#o = options;
     this.#survivors = options.survivors;
   }
@@ -83,7 +85,7 @@ export class ContainerStarter {
   }
 
   get #uid(): string {
-    return this.#o.pod().metadata.uid ?? '';
+    return this.#v.pod().metadata.uid ?? '';
   }
 
   /** One sync's pass over the containers: one that started no main container while nothing was busy ends the held pass. */
@@ -108,14 +110,14 @@ export class ContainerStarter {
   resumeSurvivors(): void {
     if (!this.#survivors) return;
     this.#survivors = false;
-    for (const rec of this.#o.records.values()) {
+    for (const rec of this.#v.records.values()) {
       const instance = rec.current;
-      const spec = containerSpec(this.#o.pod(), rec.name);
+      const spec = containerSpec(this.#v.pod(), rec.name);
       if (!instance || !spec || this.#o.live.has(rec.name)) continue;
       const c = spec.c;
       this.#o.deps.images.markPresent(c.image ?? '');
       const made = this.#o.ctx.environment(c);
-      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#o.pod(), expandCommandAndArgs(c, made.ok ? made.env : {}), rec.kind), this.#o.ctx.imageEnv(made.ok ? made.env : {}), this.#o.ctx.gpuList(c));
+      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#v.pod(), expandCommandAndArgs(c, made.ok ? made.env : {}), rec.kind), this.#o.ctx.imageEnv(made.ok ? made.env : {}), this.#o.ctx.gpuList(c));
       const live: LiveContainer = { logs: new LogBuffer(), probes: {}, ...(made.ok ? { env: made.env } : {}) };
       this.#o.live.set(rec.name, live);
       const startedAt = instance.startedAt ?? instance.createdAt;
@@ -127,7 +129,7 @@ export class ContainerStarter {
       const limit = resourceAmountOf('memory', instance.actual?.limits?.memory ?? this.#o.resize.startWith(rec.name)?.limits?.memory);
       // A resumed script asks the kubelet as before (its token is requested again, as a restarted token manager would).
       const script = behaviour.script;
-      if (script && usesCommand(script.program, fileReaders)) void this.#o.ctx.podFiles().requestTokens(this.#o.pod());
+      if (script && usesCommand(script.program, fileReaders)) void this.#o.ctx.podFiles().requestTokens(this.#v.pod());
       live.sim = new SimContainer({
         clock: this.#o.deps.clock,
         behaviour,
@@ -142,7 +144,7 @@ export class ContainerStarter {
   }
 
   async start(rec: ContainerRecord): Promise<void> {
-    const spec = containerSpec(this.#o.pod(), rec.name);
+    const spec = containerSpec(this.#v.pod(), rec.name);
     if (!spec) return;
     const { clock } = this.#o.deps;
     this.#o.deps.metrics?.containerStarted(containerTypeLabel[rec.kind]);
@@ -164,24 +166,24 @@ export class ContainerStarter {
       const turn = componentTurnOver();
       if (turn) await turn;
     }
-    if (!this.#o.isSyncing()) {
+    if (!this.#v.isSyncing()) {
       return this.#abandonStart();
     }
     const c = spec.c;
     const image = c.image ?? '';
     const invalidImage = invalidImageMessage(image);
     if (invalidImage !== undefined) {
-      this.#o.event(rec.name, 'Warning', 'InspectFailed', invalidImage);
+      this.#v.event(rec.name, 'Warning', 'InspectFailed', invalidImage);
       return this.#startFailed(rec, 'InvalidImageName', invalidImage, 'InvalidImageName');
     }
-    if (hasImageVolumes(this.#o.pod())) {
+    if (hasImageVolumes(this.#v.pod())) {
       // The main containers of one pass start in one sync, which pulls the pod's image volumes once.
-      if (!laterInPass || !this.#imageVolumePulls) this.#imageVolumePulls = pullImageVolumes(this.#o.deps.images, this.#o.pod(), this.#uid, (type, reason, message) => this.#o.event(undefined, type, reason, message));
+      if (!laterInPass || !this.#imageVolumePulls) this.#imageVolumePulls = pullImageVolumes(this.#o.deps.images, this.#v.pod(), this.#uid, (type, reason, message) => this.#v.event(undefined, type, reason, message));
       const failed = mountedPullFailure(await this.#imageVolumePulls, c);
-      if (!this.#o.isSyncing()) return this.#abandonStart();
+      if (!this.#v.isSyncing()) return this.#abandonStart();
       if (failed) return this.#pullFailed(rec, failed);
     }
-    const planned = resolveBehaviour(this.#o.pod(), c, rec.kind);
+    const planned = resolveBehaviour(this.#v.pod(), c, rec.kind);
     // SyncPod fetches the pod's pull secrets on every pass, whatever the image needs.
     const secretsFound = this.#pullSecretsFound();
     const pulled = await this.#o.deps.images.ensure({
@@ -191,20 +193,20 @@ export class ContainerStarter {
       pullMs: planned.pullMs,
       notFound: planned.pullNotFound,
       unauthorized: planned.pullUnauthorized && !secretsFound,
-      event: (type, reason, message) => this.#o.event(rec.name, type, reason, message),
+      event: (type, reason, message) => this.#v.event(rec.name, type, reason, message),
     });
-    if (!this.#o.isSyncing()) {
+    if (!this.#v.isSyncing()) {
       return this.#abandonStart();
     }
     if (!pulled.ok) return this.#pullFailed(rec, pulled);
     // GenerateRunContainerOptions: the hostname before the environment.
-    const hostnameError = podHostnameError(this.#o.pod());
+    const hostnameError = podHostnameError(this.#v.pod());
     if (hostnameError !== undefined) return this.#startFailed(rec, 'CreateContainerConfigError', hostnameError, hostnameError);
     const environment = this.#o.ctx.environment(c);
     if (!environment.ok) return this.#startFailed(rec, 'CreateContainerConfigError', environment.message, environment.message);
     // The command and args run with $(VAR) replaced; the behaviour planned for the pull holds unless they change.
     const run = expandCommandAndArgs(c, environment.env);
-    const behaviour = expandBehaviourEnv(run === c ? planned : resolveBehaviour(this.#o.pod(), run, rec.kind), this.#o.ctx.imageEnv(environment.env), this.#o.ctx.gpuList(c));
+    const behaviour = expandBehaviourEnv(run === c ? planned : resolveBehaviour(this.#v.pod(), run, rec.kind), this.#o.ctx.imageEnv(environment.env), this.#o.ctx.gpuList(c));
     const { instance, live } = this.#create(rec, c, image, environment.env);
     const argv = [...(run.command ?? []), ...(run.args ?? [])];
     const onHost = this.#o.deps.runtime === 'process' && argv.length > 0;
@@ -213,8 +215,8 @@ export class ContainerStarter {
       delete live.creating;
     }
     // The projected token is in the volume before the process starts: a script's `cat` finds it there.
-    if (behaviour.script && !onHost && usesCommand(behaviour.script.program, fileReaders)) await this.#o.ctx.podFiles().requestTokens(this.#o.pod());
-    if (!this.#o.isSyncing() || rec.current !== instance) {
+    if (behaviour.script && !onHost && usesCommand(behaviour.script.program, fileReaders)) await this.#o.ctx.podFiles().requestTokens(this.#v.pod());
+    if (!this.#v.isSyncing() || rec.current !== instance) {
       return this.#abandonStart();
     }
     live.sim = this.#process(rec, c, instance, live, onHost ? argv : undefined, behaviour);
@@ -222,7 +224,7 @@ export class ContainerStarter {
     if (live.sim.spawned) await live.sim.spawned;
     instance.startedAt = live.sim.startedAt;
     if (instance.exit?.reason === 'StartError') return this.#runFailed(rec, instance.exit);
-    this.#o.event(rec.name, 'Normal', 'Started', 'Container started');
+    this.#v.event(rec.name, 'Normal', 'Started', 'Container started');
     this.#o.startProbes(rec, instance, live, c);
     this.#o.status.markDirty();
     const postStart = c.lifecycle?.postStart;
@@ -234,7 +236,7 @@ export class ContainerStarter {
       this.#o.status.markDirty();
     }
     this.#busy = false;
-    this.#o.sync();
+    this.#v.sync();
   }
 
   /** CreateContainer: the new instance (the current one becomes the previous) and its log, a Created event. */
@@ -253,7 +255,7 @@ export class ContainerStarter {
     const old = this.#o.live.get(rec.name);
     const live: LiveContainer = { logs: new LogBuffer(), probes: {}, env, ...(old ? { previousLogs: old.logs } : {}) };
     this.#o.live.set(rec.name, live);
-    this.#o.event(rec.name, 'Normal', 'Created', 'Container created');
+    this.#v.event(rec.name, 'Normal', 'Created', 'Container created');
     this.#o.status.markDirty();
     return { instance, live };
   }
@@ -262,7 +264,7 @@ export class ContainerStarter {
   #process(rec: ContainerRecord, c: Readonly<Container>, instance: InstanceState, live: LiveContainer, argv: string[] | undefined, behaviour: SimBehaviour): ContainerProcess {
     const { clock } = this.#o.deps;
     const onExit = (exit: ContainerExit): void => this.#o.onExit(rec, instance, exit);
-    if (argv) return new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: podKernelHostname(this.#o.pod()), ...live.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit });
+    if (argv) return new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: podKernelHostname(this.#v.pod()), ...live.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit });
     const limit = resourceAmountOf('memory', instance.actual?.limits?.memory);
     const script = behaviour.script ? { command: this.#o.ctx.scriptCommands(c, instance.id, behaviour.script.env ?? {}), files: this.#o.ctx.scriptFiles(c, instance.id) } : {};
     return new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit, ...script });
@@ -270,15 +272,15 @@ export class ContainerStarter {
 
   /** The runtime could not start it: no Started event; it restarts as its policy says. */
   #runFailed(rec: ContainerRecord, exit: ContainerExit): void {
-    this.#o.event(rec.name, 'Warning', 'Failed', `Error: ${exit.message ?? ''}`);
+    this.#v.event(rec.name, 'Warning', 'Failed', `Error: ${exit.message ?? ''}`);
     this.#o.deps.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'RunContainerError');
     this.#busy = false;
-    this.#o.sync();
+    this.#v.sync();
   }
 
   /** The postStart hook failed: the container is killed and waits in PostStartHookError while its restart is due. */
   #postStartFailed(rec: ContainerRecord, instance: InstanceState, message: string): void {
-    this.#o.event(rec.name, 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
+    this.#v.event(rec.name, 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
     this.#o.deps.metrics?.containerStartFailed(containerTypeLabel[rec.kind], 'PostStartHookError');
     instance.startError = { reason: 'PostStartHookError', message };
     this.#busy = false;
@@ -290,10 +292,10 @@ export class ContainerStarter {
    * FailedToRetrieveImagePullSecret event, and the pull goes on without it. True when one was found.
    */
   #pullSecretsFound(): boolean {
-    const names = (this.#o.pod().spec.imagePullSecrets ?? []).map((s) => s.name ?? '').filter((n) => n !== '');
+    const names = (this.#v.pod().spec.imagePullSecrets ?? []).map((s) => s.name ?? '').filter((n) => n !== '');
     const secrets = this.#o.deps.envSources?.secrets;
-    const missing = names.filter((n) => !secrets?.getByName(this.#o.pod().metadata.namespace, n));
-    if (missing.length > 0) this.#o.event(undefined, 'Warning', 'FailedToRetrieveImagePullSecret', `Unable to retrieve some image pull secrets (${missing.join(', ')}); attempting to pull the image may not succeed.`);
+    const missing = names.filter((n) => !secrets?.getByName(this.#v.pod().metadata.namespace, n));
+    if (missing.length > 0) this.#v.event(undefined, 'Warning', 'FailedToRetrieveImagePullSecret', `Unable to retrieve some image pull secrets (${missing.join(', ')}); attempting to pull the image may not succeed.`);
     return missing.length < names.length;
   }
 
@@ -311,15 +313,15 @@ export class ContainerStarter {
   #startFailed(rec: ContainerRecord, reason: string, message: string, error: string, retryMs?: number): void {
     // The start a definition change asked for was tried: from now on the restart policy decides.
     delete rec.definitionRestart;
-    this.#o.event(rec.name, 'Warning', 'Failed', `Error: ${error}`);
+    this.#v.event(rec.name, 'Warning', 'Failed', `Error: ${error}`);
     this.#o.deps.metrics?.containerStartFailed(containerTypeLabel[rec.kind], reason);
     rec.waiting = { reason, message };
-    const delay = retryMs ?? this.#o.retryDelay();
+    const delay = retryMs ?? this.#v.retryDelay();
     rec.startRetryAt = this.#o.deps.clock.now() + delay;
     this.#o.status.markDirty();
     this.#busy = false;
-    this.#o.after(delay, () => this.#o.sync());
-    this.#o.sync();
+    this.#v.after(delay, () => this.#v.sync());
+    this.#v.sync();
   }
 
   /** A start the pod's state overtook (it terminates, or the container was replaced): nothing waits on it. */
@@ -330,7 +332,7 @@ export class ContainerStarter {
 
   /** Ends the held pass; a definition-change restart keeps its hold until its start was tried (unless `force`). */
   endMainPass(force = false): void {
-    if (this.#restartHold && !force && this.#o.isSyncing() && [...this.#o.records.values()].some((r) => r.definitionRestart)) return;
+    if (this.#restartHold && !force && this.#v.isSyncing() && [...this.#v.records.values()].some((r) => r.definitionRestart)) return;
     if (!this.#mainPass && !this.#restartHold) return;
     this.#mainPass = false;
     this.#restartHold = false;
