@@ -47,7 +47,7 @@ export class ContainerBackOff {
 
   /** GetStableKey: the back-off is the container's as its spec names it now, so a new image starts afresh. */
   #key(rec: ContainerRecord): string {
-    const pod = this.#v.pod();
+    const pod = this.#v.pod;
     return `${pod.metadata.uid ?? ''}/${rec.name}/${containerSpec(pod, rec.name)?.c.image ?? ''}`;
   }
 

@@ -79,7 +79,7 @@ export class ContainerContext {
    * started with (its own, the Services', what the drivers injected), HOME last unless set.
    */
   imageEnv(own: Readonly<Record<string, string>>): Record<string, string> {
-    const env: Record<string, string> = { PATH: simulatedPath, HOSTNAME: podKernelHostname(this.#v.pod()) };
+    const env: Record<string, string> = { PATH: simulatedPath, HOSTNAME: podKernelHostname(this.#v.pod) };
     for (const [k, v] of Object.entries(own)) setOwn(env, k, v);
     if (env.HOME === undefined) env.HOME = '/root';
     return env;
@@ -90,7 +90,7 @@ export class ContainerContext {
    * running (findContainer's words). A host process's exec runs on the host.
    */
   execTarget(name: string): ExecTarget | { error: string } {
-    const pod = this.#v.pod();
+    const pod = this.#v.pod;
     const rec = this.#v.records.get(name);
     const c = containerSpec(pod, name)?.c;
     const live = this.#o.live.get(name);
@@ -112,7 +112,7 @@ export class ContainerContext {
   attachTarget(name: string): AttachTarget | { error: string } {
     const exec = this.execTarget(name);
     const live = this.#o.live.get(name);
-    const c = containerSpec(this.#v.pod(), name)?.c;
+    const c = containerSpec(this.#v.pod, name)?.c;
     if ('error' in exec || !live || !c) return 'error' in exec ? exec : { error: `container not found (${JSON.stringify(name)})` };
     const sim = live.sim;
     const shell = sim instanceof SimContainer && readsShellInput(c);
@@ -126,25 +126,25 @@ export class ContainerContext {
   scriptCommands(c: DeepReadonly<Container>, id: string, env: Readonly<Record<string, string>>): (argv: readonly string[]) => CommandHook | undefined {
     const context = this;
     const { clock, dns } = this.#o.deps;
-    const pod = this.#v.pod;
+    const view = this.#v;
     const podIP = this.#o.podIP;
     return containerCommandHook({
       env,
       gpuList: undefined,
       workingDir: c.workingDir || '/',
       get files() {
-        return context.podFiles().files(pod(), c.name, podIP(), id);
+        return context.podFiles().files(view.pod, c.name, podIP(), id);
       },
       now: () => clock.now(),
       dns,
       image: c.image,
-      user: containerUser(pod().spec.securityContext, c.securityContext),
+      user: containerUser(view.pod.spec.securityContext, c.securityContext),
     });
   }
 
   /** The files of instance `id` as its script's redirections and tail open them, live. */
   scriptFiles(c: DeepReadonly<Container>, id: string): ShellFiles {
-    return shellFiles(() => this.podFiles().files(this.#v.pod(), c.name, this.#o.podIP(), id), c.workingDir || '/', true);
+    return shellFiles(() => this.podFiles().files(this.#v.pod, c.name, this.#o.podIP(), id), c.workingDir || '/', true);
   }
 
   /**
@@ -189,7 +189,7 @@ export class ContainerContext {
    */
   environment(c: Readonly<Container>): EnvResult {
     const { envSources, hostIP, nodeAllocatable, devices } = this.#o.deps;
-    const pod = this.#v.pod();
+    const pod = this.#v.pod;
     let env: Record<string, string> = {};
     if (envSources) {
       const made = containerEnvironment(pod, c, envSources, { podIP: this.#o.podIP() ?? '', hostIP }, nodeAllocatable?.());
@@ -212,7 +212,7 @@ export class ContainerContext {
   gpuList(c: Readonly<Container>): readonly string[] | undefined {
     const prepared = this.#o.prepared(c);
     if (prepared) return prepared.gpuList;
-    const plugin = this.#o.deps.devices?.gpusOf(this.#v.pod().metadata.uid ?? '', c.name);
+    const plugin = this.#o.deps.devices?.gpusOf(this.#v.pod.metadata.uid ?? '', c.name);
     if (plugin) return nvidiaSmiList(plugin.map((g) => ({ gpuUuid: g.uuid, productName: g.productName })));
     const limits = Object.keys(c.resources?.limits ?? {});
     return limits.some((r) => r === nvidiaGpuResource || r.startsWith('nvidia.com/mig-')) ? undefined : [];

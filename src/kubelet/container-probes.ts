@@ -52,13 +52,13 @@ export class ContainerProbes {
   }
 
   #probed(rec: ContainerRecord, kind: ProbeKind, ok: boolean, durationMs: number): void {
-    const pod = this.#v.pod();
+    const pod = this.#v.pod;
     this.#o.deps.metrics?.probed({ probeType: probeKindName[kind], container: rec.name, pod: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? '', podUID: pod.metadata.uid ?? '' }, ok, durationMs / 1000);
   }
 
   /** The Killing message and grace period of a container whose liveness or startup probe failed. */
   failureKill(rec: ContainerRecord, kind: ProbeKind): { message: string; grace: number | undefined } {
-    const pod = this.#v.pod();
+    const pod = this.#v.pod;
     const c = containerSpec(pod, rec.name)?.c;
     const what = rec.kind === 'regular' ? 'Container' : 'Init container';
     const restart = rec.kind !== 'regular' || shouldRestart(c ?? { name: rec.name }, pod.spec.restartPolicy ?? 'Always', 137);
@@ -74,7 +74,7 @@ export class ContainerProbes {
    * Upstream: pkg/kubelet/kubelet.go (SyncTerminatingPod), prober/prober_manager.go (StopLivenessAndStartup).
    */
   stopLivenessAndStartup(): void {
-    for (const c of this.#v.pod().spec.containers) {
+    for (const c of this.#v.pod.spec.containers) {
       const live = this.#o.live.get(c.name);
       if (!live) continue;
       for (const kind of ['liveness', 'startup'] as const) {

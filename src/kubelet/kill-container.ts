@@ -35,7 +35,7 @@ export class ContainerKiller {
 
   /** The pod's grace period: the delete's, else the spec's, else 30 s. */
   gracePeriod(): number {
-    const pod = this.#v.pod();
+    const pod = this.#v.pod;
     return pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
   }
 
@@ -59,7 +59,7 @@ export class ContainerKiller {
    * termination order. A container still being created is dropped at once.
    */
   async kill(rec: ContainerRecord, message: string | undefined, graceOverride: number | undefined, ordered = false): Promise<void> {
-    const spec = containerSpec(this.#v.pod(), rec.name);
+    const spec = containerSpec(this.#v.pod, rec.name);
     const live = this.#o.live.get(rec.name);
     const instance = rec.current;
     if (!spec || !live || !instance || instance.exit) return;
@@ -119,7 +119,7 @@ export class ContainerKiller {
 
   /** Termination order: a sidecar stops after every main container and every later sidecar. */
   #mayStop(name: string): boolean {
-    const pod = this.#v.pod();
+    const pod = this.#v.pod;
     const stopped = (n: string): boolean => !isRunning(this.#v.records.get(n)?.current);
     if (!pod.spec.containers.every((c) => stopped(c.name))) return false;
     const sidecars = (pod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name);

@@ -78,7 +78,7 @@ export class PodSandbox {
   claimsPrepared(): boolean {
     if (this.#devices !== undefined) return this.#devices !== 'pending';
     const { claims } = this.#o.deps;
-    const pod = this.#v.pod();
+    const pod = this.#v.pod;
     if (!claims || !usesResourceClaims(pod)) return (this.#devices = noDevices), true;
     this.#devices = 'pending';
     void claims.prepare(pod).then((r) => {
@@ -105,7 +105,7 @@ export class PodSandbox {
   made(): boolean {
     if (this.#runtimeFound && this.podIP !== undefined) return true;
     if (this.#retry) return false;
-    let failure = this.#runtimeFound ? undefined : this.#o.deps.sandboxRuntimeFailure?.(this.#v.pod());
+    let failure = this.#runtimeFound ? undefined : this.#o.deps.sandboxRuntimeFailure?.(this.#v.pod);
     this.#runtimeFound = failure === undefined;
     // A host-network pod has the node's IP from the start.
     if (failure === undefined && this.podIP === undefined) failure = this.#takePodIP();

@@ -42,7 +42,7 @@ export class PodVolumes {
     const volumes = this.#o.deps.volumes;
     if (this.#mountDone || !volumes) return true;
     if (this.#mountRetry) return false;
-    const r = volumes.setUp(this.#v.pod());
+    const r = volumes.setUp(this.#v.pod);
     if (r.ok) return (this.#mountDone = true);
     this.#mountRetry = true;
     this.#v.after(r.retryMs, () => {
@@ -94,7 +94,7 @@ export class PodVolumes {
   }
 
   #remount(delayMs: number): void {
-    if (!this.#v.isSyncing() || !this.#o.deps.volumes?.remount(this.#v.pod())) {
+    if (!this.#v.isSyncing() || !this.#o.deps.volumes?.remount(this.#v.pod)) {
       this.#remounting = false;
       return;
     }

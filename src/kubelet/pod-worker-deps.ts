@@ -67,24 +67,25 @@ export interface PodWorkerDeps {
 
 /**
  * What the pod worker lends its collaborators: the pod as it is now, its containers, its timers, sync and events.
- * One object per pod, passed to each collaborator beside its own options: spreading it into each one's options
- * (`{ ...view, deps }`) gave every such object its own V8 hidden class (a copied object that then gains a property
- * transitions from a map no other object shares): 3.1 KB a pod for the seven of them (pod-memory, 100 / 5,000).
+ * The PodWorker is its own view (methods on its prototype, nothing built per pod), passed to each collaborator
+ * beside that one's options. Spreading a view object into each one's options (`{ ...view, deps }`) gave every
+ * such object its own V8 hidden class (a copied object that then gains a property transitions from a map no other
+ * object shares): 3.1 KB a pod for the seven of them (pod-memory, 100 / 5,000).
  */
 export interface PodWorkerView {
-  pod: () => DeepReadonlyPod;
-  records: ReadonlyMap<string, ContainerRecord>;
+  readonly pod: DeepReadonlyPod;
+  readonly records: ReadonlyMap<string, ContainerRecord>;
   /** The worker is syncing the pod (not terminating or done). */
-  isSyncing: () => boolean;
+  isSyncing(): boolean;
   /** A timer of the pod worker's, cancelled when the pod terminates. */
-  after: (ms: number, fn: () => void) => void;
-  sync: () => void;
+  after(ms: number, fn: () => void): void;
+  sync(): void;
   /** The pod worker's next try after a failed sync: backOffPeriod, jittered by half. */
-  retryDelay: () => number;
+  retryDelay(): number;
   /** An event on the pod; about a container (its field path) when one is named. */
-  event: (container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string) => void;
+  event(container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string): void;
   /** The pod's status changed: the status writer writes it. */
-  markDirty: () => void;
+  markDirty(): void;
 }
 
 /** The pod worker's backOffPeriod: how soon a pod whose sync failed is synced again (plus up to half). */

@@ -41,7 +41,7 @@ import type { PreparedClaim } from './dynamic-resources.ts';
 /** What a pod nobody copied files into reports: one shared empty map, asked for every pod each 10 s. */
 const noFiles: ReadonlyMap<string, number> = new Map();
 
-export class PodWorker {
+export class PodWorker implements PodWorkerView {
   readonly #d: PodWorkerDeps;
   #pod: DeepReadonlyPod;
   /** The pod as the informer last delivered it (the status writer's answers move #pod on, not this). */
@@ -74,29 +74,19 @@ export class PodWorker {
     this.startTime = survivor?.startTime ?? deps.clock.now();
     this.records = containerRecords(pod, survivor);
     this.#podHasInitialized = survivor?.initialized ?? false;
-    const view: PodWorkerView = {
-      pod: () => this.#pod,
-      records: this.records,
-      isSyncing: () => this.#state.kind === 'syncing',
-      after: (ms, fn) => this.#after(ms, fn),
-      sync: () => this.#sync(),
-      retryDelay: () => retryDelayMs(deps.random),
-      event: (name, type, reason, message) => this.#event(name, type, reason, message),
-      markDirty: () => this.#status.markDirty(),
-    };
     const live = this.#live;
-    this.#sandbox = new PodSandbox(view, { deps, podIP, survived: survivor !== undefined });
-    this.#finalDelete = new FinalDelete(deps, view.pod);
-    this.#activeDeadline = new ActiveDeadline({ clock: deps.clock, startTime: this.startTime, sync: view.sync });
-    this.#volumes = new PodVolumes(view, { deps, startTime: this.startTime });
-    this.#ctx = new ContainerContext(view, { deps, startTime: this.startTime, podIP: () => this.podIP, live, prepared: (c) => this.#sandbox.prepared(c), contentSources: () => this.#volumes.contentSources() });
+    this.#sandbox = new PodSandbox(this, { deps, podIP, survived: survivor !== undefined });
+    this.#finalDelete = new FinalDelete(deps, () => this.#pod);
+    this.#activeDeadline = new ActiveDeadline({ clock: deps.clock, startTime: this.startTime, sync: () => this.sync() });
+    this.#volumes = new PodVolumes(this, { deps, startTime: this.startTime });
+    this.#ctx = new ContainerContext(this, { deps, startTime: this.startTime, podIP: () => this.podIP, live, prepared: (c) => this.#sandbox.prepared(c), contentSources: () => this.#volumes.contentSources() });
     const handlerTarget = (l: LiveContainer, c: Readonly<Container>): HandlerTarget => this.#ctx.handlerTarget(l, c);
-    this.#probes = new ContainerProbes(view, { deps, live, handlerTarget, onResult: (rec, instance, kind, ok) => this.#onProbeResult(rec, instance, kind, ok) });
-    this.#killer = new ContainerKiller(view, { deps, live, handlerTarget });
+    this.#probes = new ContainerProbes(this, { deps, live, handlerTarget, onResult: (rec, instance, kind, ok) => this.#onProbeResult(rec, instance, kind, ok) });
+    this.#killer = new ContainerKiller(this, { deps, live, handlerTarget });
     const kill = (rec: ContainerRecord, message: string): void => void this.#killer.kill(rec, message, undefined);
     this.resize = new PodResize({
       clock: deps.clock,
-      pod: view.pod,
+      pod: () => this.#pod,
       records: this.records,
       sim: (name) => live.get(name)?.sim,
       event: (e, detail) => deps.events.record(this.#pod, e.type, e.reason, e.prefix + detail),
@@ -109,7 +99,7 @@ export class PodWorker {
     });
     this.#status = this.#statusWriter();
     const podRef = (): string => formatPod(this.#pod);
-    this.#starter = new ContainerStarter(view, {
+    this.#starter = new ContainerStarter(this, {
       deps,
       live,
       ctx: this.#ctx,
@@ -122,7 +112,7 @@ export class PodWorker {
       onExit: (rec, instance, exit) => this.#onExit(rec, instance, exit),
       podRef,
     });
-    this.#backOff = new ContainerBackOff(view, { deps, podRef, start: (rec) => void this.#starter.start(rec) });
+    this.#backOff = new ContainerBackOff(this, { deps, podRef, start: (rec) => void this.#starter.start(rec) });
   }
 
   #statusWriter(): PodStatusWriter {
@@ -262,12 +252,12 @@ export class PodWorker {
     // reports the new generation (PodObservedGenerationTracking), which differs from the cached one
     // and so is written, even when nothing else in the status moved.
     if (generationChanged && this.#state.kind !== 'finished') this.#status.markDirty();
-    this.#sync();
+    this.sync();
   }
 
   start(): void {
     this.#status.markDirty();
-    this.#sync();
+    this.sync();
   }
 
   /** The pod is gone from the API: drop everything without writing. */
@@ -277,11 +267,23 @@ export class PodWorker {
     this.#teardown();
   }
 
-  #event(name: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  event(name: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string): void {
     this.#d.events.record(this.#pod, type, reason, message, name ? this.#spec(name)?.path : undefined);
   }
 
-  #after(ms: number, fn: () => void): void {
+  isSyncing(): boolean {
+    return this.#state.kind === 'syncing';
+  }
+
+  retryDelay(): number {
+    return retryDelayMs(this.#d.random);
+  }
+
+  markDirty(): void {
+    this.#status.markDirty();
+  }
+
+  after(ms: number, fn: () => void): void {
     const t = this.#d.clock.after(ms, () => {
       this.#timers.delete(t);
       fn();
@@ -291,7 +293,7 @@ export class PodWorker {
 
   // ---- the sync loop (SyncPod) ----
 
-  #sync(): void {
+  sync(): void {
     const state = this.#state;
     switch (state.kind) {
       case 'syncing':
@@ -386,7 +388,7 @@ export class PodWorker {
       void this.#killer.kill(rec, message, grace);
     }
     this.#status.markDirty();
-    this.#sync();
+    this.sync();
   }
 
   #onExit(rec: ContainerRecord, instance: InstanceState, exit: ContainerExit): void {
@@ -400,7 +402,7 @@ export class PodWorker {
     for (const p of Object.values(live?.probes ?? {})) p.stop();
     this.#killer.wake();
     this.#status.markDirty();
-    this.#sync();
+    this.sync();
   }
 
   // ---- terminating (SyncTerminatingPod, SyncTerminatedPod) ----

@@ -85,7 +85,7 @@ export class ContainerStarter {
   }
 
   get #uid(): string {
-    return this.#v.pod().metadata.uid ?? '';
+    return this.#v.pod.metadata.uid ?? '';
   }
 
   /** One sync's pass over the containers: one that started no main container while nothing was busy ends the held pass. */
@@ -112,12 +112,12 @@ export class ContainerStarter {
     this.#survivors = false;
     for (const rec of this.#v.records.values()) {
       const instance = rec.current;
-      const spec = containerSpec(this.#v.pod(), rec.name);
+      const spec = containerSpec(this.#v.pod, rec.name);
       if (!instance || !spec || this.#o.live.has(rec.name)) continue;
       const c = spec.c;
       this.#o.deps.images.markPresent(c.image ?? '');
       const made = this.#o.ctx.environment(c);
-      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#v.pod(), expandCommandAndArgs(c, made.ok ? made.env : {}), rec.kind), this.#o.ctx.imageEnv(made.ok ? made.env : {}), this.#o.ctx.gpuList(c));
+      const behaviour = expandBehaviourEnv(resolveBehaviour(this.#v.pod, expandCommandAndArgs(c, made.ok ? made.env : {}), rec.kind), this.#o.ctx.imageEnv(made.ok ? made.env : {}), this.#o.ctx.gpuList(c));
       const live: LiveContainer = { logs: new LogBuffer(), probes: {}, ...(made.ok ? { env: made.env } : {}) };
       this.#o.live.set(rec.name, live);
       const startedAt = instance.startedAt ?? instance.createdAt;
@@ -129,7 +129,7 @@ export class ContainerStarter {
       const limit = resourceAmountOf('memory', instance.actual?.limits?.memory ?? this.#o.resize.startWith(rec.name)?.limits?.memory);
       // A resumed script asks the kubelet as before (its token is requested again, as a restarted token manager would).
       const script = behaviour.script;
-      if (script && usesCommand(script.program, fileReaders)) void this.#o.ctx.podFiles().requestTokens(this.#v.pod());
+      if (script && usesCommand(script.program, fileReaders)) void this.#o.ctx.podFiles().requestTokens(this.#v.pod);
       live.sim = new SimContainer({
         clock: this.#o.deps.clock,
         behaviour,
@@ -144,7 +144,7 @@ export class ContainerStarter {
   }
 
   async start(rec: ContainerRecord): Promise<void> {
-    const spec = containerSpec(this.#v.pod(), rec.name);
+    const spec = containerSpec(this.#v.pod, rec.name);
     if (!spec) return;
     const { clock } = this.#o.deps;
     this.#o.deps.metrics?.containerStarted(containerTypeLabel[rec.kind]);
@@ -176,14 +176,14 @@ export class ContainerStarter {
       this.#v.event(rec.name, 'Warning', 'InspectFailed', invalidImage);
       return this.#startFailed(rec, 'InvalidImageName', invalidImage, 'InvalidImageName');
     }
-    if (hasImageVolumes(this.#v.pod())) {
+    if (hasImageVolumes(this.#v.pod)) {
       // The main containers of one pass start in one sync, which pulls the pod's image volumes once.
-      if (!laterInPass || !this.#imageVolumePulls) this.#imageVolumePulls = pullImageVolumes(this.#o.deps.images, this.#v.pod(), this.#uid, (type, reason, message) => this.#v.event(undefined, type, reason, message));
+      if (!laterInPass || !this.#imageVolumePulls) this.#imageVolumePulls = pullImageVolumes(this.#o.deps.images, this.#v.pod, this.#uid, (type, reason, message) => this.#v.event(undefined, type, reason, message));
       const failed = mountedPullFailure(await this.#imageVolumePulls, c);
       if (!this.#v.isSyncing()) return this.#abandonStart();
       if (failed) return this.#pullFailed(rec, failed);
     }
-    const planned = resolveBehaviour(this.#v.pod(), c, rec.kind);
+    const planned = resolveBehaviour(this.#v.pod, c, rec.kind);
     // SyncPod fetches the pod's pull secrets on every pass, whatever the image needs.
     const secretsFound = this.#pullSecretsFound();
     const pulled = await this.#o.deps.images.ensure({
@@ -200,13 +200,13 @@ export class ContainerStarter {
     }
     if (!pulled.ok) return this.#pullFailed(rec, pulled);
     // GenerateRunContainerOptions: the hostname before the environment.
-    const hostnameError = podHostnameError(this.#v.pod());
+    const hostnameError = podHostnameError(this.#v.pod);
     if (hostnameError !== undefined) return this.#startFailed(rec, 'CreateContainerConfigError', hostnameError, hostnameError);
     const environment = this.#o.ctx.environment(c);
     if (!environment.ok) return this.#startFailed(rec, 'CreateContainerConfigError', environment.message, environment.message);
     // The command and args run with $(VAR) replaced; the behaviour planned for the pull holds unless they change.
     const run = expandCommandAndArgs(c, environment.env);
-    const behaviour = expandBehaviourEnv(run === c ? planned : resolveBehaviour(this.#v.pod(), run, rec.kind), this.#o.ctx.imageEnv(environment.env), this.#o.ctx.gpuList(c));
+    const behaviour = expandBehaviourEnv(run === c ? planned : resolveBehaviour(this.#v.pod, run, rec.kind), this.#o.ctx.imageEnv(environment.env), this.#o.ctx.gpuList(c));
     const { instance, live } = this.#create(rec, c, image, environment.env);
     const argv = [...(run.command ?? []), ...(run.args ?? [])];
     const onHost = this.#o.deps.runtime === 'process' && argv.length > 0;
@@ -215,7 +215,7 @@ export class ContainerStarter {
       delete live.creating;
     }
     // The projected token is in the volume before the process starts: a script's `cat` finds it there.
-    if (behaviour.script && !onHost && usesCommand(behaviour.script.program, fileReaders)) await this.#o.ctx.podFiles().requestTokens(this.#v.pod());
+    if (behaviour.script && !onHost && usesCommand(behaviour.script.program, fileReaders)) await this.#o.ctx.podFiles().requestTokens(this.#v.pod);
     if (!this.#v.isSyncing() || rec.current !== instance) {
       return this.#abandonStart();
     }
@@ -264,7 +264,7 @@ export class ContainerStarter {
   #process(rec: ContainerRecord, c: Readonly<Container>, instance: InstanceState, live: LiveContainer, argv: string[] | undefined, behaviour: SimBehaviour): ContainerProcess {
     const { clock } = this.#o.deps;
     const onExit = (exit: ContainerExit): void => this.#o.onExit(rec, instance, exit);
-    if (argv) return new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: podKernelHostname(this.#v.pod()), ...live.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit });
+    if (argv) return new ProcessContainer({ clock, argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOSTNAME: podKernelHostname(this.#v.pod), ...live.env }, ...(c.workingDir ? { workingDir: c.workingDir } : {}), logs: live.logs, onExit });
     const limit = resourceAmountOf('memory', instance.actual?.limits?.memory);
     const script = behaviour.script ? { command: this.#o.ctx.scriptCommands(c, instance.id, behaviour.script.env ?? {}), files: this.#o.ctx.scriptFiles(c, instance.id) } : {};
     return new SimContainer({ clock, behaviour, ...(limit !== undefined ? { memoryLimitBytes: limit } : {}), logs: live.logs, onExit, ...script });
@@ -292,9 +292,9 @@ export class ContainerStarter {
    * FailedToRetrieveImagePullSecret event, and the pull goes on without it. True when one was found.
    */
   #pullSecretsFound(): boolean {
-    const names = (this.#v.pod().spec.imagePullSecrets ?? []).map((s) => s.name ?? '').filter((n) => n !== '');
+    const names = (this.#v.pod.spec.imagePullSecrets ?? []).map((s) => s.name ?? '').filter((n) => n !== '');
     const secrets = this.#o.deps.envSources?.secrets;
-    const missing = names.filter((n) => !secrets?.getByName(this.#v.pod().metadata.namespace, n));
+    const missing = names.filter((n) => !secrets?.getByName(this.#v.pod.metadata.namespace, n));
     if (missing.length > 0) this.#v.event(undefined, 'Warning', 'FailedToRetrieveImagePullSecret', `Unable to retrieve some image pull secrets (${missing.join(', ')}); attempting to pull the image may not succeed.`);
     return missing.length < names.length;
   }
