@@ -7,12 +7,12 @@ import { formatGoDurationMs } from './backoff.ts';
 import { containerSpec } from './container-context.ts';
 import type { ContainerRecord } from './container-record.ts';
 import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
+import type { ContainerStarter } from './start-container.ts';
+import { formatPod } from './events.ts';
 
 export interface ContainerBackOffOptions {
   deps: Pick<PodWorkerDeps, 'clock' | 'backoff'>;
-  /** format.Pod: how the kubelet names the pod in its messages. */
-  podRef: () => string;
-  start: (rec: ContainerRecord) => void;
+  starter: Pick<ContainerStarter, 'start'>;
 }
 
 export class ContainerBackOff {
@@ -41,7 +41,7 @@ export class ContainerBackOff {
     }
     delete rec.backOff;
     delete rec.backOffSyncAt;
-    this.#o.start(rec);
+    void this.#o.starter.start(rec);
     return true;
   }
 
@@ -60,7 +60,7 @@ export class ContainerBackOff {
   #refuseStart(rec: ContainerRecord, key: string, finishedAt: number, now: number): void {
     if (rec.backOffSyncAt !== undefined && now < rec.backOffSyncAt) return;
     const { backoff } = this.#o.deps;
-    const podRef = this.#o.podRef();
+    const podRef = formatPod(this.#v.pod);
     rec.backOff = { reason: 'CrashLoopBackOff', message: `back-off ${formatGoDurationMs(backoff.get(key))} restarting failed container=${rec.name} pod=${podRef}` };
     this.#v.event(rec.name, 'Warning', 'BackOff', `Back-off restarting failed container ${rec.name} in pod ${podRef}`);
     const at = Math.min(now + this.#v.retryDelay(), backoff.releaseAt(key, finishedAt));

@@ -21,6 +21,8 @@ import type { HandlerTarget } from './handlers.ts';
 import type { LogBuffer } from './logs.ts';
 import { PodFiles } from './pod-files.ts';
 import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
+import type { PodSandbox } from './pod-sandbox.ts';
+import type { PodVolumes } from './pod-volumes.ts';
 import type { ProbeKind, ProbeWorker } from './prober.ts';
 import { ProcessContainer } from './process-container.ts';
 import { shellFiles } from './shell-files.ts';
@@ -43,12 +45,11 @@ export interface ContainerContextOptions {
   deps: Pick<PodWorkerDeps, 'client' | 'clock' | 'random' | 'hostIP' | 'envSources' | 'devices' | 'nodeAllocatable' | 'dns'>;
   /** When the pod started: its projected files were written then. */
   startTime: number;
-  podIP: () => string | undefined;
   live: ReadonlyMap<string, LiveContainer>;
-  /** What the DRA drivers prepared for a container (absent until its claims are prepared). */
-  prepared: (c: Readonly<Container>) => ContainerDevices | undefined;
+  /** The pod's IP, and what the DRA drivers prepared for a container (absent until its claims are prepared). */
+  sandbox: Pick<PodSandbox, 'podIP' | 'prepared'>;
   /** The config maps and secrets as the pod's volumes were last written. */
-  contentSources: () => EnvSources | undefined;
+  volumes: Pick<PodVolumes, 'contentSources'>;
 }
 
 /** The PATH of a simulated container's processes: a Debian-based image's. */
@@ -98,7 +99,7 @@ export class ContainerContext {
     const { clock, dns } = this.#o.deps;
     const env = this.imageEnv(live.env ?? {});
     const workingDir = c.workingDir || '/';
-    const context: ExecContext = { env, gpuList: this.gpuList(c), workingDir, files: this.podFiles().files(pod, name, this.#o.podIP(), rec.current.id), now: () => clock.now(), dns, image: c.image, user: containerUser(pod.spec.securityContext, c.securityContext) };
+    const context: ExecContext = { env, gpuList: this.gpuList(c), workingDir, files: this.podFiles().files(pod, name, this.#o.sandbox.podIP, rec.current.id), now: () => clock.now(), dns, image: c.image, user: containerUser(pod.spec.securityContext, c.securityContext) };
     // A host process (runtime: process) execs for real, with the environment it was started with.
     const sim = live.sim;
     return sim instanceof ProcessContainer ? { context, logs: live.logs, host: { env: sim.env, workingDir } } : { context, logs: live.logs };
@@ -127,13 +128,13 @@ export class ContainerContext {
     const context = this;
     const { clock, dns } = this.#o.deps;
     const view = this.#v;
-    const podIP = this.#o.podIP;
+    const sandbox = this.#o.sandbox;
     return containerCommandHook({
       env,
       gpuList: undefined,
       workingDir: c.workingDir || '/',
       get files() {
-        return context.podFiles().files(view.pod, c.name, podIP(), id);
+        return context.podFiles().files(view.pod, c.name, sandbox.podIP, id);
       },
       now: () => clock.now(),
       dns,
@@ -144,7 +145,7 @@ export class ContainerContext {
 
   /** The files of instance `id` as its script's redirections and tail open them, live. */
   scriptFiles(c: DeepReadonly<Container>, id: string): ShellFiles {
-    return shellFiles(() => this.podFiles().files(this.#v.pod, c.name, this.#o.podIP(), id), c.workingDir || '/', true);
+    return shellFiles(() => this.podFiles().files(this.#v.pod, c.name, this.#o.sandbox.podIP, id), c.workingDir || '/', true);
   }
 
   /**
@@ -161,7 +162,7 @@ export class ContainerContext {
 
   handlerTarget(live: LiveContainer, c: Readonly<Container>): HandlerTarget {
     const now = this.#o.deps.clock.now();
-    const target: HandlerTarget = { healthy: live.sim?.isHealthy(now) ?? false, podIP: this.#o.podIP() ?? '', responseTimeMs: live.sim?.responseTimeMs ?? 0, env: () => this.imageEnv(live.env ?? {}), now };
+    const target: HandlerTarget = { healthy: live.sim?.isHealthy(now) ?? false, podIP: this.#o.sandbox.podIP ?? '', responseTimeMs: live.sim?.responseTimeMs ?? 0, env: () => this.imageEnv(live.env ?? {}), now };
     const id = this.#v.records.get(c.name)?.current?.id;
     if (id !== undefined && live.sim instanceof SimContainer) {
       target.command = this.#handlerCommands(c, id, live);
@@ -175,7 +176,7 @@ export class ContainerContext {
   /** Made at the first exec: most pods are never exec'd into. */
   podFiles(): PodFiles {
     const { client, clock, random, nodeAllocatable } = this.#o.deps;
-    return (this.#files ??= new PodFiles({ client, clock, random, sources: this.#o.contentSources(), allocatable: nodeAllocatable ?? (() => undefined), writtenAt: this.#o.startTime }));
+    return (this.#files ??= new PodFiles({ client, clock, random, sources: this.#o.volumes.contentSources(), allocatable: nodeAllocatable ?? (() => undefined), writtenAt: this.#o.startTime }));
   }
 
   /** The files exec wrote, if any exec made them: none is made to answer. */
@@ -192,7 +193,7 @@ export class ContainerContext {
     const pod = this.#v.pod;
     let env: Record<string, string> = {};
     if (envSources) {
-      const made = containerEnvironment(pod, c, envSources, { podIP: this.#o.podIP() ?? '', hostIP }, nodeAllocatable?.());
+      const made = containerEnvironment(pod, c, envSources, { podIP: this.#o.sandbox.podIP ?? '', hostIP }, nodeAllocatable?.());
       if (!made.ok) return made;
       env = made.env;
     } else {
@@ -200,7 +201,7 @@ export class ContainerContext {
     }
     const plugin = devices?.gpusOf(pod.metadata.uid ?? '', c.name);
     const pluginEnv = plugin ? { [nvidiaVisibleDevices]: plugin.map((g) => g.uuid).join(',') } : undefined;
-    const injected = this.#o.prepared(c)?.env;
+    const injected = this.#o.sandbox.prepared(c)?.env;
     // Unchanged, it stays the (possibly shared) object containerEnvironment made.
     return { ok: true, env: pluginEnv || injected ? { ...env, ...pluginEnv, ...injected } : env };
   }
@@ -210,7 +211,7 @@ export class ContainerContext {
    * undefined for MIG resources a device plugin counts but this kubelet does not assign.
    */
   gpuList(c: Readonly<Container>): readonly string[] | undefined {
-    const prepared = this.#o.prepared(c);
+    const prepared = this.#o.sandbox.prepared(c);
     if (prepared) return prepared.gpuList;
     const plugin = this.#o.deps.devices?.gpusOf(this.#v.pod.metadata.uid ?? '', c.name);
     if (plugin) return nvidiaSmiList(plugin.map((g) => ({ gpuUuid: g.uuid, productName: g.productName })));

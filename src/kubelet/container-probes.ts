@@ -6,10 +6,9 @@
 import { shouldRestart } from '../api/index.ts';
 import type { Container } from '../api/index.ts';
 import { containerSpec } from './container-context.ts';
-import type { LiveContainer } from './container-context.ts';
+import type { ContainerContext, LiveContainer } from './container-context.ts';
 import type { ContainerRecord, InstanceState } from './container-record.ts';
 import { runProbe } from './handlers.ts';
-import type { HandlerTarget } from './handlers.ts';
 import { runHostProbe } from './host-probe.ts';
 import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 import { ProbeWorker, probeKindName } from './prober.ts';
@@ -19,7 +18,7 @@ import { ProcessContainer } from './process-container.ts';
 export interface ContainerProbesOptions {
   deps: Pick<PodWorkerDeps, 'clock' | 'metrics'>;
   live: ReadonlyMap<string, LiveContainer>;
-  handlerTarget: (live: LiveContainer, c: Readonly<Container>) => HandlerTarget;
+  ctx: Pick<ContainerContext, 'handlerTarget'>;
   onResult: (rec: ContainerRecord, instance: InstanceState, kind: ProbeKind, ok: boolean) => void;
 }
 
@@ -43,7 +42,7 @@ export class ContainerProbes {
         probe,
         startedAt: instance.startedAt ?? clock.now(),
         isStarted: () => instance.startupPassed,
-        run: () => (live.sim instanceof ProcessContainer ? runHostProbe(probe, this.#o.handlerTarget(live, c), live.sim.env, clock) : runProbe(probe, this.#o.handlerTarget(live, c))),
+        run: () => (live.sim instanceof ProcessContainer ? runHostProbe(probe, this.#o.ctx.handlerTarget(live, c), live.sim.env, clock) : runProbe(probe, this.#o.ctx.handlerTarget(live, c))),
         onFailedAttempt: (output) => this.#v.event(rec.name, 'Warning', 'Unhealthy', `${probeKindName[kind]} probe failed: ${output}`),
         onAttempt: (ok, durationMs) => this.#probed(rec, kind, ok, durationMs),
         onResult: (ok) => this.#o.onResult(rec, instance, kind, ok),

@@ -3,19 +3,17 @@
 // cutting every running kill short.
 // Upstream: pkg/kubelet/kuberuntime/kuberuntime_container.go (killContainer, executePreStopHook),
 // kuberuntime_termination_order.go, pod_workers.go (calculateEffectiveGracePeriod).
-import type { Container } from '../api/index.ts';
 import { containerSpec } from './container-context.ts';
-import type { LiveContainer } from './container-context.ts';
+import type { ContainerContext, LiveContainer } from './container-context.ts';
 import { isRunning } from './container-record.ts';
 import type { ContainerRecord } from './container-record.ts';
 import { runHandler } from './handlers.ts';
-import type { HandlerTarget } from './handlers.ts';
 import type { PodWorkerDeps, PodWorkerView } from './pod-worker-deps.ts';
 
 export interface ContainerKillerOptions {
   deps: Pick<PodWorkerDeps, 'clock'>;
   live: ReadonlyMap<string, LiveContainer>;
-  handlerTarget: (live: LiveContainer, c: Readonly<Container>) => HandlerTarget;
+  ctx: Pick<ContainerContext, 'handlerTarget'>;
 }
 
 /** The kubelet's minimum grace period: a container gets at least this long between SIGTERM and SIGKILL. */
@@ -73,7 +71,7 @@ export class ContainerKiller {
     let grace = graceOverride ?? this.gracePeriod();
     const preStop = spec.c.lifecycle?.preStop;
     if (preStop && grace > 0) {
-      const res = runHandler(preStop, this.#o.handlerTarget(live, spec.c));
+      const res = runHandler(preStop, this.#o.ctx.handlerTarget(live, spec.c));
       const ms = Math.min(res.durationMs, grace * 1000);
       // No await when the hook took no time: SIGTERM follows in the same turn.
       const ran = ms > 0 ? await this.#waitUntil(() => this.#killDue(), ms) : 0;

@@ -28,12 +28,10 @@ import { ActiveDeadline } from './active-deadline.ts';
 import { FinalDelete } from './final-delete.ts';
 import { countContainerStates, diskWrites, runsHostProcesses, workingSets } from './container-stats.ts';
 import { shouldContainerBeRestarted, syncInitContainers, syncInitializedPod } from './compute-pod-actions.ts';
-import { formatPod } from './events.ts';
 import type { PodActions } from './compute-pod-actions.ts';
 import type { LiveContainer } from './container-context.ts';
 import { retryDelayMs } from './pod-worker-deps.ts';
 import type { PodWorkerDeps, PodWorkerView, WorkerState } from './pod-worker-deps.ts';
-import type { HandlerTarget } from './handlers.ts';
 import { podStartObserver } from './kubelet-metrics.ts';
 import type { ContainerStateLabel } from './kubelet-metrics.ts';
 import type { PreparedClaim } from './dynamic-resources.ts';
@@ -79,10 +77,9 @@ export class PodWorker implements PodWorkerView {
     this.#finalDelete = new FinalDelete(deps, () => this.#pod);
     this.#activeDeadline = new ActiveDeadline({ clock: deps.clock, startTime: this.startTime, sync: () => this.sync() });
     this.#volumes = new PodVolumes(this, { deps, startTime: this.startTime });
-    this.#ctx = new ContainerContext(this, { deps, startTime: this.startTime, podIP: () => this.podIP, live, prepared: (c) => this.#sandbox.prepared(c), contentSources: () => this.#volumes.contentSources() });
-    const handlerTarget = (l: LiveContainer, c: Readonly<Container>): HandlerTarget => this.#ctx.handlerTarget(l, c);
-    this.#probes = new ContainerProbes(this, { deps, live, handlerTarget, onResult: (rec, instance, kind, ok) => this.#onProbeResult(rec, instance, kind, ok) });
-    this.#killer = new ContainerKiller(this, { deps, live, handlerTarget });
+    this.#ctx = new ContainerContext(this, { deps, startTime: this.startTime, live, sandbox: this.#sandbox, volumes: this.#volumes });
+    this.#probes = new ContainerProbes(this, { deps, live, ctx: this.#ctx, onResult: (rec, instance, kind, ok) => this.#onProbeResult(rec, instance, kind, ok) });
+    this.#killer = new ContainerKiller(this, { deps, live, ctx: this.#ctx });
     const kill = (rec: ContainerRecord, message: string): void => void this.#killer.kill(rec, message, undefined);
     this.resize = new PodResize({
       clock: deps.clock,
@@ -98,7 +95,6 @@ export class PodWorker implements PodWorkerView {
       },
     });
     this.#status = this.#statusWriter();
-    const podRef = (): string => formatPod(this.#pod);
     this.#starter = new ContainerStarter(this, {
       deps,
       live,
@@ -106,13 +102,12 @@ export class PodWorker implements PodWorkerView {
       status: this.#status,
       resize: this.resize,
       survivors: survivor !== undefined,
-      firstRelist: () => this.#sandbox.firstRelist(),
+      sandbox: this.#sandbox,
       kill,
-      startProbes: (rec, instance, l, c) => this.#probes.start(rec, instance, l, c),
+      probes: this.#probes,
       onExit: (rec, instance, exit) => this.#onExit(rec, instance, exit),
-      podRef,
     });
-    this.#backOff = new ContainerBackOff(this, { deps, podRef, start: (rec) => void this.#starter.start(rec) });
+    this.#backOff = new ContainerBackOff(this, { deps, starter: this.#starter });
   }
 
   #statusWriter(): PodStatusWriter {

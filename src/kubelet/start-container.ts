@@ -27,6 +27,9 @@ import { resourceAmountOf } from './quantities.ts';
 import { SimContainer, writePastLines } from './sim-container.ts';
 import type { ContainerExit, ContainerProcess } from './sim-container.ts';
 import type { PodStatusWriter } from './status-writer.ts';
+import type { PodSandbox } from './pod-sandbox.ts';
+import type { ContainerProbes } from './container-probes.ts';
+import { formatPod } from './events.ts';
 
 export interface ContainerStarterOptions {
   deps: Pick<PodWorkerDeps, 'clock' | 'random' | 'images' | 'metrics' | 'runtime' | 'envSources'>;
@@ -37,13 +40,11 @@ export interface ContainerStarterOptions {
   resize: PodResize;
   /** A restarted kubelet found some of the pod's containers running. */
   survivors: boolean;
-  /** True the first time: the PLEG's relist after the sandbox was made syncs the pod again. */
-  firstRelist: () => boolean;
+  /** firstRelist is true the first time: the PLEG's relist after the sandbox was made syncs the pod again. */
+  sandbox: Pick<PodSandbox, 'firstRelist'>;
   kill: (rec: ContainerRecord, message: string) => void;
-  startProbes: (rec: ContainerRecord, instance: InstanceState, live: LiveContainer, c: Readonly<Container>) => void;
+  probes: Pick<ContainerProbes, 'start'>;
   onExit: (rec: ContainerRecord, instance: InstanceState, exit: ContainerExit) => void;
-  /** format.Pod: how the kubelet names the pod in its messages. */
-  podRef: () => string;
 }
 
 /** The commands whose files a script reads: the projected token must be there before it starts. */
@@ -139,7 +140,7 @@ export class ContainerStarter {
         logs: live.logs,
         onExit: (exit) => this.#o.onExit(rec, instance, exit),
       });
-      this.#o.startProbes(rec, instance, live, c);
+      this.#o.probes.start(rec, instance, live, c);
     }
   }
 
@@ -225,13 +226,13 @@ export class ContainerStarter {
     instance.startedAt = live.sim.startedAt;
     if (instance.exit?.reason === 'StartError') return this.#runFailed(rec, instance.exit);
     this.#v.event(rec.name, 'Normal', 'Started', 'Container started');
-    this.#o.startProbes(rec, instance, live, c);
+    this.#o.probes.start(rec, instance, live, c);
     this.#o.status.markDirty();
     const postStart = c.lifecycle?.postStart;
     if (postStart) {
       const res = runHandler(postStart, this.#o.ctx.handlerTarget(live, c));
       if (res.durationMs > 0) await clock.sleep(res.durationMs);
-      if (!res.ok && !instance.exit) return this.#postStartFailed(rec, instance, hookFailureMessage(postStart, res, rec.name, this.#o.podRef()));
+      if (!res.ok && !instance.exit) return this.#postStartFailed(rec, instance, hookFailureMessage(postStart, res, rec.name, formatPod(this.#v.pod)));
       instance.postStartDone = true;
       this.#o.status.markDirty();
     }
@@ -306,7 +307,7 @@ export class ContainerStarter {
    */
   #pullFailed(rec: ContainerRecord, pulled: Exclude<EnsureResult, { ok: true }>): void {
     // The PLEG's relist (every 1 s) sees the pod's new sandbox and syncs it again, inside the pull's back-off.
-    const relistMs = this.#o.firstRelist() ? relistPeriodMs : undefined;
+    const relistMs = this.#o.sandbox.firstRelist() ? relistPeriodMs : undefined;
     this.#startFailed(rec, pulled.reason, pulled.message, pulled.reason, relistMs);
   }
 
